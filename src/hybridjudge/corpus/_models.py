@@ -1,0 +1,161 @@
+"""Typed corpus records: gold cases, outputs (bases and mutants), and the case lines of the CLI."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+__all__ = [
+    "DEFECT_CLASSES",
+    "Anchor",
+    "Case",
+    "CaseLine",
+    "DefectClass",
+    "Output",
+    "Producer",
+]
+
+DefectClass = Literal["omission", "fabricated_number", "non_abstention", "contradiction", "inversion"]
+"""The five defect classes a mutant can carry (OpenGATE's ``dropped_anchor`` is ``omission``)."""
+
+DEFECT_CLASSES: tuple[DefectClass, ...] = (
+    "omission",
+    "fabricated_number",
+    "non_abstention",
+    "contradiction",
+    "inversion",
+)
+
+
+def _anchor_from_any(value: Any) -> Any:
+    """Accept an anchor as a plain string or as ``{value, aliases}``."""
+    if isinstance(value, str):
+        return {"value": value, "aliases": []}
+    return value
+
+
+class Anchor(BaseModel):
+    """A fact a correct answer must contain."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: str = Field(min_length=1)
+    """The canonical wording of the fact, e.g. ``"500 mg"``."""
+    aliases: tuple[str, ...] = ()
+    """Accepted paraphrases; any one of them satisfies the anchor."""
+
+    @field_validator("value")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("an anchor must not be blank")
+        return value
+
+
+AnchorLike = Annotated[Anchor, BeforeValidator(_anchor_from_any)]
+
+
+def _context_to_passages(value: Any) -> Any:
+    if isinstance(value, str):
+        return [value]
+    return value
+
+
+class Case(BaseModel):
+    """A gold evaluation case: what a correct output must and must not do."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    """Stable case id."""
+    question: str | None = None
+    """The question put to the system (``None`` for tasks without one, e.g. simplification)."""
+    context: Annotated[tuple[str, ...], BeforeValidator(_context_to_passages)]
+    """The retrieved context as passages (a single string becomes one passage)."""
+    answerable: bool | None = True
+    """Whether the context can answer the question; ``None`` when unknown."""
+    anchors: tuple[AnchorLike, ...] = ()
+    """Facts a correct output must contain."""
+    allowed_numbers: tuple[str, ...] = ()
+    """Quantities an output may introduce although the context does not contain them."""
+    kind: str = "grounding"
+    """Task kind (``grounding``, ``simplification``, ``qa``...)."""
+    label_source: str
+    """Where the gold labels came from, e.g. ``"opengate datasets/cases (hand-written)"``."""
+
+
+class Producer(BaseModel):
+    """Who produced an output."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    system: str
+    """The producing system, e.g. ``"patiently"``, ``"halueval"``, ``"hybridjudge.mutations"``."""
+    model: str | None = None
+    """The model behind it when known."""
+    kind: Literal["real", "production", "synthetic"]
+    """Real user traffic, a production system's output on gold inputs, or made for evaluation."""
+
+
+class Output(BaseModel):
+    """One output to score: a base output or a mutant carrying exactly one defect."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    """Stable output id, e.g. ``"case-x::base"`` or ``"case-x::omission"``."""
+    case_id: str
+    """The gold case this output answers."""
+    text: str
+    """The output text exactly as scored."""
+    base_id: str | None = None
+    """For a mutant, the id of the base output it derives from; ``None`` for a base."""
+    defect: DefectClass | None = None
+    """The defect this output carries, ``None`` for a base output (presumed clean)."""
+    defect_detail: str | None = None
+    """What exactly was injected, e.g. ``'anchor "500 mg" deleted'``."""
+    origin: Literal["base", "paper", "mutator", "natural"] = "base"
+    """``paper``: a frozen mutant from the OpenGATE paper; ``mutator``: made by
+    :mod:`hybridjudge.mutations`; ``natural``: a defect found in the wild (e.g. HaluEval's
+    hallucinated answers)."""
+    producer: Producer
+    """Who produced the output."""
+    clean: bool | None = None
+    """For a base: whether its gold label says it is defect-free (``None``: not labelled).
+    False alarms are counted only on bases with ``clean`` not ``False``."""
+
+
+class CaseLine(BaseModel):
+    """One line of the case files read by ``hybridjudge check`` and ``hybridjudge judge``.
+
+    OpenGATE's field names ``answerAnchors`` and ``allowedNewNumbers`` are accepted as aliases.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    id: str = Field(min_length=1)
+    """The case id, echoed in every result."""
+    answer: str
+    """The answer to check."""
+    context: Annotated[tuple[str, ...], BeforeValidator(_context_to_passages)]
+    """The context: a string or a list of passages."""
+    question: str | None = None
+    """The question, when there is one (numbers it contains are traceable)."""
+    anchors: tuple[AnchorLike, ...] = Field(default=(), alias="anchors")
+    """Required facts; ``answerAnchors`` is accepted as an alias."""
+    answerable: bool | None = True
+    """``False`` when the context cannot answer; ``None`` when unknown."""
+    allowed_numbers: tuple[str, ...] = ()
+    """Numbers the answer may introduce; ``allowedNewNumbers`` is accepted as an alias."""
+
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any]) -> CaseLine:
+        """Validate a decoded JSON object, mapping OpenGATE's field names to ours."""
+        renamed = dict(data)
+        for theirs, ours in (("answerAnchors", "anchors"), ("allowedNewNumbers", "allowed_numbers")):
+            if theirs in renamed:
+                if ours in renamed:
+                    raise ValueError(f"both {theirs!r} and {ours!r} given; keep one")
+                renamed[ours] = renamed.pop(theirs)
+        return cls.model_validate(renamed)

@@ -1,0 +1,215 @@
+"""``report.html``: a self-contained page (inline SVG plots, inline CSS, no external assets)."""
+
+from __future__ import annotations
+
+import html
+import io
+from typing import Any
+
+from hybridjudge.reports._markdown import render_markdown
+from hybridjudge.reports._tables import CLASS_LABELS, cell_text, detection_grid, fmt_ci, fmt_pct
+from hybridjudge.study._models import StudyAnalysis, StudyResult
+
+__all__ = ["render_html"]
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;color:#222;padding:0 1rem}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;font-size:.9rem}
+th{background:#f3f3f3}td.num{text-align:right}.note{background:#fff8e1;border-left:4px solid #f0b400;padding:.5rem 1rem}
+.muted{color:#666}figure{margin:1rem 0}svg{max-width:100%;height:auto}
+"""
+
+
+def _svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    text = buf.getvalue()
+    start = text.find("<svg")
+    return text[start:] if start >= 0 else text
+
+
+def _heatmap(analysis: StudyAnalysis, scorers: list[str], title: str) -> str | None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    grid = detection_grid(analysis)
+    if not grid or not scorers:
+        return None
+    values = np.full((len(grid), len(scorers)), np.nan)
+    labels = [[""] * len(scorers) for _ in grid]
+    for i, row in enumerate(grid):
+        for j, s in enumerate(scorers):
+            cell = row.cells.get(s)
+            if cell is not None and cell.n and cell.rate is not None:
+                values[i, j] = cell.rate
+                labels[i][j] = (
+                    f"{cell.detected}/{cell.n}\n{fmt_ci(cell.ci_low, cell.ci_high)}"
+                    + ("\n(out of scope)" if cell.in_scope is False else "")
+                )
+    fig, ax = plt.subplots(figsize=(1.9 * len(scorers) + 3.5, 0.62 * len(grid) + 1.6))
+    cmap = plt.get_cmap("RdYlGn").copy()
+    cmap.set_bad("#eeeeee")
+    ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0, vmax=1, aspect="auto")
+    ax.set_xticks(range(len(scorers)), labels=scorers, rotation=20, ha="right")
+    ax.set_yticks(
+        range(len(grid)),
+        labels=[f"{r.corpus}: {CLASS_LABELS.get(r.defect_class, r.defect_class)} [{r.origin}]" for r in grid],
+    )
+    for i in range(len(grid)):
+        for j in range(len(scorers)):
+            ax.text(j, i, labels[i][j] or "—", ha="center", va="center", fontsize=7.5)
+    ax.set_title(title + "\n(detected in every repetition / mutants, Wilson 95% interval)", fontsize=10)
+    svg = _svg(fig)
+    plt.close(fig)
+    return svg
+
+
+def _cost_plot(study: StudyResult) -> str | None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = study.analysis.cost
+    if not rows:
+        return None
+    names = [r.scorer for r in rows]
+    floor_usd, floor_ms = 1e-4, 1e-3
+    usd = [max(r.usd_per_1000 or 0.0, floor_usd) for r in rows]
+    ms = [max(r.median_ms, floor_ms) for r in rows]
+    p95 = [max(r.p95_ms, floor_ms) for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(rows) + 2.2))
+    left.barh(names, usd, color="#4c72b0")
+    left.set_xscale("log")
+    left.set_xlabel("$ per 1,000 evaluations (log; free scorers drawn at $0.0001)")
+    for i, r in enumerate(rows):
+        text = "unknown price" if r.usd_per_1000 is None else ("free" if r.usd_per_1000 == 0 else f"${r.usd_per_1000:.3g}")
+        left.text(usd[i], i, " " + text, va="center", fontsize=8)
+    right.barh(names, p95, color="#dd8452", alpha=0.45, label="p95")
+    right.barh(names, ms, color="#dd8452", label="median")
+    right.set_xscale("log")
+    right.set_xlabel("milliseconds per evaluation (log)")
+    right.legend(loc="lower right", fontsize=8)
+    for i in range(len(rows)):
+        right.text(p95[i], i, f" {ms[i]:.3g} / {p95[i]:.3g} ms", va="center", fontsize=8)
+    right.set_yticks([])
+    fig.suptitle("Cost and latency per scorer", fontsize=10)
+    svg = _svg(fig)
+    plt.close(fig)
+    return svg
+
+
+def _plots(study: StudyResult) -> list[str]:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return [
+            '<p class="note">Plots need matplotlib: <code>pip install "hybridjudge[report]"</code>, '
+            "then <code>hybridjudge report RESULTS_DIR</code>. The tables below are complete.</p>"
+        ]
+    out = []
+    heat = _heatmap(study.analysis, list(study.config.scorers), "Detection per defect class and scorer")
+    if heat:
+        out.append(f"<figure>{heat}</figure>")
+    cost = _cost_plot(study)
+    if cost:
+        out.append(f"<figure>{cost}</figure>")
+    if study.reference is not None:
+        ref_scorers = list(dict.fromkeys(r.scorer for r in study.reference.detection))
+        ref = _heatmap(study.reference, ref_scorers, "Reference: OpenGATE paper, same rules")
+        if ref:
+            out.append(f"<figure>{ref}</figure>")
+    return out
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _detection_tables(analysis: StudyAnalysis, scorers: list[str]) -> str:
+    parts = []
+    grid = detection_grid(analysis)
+    for corpus in dict.fromkeys(r.corpus for r in grid):
+        rows = [[r.label] + [cell_text(r.cells.get(s)) for s in scorers] for r in grid if r.corpus == corpus]
+        fa = {r.scorer: r for r in analysis.false_alarms if r.corpus == corpus}
+        rows.append(
+            ["clean bases flagged every repetition (false alarms)"]
+            + [
+                "—" if (f := fa.get(s)) is None or f.n == 0 else f"{f.flagged_every}/{f.n} ({fmt_pct(f.rate)}) {fmt_ci(f.ci_low, f.ci_high)}"
+                for s in scorers
+            ]
+        )
+        parts.append(f"<h3>{html.escape(corpus)}</h3>" + _table(["defect class", *scorers], rows))
+    return "".join(parts)
+
+
+def render_html(study: StudyResult) -> str:
+    """The whole study report as one self-contained HTML page."""
+    scorers = list(study.config.scorers)
+    sampled = (
+        f'<p class="note"><b>Sampled.</b> {html.escape(study.sampling.note)}</p>' if study.sampling else ""
+    )
+    cost_rows = [
+        [
+            c.scorer,
+            str(c.evaluations),
+            str(c.calls),
+            str(c.prompt_tokens),
+            str(c.completion_tokens),
+            "unknown price" if c.usd_per_1000 is None else f"{c.usd_per_1000:.4f}",
+            f"{c.wall_s_per_repetition:.3f}" + (" (shared)" if c.shared_wall else ""),
+            f"{c.median_ms:.3f}",
+            f"{c.p95_ms:.3f}",
+            str(c.cache_hits),
+        ]
+        for c in study.analysis.cost
+    ]
+    stab_rows = [
+        [s.scorer, str(s.outputs), str(s.verdict_flips), str(s.outputs_with_movement), f"{s.max_range:.3f}", "yes" if s.identical_across_repetitions else "no"]
+        for s in study.analysis.stability
+    ]
+    unscored_rows = [
+        [u.scorer, str(u.evaluations), ", ".join(f"{k}: {v}" for k, v in u.by_reason.items()) or "none"]
+        for u in study.analysis.unscored
+    ]
+    reference = ""
+    if study.reference is not None:
+        ref_scorers = list(dict.fromkeys(r.scorer for r in study.reference.detection))
+        reference = (
+            "<h2>Reference: the OpenGATE paper with the same rules</h2>"
+            f"<p>{html.escape(study.reference_note or '')}</p>"
+            + _detection_tables(study.reference, ref_scorers)
+        )
+    body = "".join(
+        [
+            "<h1>hybridjudge mutation study</h1>",
+            f'<p class="muted">hybridjudge {html.escape(study.hybridjudge_version)}, {html.escape(study.created_at)}; '
+            f"scorers {html.escape(', '.join(scorers))}; {study.config.repetitions} repetition(s); judge mode {study.config.judge_mode}.</p>",
+            sampled,
+            "<h2>Detection per defect class</h2>",
+            "<p>Detected = reacted in every repetition. Classes are never summed into one figure. "
+            "† = out of scope for that scorer by construction.</p>",
+            *_plots(study),
+            _detection_tables(study.analysis, scorers),
+            "<h2>Stability across repetitions</h2>",
+            _table(["scorer", "outputs", "verdict flips", "outputs whose score moved", "max range", "identical"], stab_rows),
+            "<h2>Unscored evaluations</h2>",
+            _table(["scorer", "evaluations", "by reason"], unscored_rows),
+            "<h2>Cost and latency</h2>",
+            _table(["scorer", "evaluations", "calls", "prompt tokens", "completion tokens", "$ / 1,000 evals", "wall s / repetition", "median ms", "p95 ms", "cache hits"], cost_rows),
+            reference,
+            "<details><summary>Full Markdown report</summary><pre>",
+            html.escape(render_markdown(study)),
+            "</pre></details>",
+        ]
+    )
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        "<title>hybridjudge mutation study</title>"
+        f"<style>{_CSS}</style></head><body>{body}</body></html>\n"
+    )

@@ -1,0 +1,285 @@
+"""Reacted, detected, false alarms, stability, unscored and cost, exactly as MISSION.md §3 defines.
+
+- **Reacted** (one repetition). Deterministic: the mutant raises an issue its base does not raise.
+  Judges: the mutant's score is below the threshold *and* strictly below its base's score in the
+  same repetition. An unscored mutant or base never counts as a reaction.
+- **Detected**: reacted in every repetition. **Reacted sometimes**: in some, not all.
+- **Raw flags**: the mutant is flagged in every repetition, whatever the base got.
+- **False alarms**: clean bases flagged in every repetition (and, separately, sometimes).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from hybridjudge._stats import wilson_interval
+from hybridjudge.model._types import Usage
+from hybridjudge.study._models import (
+    CostRow,
+    DetectionRow,
+    FalseAlarmRow,
+    Observation,
+    OutputRecord,
+    StabilityRow,
+    StudyAnalysis,
+    UnscoredRow,
+)
+
+__all__ = ["IN_SCOPE", "analyse", "reacted"]
+
+# Whether a scorer family can see a defect class by construction (OpenGATE paper, exp. 2).
+IN_SCOPE: dict[str, dict[str, bool]] = {
+    "deterministic": {
+        "omission": True,
+        "fabricated_number": True,
+        "non_abstention": True,
+        "contradiction": False,
+        "inversion": False,
+    },
+    "judge": {
+        "omission": False,
+        "fabricated_number": True,
+        "non_abstention": True,
+        "contradiction": True,
+        "inversion": True,
+    },
+}
+
+_DEFECT_ORDER = ("omission", "fabricated_number", "non_abstention", "contradiction", "inversion")
+
+
+def _family(scorer: str) -> str:
+    return "deterministic" if "deterministic" in scorer else "judge"
+
+
+def reacted(mutant: Observation, base: Observation) -> bool | None:
+    """Whether ``mutant`` reacted relative to ``base`` in one repetition (``None``: unscored)."""
+    if mutant.status != "scored" or base.status != "scored":
+        return None
+    if _family(mutant.scorer) == "deterministic":
+        return bool(set(mutant.issues) - set(base.issues))
+    if mutant.score is None or base.score is None or mutant.flagged is None:
+        return None
+    return mutant.flagged and mutant.score < base.score
+
+
+def _rate(k: int, n: int) -> tuple[float | None, float | None, float | None]:
+    if n == 0:
+        return None, None, None
+    low, high = wilson_interval(k, n)
+    return k / n, low, high
+
+
+def _defect_sort_key(defect: str) -> tuple[int, str]:
+    return (_DEFECT_ORDER.index(defect) if defect in _DEFECT_ORDER else len(_DEFECT_ORDER), defect)
+
+
+def analyse(
+    outputs: Sequence[OutputRecord],
+    observations: Iterable[Observation],
+    *,
+    scorers: Sequence[str],
+    repetitions: int,
+    wall_s: Mapping[str, float] | None = None,
+    shared_claims_scope: bool = True,
+) -> StudyAnalysis:
+    """Derive every table of a study from its raw observations."""
+    by_key: dict[tuple[str, str], dict[int, Observation]] = defaultdict(dict)
+    for obs in observations:
+        by_key[(obs.output_id, obs.scorer)][obs.repetition] = obs
+    reps = range(repetitions)
+    records = {o.id: o for o in outputs}
+
+    detection: list[DetectionRow] = []
+    false_alarms: list[FalseAlarmRow] = []
+    groups: dict[tuple[str, str, str], list[OutputRecord]] = defaultdict(list)
+    for rec in outputs:
+        if rec.base_id is not None and rec.defect is not None:
+            groups[(rec.corpus, rec.defect, rec.origin)].append(rec)
+    corpora = list(dict.fromkeys(o.corpus for o in outputs))
+    for scorer in scorers:
+        for corpus in corpora:
+            keys = sorted(
+                (k for k in groups if k[0] == corpus),
+                key=lambda k: (_defect_sort_key(k[1]), k[2]),
+            )
+            for key in keys:
+                n = detected = sometimes = raw = unscored = 0
+                for mutant in groups[key]:
+                    m_obs = by_key.get((mutant.id, scorer), {})
+                    b_obs = by_key.get((mutant.base_id or "", scorer), {})
+                    if not m_obs:
+                        continue  # this scorer did not run on it (outside the judge sample)
+                    n += 1
+                    verdicts = []
+                    for r in reps:
+                        m, b = m_obs.get(r), b_obs.get(r)
+                        verdicts.append(None if m is None or b is None else reacted(m, b))
+                    if any(v is None for v in verdicts):
+                        unscored += 1
+                    hits = sum(1 for v in verdicts if v)
+                    if hits == repetitions:
+                        detected += 1
+                    elif hits > 0:
+                        sometimes += 1
+                    if all(m_obs.get(r) is not None and m_obs[r].flagged for r in reps):
+                        raw += 1
+                rate, low, high = _rate(detected, n)
+                scope = IN_SCOPE[_family(scorer)].get(key[1])
+                detection.append(
+                    DetectionRow(
+                        corpus=corpus,
+                        defect_class=key[1],
+                        origin=key[2],
+                        scorer=scorer,
+                        n=n,
+                        detected=detected,
+                        reacted_sometimes=sometimes,
+                        raw_flags=raw,
+                        unscored=unscored,
+                        rate=rate,
+                        ci_low=low,
+                        ci_high=high,
+                        in_scope=scope,
+                    )
+                )
+            n = every = some = unscored = 0
+            for rec in outputs:
+                if rec.corpus != corpus or rec.base_id is not None or rec.clean is False:
+                    continue
+                obs = by_key.get((rec.id, scorer), {})
+                if not obs:
+                    continue
+                n += 1
+                flags = [obs.get(r).flagged if obs.get(r) is not None else None for r in reps]  # type: ignore[union-attr]
+                if any(f is None for f in flags):
+                    unscored += 1
+                hits = sum(1 for f in flags if f)
+                if hits == repetitions:
+                    every += 1
+                elif hits:
+                    some += 1
+            rate, low, high = _rate(every, n)
+            false_alarms.append(
+                FalseAlarmRow(
+                    corpus=corpus,
+                    scorer=scorer,
+                    n=n,
+                    flagged_every=every,
+                    flagged_sometimes=some,
+                    unscored=unscored,
+                    rate=rate,
+                    ci_low=low,
+                    ci_high=high,
+                )
+            )
+
+    stability = [_stability(scorer, by_key, repetitions) for scorer in scorers]
+    unscored_rows = [_unscored(scorer, by_key) for scorer in scorers]
+    cost = [
+        _cost(scorer, by_key, repetitions, wall_s or {}, shared_claims_scope) for scorer in scorers
+    ]
+    del records
+    return StudyAnalysis(
+        detection=tuple(detection),
+        false_alarms=tuple(false_alarms),
+        stability=tuple(stability),
+        unscored=tuple(unscored_rows),
+        cost=tuple(cost),
+    )
+
+
+def _per_output(
+    scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observation]]
+) -> list[dict[int, Observation]]:
+    return [obs for (_, s), obs in by_key.items() if s == scorer]
+
+
+def _stability(
+    scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observation]], repetitions: int
+) -> StabilityRow:
+    ranges: list[float] = []
+    flips = moved = 0
+    for obs in _per_output(scorer, by_key):
+        if len(obs) < repetitions:
+            continue
+        scores = [obs[r].score for r in range(repetitions)]
+        flags = [obs[r].flagged for r in range(repetitions)]
+        statuses = {obs[r].status for r in range(repetitions)}
+        if any(s is None for s in scores):
+            # Unscored in some repetition: only a change of outcome counts as movement.
+            if len(statuses) > 1:
+                moved += 1
+                flips += 1
+            continue
+        values = [float(s) for s in scores if s is not None]
+        rng = max(values) - min(values)
+        ranges.append(rng)
+        if rng > 0:
+            moved += 1
+        if len(set(flags)) > 1:
+            flips += 1
+    return StabilityRow(
+        scorer=scorer,
+        outputs=len(_per_output(scorer, by_key)),
+        verdict_flips=flips,
+        outputs_with_movement=moved,
+        max_range=max(ranges, default=0.0),
+        mean_range=float(np.mean(ranges)) if ranges else 0.0,
+        identical_across_repetitions=moved == 0,
+    )
+
+
+def _unscored(
+    scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observation]]
+) -> UnscoredRow:
+    counts: dict[str, int] = defaultdict(int)
+    evaluations = 0
+    for obs in _per_output(scorer, by_key):
+        for o in obs.values():
+            evaluations += 1
+            if o.status == "unscored":
+                counts[o.unscored_reason or "unknown"] += 1
+    return UnscoredRow(scorer=scorer, evaluations=evaluations, by_reason=dict(sorted(counts.items())))
+
+
+def _cost(
+    scorer: str,
+    by_key: Mapping[tuple[str, str], dict[int, Observation]],
+    repetitions: int,
+    wall_s: Mapping[str, float],
+    shared_claims_scope: bool,
+) -> CostRow:
+    usage = Usage()
+    latencies: list[float] = []
+    evaluations = 0
+    for obs in _per_output(scorer, by_key):
+        for o in obs.values():
+            evaluations += 1
+            usage = usage + o.usage
+            # Latency as first measured: a cache hit counts at the latency it saved.
+            latencies.append(o.latency_ms + o.usage.saved_latency_s * 1000.0)
+    family = _family(scorer)
+    phase = "deterministic" if family == "deterministic" else "judges"
+    cost_known = usage.cost_usd is not None
+    per_eval_cost = (usage.cost_usd + usage.saved_cost_usd) / evaluations if evaluations else 0.0
+    return CostRow(
+        scorer=scorer,
+        evaluations=evaluations,
+        calls=usage.calls,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cost_usd=usage.cost_usd if cost_known else None,
+        usd_per_1000=per_eval_cost * 1000.0 if cost_known else None,
+        wall_s_per_repetition=wall_s.get(phase, 0.0),
+        shared_wall=family == "judge",
+        median_ms=float(np.median(latencies)) if latencies else 0.0,
+        p95_ms=float(np.percentile(latencies, 95)) if latencies else 0.0,
+        cache_hits=usage.cache_hits,
+        saved_usd=usage.saved_cost_usd,
+        saved_s=usage.saved_latency_s,
+        includes_shared_claims=family == "judge" and shared_claims_scope,
+    )

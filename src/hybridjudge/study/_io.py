@@ -1,0 +1,50 @@
+"""Reading and writing ``study.json`` with its format version checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from hybridjudge._errors import InputError
+from hybridjudge.study._models import STUDY_FORMAT, STUDY_FORMAT_VERSION, StudyResult
+
+__all__ = ["load_study", "save_study"]
+
+
+def save_study(result: StudyResult, path: str | Path) -> Path:
+    """Write ``result`` as indented JSON (atomically: a temp file then a rename)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(p.suffix + ".tmp")
+    tmp.write_text(result.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    tmp.replace(p)
+    return p
+
+
+def load_study(path: str | Path) -> StudyResult:
+    """Read a ``study.json`` (or a results directory containing one)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "study.json"
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read the study ({exc.strerror or exc}); run `hybridjudge study run` first") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{p}: not valid JSON (line {exc.lineno}): {exc.msg}") from None
+    if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
+        raise InputError(f"{p}: not a hybridjudge study file (format should be {STUDY_FORMAT!r})")
+    version = data.get("format_version")
+    if version != STUDY_FORMAT_VERSION:
+        raise InputError(
+            f"{p}: study format version {version!r} is not supported by this hybridjudge "
+            f"(reads version {STUDY_FORMAT_VERSION}); rerun the study or upgrade hybridjudge"
+        )
+    try:
+        return StudyResult.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(x) for x in first.get("loc", ()))
+        raise InputError(f"{p}: invalid study file at {loc}: {first.get('msg')}") from None

@@ -1,0 +1,323 @@
+"""Typed, versioned results of a mutation study (``study.json``).
+
+The file carries every raw observation (scorer x output x repetition) and the analysis derived
+from them. No field anywhere aggregates detection across defect classes: each detection figure is
+one (corpus, defect class, origin, scorer) cell, and a test enforces it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hybridjudge.model._types import Usage
+
+__all__ = [
+    "STUDY_FORMAT",
+    "STUDY_FORMAT_VERSION",
+    "CorpusRecord",
+    "CostRow",
+    "DetectionRow",
+    "FalseAlarmRow",
+    "MutationSetRecord",
+    "Observation",
+    "OutputRecord",
+    "SamplingRecord",
+    "StabilityRow",
+    "StudyAnalysis",
+    "StudyConfig",
+    "StudyResult",
+    "UnscoredRow",
+]
+
+STUDY_FORMAT = "hybridjudge.study"
+STUDY_FORMAT_VERSION = 1
+
+ScorerKind = Literal["deterministic", "judge", "reference"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Observation(_Frozen):
+    """One scorer's verdict on one output in one repetition."""
+
+    output_id: str
+    """The scored output."""
+    scorer: str
+    """Scorer name: ``deterministic``, ``support``, ``contradiction`` (or a reference arm)."""
+    repetition: int
+    """0-based repetition index (part of every judge cache key)."""
+    status: Literal["scored", "unscored"]
+    """``unscored`` when the scorer gave no score; ``unscored_reason`` says why."""
+    score: float | None = None
+    """Deterministic: 1.0 grounded, 0.0 not. Judges: the faithfulness score in [0, 1]."""
+    flagged: bool | None = None
+    """Deterministic: not grounded. Judges: ``score < threshold``. ``None`` when unscored."""
+    issues: tuple[str, ...] = ()
+    """What the scorer objected to: deterministic finding keys (``kind: subject``); for judges,
+    the claims it did not accept. Deterministic reaction compares these with the base's."""
+    unscored_reason: str | None = None
+    """``no_claims``, ``parse_failure`` or ``model_error`` when unscored."""
+    detail: str | None = None
+    """Free-text detail (the error, or the judge's abstention note)."""
+    latency_ms: float = 0.0
+    """Milliseconds this evaluation took: measured wall time (deterministic) or time waiting on
+    the endpoint (judges; 0 for cache hits)."""
+    usage: Usage = Usage()
+    """Model usage of this evaluation (all zeros for the deterministic scorer)."""
+    cached: bool = False
+    """True when every model call of this evaluation came from the cache."""
+
+
+class OutputRecord(_Frozen):
+    """What the study knows about one scored output."""
+
+    id: str
+    """Output id."""
+    corpus: str
+    """Corpus name."""
+    case_id: str
+    """Gold case."""
+    base_id: str | None
+    """The base a mutant derives from (``None`` for a base)."""
+    defect: str | None
+    """Defect class of a mutant; ``natural`` for an unclassified natural defect; ``None`` for a
+    base."""
+    origin: str
+    """``base``, ``paper``, ``mutator`` or ``natural``."""
+    clean: bool | None
+    """For bases: the gold label says it is defect-free (``None``: unlabelled, treated as clean)."""
+    judged: bool
+    """Whether the LLM judges scored this output (false when outside the judge sample)."""
+
+
+class CorpusRecord(_Frozen):
+    """A corpus the study read, with the sha256 of every file."""
+
+    name: str
+    """Corpus name."""
+    path: str
+    """Where it was read from."""
+    files_sha256: dict[str, str]
+    """sha256 of each corpus file, keyed by its path relative to the corpus directory."""
+
+
+class MutationSetRecord(_Frozen):
+    """A frozen mutation file the study read."""
+
+    path: str
+    """Where it was read from."""
+    sha256: str
+    """sha256 of the file."""
+    corpus: str
+    """The corpus it was made from."""
+    seed: int
+    """The mutators' seed."""
+    mutator_versions: dict[str, str]
+    """Version of each mutator that made it."""
+    outputs: int
+    """Number of mutants in it."""
+
+
+class SamplingRecord(_Frozen):
+    """How the judged outputs were chosen when the judges did not score everything."""
+
+    judged_outputs: int
+    """Outputs the judges scored."""
+    total_outputs: int
+    """Outputs in the study (the deterministic scorer scores all of them)."""
+    bases_per_corpus: int | None
+    """Bases sampled per corpus (with all their mutants), ``None`` when nothing was sampled."""
+    seed: int
+    """Seed of the deterministic sample."""
+    note: str
+    """One sentence for the reports, naming the flag that runs the full study."""
+
+
+class StudyConfig(_Frozen):
+    """The settings a study ran with (never an API key)."""
+
+    scorers: tuple[str, ...]
+    """Scorers in report order."""
+    repetitions: int
+    """Repetitions of every scorer."""
+    thresholds: dict[str, float]
+    """Judge thresholds: a judge flags an output whose score is below its threshold."""
+    judge_mode: Literal["separate", "shared"]
+    """Judges' verdict mode."""
+    model: dict[str, str | float | int | None]
+    """The model configuration (backend, base URL, model, temperature, seed, prices...)."""
+
+
+class DetectionRow(_Frozen):
+    """Detection of ONE defect class by ONE scorer on ONE corpus (never summed across classes)."""
+
+    corpus: str
+    """Corpus name."""
+    defect_class: str
+    """The defect class."""
+    origin: str
+    """Where the mutants came from: ``paper``, ``mutator`` or ``natural``."""
+    scorer: str
+    """Scorer name."""
+    n: int
+    """Mutants of this class the scorer was run on."""
+    detected: int
+    """Mutants it reacted to in every repetition."""
+    reacted_sometimes: int
+    """Mutants it reacted to in some but not all repetitions."""
+    raw_flags: int
+    """Mutants it flagged in every repetition, whatever it said about the base."""
+    unscored: int
+    """Mutants (or their bases) left unscored in at least one repetition."""
+    rate: float | None
+    """``detected / n`` (``None`` when n is 0)."""
+    ci_low: float | None
+    """Wilson 95% interval, lower bound."""
+    ci_high: float | None
+    """Wilson 95% interval, upper bound."""
+    in_scope: bool | None
+    """Whether this scorer can see this class by construction (``None``: not stated)."""
+
+
+class FalseAlarmRow(_Frozen):
+    """False alarms of one scorer on the clean bases of one corpus."""
+
+    corpus: str
+    """Corpus name."""
+    scorer: str
+    """Scorer name."""
+    n: int
+    """Clean bases scored."""
+    flagged_every: int
+    """Clean bases flagged in every repetition."""
+    flagged_sometimes: int
+    """Clean bases flagged in some but not all repetitions."""
+    unscored: int
+    """Clean bases left unscored in at least one repetition."""
+    rate: float | None
+    """``flagged_every / n``."""
+    ci_low: float | None
+    """Wilson 95% interval, lower bound."""
+    ci_high: float | None
+    """Wilson 95% interval, upper bound."""
+
+
+class StabilityRow(_Frozen):
+    """How much one scorer moved across repetitions."""
+
+    scorer: str
+    """Scorer name."""
+    outputs: int
+    """Outputs scored in every repetition."""
+    verdict_flips: int
+    """Outputs flagged in some repetitions and not in others."""
+    outputs_with_movement: int
+    """Outputs whose score was not identical in every repetition."""
+    max_range: float
+    """Largest max-min score range of one output."""
+    mean_range: float
+    """Mean max-min score range over outputs."""
+    identical_across_repetitions: bool
+    """True when every repetition returned exactly the same scores."""
+
+
+class UnscoredRow(_Frozen):
+    """Unscored evaluations of one scorer by reason."""
+
+    scorer: str
+    """Scorer name."""
+    evaluations: int
+    """Evaluations attempted (outputs x repetitions)."""
+    by_reason: dict[str, int]
+    """Count per reason (``no_claims``, ``parse_failure``, ``model_error``)."""
+
+
+class CostRow(_Frozen):
+    """Cost and latency of one scorer."""
+
+    scorer: str
+    """Scorer name."""
+    evaluations: int
+    """Evaluations (outputs x repetitions)."""
+    calls: int
+    """HTTP requests made (cache hits excluded; retries and repairs included)."""
+    prompt_tokens: int
+    """Prompt tokens billed."""
+    completion_tokens: int
+    """Completion tokens billed."""
+    cost_usd: float | None
+    """Dollars billed in this run (``None``: no price known for the model)."""
+    usd_per_1000: float | None
+    """Dollars per 1,000 evaluations as if nothing were cached (billed + saved, per evaluation)."""
+    wall_s_per_repetition: float
+    """Wall seconds one repetition of this scorer took (judges: the judging phase's wall time
+    is shared by the judges that ran together; see ``shared_wall``)."""
+    shared_wall: bool
+    """True when this scorer ran concurrently with other judges, so its wall time is theirs too."""
+    median_ms: float
+    """Median milliseconds per evaluation (judges: endpoint time as first measured, cache hits
+    counted at their original latency)."""
+    p95_ms: float
+    """95th percentile milliseconds per evaluation (same basis as ``median_ms``)."""
+    cache_hits: int
+    """Model calls answered from the cache."""
+    saved_usd: float
+    """Dollars the cache hits saved."""
+    saved_s: float
+    """Seconds the cache hits saved."""
+    includes_shared_claims: bool
+    """True when the cost includes the claim extraction shared by the judges (so the judges'
+    rows must not be summed)."""
+
+
+class StudyAnalysis(_Frozen):
+    """Everything derived from the observations."""
+
+    detection: tuple[DetectionRow, ...]
+    """One row per (corpus, defect class, origin, scorer)."""
+    false_alarms: tuple[FalseAlarmRow, ...]
+    """One row per (corpus, scorer)."""
+    stability: tuple[StabilityRow, ...]
+    """One row per scorer."""
+    unscored: tuple[UnscoredRow, ...]
+    """One row per scorer."""
+    cost: tuple[CostRow, ...]
+    """One row per scorer."""
+
+
+class StudyResult(_Frozen):
+    """A whole study: configuration, inputs with checksums, raw observations and analysis."""
+
+    format: Literal["hybridjudge.study"] = STUDY_FORMAT
+    """File format name."""
+    format_version: int = Field(default=STUDY_FORMAT_VERSION)
+    """File format version; readers refuse versions they do not know."""
+    hybridjudge_version: str
+    """The version that wrote the file."""
+    created_at: str
+    """ISO 8601 UTC time the study finished."""
+    config: StudyConfig
+    """Settings."""
+    corpora: tuple[CorpusRecord, ...]
+    """Corpora read, with checksums."""
+    mutation_sets: tuple[MutationSetRecord, ...]
+    """Frozen mutation files read, with checksums."""
+    sampling: SamplingRecord | None
+    """How judged outputs were sampled, ``None`` when the judges scored everything."""
+    outputs: tuple[OutputRecord, ...]
+    """Every output scored."""
+    observations: tuple[Observation, ...]
+    """Every raw verdict."""
+    wall_s: dict[str, float]
+    """Wall seconds per phase per repetition, e.g. ``{"deterministic": 0.01, "judges": 312.0}``."""
+    analysis: StudyAnalysis
+    """Derived tables."""
+    reference: StudyAnalysis | None = None
+    """The same analysis of the OpenGATE paper's own per-repetition scores (RAGAS and DeepEval
+    with gpt-4o, OpenGATE's deterministic arm), when the study includes that corpus."""
+    reference_note: str | None = None
+    """Where the reference scores came from."""
