@@ -42,7 +42,7 @@ def _sample(text: str) -> int | None:
 
 def register(subparsers: Any) -> None:
     """Add ``study run``."""
-    from hybridjudge.model import add_model_arguments
+    from hybridjudge.model._config import add_model_arguments
 
     study = subparsers.add_parser("study", help="run the mutation study (the main job)")
     sub = study.add_subparsers(dest="study_command", metavar="SUBCOMMAND", required=True)
@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
     run.add_argument("--judge-mode", choices=["separate", "shared"], default="separate", help="separate: each judge asks its own question; shared: one three-way verdict call feeds both")
     run.add_argument("--threshold", type=_threshold, action="append", default=[], metavar="SCORER=VALUE", help="judge flags an output whose score is below VALUE (default 1.0)")
     run.add_argument("--judge-sample", type=_sample, default=None, metavar="N|all", help="judge only N bases per corpus (seeded) with all their mutants; default all")
-    run.add_argument("--seed", type=int, default=0, help="seed of the judge sample (default 0)")
+    run.add_argument("--sample-seed", type=int, default=0, help="seed of the judge sample (default 0)")
     run.add_argument("--out", required=True, type=Path, metavar="DIR", help="results directory (study.json, report.md, report.html)")
     run.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
     add_model_arguments(run)
@@ -75,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from hybridjudge._errors import ConfigError
-    from hybridjudge.model import config_from_args
+    from hybridjudge.model._config import config_from_args
     from hybridjudge.reports import write_reports
     from hybridjudge.study import JUDGE_SCORERS, StudyPlan, run_study
 
@@ -86,7 +86,7 @@ def _run(args: argparse.Namespace) -> int:
     unknown = [k for k in thresholds if k not in JUDGE_SCORERS]
     if unknown:
         raise ConfigError(f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: {', '.join(JUDGE_SCORERS)}")
-    plan = StudyPlan(corpus_paths=args.corpus, mutation_paths=args.mutations, judge_sample=args.judge_sample, seed=args.seed)
+    plan = StudyPlan(corpus_paths=args.corpus, mutation_paths=args.mutations, judge_sample=args.judge_sample, seed=args.sample_seed)
     needs_model = any(s in JUDGE_SCORERS for s in args.scorers)
     config = config_from_args(args) if needs_model else None
     if plan.sampling() is not None and needs_model and not args.quiet:

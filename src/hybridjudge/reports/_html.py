@@ -45,23 +45,26 @@ def _heatmap(analysis: StudyAnalysis, scorers: list[str], title: str) -> str | N
             cell = row.cells.get(s)
             if cell is not None and cell.n and cell.rate is not None:
                 values[i, j] = cell.rate
-                labels[i][j] = (
-                    f"{cell.detected}/{cell.n}\n{fmt_ci(cell.ci_low, cell.ci_high)}"
-                    + ("\n(out of scope)" if cell.in_scope is False else "")
+                labels[i][j] = f"{cell.detected}/{cell.n}\n{fmt_ci(cell.ci_low, cell.ci_high)}" + (
+                    "\n(out of scope)" if cell.in_scope is False else ""
                 )
     fig, ax = plt.subplots(figsize=(1.9 * len(scorers) + 3.5, 0.62 * len(grid) + 1.6))
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("#eeeeee")
+    cmap = plt.get_cmap("RdYlGn").with_extremes(bad="#eeeeee")
     ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(scorers)), labels=scorers, rotation=20, ha="right")
     ax.set_yticks(
         range(len(grid)),
-        labels=[f"{r.corpus}: {CLASS_LABELS.get(r.defect_class, r.defect_class)} [{r.origin}]" for r in grid],
+        labels=[
+            f"{r.corpus}: {CLASS_LABELS.get(r.defect_class, r.defect_class)} [{r.origin}]"
+            for r in grid
+        ],
     )
     for i in range(len(grid)):
         for j in range(len(scorers)):
             ax.text(j, i, labels[i][j] or "—", ha="center", va="center", fontsize=7.5)
-    ax.set_title(title + "\n(detected in every repetition / mutants, Wilson 95% interval)", fontsize=10)
+    ax.set_title(
+        title + "\n(detected in every repetition / mutants, Wilson 95% interval)", fontsize=10
+    )
     svg = _svg(fig)
     plt.close(fig)
     return svg
@@ -86,7 +89,11 @@ def _cost_plot(study: StudyResult) -> str | None:
     left.set_xscale("log")
     left.set_xlabel("$ per 1,000 evaluations (log; free scorers drawn at $0.0001)")
     for i, r in enumerate(rows):
-        text = "unknown price" if r.usd_per_1000 is None else ("free" if r.usd_per_1000 == 0 else f"${r.usd_per_1000:.3g}")
+        text = (
+            "unknown price"
+            if r.usd_per_1000 is None
+            else ("free" if r.usd_per_1000 == 0 else f"${r.usd_per_1000:.3g}")
+        )
         left.text(usd[i], i, " " + text, va="center", fontsize=8)
     right.barh(names, p95, color="#dd8452", alpha=0.45, label="p95")
     right.barh(names, ms, color="#dd8452", label="median")
@@ -111,7 +118,9 @@ def _plots(study: StudyResult) -> list[str]:
             "then <code>hybridjudge report RESULTS_DIR</code>. The tables below are complete.</p>"
         ]
     out = []
-    heat = _heatmap(study.analysis, list(study.config.scorers), "Detection per defect class and scorer")
+    heat = _heatmap(
+        study.analysis, list(study.config.scorers), "Detection per defect class and scorer"
+    )
     if heat:
         out.append(f"<figure>{heat}</figure>")
     cost = _cost_plot(study)
@@ -127,7 +136,9 @@ def _plots(study: StudyResult) -> list[str]:
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -135,12 +146,18 @@ def _detection_tables(analysis: StudyAnalysis, scorers: list[str]) -> str:
     parts = []
     grid = detection_grid(analysis)
     for corpus in dict.fromkeys(r.corpus for r in grid):
-        rows = [[r.label] + [cell_text(r.cells.get(s)) for s in scorers] for r in grid if r.corpus == corpus]
+        rows = [
+            [r.label] + [cell_text(r.cells.get(s)) for s in scorers]
+            for r in grid
+            if r.corpus == corpus
+        ]
         fa = {r.scorer: r for r in analysis.false_alarms if r.corpus == corpus}
         rows.append(
             ["clean bases flagged every repetition (false alarms)"]
             + [
-                "—" if (f := fa.get(s)) is None or f.n == 0 else f"{f.flagged_every}/{f.n} ({fmt_pct(f.rate)}) {fmt_ci(f.ci_low, f.ci_high)}"
+                "—"
+                if (f := fa.get(s)) is None or f.n == 0
+                else f"{f.flagged_every}/{f.n} ({fmt_pct(f.rate)}) {fmt_ci(f.ci_low, f.ci_high)}"
                 for s in scorers
             ]
         )
@@ -152,7 +169,9 @@ def render_html(study: StudyResult) -> str:
     """The whole study report as one self-contained HTML page."""
     scorers = list(study.config.scorers)
     sampled = (
-        f'<p class="note"><b>Sampled.</b> {html.escape(study.sampling.note)}</p>' if study.sampling else ""
+        f'<p class="note"><b>Sampled.</b> {html.escape(study.sampling.note)}</p>'
+        if study.sampling
+        else ""
     )
     cost_rows = [
         [
@@ -170,11 +189,22 @@ def render_html(study: StudyResult) -> str:
         for c in study.analysis.cost
     ]
     stab_rows = [
-        [s.scorer, str(s.outputs), str(s.verdict_flips), str(s.outputs_with_movement), f"{s.max_range:.3f}", "yes" if s.identical_across_repetitions else "no"]
+        [
+            s.scorer,
+            str(s.outputs),
+            str(s.verdict_flips),
+            str(s.outputs_with_movement),
+            f"{s.max_range:.3f}",
+            "yes" if s.identical_across_repetitions else "no",
+        ]
         for s in study.analysis.stability
     ]
     unscored_rows = [
-        [u.scorer, str(u.evaluations), ", ".join(f"{k}: {v}" for k, v in u.by_reason.items()) or "none"]
+        [
+            u.scorer,
+            str(u.evaluations),
+            ", ".join(f"{k}: {v}" for k, v in u.by_reason.items()) or "none",
+        ]
         for u in study.analysis.unscored
     ]
     reference = ""
@@ -197,11 +227,35 @@ def render_html(study: StudyResult) -> str:
             *_plots(study),
             _detection_tables(study.analysis, scorers),
             "<h2>Stability across repetitions</h2>",
-            _table(["scorer", "outputs", "verdict flips", "outputs whose score moved", "max range", "identical"], stab_rows),
+            _table(
+                [
+                    "scorer",
+                    "outputs",
+                    "verdict flips",
+                    "outputs whose score moved",
+                    "max range",
+                    "identical",
+                ],
+                stab_rows,
+            ),
             "<h2>Unscored evaluations</h2>",
             _table(["scorer", "evaluations", "by reason"], unscored_rows),
             "<h2>Cost and latency</h2>",
-            _table(["scorer", "evaluations", "calls", "prompt tokens", "completion tokens", "$ / 1,000 evals", "wall s / repetition", "median ms", "p95 ms", "cache hits"], cost_rows),
+            _table(
+                [
+                    "scorer",
+                    "evaluations",
+                    "calls",
+                    "prompt tokens",
+                    "completion tokens",
+                    "$ / 1,000 evals",
+                    "wall s / repetition",
+                    "median ms",
+                    "p95 ms",
+                    "cache hits",
+                ],
+                cost_rows,
+            ),
             reference,
             "<details><summary>Full Markdown report</summary><pre>",
             html.escape(render_markdown(study)),

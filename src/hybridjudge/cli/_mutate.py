@@ -1,0 +1,80 @@
+"""``hybridjudge mutate CORPUS_DIR --seed N --out FILE``: freeze seeded mutants of a corpus.
+
+Writes a ``hybridjudge.mutations`` v1 file (header with the corpus sha256, seed and mutator
+versions, then one mutant per line) and prints, per defect class, how many mutants were made and
+which bases were refused and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``mutate`` subcommand."""
+    parser = subparsers.add_parser(
+        "mutate",
+        help="freeze seeded one-defect mutants of a corpus's base outputs",
+        description=(
+            "Run the mutators (omission, fabricated_number, non_abstention, contradiction, "
+            "inversion) on every base output of CORPUS_DIR. Each mutant is verified by the "
+            "deterministic checks to carry its defect and only it; bases a mutator cannot "
+            "mutate honestly are refused and listed with the reason. Same seed and corpus: "
+            "byte-identical file."
+        ),
+    )
+    parser.add_argument(
+        "corpus", metavar="CORPUS_DIR", help="folder with cases.jsonl, outputs.jsonl"
+    )
+    parser.add_argument("--seed", type=int, required=True, help="seed of every mutator")
+    parser.add_argument("--out", required=True, metavar="FILE", help="mutation file to write")
+    parser.add_argument(
+        "--classes",
+        nargs="+",
+        metavar="CLASS",
+        help="defect classes to make (space- or comma-separated; default: all five)",
+    )
+    parser.set_defaults(handler=_run)
+
+
+def _parse_classes(values: list[str] | None) -> list[str] | None:
+    if values is None:
+        return None
+    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+def _run(args: argparse.Namespace) -> int:
+    from hybridjudge._errors import ConfigError
+    from hybridjudge.corpus import DEFECT_CLASSES, DefectClass, load_corpus
+    from hybridjudge.mutations import generate_mutations, write_mutations
+
+    names = _parse_classes(args.classes)
+    classes: list[DefectClass] = list(DEFECT_CLASSES)
+    if names is not None:
+        unknown = [n for n in names if n not in DEFECT_CLASSES]
+        if unknown or not names:
+            raise ConfigError(
+                f"--classes: unknown class {', '.join(unknown) or '(none given)'}; "
+                f"choose from {', '.join(DEFECT_CLASSES)}"
+            )
+        classes = [c for c in DEFECT_CLASSES if c in names]
+    corpus = load_corpus(args.corpus)
+    mutations = generate_mutations(corpus, seed=args.seed, classes=classes)
+    write_mutations(mutations, args.out)
+
+    # refusals grouped by class and reason, with up to three base ids each
+    refusals: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for refusal in mutations.refused:
+        refusals[refusal.defect][refusal.reason].append(refusal.base_id)
+    bases = len(corpus.bases())
+    print(f"corpus {corpus.name!r}: {bases} base outputs, seed {args.seed}")
+    for cls, (made, refused) in mutations.counts().items():
+        print(f"  {cls:<18} {made:>4} made, {refused:>4} refused")
+        for reason, ids in refusals[cls].items():
+            shown = ", ".join(ids[:3]) + (f", ... (+{len(ids) - 3})" if len(ids) > 3 else "")
+            print(f"      {len(ids):>4} x {reason} [{shown}]")
+    print(f"wrote {len(mutations.outputs)} mutants to {args.out}")
+    return 0

@@ -1,0 +1,320 @@
+"""Anchors: required facts matched on token boundaries, quantities by value and unit.
+
+A text is turned into a *canonical* string: its normalised form with every quantity replaced by a
+placeholder that spells out the exact value and dimension (private-use characters delimit it),
+and the text between the two ends of a range replaced by ``~``. An anchor is compiled once into a
+regular expression over canonical strings, so ``"30 days"`` finds ``"thirty days"`` and
+``"a 30-day window"`` but not ``"15 days"``, and ``"500 mg"`` finds ``"0.5 g"``.
+
+An occurrence is *negated* when a negation cue (``no``, ``not``, ``never``, ``without``, ...)
+stands in the same clause before it with at most :data:`NEGATION_WINDOW` words in between
+(``"no restocking fee"``, ``"without any written notice"``). Quantifier limits such as ``"no more
+than"`` or ``"not later than"`` are not negations. An anchor that itself starts with a cue
+(``"no restocking fee"``) is matched as written; only cues *before* the match count.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from hybridjudge.corpus import Anchor
+from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
+from hybridjudge.grounding._models import Quantity
+from hybridjudge.grounding._quantities import (
+    _Q_BASE,
+    _Q_CLOSE,
+    _Q_DIM,
+    _Q_OPEN,
+    Scan,
+    placeholder_of,
+    scan,
+)
+
+__all__ = [
+    "NEGATION_WINDOW",
+    "AnchorLike",
+    "Canonical",
+    "CompiledAnchor",
+    "canonicalize",
+    "compile_anchors",
+    "negation_cue",
+    "negation_cues",
+    "to_anchor",
+]
+
+AnchorLike = str | Mapping[str, Any] | Anchor
+"""An anchor as callers may give it: a string, ``{"value": ..., "aliases": [...]}``, or an
+:class:`hybridjudge.corpus.Anchor`."""
+
+NEGATION_WINDOW = 3
+"""Most words allowed between a negation cue and the anchor it negates."""
+
+_RANGE_MARK = "~"
+
+_NEG_WORDS = (
+    "no", "not", "never", "without", "none", "neither", "nor", "cannot", "nothing", "nobody",
+    "sin", "sans", "pas", "aucun", "aucune", "nicht", "kein", "keine", "keinen", "keinem",
+    "keiner", "keines", "ohne",
+)
+_NEG_WORDS_B = frozenset(w.encode() for w in _NEG_WORDS)
+_NEG = re.compile(
+    r"(?<![\w'])(?:" + "|".join(sorted(_NEG_WORDS, key=len, reverse=True)) + r")(?![\w'])"
+    r"(?!\s+(?:later|earlier|more|less|fewer|greater|sooner|longer|shorter|higher|lower|"
+    r"older|younger)\s+than\b)(?!\s+(?:only|exceeding|to\s+exceed)\b)"
+    r"|n't(?!\w)"
+)
+_CLAUSE_BREAK = re.compile(
+    r"[.;:!?\n,。；！？，、]|(?<!\w)(?:but|however|whereas|although|though)(?!\w)"
+)
+_WORDISH = re.compile(r"[^\W_]+|" + _Q_OPEN + "[^" + _Q_CLOSE + "]*" + _Q_CLOSE)
+_CLAUSE_LOOKBACK = 240
+
+
+def _no_space_script(ch: str) -> bool:
+    """Scripts written without spaces between words: match anchors there as substrings."""
+    o = ord(ch)
+    return (
+        0x0E00 <= o <= 0x0EFF  # Thai, Lao
+        or 0x2E80 <= o <= 0x9FFF  # CJK radicals .. unified ideographs, kana
+        or 0xAC00 <= o <= 0xD7AF  # Hangul syllables
+        or 0xF900 <= o <= 0xFAFF
+        or 0xFF66 <= o <= 0xFF9F
+        or 0x20000 <= o <= 0x3FFFF
+    )
+
+
+def placeholder(q: Quantity) -> str:
+    """The canonical spelling of a quantity (see :func:`placeholder_of`)."""
+    return placeholder_of(q.kind, q.value, q.dimension, q.base_value)
+
+
+@dataclass(frozen=True, slots=True)
+class Canonical:
+    """A canonical string and the breakpoints mapping it back to the normalised text."""
+
+    text: str
+    """Normalised text with quantities replaced by placeholders and range separators by ``~``."""
+    scan: Scan
+    """The scan it was built from."""
+    canon_starts: tuple[int, ...]
+    """Canonical start of each replaced piece (sorted)."""
+    pieces: tuple[tuple[int, int, int], ...]
+    """``(canon_end, norm_start, norm_end)`` of each replaced piece; text between pieces is
+    copied verbatim, so offsets there advance one to one."""
+
+    def to_norm(self, start: int, end: int) -> tuple[int, int]:
+        """Map a canonical ``[start, end)`` span to the normalised text."""
+        return self._point(start, False), self._point(end, True)
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map a canonical ``[start, end)`` span to the original text."""
+        a, b = self.to_norm(start, end)
+        return self.scan.norm.to_original(a, b)
+
+    def _point(self, pos: int, is_end: bool) -> int:
+        k = bisect_right(self.canon_starts, pos - 1 if is_end else pos) - 1
+        if k < 0:
+            return pos
+        canon_end, norm_start, norm_end = self.pieces[k]
+        if pos < canon_end or (is_end and pos == canon_end):
+            return norm_end if is_end else norm_start
+        return norm_end + (pos - canon_end)
+
+
+def canonicalize(sc: Scan) -> Canonical:
+    """Build the canonical string of a scanned text."""
+    s = sc.norm.text
+    if not sc.placeholders:
+        return Canonical(s, sc, (), ())
+    cuts = list(zip(sc.norm_spans, sc.placeholders, strict=True))
+    if sc.separators:
+        cuts.extend((span, _RANGE_MARK) for span in sc.separators)
+        cuts.sort()
+    parts: list[str] = []
+    starts: list[int] = []
+    pieces: list[tuple[int, int, int]] = []
+    pos = 0
+    cpos = 0
+    for (a, b), rep in cuts:
+        parts.append(s[pos:a])
+        cpos += a - pos
+        parts.append(rep)
+        starts.append(cpos)
+        cpos += len(rep)
+        pieces.append((cpos, a, b))
+        pos = b
+    parts.append(s[pos:])
+    return Canonical("".join(parts), sc, tuple(starts), tuple(pieces))
+
+
+def _quantity_pattern(q: Quantity) -> str:
+    any_raw = f"{_Q_OPEN}[^{_Q_DIM}]*{_Q_DIM}"
+    if q.kind == "date":
+        v = int(q.value)
+        if v // 10000 == 0:
+            return f"{_Q_OPEN}\\d{{4}}{v % 10000:04d}{_Q_DIM}[^{_Q_CLOSE}]*{_Q_CLOSE}"
+        return re.escape(placeholder(q))
+    if q.dimension is None:
+        return f"{_Q_OPEN}{re.escape(str(q.value))}{_Q_DIM}[^{_Q_CLOSE}]*{_Q_CLOSE}"
+    return f"{any_raw}{re.escape(q.dimension)}{_Q_BASE}{re.escape(str(q.base_value))}{_Q_CLOSE}"
+
+
+def _variant_pattern(text: str) -> str | None:
+    """Regex source matching one anchor wording inside canonical strings (``None``: empty)."""
+    sc = scan(text)
+    s = sc.norm.text
+    cuts: list[tuple[int, int, str]] = [
+        (a, b, _quantity_pattern(q)) for q, (a, b) in zip(sc.quantities, sc.norm_spans, strict=True)
+    ]
+    cuts.extend((a, b, re.escape(_RANGE_MARK)) for a, b in sc.separators)
+    cuts.sort()
+    out: list[str] = []
+    pos = 0
+
+    def literal(chunk: str) -> None:
+        for i, piece in enumerate(re.split(r"\s+", chunk)):
+            if i:
+                out.append(r"\s+")
+            if piece:
+                out.append(re.escape(piece))
+
+    for a, b, pat in cuts:
+        literal(s[pos:a])
+        out.append(pat)
+        pos = b
+    literal(s[pos:])
+    stripped = s.strip()
+    body = "".join(out).strip()
+    while body.startswith(r"\s+"):
+        body = body[3:]
+    while body.endswith(r"\s+"):
+        body = body[:-3]
+    if not body or not stripped:
+        return None
+    first, last = stripped[0], stripped[-1]
+    starts_q = bool(cuts) and cuts[0][0] == len(s) - len(s.lstrip())
+    ends_q = bool(cuts) and cuts[-1][1] == len(s.rstrip())
+    tail = "" if ends_q or not (last.isalnum() and not _no_space_script(last)) else r"(?!\w)"
+    if not starts_q and first.isalnum() and not _no_space_script(first) and body[0] == first:
+        # A word boundary before the first character, written *after* it: the pattern then
+        # starts with a literal, which lets the regex engine skip ahead quickly.
+        return f"{first}(?<!\\w.){body[1:]}{tail}"
+    return f"{body}{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledAnchor:
+    """An anchor compiled into one regular expression over canonical strings."""
+
+    anchor: Anchor
+    """The anchor as given (value and aliases)."""
+    pattern: re.Pattern[str] | None
+    """Matches the value or any alias; ``None`` when no wording survives normalisation."""
+    quantities: tuple[Quantity, ...]
+    """Quantities written in the value and the aliases (numbers an answer may repeat)."""
+    sources: tuple[str, ...]
+    """The wording (value or alias) each quantity of :attr:`quantities` came from."""
+
+
+def to_anchor(item: object, index: int) -> Anchor:
+    """Coerce one caller-given anchor, naming ``anchors[index]`` in any error."""
+    if isinstance(item, Anchor):
+        return item
+    if isinstance(item, str):
+        if not item.strip():
+            raise GroundingInputError(
+                f"anchors[{index}] is blank; give the fact's wording or drop it",
+                argument=f"anchors[{index}]",
+            )
+        return Anchor(value=item)
+    if isinstance(item, Mapping):
+        from pydantic import ValidationError
+
+        try:
+            return Anchor.model_validate(dict(item))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            raise GroundingInputError(
+                f"anchors[{index}] is invalid at {where or 'the top level'!r}: "
+                f"{first.get('msg', 'invalid')}; use {{'value': str, 'aliases': [str, ...]}}",
+                argument=f"anchors[{index}]",
+            ) from None
+    raise GroundingTypeError(
+        f"anchors[{index}] must be a str, a {{'value', 'aliases'}} mapping or an Anchor, "
+        f"not {type(item).__name__}",
+        argument=f"anchors[{index}]",
+    )
+
+
+@lru_cache(maxsize=1024)
+def _compile_one(anchor: Anchor) -> CompiledAnchor:
+    variants = (anchor.value, *anchor.aliases)
+    sources: list[str] = []
+    quantities: list[Quantity] = []
+    patterns: list[str] = []
+    for v in variants:
+        pat = _variant_pattern(v)
+        if pat is not None:
+            patterns.append(f"(?:{pat})")
+        for q in scan(v).quantities:
+            quantities.append(q)
+            sources.append(v)
+    compiled = re.compile("|".join(patterns)) if patterns else None
+    return CompiledAnchor(anchor, compiled, tuple(quantities), tuple(sources))
+
+
+def compile_anchors(anchors: tuple[Anchor, ...]) -> tuple[CompiledAnchor, ...]:
+    """Compile anchors (memoised per anchor)."""
+    return tuple(_compile_one(a) for a in anchors)
+
+
+def negation_cues(canon: str, words: frozenset[bytes]) -> list[re.Match[str]]:
+    """Every negation cue in a canonical text (cheap when there is none: a set test)."""
+    present = [w.decode() for w in words & _NEG_WORDS_B]
+    if "n't" in canon:
+        present.append("n't")
+    if not present:
+        return []
+    found: dict[int, re.Match[str]] = {}
+    for w in present:
+        i = canon.find(w)
+        while i >= 0:
+            m = _NEG.match(canon, i)
+            if m is not None:
+                found[i] = m
+            i = canon.find(w, i + 1)
+    return [found[i] for i in sorted(found)]
+
+
+def negation_cue(canon: str, start: int, cues: list[re.Match[str]]) -> re.Match[str] | None:
+    """The cue negating a match that starts at ``start``: the last cue before it, in the same
+    clause (no clause break in between), at most :data:`NEGATION_WINDOW` words away."""
+    last: re.Match[str] | None = None
+    for cue in cues:
+        if cue.end() > start:
+            break
+        last = cue
+    if last is None or start - last.end() > _CLAUSE_LOOKBACK:
+        return None
+    if _CLAUSE_BREAK.search(canon, last.end(), start) is not None:
+        return None
+    if len(_WORDISH.findall(canon, last.end(), start)) > NEGATION_WINDOW:
+        return None
+    return last
+
+
+def nearest(value: float, candidates: list[float]) -> int | None:
+    """Index of the candidate closest to ``value`` (``None`` when there is none)."""
+    best: int | None = None
+    best_d: float | None = None
+    for i, c in enumerate(candidates):
+        d = abs(c - value)
+        if best_d is None or d < best_d:
+            best, best_d = i, d
+    return best

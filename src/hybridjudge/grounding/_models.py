@@ -1,0 +1,152 @@
+"""Typed results of the grounding checks: quantities, traces, findings and the report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "GROUNDING_REPORT_VERSION",
+    "Finding",
+    "FindingKind",
+    "GroundingReport",
+    "Quantity",
+    "QuantityKind",
+    "QuantityTrace",
+    "TraceSource",
+]
+
+GROUNDING_REPORT_VERSION = 1
+"""Format version of :class:`GroundingReport` (bumped on any incompatible change)."""
+
+FindingKind = Literal[
+    "missing_anchor", "negated_anchor", "ungrounded_number", "non_abstention", "over_abstention"
+]
+"""What a finding says is wrong."""
+
+QuantityKind = Literal["number", "date", "time"]
+"""A plain number (with or without a unit), a calendar date, or a clock time."""
+
+TraceSource = Literal["context", "question", "allowed", "anchor"]
+"""Where a quantity of the answer was found."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """One quantity found in a text, with its exact value.
+
+    Stored as a plain frozen dataclass (not a pydantic model) because the checks create many of
+    them per answer; pydantic still validates and serialises them inside a report.
+    """
+
+    text: str
+    """The quantity as written, e.g. ``"ninety (90) days"``, ``"$499"``, ``"6"`` (a range's low end)."""
+    span: tuple[int, int]
+    """``(start, end)`` character offsets in the text it was parsed from."""
+    kind: QuantityKind
+    """``number``, ``date`` or ``time``."""
+    value: Fraction
+    """The exact value in the unit as written (``0.50`` -> ``1/2``). Dates: ``yyyymmdd`` (year 0
+    when no year was written); times: minutes after midnight."""
+    unit: str | None
+    """Canonical unit (``"mg"``, ``"%"``, ``"day"``, ``"g/dl"``, ``"usd"``), ``None`` for none."""
+    dimension: str | None
+    """What the unit measures (``"mass"``, ``"time"``, ``"percent"``, ``"mass/volume"``...)."""
+    base_value: Fraction
+    """The value converted to the dimension's base unit (grams, litres, metres, seconds...)."""
+    range_role: Literal["low", "high"] | None = None
+    """``low``/``high`` when this quantity is an end of a range such as ``6-8 weeks``."""
+
+    @property
+    def key(self) -> tuple[str | None, Fraction]:
+        """``(dimension, base_value)``: equal keys mean the same amount of the same thing."""
+        return (self.dimension, self.base_value)
+
+    def describe(self) -> str:
+        """A short human rendering: ``"500 mg"``, ``"15 %"``, ``"2024-01-05"``."""
+        if self.kind == "date":
+            v = int(self.value)
+            y, m, d = v // 10000, v // 100 % 100, v % 100
+            return f"{y:04d}-{m:02d}-{d:02d}" if y else f"--{m:02d}-{d:02d}"
+        if self.kind == "time":
+            v = int(self.value)
+            return f"{v // 60:02d}:{v % 60:02d}"
+        num = _fraction_text(self.value)
+        return f"{num} {self.unit}" if self.unit else num
+
+
+def _fraction_text(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    den = value.denominator
+    while den % 2 == 0:
+        den //= 2
+    while den % 5 == 0:
+        den //= 5
+    if den == 1:  # terminating decimal
+        text = f"{value.numerator / value.denominator:.12f}".rstrip("0").rstrip(".")
+        if Fraction(text) == value:
+            return text
+    return f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class QuantityTrace:
+    """A quantity of the answer and where it was traced (``source`` is ``None`` when nowhere)."""
+
+    quantity: Quantity
+    """The quantity as found in the answer (span in the answer)."""
+    source: TraceSource | None
+    """``context``, ``question``, ``allowed`` (the allowed-numbers list), ``anchor`` (a gold
+    anchor's own wording), or ``None``: untraceable, reported as ``ungrounded_number``."""
+    passage: int | None = None
+    """Index of the context passage (or of the allowed number / anchor) it was found in."""
+    span: tuple[int, int] | None = None
+    """``(start, end)`` of the matching quantity inside that passage / question / entry."""
+    matched_text: str | None = None
+    """How the matching quantity is written there, e.g. ``"0.5 g"`` for an answer's ``"500 mg"``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing wrong with an answer (a frozen dataclass: cheap to create, pydantic serialises
+    it inside a :class:`GroundingReport`)."""
+
+    kind: FindingKind
+    """``missing_anchor``, ``negated_anchor``, ``ungrounded_number``, ``non_abstention`` or
+    ``over_abstention``."""
+    message: str
+    """A sentence naming the fact or the number, e.g. ``missing required fact "30 days"``."""
+    subject: str
+    """The anchor value, the number as written, or the abstention marker concerned."""
+    span: tuple[int, int] | None = None
+    """``(start, end)`` in the answer where the problem is, when there is one."""
+    evidence: str | None = None
+    """Supporting detail, e.g. the nearest quantity the context does contain."""
+
+
+class GroundingReport(BaseModel):
+    """The outcome of :func:`hybridjudge.grounding.check_grounding` for one answer."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=False)
+
+    version: int = GROUNDING_REPORT_VERSION
+    """Format version of this report."""
+    grounded: bool
+    """``True`` when there is no finding."""
+    abstained: bool
+    """Whether the answer abstains (says the context cannot answer), whatever ``answerable``."""
+    answerable: bool | None
+    """The gold label the answer was judged against (``None``: abstention was not judged)."""
+    findings: tuple[Finding, ...] = Field(default=())
+    """Everything wrong, in answer order: anchors first, then numbers, then abstention."""
+    quantities: tuple[QuantityTrace, ...] = Field(default=())
+    """Every quantity found in the answer with where it was traced."""
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The set of finding kinds, handy for assertions and gates."""
+        return frozenset(f.kind for f in self.findings)

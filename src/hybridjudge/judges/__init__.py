@@ -1,0 +1,58 @@
+"""LLM judges of faithfulness: claim extraction, support- and contradiction-based verdicts.
+
+Two definitions side by side (``../shared/MISSION.md`` §1): ``support`` asks per claim "can it
+be directly inferred from the context?" (RAGAS), ``contradiction`` asks "does the context directly
+contradict it?" (DeepEval; unknown counts as faithful). Every result is a score with its per-claim
+verdicts and usage, a recognised abstention, or unscored with an explicit reason; never NaN.
+
+Example::
+
+    from hybridjudge.judges import judge
+    from hybridjudge.model import ModelClient, ModelConfig
+
+    async with ModelClient(ModelConfig.local()) as client:
+        results = await judge(client, answer="...", context=["..."], mode="shared")
+        results["support"].score, results["contradiction"].unscored_reason
+"""
+
+from hybridjudge.judges._abstention import is_pure_abstention, pure_abstention_reason
+from hybridjudge.judges._judge import (
+    SCORERS,
+    Mode,
+    Scorer,
+    claims_token_budget,
+    judge,
+    verdicts_token_budget,
+)
+from hybridjudge.judges._prompts import PROMPT_NAMES, Prompt, PromptError, load_prompt
+from hybridjudge.judges._results import (
+    ClaimVerdict,
+    DroppedClaim,
+    FailureDetail,
+    JudgeResult,
+    ScorerName,
+    UnscoredReason,
+    total_usage,
+)
+
+__all__ = [
+    "PROMPT_NAMES",
+    "SCORERS",
+    "ClaimVerdict",
+    "DroppedClaim",
+    "FailureDetail",
+    "JudgeResult",
+    "Mode",
+    "Prompt",
+    "PromptError",
+    "Scorer",
+    "ScorerName",
+    "UnscoredReason",
+    "claims_token_budget",
+    "is_pure_abstention",
+    "judge",
+    "load_prompt",
+    "pure_abstention_reason",
+    "total_usage",
+    "verdicts_token_budget",
+]

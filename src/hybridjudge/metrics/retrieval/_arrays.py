@@ -1,0 +1,290 @@
+"""Join a run with its qrels into flat numpy arrays, ranked by a tie-breaking policy.
+
+The run and qrels are plain mappings (``{qid: {docid: score}}`` and ``{qid: {docid: grade}}``).
+They are flattened with C-level iteration (``np.fromiter`` over ``itertools.chain``) and each
+query's documents are ranked by sorting rows of a padded matrix (queries are bucketed by length to
+a power of two, so padding at most doubles the work); only documents whose scores tie are looked
+up by id, to break the tie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import chain, repeat
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from hybridjudge._errors import InputError
+from hybridjudge.metrics.retrieval._measures import RankedArrays
+
+__all__ = ["TIE_BREAKS", "JoinInfo", "TieBreak", "join"]
+
+TieBreak = Literal["trec_eval", "stable", "rank"]
+"""How documents are ordered within a query.
+
+- ``"trec_eval"``: score descending, ties by document id descending (byte order), ignoring the
+  order the documents were given in (trec_eval's ``comp_sim_docno``; the default).
+- ``"stable"``: score descending, ties kept in the order given.
+- ``"rank"``: the order given (mapping insertion order; for TREC run files the rank column),
+  scores ignored.
+"""
+
+TIE_BREAKS: Final[tuple[TieBreak, ...]] = ("trec_eval", "stable", "rank")
+
+NONPOOL: Final = -1
+"""Grade of a retrieved document missing from the qrels (trec_eval's ``RELVALUE_NONPOOL``)."""
+
+_CHUNK_CELLS: Final = 1 << 22
+"""Padded cells sorted at once (bounds the temporary memory of the ranking)."""
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinInfo:
+    """Which queries were evaluated, skipped, or zero-filled (internal)."""
+
+    qids: tuple[str, ...]
+    """Evaluated queries, in qrels order."""
+    run_only: tuple[str, ...]
+    """Queries in the run without qrels: skipped (trec_eval ignores them)."""
+    qrels_only: tuple[str, ...]
+    """Queries in the qrels missing from the run: skipped, or scored 0 when ``complete``."""
+
+
+def _check_qid(qid: object, where: str) -> None:
+    if not isinstance(qid, str):
+        raise InputError(
+            f"{where}: query id {qid!r} is a {type(qid).__name__}; query ids must be strings "
+            "(a run keyed by 1 and qrels keyed by '1' would never match): convert them with str()"
+        )
+
+
+def _check_mapping(value: object, where: str) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise InputError(
+            f"{where} must be a mapping {{qid: {{docid: value}}}}, got {type(value).__name__}"
+        )
+    return value
+
+
+def _locate_bad_value(
+    groups: Iterable[tuple[str, Mapping[str, object]]], kind: str, what: str
+) -> InputError:
+    """Find the first value float() rejects or that is NaN, for an error message."""
+    for qid, docs in groups:
+        for docid, value in docs.items():
+            try:
+                number = float(value)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                return InputError(
+                    f"{kind}: query {qid!r}, document {docid!r}: {what} {value!r} is not a number"
+                )
+            if number != number:
+                return InputError(
+                    f"{kind}: query {qid!r}, document {docid!r}: {what} is NaN; a NaN score has "
+                    "no rank: drop the document or give it a number"
+                )
+    return InputError(f"{kind}: a {what} is not a finite number")  # pragma: no cover
+
+
+def _qrels_arrays(
+    qrels: Mapping[str, Mapping[str, object]], qids: list[str], relevance_level: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """num_rel per query, and the ideal ranking of positive grades (qidx, pos, grade)."""
+    judged = [qrels[q] for q in qids]
+    lengths = np.fromiter((len(d) for d in judged), dtype=np.int64, count=len(judged))
+    total = int(lengths.sum())
+    try:
+        raw = np.fromiter(
+            chain.from_iterable(d.values() for d in judged), dtype=np.float64, count=total
+        )
+    except (TypeError, ValueError):
+        raise _locate_bad_value(zip(qids, judged, strict=True), "qrels", "grade") from None
+    if not np.all(np.isfinite(raw)) or np.any(raw != np.floor(raw)):
+        bad = int(np.flatnonzero(~np.isfinite(raw) | (raw != np.floor(raw)))[0])
+        row = int(np.searchsorted(np.cumsum(lengths), bad, side="right"))
+        docid, value = list(judged[row].items())[bad - int(lengths[:row].sum())]
+        raise InputError(
+            f"qrels: query {qids[row]!r}, document {docid!r}: grade {value!r} is not a whole "
+            "number; relevance grades are integers (0 = not relevant, -1 = unjudged)"
+        )
+    grades = raw.astype(np.int64)
+    qidx = np.repeat(np.arange(len(qids), dtype=np.int64), lengths)
+    num_rel = np.bincount(qidx[grades >= relevance_level], minlength=len(qids)).astype(np.int64)
+    positive = grades > 0
+    p_q, p_g = qidx[positive], grades[positive]
+    top = int(p_g.max()) if p_g.size else 0
+    if (top + 1) * max(len(qids), 1) < (1 << 62):
+        order = np.argsort(p_q * (top + 1) + (top - p_g), kind="stable")
+    else:  # pragma: no cover - grades beyond 2**40 are not relevance grades
+        order = np.lexsort((-p_g, p_q))
+    p_q, p_g = p_q[order], p_g[order]
+    counts = np.bincount(p_q, minlength=len(qids))
+    starts = np.cumsum(counts) - counts
+    pos = np.arange(p_q.size, dtype=np.int64) - starts[p_q]
+    return num_rel, p_q, pos, p_g
+
+
+def _segment_order(keys: FloatArray, starts: IntArray, lengths: IntArray) -> IntArray:
+    """Permutation sorting ``keys`` ascending (stable) within each segment."""
+    perm = np.arange(keys.size, dtype=np.int64)
+    multi = np.flatnonzero(lengths > 1)
+    if multi.size == 0:
+        return perm
+    widths = 1 << np.ceil(np.log2(lengths[multi])).astype(np.int64)
+    for width in np.unique(widths):
+        rows_all = multi[widths == width]
+        step = max(1, _CHUNK_CELLS // int(width))
+        cols = np.arange(int(width), dtype=np.int64)
+        for begin in range(0, rows_all.size, step):
+            rows = rows_all[begin : begin + step]
+            valid = cols[None, :] < lengths[rows][:, None]
+            idx = np.where(valid, starts[rows][:, None] + cols[None, :], 0)
+            block = np.where(valid, keys[idx], np.inf)
+            order = np.argsort(block, axis=1, kind="stable")
+            ranked = np.take_along_axis(idx, order, axis=1)
+            perm[idx[valid]] = ranked[valid]
+    return perm
+
+
+def _break_ties_by_docid(
+    perm: IntArray,
+    sorted_scores: FloatArray,
+    qidx: IntArray,
+    starts: IntArray,
+    docs_of: list[Mapping[str, object]],
+    qids: list[str],
+) -> None:
+    """Within runs of equal scores, order documents by id descending (in place on ``perm``)."""
+    same = (sorted_scores[1:] == sorted_scores[:-1]) & (qidx[1:] == qidx[:-1])
+    if not same.any():
+        return
+    tied = np.zeros(perm.size, dtype=bool)
+    tied[:-1] |= same
+    tied[1:] |= same
+    positions = np.flatnonzero(tied)
+    # a new group starts where an element is not tied to its predecessor
+    group = np.cumsum(np.r_[True, ~same[positions[1:] - 1]])
+    rows = qidx[positions]
+    offsets = perm[positions] - starts[rows]
+    keys_cache: dict[int, list[object]] = {}
+    docids: list[object] = []
+    for row, offset in zip(rows.tolist(), offsets.tolist(), strict=True):
+        keys = keys_cache.get(row)
+        if keys is None:
+            keys = keys_cache[row] = list(docs_of[row])
+        docids.append(keys[offset])
+    for row, keys in keys_cache.items():
+        for docid in keys:
+            if not isinstance(docid, str):
+                raise InputError(
+                    f"run: query {qids[row]!r}: document id {docid!r} is a "
+                    f"{type(docid).__name__}; document ids must be strings (convert with str())"
+                )
+    _, codes = np.unique(np.array(docids, dtype=str), return_inverse=True)
+    order = np.lexsort((-codes.astype(np.int64), group))
+    perm[positions] = perm[positions][order]
+
+
+def join(
+    qrels: Mapping[str, Mapping[str, object]],
+    run: Mapping[str, Mapping[str, object]],
+    *,
+    relevance_level: int,
+    tie_break: TieBreak,
+    complete: bool,
+    max_docs: int | None,
+) -> tuple[RankedArrays, JoinInfo]:
+    """Rank every evaluated query's documents and look up their grades.
+
+    Raises
+    ------
+    InputError
+        For non-mapping inputs, non-string query ids, non-numeric or NaN scores, non-integer
+        grades, or when no query is in both the run and the qrels.
+    """
+    _check_mapping(qrels, "qrels")
+    _check_mapping(run, "run")
+    if tie_break not in TIE_BREAKS:
+        raise InputError(f"tie_break={tie_break!r}; choose one of {', '.join(TIE_BREAKS)}")
+    if not qrels:
+        raise InputError("qrels are empty: no query has relevance judgments")
+    if not run:
+        raise InputError("the run is empty: it ranks no document for any query")
+    for qid, docs in qrels.items():
+        _check_qid(qid, "qrels")
+        _check_mapping(docs, f"qrels[{qid!r}]")
+    for qid, docs in run.items():
+        _check_qid(qid, "run")
+        _check_mapping(docs, f"run[{qid!r}]")
+        if docs:
+            first = next(iter(docs))
+            if not isinstance(first, str):
+                raise InputError(
+                    f"run: query {qid!r}: document id {first!r} is a {type(first).__name__}; "
+                    "document ids must be strings (convert with str())"
+                )
+
+    run_only = tuple(q for q in run if q not in qrels)
+    qrels_only = tuple(q for q in qrels if q not in run)
+    qids = [q for q in qrels if q in run or complete]
+    if not qids:
+        raise InputError(
+            "no query is in both the run and the qrels (run has "
+            f"{', '.join(map(repr, list(run)[:3]))}...; qrels have "
+            f"{', '.join(map(repr, list(qrels)[:3]))}...): check that both use the same query ids"
+        )
+
+    empty: Mapping[str, object] = {}
+    docs_of = [run.get(q, empty) for q in qids]
+    lengths = np.fromiter((len(d) for d in docs_of), dtype=np.int64, count=len(docs_of))
+    total = int(lengths.sum())
+    try:
+        scores = np.fromiter(
+            chain.from_iterable(d.values() for d in docs_of), dtype=np.float64, count=total
+        )
+    except (TypeError, ValueError):
+        raise _locate_bad_value(zip(qids, docs_of, strict=True), "run", "score") from None
+    if np.isnan(scores).any():
+        raise _locate_bad_value(zip(qids, docs_of, strict=True), "run", "score")
+    num_rel, ideal_q, ideal_pos, ideal_grade = _qrels_arrays(qrels, qids, relevance_level)
+
+    grades = np.fromiter(
+        chain.from_iterable(
+            map(qrels[q].get, d, repeat(NONPOOL))  # type: ignore[arg-type]
+            for q, d in zip(qids, docs_of, strict=True)
+        ),
+        dtype=np.float64,
+        count=total,
+    ).astype(np.int64)
+
+    starts = np.cumsum(lengths) - lengths
+    qidx = np.repeat(np.arange(len(qids), dtype=np.int64), lengths)
+    if tie_break == "rank":
+        perm = np.arange(total, dtype=np.int64)
+    else:
+        perm = _segment_order(-scores, starts, lengths)
+        if tie_break == "trec_eval":
+            _break_ties_by_docid(perm, scores[perm], qidx, starts, docs_of, qids)
+    pos = np.arange(total, dtype=np.int64) - starts[qidx]
+    ranked_grades = grades[perm]
+    if max_docs is not None and int(lengths.max(initial=0)) > max_docs:
+        keep = pos < max_docs
+        qidx, pos, ranked_grades = qidx[keep], pos[keep], ranked_grades[keep]
+
+    arrays = RankedArrays(
+        n_queries=len(qids),
+        qidx=qidx,
+        pos=pos,
+        grade=ranked_grades,
+        num_rel=num_rel,
+        ideal_qidx=ideal_q,
+        ideal_pos=ideal_pos,
+        ideal_grade=ideal_grade,
+    )
+    return arrays, JoinInfo(tuple(qids), run_only, qrels_only)

