@@ -16,6 +16,7 @@ Run (about 20-40 minutes on 2 cores; ``--limit`` for a quick look)::
 
     .venv/bin/python bench/bench_judges.py                 # fresh temporary cache
     .venv/bin/python bench/bench_judges.py --limit 3
+    .venv/bin/python bench/bench_judges.py --match grounding-      # the 12 short grounding outputs
     .venv/bin/python bench/bench_judges.py --cache-dir .bench-cache/judges   # reusable cache
 """
 
@@ -116,10 +117,19 @@ def _verdict_usage(results: dict[str, JudgeResult]) -> Usage:
     return total
 
 
-async def _judge_all(items: list[Item], cache_dir: Path) -> list[Run]:
+async def _judge_all(items: list[Item], cache_dir: Path, budget_s: float | None) -> list[Run]:
     runs: list[Run] = []
-    async with ModelClient(ModelConfig.local(cache_dir=cache_dir)) as client:
+    began = time.perf_counter()
+    config = ModelConfig.local(cache_dir=cache_dir, timeout=1200.0)
+    async with ModelClient(config) as client:
         for number, item in enumerate(items, start=1):
+            if budget_s is not None and time.perf_counter() - began > budget_s:
+                print(
+                    f"time budget of {budget_s:.0f} s spent: stopping after {len(runs)} of "
+                    f"{len(items)} outputs",
+                    file=sys.stderr,
+                )
+                break
             start = time.perf_counter()
             separate = await run_judge(
                 client, answer=item.answer, context=item.context, question=item.question
@@ -136,7 +146,10 @@ async def _judge_all(items: list[Item], cache_dir: Path) -> list[Run]:
             runs.append(Run(item, separate, shared, middle - start, end - middle))
             print(
                 f"[{number}/{len(items)}] {item.id}: {len(separate['support'].claims)} claims, "
-                f"separate {middle - start:.1f} s, shared {end - middle:.1f} s",
+                f"separate {middle - start:.1f} s "
+                f"({_fmt(separate['support'])}, {_fmt(separate['contradiction'])}), "
+                f"shared {end - middle:.1f} s "
+                f"({_fmt(shared['support'])}, {_fmt(shared['contradiction'])})",
                 file=sys.stderr,
                 flush=True,
             )
@@ -262,19 +275,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="judge only the first N outputs")
     parser.add_argument(
+        "--match", default=None, help="judge only outputs whose id contains this text"
+    )
+    parser.add_argument(
         "--cache-dir",
         type=Path,
         default=None,
         help="reply cache (default: a fresh temporary directory, so every call is measured)",
     )
+    parser.add_argument(
+        "--budget-s",
+        type=float,
+        default=None,
+        help="start no new output after this many seconds (report the ones done)",
+    )
     args = parser.parse_args(argv)
     items, source = load_items()
+    if args.match is not None:
+        items = [item for item in items if args.match in item.id]
     if args.limit is not None:
         items = items[: args.limit]
     with tempfile.TemporaryDirectory(prefix="bench-judges-") as tmp:
         cache_dir = args.cache_dir or Path(tmp)
-        runs = asyncio.run(_judge_all(items, cache_dir))
-        rerun = asyncio.run(_rerun(items, cache_dir))
+        runs = asyncio.run(_judge_all(items, cache_dir, args.budget_s))
+        rerun = asyncio.run(_rerun([run.item for run in runs], cache_dir))
     report(runs, rerun, source)
     return 0
 

@@ -163,8 +163,16 @@ def main() -> int:
     print(f"OPENBLAS_CORETYPE={env.get('OPENBLAS_CORETYPE', '(unset)')}; one subprocess per tool")
     results: dict[str, dict[str, Any]] = {}
     for tool in args.tools.split(","):
-        command = [sys.executable, __file__, "--worker", tool, "--queries", str(args.queries),
-                   "--seed", str(args.seed)]
+        command = [
+            sys.executable,
+            __file__,
+            "--worker",
+            tool,
+            "--queries",
+            str(args.queries),
+            "--seed",
+            str(args.seed),
+        ]
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
         if done.returncode != 0:
             print(f"{tool}: failed\n{done.stderr[-2000:]}")

@@ -49,7 +49,9 @@ def test_abstention_followed_by_a_claim_is_not_pure() -> None:
     assert mentions_abstention(answer)
 
 
-@pytest.mark.parametrize("answer", ["I don't know, but probably $499.", "我不知道，但可能是499美元。"])
+@pytest.mark.parametrize(
+    "answer", ["I don't know, but probably $499.", "我不知道，但可能是499美元。"]
+)
 def test_hedged_answer_mentions_an_abstention(answer: str) -> None:
     assert mentions_abstention(answer)
 

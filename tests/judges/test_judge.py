@@ -272,7 +272,9 @@ def test_correct_abstention_scores_one_without_a_model_call(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
     # OpenGATE grounding-unanswerable::base, verbatim: RAGAS and DeepEval both scored it 0.0.
-    answer = "The context does not provide information about the annual price of the Enterprise plan."
+    answer = (
+        "The context does not provide information about the annual price of the Enterprise plan."
+    )
     results, _, _ = run_judge(
         make_config(openai_server.base_url, cache_dir),
         answer=answer,

@@ -9,6 +9,7 @@ from hybridjudge.judges._schemas import (
     ContradictionReply,
     SharedReply,
     SupportReply,
+    VerdictReply,
     verdict_schema,
 )
 
@@ -46,9 +47,10 @@ def test_wrong_count_or_ids_is_rejected(verdicts: list[dict[str, object]], messa
         (SharedReply, "not_in_context", "not_supported"),
     ],
 )
-def test_each_definition_has_its_own_labels(reply: type, good: str, bad: str) -> None:
+def test_each_definition_has_its_own_labels(reply: type[VerdictReply], good: str, bad: str) -> None:
     schema = verdict_schema(reply, 1)
-    assert schema.model_validate({"verdicts": [_v(1, good)]}).verdicts[0].verdict == good
+    parsed = schema.model_validate({"verdicts": [_v(1, good)]})
+    assert parsed.model_dump()["verdicts"][0]["verdict"] == good
     with pytest.raises(ValidationError):
         schema.model_validate({"verdicts": [_v(1, bad)]})
 

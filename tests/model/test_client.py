@@ -195,8 +195,10 @@ def test_5xx_retries_are_bounded_and_the_failure_is_not_cached(
 def test_reply_slower_than_the_timeout_is_retried_then_model_error(
     openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
 ) -> None:
-    config = fake_model_config.model_copy(update={"timeout": 0.2, "max_retries": 1})
-    openai_server.script(slow(5.0), slow(5.0))
+    # generous timeout: on a loaded machine even a fast reply can take a few hundred ms; the
+    # slow steps are woken up when the server stops, so they cost nothing after the test
+    config = fake_model_config.model_copy(update={"timeout": 1.0, "max_retries": 1})
+    openai_server.script(slow(30.0), slow(30.0))
     result, _ = run(ask(config))
     assert result.status == "model_error"
     assert result.error is not None
@@ -208,8 +210,8 @@ def test_reply_slower_than_the_timeout_is_retried_then_model_error(
 def test_slow_reply_then_fast_reply_recovers(
     openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
 ) -> None:
-    config = fake_model_config.model_copy(update={"timeout": 0.2})
-    openai_server.script(slow(5.0), json_reply({"claims": ["a"]}))
+    config = fake_model_config.model_copy(update={"timeout": 1.0})
+    openai_server.script(slow(30.0), json_reply({"claims": ["a"]}))
     result, _ = run(ask(config))
     assert result.status == "ok"
     assert result.usage.retries == 1
@@ -485,7 +487,7 @@ def test_usage_sums_per_call_per_scope_and_in_total(
 def test_concurrency_bound_holds_for_50_concurrent_calls(
     openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
 ) -> None:
-    openai_server.respond_with(always(json_reply({"claims": ["a"]}, delay=0.02)))
+    openai_server.respond_with(always(json_reply({"claims": ["a"]}, delay=0.05)))
     config = fake_model_config.model_copy(update={"max_concurrency": 3})
 
     async def many() -> list[CallResult[Claims]]:

@@ -24,12 +24,18 @@ def test_detection_fall_is_named() -> None:
     result = gate(make_study(detected_inversions=1), make_study(detected_inversions=2))
     assert not result.passed
     (failure,) = result.failures
-    assert (failure.kind, failure.defect_class, failure.scorer) == ("detection_fell", "inversion", "support")
+    assert (failure.kind, failure.defect_class, failure.scorer) == (
+        "detection_fell",
+        "inversion",
+        "support",
+    )
     assert "2/4 (50%) to 1/4 (25%)" in failure.message
 
 
 def test_tolerance_allows_a_small_fall() -> None:
-    assert gate(make_study(detected_inversions=1), make_study(detected_inversions=2), tolerance=0.25).passed
+    assert gate(
+        make_study(detected_inversions=1), make_study(detected_inversions=2), tolerance=0.25
+    ).passed
     with pytest.raises(ConfigError):
         gate(make_study(), make_study(), tolerance=2)
 
@@ -53,5 +59,10 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     err = capsys.readouterr().err
     assert "REGRESSION toy / inversion [mutator] / support" in err
     save_study(make_study(), tmp_path / "same" / "study.json")
-    assert main(["gate", str(tmp_path / "same"), "--baseline", str(tmp_path / "baseline.json")]) == 0
-    assert main(["gate", str(tmp_path / "missing"), "--baseline", str(tmp_path / "baseline.json")]) == 2
+    assert (
+        main(["gate", str(tmp_path / "same"), "--baseline", str(tmp_path / "baseline.json")]) == 0
+    )
+    assert (
+        main(["gate", str(tmp_path / "missing"), "--baseline", str(tmp_path / "baseline.json")])
+        == 2
+    )

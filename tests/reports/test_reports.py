@@ -8,16 +8,17 @@ import re
 from pathlib import Path
 
 import pytest
-
-from hybridjudge import InputError
 from rich.console import Console
 
+from hybridjudge import InputError
 from hybridjudge.cli._study import _print_summary
 from hybridjudge.reports import render_html, render_markdown, write_reports
 from hybridjudge.study import load_study, save_study
 from tests.study._fixtures import make_study
 
-FORBIDDEN_KEYS = re.compile(r"overall|aggregate|pooled|total_detect|mean_detect|accuracy|macro|micro", re.I)
+FORBIDDEN_KEYS = re.compile(
+    r"overall|aggregate|pooled|total_detect|mean_detect|accuracy|macro|micro", re.I
+)
 
 
 def _json_keys(value: object) -> list[str]:
@@ -64,7 +65,9 @@ def test_markdown_marks_out_of_scope_and_false_alarms() -> None:
     omission_line = next(line for line in md.splitlines() if line.startswith("| omission"))
     # the judge cannot see omissions by construction: marked with a dagger
     assert omission_line.rstrip(" |").endswith("†")
-    fa_line = next(line for line in md.splitlines() if "false alarms" in line and line.startswith("|"))
+    fa_line = next(
+        line for line in md.splitlines() if "false alarms" in line and line.startswith("|")
+    )
     assert "1/3 (33%)" in fa_line  # support flags b0 in both repetitions
 
 

@@ -7,7 +7,9 @@ import pytest
 from hybridjudge.study import Observation, OutputRecord, analyse, reacted
 
 
-def _rec(id_: str, *, base: str | None = None, defect: str | None = None, clean: bool | None = True) -> OutputRecord:
+def _rec(
+    id_: str, *, base: str | None = None, defect: str | None = None, clean: bool | None = True
+) -> OutputRecord:
     return OutputRecord(
         id=id_,
         corpus="c",
@@ -20,10 +22,25 @@ def _rec(id_: str, *, base: str | None = None, defect: str | None = None, clean:
     )
 
 
-def _judge(id_: str, rep: int, score: float | None, *, scorer: str = "support", threshold: float = 1.0) -> Observation:
+def _judge(
+    id_: str, rep: int, score: float | None, *, scorer: str = "support", threshold: float = 1.0
+) -> Observation:
     if score is None:
-        return Observation(output_id=id_, scorer=scorer, repetition=rep, status="unscored", unscored_reason="parse_failure")
-    return Observation(output_id=id_, scorer=scorer, repetition=rep, status="scored", score=score, flagged=score < threshold)
+        return Observation(
+            output_id=id_,
+            scorer=scorer,
+            repetition=rep,
+            status="unscored",
+            unscored_reason="parse_failure",
+        )
+    return Observation(
+        output_id=id_,
+        scorer=scorer,
+        repetition=rep,
+        status="scored",
+        score=score,
+        flagged=score < threshold,
+    )
 
 
 def _det(id_: str, rep: int, issues: tuple[str, ...]) -> Observation:
@@ -72,7 +89,11 @@ def test_detected_sometimes_raw_flags_and_false_alarms_hand_counted() -> None:
         "b2": [0.5, 1.0, 0.5],  # clean base flagged sometimes (2 of 3)
         "b3": [0.2, 0.2, 0.2],
         "m1": [0.5, 0.5, 0.5],  # reacted every repetition -> detected
-        "m2": [0.5, 0.5, 0.5],  # rep0: not below base 0.5; rep1: below 1.0; rep2: equal -> sometimes
+        "m2": [
+            0.5,
+            0.5,
+            0.5,
+        ],  # rep0: not below base 0.5; rep1: below 1.0; rep2: equal -> sometimes
         "m3": [1.0, 1.0, None],  # never reacted, one unscored repetition
     }
     observations = [_judge(i, r, s) for i, ss in scores.items() for r, s in enumerate(ss)]
@@ -87,7 +108,12 @@ def test_detected_sometimes_raw_flags_and_false_alarms_hand_counted() -> None:
     assert inversion.ci_low == pytest.approx(0.0945, abs=1e-3)
     assert inversion.ci_high == pytest.approx(0.9055, abs=1e-3)
     omission = rows["omission"]
-    assert (omission.n, omission.detected, omission.reacted_sometimes, omission.unscored) == (1, 0, 0, 1)
+    assert (omission.n, omission.detected, omission.reacted_sometimes, omission.unscored) == (
+        1,
+        0,
+        0,
+        1,
+    )
     assert omission.in_scope is False  # a judge cannot see an omission by construction
     (fa,) = analysis.false_alarms
     assert (fa.n, fa.flagged_every, fa.flagged_sometimes) == (2, 0, 1)
@@ -103,7 +129,9 @@ def test_detected_sometimes_raw_flags_and_false_alarms_hand_counted() -> None:
 
 def test_identical_repetitions_are_reported_as_such() -> None:
     outputs = [_rec("b1"), _rec("m1", base="b1", defect="fabricated_number")]
-    observations = [_det("b1", r, ()) for r in range(2)] + [_det("m1", r, ("ungrounded_number: 7",)) for r in range(2)]
+    observations = [_det("b1", r, ()) for r in range(2)] + [
+        _det("m1", r, ("ungrounded_number: 7",)) for r in range(2)
+    ]
     analysis = analyse(outputs, observations, scorers=["deterministic"], repetitions=2)
     (stab,) = analysis.stability
     assert stab.identical_across_repetitions is True

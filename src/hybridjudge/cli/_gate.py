@@ -21,9 +21,24 @@ def register(subparsers: Any) -> None:
             "naming each regression, 2 on unusable input."
         ),
     )
-    parser.add_argument("results", type=Path, metavar="RESULTS_DIR", help="the current study (directory or study.json)")
-    parser.add_argument("--baseline", type=Path, required=True, help="a baseline study.json (e.g. results/baseline.json)")
-    parser.add_argument("--tolerance", type=float, default=0.0, help="allowed absolute drop in a rate, a fraction (default 0)")
+    parser.add_argument(
+        "results",
+        type=Path,
+        metavar="RESULTS_DIR",
+        help="the current study (directory or study.json)",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        required=True,
+        help="a baseline study.json (e.g. results/baseline.json)",
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.0,
+        help="allowed absolute drop in a rate, a fraction (default 0)",
+    )
     parser.set_defaults(handler=_run)
 
 
@@ -37,7 +52,12 @@ def _run(args: argparse.Namespace) -> int:
     for failure in result.failures:
         print(f"REGRESSION {failure.message}", file=sys.stderr)
     if result.passed:
-        print(f"gate passed: {result.compared} rates compared with {args.baseline}, none regressed (tolerance {args.tolerance:g})")
+        print(
+            f"gate passed: {result.compared} rates compared with {args.baseline}, none regressed (tolerance {args.tolerance:g})"
+        )
         return 0
-    print(f"gate failed: {len(result.failures)} regression(s) in {result.compared} compared rates", file=sys.stderr)
+    print(
+        f"gate failed: {len(result.failures)} regression(s) in {result.compared} compared rates",
+        file=sys.stderr,
+    )
     return 1

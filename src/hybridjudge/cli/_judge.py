@@ -18,11 +18,11 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hybridjudge.corpus import CaseLine
-    from hybridjudge.judges import JudgeResult
+    from hybridjudge.judges import JudgeResult, Mode
     from hybridjudge.model import ModelClient, ModelConfig, Usage
 
 __all__ = ["JSON_FORMAT_VERSION", "register"]
@@ -134,7 +134,7 @@ async def _judge_all(
     config: ModelConfig,
     jobs: list[tuple[int, CaseLine, int]],
     scorers: tuple[str, ...],
-    mode: Any,
+    mode: Mode,
 ) -> tuple[list[dict[str, JudgeResult]], Usage, dict[str, Usage]]:
     """Judge every (case, repetition) concurrently (the client bounds the requests in flight)."""
     from hybridjudge.judges import judge

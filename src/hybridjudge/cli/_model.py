@@ -134,7 +134,11 @@ def _serve(args: argparse.Namespace) -> int:
             wait_for_parent_exit(args.exit_with_parent)
         except KeyboardInterrupt:
             print("stopped", file=sys.stderr)
-    return 0
+            return 0
+        # The parent that started us is gone: leave at once rather than wait for the native
+        # server to finish a request nobody will read; the OS frees the memory and the port.
+        print("parent process gone; exiting", file=sys.stderr, flush=True)
+        os._exit(0)
 
 
 def _path(args: argparse.Namespace) -> int:

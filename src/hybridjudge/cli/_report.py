@@ -11,8 +11,15 @@ __all__ = ["register"]
 
 def register(subparsers: Any) -> None:
     """Add ``report``."""
-    parser = subparsers.add_parser("report", help="regenerate report.md and report.html from a study.json")
-    parser.add_argument("results", type=Path, metavar="RESULTS_DIR", help="directory holding study.json (or the file itself)")
+    parser = subparsers.add_parser(
+        "report", help="regenerate report.md and report.html from a study.json"
+    )
+    parser.add_argument(
+        "results",
+        type=Path,
+        metavar="RESULTS_DIR",
+        help="directory holding study.json (or the file itself)",
+    )
     parser.set_defaults(handler=_run)
 
 

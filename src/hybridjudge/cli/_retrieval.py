@@ -185,12 +185,16 @@ def _print_card(
     worst: int,
 ) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(width=max(100, Console().width), highlight=False)
     where = ", ".join(f"{key} {value}" for key, value in sources.items())
     first = summaries[0]
-    card = Table(title=f"Retrieval report card: {result.num_queries} queries ({where})")
+    console.print(
+        f"[bold]Retrieval report card[/bold]: {result.num_queries} queries; {escape(where)}"
+    )
+    card = Table()
     card.add_column("metric")
     card.add_column("mean", justify="right")
     card.add_column(f"{round(first.confidence * 100)}% CI", justify="right")
@@ -204,9 +208,13 @@ def _print_card(
         )
     console.print(card)
     console.print(
-        f"interval: {first.method}, {first.n_resamples} resamples, seed {first.seed}; "
+        f"interval: {first.method}, {first.n_resamples} resamples, seed {first.seed}",
+        markup=False,
+    )
+    console.print(
         f"ties: {result.tie_break}; relevant: grade >= {result.relevance_level}"
-        + (f"; first {result.max_docs} documents per query" if result.max_docs else "")
+        + (f"; first {result.max_docs} documents per query" if result.max_docs else ""),
+        markup=False,
     )
     notes = [
         (result.run_only_queries, "run queries without qrels, ignored (as trec_eval)"),
@@ -221,7 +229,7 @@ def _print_card(
     for qids, text in notes:
         if qids:
             shown = ", ".join(qids[:5]) + (", ..." if len(qids) > 5 else "")
-            console.print(f"note: {len(qids)} {text}: {shown}")
+            console.print(f"note: {len(qids)} {text}: {shown}", markup=False)
     if worst == 0:
         return
     primary = result.metrics[0]

@@ -24,7 +24,9 @@ def _threshold(text: str) -> tuple[str, float]:
     except ValueError:
         number = float("nan")
     if not sep or not name or not 0.0 <= number <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected SCORER=VALUE with VALUE in [0, 1], got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected SCORER=VALUE with VALUE in [0, 1], got {text!r}"
+        )
     return name, number
 
 
@@ -34,7 +36,9 @@ def _sample(text: str) -> int | None:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of bases or 'all', got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected a number of bases or 'all', got {text!r}"
+        ) from None
     if value < 1:
         raise argparse.ArgumentTypeError("the judge sample must be at least 1 base per corpus")
     return value
@@ -56,15 +60,64 @@ def register(subparsers: Any) -> None:
             "cached: an interrupted study resumes where it stopped."
         ),
     )
-    run.add_argument("--corpus", action="append", required=True, metavar="DIR", help="corpus directory (repeatable)")
-    run.add_argument("--mutations", action="append", default=[], metavar="FILE", help="frozen mutation file (repeatable)")
-    run.add_argument("--scorers", type=_scorers, default=["deterministic", "support", "contradiction"], help="comma-separated: deterministic,support,contradiction (default: all three)")
-    run.add_argument("--repetitions", type=int, default=1, metavar="R", help="repetitions of every scorer (default 1)")
-    run.add_argument("--judge-mode", choices=["separate", "shared"], default="separate", help="separate: each judge asks its own question; shared: one three-way verdict call feeds both")
-    run.add_argument("--threshold", type=_threshold, action="append", default=[], metavar="SCORER=VALUE", help="judge flags an output whose score is below VALUE (default 1.0)")
-    run.add_argument("--judge-sample", type=_sample, default=None, metavar="N|all", help="judge only N bases per corpus (seeded) with all their mutants; default all")
-    run.add_argument("--sample-seed", type=int, default=0, help="seed of the judge sample (default 0)")
-    run.add_argument("--out", required=True, type=Path, metavar="DIR", help="results directory (study.json, report.md, report.html)")
+    run.add_argument(
+        "--corpus",
+        action="append",
+        required=True,
+        metavar="DIR",
+        help="corpus directory (repeatable)",
+    )
+    run.add_argument(
+        "--mutations",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="frozen mutation file (repeatable)",
+    )
+    run.add_argument(
+        "--scorers",
+        type=_scorers,
+        default=["deterministic", "support", "contradiction"],
+        help="comma-separated: deterministic,support,contradiction (default: all three)",
+    )
+    run.add_argument(
+        "--repetitions",
+        type=int,
+        default=1,
+        metavar="R",
+        help="repetitions of every scorer (default 1)",
+    )
+    run.add_argument(
+        "--judge-mode",
+        choices=["separate", "shared"],
+        default="separate",
+        help="separate: each judge asks its own question; shared: one three-way verdict call feeds both",
+    )
+    run.add_argument(
+        "--threshold",
+        type=_threshold,
+        action="append",
+        default=[],
+        metavar="SCORER=VALUE",
+        help="judge flags an output whose score is below VALUE (default 1.0)",
+    )
+    run.add_argument(
+        "--judge-sample",
+        type=_sample,
+        default=None,
+        metavar="N|all",
+        help="judge only N bases per corpus (seeded) with all their mutants; default all",
+    )
+    run.add_argument(
+        "--sample-seed", type=int, default=0, help="seed of the judge sample (default 0)"
+    )
+    run.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="DIR",
+        help="results directory (study.json, report.md, report.html)",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
     add_model_arguments(run)
     run.set_defaults(handler=_run)
@@ -72,7 +125,14 @@ def register(subparsers: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from hybridjudge._errors import ConfigError
     from hybridjudge.model._config import config_from_args
@@ -85,8 +145,15 @@ def _run(args: argparse.Namespace) -> int:
     thresholds = dict(args.threshold)
     unknown = [k for k in thresholds if k not in JUDGE_SCORERS]
     if unknown:
-        raise ConfigError(f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: {', '.join(JUDGE_SCORERS)}")
-    plan = StudyPlan(corpus_paths=args.corpus, mutation_paths=args.mutations, judge_sample=args.judge_sample, seed=args.sample_seed)
+        raise ConfigError(
+            f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: {', '.join(JUDGE_SCORERS)}"
+        )
+    plan = StudyPlan(
+        corpus_paths=args.corpus,
+        mutation_paths=args.mutations,
+        judge_sample=args.judge_sample,
+        seed=args.sample_seed,
+    )
     needs_model = any(s in JUDGE_SCORERS for s in args.scorers)
     config = config_from_args(args) if needs_model else None
     if plan.sampling() is not None and needs_model and not args.quiet:
@@ -135,7 +202,10 @@ def _print_summary(result: Any, console: Any) -> None:
     scorers = list(result.config.scorers)
     grid = detection_grid(result.analysis)
     for corpus in corpora(grid):
-        table = Table(title=f"{corpus}: detected in every repetition / mutants [Wilson 95%]", title_justify="left")
+        table = Table(
+            title=f"{corpus}: detected in every repetition / mutants [Wilson 95%]",
+            title_justify="left",
+        )
         table.add_column("defect class")
         for s in scorers:
             table.add_column(s)
@@ -144,7 +214,10 @@ def _print_summary(result: Any, console: Any) -> None:
         fa = {r.scorer: r for r in result.analysis.false_alarms if r.corpus == corpus}
         table.add_row(
             "clean bases flagged (false alarms)",
-            *["—" if (f := fa.get(s)) is None or f.n == 0 else f"{f.flagged_every}/{f.n}" for s in scorers],
+            *[
+                "—" if (f := fa.get(s)) is None or f.n == 0 else f"{f.flagged_every}/{f.n}"
+                for s in scorers
+            ],
         )
         console.print(table)
     for c in result.analysis.cost:

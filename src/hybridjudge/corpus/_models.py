@@ -16,7 +16,9 @@ __all__ = [
     "Producer",
 ]
 
-DefectClass = Literal["omission", "fabricated_number", "non_abstention", "contradiction", "inversion"]
+DefectClass = Literal[
+    "omission", "fabricated_number", "non_abstention", "contradiction", "inversion"
+]
 """The five defect classes a mutant can carry (OpenGATE's ``dropped_anchor`` is ``omission``)."""
 
 DEFECT_CLASSES: tuple[DefectClass, ...] = (
@@ -153,7 +155,10 @@ class CaseLine(BaseModel):
     def from_mapping(cls, data: dict[str, Any]) -> CaseLine:
         """Validate a decoded JSON object, mapping OpenGATE's field names to ours."""
         renamed = dict(data)
-        for theirs, ours in (("answerAnchors", "anchors"), ("allowedNewNumbers", "allowed_numbers")):
+        for theirs, ours in (
+            ("answerAnchors", "anchors"),
+            ("allowedNewNumbers", "allowed_numbers"),
+        ):
             if theirs in renamed:
                 if ours in renamed:
                     raise ValueError(f"both {theirs!r} and {ours!r} given; keep one")

@@ -40,29 +40,40 @@ def _both(*phrases: str) -> tuple[str, ...]:
 MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
     "en": _both(
         "I don't know",
-        "don't know",
+        "we don't know",
+        "I really don't know",
         "not in the provided context",
         "not in the context",
         "not in the given context",
         "the context doesn't",
         "the provided context doesn't",
-        "the context does not",
         "the documents don't",
-        "doesn't provide",
+        "the text doesn't",
+        "doesn't provide information",
+        "doesn't provide any information",
+        "doesn't provide details",
         "doesn't mention",
         "doesn't specify",
         "doesn't say",
-        "doesn't contain",
+        "doesn't contain information",
         "doesn't include information",
-        "isn't mentioned",
-        "isn't specified",
-        "isn't provided",
-        "isn't stated",
-        "not provided",
-        "not specified",
-        "not mentioned",
-        "not stated",
-        "no information",
+        # Passive forms only at the end of a sentence ("the price is not mentioned."), or with
+        # a source ("not mentioned in the text"): "not provided with the kit" is no abstention.
+        "isn't mentioned.",
+        "isn't specified.",
+        "isn't provided.",
+        "isn't stated.",
+        "isn't available.",
+        "not mentioned in the",
+        "not specified in the",
+        "not provided in the",
+        "not stated in the",
+        "no information about",
+        "no information on",
+        "no information regarding",
+        "no information in the",
+        "no information is available",
+        "no information.",
         "not enough information",
         "insufficient information",
         "can't answer",
@@ -74,6 +85,7 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "I'm not sure",
         "I am not sure",
         "there is no mention",
+        "no mention of",
     ),
     "zh-Hans": (
         "不知道",
@@ -217,30 +229,40 @@ class MarkerSet:
     only in non-ASCII texts.
     """
 
-    __slots__ = ("_groups", "_others", "markers")
+    __slots__ = ("_groups", "_needs", "_others", "markers")
 
     def __init__(self, markers: tuple[str, ...]) -> None:
         self.markers = markers
         grouped: dict[bytes | None, list[str]] = {}
+        needs: dict[bytes, list[frozenset[bytes]]] = {}
         for m in dict.fromkeys(markers):
-            runs = sorted(letter_runs(normalize_plain(m)), key=lambda r: (-len(r), r))
-            trigger = runs[0] if runs else None
+            runs = letter_runs(normalize_plain(m))
+            ordered = sorted(runs, key=lambda r: (-len(r), r))
+            trigger = ordered[0] if ordered else None
             grouped.setdefault(trigger, []).append(m)
+            if trigger is not None:
+                needs.setdefault(trigger, []).append(runs)
         self._groups: dict[bytes, re.Pattern[str]] = {
             t: _alternation(ms) for t, ms in grouped.items() if t is not None
         }
+        # A group is searched only if all letter runs of one of its markers are in the text.
+        self._needs = needs
         others = grouped.get(None)
         self._others = _alternation(others) if others else None
 
     def search(self, text: str, words: frozenset[bytes] | None = None) -> re.Match[str] | None:
         """The first marker found in the *normalised* ``text`` (``None``: no abstention).
 
-        ``words`` is the set of ASCII letter runs of ``text`` when the caller has it.
+        ``words`` is the set of ASCII letter runs of ``text`` (:func:`letter_runs`) when the
+        caller has it. Markers ending in a full stop also match at the very end of the text.
         """
         if words is None:
             words = letter_runs(text)
+        text += "."  # so that sentence-final markers match an answer without a final stop
         best: re.Match[str] | None = None
         for trigger in words & self._groups.keys():
+            if not any(need <= words for need in self._needs[trigger]):
+                continue
             m = self._groups[trigger].search(text)
             if m is not None and (best is None or m.start() < best.start()):
                 best = m

@@ -51,15 +51,35 @@ AnchorLike = str | Mapping[str, Any] | Anchor
 """An anchor as callers may give it: a string, ``{"value": ..., "aliases": [...]}``, or an
 :class:`hybridjudge.corpus.Anchor`."""
 
-NEGATION_WINDOW = 3
+NEGATION_WINDOW = 2
 """Most words allowed between a negation cue and the anchor it negates."""
 
 _RANGE_MARK = "~"
 
 _NEG_WORDS = (
-    "no", "not", "never", "without", "none", "neither", "nor", "cannot", "nothing", "nobody",
-    "sin", "sans", "pas", "aucun", "aucune", "nicht", "kein", "keine", "keinen", "keinem",
-    "keiner", "keines", "ohne",
+    "no",
+    "not",
+    "never",
+    "without",
+    "none",
+    "neither",
+    "nor",
+    "cannot",
+    "nothing",
+    "nobody",
+    "sin",
+    "sans",
+    "pas",
+    "aucun",
+    "aucune",
+    "nicht",
+    "kein",
+    "keine",
+    "keinen",
+    "keinem",
+    "keiner",
+    "keines",
+    "ohne",
 )
 _NEG_WORDS_B = frozenset(w.encode() for w in _NEG_WORDS)
 _NEG = re.compile(
@@ -93,9 +113,12 @@ def placeholder(q: Quantity) -> str:
     return placeholder_of(q.kind, q.value, q.dimension, q.base_value)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Canonical:
-    """A canonical string and the breakpoints mapping it back to the normalised text."""
+    """A canonical string and the breakpoints mapping it back to the normalised text.
+
+    Not frozen (creation is several times faster); treat it as read-only.
+    """
 
     text: str
     """Normalised text with quantities replaced by placeholders and range separators by ``~``."""
@@ -207,9 +230,11 @@ def _variant_pattern(text: str) -> str | None:
     return f"{body}{tail}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CompiledAnchor:
-    """An anchor compiled into one regular expression over canonical strings."""
+    """An anchor compiled into one regular expression over canonical strings.
+
+    Compared and hashed by identity: :func:`compile_anchors` memoises one per anchor."""
 
     anchor: Anchor
     """The anchor as given (value and aliases)."""

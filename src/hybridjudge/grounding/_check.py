@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 from hybridjudge.corpus import Anchor
 from hybridjudge.grounding._abstention import compile_markers
@@ -26,13 +25,14 @@ from hybridjudge.grounding._anchors import (
     CompiledAnchor,
     canonicalize,
     compile_anchors,
+    nearest,
     negation_cue,
     negation_cues,
-    nearest,
     to_anchor,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import (
+    GROUNDING_REPORT_VERSION,
     Finding,
     GroundingReport,
     Quantity,
@@ -47,6 +47,9 @@ __all__ = ["GroundingChecker", "GroundingContext", "check_grounding", "prepare_c
 _Occ = tuple[TraceSource, int | None, tuple[int, int], str]
 
 _MEMO_MAX = 4096
+_CASE_MEMO = 64
+"""How many prepared contexts / checkers :func:`check_grounding` keeps (each pins its context
+in memory, which matters for very large contexts)."""
 
 _CANON_FACTORS: dict[str, Fraction] = {
     canon: factor for canon, dim, factor in _UNITS.values() if canon is not None
@@ -156,7 +159,7 @@ class GroundingContext:
         passages: the passages as given.
     """
 
-    __slots__ = ("_index", "_identifiers", "passages")
+    __slots__ = ("_identifiers", "_index", "passages")
 
     def __init__(self, context: str | Sequence[str]) -> None:
         self.passages: tuple[str, ...] = _passages(context)
@@ -186,7 +189,7 @@ class GroundingContext:
         )
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=_CASE_MEMO)
 def _cached_context(passages: tuple[str, ...]) -> GroundingContext:
     return GroundingContext(passages)
 
@@ -334,7 +337,8 @@ class GroundingChecker:
                 )
             )
         elif self.answerable is True and marker is not None:
-            span = sc.norm.to_original(*marker.span())
+            m_start, m_end = marker.span()
+            span = sc.norm.to_original(m_start, min(m_end, len(sc.norm.text)))
             said = answer[span[0] : span[1]]
             findings.append(
                 Finding(
@@ -348,7 +352,7 @@ class GroundingChecker:
                 )
             )
         return GroundingReport.model_construct(
-            version=1,
+            version=GROUNDING_REPORT_VERSION,
             grounded=not findings,
             abstained=abstained,
             answerable=self.answerable,
@@ -431,7 +435,9 @@ class GroundingChecker:
         )
 
 
-def _check_anchor(ca: CompiledAnchor, canon: Canonical, cues: list[re.Match[str]]) -> Finding | None:
+def _check_anchor(
+    ca: CompiledAnchor, canon: Canonical, cues: list[re.Match[str]]
+) -> Finding | None:
     value = ca.anchor.value
     pattern = ca.pattern
     negated_at: tuple[int, int] | None = None
@@ -464,7 +470,7 @@ def _check_anchor(ca: CompiledAnchor, canon: Canonical, cues: list[re.Match[str]
     )
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=_CASE_MEMO)
 def _cached_checker(
     passages: tuple[str, ...],
     question: str | None,
@@ -595,6 +601,11 @@ def _checker_key(
     )
     markers: tuple[str, ...] | None = None
     if abstain_markers is not None:
-        compile_markers(abstain_markers)  # validates, memoised
+        if isinstance(abstain_markers, str | bytes) or not isinstance(abstain_markers, Iterable):
+            raise GroundingTypeError(
+                "abstain_markers must be a list of phrases or None; wrap a single one in a list",
+                argument="abstain_markers",
+            )
         markers = tuple(abstain_markers)
+        compile_markers(markers)  # validates, memoised
     return passages, question, anchor_key, answerable, allowed, markers

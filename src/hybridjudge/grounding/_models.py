@@ -34,16 +34,18 @@ TraceSource = Literal["context", "question", "allowed", "anchor"]
 """Where a quantity of the answer was found."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Quantity:
     """One quantity found in a text, with its exact value.
 
-    Stored as a plain frozen dataclass (not a pydantic model) because the checks create many of
-    them per answer; pydantic still validates and serialises them inside a report.
+    A plain slotted dataclass (not a pydantic model, and not frozen: both make creation several
+    times slower, and the checks create one per number of every answer); pydantic still
+    validates and serialises it inside a report. Treat it as read-only.
     """
 
     text: str
-    """The quantity as written, e.g. ``"ninety (90) days"``, ``"$499"``, ``"6"`` (a range's low end)."""
+    """The quantity as written, e.g. ``"ninety (90) days"``, ``"$499"``, ``"6"`` (the low end of
+    ``"6-8 weeks"``)."""
     span: tuple[int, int]
     """``(start, end)`` character offsets in the text it was parsed from."""
     kind: QuantityKind
@@ -66,7 +68,7 @@ class Quantity:
         return (self.dimension, self.base_value)
 
     def describe(self) -> str:
-        """A short human rendering: ``"500 mg"``, ``"15 %"``, ``"2024-01-05"``."""
+        """A short human rendering: ``"500 mg"``, ``"15%"``, ``"2024-01-05"``."""
         if self.kind == "date":
             v = int(self.value)
             y, m, d = v // 10000, v // 100 % 100, v % 100
@@ -75,6 +77,8 @@ class Quantity:
             v = int(self.value)
             return f"{v // 60:02d}:{v % 60:02d}"
         num = _fraction_text(self.value)
+        if self.unit == "%":
+            return f"{num}%"
         return f"{num} {self.unit}" if self.unit else num
 
 
@@ -93,9 +97,11 @@ def _fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class QuantityTrace:
-    """A quantity of the answer and where it was traced (``source`` is ``None`` when nowhere)."""
+    """A quantity of the answer and where it was traced (``source`` is ``None`` when nowhere).
+
+    A slotted dataclass like :class:`Quantity`, for the same reason; treat it as read-only."""
 
     quantity: Quantity
     """The quantity as found in the answer (span in the answer)."""

@@ -52,23 +52,23 @@ _PRIVATE_USE = {chr(c): " " for c in range(0xE000, 0xF900)}
 _FOLD.update({ord(k): v for k, v in _PRIVATE_USE.items()})
 
 _PRE: dict[str, str] = {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u2010": "-",
-        "\u2011": "-",
-        "\u2012": "-",
-        "\u2013": "-",
-        "\u2014": "-",
-        "\u2212": "-",
-        "\u00a0": " ",
-        "\u202f": " ",
-        "\u2009": " ",
-        "\u2002": " ",
-        "\u2003": " ",
-        "\u2007": " ",
-        "\u200a": " ",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2010": "-",
+    "\u2011": "-",
+    "\u2012": "-",
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2212": "-",
+    "\u00a0": " ",
+    "\u202f": " ",
+    "\u2009": " ",
+    "\u2002": " ",
+    "\u2003": " ",
+    "\u2007": " ",
+    "\u200a": " ",
 }
 """One-to-one folds applied before the ASCII check (each agrees with NFKC + :data:`_FOLD`)."""
 _BEYOND_PRE = re.compile("[^\x00-\x7f" + "".join(_PRE) + "]")
@@ -106,12 +106,14 @@ def _fold_cluster(cluster: str) -> str:
     return unicodedata.normalize("NFKC", cluster).casefold().translate(_FOLD)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NormalizedText:
     """A normalised text with the breakpoints needed to map its offsets back to the original.
 
     ``segments`` holds ``(norm_start, orig_start, orig_len)`` triples, sorted; inside a segment
     normalised offsets advance one to one with original offsets, clipped to the segment.
+
+    Not frozen (creation is several times faster); treat it as read-only.
     """
 
     text: str

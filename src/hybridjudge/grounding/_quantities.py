@@ -1,23 +1,26 @@
 """Finding quantities in normalised text: numbers with units, percentages, ranges, dates, times.
 
-One precompiled master regular expression finds candidates left to right; each candidate's text
-is parsed once (memoised on its text) into exact values (:class:`fractions.Fraction`). A second
-pass merges ``6-8``, ``6–8`` and ``6 to 8`` into ranges (two quantities with ``range_role``) and
-lets the unit of the high end apply to a bare low end.
+A cheap pre-filter finds the positions where a quantity can start (digit runs by one character
+class pass, number words and month names through the text's set of letter runs); precompiled
+master expressions (one for digits, one for letters) are then tried only there, left to right.
+Each candidate's text is parsed once (memoised on its text) into exact values
+(:class:`fractions.Fraction`). A last pass merges ``6-8``, ``6–8`` and ``6 to 8`` into ranges (two
+quantities with ``range_role``) and lets the unit of the high end apply to a bare low end.
 
 Not quantities: list enumerators at the start of a line or after ``:``/``;``/``,`` (``1.``,
 ``2)``, ``(3)``), ordinals (``3rd``), numbers glued into names (``H2O``, ``B12``, ``HbA1c``), and
-identifiers such as ``COVID-19`` or ``ISO 9001`` -- the latter are reported as ``_Ident`` so the
-grounding check can decide with the context whether the digits are a claim.
+identifiers such as ``COVID-19`` or ``ISO 9001`` -- the latter are reported as :class:`Ident` so
+the grounding check can decide with the context whether the digits are a claim.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from hybridjudge.grounding._models import Quantity, QuantityKind
 from hybridjudge.grounding._normalize import NormalizedText, normalize
@@ -176,8 +179,9 @@ _MONTHS = {
 }
 
 
-def _alt(words: object) -> str:
-    items = sorted({str(w) for w in words}, key=lambda w: (-len(w), w))  # type: ignore[attr-defined]
+def _alt(words: Iterable[str]) -> str:
+    """A regex alternation of literal words, longest first (inner spaces match any spaces)."""
+    items = sorted(set(words), key=lambda w: (-len(w), w))
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items)
 
 
@@ -200,35 +204,44 @@ def _unit_part(prefix: str) -> str:
     )
 
 
-_MASTER = re.compile(
-    rf"""
-    (?<!\w)(?:
-    (?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{{1,2}}\)|\d{{1,2}}[.)])(?=\s)
-       |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{{1,2}}\)(?=\s))
-   |(?P<iso>(?<![\w.])(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}})(?![\w-]))
-   |(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_ALT})\.?,?
-       \s+(?P<dy>\d{{4}})(?![\w]))
-   |(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
-       (?:,?\s+(?P<my>\d{{4}}))?(?![\w:]))
-   |(?P<sdate>(?<![\w./])\d{{1,2}}/\d{{1,2}}/\d{{2,4}}(?![\w/]))
-   |(?P<time>(?<![\w.:])(?P<th>\d{{1,2}})(?::(?P<tm>\d{{2}}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
-       |(?<![\w.:])(?P<th2>\d{{1,2}}):(?P<tm2>\d{{2}})(?![\d:]))
-   |(?P<num>(?<![\w.,/])(?:(?P<cur>[$€£¥])\s?)?(?P<sign>[-+](?=[\d.]))?
+_ALTERNATIVES: dict[str, str] = {
+    "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=\s)
+       |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s))""",
+    "iso": r"""(?P<iso>(?<![\w.])(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})(?![\w-]))""",
+    "dmy": rf"""(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_ALT})\.?,?
+       \s+(?P<dy>\d{{4}})(?![\w]))""",
+    "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
+       (?:,?\s+(?P<my>\d{{4}}))?(?![\w:]))""",
+    "sdate": r"""(?P<sdate>(?<![\w./])\d{1,2}/\d{1,2}/\d{2,4}(?![\w/]))""",
+    "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
+       |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
+    "num": rf"""(?P<num>(?<![\w.,/])(?:(?P<cur>[$€£¥])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
          |(?P<dec>(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+)(?:\.\d+)?|\.\d+))
        (?:\s?(?P<mult>thousand|million|billion)(?![a-z]))?
-       {_unit_part("n")}(?![\w]))
-   |(?P<times>(?<![\w])(?:twice|thrice|once(?={_FREQ}))(?![\w]))
-   |(?P<words>(?<![\w-])(?:a\s+(?=(?:hundred|thousand|million|billion)\b))?(?:{_WORD_ALT})
+       {_unit_part("n")}(?![\w]))""",
+    "times": rf"""(?P<times>(?<![\w])(?:twice|thrice|once(?={_FREQ}))(?![\w]))""",
+    "words": rf"""(?P<words>(?<![\w-])(?:a\s+(?=(?:hundred|thousand|million|billion)\b))?(?:{_WORD_ALT})
        (?:(?:[ \t]+|-|[ \t]+and[ \t]+)(?:{_WORD_ALT}))*(?:[ \t]+and[ \t]+a[ \t]+half)?(?![\w])
-       (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?![\w]))
-   |(?P<half>(?<![\w])half(?![\w]))
-   |(?P<ident>(?<![\w-])[a-z]+-?\d[a-z\d]*(?:-\d+)?(?![\w-]))
-    )""",
-    re.VERBOSE | re.MULTILINE,
-)
+       (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?![\w]))""",
+    "half": r"""(?P<half>(?<![\w])half(?![\w]))""",
+    "ident": r"""(?P<ident>(?<![\w-])[a-z]+-?\d[a-z\d]*(?:-\d+)?(?![\w-]))""",
+}
+"""The master expression's alternatives, in priority order (named groups are unique)."""
+
+
+def _master(names: tuple[str, ...]) -> re.Pattern[str]:
+    alternation = "\n|".join(_ALTERNATIVES[n] for n in names)
+    return re.compile(rf"(?<!\w)(?:{alternation})", re.VERBOSE | re.MULTILINE)
+
+
+_MASTER = _master(tuple(_ALTERNATIVES))
+# At a digit or a letter only some alternatives can start; smaller expressions match faster.
+_MASTER_DIGIT = _master(("enum", "iso", "dmy", "sdate", "time", "num"))
+_MASTER_ALPHA = _master(("mdy", "times", "words", "half", "ident"))
 _ACRONYM_BEFORE = re.compile(r"(?<![\w])([a-z]{2,6}) $")
+_MAX_RANGE_GAP = 11  # len(" through ") plus slack: longer gaps cannot be range separators
 _RANGE_SEP = re.compile(r"\s*(?:-|to|through|and)\s*")
 _BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$")
 
@@ -253,6 +266,8 @@ _Parsed = tuple[QuantityKind, Fraction, str | None, str | None, Fraction]
 
 @dataclass(slots=True)
 class _Raw:
+    """A quantity during the scan (normalised offsets), before it becomes a :class:`Quantity`."""
+
     kind: QuantityKind
     value: Fraction
     unit: str | None
@@ -264,9 +279,12 @@ class _Raw:
     role: Literal["low", "high"] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Scan:
-    """Everything found in one normalised text."""
+    """Everything found in one normalised text.
+
+    Not frozen (creation is several times faster); treat it as read-only.
+    """
 
     norm: NormalizedText
     """The normalised text and its map back to the original."""
@@ -358,7 +376,9 @@ def placeholder_of(kind: str, value: Fraction, dimension: str | None, base: Frac
 
 _PARSE_CACHE: dict[tuple[str, str], tuple[_Parsed, str] | None] = {}
 _PARSE_CACHE_MAX = 65536
+_MISSING: Any = object()
 _MAX_NUMBER_CHARS = 80  # longer digit runs are not quantities (and would overflow int parsing)
+_MAX_WORDS_CHARS = 400  # "nine hundred and ninety-nine million nine hundred ..." fits
 
 
 def _parse_cached(group: str, m: re.Match[str]) -> tuple[_Parsed, str] | None:
@@ -378,7 +398,7 @@ def _parse_cached(group: str, m: re.Match[str]) -> tuple[_Parsed, str] | None:
 
 def _parse(group: str, m: re.Match[str]) -> _Parsed | None:
     """Parse one master-regex candidate into exact values (``None``: not a quantity after all)."""
-    if m.end() - m.start() > _MAX_NUMBER_CHARS:
+    if m.end() - m.start() > (_MAX_WORDS_CHARS if group == "words" else _MAX_NUMBER_CHARS):
         return None
     if group == "iso":
         return _date(int(m["iy"]), int(m["im"]), int(m["id"]))
@@ -538,7 +558,13 @@ def scan(text: str | NormalizedText) -> Scan:
     for cand in _candidates(s, words):
         if cand < last_end:
             continue
-        m = _MASTER.match(s, cand)
+        ch = s[cand]
+        if "0" <= ch <= "9":
+            m = _MASTER_DIGIT.match(s, cand)
+        elif "a" <= ch <= "z":
+            m = _MASTER_ALPHA.match(s, cand)
+        else:
+            m = _MASTER.match(s, cand)
         if m is None:
             continue
         last_end = m.end()
@@ -549,11 +575,19 @@ def scan(text: str | NormalizedText) -> Scan:
         if group == "ident":
             idents.append(_ident(m.group(), start, end))
             continue
-        parsed = _parse_cached(group, m)
+        parsed = _PARSE_CACHE.get((group, m.group()), _MISSING)
+        if parsed is _MISSING:
+            parsed = _parse_cached(group, m)
         if parsed is None:
             continue
         (kind, value, unit, dim, base), ph = parsed
-        if group == "num" and unit is None and start >= 2:
+        if (
+            group == "num"
+            and unit is None
+            and start >= 2
+            and s[start - 1] == " "
+            and s[start - 2].isalpha()
+        ):
             acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
             if acro is not None and _is_upper_in_original(norm, acro.start(1), acro.end(1)):
                 idents.append(Ident(f"{acro.group(1)} {m.group()}", acro.start(1), end, value))
@@ -602,7 +636,7 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
     i = 0
     while i + 1 < len(raws):
         lo, hi = raws[i], raws[i + 1]
-        if lo.kind == hi.kind == "number" and lo.role is None:
+        if hi.start - lo.end <= _MAX_RANGE_GAP and lo.kind == hi.kind == "number" and not lo.role:
             sep = _RANGE_SEP.fullmatch(s, lo.end, hi.start)
             ok = sep is not None
             if ok and "and" in s[lo.end : hi.start]:
@@ -635,7 +669,7 @@ def parse_quantities(text: str) -> list[Quantity]:
 
     Examples:
         >>> [q.describe() for q in parse_quantities("Take 0.5 g twice daily for thirty days.")]
-        ['1/2 g', '2', '30 day']
+        ['0.5 g', '2', '30 day']
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_quantities() needs a str, got {type(text).__name__}")

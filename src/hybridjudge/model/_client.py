@@ -68,7 +68,9 @@ class ChatMessage(TypedDict):
     """One chat message as sent to the endpoint."""
 
     role: Literal["system", "user", "assistant"]
+    """Who speaks."""
     content: str
+    """The message text."""
 
 
 @dataclass
@@ -531,7 +533,11 @@ class ModelClient:
                 return self._read(completion), elapsed
 
     def _read(self, completion: ChatCompletion) -> tuple[str, str | None, int, int]:
-        """Content, finish reason and token counts of a completion, or ModelResponseError."""
+        """Content, finish reason and token counts of a completion, or ModelResponseError.
+
+        An endpoint that omits ``usage`` is counted as 0 tokens (OpenAI, vLLM and llama.cpp all
+        send it); a refusal without content is read as its refusal text.
+        """
         choices = getattr(completion, "choices", None)
         if not isinstance(choices, list) or not choices:
             raise ModelResponseError(

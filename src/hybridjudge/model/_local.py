@@ -19,9 +19,14 @@ the native code is in. The child also exits by itself when its parent disappears
 judge run never leaves a 2 GB orphan behind. ``hybridjudge model serve`` (and
 :func:`serve_in_process`) is the in-process server the child runs.
 
-JSON-schema output: this server honours the OpenAI request shape
-``response_format={"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}`` and
-constrains decoding with a grammar; ``/work/notes/local-model.md`` records what was measured.
+JSON-schema output (checked against xllamacpp 2026.10.11549): the OpenAI request shape
+``response_format={"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}`` is
+honoured and constrains decoding with a grammar (llguidance), including ``enum``,
+``additionalProperties: false`` and ``minItems``/``maxItems``; so are ``response_format={"type":
+"json_object", "schema": {...}}`` and a top-level ``json_schema``. ``{"type": "json_object"}``
+without a schema only guarantees some JSON object. A schema the grammar compiler cannot handle is
+answered with HTTP 400; a reply cut by ``max_tokens`` ends with ``finish_reason="length"`` and
+truncated JSON.
 """
 
 from __future__ import annotations

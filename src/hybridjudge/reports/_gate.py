@@ -95,37 +95,37 @@ def gate(current: StudyResult, baseline: StudyResult, *, tolerance: float = 0.0)
                 )
             )
     fa_now = {(r.corpus, r.scorer): r for r in current.analysis.false_alarms}
-    for b in baseline.analysis.false_alarms:
-        if b.n == 0 or b.rate is None:
+    for fb in baseline.analysis.false_alarms:
+        if fb.n == 0 or fb.rate is None:
             continue
-        c = fa_now.get((b.corpus, b.scorer))
-        if c is None or c.n == 0 or c.rate is None:
+        fc = fa_now.get((fb.corpus, fb.scorer))
+        if fc is None or fc.n == 0 or fc.rate is None:
             failures.append(
                 GateFailure(
                     kind="not_measured",
-                    corpus=b.corpus,
+                    corpus=fb.corpus,
                     defect_class=None,
                     origin=None,
-                    scorer=b.scorer,
-                    baseline=b.rate,
+                    scorer=fb.scorer,
+                    baseline=fb.rate,
                     current=None,
-                    message=f"{b.corpus} / false alarms / {b.scorer}: in the baseline but not measured now",
+                    message=f"{fb.corpus} / false alarms / {fb.scorer}: in the baseline but not measured now",
                 )
             )
             continue
         compared += 1
-        if c.rate > b.rate + tolerance + 1e-12:
+        if fc.rate > fb.rate + tolerance + 1e-12:
             failures.append(
                 GateFailure(
                     kind="false_alarms_rose",
-                    corpus=b.corpus,
+                    corpus=fb.corpus,
                     defect_class=None,
                     origin=None,
-                    scorer=b.scorer,
-                    baseline=b.rate,
-                    current=c.rate,
-                    message=f"{b.corpus} / false alarms / {b.scorer}: rose from {b.flagged_every}/{b.n} "
-                    f"({100 * b.rate:.0f}%) to {c.flagged_every}/{c.n} ({100 * c.rate:.0f}%)",
+                    scorer=fb.scorer,
+                    baseline=fb.rate,
+                    current=fc.rate,
+                    message=f"{fb.corpus} / false alarms / {fb.scorer}: rose from {fb.flagged_every}/{fb.n} "
+                    f"({100 * fb.rate:.0f}%) to {fc.flagged_every}/{fc.n} ({100 * fc.rate:.0f}%)",
                 )
             )
     return GateResult(failures=failures, compared=compared)

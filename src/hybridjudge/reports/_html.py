@@ -215,6 +215,31 @@ def render_html(study: StudyResult) -> str:
             f"<p>{html.escape(study.reference_note or '')}</p>"
             + _detection_tables(study.reference, ref_scorers)
         )
+        if study.reference_differences:
+            reference += (
+                "<p>Where our deterministic scorer and the paper's disagree, and why:</p>"
+                + _table(
+                    [
+                        "output",
+                        "defect class",
+                        "ours",
+                        "paper",
+                        "our new issues",
+                        "paper's new issues",
+                    ],
+                    [
+                        [
+                            d.output_id,
+                            d.defect_class,
+                            "reacted" if d.ours_reacted else "no reaction",
+                            "reacted" if d.paper_reacted else "no reaction",
+                            "; ".join(d.ours_new_issues) or "—",
+                            "; ".join(d.paper_new_issues) or "—",
+                        ]
+                        for d in study.reference_differences
+                    ],
+                )
+            )
     body = "".join(
         [
             "<h1>hybridjudge mutation study</h1>",

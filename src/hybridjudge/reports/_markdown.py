@@ -31,8 +31,12 @@ def detection_markdown(analysis: StudyAnalysis, scorers: list[str]) -> list[str]
                 cells.append("—")
             else:
                 extra = f" (+{r.flagged_sometimes} sometimes)" if r.flagged_sometimes else ""
-                cells.append(f"{r.flagged_every}/{r.n} ({fmt_pct(r.rate)}) {fmt_ci(r.ci_low, r.ci_high)}{extra}")
-        lines.append("| *clean bases flagged every repetition (false alarms)* | " + " | ".join(cells) + " |")
+                cells.append(
+                    f"{r.flagged_every}/{r.n} ({fmt_pct(r.rate)}) {fmt_ci(r.ci_low, r.ci_high)}{extra}"
+                )
+        lines.append(
+            "| *clean bases flagged every repetition (false alarms)* | " + " | ".join(cells) + " |"
+        )
         lines.append("")
     return lines
 
@@ -95,7 +99,10 @@ def render_markdown(study: StudyResult) -> str:
             f"{s.max_range:.3f} | {s.mean_range:.3f} | {'yes' if s.identical_across_repetitions else 'no'} |"
         )
     if cfg.repetitions == 1:
-        lines += ["", "With one repetition, stability is not measured (every figure above is trivially 0)."]
+        lines += [
+            "",
+            "With one repetition, stability is not measured (every figure above is trivially 0).",
+        ]
     lines += [
         "",
         "## Unscored evaluations",
@@ -115,7 +122,9 @@ def render_markdown(study: StudyResult) -> str:
     ]
     for c in a.cost:
         usd = "unknown price" if c.usd_per_1000 is None else f"{c.usd_per_1000:.4f}"
-        wall = f"{c.wall_s_per_repetition:.3f}" + (" (shared by the judges)" if c.shared_wall else "")
+        wall = f"{c.wall_s_per_repetition:.3f}" + (
+            " (shared by the judges)" if c.shared_wall else ""
+        )
         lines.append(
             f"| {_esc(c.scorer)} | {c.evaluations} | {c.calls} | {c.prompt_tokens} | {c.completion_tokens} | "
             f"{usd} | {wall} | {c.median_ms:.3f} | {c.p95_ms:.3f} | {c.cache_hits} | "
@@ -133,13 +142,30 @@ def render_markdown(study: StudyResult) -> str:
         if study.reference_note:
             lines += [study.reference_note, ""]
         lines += detection_markdown(study.reference, ref_scorers)
+        if study.reference_differences:
+            lines += [
+                "Where our deterministic scorer and the paper's disagree on a paper mutant, and why "
+                "(issues raised on the mutant and not on its base):",
+                "",
+                "| output | defect class | ours | paper | our new issues | paper's new issues |",
+                "|---|---|---|---|---|---|",
+            ]
+            for d in study.reference_differences:
+                lines.append(
+                    f"| `{d.output_id}` | {d.defect_class} | {'reacted' if d.ours_reacted else 'no reaction'} | "
+                    f"{'reacted' if d.paper_reacted else 'no reaction'} | {_esc('; '.join(d.ours_new_issues)) or '—'} | "
+                    f"{_esc('; '.join(d.paper_new_issues)) or '—'} |"
+                )
+            lines.append("")
         lines += ["| scorer | verdict flips | outputs whose score moved |", "|---|---|---|"]
         for s in study.reference.stability:
-            lines.append(f"| {_esc(s.scorer)} | {s.verdict_flips}/{s.outputs} | {s.outputs_with_movement} |")
+            lines.append(
+                f"| {_esc(s.scorer)} | {s.verdict_flips}/{s.outputs} | {s.outputs_with_movement} |"
+            )
     lines += ["", "## Inputs", ""]
-    for c in study.corpora:
-        lines.append(f"- corpus **{c.name}** from `{c.path}`")
-        for name, sha in sorted(c.files_sha256.items()):
+    for corpus in study.corpora:
+        lines.append(f"- corpus **{corpus.name}** from `{corpus.path}`")
+        for name, sha in sorted(corpus.files_sha256.items()):
             lines.append(f"  - `{name}` sha256 `{sha}`")
     for m in study.mutation_sets:
         lines.append(

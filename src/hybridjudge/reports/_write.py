@@ -12,7 +12,9 @@ from hybridjudge.study._models import StudyResult
 __all__ = ["write_reports"]
 
 
-def write_reports(study: StudyResult, out_dir: str | Path, *, write_json: bool = True) -> dict[str, Path]:
+def write_reports(
+    study: StudyResult, out_dir: str | Path, *, write_json: bool = True
+) -> dict[str, Path]:
     """Write ``study.json`` (unless ``write_json`` is false), ``report.md`` and ``report.html``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -150,11 +150,11 @@ def analyse(
             for rec in outputs:
                 if rec.corpus != corpus or rec.base_id is not None or rec.clean is False:
                     continue
-                obs = by_key.get((rec.id, scorer), {})
-                if not obs:
+                per_rep = by_key.get((rec.id, scorer), {})
+                if not per_rep:
                     continue
                 n += 1
-                flags = [obs.get(r).flagged if obs.get(r) is not None else None for r in reps]  # type: ignore[union-attr]
+                flags = [per_rep[r].flagged if r in per_rep else None for r in reps]
                 if any(f is None for f in flags):
                     unscored += 1
                 hits = sum(1 for f in flags if f)
@@ -233,9 +233,7 @@ def _stability(
     )
 
 
-def _unscored(
-    scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observation]]
-) -> UnscoredRow:
+def _unscored(scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observation]]) -> UnscoredRow:
     counts: dict[str, int] = defaultdict(int)
     evaluations = 0
     for obs in _per_output(scorer, by_key):
@@ -243,7 +241,9 @@ def _unscored(
             evaluations += 1
             if o.status == "unscored":
                 counts[o.unscored_reason or "unknown"] += 1
-    return UnscoredRow(scorer=scorer, evaluations=evaluations, by_reason=dict(sorted(counts.items())))
+    return UnscoredRow(
+        scorer=scorer, evaluations=evaluations, by_reason=dict(sorted(counts.items()))
+    )
 
 
 def _cost(

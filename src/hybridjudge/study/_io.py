@@ -31,7 +31,9 @@ def load_study(path: str | Path) -> StudyResult:
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise InputError(f"{p}: cannot read the study ({exc.strerror or exc}); run `hybridjudge study run` first") from None
+        raise InputError(
+            f"{p}: cannot read the study ({exc.strerror or exc}); run `hybridjudge study run` first"
+        ) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{p}: not valid JSON (line {exc.lineno}): {exc.msg}") from None
     if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:

@@ -23,6 +23,7 @@ __all__ = [
     "MutationSetRecord",
     "Observation",
     "OutputRecord",
+    "ReferenceDifference",
     "SamplingRecord",
     "StabilityRow",
     "StudyAnalysis",
@@ -289,10 +290,27 @@ class StudyAnalysis(_Frozen):
     """One row per scorer."""
 
 
+class ReferenceDifference(_Frozen):
+    """One output where our deterministic scorer and the paper's reacted differently."""
+
+    output_id: str
+    """The paper's output."""
+    defect_class: str
+    """Its injected defect class."""
+    ours_reacted: bool
+    """Whether our deterministic scorer reacted (first repetition; ours is deterministic)."""
+    paper_reacted: bool
+    """Whether the paper's deterministic arm reacted (first repetition)."""
+    ours_new_issues: tuple[str, ...]
+    """Issues we raised on the mutant and not on its base: the explanation of the difference."""
+    paper_new_issues: tuple[str, ...]
+    """Issues the paper raised on the mutant and not on its base."""
+
+
 class StudyResult(_Frozen):
     """A whole study: configuration, inputs with checksums, raw observations and analysis."""
 
-    format: Literal["hybridjudge.study"] = STUDY_FORMAT
+    format: Literal["hybridjudge.study"] = "hybridjudge.study"
     """File format name."""
     format_version: int = Field(default=STUDY_FORMAT_VERSION)
     """File format version; readers refuse versions they do not know."""
@@ -321,3 +339,6 @@ class StudyResult(_Frozen):
     with gpt-4o, OpenGATE's deterministic arm), when the study includes that corpus."""
     reference_note: str | None = None
     """Where the reference scores came from."""
+    reference_differences: tuple[ReferenceDifference, ...] = ()
+    """Each paper output on which our deterministic scorer and the paper's disagree, with the
+    issues that explain it."""

@@ -14,12 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 from hybridjudge._errors import InputError
 from hybridjudge.study._analysis import analyse
-from hybridjudge.study._models import Observation, OutputRecord, StudyAnalysis
+from hybridjudge.study._analysis import reacted
+from hybridjudge.study._models import (
+    Observation,
+    OutputRecord,
+    ReferenceDifference,
+    StudyAnalysis,
+)
 
 if TYPE_CHECKING:
     from hybridjudge.corpus import Corpus
 
-__all__ = ["PAPER_ARMS", "paper_reference"]
+__all__ = ["PAPER_ARMS", "paper_differences", "paper_reference"]
 
 PAPER_ARMS = {
     "deterministic.json": "paper: OpenGATE deterministic",
@@ -33,7 +39,9 @@ def _load(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the paper's results ({exc}); rebuild the corpus with scripts/build_corpus.py") from None
+        raise InputError(
+            f"{path}: cannot read the paper's results ({exc}); rebuild the corpus with scripts/build_corpus.py"
+        ) from None
     if not isinstance(data, dict) or "runs" not in data:
         raise InputError(f"{path}: not an OpenGATE exp-2 results file (no 'runs')")
     return data
@@ -60,7 +68,9 @@ def paper_observations(results_dir: Path) -> list[Observation]:
                         )
                     )
                     continue
-                flagged = (not row.get("pass", True)) if deterministic else float(score) < PAPER_THRESHOLD
+                flagged = (
+                    (not row.get("pass", True)) if deterministic else float(score) < PAPER_THRESHOLD
+                )
                 observations.append(
                     Observation(
                         output_id=row["outputId"],
@@ -103,7 +113,9 @@ def paper_reference(corpus_dir: Path, corpus: Corpus) -> tuple[StudyAnalysis, st
             f"{', '.join(sorted(missing)[:5])}; rebuild the corpus with scripts/build_corpus.py"
         )
     repetitions = 1 + max(o.repetition for o in observations)
-    analysis = analyse(records, observations, scorers=list(PAPER_ARMS.values()), repetitions=repetitions)
+    analysis = analyse(
+        records, observations, scorers=list(PAPER_ARMS.values()), repetitions=repetitions
+    )
     analysis = analysis.model_copy(update={"cost": ()})
     summary_path = results_dir / "summary.json"
     cost_note = ""
@@ -124,3 +136,43 @@ def paper_reference(corpus_dir: Path, corpus: Corpus) -> tuple[StudyAnalysis, st
         + cost_note
     )
     return analysis, note
+
+
+def paper_differences(
+    corpus_dir: Path, outputs: list[OutputRecord], observations: list[Observation]
+) -> tuple[ReferenceDifference, ...]:
+    """Paper mutants on which our deterministic scorer reacts differently from the paper's."""
+    results_dir = corpus_dir / "paper-results"
+    if not (results_dir / "deterministic.json").is_file():
+        return ()
+    arm = PAPER_ARMS["deterministic.json"]
+    theirs = {
+        o.output_id: o
+        for o in paper_observations(results_dir)
+        if o.scorer == arm and o.repetition == 0
+    }
+    ours = {
+        o.output_id: o for o in observations if o.scorer == "deterministic" and o.repetition == 0
+    }
+    diffs = []
+    for rec in outputs:
+        if rec.origin != "paper" or rec.base_id is None:
+            continue
+        mine, base = ours.get(rec.id), ours.get(rec.base_id)
+        their, their_base = theirs.get(rec.id), theirs.get(rec.base_id)
+        if mine is None or base is None or their is None or their_base is None:
+            continue
+        a, b = reacted(mine, base), reacted(their, their_base)
+        if a is None or b is None or a == b:
+            continue
+        diffs.append(
+            ReferenceDifference(
+                output_id=rec.id,
+                defect_class=rec.defect or "",
+                ours_reacted=a,
+                paper_reacted=b,
+                ours_new_issues=tuple(sorted(set(mine.issues) - set(base.issues))),
+                paper_new_issues=tuple(sorted(set(their.issues) - set(their_base.issues))),
+            )
+        )
+    return tuple(diffs)

@@ -80,15 +80,15 @@ class StudyPlan:
         self.mutation_records: list[MutationSetRecord] = []
         for mpath in mutation_paths:
             mset = load_mutations(mpath)
-            corpus = by_name.get(mset.corpus)
-            if corpus is None:
+            source = by_name.get(mset.corpus)
+            if source is None:
                 raise ConfigError(
                     f"{mpath}: mutants were made from corpus {mset.corpus!r}, which is not in "
                     f"this study ({', '.join(names)}); add --corpus for it or drop the file"
                 )
-            mset.check_corpus(corpus)
+            mset.check_corpus(source)
             for out in mset.outputs:
-                self._add(out, corpus.name)
+                self._add(out, source.name)
             self.mutation_records.append(
                 MutationSetRecord(
                     path=str(mpath),
@@ -123,9 +123,17 @@ class StudyPlan:
             raise ConfigError("--judge-sample must be at least 1 (or 'all')")
         chosen: set[str] = set()
         for corpus in self.corpora:
-            bases = sorted(o.id for o in self.outputs if o.base_id is None and self.corpus_of[o.id] == corpus.name)
+            bases = sorted(
+                o.id
+                for o in self.outputs
+                if o.base_id is None and self.corpus_of[o.id] == corpus.name
+            )
             rng = random.Random(f"{seed}:{corpus.name}")
-            keep = set(bases) if len(bases) <= bases_per_corpus else set(rng.sample(bases, bases_per_corpus))
+            keep = (
+                set(bases)
+                if len(bases) <= bases_per_corpus
+                else set(rng.sample(bases, bases_per_corpus))
+            )
             chosen |= keep
         chosen |= {o.id for o in self.outputs if o.base_id in chosen}
         return chosen
@@ -174,7 +182,9 @@ def _finding_key(finding: Any) -> str:
     return f"{finding.kind}: {subject}"
 
 
-def _deterministic(plan: StudyPlan, repetitions: int, hook: ProgressHook | None) -> tuple[list[Observation], float]:
+def _deterministic(
+    plan: StudyPlan, repetitions: int, hook: ProgressHook | None
+) -> tuple[list[Observation], float]:
     from hybridjudge.grounding import check_grounding
 
     observations: list[Observation] = []
@@ -321,7 +331,7 @@ def run_study(
         raise ConfigError("no scorer selected; pass e.g. --scorers deterministic,support")
     if repetitions < 1:
         raise ConfigError("--repetitions must be at least 1")
-    limits = {s: 1.0 for s in JUDGE_SCORERS}
+    limits = dict.fromkeys(JUDGE_SCORERS, 1.0)
     limits.update(thresholds or {})
     for name, value in limits.items():
         if not 0.0 <= value <= 1.0:
@@ -348,7 +358,7 @@ def run_study(
     analysis = analyse(
         records, observations, scorers=list(scorers), repetitions=repetitions, wall_s=wall
     )
-    reference, note = _reference(plan)
+    reference, note, differences = _reference(plan, records, observations)
     model_info: dict[str, str | float | int | None] = {}
     if judge_scorers and model_config is not None:
         model_info = model_config.describe()
@@ -371,14 +381,18 @@ def run_study(
         analysis=analysis,
         reference=reference,
         reference_note=note,
+        reference_differences=differences,
     )
 
 
-def _reference(plan: StudyPlan) -> tuple[Any, str | None]:
-    from hybridjudge.study._paper import paper_reference
+def _reference(
+    plan: StudyPlan, records: list[OutputRecord], observations: list[Observation]
+) -> tuple[Any, str | None, tuple[Any, ...]]:
+    from hybridjudge.study._paper import paper_differences, paper_reference
 
     for corpus, record in zip(plan.corpora, plan.corpus_records, strict=True):
         found = paper_reference(Path(record.path), corpus)
         if found is not None:
-            return found
-    return None, None
+            mine = [r for r in records if r.corpus == corpus.name]
+            return found[0], found[1], paper_differences(Path(record.path), mine, observations)
+    return None, None, ()

@@ -62,7 +62,7 @@ def test_duplicate_document_in_trec_run_names_both_lines(tmp_path: Path) -> None
 def test_duplicate_judgment_in_qrels(tmp_path: Path) -> None:
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("q 0 a 1\nq 0 a 0\n")
-    with pytest.raises(CaseFileError, match="line 2.*judged twice"):
+    with pytest.raises(CaseFileError, match=r"line 2.*judged twice"):
         read_qrels(qrels)
 
 
@@ -106,7 +106,7 @@ def test_missing_file_and_bad_json(tmp_path: Path) -> None:
         read_run(bad)
     lines = tmp_path / "run.jsonl"
     lines.write_text('{"qid": "q", "docs": ["a"]}\n[1, 2]\n')
-    with pytest.raises(CaseFileError, match="line 2.*JSON object"):
+    with pytest.raises(CaseFileError, match=r"line 2.*JSON object"):
         read_run(lines)
 
 

@@ -285,3 +285,10 @@ def test_metric_list_from_string_and_duplicates() -> None:
     assert [s.name for s in specs] == ["ndcg@10", "mrr"]
     with pytest.raises(MetricNameError, match="no metric"):
         parse_metrics([])
+
+
+def test_query_judged_only_negative_scores_zero() -> None:
+    # grade -1 marks a pooled but unjudged document (trec_eval): never relevant, no gain
+    r = evaluate({"q": {"a": -1}}, {"q": {"a": 1.0}}, ["mrr", "ndcg@5", "map"])
+    assert r.query("q") == {"mrr": 0.0, "ndcg@5": 0.0, "map": 0.0}
+    assert r.queries_without_relevant == ("q",)

@@ -6,6 +6,7 @@ random qrels and runs, ties included; that test is skipped when it is not instal
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -60,7 +61,7 @@ def test_metrics_are_in_unit_interval(data: tuple[dict[str, Any], ...], level: i
 
 @settings(max_examples=60, deadline=None)
 @given(data=qrels_and_run(distinct_scores=True), seed=st.integers(0, 2**16))
-def test_insertion_order_is_irrelevant_with_distinct_scores(
+def test_order_and_labels_of_documents_are_irrelevant_with_distinct_scores(
     data: tuple[dict[str, Any], ...], seed: int
 ) -> None:
     qrels, run = data
@@ -69,11 +70,20 @@ def test_insertion_order_is_irrelevant_with_distinct_scores(
         items = list(docs.items())
         random.Random(seed).shuffle(items)
         shuffled[qid] = dict(items)
+    # relabel the documents by a random bijection, consistently in qrels and run: with
+    # distinct scores the ids only name documents, so nothing may change
+    labels = DOCS[:]
+    random.Random(seed + 1).shuffle(labels)
+    rename = dict(zip(DOCS, labels, strict=True))
+    relabelled_qrels = {q: {rename[d]: g for d, g in docs.items()} for q, docs in qrels.items()}
+    relabelled_run = {q: {rename[d]: s for d, s in docs.items()} for q, docs in run.items()}
+    c = evaluate(relabelled_qrels, relabelled_run, METRICS)
     for policy in ("trec_eval", "stable"):
-        a = evaluate(qrels, run, METRICS, tie_break=policy)  # type: ignore[arg-type]
-        b = evaluate(qrels, shuffled, METRICS, tie_break=policy)  # type: ignore[arg-type]
+        a = evaluate(qrels, run, METRICS, tie_break=policy)
+        b = evaluate(qrels, shuffled, METRICS, tie_break=policy)
         for name in METRICS:
             assert np.array_equal(a.per_query[name], b.per_query[name]), name
+            assert np.array_equal(a.per_query[name], c.per_query[name]), name
 
 
 @settings(max_examples=60, deadline=None)
@@ -83,11 +93,9 @@ def test_hit_and_counts_are_monotone_in_k(data: tuple[dict[str, Any], ...]) -> N
     ks = [1, 2, 3, 5, 8, 13]
     names = [f"{f}@{k}" for f in ("hit", "recall", "p") for k in ks]
     result = evaluate(qrels, run, names)
-    for smaller, larger in zip(ks, ks[1:], strict=False):
+    for smaller, larger in itertools.pairwise(ks):
         assert np.all(result.per_query[f"hit@{smaller}"] <= result.per_query[f"hit@{larger}"])
-        assert np.all(
-            result.per_query[f"recall@{smaller}"] <= result.per_query[f"recall@{larger}"]
-        )
+        assert np.all(result.per_query[f"recall@{smaller}"] <= result.per_query[f"recall@{larger}"])
         # relevant count in the top k = p@k * k never decreases
         assert np.all(
             result.per_query[f"p@{smaller}"] * smaller
@@ -124,14 +132,15 @@ PYTREC = {
 }
 
 
-@settings(
-    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=qrels_and_run(), level=st.integers(1, 2))
 def test_agrees_with_pytrec_eval(data: tuple[dict[str, Any], ...], level: int) -> None:
     pytrec_eval = pytest.importorskip("pytrec_eval")
     qrels, run = data
     run = {q: docs for q, docs in run.items() if docs}  # trec_eval cannot express empty lists
+    # a query judged only with negative grades sends trec_eval's ideal-DCG loop (as built into
+    # pytrec-eval-terrier 0.5.11) into an endless loop; ours scores it 0 (tested elsewhere)
+    qrels = {q: docs for q, docs in qrels.items() if max(docs.values()) >= 0}
     if not any(q in qrels for q in run):
         return
     evaluator = pytrec_eval.RelevanceEvaluator(

@@ -132,6 +132,12 @@ def _qrels_arrays(
 
 def _segment_order(keys: FloatArray, starts: IntArray, lengths: IntArray) -> IntArray:
     """Permutation sorting ``keys`` ascending (stable) within each segment."""
+    if lengths.size and keys.size == lengths.size * int(lengths[0]) > 0:
+        if int(lengths.min()) == int(lengths.max()):  # one depth for all: no padding needed
+            width = int(lengths[0])
+            order = np.argsort(keys.reshape(-1, width), axis=1, kind="stable")
+            order += starts[:, None]
+            return order.reshape(-1)
     perm = np.arange(keys.size, dtype=np.int64)
     multi = np.flatnonzero(lengths > 1)
     if multi.size == 0:
@@ -256,12 +262,11 @@ def join(
 
     grades = np.fromiter(
         chain.from_iterable(
-            map(qrels[q].get, d, repeat(NONPOOL))  # type: ignore[arg-type]
-            for q, d in zip(qids, docs_of, strict=True)
+            map(qrels[q].get, d, repeat(NONPOOL)) for q, d in zip(qids, docs_of, strict=True)
         ),
-        dtype=np.float64,
+        dtype=np.int64,  # the grades were checked to be whole numbers above
         count=total,
-    ).astype(np.int64)
+    )
 
     starts = np.cumsum(lengths) - lengths
     qidx = np.repeat(np.arange(len(qids), dtype=np.int64), lengths)

@@ -15,7 +15,7 @@ from hybridjudge.metrics.retrieval._measures import compute_metrics, parse_metri
 
 __all__ = ["RESULT_FORMAT_VERSION", "RetrievalResult", "evaluate"]
 
-RESULT_FORMAT_VERSION = 1
+RESULT_FORMAT_VERSION: Literal[1] = 1
 """Version of the JSON layout of :class:`RetrievalResult` (bumped on any incompatible change)."""
 
 

@@ -294,20 +294,18 @@ def ranking_to_scores(
 
     Raises
     ------
-    InputError
-        (a :class:`CaseFileError` when ``path`` is given) for any other shape, a missing id,
+    CaseFileError
+        (an :class:`InputError`, naming ``path`` and ``line`` when given) for any other shape, a missing id,
         scores on some items only, non-numeric or NaN scores, or a duplicate document.
     """
     if isinstance(docs, Mapping):
         scores: dict[str, float] = {}
-        for docid, value in docs.items():
-            if not isinstance(docid, str):
+        for key, raw in docs.items():
+            if not isinstance(key, str):
                 raise CaseFileError(
-                    f"{where}: document id {docid!r} is not a string", path=_p(path), line=line
+                    f"{where}: document id {key!r} is not a string", path=_p(path), line=line
                 )
-            scores[docid] = _score(
-                value, path=path, line=line, where=f"{where}, document {docid!r}"
-            )
+            scores[key] = _score(raw, path=path, line=line, where=f"{where}, document {key!r}")
         return scores
     if not isinstance(docs, list | tuple):
         raise CaseFileError(
@@ -480,7 +478,7 @@ def load_retriever(spec: str) -> Callable[[str], Any]:
             raise InputError(f"--retriever {spec!r}: {module_name!r} has no {attribute!r}")
     if not callable(function):
         raise InputError(f"--retriever {spec!r}: {attribute!r} is not callable")
-    return function  # type: ignore[return-value]
+    return function
 
 
 def run_retriever(

@@ -1,0 +1,276 @@
+"""The quantity parser: golden values (hand-computed) and Hypothesis properties."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hybridjudge.grounding import parse_quantities
+
+# --- golden values: each expected value is computed by hand from the text -------------------
+
+GOLDEN: list[tuple[str, list[tuple[Fraction, str | None, str | None]]]] = [
+    # (text, [(value as written, unit, dimension), ...])
+    ("1,000", [(Fraction(1000), None, None)]),
+    ("1,234,567.5", [(Fraction(2469135, 2), None, None)]),
+    ("3.0 and 0.50", [(Fraction(3), None, None), (Fraction(1, 2), None, None)]),
+    ("−5 and -2.5", [(Fraction(-5), None, None), (Fraction(-5, 2), None, None)]),
+    ("15%", [(Fraction(15), "%", "percent")]),
+    ("15 percent", [(Fraction(15), "%", "percent")]),
+    ("15 per cent", [(Fraction(15), "%", "percent")]),
+    ("1/2", [(Fraction(1, 2), None, None)]),
+    ("½", [(Fraction(1, 2), None, None)]),
+    ("1½ tablets", [(Fraction(3, 2), None, None)]),
+    ("half", [(Fraction(1, 2), None, None)]),
+    ("twenty-five", [(Fraction(25), None, None)]),
+    ("one hundred and five", [(Fraction(105), None, None)]),
+    ("three million four hundred thousand", [(Fraction(3_400_000), None, None)]),
+    ("a thousand", [(Fraction(1000), None, None)]),
+    ("one and a half hours", [(Fraction(3, 2), "h", "time")]),
+    ("twice", [(Fraction(2), None, None)]),
+    ("thrice", [(Fraction(3), None, None)]),
+    ("once a day", [(Fraction(1), None, None)]),
+    ("2.5 million", [(Fraction(2_500_000), None, None)]),
+    ("500 mg", [(Fraction(500), "mg", "mass")]),
+    ("500mg", [(Fraction(500), "mg", "mass")]),
+    ("100 µg", [(Fraction(100), "mcg", "mass")]),
+    ("100 μg", [(Fraction(100), "mcg", "mass")]),
+    ("100 micrograms", [(Fraction(100), "mcg", "mass")]),
+    ("5 mL", [(Fraction(5), "ml", "volume")]),
+    ("2 L", [(Fraction(2), "l", "volume")]),
+    ("30-day", [(Fraction(30), "day", "time")]),
+    ("thirty days", [(Fraction(30), "day", "time")]),
+    ("ninety (90) days", [(Fraction(90), "day", "time")]),
+    ("9.8 g/dL", [(Fraction(49, 5), "g/dl", "mass/volume")]),
+    ("38°C", [(Fraction(38), "°c", "temp_c")]),
+    ("$499", [(Fraction(499), "usd", "currency-usd")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GOLDEN, ids=[t for t, _ in GOLDEN])
+def test_golden_values(text: str, expected: list[tuple[Fraction, str | None, str | None]]) -> None:
+    got = [(q.value, q.unit, q.dimension) for q in parse_quantities(text)]
+    assert got == expected
+
+
+# Exact conversions inside a dimension; each pair is equal by definition of the SI prefixes /
+# clock units, computed by hand.
+EQUAL = [
+    ("500 mg", "0.5 g"),
+    ("0.5 g", "500000 mcg"),
+    ("2 kg", "2000 g"),
+    ("250 mL", "0.25 L"),
+    ("15 mm", "1.5 cm"),
+    ("150 cm", "1.5 m"),
+    ("90 s", "1.5 min"),
+    ("90 minutes", "1.5 hours"),
+    ("2 weeks", "14 days"),
+    ("48 h", "2 days"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), EQUAL)
+def test_conversions_are_exact(a: str, b: str) -> None:
+    (qa,) = parse_quantities(a)
+    (qb,) = parse_quantities(b)
+    assert qa.key == qb.key
+
+
+def test_different_dimensions_never_equal() -> None:
+    (mass,) = parse_quantities("500 mg")
+    (volume,) = parse_quantities("500 mL")
+    assert mass.dimension != volume.dimension
+
+
+@pytest.mark.parametrize(
+    "text", ["2024-01-05", "5 January 2024", "Jan 5, 2024", "January 5th, 2024", "5th of Jan 2024"]
+)
+def test_dates_in_common_formats(text: str) -> None:
+    (q,) = parse_quantities(text)
+    assert (q.kind, q.value) == ("date", Fraction(20240105))
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("8:00 am", 480),
+        ("8 am", 480),
+        ("08:00", 480),
+        ("12 pm", 720),
+        ("12 am", 0),
+        ("6:30 p.m.", 1110),
+    ],
+)
+def test_clock_times(text: str, minutes: int) -> None:
+    (q,) = parse_quantities(text)
+    assert (q.kind, q.value) == ("time", Fraction(minutes))
+
+
+@pytest.mark.parametrize("sep", ["-", "–", " to ", " - "])
+def test_ranges_have_two_ends_with_the_shared_unit(sep: str) -> None:
+    low, high = parse_quantities(f"6{sep}8 weeks")
+    assert (low.value, low.unit, low.range_role) == (Fraction(6), "week", "low")
+    assert (high.value, high.unit, high.range_role) == (Fraction(8), "week", "high")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. Rest\n2. Ice",
+        "  2) Ice",
+        "(3) Elevate",
+        "Options: (1) rest, (2) ice",
+        "- 4. Compress",
+        "COVID-19",
+        "ISO 9001",
+        "vitamin B12 and H2O",
+        "the 3rd dose",
+        "one of them",
+    ],
+)
+def test_not_quantities(text: str) -> None:
+    assert parse_quantities(text) == []
+
+
+def test_spans_point_into_the_original_text() -> None:
+    text = "Nimm ½ Tablette – ﬁve? No: 5 ＭＧ (Ｆｕｌｌ-width)."
+    for q in parse_quantities(text):
+        a, b = q.span
+        assert text[a:b] == q.text
+    assert [q.text for q in parse_quantities(text)] == ["½", "ﬁve", "5 ＭＧ"]
+
+
+def test_wrong_type_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="needs a str"):
+        parse_quantities(b"5 mg")  # type: ignore[arg-type]
+
+
+# --- properties ------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_never_crashes_and_spans_are_consistent(text: str) -> None:
+    for q in parse_quantities(text):
+        a, b = q.span
+        assert 0 <= a < b <= len(text)
+        assert q.text == text[a:b]
+        assert q.kind in ("number", "date", "time")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=50), st.integers(1, 6))
+def test_huge_strings_do_not_crash(chunk: str, exp: int) -> None:
+    text = chunk * (2**exp * 100)
+    for q in parse_quantities(text):
+        assert 0 <= q.span[0] < q.span[1] <= len(text)
+
+
+def test_very_large_random_unicode_string() -> None:
+    rng = random.Random(20261130)
+    alphabet = "0123456789 ,.-–/%½µ°$abcdefghijklmnopqrstuvwxyzé中文ไทย\n()"
+    text = "".join(rng.choice(alphabet) for _ in range(300_000))
+    quantities = parse_quantities(text)
+    assert all(text[q.span[0] : q.span[1]] == q.text for q in quantities)
+    long_digits = "9" * 10_000  # longer than Python's int-parsing limit
+    assert parse_quantities(long_digits) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.decimals(min_value=Decimal("-1e12"), max_value=Decimal("1e12"), places=3, allow_nan=False)
+)
+def test_thousands_separated_decimal_round_trip(value: Decimal) -> None:
+    text = f"the value is {value:,f} today"
+    (q,) = parse_quantities(text)
+    assert q.value == Fraction(value)
+
+
+_ONES = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _words(n: int) -> str:
+    """An independent, textbook English spelling of ``n`` (0 <= n < 10**9)."""
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        tens, ones = divmod(n, 10)
+        return _TENS[tens - 2] + (f"-{_ONES[ones]}" if ones else "")
+    if n < 1000:
+        hundreds, rest = divmod(n, 100)
+        return f"{_ONES[hundreds]} hundred" + (f" and {_words(rest)}" if rest else "")
+    for scale, name in ((10**6, "million"), (1000, "thousand")):
+        if n >= scale:
+            high, rest = divmod(n, scale)
+            tail = ""
+            if rest:
+                tail = f" and {_words(rest)}" if rest < 100 else f" {_words(rest)}"
+            return f"{_words(high)} {name}{tail}"
+    raise AssertionError(n)  # pragma: no cover
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=999_999_999).filter(lambda n: n != 1))
+def test_number_words_round_trip(n: int) -> None:
+    (q,) = parse_quantities(f"about {_words(n)} people")
+    assert q.value == n
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1, max_value=10**7), st.sampled_from(["mg", "mL", "mm"]))
+def test_milli_units_round_trip_through_the_base_unit(n: int, unit: str) -> None:
+    base = {"mg": "g", "mL": "L", "mm": "m"}[unit]
+    as_base = Decimal(n) / 1000
+    (milli,) = parse_quantities(f"{n} {unit}")
+    (whole,) = parse_quantities(f"{as_base:f} {base}")
+    assert milli.key == whole.key
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(2099, 12, 31)))
+def test_date_formats_round_trip(day: dt.date) -> None:
+    formats = [
+        day.isoformat(),
+        f"{day.day} {day:%B} {day.year}",
+        f"{day:%b} {day.day}, {day.year}",
+        f"{day:%B} {day.day} {day.year}",
+    ]
+    values = {parse_quantities(f"on {text}.")[0].value for text in formats}
+    assert values == {Fraction(day.year * 10000 + day.month * 100 + day.day)}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 23), st.integers(0, 59))
+def test_clock_time_round_trip(hour: int, minute: int) -> None:
+    twelve = f"{(hour % 12) or 12}:{minute:02d} {'am' if hour < 12 else 'pm'}"
+    (a,) = parse_quantities(f"at {hour:02d}:{minute:02d}")
+    (b,) = parse_quantities(f"at {twelve}")
+    assert a.value == b.value == hour * 60 + minute

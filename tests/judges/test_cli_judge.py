@@ -1,0 +1,173 @@
+"""``hybridjudge judge`` end to end against the fake OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hybridjudge.cli import main
+from tests.judges.support import claims_reply, prompt_of, verdicts_reply
+from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
+
+CONTEXT = "Customers may request a full refund within 30 days. There is no restocking fee."
+
+
+def _responder(request: RecordedRequest) -> Step:
+    """Claims: one per sentence of the answer; verdicts: 'supported' unless it says 10 days."""
+    name = prompt_of(request)
+    text = request.last_user_content
+    if name == "claims":
+        answer = text.split("<answer>")[1].split("</answer>")[0].strip()
+        return claims_reply(*(s.strip() + "." for s in answer.split(".") if s.strip()))
+    claims = [line.split(". ", 1)[1] for line in text.split("Claims:\n")[1].splitlines()]
+    bad = {"support": "not_supported", "contradiction": "contradicted", "shared": "contradicted"}
+    good = {"support": "supported", "contradiction": "not_contradicted", "shared": "supported"}
+    return verdicts_reply(*(bad[name] if "10 days" in c else good[name] for c in claims))
+
+
+def _write_cases(path: Path) -> Path:
+    lines = [
+        {"id": "good", "answer": "Refunds within 30 days. No restocking fee.", "context": CONTEXT},
+        {"id": "broken", "answer": 42, "context": CONTEXT},
+        {
+            "id": "wrong",
+            "question": "How long is the refund window?",
+            "answer": "Refunds within 10 days. No restocking fee.",
+            "context": [CONTEXT],
+        },
+    ]
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _args(server: FakeOpenAIServer, cache: Path) -> list[str]:
+    return [
+        "--base-url",
+        server.base_url,
+        "--model",
+        "fake-model",
+        "--price-in",
+        "1",
+        "--price-out",
+        "2",
+        "--cache-dir",
+        str(cache),
+    ]
+
+
+@pytest.fixture(autouse=True)
+def _no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HYBRIDJUDGE_BACKEND", "HYBRIDJUDGE_BASE_URL", "HYBRIDJUDGE_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_json_lines_per_case_and_bad_line_reported(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openai_server.respond_with(_responder)
+    cases = _write_cases(tmp_path / "cases.jsonl")
+    code = main(["judge", str(cases), "--json", *_args(openai_server, tmp_path / "c")])
+    out, err = capsys.readouterr()
+
+    assert code == 2  # one unusable line; the others were still judged
+    assert "line 2" in err
+    assert "'broken'" in err
+    assert "answer" in err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["id"], r["line"], r["repetition"]) for r in records] == [
+        ("good", 1, 0),
+        ("wrong", 3, 0),
+    ]
+    good, wrong = records
+    assert good["format_version"] == 1
+    assert good["results"]["support"]["score"] == 1.0
+    # "wrong": 2 claims, the 10-day one unsupported / contradicted: 1/2 for both definitions
+    assert wrong["results"]["support"]["score"] == 0.5
+    assert wrong["results"]["contradiction"]["score"] == 0.5
+    verdicts = wrong["results"]["support"]["verdicts"]
+    assert [(v["claim"], v["label"]) for v in verdicts] == [
+        ("Refunds within 10 days.", "not_supported"),
+        ("No restocking fee.", "supported"),
+    ]
+    # usage per case: claims + support + contradiction, 10 prompt + 5 completion tokens each
+    assert (wrong["usage"]["calls"], wrong["usage"]["prompt_tokens"]) == (3, 30)
+
+
+def test_shared_mode_with_repetitions_and_a_cached_rerun(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openai_server.respond_with(_responder)
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        json.dumps({"id": "wrong", "answer": "Refunds within 10 days.", "context": CONTEXT}) + "\n",
+        encoding="utf-8",
+    )
+    argv = [
+        "judge",
+        str(cases),
+        "--mode",
+        "shared",
+        "--repetitions",
+        "2",
+        "--json",
+        *_args(openai_server, tmp_path / "c"),
+    ]
+    assert main(argv) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["repetition"] for r in records] == [0, 1]
+    assert {r["results"]["support"]["mode"] for r in records} == {"shared"}
+    # contradicted -> support 0 and contradiction-faithful 0
+    assert {r["results"]["contradiction"]["score"] for r in records} == {0.0}
+    # 2 repetitions x (claims + one shared call); the repetition is part of the cache key
+    assert openai_server.request_count == 4
+
+    assert main(argv) == 0
+    assert openai_server.request_count == 4  # the rerun made no request
+    rerun = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {r["usage"]["cache_hits"] for r in rerun} == {2}
+
+
+def test_table_output_with_usage_summary(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openai_server.respond_with(_responder)
+    cases = _write_cases(tmp_path / "cases.jsonl")
+    main(["judge", str(cases), "--scorers", "support", *_args(openai_server, tmp_path / "c")])
+    out = capsys.readouterr().out
+    assert "0.50 (1/2)" in out  # "wrong": 1 of 2 claims supported
+    assert "1.00 (2/2)" in out
+    assert "contradiction" not in out.split("model usage")[0]
+    assert "cache hits" in out
+    assert "2 evaluation(s), 0 unscored result(s), 1 unusable line(s)" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--scorers", "support,ragas"], "unknown or missing scorer"),
+        (["--scorers", "support,support"], "listed twice"),
+        (["--repetitions", "0"], "--repetitions 0"),
+    ],
+)
+def test_bad_flags_exit_2_with_a_message(
+    openai_server: FakeOpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    message: str,
+) -> None:
+    cases = _write_cases(tmp_path / "cases.jsonl")
+    code = main(["judge", str(cases), *extra, *_args(openai_server, tmp_path / "c")])
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert openai_server.request_count == 0
+
+
+def test_missing_case_file_exits_2(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["judge", str(tmp_path / "nope.jsonl"), *_args(openai_server, tmp_path / "c")])
+    assert code == 2
+    assert "nope.jsonl" in capsys.readouterr().err
