@@ -45,9 +45,9 @@ lint: $(VENV)/.dev-installed
 	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/mypy
 
-# Checks over the bundled OpenGATE corpus as case lines (findings printed per output).
+# The deterministic checks over OpenGATE's 27 outputs as case lines (findings printed per output).
 check: $(VENV)/.main-installed
-	$(BIN)/hybridjudge check corpus/opengate/check-cases.jsonl
+	$(BIN)/hybridjudge check examples/check/opengate-cases.jsonl
 
 bench: $(VENV)/.dev-installed
 	$(PIP) install --quiet -e '.[dev,local,report,bench]'

@@ -275,7 +275,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="judge only the first N outputs")
     parser.add_argument(
-        "--match", default=None, help="judge only outputs whose id contains this text"
+        "--match",
+        action="append",
+        default=None,
+        help="judge only outputs whose id contains this text (repeatable; judged in this order)",
     )
     parser.add_argument(
         "--cache-dir",
@@ -291,8 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     items, source = load_items()
-    if args.match is not None:
-        items = [item for item in items if args.match in item.id]
+    if args.match:
+        chosen = [item for text in args.match for item in items if text in item.id]
+        items = list({item.id: item for item in chosen}.values())
     if args.limit is not None:
         items = items[: args.limit]
     with tempfile.TemporaryDirectory(prefix="bench-judges-") as tmp:

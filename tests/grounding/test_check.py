@@ -60,6 +60,22 @@ def test_quantities_trace_to_question_allowed_list_and_anchor() -> None:
     assert sources == [("8.2", "question"), ("90 days", "context"), ("3 months", "allowed")]
 
 
+def test_range_ends_are_traced_one_by_one() -> None:
+    report = check_grounding("Recheck in 6 to 8 weeks.", "Tests are repeated in 6–8 weeks.")
+    assert [(t.quantity.range_role, t.matched_text) for t in report.quantities] == [
+        ("low", "6"),
+        ("high", "8 weeks"),
+    ]
+
+
+def test_over_abstention_points_at_the_marker() -> None:
+    answer = "Sorry, I don't know."
+    (finding,) = check_grounding(answer, CONTEXT).findings
+    assert finding.kind == "over_abstention"
+    assert finding.span is not None
+    assert answer[finding.span[0] : finding.span[1]] == "I don't know"
+
+
 def test_ungrounded_number_names_the_number_and_the_nearest_context_quantity() -> None:
     answer = "Take 500 mg twice daily."
     report = check_grounding(answer, "Take 500 g twice daily, or 200 mg at night.")
@@ -235,3 +251,10 @@ def test_bad_arguments_also_rejected_with_a_prepared_context() -> None:
         check_grounding("x", ctx, anchors="30 days")
     with pytest.raises(GroundingTypeError, match="answer"):
         GroundingChecker(ctx).check(None)  # type: ignore[arg-type]
+
+
+def test_currency_code_before_a_number_is_not_an_identifier() -> None:
+    # "ISO 9001" is an identifier; "USD 500" is an amount (hand-written pair)
+    assert check_grounding("It costs $500.", "The fee is USD 500.").grounded
+    report = check_grounding("It costs $500.", "Certified to ISO 500.")
+    assert [f.kind for f in report.findings] == ["ungrounded_number"]

@@ -132,6 +132,8 @@ def test_ranges_have_two_ends_with_the_shared_unit(sep: str) -> None:
         "vitamin B12 and H2O",
         "the 3rd dose",
         "one of them",
+        "once you feel better",
+        "on behalf of",
     ],
 )
 def test_not_quantities(text: str) -> None:
@@ -274,3 +276,9 @@ def test_clock_time_round_trip(hour: int, minute: int) -> None:
     (a,) = parse_quantities(f"at {hour:02d}:{minute:02d}")
     (b,) = parse_quantities(f"at {twelve}")
     assert a.value == b.value == hour * 60 + minute
+
+
+def test_lone_surrogates_do_not_break_parsing() -> None:
+    # e.g. text decoded with errors="surrogateescape"
+    quantities = parse_quantities("take 5 mg \udc80 then ½ \ud800")
+    assert [(q.text, q.value) for q in quantities] == [("5 mg", 5), ("½", Fraction(1, 2))]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hybridjudge.cli import main
-from tests.judges.support import claims_reply, prompt_of, verdicts_reply
+from tests.judges.helpers import claims_reply, prompt_of, verdicts_reply
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
 
 CONTEXT = "Customers may request a full refund within 30 days. There is no restocking fee."

@@ -15,7 +15,7 @@ import pytest
 from hybridjudge import ConfigError
 from hybridjudge.judges import SCORERS, JudgeResult, load_prompt, total_usage
 from hybridjudge.model import Usage
-from tests.judges.support import (
+from tests.judges.helpers import (
     Router,
     claims_reply,
     make_config,

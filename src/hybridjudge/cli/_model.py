@@ -44,9 +44,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve.add_argument(
         "--ctx",
         type=int,
-        default=8192,
+        default=None,
         metavar="N",
-        help="total context in tokens, split across the --parallel slots (default 8192)",
+        help="total context in tokens, split across the --parallel slots "
+        "(default 4096 per slot: 8192 for 2 slots)",
     )
     serve.add_argument(
         "--parallel",

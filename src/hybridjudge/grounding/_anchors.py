@@ -2,9 +2,10 @@
 
 A text is turned into a *canonical* string: its normalised form with every quantity replaced by a
 placeholder that spells out the exact value and dimension (private-use characters delimit it),
-and the text between the two ends of a range replaced by ``~``. An anchor is compiled once into a
-regular expression over canonical strings, so ``"30 days"`` finds ``"thirty days"`` and
-``"a 30-day window"`` but not ``"15 days"``, and ``"500 mg"`` finds ``"0.5 g"``.
+and the text between the two ends of a range replaced by ``~``. Each wording of an anchor (value
+and aliases) is compiled once into a regular expression over canonical strings, so ``"30 days"``
+finds ``"thirty days"`` and ``"a 30-day window"`` but not ``"15 days"``, and ``"500 mg"`` finds
+``"0.5 g"``.
 
 An occurrence is *negated* when a negation cue (``no``, ``not``, ``never``, ``without``, ...)
 stands in the same clause before it with at most :data:`NEGATION_WINDOW` words in between
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -31,6 +32,7 @@ from hybridjudge.grounding._quantities import (
     _Q_DIM,
     _Q_OPEN,
     Scan,
+    letter_runs,
     placeholder_of,
     scan,
 )
@@ -187,6 +189,47 @@ def _quantity_pattern(q: Quantity) -> str:
     return f"{any_raw}{re.escape(q.dimension)}{_Q_BASE}{re.escape(str(q.base_value))}{_Q_CLOSE}"
 
 
+def _quantity_literal(q: Quantity) -> str:
+    """A substring every canonical text matching the quantity's pattern contains."""
+    if q.kind == "date":
+        v = int(q.value)
+        if v // 10000 == 0:
+            return f"{v % 10000:04d}{_Q_DIM}date{_Q_BASE}"
+        return placeholder(q)
+    if q.dimension is None:
+        return f"{_Q_OPEN}{q.value}{_Q_DIM}"
+    return f"{_Q_DIM}{q.dimension}{_Q_BASE}{q.base_value}{_Q_CLOSE}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Variant:
+    """One wording of an anchor, compiled, with cheap pre-conditions for a match."""
+
+    pattern: re.Pattern[str]
+    """Matches the wording inside canonical strings."""
+    needs: frozenset[bytes]
+    """Letter runs of its literal words: all must be among the answer's letter runs."""
+    literals: tuple[str, ...]
+    """Substrings the canonical answer must contain (one per quantity)."""
+
+
+def _variant(text: str) -> _Variant | None:
+    """Compile one anchor wording (``None`` when nothing survives normalisation)."""
+    source = _variant_pattern(text)
+    if source is None:
+        return None
+    sc = scan(text)
+    s = sc.norm.text
+    literal_text = list(s)
+    for a, b in (*sc.norm_spans, *sc.separators):
+        literal_text[a:b] = " " * (b - a)
+    return _Variant(
+        re.compile(source),
+        letter_runs("".join(literal_text)),
+        tuple(_quantity_literal(q) for q in sc.quantities),
+    )
+
+
 def _variant_pattern(text: str) -> str | None:
     """Regex source matching one anchor wording inside canonical strings (``None``: empty)."""
     sc = scan(text)
@@ -223,27 +266,43 @@ def _variant_pattern(text: str) -> str | None:
     starts_q = bool(cuts) and cuts[0][0] == len(s) - len(s.lstrip())
     ends_q = bool(cuts) and cuts[-1][1] == len(s.rstrip())
     tail = "" if ends_q or not (last.isalnum() and not _no_space_script(last)) else r"(?!\w)"
-    if not starts_q and first.isalnum() and not _no_space_script(first) and body[0] == first:
-        # A word boundary before the first character, written *after* it: the pattern then
-        # starts with a literal, which lets the regex engine skip ahead quickly.
-        return f"{first}(?<!\\w.){body[1:]}{tail}"
+    if not starts_q and first.isalnum() and not _no_space_script(first):
+        # The word boundary before the first word is written *after* that word, as a
+        # fixed-width look-behind: the pattern then starts with a literal string, which the
+        # regex engine finds with a fast substring search instead of trying every position.
+        head = stripped.split(None, 1)[0]
+        escaped = re.escape(head)
+        if body.startswith(escaped):
+            return f"{escaped}(?<!\\w.{{{len(head)}}}){body[len(escaped) :]}{tail}"
     return f"{body}{tail}"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CompiledAnchor:
-    """An anchor compiled into one regular expression over canonical strings.
+    """An anchor compiled into regular expressions over canonical strings, one per wording.
 
     Compared and hashed by identity: :func:`compile_anchors` memoises one per anchor."""
 
     anchor: Anchor
     """The anchor as given (value and aliases)."""
-    pattern: re.Pattern[str] | None
-    """Matches the value or any alias; ``None`` when no wording survives normalisation."""
+    variants: tuple[_Variant, ...]
+    """The value and each alias, compiled (empty when no wording survives normalisation)."""
     quantities: tuple[Quantity, ...]
     """Quantities written in the value and the aliases (numbers an answer may repeat)."""
     sources: tuple[str, ...]
     """The wording (value or alias) each quantity of :attr:`quantities` came from."""
+
+    def occurrences(self, canon: str, words: frozenset[bytes]) -> Iterator[re.Match[str]]:
+        """Every match of any wording in a canonical text, wording by wording.
+
+        Wordings whose letter runs or quantities the text lacks are skipped without a search.
+        """
+        for v in self.variants:
+            if not v.needs <= words:
+                continue
+            if any(lit not in canon for lit in v.literals):
+                continue
+            yield from v.pattern.finditer(canon)
 
 
 def to_anchor(item: object, index: int) -> Anchor:
@@ -279,19 +338,17 @@ def to_anchor(item: object, index: int) -> Anchor:
 
 @lru_cache(maxsize=1024)
 def _compile_one(anchor: Anchor) -> CompiledAnchor:
-    variants = (anchor.value, *anchor.aliases)
     sources: list[str] = []
     quantities: list[Quantity] = []
-    patterns: list[str] = []
-    for v in variants:
-        pat = _variant_pattern(v)
-        if pat is not None:
-            patterns.append(f"(?:{pat})")
+    variants: list[_Variant] = []
+    for v in (anchor.value, *anchor.aliases):
+        compiled = _variant(v)
+        if compiled is not None:
+            variants.append(compiled)
         for q in scan(v).quantities:
             quantities.append(q)
             sources.append(v)
-    compiled = re.compile("|".join(patterns)) if patterns else None
-    return CompiledAnchor(anchor, compiled, tuple(quantities), tuple(sources))
+    return CompiledAnchor(anchor, tuple(variants), tuple(quantities), tuple(sources))
 
 
 def compile_anchors(anchors: tuple[Anchor, ...]) -> tuple[CompiledAnchor, ...]:

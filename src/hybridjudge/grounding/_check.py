@@ -178,6 +178,24 @@ class GroundingContext:
         """Every quantity of the context as ``(passage index, quantity)``."""
         return tuple((occ[1] or 0, q) for q, occ in self._index.items)
 
+    def nearest_evidence(self, q: Quantity) -> str:
+        """Describe the context quantity nearest to ``q`` (same dimension first, else same
+        kind), for the evidence of an ``ungrounded_number`` finding."""
+        items = self._index.items
+        same = [(c, o) for c, o in items if c.dimension == q.dimension and c.kind == q.kind]
+        pool = same or [(c, o) for c, o in items if c.kind == q.kind]
+        if not pool:
+            return "the context contains no quantity of this kind"
+        key = [float(c.base_value if same else c.value) for c, _ in pool]
+        best = nearest(float(q.base_value if same else q.value), key)
+        if best is None:  # pragma: no cover - pool is not empty
+            return "the context contains no quantity of this kind"
+        c, occ = pool[best]
+        return (
+            f'nearest in the context: "{c.text}" = {c.describe()} '
+            f"(passage {occ[1]}, characters {occ[2][0]}-{occ[2][1]})"
+        )
+
     @property
     def identifiers(self) -> frozenset[str]:
         """Normalised identifiers with digits found in the context (``covid-19``, ``iso 9001``)."""
@@ -253,7 +271,7 @@ class GroundingChecker:
     Args mirror :func:`check_grounding`.
     """
 
-    __slots__ = ("_anchors", "_indexes", "_markers", "_memo", "answerable", "context")
+    __slots__ = ("_anchors", "_evidence", "_indexes", "_markers", "_memo", "answerable", "context")
 
     def __init__(
         self,
@@ -302,6 +320,7 @@ class GroundingChecker:
         self._markers = compile_markers(abstain_markers)
         # Where each distinct quantity traces to: answers of one case repeat most quantities.
         self._memo: dict[tuple[str, str | None], _Occ | None] = {}
+        self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
 
     def check(self, answer: str) -> GroundingReport:
         """Check one answer against the prepared case."""
@@ -314,7 +333,7 @@ class GroundingChecker:
         findings: list[Finding] = []
         cues = negation_cues(canon.text, sc.words) if self._anchors else []
         for ca in self._anchors:
-            finding = _check_anchor(ca, canon, cues)
+            finding = _check_anchor(ca, canon, sc.words, cues)
             if finding is not None:
                 findings.append(finding)
         traces = self._trace(sc)
@@ -410,19 +429,13 @@ class GroundingChecker:
         return None
 
     def _ungrounded(self, q: Quantity) -> Finding:
-        items = self.context._index.items
-        same = [(c, o) for c, o in items if c.dimension == q.dimension and c.kind == q.kind]
-        pool = same or [(c, o) for c, o in items if c.kind == q.kind]
-        evidence = "the context contains no quantity of this kind"
-        if pool:
-            key = [float(c.base_value if same else c.value) for c, _ in pool]
-            best = nearest(float(q.base_value if same else q.value), key)
-            if best is not None:
-                c, occ = pool[best]
-                evidence = (
-                    f'nearest in the context: "{c.text}" = {c.describe()} '
-                    f"(passage {occ[1]}, characters {occ[2][0]}-{occ[2][1]})"
-                )
+        key = (q.kind, q.dimension, q.value, q.base_value)
+        evidence = self._evidence.get(key)
+        if evidence is None:
+            evidence = self.context.nearest_evidence(q)
+            if len(self._evidence) >= _MEMO_MAX:
+                self._evidence.clear()
+            self._evidence[key] = evidence
         return Finding(
             kind="ungrounded_number",
             message=(
@@ -436,20 +449,18 @@ class GroundingChecker:
 
 
 def _check_anchor(
-    ca: CompiledAnchor, canon: Canonical, cues: list[re.Match[str]]
+    ca: CompiledAnchor, canon: Canonical, words: frozenset[bytes], cues: list[re.Match[str]]
 ) -> Finding | None:
     value = ca.anchor.value
-    pattern = ca.pattern
     negated_at: tuple[int, int] | None = None
     cue_text = ""
-    if pattern is not None:
-        for m in pattern.finditer(canon.text):
-            cue = negation_cue(canon.text, m.start(), cues) if cues else None
-            if cue is None:
-                return None
-            if negated_at is None:
-                negated_at = canon.to_original(m.start(), m.end())
-                cue_text = cue.group()
+    for m in ca.occurrences(canon.text, words):
+        cue = negation_cue(canon.text, m.start(), cues) if cues else None
+        if cue is None:
+            return None
+        if negated_at is None:
+            negated_at = canon.to_original(m.start(), m.end())
+            cue_text = cue.group()
     if negated_at is not None:
         written = canon.scan.norm.original[negated_at[0] : negated_at[1]]
         return Finding(

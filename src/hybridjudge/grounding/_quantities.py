@@ -240,6 +240,11 @@ _MASTER = _master(tuple(_ALTERNATIVES))
 # At a digit or a letter only some alternatives can start; smaller expressions match faster.
 _MASTER_DIGIT = _master(("enum", "iso", "dmy", "sdate", "time", "num"))
 _MASTER_ALPHA = _master(("mdy", "times", "words", "half", "ident"))
+# Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
+_NOT_ACRONYMS = frozenset(
+    {"usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw", "thb", "nzd", "sek"}
+    | {a for a in _UNITS if a.isalpha()}
+)
 _ACRONYM_BEFORE = re.compile(r"(?<![\w])([a-z]{2,6}) $")
 _MAX_RANGE_GAP = 11  # len(" through ") plus slack: longer gaps cannot be range separators
 _RANGE_SEP = re.compile(r"\s*(?:-|to|through|and)\s*")
@@ -515,30 +520,35 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
     digit runs are found with one character-class pass, number words and month names through
     the set of ASCII letter runs of the text, and the master expression is tried only there.
     """
-    out: set[int] = set()
+    out: list[int] = []
+    add = out.append
+    n = len(s)
     for m in _DIGIT_RUN.finditer(s):
-        p = m.start()
-        prev = s[p - 1] if p else ""
-        if prev.isalpha() or (prev == "-" and p > 1 and s[p - 2].isalpha()):
+        p, e = m.span()
+        prev = s[p - 1] if p else " "
+        if prev == " ":  # the common case
+            add(p)
+        elif prev.isalpha() or (prev == "-" and p > 1 and s[p - 2].isalpha()):
             q = p - 1 if prev.isalpha() else p - 2
             while q > 0 and s[q - 1].isalpha():
                 q -= 1
-            out.add(q)
+            add(q)
             continue
-        if prev and prev in "-+.(":
-            out.add(p - 1)
-        if s[m.end() : m.end() + 1] in (".", ")") and _at_line_start(s, p):
-            out.add(s.rfind("\n", 0, p) + 1)
-        out.add(p)
+        else:
+            if prev in "-+.(":
+                add(p - 1)
+            add(p)
+        if e < n and s[e] in ".)" and _at_line_start(s, p):
+            add(s.rfind("\n", 0, p) + 1)
     for wb in words & _STARTER_WORDS:
         w = wb.decode()
         for needle in (w, _A_SCALE[w]) if w in _A_SCALE else (w,):
             i = s.find(needle)
             while i >= 0:
                 if i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "-"):
-                    out.add(i)
+                    add(i)
                 i = s.find(needle, i + 1)
-    return sorted(out)
+    return sorted(set(out))
 
 
 def _at_line_start(s: str, p: int) -> bool:
@@ -589,7 +599,11 @@ def scan(text: str | NormalizedText) -> Scan:
             and s[start - 2].isalpha()
         ):
             acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
-            if acro is not None and _is_upper_in_original(norm, acro.start(1), acro.end(1)):
+            if (
+                acro is not None
+                and acro.group(1) not in _NOT_ACRONYMS
+                and _is_upper_in_original(norm, acro.start(1), acro.end(1))
+            ):
                 idents.append(Ident(f"{acro.group(1)} {m.group()}", acro.start(1), end, value))
                 continue
         raws.append(_Raw(kind, value, unit, dim, base, start, end, ph))

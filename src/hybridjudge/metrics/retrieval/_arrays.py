@@ -65,7 +65,7 @@ def _check_qid(qid: object, where: str) -> None:
 
 
 def _check_mapping(value: object, where: str) -> Mapping[str, object]:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):  # dict: skip the ABC check
         raise InputError(
             f"{where} must be a mapping {{qid: {{docid: value}}}}, got {type(value).__name__}"
         )
