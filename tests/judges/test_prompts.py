@@ -54,3 +54,9 @@ def test_missing_placeholder_is_a_prompt_error() -> None:
 def test_unknown_prompt_is_a_prompt_error() -> None:
     with pytest.raises(PromptError, match="unknown prompt 'nope'"):
         load_prompt("nope")
+
+
+def test_public_names_are_exactly_all() -> None:
+    # As httpx's tests/test_exported_members.py: __all__ lists every public name, no more.
+    public = {name for name in vars(hybridjudge.judges) if not name.startswith("_")}
+    assert public == set(hybridjudge.judges.__all__)

@@ -150,13 +150,20 @@ def _path(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from hybridjudge.model._local import LOCAL_MODEL_NAME, verify_model_file
+    from hybridjudge.model._local import (
+        LOCAL_MODEL_LICENSE,
+        LOCAL_MODEL_NAME,
+        LOCAL_MODEL_SOURCE,
+        verify_model_file,
+    )
 
     info = verify_model_file(args.model_dir)
     print(f"ok: {info.path}")
-    print(f"model:  {LOCAL_MODEL_NAME}")
-    print(f"size:   {info.size_bytes:,} bytes")
-    print(f"sha256: {info.sha256} (matches the official file)")
+    print(f"model:   {LOCAL_MODEL_NAME}")
+    print(f"size:    {info.size_bytes:,} bytes")
+    print(f"sha256:  {info.sha256} (matches the official file)")
+    print(f"licence: {LOCAL_MODEL_LICENSE}")
+    print(f"source:  {LOCAL_MODEL_SOURCE}")
     return 0
 
 

@@ -218,7 +218,7 @@ def _clean_claims(raw: Sequence[str]) -> tuple[list[str], list[DroppedClaim]]:
 
 
 def _validate(
-    scorers: Sequence[str], mode: str, repetition: int, answer: object
+    scorers: Sequence[str], mode: str, repetition: int, answer: object, question: object
 ) -> tuple[ScorerName, ...]:
     if isinstance(scorers, str):
         scorers = tuple(s.strip() for s in scorers.split(","))
@@ -236,6 +236,8 @@ def _validate(
         raise ConfigError(f"repetition must be an integer >= 0, got {repetition!r}")
     if not isinstance(answer, str):
         raise InputError(f"answer must be a str, got {type(answer).__name__}")
+    if question is not None and not isinstance(question, str):
+        raise InputError(f"question must be a str or None, got {type(question).__name__}")
     return cast("tuple[ScorerName, ...]", names)
 
 
@@ -412,7 +414,7 @@ async def judge(
         ConfigError: unknown or repeated scorer, unknown mode, negative repetition.
         InputError: an answer or a passage that is not a string.
     """
-    names = _validate(scorers, mode, repetition, answer)
+    names = _validate(scorers, mode, repetition, answer, question)
     passages = _passages(context)
     verdict_prompts = [SCORERS[n].prompt for n in names] if mode == "separate" else ["shared"]
     prompt_names = ["claims", *verdict_prompts]

@@ -130,6 +130,16 @@ def render_markdown(study: StudyResult) -> str:
             f"{usd} | {wall} | {c.median_ms:.3f} | {c.p95_ms:.3f} | {c.cache_hits} | "
             f"{c.saved_usd:.4f} | {c.saved_s:.1f} |"
         )
+    if study.judge_usage is not None:
+        u = study.judge_usage
+        lines += [
+            "",
+            f"The judges' model client, each call counted once: {u.calls} calls "
+            f"({u.retries} retries, {u.repairs} repairs), {u.prompt_tokens} prompt + "
+            f"{u.completion_tokens} completion tokens, ${u.cost_usd:.4f}, {u.latency_s:.1f} s "
+            f"waiting on the endpoint; {u.cache_hits} cache hits saved ${u.saved_cost_usd:.4f} "
+            f"and {u.saved_latency_s:.1f} s.",
+        ]
     if any(c.includes_shared_claims for c in a.cost):
         lines += [
             "",

@@ -332,6 +332,9 @@ class StudyResult(_Frozen):
     """Every raw verdict."""
     wall_s: dict[str, float]
     """Wall seconds per phase per repetition, e.g. ``{"deterministic": 0.01, "judges": 312.0}``."""
+    judge_usage: Usage | None = None
+    """Everything the judges' model client did in this run, each call counted once (the
+    per-scorer cost rows include shared calls and must not be summed)."""
     analysis: StudyAnalysis
     """Derived tables."""
     reference: StudyAnalysis | None = None

@@ -32,6 +32,7 @@ from hybridjudge.study._models import (
 )
 
 if TYPE_CHECKING:
+    from hybridjudge.judges import JudgeResult
     from hybridjudge.model import ModelConfig
 
 __all__ = ["DETERMINISTIC", "JUDGE_SCORERS", "ProgressHook", "StudyPlan", "run_study"]
@@ -227,15 +228,13 @@ def _deterministic(
 
 
 def _judge_observation(
-    output_id: str, scorer: str, repetition: int, result: Any, threshold: float
+    output_id: str, scorer: str, repetition: int, result: JudgeResult, threshold: float
 ) -> Observation:
-    usage: Usage = result.usage
+    # A scorer's usage includes the claim extraction it needs (shared with the other judge of
+    # the same call), so its row reads as the cost of running it alone.
+    usage: Usage = result.usage + result.claims_usage
+    cached = usage.calls == 0 and usage.cache_hits > 0
     if result.status == "scored" and result.score is not None:
-        issues = tuple(
-            str(getattr(c, "claim", getattr(c, "text", "")))
-            for c in getattr(result, "claims", ())
-            if not getattr(c, "faithful", True)
-        )
         return Observation(
             output_id=output_id,
             scorer=scorer,
@@ -243,22 +242,27 @@ def _judge_observation(
             status="scored",
             score=float(result.score),
             flagged=float(result.score) < threshold,
-            issues=issues,
-            detail=getattr(result, "detail", None),
+            issues=tuple(v.claim for v in result.verdicts if not v.faithful),
+            detail=result.abstention_reason if result.abstained else None,
             latency_ms=usage.latency_s * 1000.0,
             usage=usage,
-            cached=usage.calls == 0 and usage.cache_hits > 0,
+            cached=cached,
         )
+    detail = None
+    if result.detail is not None:
+        detail = f"{result.detail.stage}: {result.detail.error}"
+        if result.detail.raw:
+            detail += f" | raw reply: {result.detail.raw[:1500]}"
     return Observation(
         output_id=output_id,
         scorer=scorer,
         repetition=repetition,
         status="unscored",
         unscored_reason=result.unscored_reason,
-        detail=(getattr(result, "detail", None) or "")[:2000] or None,
+        detail=detail,
         latency_ms=usage.latency_s * 1000.0,
         usage=usage,
-        cached=usage.calls == 0 and usage.cache_hits > 0,
+        cached=cached,
     )
 
 
@@ -270,7 +274,7 @@ async def _judges(
     mode: Literal["separate", "shared"],
     thresholds: dict[str, float],
     hook: ProgressHook | None,
-) -> tuple[list[Observation], float]:
+) -> tuple[list[Observation], float, Usage]:
     from hybridjudge.judges import judge
     from hybridjudge.model import ModelClient
 
@@ -283,7 +287,7 @@ async def _judges(
         for rep in range(repetitions):
             start = time.perf_counter()
 
-            async def one(out: Output, rep: int = rep) -> tuple[Output, dict[str, Any]]:
+            async def one(out: Output, rep: int = rep) -> tuple[Output, dict[str, JudgeResult]]:
                 case = plan.case_of(out)
                 results = await judge(
                     client,
@@ -306,7 +310,8 @@ async def _judges(
                 if hook is not None:
                     hook("judges", done, total)
             walls.append(time.perf_counter() - start)
-    return observations, (sum(walls) / len(walls)) if walls else 0.0
+        total = client.usage
+    return observations, (sum(walls) / len(walls)) if walls else 0.0, total
 
 
 def run_study(
@@ -344,12 +349,13 @@ def run_study(
 
     observations: list[Observation] = []
     wall: dict[str, float] = {}
+    judge_usage: Usage | None = None
     if DETERMINISTIC in scorers:
         obs, wall[DETERMINISTIC] = _deterministic(plan, repetitions, progress)
         observations += obs
     if judge_scorers:
         assert model_config is not None  # for mypy: set above
-        obs, wall["judges"] = asyncio.run(
+        obs, wall["judges"], judge_usage = asyncio.run(
             _judges(plan, judge_scorers, repetitions, model_config, judge_mode, limits, progress)
         )
         observations += obs
@@ -378,6 +384,7 @@ def run_study(
         outputs=tuple(records),
         observations=tuple(observations),
         wall_s=wall,
+        judge_usage=judge_usage,
         analysis=analysis,
         reference=reference,
         reference_note=note,

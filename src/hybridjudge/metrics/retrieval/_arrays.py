@@ -1,14 +1,16 @@
 """Join a run with its qrels into flat numpy arrays, ranked by a tie-breaking policy.
 
 The run and qrels are plain mappings (``{qid: {docid: score}}`` and ``{qid: {docid: grade}}``).
-They are flattened with C-level iteration (``np.fromiter`` over ``itertools.chain``) and each
-query's documents are ranked by sorting rows of a padded matrix (queries are bucketed by length to
-a power of two, so padding at most doubles the work); only documents whose scores tie are looked
-up by id, to break the tie.
+Scores are flattened with C-level iteration (``np.fromiter`` over ``itertools.chain``); each
+query's documents are ranked by sorting the rows of a matrix (queries of unequal length are
+bucketed by length rounded up to a power of two, so padding at most doubles the work). Grades
+are placed by looking up the judged documents in the run, which are far fewer than the retrieved
+ones, and finding their ranks by binary search; document ids are compared only where scores tie.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -17,7 +19,7 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from hybridjudge._errors import InputError
+from hybridjudge._errors import InputError, InvariantError
 from hybridjudge.metrics.retrieval._measures import RankedArrays
 
 __all__ = ["TIE_BREAKS", "JoinInfo", "TieBreak", "join"]
@@ -94,8 +96,9 @@ def _locate_bad_value(
 
 def _qrels_arrays(
     qrels: Mapping[str, Mapping[str, object]], qids: list[str], relevance_level: int
-) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """num_rel per query, and the ideal ranking of positive grades (qidx, pos, grade)."""
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """num_rel per query, the ideal ranking of positive grades (qidx, pos, grade), and every
+    judgment flattened in qrels order (qidx, grade)."""
     judged = [qrels[q] for q in qids]
     lengths = np.fromiter((len(d) for d in judged), dtype=np.int64, count=len(judged))
     total = int(lengths.sum())
@@ -127,17 +130,16 @@ def _qrels_arrays(
     counts = np.bincount(p_q, minlength=len(qids))
     starts = np.cumsum(counts) - counts
     pos = np.arange(p_q.size, dtype=np.int64) - starts[p_q]
-    return num_rel, p_q, pos, p_g
+    return num_rel, p_q, pos, p_g, qidx, grades
 
 
 def _segment_order(keys: FloatArray, starts: IntArray, lengths: IntArray) -> IntArray:
     """Permutation sorting ``keys`` ascending (stable) within each segment."""
-    if lengths.size and keys.size == lengths.size * int(lengths[0]) > 0:
-        if int(lengths.min()) == int(lengths.max()):  # one depth for all: no padding needed
-            width = int(lengths[0])
-            order = np.argsort(keys.reshape(-1, width), axis=1, kind="stable")
-            order += starts[:, None]
-            return order.reshape(-1)
+    if keys.size and int(lengths.min()) == int(lengths.max()):  # one depth: no padding needed
+        width = int(lengths[0])
+        order = np.argsort(keys.reshape(-1, width), axis=1, kind="stable")
+        order += starts[:, None]
+        return order.reshape(-1)
     perm = np.arange(keys.size, dtype=np.int64)
     multi = np.flatnonzero(lengths > 1)
     if multi.size == 0:
@@ -195,6 +197,70 @@ def _break_ties_by_docid(
     _, codes = np.unique(np.array(docids, dtype=str), return_inverse=True)
     order = np.lexsort((-codes.astype(np.int64), group))
     perm[positions] = perm[positions][order]
+
+
+def _place_judged(
+    qrels: Mapping[str, Mapping[str, object]],
+    qids: list[str],
+    docs_of: list[Mapping[str, object]],
+    judged_q: IntArray,
+    judged_grade: IntArray,
+    perm: IntArray,
+    sorted_scores: FloatArray,
+    qidx: IntArray,
+    starts: IntArray,
+) -> IntArray:
+    """Grades in ranked order, by finding each positively judged document in the ranking.
+
+    Looking up the (few) judged documents in the run instead of every retrieved document in the
+    qrels: a judged document's score is found in the run mapping, and its rank by binary search
+    over (query, -score), which is sorted after ranking (complex numbers sort lexicographically).
+    Only when several documents of the query share that score are their ids compared. Grades of
+    0 or below earn nothing in any measure, so they stay at ``NONPOOL``.
+    """
+    ranked = np.full(sorted_scores.size, NONPOOL, dtype=np.int64)
+    judged = [qrels[q] for q in qids]
+    found = np.fromiter(
+        chain.from_iterable(
+            map(d.get, j, repeat(math.nan)) for d, j in zip(docs_of, judged, strict=True)
+        ),
+        dtype=np.float64,
+        count=judged_grade.size,
+    )
+    chosen = np.flatnonzero((judged_grade > 0) & ~np.isnan(found))
+    if chosen.size == 0:
+        return ranked
+    haystack = np.empty(sorted_scores.size, dtype=np.complex128)
+    haystack.real = qidx
+    haystack.imag = -sorted_scores
+    needles = np.empty(chosen.size, dtype=np.complex128)
+    needles.real = judged_q[chosen]
+    needles.imag = -found[chosen]
+    left = np.searchsorted(haystack, needles, side="left")
+    right = np.searchsorted(haystack, needles, side="right")
+    single = right - left == 1
+    ranked[left[single]] = judged_grade[chosen[single]]
+    tied = np.flatnonzero(~single)
+    if tied.size:
+        judged_starts = np.cumsum([len(j) for j in judged]) - [len(j) for j in judged]
+        run_keys: dict[int, list[object]] = {}
+        qrels_keys: dict[int, list[object]] = {}
+        for t in tied.tolist():
+            entry = int(chosen[t])
+            row = int(judged_q[entry])
+            if row not in run_keys:
+                run_keys[row] = list(docs_of[row])
+                qrels_keys[row] = list(judged[row])
+            docid = qrels_keys[row][entry - int(judged_starts[row])]
+            group = range(int(left[t]), int(right[t]))
+            spots = [p for p in group if run_keys[row][perm[p] - starts[row]] == docid]
+            if len(spots) != 1:
+                raise InvariantError(
+                    f"query {qids[row]!r}: document {docid!r} found {len(spots)} times among "
+                    "its tied scores; please report this with the run"
+                )
+            ranked[spots[0]] = judged_grade[entry]
+    return ranked
 
 
 def join(
@@ -258,26 +324,29 @@ def join(
         raise _locate_bad_value(zip(qids, docs_of, strict=True), "run", "score") from None
     if np.isnan(scores).any():
         raise _locate_bad_value(zip(qids, docs_of, strict=True), "run", "score")
-    num_rel, ideal_q, ideal_pos, ideal_grade = _qrels_arrays(qrels, qids, relevance_level)
-
-    grades = np.fromiter(
-        chain.from_iterable(
-            map(qrels[q].get, d, repeat(NONPOOL)) for q, d in zip(qids, docs_of, strict=True)
-        ),
-        dtype=np.int64,  # the grades were checked to be whole numbers above
-        count=total,
+    num_rel, ideal_q, ideal_pos, ideal_grade, judged_q, judged_grade = _qrels_arrays(
+        qrels, qids, relevance_level
     )
 
     starts = np.cumsum(lengths) - lengths
     qidx = np.repeat(np.arange(len(qids), dtype=np.int64), lengths)
     if tie_break == "rank":
-        perm = np.arange(total, dtype=np.int64)
+        grades = np.fromiter(
+            chain.from_iterable(
+                map(qrels[q].get, d, repeat(NONPOOL)) for q, d in zip(qids, docs_of, strict=True)
+            ),
+            dtype=np.int64,  # the grades were checked to be whole numbers above
+            count=total,
+        )
+        ranked_grades = grades
     else:
         perm = _segment_order(-scores, starts, lengths)
         if tie_break == "trec_eval":
             _break_ties_by_docid(perm, scores[perm], qidx, starts, docs_of, qids)
+        ranked_grades = _place_judged(
+            qrels, qids, docs_of, judged_q, judged_grade, perm, scores[perm], qidx, starts
+        )
     pos = np.arange(total, dtype=np.int64) - starts[qidx]
-    ranked_grades = grades[perm]
     if max_docs is not None and int(lengths.max(initial=0)) > max_docs:
         keep = pos < max_docs
         qidx, pos, ranked_grades = qidx[keep], pos[keep], ranked_grades[keep]

@@ -1,0 +1,191 @@
+"""The study with both judges against a real OpenAI-compatible server on 127.0.0.1 (scripted).
+
+The scripted model answers like a perfect judge: the mutant's inverted claim is unsupported and
+contradicted, the base's claim is supported. Expected counts are worked out by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
+from hybridjudge.model import ModelConfig
+from hybridjudge.study import StudyPlan, run_study
+from tests.judges.helpers import claims_reply, prompt_of, verdicts_reply
+from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
+
+BASE = "Customers may request a refund within 30 days."
+INVERTED = "Customers may not request a refund within 30 days."
+BASE2 = "Refunds are processed within 5 business days."
+INVERTED2 = "Refunds are never processed within 5 business days."
+CONTEXT = (
+    "Customers may request a full refund within 30 days of purchase. "
+    "Refunds are processed within 5 business days."
+)
+
+
+def _corpus(root: Path) -> Path:
+    producer = Producer(system="toy", kind="synthetic")
+    cases = [
+        Case(
+            id=f"c{i}",
+            question="Refunds?",
+            context=CONTEXT,
+            anchors=(),
+            label_source="hand-written",
+        )
+        for i in (1, 2)
+    ]
+    outputs = [
+        Output(id="c1::base", case_id="c1", text=BASE, producer=producer, clean=True),
+        Output(
+            id="c1::inv",
+            case_id="c1",
+            text=INVERTED,
+            base_id="c1::base",
+            defect="inversion",
+            origin="paper",
+            producer=producer,
+        ),
+        Output(id="c2::base", case_id="c2", text=BASE2, producer=producer, clean=True),
+        Output(
+            id="c2::inv",
+            case_id="c2",
+            text=INVERTED2,
+            base_id="c2::base",
+            defect="inversion",
+            origin="paper",
+            producer=producer,
+        ),
+    ]
+    write_jsonl_models(root / "cases.jsonl", cases)
+    write_jsonl_models(root / "outputs.jsonl", outputs)
+    return root
+
+
+def _perfect_judge(request: RecordedRequest) -> Step:
+    user = request.messages[-1]["content"]
+    bad = INVERTED in user or INVERTED2 in user
+    claim = next(t for t in (INVERTED, INVERTED2, BASE, BASE2) if t in user)
+    name = prompt_of(request)
+    if name == "claims":
+        return claims_reply(claim)
+    labels = {
+        "support": ("not_supported", "supported"),
+        "contradiction": ("contradicted", "not_contradicted"),
+        "shared": ("contradicted", "supported"),
+    }[name]
+    return verdicts_reply(labels[0] if bad else labels[1])
+
+
+@pytest.fixture
+def config(openai_server: FakeOpenAIServer, tmp_path: Path) -> ModelConfig:
+    openai_server.respond_with(_perfect_judge)
+    return ModelConfig(
+        backend="openai",
+        base_url=openai_server.base_url,
+        model="fake-model",
+        cache_dir=tmp_path / "cache",
+        max_concurrency=1,
+        price_input_per_mtok=1.0,
+        price_output_per_mtok=2.0,
+        timeout=5.0,
+    )
+
+
+SCORERS = ["deterministic", "support", "contradiction"]
+
+
+def test_judged_study_counts_and_costs(
+    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+) -> None:
+    plan = StudyPlan(corpus_paths=[_corpus(tmp_path / "toy")])
+    result = run_study(plan, scorers=SCORERS, repetitions=2, model_config=config)
+    rows = {r.scorer: r for r in result.analysis.detection}
+    # by hand: both inversions carry every anchor and number, so the checks cannot see them;
+    # a perfect judge scores each mutant 0 < base 1 in both repetitions
+    assert (rows["deterministic"].detected, rows["deterministic"].n) == (0, 2)
+    assert (rows["support"].detected, rows["support"].n) == (2, 2)
+    assert (rows["contradiction"].detected, rows["contradiction"].n) == (2, 2)
+    # 4 outputs x 2 repetitions x (1 claim call + 2 verdict calls)
+    assert openai_server.request_count == 24
+    assert result.judge_usage is not None
+    assert result.judge_usage.calls == 24
+    assert result.judge_usage.prompt_tokens > 0
+    cost = {c.scorer: c for c in result.analysis.cost}
+    # each judge's row carries its own verdict calls and the shared claim calls: 8 + 8
+    assert cost["support"].calls == 16
+    assert cost["support"].includes_shared_claims
+    assert cost["support"].usd_per_1000 is not None and cost["support"].usd_per_1000 > 0
+    assert cost["deterministic"].calls == 0
+    assert json.dumps(result.config.model).find("sk-") == -1
+
+
+def test_rerun_is_served_from_the_cache(
+    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+) -> None:
+    plan = StudyPlan(corpus_paths=[_corpus(tmp_path / "toy")])
+    first = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
+    sent = openai_server.request_count
+    second = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
+    assert openai_server.request_count == sent  # zero new requests
+    assert second.analysis.detection == first.analysis.detection
+    cost = {c.scorer: c for c in second.analysis.cost}
+    assert cost["support"].calls == 0
+    assert cost["support"].cache_hits == 8  # 4 outputs x (claims + verdict)
+    assert cost["support"].saved_usd > 0
+
+
+class _Interrupt(Exception):
+    pass
+
+
+def test_interrupted_study_resumes_without_repeating_finished_calls(
+    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+) -> None:
+    plan = StudyPlan(corpus_paths=[_corpus(tmp_path / "toy")])
+
+    def stop_after_first(phase: str, done: int, total: int) -> None:
+        if phase == "judges" and done == 1:
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        run_study(
+            plan, scorers=SCORERS, repetitions=1, model_config=config, progress=stop_after_first
+        )
+    first = openai_server.request_count
+    assert 3 <= first < 12
+    result = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
+    resumed = openai_server.request_count - first
+    # every call answered before the interruption came from the cache; at most the one request
+    # in flight when it stopped (concurrency 1) is asked again
+    assert 12 - first <= resumed <= 12 - first + 1
+    assert resumed <= 9
+    rows = {r.scorer: r for r in result.analysis.detection}
+    assert rows["support"].detected == 2
+
+
+def test_unscored_judgements_are_counted_by_reason_never_scored(
+    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+) -> None:
+    def broken_verdicts(request: RecordedRequest) -> Step:
+        if prompt_of(request) == "support":
+            from tests.support.openai_server import reply
+
+            return reply('{"verdicts": [')  # truncated JSON, and its repair too
+        return _perfect_judge(request)
+
+    openai_server.respond_with(broken_verdicts)
+    plan = StudyPlan(corpus_paths=[_corpus(tmp_path / "toy")])
+    result = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
+    unscored = {u.scorer: u for u in result.analysis.unscored}
+    assert unscored["support"].by_reason == {"parse_failure": 4}
+    assert unscored["contradiction"].by_reason == {}
+    rows = {r.scorer: r for r in result.analysis.detection}
+    assert (rows["support"].detected, rows["support"].unscored) == (0, 2)
+    support_obs = [o for o in result.observations if o.scorer == "support"]
+    assert all(o.score is None and o.flagged is None for o in support_obs)
+    assert all(o.detail and "raw reply" in o.detail for o in support_obs)
