@@ -24,7 +24,7 @@ DEFAULT_METRICS = "ndcg@10,mrr,hit@5,p@10,recall@100,map"
 _JSON_KIND = "hybridjudge.retrieval.eval"
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``retrieval`` with its ``eval`` subcommand."""
     parser = subparsers.add_parser(
         "retrieval", help="retrieval metrics (hit@k, MRR, P@k, recall@k, MAP, nDCG) as trec_eval"

@@ -169,3 +169,13 @@ def test_retriever_hook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 def test_bad_retriever_specs(spec: str, message: str) -> None:
     with pytest.raises(InputError, match=message):
         load_retriever(spec)
+
+
+def test_retriever_that_raises_names_the_case(tmp_path: Path) -> None:
+    cases = read_cases(_write_cases(tmp_path))
+
+    def broken(question: str) -> list[str]:
+        raise RuntimeError("index not loaded")
+
+    with pytest.raises(InputError, match=r"raised RuntimeError on case 'c1'.*index not loaded"):
+        run_retriever(broken, cases)

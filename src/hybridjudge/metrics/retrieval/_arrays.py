@@ -341,10 +341,11 @@ def join(
         ranked_grades = grades
     else:
         perm = _segment_order(-scores, starts, lengths)
+        sorted_scores = scores[perm]  # unchanged by tie-breaking, which only swaps equal scores
         if tie_break == "trec_eval":
-            _break_ties_by_docid(perm, scores[perm], qidx, starts, docs_of, qids)
+            _break_ties_by_docid(perm, sorted_scores, qidx, starts, docs_of, qids)
         ranked_grades = _place_judged(
-            qrels, qids, docs_of, judged_q, judged_grade, perm, scores[perm], qidx, starts
+            qrels, qids, docs_of, judged_q, judged_grade, perm, sorted_scores, qidx, starts
         )
     pos = np.arange(total, dtype=np.int64) - starts[qidx]
     if max_docs is not None and int(lengths.max(initial=0)) > max_docs:

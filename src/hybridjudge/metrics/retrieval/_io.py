@@ -492,9 +492,17 @@ def run_retriever(
     Raises
     ------
     InputError
-        When a returned ranking has an unusable shape (the message names the case).
+        When the retriever raises, or a returned ranking has an unusable shape (the message
+        names the case).
     """
-    return {
-        case.id: ranking_to_scores(retriever(case.question), where=f"case {case.id!r}")
-        for case in cases
-    }
+    run: dict[str, dict[str, float]] = {}
+    for case in cases:
+        try:
+            ranking = retriever(case.question)
+        except Exception as exc:  # the user's code: report which case broke it
+            raise InputError(
+                f"the retriever raised {type(exc).__name__} on case {case.id!r} "
+                f"({case.question!r}): {exc}"
+            ) from exc
+        run[case.id] = ranking_to_scores(ranking, where=f"case {case.id!r}")
+    return run
