@@ -138,3 +138,40 @@ def test_each_difference_from_the_paper_is_explained(study: StudyResult) -> None
     from hybridjudge.reports import render_markdown
 
     assert "grounding-legal-clause::contradiction" in render_markdown(study)
+
+
+def test_judge_sample_is_seeded_covers_every_class_and_is_reported() -> None:
+    muts = [ROOT / "mutations" / "opengate.jsonl"]
+    plan = StudyPlan(corpus_paths=[OPENGATE], mutation_paths=muts, judge_sample=2, seed=0)
+    again = StudyPlan(corpus_paths=[OPENGATE], mutation_paths=muts, judge_sample=2, seed=0)
+    assert plan.judged == again.judged
+    judged = [r for r in plan.records() if r.judged]
+    bases = [r for r in judged if r.base_id is None]
+    assert len(bases) == 2
+    # every mutant of a chosen base comes along, and nothing else
+    assert {r.id for r in judged if r.base_id} == {
+        r.id for r in plan.records() if r.base_id in {b.id for b in bases}
+    }
+    # two bases suffice to cover all five classes (the unanswerable case is the only one with
+    # failure-to-abstain mutants, so it must be among them)
+    assert {r.defect for r in judged if r.defect} == {
+        "omission",
+        "fabricated_number",
+        "non_abstention",
+        "contradiction",
+        "inversion",
+    }
+    sampling = plan.sampling()
+    assert sampling is not None
+    assert sampling.bases_per_corpus == {"opengate": 2}
+    assert "--judge-sample all" in sampling.note
+    assert StudyPlan(corpus_paths=[OPENGATE], judge_sample=None).sampling() is None
+
+
+def test_judge_sample_errors_name_the_corpus() -> None:
+    from hybridjudge import ConfigError
+
+    with pytest.raises(ConfigError, match="halueval"):
+        StudyPlan(corpus_paths=[OPENGATE], judge_sample={"halueval": 2})
+    with pytest.raises(ConfigError, match="at least 1"):
+        StudyPlan(corpus_paths=[OPENGATE], judge_sample=0)

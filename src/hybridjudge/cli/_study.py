@@ -30,18 +30,18 @@ def _threshold(text: str) -> tuple[str, float]:
     return name, number
 
 
-def _sample(text: str) -> int | None:
+def _sample(text: str) -> int | dict[str, int] | None:
     if text == "all":
         return None
     try:
-        value = int(text)
+        if "=" not in text:
+            return int(text)
+        pairs = [part.split("=", 1) for part in text.split(",") if part.strip()]
+        return {name.strip(): int(value) for name, value in pairs}
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a number of bases or 'all', got {text!r}"
+            f"expected N, CORPUS=N[,CORPUS=N...] or 'all', got {text!r}"
         ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("the judge sample must be at least 1 base per corpus")
-    return value
 
 
 def register(subparsers: Any) -> None:
@@ -105,8 +105,8 @@ def register(subparsers: Any) -> None:
         "--judge-sample",
         type=_sample,
         default=None,
-        metavar="N|all",
-        help="judge only N bases per corpus (seeded) with all their mutants; default all",
+        metavar="N|CORPUS=N,...|all",
+        help="judge only N bases per corpus (or CORPUS=N,...), each with all its mutants, chosen by a seeded shuffle that covers defect classes first; default all",
     )
     run.add_argument(
         "--sample-seed", type=int, default=0, help="seed of the judge sample (default 0)"

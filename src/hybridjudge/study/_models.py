@@ -130,8 +130,8 @@ class SamplingRecord(_Frozen):
     """Outputs the judges scored."""
     total_outputs: int
     """Outputs in the study (the deterministic scorer scores all of them)."""
-    bases_per_corpus: int | None
-    """Bases sampled per corpus (with all their mutants), ``None`` when nothing was sampled."""
+    bases_per_corpus: dict[str, int]
+    """Bases sampled per corpus (each with all its mutants)."""
     seed: int
     """Seed of the deterministic sample."""
     note: str

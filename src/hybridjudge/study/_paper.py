@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hybridjudge._errors import InputError
-from hybridjudge.study._analysis import analyse
-from hybridjudge.study._analysis import reacted
+from hybridjudge.study._analysis import analyse, reacted
 from hybridjudge.study._models import (
     Observation,
     OutputRecord,

@@ -13,7 +13,7 @@ import datetime as _dt
 import hashlib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -53,7 +53,7 @@ class StudyPlan:
         *,
         corpus_paths: Sequence[str | Path],
         mutation_paths: Sequence[str | Path] = (),
-        judge_sample: int | None = None,
+        judge_sample: int | Mapping[str, int] | None = None,
         seed: int = 0,
     ) -> None:
         from hybridjudge.corpus import load_corpus
@@ -117,27 +117,60 @@ class StudyPlan:
         """The gold case of an output."""
         return self.cases[f"{self.corpus_of[out.id]}/{out.case_id}"]
 
-    def _sample(self, bases_per_corpus: int | None, seed: int) -> set[str]:
-        if bases_per_corpus is None:
+    def _sample(self, sample: int | Mapping[str, int] | None, seed: int) -> set[str]:
+        """Bases chosen per corpus (with all their mutants), covering defect classes first.
+
+        The order is a seeded shuffle of the base ids; bases whose mutants add a defect class
+        not yet covered are taken first, so a small sample still sees every class it can.
+        """
+        if sample is None:
             return {o.id for o in self.outputs}
-        if bases_per_corpus < 1:
-            raise ConfigError("--judge-sample must be at least 1 (or 'all')")
+        quotas = self._quotas(sample)
         chosen: set[str] = set()
         for corpus in self.corpora:
-            bases = sorted(
-                o.id
-                for o in self.outputs
-                if o.base_id is None and self.corpus_of[o.id] == corpus.name
-            )
-            rng = random.Random(f"{seed}:{corpus.name}")
-            keep = (
-                set(bases)
-                if len(bases) <= bases_per_corpus
-                else set(rng.sample(bases, bases_per_corpus))
-            )
-            chosen |= keep
+            quota = quotas.get(corpus.name)
+            mine = [o for o in self.outputs if self.corpus_of[o.id] == corpus.name]
+            bases = sorted(o.id for o in mine if o.base_id is None)
+            if quota is None or quota >= len(bases):
+                chosen |= set(bases)
+                continue
+            classes: dict[str, set[str]] = {b: set() for b in bases}
+            for o in mine:
+                if o.base_id in classes:
+                    classes[o.base_id].add(o.defect or "natural")
+            order = list(bases)
+            random.Random(f"{seed}:{corpus.name}").shuffle(order)
+            covered: set[str] = set()
+            picked: list[str] = []
+            while len(picked) < quota:
+                gains = [
+                    (len(classes[b] - covered), -i, b)
+                    for i, b in enumerate(order)
+                    if b not in picked
+                ]
+                best = max(gains)
+                picked.append(best[2])
+                covered |= classes[best[2]]
+            chosen |= set(picked)
         chosen |= {o.id for o in self.outputs if o.base_id in chosen}
         return chosen
+
+    def _quotas(self, sample: int | Mapping[str, int]) -> dict[str, int]:
+        names = [c.name for c in self.corpora]
+        if isinstance(sample, int):
+            quotas = dict.fromkeys(names, sample)
+        else:
+            unknown = sorted(set(sample) - set(names))
+            if unknown:
+                raise ConfigError(
+                    f"--judge-sample names corpus {', '.join(unknown)}, which is not in this "
+                    f"study ({', '.join(names)})"
+                )
+            quotas = dict(sample)
+        for name, value in quotas.items():
+            if value < 1:
+                raise ConfigError(f"--judge-sample for {name} must be at least 1 base (or 'all')")
+        return quotas
 
     def records(self) -> list[OutputRecord]:
         """One :class:`OutputRecord` per output."""
@@ -165,13 +198,15 @@ class StudyPlan:
         return SamplingRecord(
             judged_outputs=len(self.judged),
             total_outputs=len(self.outputs),
-            bases_per_corpus=self.judge_sample,
+            bases_per_corpus=self._quotas(self.judge_sample),
             seed=self.seed,
             note=(
                 f"The LLM judges scored a deterministic sample of {len(self.judged)} of "
-                f"{len(self.outputs)} outputs ({self.judge_sample} bases per corpus with all "
-                f"their mutants, seed {self.seed}) to keep the time budget; the deterministic "
-                "checks scored all. Run with --judge-sample all for the full study."
+                f"{len(self.outputs)} outputs (bases per corpus: "
+                + ", ".join(f"{k} {v}" for k, v in self._quotas(self.judge_sample).items())
+                + f", each with all its mutants, covering defect classes first; seed {self.seed}) "
+                "to keep the time budget; the deterministic checks scored all. Run with "
+                "--judge-sample all for the full study."
             ),
         )
 
