@@ -119,7 +119,8 @@ def test_judged_study_counts_and_costs(
     # each judge's row carries its own verdict calls and the shared claim calls: 8 + 8
     assert cost["support"].calls == 16
     assert cost["support"].includes_shared_claims
-    assert cost["support"].usd_per_1000 is not None and cost["support"].usd_per_1000 > 0
+    assert cost["support"].usd_per_1000 is not None
+    assert cost["support"].usd_per_1000 > 0
     assert cost["deterministic"].calls == 0
     assert json.dumps(result.config.model).find("sk-") == -1
 
@@ -139,7 +140,7 @@ def test_rerun_is_served_from_the_cache(
     assert cost["support"].saved_usd > 0
 
 
-class _Interrupt(Exception):
+class _InterruptedError(Exception):
     pass
 
 
@@ -150,9 +151,9 @@ def test_interrupted_study_resumes_without_repeating_finished_calls(
 
     def stop_after_first(phase: str, done: int, total: int) -> None:
         if phase == "judges" and done == 1:
-            raise _Interrupt
+            raise _InterruptedError
 
-    with pytest.raises(_Interrupt):
+    with pytest.raises(_InterruptedError):
         run_study(
             plan, scorers=SCORERS, repetitions=1, model_config=config, progress=stop_after_first
         )

@@ -131,14 +131,14 @@ def render_markdown(study: StudyResult) -> str:
             f"{c.saved_usd:.4f} | {c.saved_s:.1f} |"
         )
     if study.judge_usage is not None:
-        u = study.judge_usage
+        ju = study.judge_usage
         lines += [
             "",
-            f"The judges' model client, each call counted once: {u.calls} calls "
-            f"({u.retries} retries, {u.repairs} repairs), {u.prompt_tokens} prompt + "
-            f"{u.completion_tokens} completion tokens, ${u.cost_usd:.4f}, {u.latency_s:.1f} s "
-            f"waiting on the endpoint; {u.cache_hits} cache hits saved ${u.saved_cost_usd:.4f} "
-            f"and {u.saved_latency_s:.1f} s.",
+            f"The judges' model client, each call counted once: {ju.calls} calls "
+            f"({ju.retries} retries, {ju.repairs} repairs), {ju.prompt_tokens} prompt + "
+            f"{ju.completion_tokens} completion tokens, ${ju.cost_usd:.4f}, {ju.latency_s:.1f} s "
+            f"waiting on the endpoint; {ju.cache_hits} cache hits saved ${ju.saved_cost_usd:.4f} "
+            f"and {ju.saved_latency_s:.1f} s.",
         ]
     if any(c.includes_shared_claims for c in a.cost):
         lines += [

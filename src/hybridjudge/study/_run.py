@@ -345,8 +345,8 @@ async def _judges(
                 if hook is not None:
                     hook("judges", done, total)
             walls.append(time.perf_counter() - start)
-        total = client.usage
-    return observations, (sum(walls) / len(walls)) if walls else 0.0, total
+        run_usage = client.usage
+    return observations, (sum(walls) / len(walls)) if walls else 0.0, run_usage
 
 
 def run_study(
