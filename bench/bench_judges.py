@@ -12,7 +12,8 @@ the two modes agree (per claim and per output score); a per-output table; and a 
 modes from the cache (HTTP requests and wall time). For reference it quotes the RAGAS and DeepEval
 figures measured on the same model and corpus (``../shared/MISSION.md`` §1, another process).
 
-Run (about 20-40 minutes on 2 cores; ``--limit`` for a quick look)::
+Run (about 40 minutes for the 27 outputs on 2 shared cores; ``--limit`` or ``--match`` for a
+quick look)::
 
     .venv/bin/python bench/bench_judges.py                 # fresh temporary cache
     .venv/bin/python bench/bench_judges.py --limit 3
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hybridjudge.corpus import Case, Output, read_jsonl_models
-from hybridjudge.judges import JudgeResult, Mode
+from hybridjudge.judges import PROMPT_NAMES, JudgeResult, Mode, load_prompt
 from hybridjudge.judges import judge as run_judge
 from hybridjudge.model import ModelClient, ModelConfig, Usage
 
@@ -194,7 +195,9 @@ def report(runs: list[Run], rerun: tuple[Usage, float], source: str) -> None:
             wall += run.separate_s if mode == "separate" else run.shared_s + claim_usage.latency_s
         per_mode[mode] = (usage, wall)
 
+    versions = ", ".join(f"{name} {load_prompt(name).version}" for name in PROMPT_NAMES)
     print(f"\nhybridjudge judges on the embedded model, {n} outputs of {source}, 1 repetition")
+    print(f"prompt versions: {versions}")
     print(
         f"{'mode':<10}{'calls/eval':>11}{'prompt tok/eval':>17}{'compl tok/eval':>16}"
         f"{'wall s/eval':>13}{'repairs':>9}{'retries':>9}"

@@ -139,8 +139,12 @@ def test_table_output_with_usage_summary(
     assert "0.50 (1/2)" in out  # "wrong": 1 of 2 claims supported
     assert "1.00 (2/2)" in out
     assert "contradiction" not in out.split("model usage")[0]
-    assert "cache hits" in out
+    # 2 cases x (claims + support) = 4 calls of 10 prompt + 5 completion tokens each; at 1 and 2
+    # USD per million: 4 x (10 + 2 x 5) / 1e6 = 8e-5 USD, printed rounded to $0.0001.
+    assert "40/20" in out.split("model usage")[1]
     assert "2 evaluation(s), 0 unscored result(s), 1 unusable line(s)" in out
+    assert "4 model call(s) costing $0.0001" in out
+    assert "0 cache hit(s)" in out
 
 
 @pytest.mark.parametrize(

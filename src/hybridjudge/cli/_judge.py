@@ -220,7 +220,7 @@ def _print_table(
 
     console = Console()
     table = Table(title="faithfulness (faithful claims / claims)")
-    table.add_column("case")
+    table.add_column("case", overflow="fold")
     table.add_column("rep", justify="right")
     table.add_column("claims", justify="right")
     for name in scorers:
@@ -235,17 +235,14 @@ def _print_table(
     for column in (
         "scope",
         "calls",
-        "cache hits",
+        "hits",
         "retries",
         "repairs",
-        "prompt tok",
-        "completion tok",
-        "cost USD",
-        "model s",
-        "saved USD",
+        "tokens in/out",
+        "USD",
         "saved s",
     ):
-        usage.add_column(column, justify="right" if column != "scope" else "left")
+        usage.add_column(column, justify="left" if column == "scope" else "right")
     for scope, u in [*sorted(by_scope.items()), ("total", total)]:
         usage.add_row(
             scope,
@@ -253,16 +250,16 @@ def _print_table(
             str(u.cache_hits),
             str(u.retries),
             str(u.repairs),
-            str(u.prompt_tokens),
-            str(u.completion_tokens),
+            f"{u.prompt_tokens}/{u.completion_tokens}",
             f"{u.cost_usd:.4f}",
-            f"{u.latency_s:.1f}",
-            f"{u.saved_cost_usd:.4f}",
             f"{u.saved_latency_s:.1f}",
         )
     console.print(usage)
     unscored = sum(r.status == "unscored" for per in results for r in per.values())
     console.print(
         f"{len(results)} evaluation(s), {unscored} unscored result(s), {bad} unusable line(s); "
-        f"cache hits saved ${total.saved_cost_usd:.4f} and {total.saved_latency_s:.1f} s"
+        f"{total.calls} model call(s) costing ${total.cost_usd:.4f} in {total.latency_s:.1f} s; "
+        f"{total.cache_hits} cache hit(s) saved ${total.saved_cost_usd:.4f} and "
+        f"{total.saved_latency_s:.1f} s",
+        soft_wrap=True,
     )
