@@ -11,7 +11,7 @@ PIP    := $(BIN)/python -m pip
 # their mutants) so the study finishes within 15 minutes on 2 cores; STUDY_SAMPLE=all runs them all.
 STUDY_OUT         ?= results/main
 STUDY_REPETITIONS ?= 2
-STUDY_SAMPLE      ?= opengate=2,halueval=3
+STUDY_SAMPLE      ?= opengate=2,halueval=2
 STUDY_MODE        ?= separate
 STUDY_ARGS        ?=
 

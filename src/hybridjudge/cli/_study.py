@@ -140,6 +140,8 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge.study import JUDGE_SCORERS, StudyPlan, run_study
 
     console = Console(stderr=True)
+    if not console.is_terminal:
+        console = Console(stderr=True, width=160)  # a log file: do not wrap the tables at 80
     if args.repetitions < 1:
         raise ConfigError("--repetitions must be at least 1")
     thresholds = dict(args.threshold)

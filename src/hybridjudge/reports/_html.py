@@ -61,7 +61,17 @@ def _heatmap(analysis: StudyAnalysis, scorers: list[str], title: str) -> str | N
     )
     for i in range(len(grid)):
         for j in range(len(scorers)):
-            ax.text(j, i, labels[i][j] or "—", ha="center", va="center", fontsize=7.5)
+            v = values[i, j]
+            dark = not np.isnan(v) and (v < 0.2 or v > 0.85)
+            ax.text(
+                j,
+                i,
+                labels[i][j] or "—",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if dark else "black",
+            )
     ax.set_title(
         title + "\n(detected in every repetition / mutants, Wilson 95% interval)", fontsize=10
     )
@@ -80,30 +90,40 @@ def _cost_plot(study: StudyResult) -> str | None:
     if not rows:
         return None
     names = [r.scorer for r in rows]
-    floor_usd, floor_ms = 1e-4, 1e-3
-    usd = [max(r.usd_per_1000 or 0.0, floor_usd) for r in rows]
-    ms = [max(r.median_ms, floor_ms) for r in rows]
-    p95 = [max(r.p95_ms, floor_ms) for r in rows]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(rows) + 2.2))
-    left.barh(names, usd, color="#4c72b0")
-    left.set_xscale("log")
-    left.set_xlabel("$ per 1,000 evaluations (log; free scorers drawn at $0.0001)")
-    for i, r in enumerate(rows):
-        text = (
-            "unknown price"
-            if r.usd_per_1000 is None
-            else ("free" if r.usd_per_1000 == 0 else f"${r.usd_per_1000:.3g}")
-        )
-        left.text(usd[i], i, " " + text, va="center", fontsize=8)
-    right.barh(names, p95, color="#dd8452", alpha=0.45, label="p95")
-    right.barh(names, ms, color="#dd8452", label="median")
-    right.set_xscale("log")
-    right.set_xlabel("milliseconds per evaluation (log)")
-    right.legend(loc="lower right", fontsize=8)
-    for i in range(len(rows)):
-        right.text(p95[i], i, f" {ms[i]:.3g} / {p95[i]:.3g} ms", va="center", fontsize=8)
-    right.set_yticks([])
-    fig.suptitle("Cost and latency per scorer", fontsize=10)
+    floor = {"usd": 1e-4, "tokens": 0.1, "ms": 1e-3}
+    usd = [r.usd_per_1000 for r in rows]
+    tokens = [
+        (r.prompt_tokens + r.completion_tokens) / r.evaluations if r.evaluations else 0.0
+        for r in rows
+    ]
+    median = [r.median_ms for r in rows]
+    p95 = [r.p95_ms for r in rows]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 0.5 * len(rows) + 2.2), sharey=True)
+    panels = [
+        (axes[0], usd, "USD per 1,000 evaluations", "usd", "#4c72b0"),
+        (axes[1], tokens, "tokens per evaluation", "tokens", "#55a868"),
+        (axes[2], median, "ms per evaluation (median; p95 light)", "ms", "#dd8452"),
+    ]
+    for ax, values, label, key, color in panels:
+        drawn = [max(v or 0.0, floor[key]) for v in values]
+        if key == "ms":
+            ax.barh(names, [max(v, floor[key]) for v in p95], color=color, alpha=0.35)
+        ax.barh(names, drawn, color=color)
+        ax.set_xscale("log")
+        ax.set_xlabel(label, fontsize=8)
+        ax.set_xlim(right=max(drawn + [floor[key] * 10]) * 30)
+        for i, v in enumerate(values):
+            if v is None:
+                text = "unknown price"
+            elif v == 0:
+                text = "0"
+            else:
+                text = f"{v:.3g}"
+            ax.text(drawn[i], i, " " + text, va="center", fontsize=8)
+    fig.suptitle(
+        "Cost and latency per scorer (log scales; a value of 0 is drawn at the left edge)",
+        fontsize=10,
+    )
     svg = _svg(fig)
     plt.close(fig)
     return svg
