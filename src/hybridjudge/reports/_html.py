@@ -91,15 +91,15 @@ def _cost_plot(study: StudyResult) -> str | None:
         return None
     names = [r.scorer for r in rows]
     floor = {"usd": 1e-4, "tokens": 0.1, "ms": 1e-3}
-    usd = [r.usd_per_1000 for r in rows]
-    tokens = [
+    usd: list[float | None] = [r.usd_per_1000 for r in rows]
+    tokens: list[float | None] = [
         (r.prompt_tokens + r.completion_tokens) / r.evaluations if r.evaluations else 0.0
         for r in rows
     ]
-    median = [r.median_ms for r in rows]
+    median: list[float | None] = [r.median_ms for r in rows]
     p95 = [r.p95_ms for r in rows]
     fig, axes = plt.subplots(1, 3, figsize=(13, 0.5 * len(rows) + 2.2), sharey=True)
-    panels = [
+    panels: list[tuple[Any, list[float | None], str, str, str]] = [
         (axes[0], usd, "USD per 1,000 evaluations", "usd", "#4c72b0"),
         (axes[1], tokens, "tokens per evaluation", "tokens", "#55a868"),
         (axes[2], median, "ms per evaluation (median; p95 light)", "ms", "#dd8452"),
@@ -111,7 +111,7 @@ def _cost_plot(study: StudyResult) -> str | None:
         ax.barh(names, drawn, color=color)
         ax.set_xscale("log")
         ax.set_xlabel(label, fontsize=8)
-        ax.set_xlim(right=max(drawn + [floor[key] * 10]) * 30)
+        ax.set_xlim(right=max([*drawn, floor[key] * 10]) * 30)
         for i, v in enumerate(values):
             if v is None:
                 text = "unknown price"
