@@ -91,7 +91,6 @@ def analyse(
     for obs in observations:
         by_key[(obs.output_id, obs.scorer)][obs.repetition] = obs
     reps = range(repetitions)
-    records = {o.id: o for o in outputs}
 
     detection: list[DetectionRow] = []
     false_alarms: list[FalseAlarmRow] = []
@@ -177,12 +176,14 @@ def analyse(
                 )
             )
 
-    stability = [_stability(scorer, by_key, repetitions) for scorer in scorers]
-    unscored_rows = [_unscored(scorer, by_key) for scorer in scorers]
+    per_scorer: dict[str, list[dict[int, Observation]]] = defaultdict(list)
+    for (_, scorer), per_rep in by_key.items():
+        per_scorer[scorer].append(per_rep)
+    stability = [_stability(scorer, per_scorer[scorer], repetitions) for scorer in scorers]
+    unscored_rows = [_unscored(scorer, per_scorer[scorer]) for scorer in scorers]
     cost = [
-        _cost(scorer, by_key, repetitions, wall_s or {}, shared_claims_scope) for scorer in scorers
+        _cost(scorer, per_scorer[scorer], wall_s or {}, shared_claims_scope) for scorer in scorers
     ]
-    del records
     return StudyAnalysis(
         detection=tuple(detection),
         false_alarms=tuple(false_alarms),
@@ -192,18 +193,12 @@ def analyse(
     )
 
 
-def _per_output(
-    scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observation]]
-) -> list[dict[int, Observation]]:
-    return [obs for (_, s), obs in by_key.items() if s == scorer]
-
-
 def _stability(
-    scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observation]], repetitions: int
+    scorer: str, outputs: Sequence[dict[int, Observation]], repetitions: int
 ) -> StabilityRow:
     ranges: list[float] = []
     flips = moved = 0
-    for obs in _per_output(scorer, by_key):
+    for obs in outputs:
         if len(obs) < repetitions:
             continue
         scores = [obs[r].score for r in range(repetitions)]
@@ -224,7 +219,7 @@ def _stability(
             flips += 1
     return StabilityRow(
         scorer=scorer,
-        outputs=len(_per_output(scorer, by_key)),
+        outputs=len(outputs),
         verdict_flips=flips,
         outputs_with_movement=moved,
         max_range=max(ranges, default=0.0),
@@ -233,10 +228,10 @@ def _stability(
     )
 
 
-def _unscored(scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observation]]) -> UnscoredRow:
+def _unscored(scorer: str, outputs: Sequence[dict[int, Observation]]) -> UnscoredRow:
     counts: dict[str, int] = defaultdict(int)
     evaluations = 0
-    for obs in _per_output(scorer, by_key):
+    for obs in outputs:
         for o in obs.values():
             evaluations += 1
             if o.status == "unscored":
@@ -248,15 +243,14 @@ def _unscored(scorer: str, by_key: Mapping[tuple[str, str], dict[int, Observatio
 
 def _cost(
     scorer: str,
-    by_key: Mapping[tuple[str, str], dict[int, Observation]],
-    repetitions: int,
+    outputs: Sequence[dict[int, Observation]],
     wall_s: Mapping[str, float],
     shared_claims_scope: bool,
 ) -> CostRow:
     usage = Usage()
     latencies: list[float] = []
     evaluations = 0
-    for obs in _per_output(scorer, by_key):
+    for obs in outputs:
         for o in obs.values():
             evaluations += 1
             usage = usage + o.usage
