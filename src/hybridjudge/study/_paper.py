@@ -9,6 +9,7 @@ same :func:`analyse` as on our own scorers, so the README's comparison uses one 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ from hybridjudge.study._models import (
 if TYPE_CHECKING:
     from hybridjudge.corpus import Corpus
 
-__all__ = ["PAPER_ARMS", "paper_differences", "paper_reference"]
+__all__ = ["PAPER_ARMS", "paper_observations", "paper_reference"]
 
 PAPER_ARMS = {
     "deterministic.json": "paper: OpenGATE deterministic",
@@ -84,8 +85,17 @@ def paper_observations(results_dir: Path) -> list[Observation]:
     return observations
 
 
-def paper_reference(corpus_dir: Path, corpus: Corpus) -> tuple[StudyAnalysis, str] | None:
-    """The paper's arms analysed like ours, or ``None`` when ``corpus_dir`` has no paper results."""
+def paper_reference(
+    corpus_dir: Path,
+    corpus: Corpus,
+    ours: Sequence[OutputRecord] = (),
+    our_observations: Sequence[Observation] = (),
+) -> tuple[StudyAnalysis, str, tuple[ReferenceDifference, ...]] | None:
+    """The paper's arms analysed like ours, or ``None`` when ``corpus_dir`` has no paper results.
+
+    Returns the analysis, a note on its source, and the paper mutants on which our deterministic
+    scorer (``our_observations`` of the outputs ``ours``) reacts differently from the paper's.
+    """
     results_dir = corpus_dir / "paper-results"
     if not (results_dir / "ragas.json").is_file():
         return None
@@ -134,22 +144,17 @@ def paper_reference(corpus_dir: Path, corpus: Corpus) -> tuple[StudyAnalysis, st
         f"repetitions, threshold {PAPER_THRESHOLD:g}, analysed with hybridjudge's rules."
         + cost_note
     )
-    return analysis, note
+    return analysis, note, _differences(ours, our_observations, observations)
 
 
-def paper_differences(
-    corpus_dir: Path, outputs: list[OutputRecord], observations: list[Observation]
+def _differences(
+    outputs: Sequence[OutputRecord],
+    observations: Sequence[Observation],
+    paper: Sequence[Observation],
 ) -> tuple[ReferenceDifference, ...]:
     """Paper mutants on which our deterministic scorer reacts differently from the paper's."""
-    results_dir = corpus_dir / "paper-results"
-    if not (results_dir / "deterministic.json").is_file():
-        return ()
     arm = PAPER_ARMS["deterministic.json"]
-    theirs = {
-        o.output_id: o
-        for o in paper_observations(results_dir)
-        if o.scorer == arm and o.repetition == 0
-    }
+    theirs = {o.output_id: o for o in paper if o.scorer == arm and o.repetition == 0}
     ours = {
         o.output_id: o for o in observations if o.scorer == "deterministic" and o.repetition == 0
     }

@@ -430,11 +430,11 @@ def run_study(
 def _reference(
     plan: StudyPlan, records: list[OutputRecord], observations: list[Observation]
 ) -> tuple[Any, str | None, tuple[Any, ...]]:
-    from hybridjudge.study._paper import paper_differences, paper_reference
+    from hybridjudge.study._paper import paper_reference
 
     for corpus, record in zip(plan.corpora, plan.corpus_records, strict=True):
-        found = paper_reference(Path(record.path), corpus)
+        mine = [r for r in records if r.corpus == corpus.name]
+        found = paper_reference(Path(record.path), corpus, mine, observations)
         if found is not None:
-            mine = [r for r in records if r.corpus == corpus.name]
-            return found[0], found[1], paper_differences(Path(record.path), mine, observations)
+            return found
     return None, None, ()
