@@ -158,8 +158,9 @@ def _run(args: argparse.Namespace) -> int:
     )
     needs_model = any(s in JUDGE_SCORERS for s in args.scorers)
     config = config_from_args(args) if needs_model else None
-    if plan.sampling() is not None and needs_model and not args.quiet:
-        console.print(f"[yellow]{plan.sampling().note}[/yellow]")  # type: ignore[union-attr]
+    sampling = plan.sampling()
+    if sampling is not None and needs_model and not args.quiet:
+        console.print(f"[yellow]{sampling.note}[/yellow]")
 
     progress = Progress(
         TextColumn("{task.description:<14}"),

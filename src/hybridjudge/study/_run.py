@@ -32,6 +32,7 @@ from hybridjudge.study._models import (
 )
 
 if TYPE_CHECKING:
+    from hybridjudge.grounding import Finding
     from hybridjudge.judges import JudgeResult
     from hybridjudge.model import ModelConfig
 
@@ -195,15 +196,16 @@ class StudyPlan:
         """The sampling record, ``None`` when the judges score everything."""
         if self.judge_sample is None or len(self.judged) == len(self.outputs):
             return None
+        quotas = self._quotas(self.judge_sample)
         return SamplingRecord(
             judged_outputs=len(self.judged),
             total_outputs=len(self.outputs),
-            bases_per_corpus=self._quotas(self.judge_sample),
+            bases_per_corpus=quotas,
             seed=self.seed,
             note=(
                 f"The LLM judges scored a deterministic sample of {len(self.judged)} of "
                 f"{len(self.outputs)} outputs (bases per corpus: "
-                + ", ".join(f"{k} {v}" for k, v in self._quotas(self.judge_sample).items())
+                + ", ".join(f"{k} {v}" for k, v in quotas.items())
                 + f", each with all its mutants, covering defect classes first; seed {self.seed}) "
                 "to keep the time budget; the deterministic checks scored all. Run with "
                 "--judge-sample all for the full study."
@@ -211,18 +213,18 @@ class StudyPlan:
         )
 
 
-def _finding_key(finding: Any) -> str:
-    subject = getattr(finding, "subject", None)
-    if subject is None:
-        subject = getattr(finding, "message", "")
-    return f"{finding.kind}: {subject}"
+def _finding_key(finding: Finding) -> str:
+    return f"{finding.kind}: {finding.subject}"
 
 
 def _deterministic(
     plan: StudyPlan, repetitions: int, hook: ProgressHook | None
 ) -> tuple[list[Observation], float]:
-    from hybridjudge.grounding import check_grounding
+    from hybridjudge.grounding import GroundingChecker
 
+    # One checker per case: its context, anchors and question are parsed once and reused by
+    # every output of the case in every repetition (the first output pays for the parse).
+    checkers: dict[tuple[str, str], GroundingChecker] = {}
     observations: list[Observation] = []
     walls: list[float] = []
     total = len(plan.outputs) * repetitions
@@ -230,16 +232,19 @@ def _deterministic(
     for rep in range(repetitions):
         start = time.perf_counter()
         for out in plan.outputs:
-            case = plan.case_of(out)
+            key = (plan.corpus_of[out.id], out.case_id)
             t0 = time.perf_counter()
-            report = check_grounding(
-                out.text,
-                list(case.context),
-                question=case.question,
-                anchors=case.anchors,
-                answerable=case.answerable,
-                allowed_numbers=case.allowed_numbers,
-            )
+            checker = checkers.get(key)
+            if checker is None:
+                case = plan.case_of(out)
+                checker = checkers[key] = GroundingChecker(
+                    list(case.context),
+                    question=case.question,
+                    anchors=case.anchors,
+                    answerable=case.answerable,
+                    allowed_numbers=case.allowed_numbers,
+                )
+            report = checker.check(out.text)
             elapsed_ms = (time.perf_counter() - t0) * 1000.0
             observations.append(
                 Observation(
