@@ -7,7 +7,14 @@ import io
 from typing import Any
 
 from hybridjudge.reports._markdown import render_markdown
-from hybridjudge.reports._tables import CLASS_LABELS, cell_text, detection_grid, fmt_ci, fmt_pct
+from hybridjudge.reports._tables import (
+    CLASS_LABELS,
+    cell_text,
+    detection_grid,
+    false_alarm_text,
+    fmt_ci,
+    scorer_order,
+)
 from hybridjudge.study._models import StudyAnalysis, StudyResult
 
 __all__ = ["render_html"]
@@ -147,7 +154,7 @@ def _plots(study: StudyResult) -> list[str]:
     if cost:
         out.append(f"<figure>{cost}</figure>")
     if study.reference is not None:
-        ref_scorers = list(dict.fromkeys(r.scorer for r in study.reference.detection))
+        ref_scorers = scorer_order(study.reference)
         ref = _heatmap(study.reference, ref_scorers, "Reference: OpenGATE paper, same rules")
         if ref:
             out.append(f"<figure>{ref}</figure>")
@@ -174,12 +181,7 @@ def _detection_tables(analysis: StudyAnalysis, scorers: list[str]) -> str:
         fa = {r.scorer: r for r in analysis.false_alarms if r.corpus == corpus}
         rows.append(
             ["clean bases flagged every repetition (false alarms)"]
-            + [
-                "—"
-                if (f := fa.get(s)) is None or f.n == 0
-                else f"{f.flagged_every}/{f.n} ({fmt_pct(f.rate)}) {fmt_ci(f.ci_low, f.ci_high)}"
-                for s in scorers
-            ]
+            + [false_alarm_text(fa.get(s)) for s in scorers]
         )
         parts.append(f"<h3>{html.escape(corpus)}</h3>" + _table(["defect class", *scorers], rows))
     return "".join(parts)
@@ -229,7 +231,7 @@ def render_html(study: StudyResult) -> str:
     ]
     reference = ""
     if study.reference is not None:
-        ref_scorers = list(dict.fromkeys(r.scorer for r in study.reference.detection))
+        ref_scorers = scorer_order(study.reference)
         reference = (
             "<h2>Reference: the OpenGATE paper with the same rules</h2>"
             f"<p>{html.escape(study.reference_note or '')}</p>"

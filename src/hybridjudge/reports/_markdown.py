@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from hybridjudge.reports._tables import cell_text, corpora, detection_grid, fmt_ci, fmt_pct
+from hybridjudge.reports._tables import (
+    cell_text,
+    corpora,
+    detection_grid,
+    false_alarm_text,
+    scorer_order,
+)
 from hybridjudge.study._models import StudyAnalysis, StudyResult
 
 __all__ = ["render_markdown"]
@@ -24,16 +30,7 @@ def detection_markdown(analysis: StudyAnalysis, scorers: list[str]) -> list[str]
             cells = [_esc(cell_text(row.cells.get(s))) for s in scorers]
             lines.append(f"| {_esc(row.label)} | " + " | ".join(cells) + " |")
         fa = {r.scorer: r for r in analysis.false_alarms if r.corpus == corpus}
-        cells = []
-        for s in scorers:
-            r = fa.get(s)
-            if r is None or r.n == 0:
-                cells.append("—")
-            else:
-                extra = f" (+{r.flagged_sometimes} sometimes)" if r.flagged_sometimes else ""
-                cells.append(
-                    f"{r.flagged_every}/{r.n} ({fmt_pct(r.rate)}) {fmt_ci(r.ci_low, r.ci_high)}{extra}"
-                )
+        cells = [false_alarm_text(fa.get(s)) for s in scorers]
         lines.append(
             "| *clean bases flagged every repetition (false alarms)* | " + " | ".join(cells) + " |"
         )
@@ -147,7 +144,7 @@ def render_markdown(study: StudyResult) -> str:
             "up. Latency of a cache hit is counted at the latency it had when first made.",
         ]
     if study.reference is not None:
-        ref_scorers = list(dict.fromkeys(r.scorer for r in study.reference.detection))
+        ref_scorers = scorer_order(study.reference)
         lines += ["", "## Reference: the OpenGATE paper with the same rules", ""]
         if study.reference_note:
             lines += [study.reference_note, ""]

@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hybridjudge.study._models import DetectionRow, StudyAnalysis
+from hybridjudge.study._models import DetectionRow, FalseAlarmRow, StudyAnalysis
 
-__all__ = ["ClassRow", "detection_grid", "fmt_ci", "fmt_pct", "scorer_order"]
+__all__ = [
+    "ClassRow",
+    "cell_text",
+    "corpora",
+    "detection_grid",
+    "false_alarm_text",
+    "fmt_ci",
+    "fmt_pct",
+    "scorer_order",
+]
 
 CLASS_LABELS = {
     "omission": "omission (dropped anchor)",
@@ -63,7 +72,7 @@ def fmt_ci(low: float | None, high: float | None) -> str:
     return f"[{100 * low:.0f}–{100 * high:.0f}%]"
 
 
-def cell_text(row: DetectionRow | None, *, markdown: bool = True) -> str:
+def cell_text(row: DetectionRow | None) -> str:
     """``4/5 (80%) [38–96%]`` with reacted-sometimes and scope markers."""
     if row is None or row.n == 0:
         return "—"
@@ -78,6 +87,14 @@ def cell_text(row: DetectionRow | None, *, markdown: bool = True) -> str:
     if row.in_scope is False:
         text += " †"
     return text
+
+
+def false_alarm_text(row: FalseAlarmRow | None) -> str:
+    """``1/4 (25%) [5–70%]`` with the clean bases flagged only sometimes."""
+    if row is None or row.n == 0:
+        return "—"
+    extra = f" (+{row.flagged_sometimes} sometimes)" if row.flagged_sometimes else ""
+    return f"{row.flagged_every}/{row.n} ({fmt_pct(row.rate)}) {fmt_ci(row.ci_low, row.ci_high)}{extra}"
 
 
 def corpora(rows: Sequence[ClassRow]) -> list[str]:
