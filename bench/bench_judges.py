@@ -9,8 +9,11 @@ agreement below compares verdicts, not extractions; its cost is charged to each 
 Prints, per mode: model calls, prompt and completion tokens and wall seconds per evaluation,
 unscored results by reason; the ratios shared / separate (the peer run in this process); how often
 the two modes agree (per claim and per output score); a per-output table; and a rerun of both
-modes from the cache (HTTP requests and wall time). For reference it quotes the RAGAS and DeepEval
-figures measured on the same model and corpus (``../shared/MISSION.md`` §1, another process).
+modes from the cache (HTTP requests and wall time). The RAGAS and DeepEval figures it prints are
+QUOTED, not measured by this script: they were measured once on the same model and corpus by the
+project's earlier peer study (RAGAS 0.4.3, DeepEval 4.3.1, one repetition, restated in
+``docs/faithfulness.md``), and the output labels them as such. The measured peer of this script is
+the other judging mode, run in the same process.
 
 Run (about 40 minutes for the 27 outputs on 2 shared cores; ``--limit`` or ``--match`` for a
 quick look)::
@@ -37,6 +40,13 @@ from hybridjudge.corpus import Case, Output, read_jsonl_models
 from hybridjudge.judges import PROMPT_NAMES, JudgeResult, Mode, load_prompt
 from hybridjudge.judges import judge as run_judge
 from hybridjudge.model import ModelClient, ModelConfig, Usage
+
+QUOTED_PEERS_SOURCE = (
+    "the RAGAS and DeepEval peer study on the embedded Qwen2.5-Coder-1.5B over OpenGATE's 27 "
+    "outputs, one repetition, restated in docs/faithfulness.md"
+)
+"""Where the peers' figures this script prints come from: they are quoted, not measured."""
+
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus" / "opengate"
@@ -256,8 +266,8 @@ def report(runs: list[Run], rerun: tuple[Usage, float], source: str) -> None:
         f"(saved {usage.saved_latency_s:.0f} s of model time)"
     )
     print(
-        "reference (MISSION §1, same model and corpus, other process): RAGAS 2 calls, "
-        "1,886 + 606 tokens, 26 s per output; DeepEval 3.7 calls, 1,479 + 411 tokens, 16 s"
+        f"QUOTED, not measured here ({QUOTED_PEERS_SOURCE}): RAGAS 0.4.3 2 calls, 1,886 + 606 "
+        "tokens, 26 s per output; DeepEval 4.3.1 3.7 calls, 1,479 + 411 tokens, 16 s per output"
     )
 
     print(

@@ -1,6 +1,10 @@
-"""Rebuild ``corpus/opengate`` and ``corpus/halueval`` byte for byte from the shared data.
+"""Rebuild ``corpus/opengate`` and ``corpus/halueval`` byte for byte from their upstream files.
 
-Usage: ``python scripts/build_corpus.py [--data ../shared/data] [--out corpus]``
+Usage: ``python scripts/build_corpus.py [--data tests/data/corpus-source] [--out corpus]``
+
+The repository ships the upstream files it needs, with their licences, in
+``tests/data/corpus-source`` (see its README and ``docs/corpus.md``); ``--data`` takes another
+copy with the same layout (``opengate/`` and ``halueval/``).
 
 Writes each corpus's ``cases.jsonl``, ``outputs.jsonl`` and ``LICENSE`` (and OpenGATE's
 ``paper-results/``); the hand-written ``README.md`` files are left alone. The HaluEval sample is
@@ -23,7 +27,12 @@ REPO = Path(__file__).resolve().parent.parent
 def main(argv: list[str] | None = None) -> int:
     """Build both corpora; print each written file with its sha256."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=REPO / "tests" / "data" / "corpus-source",
+        help="folder with opengate/ and halueval/ upstream files (default: tests/data/corpus-source)",
+    )
     parser.add_argument("--out", type=Path, default=REPO / "corpus")
     args = parser.parse_args(argv)
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import inspect
 
 import pytest
@@ -20,6 +21,7 @@ PACKAGES = [
     "hybridjudge.reports",
     "hybridjudge.metrics.retrieval",
     "hybridjudge.metrics.ordinal",
+    "hybridjudge.testing",
 ]
 
 
@@ -56,3 +58,20 @@ def test_error_tree_has_one_root_and_mixes_in_builtins() -> None:
             assert issubclass(value, hybridjudge.HybridJudgeError)
     assert issubclass(hybridjudge.InputError, ValueError)
     assert issubclass(hybridjudge.ModelError, RuntimeError)
+
+
+def test_the_lazy_top_level_resolves_every_name_and_stage() -> None:
+    # hybridjudge/__init__ loads its names on first use (PEP 562): each listed name must resolve
+    # to the object its stage exports, and each stage must stay reachable as an attribute
+    lazy = hybridjudge._LAZY
+    assert set(lazy) | {"__version__"} | set(hybridjudge._errors.__all__) == set(
+        hybridjudge.__all__
+    )
+    for name, (module, attr) in lazy.items():
+        assert getattr(hybridjudge, name) is getattr(importlib.import_module(module), attr), name
+    assert set(hybridjudge.__all__) <= set(dir(hybridjudge))
+    for stage in ("corpus", "grounding", "judges", "model", "mutations", "study", "reports"):
+        assert getattr(hybridjudge, stage).__name__ == f"hybridjudge.{stage}"
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        _ = hybridjudge.no_such_name
+    assert hybridjudge.__version__ == importlib.metadata.version("hybridjudge")

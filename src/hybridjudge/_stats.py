@@ -191,10 +191,10 @@ def bootstrap_interval(
                 f"bootstrap_interval: sample {position} has shape {array.shape}; every sample "
                 f"must be 1-D with the same length as sample 0 ({size})"
             )
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 100:
-        raise InputError(
-            f"bootstrap_interval: n_resamples={n_resamples!r}; use an int of at least 100"
-        )
+    from hybridjudge._params import check_resamples, check_seed
+
+    check_resamples(n_resamples)
+    check_seed(seed)
     _check_confidence(confidence)
 
     members: list[npt.NDArray[np.intp]] = []

@@ -131,3 +131,63 @@ def test_help_explains_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert "0  every case is grounded" in out
     assert "2  unusable input" in out
+
+
+def test_other_formats_and_field_names_with_metadata_echoed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    csv_file = tmp_path / "cases.csv"
+    csv_file.write_text(
+        "user_input,response,retrieved_contexts,anchors,team\n"
+        f'How long?,You have thirty days.,"{json.dumps([CONTEXT]).replace(chr(34), chr(34) * 2)}",'
+        '"[""30 days""]",payments\n',
+        encoding="utf-8",
+    )
+    assert main(["check", str(csv_file), "--json"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert json.loads(line) == {
+        "id": "record-2",  # no id: record-N, N the line (line 1 is the CSV header)
+        "grounded": True,
+        "abstained": False,
+        "findings": [],
+        "metadata": {"team": "payments"},
+    }
+    # --strict keeps the old behaviour: foreign names and extra fields are rejected, all listed
+    assert main(["check", str(csv_file), "--json", "--strict"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2: 7 problems: user_input: unknown field" in err
+    assert "team: unknown field" in err
+
+
+def test_parquet_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = [
+        {"id": "good", "answer": GOOD["answer"], "context": [CONTEXT]},
+        {"id": "bad", "answer": "You have 45 days.", "context": [CONTEXT]},
+    ]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "cases.parquet")
+    assert main(["check", str(tmp_path / "cases.parquet"), "--json"]) == 1
+    out = capsys.readouterr().out
+    assert [json.loads(line)["grounded"] for line in out.splitlines()] == [True, False]
+
+
+def test_fail_under_sets_the_grounded_share_that_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = _write(tmp_path / "cases.jsonl", [GOOD, GOOD, GOOD, FABRICATED])  # 3 of 4 grounded
+    assert main(["check", str(cases), "--fail-under", "deterministic=0.75"]) == 0
+    assert main(["check", str(cases), "--fail-under", "deterministic=0.8"]) == 1
+    err = capsys.readouterr().err
+    assert "FAIL deterministic: grounded share 0.750 of 4 case(s) is below --fail-under 0.8" in err
+    assert main(["check", str(cases)]) == 1  # without it, any finding fails
+    assert main(["check", str(cases), "--fail-under", "support=0.8"]) == 2
+    assert "unknown scorer 'support'" in capsys.readouterr().err
+    assert main(["check", str(cases), "--fail-under", "deterministic=1.5"]) == 2
+
+
+def test_a_file_without_cases_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n", encoding="utf-8")
+    assert main(["check", str(empty)]) == 2
+    assert "no case in the file" in capsys.readouterr().err

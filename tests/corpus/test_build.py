@@ -1,4 +1,8 @@
-"""The shipped corpora are exactly what ``scripts/build_corpus.py`` builds from the shared data."""
+"""The shipped corpora are exactly what ``scripts/build_corpus.py`` builds from their sources.
+
+The sources are byte-for-byte copies of the upstream files, shipped with their licences in
+``tests/data/corpus-source`` (see its README), so every check here runs on a fresh clone.
+"""
 
 from __future__ import annotations
 
@@ -18,13 +22,8 @@ from hybridjudge.corpus import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-DATA = REPO.parent / "shared" / "data"
+DATA = REPO / "tests" / "data" / "corpus-source"
 SHIPPED = REPO / "corpus"
-
-needs_data = pytest.mark.skipif(
-    not (DATA / "opengate").is_dir() or not (DATA / "halueval").is_dir(),
-    reason=f"the shared source data ({DATA}) is absent; the rebuild cannot be checked here",
-)
 
 
 def _script() -> ModuleType:
@@ -44,7 +43,6 @@ def _files(root: Path) -> dict[str, bytes]:
     }
 
 
-@needs_data
 def test_rebuild_reproduces_the_committed_files_byte_for_byte(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -57,17 +55,16 @@ def test_rebuild_reproduces_the_committed_files_byte_for_byte(
     assert len(capsys.readouterr().out.splitlines()) == len(built)
 
 
-@needs_data
 def test_rebuild_refuses_a_missing_data_dir(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert _script().main(["--data", str(tmp_path / "nope"), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "frozen-corpus.json" in err
-    assert "shared/data" in err
+    assert "tests/data/corpus-source" in err  # where a copy of the sources is
+    assert "shared" not in err  # nothing outside the repository is named
 
 
-@needs_data
 def test_paper_results_are_unchanged_copies() -> None:
     for src in sorted((DATA / "opengate/paper/exp2/results").glob("*.json")):
         copy = SHIPPED / "opengate/paper-results" / src.name
@@ -76,7 +73,7 @@ def test_paper_results_are_unchanged_copies() -> None:
 
 def test_opengate_matches_the_paper_design() -> None:
     corpus = load_corpus(SHIPPED / "opengate")
-    # OpenGATE paper exp. 2 (MISSION.md §3): 27 frozen outputs, 6 bases, 5 mutants per class
+    # OpenGATE paper exp. 2 (docs/study.md, docs/corpus.md): 27 frozen outputs, 6 bases, 5 mutants per class
     # except one failure-to-abstain; 4 clean bases ("clean outputs flagged ... /4").
     assert len(corpus.outputs) == 27
     assert len(corpus.bases()) == 6
@@ -104,7 +101,6 @@ def test_opengate_matches_the_paper_design() -> None:
     assert corpus.cases["grounding-legal-clause"].allowed_numbers == ("8", "2")
 
 
-@needs_data
 def test_halueval_outputs_are_the_source_records() -> None:
     lines = (DATA / "halueval/qa_one-turn_data.json").read_bytes().splitlines()
     records = [json.loads(line) for line in lines if line.strip()]
@@ -124,7 +120,6 @@ def test_halueval_outputs_are_the_source_records() -> None:
         assert hallucinated.base_id == f"{case_id}::base"
 
 
-@needs_data
 def test_halueval_sample_depends_on_the_seed_only() -> None:
     first, _ = sample_halueval(DATA / "halueval")
     again, _ = sample_halueval(DATA / "halueval", seed=HALUEVAL_SEED)

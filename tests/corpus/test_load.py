@@ -118,5 +118,7 @@ def test_invalid_line_names_line_and_field(tmp_path: Path) -> None:
     root = _write(tmp_path, [_case("a")], [_base("a")])
     with (root / "outputs.jsonl").open("a", encoding="utf-8") as handle:
         handle.write('{"id": "a::x", "case_id": "a", "text": "t"}\n')
-    with pytest.raises(CaseFileError, match=r"line 2, field 'producer': required field is missing"):
+    with pytest.raises(
+        CaseFileError, match=r"line 2, case 'a::x', field 'producer': required field is missing"
+    ):
         load_corpus(root)

@@ -1,10 +1,16 @@
-"""Abstention markers in every built-in language, both directions."""
+"""Abstention markers in every built-in language, both directions; real refusal forms; hedged
+partial answers (issue 9 item 5); no refusal found in real answers (HaluEval, OpenGATE, TAT-QA)."""
 
 from __future__ import annotations
 
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from hybridjudge.grounding import MARKERS_BY_LANGUAGE, GroundingTypeError, abstains
+from hybridjudge.grounding import MARKERS_BY_LANGUAGE, GroundingTypeError, abstains, check_grounding
 
 # Hand-written abstentions (one per language, phrased as a model would) and, for each language,
 # a confident answer that must NOT count as abstaining.
@@ -82,3 +88,160 @@ def test_bad_types() -> None:
 )
 def test_passive_markers_only_at_sentence_end_or_with_a_source(text: str, expected: bool) -> None:
     assert abstains(text) is expected
+
+
+# Refusal forms that real models and RAG systems write (issue 9 item 5). Each sentence is our own
+# wording of a form seen in public logged model replies and refusal templates (found with a code
+# search; none copied): "I do not have (specific) information about ...", "I am unable to provide
+# an answer ...", "The provided documents do not mention ...", "I don't have enough information to
+# answer ...", "... に関する情報は含まれていません", "... 제공된 문서에 포함되어 있지 않습니다", and so on.
+REAL_FORMS = {
+    "en-have-specific-info": "I do not have specific information about the warranty terms for refurbished units.",
+    "en-have-info-contraction": "Sorry, I don't have information about the parking rules on campus.",
+    "en-have-enough": "I don't have enough information to answer whether the library opens on Sundays.",
+    "en-unable-answer": "I apologize, but I am unable to provide an answer to this question.",
+    "en-unable-answer-context": "Based on the retrieved passages, I'm unable to provide an answer about the fee.",
+    "en-documents-plural": "The provided documents do not mention a loyalty discount.",
+    "en-contexts-provided": "The contexts provided do not mention any grant for this programme in 2025.",
+    "en-documents-contain": "The provided documents do not contain specific information regarding the merger date.",
+    "en-not-in-documents": "Not in the provided documents.",
+    "en-could-not-find": "I could not find any information about the shuttle timetable.",
+    "en-cannot-find-sufficient": "I cannot find sufficient information in the provided documents to answer this.",
+    "en-see": "I don't see that in the document.",
+    "en-not-appear": "The answer does not appear in the provided document.",
+    "en-unfortunately": "Unfortunately, the provided context does not mention which vendors were compared.",
+    "zh-not-found": "抱歉，提供的文档中没有找到与退货政策相关的信息。",
+    "zh-not-enough": "提供的资料中没有足够的信息来回答这个问题。",
+    "zh-cannot-provide": "根据现有文档，我无法提供该产品的保修期限。",
+    "zh-Hant-not-found": "抱歉，在提供的文件中找不到相關資訊。",
+    "ja-not-contained": "提供された資料には、配送料金に関する情報は含まれていません。",
+    "ja-cannot-answer": "申し訳ありませんが、その質問にはお答えできません。",
+    "ko-not-included": "죄송하지만, 환불 기간에 대한 정보는 제공된 문서에 포함되어 있지 않습니다.",
+    "ko-not-in-documents": "해당 질문에 대한 정보는 제공된 문서에 없습니다.",
+    "ko-cannot-find": "이 질문에 대한 정보는 문서에서 찾을 수 없으므로 답변할 수 없습니다.",
+    "th-not-found": "ไม่พบข้อมูลเกี่ยวกับค่าธรรมเนียมในเอกสารที่ให้มา",
+    "es-not-contain": "Los documentos proporcionados no contienen información suficiente para responder.",
+    "es-cannot-find": "No puedo encontrar información sobre la tarifa en los documentos.",
+    "fr-not-specify": "Les documents fournis ne précisent pas la date de livraison.",
+    "fr-not-found": "Je n'ai pas trouvé cette information dans les documents.",
+    "fr-cannot-answer": "Les documents fournis ne permettent pas de répondre à cette question.",
+    "de-not-enough": "Ich kann in den Dokumenten keine ausreichenden Informationen zur Gebühr finden.",
+    "de-not-found": "Die Antwort konnte in den Unterlagen nicht gefunden werden.",
+}
+
+
+@pytest.mark.parametrize("text", list(REAL_FORMS.values()), ids=list(REAL_FORMS))
+def test_real_refusal_forms_are_recognised(text: str) -> None:
+    assert abstains(text)
+
+
+# Hedged partial answers: a refusal of a detail, then a contrast that still answers. Not refusals.
+HEDGED = {
+    "en-exact-date": "The report does not specify the exact date, but the plant opened in March 2019.",
+    "en-guess": "I don't know, but probably $499.",
+    "en-however": "The context does not state the total. However, the first quarter alone was $1.2 million.",
+    "en-semicolon": "The documents do not mention the cause; they only say that sales fell by a third.",
+    "zh": "我不知道具体日期，但工厂于2019年3月开业。",
+    "ja": "正確な日付は記載されていませんが、工場は2019年3月に開業しました。",
+    "ko": "정확한 날짜는 명시되어 있지 않지만, 공장은 2019년 3월에 문을 열었습니다.",
+    "th": "ไม่ได้ระบุวันที่แน่ชัด แต่โรงงานเปิดในเดือนมีนาคม 2019",
+    "es": "No se especifica la fecha exacta, pero la planta abrió en marzo de 2019.",
+    "fr": "Le rapport ne précise pas la date exacte, mais l'usine a ouvert en mars 2019.",
+    "de": "Das genaue Datum wird nicht genannt, aber das Werk wurde im März 2019 eröffnet.",
+}
+
+
+@pytest.mark.parametrize("text", list(HEDGED.values()), ids=list(HEDGED))
+def test_hedged_partial_answers_are_not_refusals(text: str) -> None:
+    assert not abstains(text)
+    assert abstains(text, include_hedged=True)  # the marker is there, and can be asked for
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the contrast is itself a refusal, or says nothing
+        "The context does not specify the price, but I cannot say more.",
+        "I don't know, but sorry.",
+        "The documents do not mention the fee; no information is available.",
+        # a claim in a later sentence that does not open with a contrast
+        "The context does not specify the price. The Pro plan has a 30-day free trial.",
+        # the contrast only points elsewhere
+        "I don't have that information, but you can check the university's website.",
+        "The context doesn't mention the parking fee. However, I can suggest asking the office.",
+        "Les documents ne précisent pas le tarif, mais vous pouvez consulter le site officiel.",
+        # a contrast before the marker does not hedge it
+        "I'm sorry, but the provided documents do not mention the bookstore's hours.",
+        # the first refusal is hedged, a later one is not
+        "It does not say exactly when, but it was in 2019. I do not have information about the cost.",
+    ],
+)
+def test_refusals_that_are_not_hedged_stay_refusals(text: str) -> None:
+    assert abstains(text)
+
+
+def test_a_hedged_answer_is_judged_as_an_answer() -> None:
+    context = "The plant opened in March 2019 after a two-year build."
+    answer = "The report does not specify the exact date, but the plant opened in March 2019."
+    answerable = check_grounding(answer, context, answerable=True)
+    assert "over_abstention" not in answerable.kinds
+    assert not answerable.abstained
+    unanswerable = check_grounding("I don't know, but probably $499.", context, answerable=False)
+    assert "non_abstention" in unanswerable.kinds
+    refusal = check_grounding(
+        "I do not have specific information about the opening date.", context, answerable=True
+    )
+    assert refusal.kinds == {"over_abstention"}
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _jsonl(path: str) -> list[dict[str, Any]]:
+    text = (ROOT / path).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _real_answers() -> dict[str, list[str]]:
+    """Real texts that do not refuse: HaluEval's right and hallucinated answers (200, as shipped
+    in corpus/halueval), its knowledge passages (100), OpenGATE's outputs other than the one
+    refusal (26), and TAT-QA's paragraphs (1,356) and long text answers (from annual reports)."""
+    outputs = _jsonl("corpus/halueval/outputs.jsonl")
+    cases = _jsonl("corpus/halueval/cases.jsonl")
+    opengate = _jsonl("corpus/opengate/outputs.jsonl")
+    with gzip.open(ROOT / "validity/data/tatqa_dataset_dev.json.gz", "rt", encoding="utf-8") as f:
+        tatqa = json.load(f)
+    return {
+        "halueval answers": [o["text"] for o in outputs],
+        "halueval knowledge": [p for c in cases for p in c["context"]],
+        "opengate outputs": [o["text"] for o in opengate if o["id"] != OPENGATE_REFUSAL_ID],
+        "tatqa paragraphs": [p["text"] for d in tatqa for p in d["paragraphs"]],
+        "tatqa text answers": [
+            a
+            for d in tatqa
+            for q in d["questions"]
+            if isinstance(q["answer"], list)
+            for a in q["answer"]
+            if len(a) > 20
+        ],
+    }
+
+
+OPENGATE_REFUSAL_ID = "grounding-unanswerable::base"
+
+
+def test_real_answers_are_not_taken_for_refusals() -> None:
+    # Golden: every one of these texts answers (none says the information is missing); read by
+    # hand for the few that contain a negation ("does not include", "not provided").
+    texts = _real_answers()
+    assert sum(len(v) for v in texts.values()) > 1_900
+    for source, items in texts.items():
+        wrong = [t for t in items if abstains(t)]
+        assert wrong == [], source
+
+
+def test_opengates_real_refusal_is_recognised() -> None:
+    outputs = {o["id"]: o["text"] for o in _jsonl("corpus/opengate/outputs.jsonl")}
+    refusal = outputs[OPENGATE_REFUSAL_ID]
+    assert refusal.startswith("The context does not provide information")
+    assert abstains(refusal)

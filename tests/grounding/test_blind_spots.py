@@ -1,4 +1,4 @@
-"""Golden cases for every OpenGATE blind spot listed in MISSION.md §2, in both directions.
+"""Golden cases for every OpenGATE blind spot listed in docs/grounding.md, in both directions.
 
 Each case is hand-written; its expected findings are hand-derived from the rule it illustrates.
 ``catch`` cases are defects OpenGATE misses and we must report; ``pass`` cases are correct
@@ -308,7 +308,8 @@ GOLDEN = [
         "catch: abstains but invents $499",
         "I don't know, but probably $499.",
         "Pro plan includes a 30-day trial.",
-        ("ungrounded_number",),
+        # a hedge that still answers is not an abstention (issue 9), so non_abstention too
+        ("ungrounded_number", "non_abstention"),
         {"answerable": False},
         opengate_grounded=True,
         subject="$499",
@@ -368,7 +369,7 @@ def test_opengate_really_has_the_blind_spot(case: Golden) -> None:
 
 def test_abstaining_answer_still_gets_number_and_anchor_checks() -> None:
     report = check_grounding(
-        "I don't know, but it is probably $499 a year.",
+        "I don't know whether it is $499 a year.",
         "Pro plan includes a 30-day trial.",
         answerable=False,
         anchors=["30-day trial"],

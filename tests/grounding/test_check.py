@@ -20,6 +20,7 @@ from hybridjudge.grounding import (
     GroundingReport,
     GroundingTypeError,
     check_grounding,
+    compile_anchors,
     prepare_context,
 )
 
@@ -153,8 +154,11 @@ def test_prepared_context_and_checker_give_the_same_reports() -> None:
     answers = ["You have 30 days.", "You have 31 days.", "I don't know."]
     ctx = prepare_context(CONTEXT)
     assert isinstance(ctx, GroundingContext)
-    assert prepare_context(CONTEXT) is ctx  # memoised: parsed once
-    checker = GroundingChecker(ctx, anchors=["30 days"])
+    assert prepare_context(ctx) is ctx  # a prepared context is kept as given
+    assert prepare_context(CONTEXT) is not ctx  # no hidden process-wide memo (issue 9)
+    compiled = compile_anchors(["30 days"])
+    assert compile_anchors(compiled) is compiled
+    checker = GroundingChecker(ctx, anchors=compiled)
     for answer in answers:
         direct = check_grounding(answer, CONTEXT, anchors=["30 days"])
         assert check_grounding(answer, ctx, anchors=["30 days"]) == direct

@@ -79,7 +79,7 @@ CLEAN_BASES = [o for o in OUTPUTS if o.base_id is None and o.clean is True]
 
 
 def test_the_paper_counts_four_clean_bases() -> None:
-    # MISSION.md §3: "clean outputs flagged every repetition: 0/4"
+    # docs/study.md (reference study): "clean outputs flagged every repetition: 0/4"
     assert len(CLEAN_BASES) == 4
 
 
@@ -94,7 +94,7 @@ def _paper_results() -> dict[str, dict[str, Any]]:
     return {s["outputId"]: s for s in data["runs"][0]["scores"]}
 
 
-# Where we deliberately differ from OpenGATE's deterministic arm, and why (MISSION.md §2).
+# Where we deliberately differ from OpenGATE's deterministic arm, and why (docs/grounding.md).
 DIFFERENCES = {
     # "without any written notice" contains the anchor "written notice" as a substring; the
     # anchor is negated, which OpenGATE cannot see.

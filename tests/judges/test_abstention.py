@@ -1,28 +1,37 @@
-"""Abstentions are recognised only when they assert nothing else (EN, ZH, TH)."""
+"""The judges recognise an abstention that asserts nothing else, with grounding's one detector.
+
+Every refusal phrase comes from :func:`hybridjudge.grounding.abstains` (no marker list in the
+judges); the judges add only the rule that a pure abstention holds no other clause. The lists
+below are hand-written (the first is OpenGATE's unanswerable base output verbatim).
+"""
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
+from hybridjudge.grounding import abstains
 from hybridjudge.judges import is_pure_abstention, pure_abstention_reason
-from hybridjudge.judges._abstention import mentions_abstention
+from hybridjudge.judges._pure import mentions_abstention
 
 PURE = [
     # OpenGATE's grounding-unanswerable base output, verbatim.
     "The context does not provide information about the annual price of the Enterprise plan.",
     "I don't know.",
-    "Based on the provided context, it is not possible to determine the annual price.",
     "There is no information about the Enterprise plan price in the context.",
     "This question cannot be answered from the context.",
+    "Unfortunately, the context does not mention the price.",
     "上下文沒有提供企業方案的年費資訊。",
     "资料中没有提到企业版的价格。",
     "บริบทไม่ได้ระบุราคาแผน Enterprise",
 ]
 
 NOT_PURE = [
-    # Abstains AND asserts: the assertion must be judged (MISSION §1 / OpenGATE blind spot).
+    # Abstains AND asserts: the assertion must be judged (the OpenGATE blind spot).
     "I don't know, but probably $499.",
     "The context does not mention a restocking fee, so there is none.",
+    "The price is $499, and the context does not mention shipping.",
     "我不知道，但可能是499美元。",
     "ไม่มีข้อมูลเกี่ยวกับราคา แต่อาจจะ 499 ดอลลาร์",
     # Plain assertions, including a negation that is a fact, not an abstention.
@@ -60,3 +69,20 @@ def test_claim_level_check_matches_whole_claims_only() -> None:
     assert is_pure_abstention("The context does not provide the annual price.")
     assert not is_pure_abstention("The annual price is not provided, but it is probably $499.")
     assert not is_pure_abstention("")
+
+
+@pytest.mark.parametrize("sentence", [*PURE, *NOT_PURE])
+def test_the_judges_recognise_no_refusal_that_grounding_does_not(sentence: str) -> None:
+    # one detector: a sentence grounding does not call an abstention is never a pure one
+    if not abstains(sentence):
+        assert not is_pure_abstention(sentence)
+
+
+def test_the_judges_have_no_abstention_detector_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert importlib.util.find_spec("hybridjudge.judges._abstention") is None
+    # with grounding's detector switched off, the judges recognise no abstention at all
+    monkeypatch.setattr("hybridjudge.judges._pure.abstains", lambda *a, **k: False)
+    assert not any(is_pure_abstention(s) for s in PURE)
+    assert all(pure_abstention_reason(s) is None for s in PURE)

@@ -152,7 +152,7 @@ def test_table_output_with_usage_summary(
     [
         (["--scorers", "support,ragas"], "unknown or missing scorer"),
         (["--scorers", "support,support"], "listed twice"),
-        (["--repetitions", "0"], "--repetitions 0"),
+        (["--repetitions", "0"], "repetitions must be a whole number of at least 1, got 0"),
     ],
 )
 def test_bad_flags_exit_2_with_a_message(
@@ -175,3 +175,44 @@ def test_missing_case_file_exits_2(
     code = main(["judge", str(tmp_path / "nope.jsonl"), *_args(openai_server, tmp_path / "c")])
     assert code == 2
     assert "nope.jsonl" in capsys.readouterr().err
+
+
+def _unscored_for_ten_days(request: RecordedRequest) -> Step:
+    """Like ``_responder``, but the support verdict on a "10 days" claim is truncated JSON."""
+    if (
+        prompt_of(request) == "support"
+        and "10 days" in request.last_user_content.split("Claims:")[-1]
+    ):
+        from tests.support.openai_server import reply
+
+        return reply('{"verdicts": [')
+    return _responder(request)
+
+
+@pytest.mark.parametrize(("max_unscored", "code"), [("0", 3), ("0.5", 0), ("25%", 0)])
+def test_unscored_share_above_max_unscored_exits_3(
+    openai_server: FakeOpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    max_unscored: str,
+    code: int,
+) -> None:
+    openai_server.respond_with(_unscored_for_ten_days)
+    cases = tmp_path / "cases.jsonl"
+    lines = [
+        {"id": "good", "answer": "Refunds within 30 days.", "context": CONTEXT, "team": "web"},
+        {"id": "wrong", "answer": "Refunds within 10 days.", "context": CONTEXT},
+    ]
+    cases.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    args = ["judge", str(cases), "--json", "--max-unscored", max_unscored]
+    assert main([*args, *_args(openai_server, tmp_path / "c")]) == code
+    captured = capsys.readouterr()
+    rows = [json.loads(x) for x in captured.out.splitlines()]
+    # by hand: 2 cases x 2 scorers; only wrong's support result is unscored: 1 of 4 = 25%
+    unscored = [
+        (r["id"], n) for r in rows for n, v in r["results"].items() if v["status"] == "unscored"
+    ]
+    assert unscored == [("wrong", "support")]
+    assert ("1 of 4 result(s) unscored" in captured.err) is (code == 3)
+    # the case's own extra field travels with its result
+    assert [r["metadata"] for r in rows] == [{"team": "web"}, {}]

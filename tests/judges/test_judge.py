@@ -1,7 +1,7 @@
 """The judges against a real OpenAI-compatible HTTP server on 127.0.0.1 with scripted replies.
 
 Expected scores are hand-computed from the scripted verdicts in the comments: support = supported
-/ claims; contradiction = (claims - contradicted) / claims (``../shared/MISSION.md`` §1).
+/ claims; contradiction = (claims - contradicted) / claims (``docs/faithfulness.md``).
 """
 
 from __future__ import annotations

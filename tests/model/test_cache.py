@@ -6,23 +6,30 @@ import asyncio
 import hashlib
 import io
 import json
+import logging
 import sqlite3
 from pathlib import Path
 
+import diskcache
 import pytest
 from pydantic import BaseModel
 
+from hybridjudge._errors import ConfigError
 from hybridjudge.cli import main
 from hybridjudge.model import (
     CACHE_FORMAT_VERSION,
     CachedReply,
+    CorruptCacheError,
     ModelClient,
     ModelConfig,
+    RedisReplyCache,
     ReplyCache,
     cache_key,
     cache_stats,
+    open_reply_cache,
 )
 from tests.support.openai_server import FakeOpenAIServer, json_reply
+from tests.support.redis_server import redis_server
 
 
 class Answer(BaseModel):
@@ -156,3 +163,166 @@ def test_cache_stats_uses_the_environment_default_and_creates_nothing(
     assert main(["cache", "stats"]) == 0
     assert f"no cache at {target}" in capsys.readouterr().out
     assert not target.exists()
+
+
+# -- failures: a cache that cannot be written, a corrupt cache (issue 10) ----------------------
+
+
+def ask_twice(config: ModelConfig) -> list[str]:
+    """Two different requests through one client; returns the statuses."""
+
+    async def go() -> list[str]:
+        async with ModelClient(config, environ={}) as client:
+            statuses: list[str] = []
+            for repetition in range(2):
+                result = await client.complete_structured(
+                    [{"role": "user", "content": "2+2?"}],
+                    Answer,
+                    prompt_name="arith",
+                    prompt_version="3",
+                    repetition=repetition,
+                )
+                statuses.append(result.status)
+            return statuses
+
+    return asyncio.run(go())
+
+
+def config_for(server: FakeOpenAIServer, cache_dir: Path) -> ModelConfig:
+    server.respond_with(lambda _r: json_reply({"answer": 4}))
+    return ModelConfig(
+        backend="openai",
+        base_url=server.base_url,
+        model="fake-model",
+        price_input_per_mtok=1.0,
+        price_output_per_mtok=2.0,
+        cache_dir=cache_dir,
+    )
+
+
+def test_a_cache_folder_that_cannot_be_created_warns_and_the_run_goes_on(
+    openai_server: FakeOpenAIServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    config = config_for(openai_server, blocker / "cache")  # mkdir under a file: OSError
+    with caplog.at_level(logging.WARNING, logger="hybridjudge.model.cache"):
+        assert ask_twice(config) == ["ok", "ok"]
+        assert ask_twice(config) == ["ok", "ok"]
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 2  # one per run
+    assert "continuing without caching" in warnings[0].getMessage()
+    assert str(blocker / "cache") in warnings[0].getMessage()
+    assert openai_server.request_count == 4  # nothing was cached, so the rerun asked again
+
+
+def test_a_write_that_fails_mid_run_warns_once_and_the_run_goes_on(
+    openai_server: FakeOpenAIServer,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # SQLite's own error for a full disk, raised by the database layer under diskcache
+    def full(self: diskcache.Cache, *_args: object, **_kwargs: object) -> bool:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    config = config_for(openai_server, tmp_path / "c")
+    monkeypatch.setattr(diskcache.Cache, "set", full)
+    with caplog.at_level(logging.WARNING, logger="hybridjudge.model.cache"):
+        assert ask_twice(config) == ["ok", "ok"]
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    message = warnings[0].getMessage()
+    assert "database or disk is full" in message
+    assert str(tmp_path / "c") in message
+    assert openai_server.request_count == 2
+    monkeypatch.undo()
+    assert cache_stats(tmp_path / "c").entries == 0
+
+
+def corrupt(cache_dir: Path) -> None:
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    (cache_dir / "cache.db").write_bytes(b"this is not an SQLite database, " * 64)
+
+
+def test_a_corrupt_cache_is_a_typed_error_naming_the_folder_and_the_fix(
+    openai_server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    cache_dir = tmp_path / "c"
+    corrupt(cache_dir)
+    with pytest.raises(CorruptCacheError) as info:
+        ask_twice(config_for(openai_server, cache_dir))
+    assert str(cache_dir) in str(info.value)
+    assert "hybridjudge cache clear" in str(info.value)
+    assert info.value.directory == cache_dir
+    assert openai_server.request_count == 0
+
+
+def test_cache_clear_removes_a_corrupt_cache_and_the_next_run_caches_again(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache_dir = tmp_path / "c"
+    corrupt(cache_dir)
+    (cache_dir / "notes.txt").write_text("the user's own file")
+    assert main(["cache", "stats", "--cache-dir", str(cache_dir)]) == 0
+    assert "CORRUPT" in capsys.readouterr().out
+    assert main(["cache", "clear", "--cache-dir", str(cache_dir), "--yes"]) == 0
+    assert "removed the corrupt cache" in capsys.readouterr().out
+    assert not (cache_dir / "cache.db").exists()
+    assert (cache_dir / "notes.txt").read_text() == "the user's own file"
+    config = config_for(openai_server, cache_dir)
+    assert ask_twice(config) == ["ok", "ok"]
+    assert ask_twice(config) == ["ok", "ok"]
+    assert openai_server.request_count == 2  # the second run was served by the new cache
+    assert cache_stats(cache_dir).entries == 2
+
+
+# -- the shared backend: Redis -------------------------------------------------------------------
+
+
+def test_redis_backend_same_keys_and_values_and_a_lost_server_only_warns(
+    openai_server: FakeOpenAIServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    pytest.importorskip("redis", reason="the redis client comes with the [ray] extra")
+    with redis_server(tmp_path) as (url, proc):
+        disk = config_for(openai_server, tmp_path / "disk")
+        shared = disk.model_copy(update={"cache_url": url})
+        assert ask_twice(shared) == ["ok", "ok"]
+        assert ask_twice(shared) == ["ok", "ok"]
+        assert openai_server.request_count == 2  # the second run: two hits from Redis
+        assert ask_twice(disk) == ["ok", "ok"]  # the disk cache, filled by the same requests
+        store = open_reply_cache(shared)
+        assert isinstance(store, RedisReplyCache)
+        with ReplyCache(tmp_path / "disk") as on_disk:
+            keys = sorted(str(k) for k in on_disk._cache.iterkeys())
+            assert sorted(store.keys()) == keys  # keyed exactly as on disk
+            for key in keys:
+                from_redis, from_disk = store.get(key), on_disk.get(key)
+                assert from_redis is not None
+                assert from_disk is not None
+                same = {"latency_s", "created_at"}  # two separate requests: only these differ
+                assert from_redis.model_dump(exclude=same) == from_disk.model_dump(exclude=same)
+        assert store.clear() == 2
+        assert len(store) == 0
+        # the server goes away mid-run: one warning per failed operation kind, no error
+        proc.terminate()
+        proc.wait(timeout=10)
+        with caplog.at_level(logging.WARNING, logger="hybridjudge.model.cache"):
+            assert store.get(keys[0]) is None
+            store.set(keys[0], entry())
+            store.set(keys[1], entry())
+        messages = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(messages) == 2
+        assert all(url.removeprefix("redis://") in m for m in messages)
+        store.close()
+
+
+def test_an_unreachable_redis_url_is_a_config_error_naming_it(tmp_path: Path) -> None:
+    pytest.importorskip("redis", reason="the redis client comes with the [ray] extra")
+    config = ModelConfig(cache_url="redis://user:hunter2@127.0.0.1:1/0", timeout=1.0)
+    with pytest.raises(ConfigError) as info:
+        open_reply_cache(config)
+    assert "redis://user:***@127.0.0.1:1/0" in str(info.value)
+    assert "hunter2" not in str(info.value)
+    with pytest.raises(ConfigError, match="only Redis"):
+        open_reply_cache(ModelConfig(cache_url="s3://bucket/cache"))

@@ -1,4 +1,8 @@
-"""ModelConfig: environment variables, CLI flags, precedence, backend defaults and prices."""
+"""ModelConfig: environment variables, CLI flags, precedence, backend defaults and prices.
+
+The model layer names parameters in its errors; the CLI's flags (hybridjudge.cli._model_args)
+pass their own names, so the same mistake reads ``--model`` on the command line.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from hybridjudge import ConfigError
+from hybridjudge.cli._model_args import MODEL_FLAGS, add_model_arguments, config_from_args
 from hybridjudge.model import (
+    CONFIG_ENV_VARS,
     LOCAL_MODEL_NAME,
     LOCAL_MODEL_SHA256,
     PRICES,
     ModelClient,
     ModelConfig,
     ModelPrice,
-    add_model_arguments,
-    config_from_args,
     lookup_price,
 )
 
@@ -76,13 +80,60 @@ def test_invalid_environment_value_names_the_variable() -> None:
         ModelConfig.from_env({"HYBRIDJUDGE_NO_CACHE": "maybe"})
 
 
+# (keyword arguments, the same mistake as flags, the field the message must name)
+BAD_COMBINATIONS = [
+    ({"backend": "openai"}, ["--backend", "openai"], "model"),
+    (
+        {"backend": "local", "base_url": "http://x/v1"},
+        ["--backend", "local", "--base-url", "http://x/v1"],
+        "base_url",
+    ),
+    ({"backend": "local", "model": "gpt-4o"}, ["--backend", "local", "--model", "gpt-4o"], "model"),
+    ({"temperature": 5.0}, ["--temperature", "5"], "temperature"),
+    ({"max_concurrency": 0}, ["--concurrency", "0"], "max_concurrency"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "argv", "field"), BAD_COMBINATIONS)
+def test_library_errors_name_parameters_never_flags(
+    kwargs: dict[str, object], argv: list[str], field: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        ModelConfig.from_env({}, **kwargs)
+    assert "--" not in str(info.value), info.value
+    assert field in str(info.value), info.value
+    # the command line passes its flag names: the same mistake names the flag the user typed
+    with pytest.raises(ConfigError) as cli_info:
+        config_from_args(parse(argv), {})
+    assert MODEL_FLAGS[field] in str(cli_info.value), cli_info.value
+
+
 def test_openai_backend_needs_a_model_and_local_refuses_a_base_url() -> None:
-    with pytest.raises(ConfigError, match="--model"):
+    with pytest.raises(ConfigError, match="set model"):
         ModelConfig.from_env({}, backend="openai")
-    with pytest.raises(ConfigError, match="--base-url"):
+    with pytest.raises(ConfigError, match="drop base_url"):
         ModelConfig.from_env({}, backend="local", base_url="http://x/v1")
     with pytest.raises(ConfigError, match="serves only"):
         ModelConfig.from_env({}, backend="local", model="gpt-4o")
+    with pytest.raises(ConfigError, match="set --model"):
+        config_from_args(parse(["--backend", "openai"]), {})
+
+
+def test_every_flag_reads_the_variable_the_model_layer_reads() -> None:
+    parser = argparse.ArgumentParser()
+    add_model_arguments(parser)
+    helps = {a.dest: a.help or "" for a in parser._actions}
+    for field, variable in CONFIG_ENV_VARS.items():
+        assert f"[{variable}]" in helps[f"model_{field}"], field
+    assert set(MODEL_FLAGS) == {*CONFIG_ENV_VARS, "cache"}
+
+
+def test_the_base_url_is_normalised_once_at_construction() -> None:
+    config = ModelConfig(backend="openai", base_url=" http://h:1/v1// ", model="m")
+    assert config.base_url == "http://h:1/v1"
+    assert config.endpoint_identity == "http://h:1/v1"
+    from_env = ModelConfig.from_env({"HYBRIDJUDGE_BASE_URL": "http://h:1/v1/"}, model="m")
+    assert from_env.base_url == "http://h:1/v1"
 
 
 def test_openai_backend_defaults_to_the_official_endpoint() -> None:
@@ -131,15 +182,6 @@ def test_local_defaults_and_cache_identity_do_not_depend_on_a_port() -> None:
     assert remote.endpoint_identity == "http://h:1/v1"
 
 
-def test_local_constants_agree_with_the_local_server_module() -> None:
-    from hybridjudge.model import _local
-
-    assert (_local.LOCAL_MODEL_NAME, _local.LOCAL_MODEL_SHA256) == (
-        LOCAL_MODEL_NAME,
-        LOCAL_MODEL_SHA256,
-    )
-
-
 # -- prices ----------------------------------------------------------------------------------
 
 
@@ -168,13 +210,16 @@ def test_given_prices_override_the_table() -> None:
     assert config.price() == ModelPrice(1.0, PRICES["gpt-4o"].output_per_mtok)
 
 
-def test_unknown_model_without_a_price_is_refused_not_free() -> None:
+def test_unknown_model_without_a_price_has_no_price_never_free() -> None:
+    # ModelConfig.price() still refuses to invent one; the client then reports the cost as
+    # unknown (tests/model/test_prices_unknown.py runs it against the scripted server)
     config = ModelConfig(backend="openai", base_url="http://127.0.0.1:9/v1", model="my-finetune")
-    with pytest.raises(ConfigError, match="--price-in") as info:
-        ModelClient(config, environ={})
+    with pytest.raises(ConfigError, match="price_input_per_mtok") as info:
+        config.price()
     assert info.value.code == "unknown_price"
+    ModelClient(config, environ={})  # runs: the cost is unknown, not refused
     free = config.model_copy(update={"price_input_per_mtok": 0, "price_output_per_mtok": 0})
-    ModelClient(free, environ={})  # an explicit 0 is accepted
+    assert free.price() == (0, 0)  # an explicit 0 is accepted
 
 
 def test_official_endpoint_without_a_key_is_refused_up_front() -> None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
 from pydantic import BaseModel
 
-from hybridjudge import ModelHTTPError
 from hybridjudge.model import ModelClient, ModelConfig
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step, json_reply
 
@@ -35,8 +33,10 @@ def test_models_route_lists_the_configured_models(fake_model_config: ModelConfig
 def test_unscripted_request_fails_loudly(
     openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
 ) -> None:
-    with pytest.raises(ModelHTTPError, match="script exhausted"):
-        asyncio.run(one_call(fake_model_config))
+    # HTTP 418 is a per-request rejection: that call is a model_error naming the cause
+    result = asyncio.run(one_call(fake_model_config))
+    assert result.status == "model_error"
+    assert "script exhausted" in result.error
     assert openai_server.request_count == 1
 
 
@@ -57,8 +57,9 @@ def test_responder_sees_the_request_and_its_errors_are_kept(
     assert seen[0].body["model"] == "fake-model"
     openai_server.respond_with(responder)
     config = fake_model_config.model_copy(update={"cache": False})
-    with pytest.raises(ModelHTTPError, match="responder raised"):
-        asyncio.run(one_call(config))
+    result = asyncio.run(one_call(config))
+    assert result.status == "model_error"
+    assert "responder raised" in result.error
     assert [str(e) for e in openai_server.responder_errors] == ["boom"]
 
 

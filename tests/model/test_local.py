@@ -13,6 +13,7 @@ import importlib.util
 import json
 import os
 import socket
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,14 +22,13 @@ import pytest
 
 from hybridjudge import LocalModelError
 from hybridjudge.cli import main
-from hybridjudge.model import _local
-from hybridjudge.model._local import (
+from hybridjudge.model import LocalModelServer, _local, _weights
+from hybridjudge.model._weights import (
     LOCAL_MODEL_FILE,
     LOCAL_MODEL_NAME,
     LOCAL_MODEL_PARTS,
     LOCAL_MODEL_SHA256,
     LOCAL_MODEL_SIZE,
-    LocalModelServer,
     default_model_dir,
     installed_parts,
     model_file,
@@ -241,7 +241,8 @@ def test_busy_port_is_refused_before_the_model_is_touched(busy_port: int, tmp_pa
         server.start()
     assert caught.value.code == "local_model_port"
     assert f"127.0.0.1:{busy_port}" in caught.value.message
-    assert "--port" in caught.value.message
+    assert "choose another port" in caught.value.message
+    assert "--" not in caught.value.message  # the model layer names parameters, not flags
     assert not server.running
     assert list(tmp_path.iterdir()) == []
 
@@ -254,14 +255,46 @@ def test_cli_serve_on_a_busy_port_exits_2_with_a_clear_message(
     err = capsys.readouterr().err
     assert "error [local_model_port]" in err
     assert f"127.0.0.1:{busy_port}" in err
+    assert "choose another --port" in err  # the command line names its own flag
+
+
+def test_cli_serve_names_the_flag_of_a_bad_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["model", "serve", "--parallel", "0", "--model-dir", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--parallel must be at least 1" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_server_child_runs_without_any_command_line_module(busy_port: int) -> None:
+    # What LocalModelServer starts: the model layer's own entry point. On a busy port it fails
+    # cleanly (exit 2, the port in the message) having imported nothing of hybridjudge.cli.
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['_server', sys.argv[1]]\n"
+        "try:\n"
+        "    runpy.run_module('hybridjudge.model._server', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "cli = sorted(m for m in sys.modules if m.startswith('hybridjudge.cli'))\n"
+        "print(code, cli)\n"
+    )
+    options = json.dumps({"port": busy_port, "model_dir": "/nonexistent"})
+    done = subprocess.run(
+        [sys.executable, "-c", probe, options], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.strip() == "2 []", (done.stdout, done.stderr)
+    assert f"127.0.0.1:{busy_port}" in done.stderr
 
 
 @pytest.mark.parametrize(
     ("options", "fragment"),
     [
-        ({"n_parallel": 0}, "--parallel"),
+        ({"n_parallel": 0}, "n_parallel must be at least 1"),
         ({"n_ctx": 1024, "n_parallel": 4}, "256 tokens per slot"),
-        ({"n_threads": 0}, "--threads"),
+        ({"n_threads": 0}, "n_threads must be at least 1"),
         ({"port": 70000}, "out of range"),
         ({"n_ctx": 65536 + 2, "n_parallel": 2}, "trained on"),
     ],
@@ -278,7 +311,9 @@ def test_a_child_that_dies_before_it_is_ready_is_reported_with_its_log(
     # writes to its log and exits 3 before it ever listens.
     monkeypatch.setattr(_local, "model_file", lambda _dir=None: tmp_path / LOCAL_MODEL_FILE)
     fake_python = tmp_path / "python"
-    fake_python.write_text("#!/bin/sh\necho 'llama: failed to load model' >&2\nexit 3\n")
+    fake_python.write_text(
+        "#!/bin/sh\necho \"started with: $1 $2\" >&2\necho 'llama: failed to load model' >&2\nexit 3\n"
+    )
     fake_python.chmod(0o755)
     monkeypatch.setattr(sys, "executable", str(fake_python))
     server = LocalModelServer(startup_timeout_s=30)
@@ -287,6 +322,7 @@ def test_a_child_that_dies_before_it_is_ready_is_reported_with_its_log(
     assert caught.value.code == "local_model_start"
     assert "exited with code 3" in caught.value.message
     assert "llama: failed to load model" in caught.value.message
+    assert "started with: -m hybridjudge.model._server" in caught.value.message
     assert not server.running
 
 
@@ -315,7 +351,7 @@ def test_cli_path_refuses_parts_that_do_not_give_the_official_file(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(_local, "installed_parts", lambda: parts)
+    monkeypatch.setattr(_weights, "installed_parts", lambda: parts)
     code = main(["model", "path", "--model-dir", str(tmp_path / "models")])
     assert code == 2
     err = capsys.readouterr().err

@@ -50,7 +50,7 @@ def test_extract_json(text: str, expected: Any) -> None:
         "",
         "   ",
         "no json here",
-        # MISSION §1: the small model stopped after "]" without the closing "}"
+        # docs/faithfulness.md (DeepEval on the embedded model): the small model stopped after "]" without the closing "}"
         '{"verdicts": [{"claim": "a", "verdict": "yes"}]',
         '{"reason": "a raw\nnewline inside a string"}',
     ],

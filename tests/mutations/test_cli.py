@@ -16,7 +16,9 @@ def test_mutate_writes_the_frozen_file_and_reports_per_class(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "opengate.jsonl"
-    code = main(["mutate", str(REPO / "corpus/opengate"), "--seed", "0", "--out", str(out)])
+    code = main(
+        ["mutate", str(REPO / "corpus/opengate"), "--mutation-seed", "0", "--out", str(out)]
+    )
     assert code == 0
     assert out.read_bytes() == (REPO / "mutations/opengate.jsonl").read_bytes()
     printed = capsys.readouterr().out
@@ -29,7 +31,7 @@ def test_mutate_writes_the_frozen_file_and_reports_per_class(
 
 def test_mutate_classes_filter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "two.jsonl"
-    argv = ["mutate", str(REPO / "corpus/opengate"), "--seed", "3", "--out", str(out)]
+    argv = ["mutate", str(REPO / "corpus/opengate"), "--mutation-seed", "3", "--out", str(out)]
     assert main([*argv, "--classes", "inversion,omission"]) == 0
     loaded = load_mutations(out)
     assert loaded.classes == ("omission", "inversion")
@@ -40,7 +42,14 @@ def test_mutate_classes_filter(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_mutate_rejects_an_unknown_class(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["mutate", str(REPO / "corpus/opengate"), "--seed", "0", "--out", str(tmp_path / "x")]
+    argv = [
+        "mutate",
+        str(REPO / "corpus/opengate"),
+        "--mutation-seed",
+        "0",
+        "--out",
+        str(tmp_path / "x"),
+    ]
     assert main([*argv, "--classes", "omision"]) == 2
     assert "unknown class omision" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
@@ -49,6 +58,6 @@ def test_mutate_rejects_an_unknown_class(
 def test_mutate_rejects_a_missing_corpus(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["mutate", str(tmp_path / "nope"), "--seed", "0", "--out", str(tmp_path / "x")]
+    argv = ["mutate", str(tmp_path / "nope"), "--mutation-seed", "0", "--out", str(tmp_path / "x")]
     assert main(argv) == 2
     assert "not a corpus directory" in capsys.readouterr().err

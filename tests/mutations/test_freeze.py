@@ -41,7 +41,8 @@ def test_same_seed_and_corpus_give_identical_bytes(opengate_seed0: Path, tmp_pat
 
 @pytest.mark.parametrize("name", ["opengate", "halueval"])
 def test_committed_files_are_the_seed_0_output(name: str, tmp_path: Path) -> None:
-    # mutations/<name>.jsonl must be what `hybridjudge mutate corpus/<name> --seed 0` writes now.
+    # mutations/<name>.jsonl must be what `hybridjudge mutate corpus/<name> --mutation-seed 0`
+    # writes now.
     fresh = tmp_path / f"{name}.jsonl"
     write_mutations(generate_mutations(load_corpus(REPO / "corpus" / name), seed=0), fresh)
     assert fresh.read_bytes() == (REPO / "mutations" / f"{name}.jsonl").read_bytes()

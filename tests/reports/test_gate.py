@@ -9,7 +9,7 @@ import pytest
 from hybridjudge import ConfigError
 from hybridjudge.cli import main
 from hybridjudge.reports import gate
-from hybridjudge.study import save_study
+from hybridjudge.study import Observation, StudyResult, analyse, save_study
 from tests.study._fixtures import make_study
 
 
@@ -66,3 +66,121 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         main(["gate", str(tmp_path / "missing"), "--baseline", str(tmp_path / "baseline.json")])
         == 2
     )
+
+
+# -- fail closed (issue 10) ------------------------------------------------------------------
+
+
+def _reanalysed(study: StudyResult, observations: list[Observation]) -> StudyResult:
+    analysis = analyse(
+        study.outputs,
+        observations,
+        scorers=list(study.config.scorers),
+        repetitions=study.config.repetitions,
+    )
+    return study.model_copy(update={"observations": tuple(observations), "analysis": analysis})
+
+
+def _dead_endpoint(study: StudyResult, *, keep_scored: int = 0) -> StudyResult:
+    """The same study with the judge's calls failed (model_error) except ``keep_scored`` outputs."""
+    kept = {o.id for o in study.outputs[:keep_scored]}
+    observations = [
+        o
+        if o.scorer != "support" or o.output_id in kept
+        else Observation(
+            output_id=o.output_id,
+            scorer=o.scorer,
+            repetition=o.repetition,
+            status="unscored",
+            unscored_reason="model_error",
+            detail="claims: could not reach http://127.0.0.1:9/v1",
+        )
+        for o in study.observations
+    ]
+    return _reanalysed(study, observations)
+
+
+def test_dead_endpoint_study_fails_against_a_good_baseline() -> None:
+    dead = _dead_endpoint(make_study())
+    # the cells no longer pretend: no scored mutant, the unscored ones counted apart
+    fa = {r.scorer: r for r in dead.analysis.false_alarms}
+    assert (fa["support"].n, fa["support"].unscored, fa["support"].rate) == (0, 3, None)
+    result = gate(dead, make_study())
+    assert not result.passed
+    kinds = {f.kind for f in result.failures}
+    assert "unscored" in kinds
+    assert "not_measured" in kinds
+    assert result.unscored_share["support"] == 1.0
+    assert result.exit_code == 3
+    # every support cell of the baseline is named as not measured
+    assert sum(f.kind == "not_measured" and f.scorer == "support" for f in result.failures) == 4
+
+
+def test_unscored_share_under_the_threshold_passes() -> None:
+    # 2 of 13 outputs x 2 repetitions unscored: 4 of 26 evaluations = 15.4%
+    partial = _dead_endpoint(make_study(), keep_scored=11)
+    share = gate(partial, partial).unscored_share["support"]
+    assert share == pytest.approx(4 / 26)
+    assert gate(partial, partial, max_unscored=0.2).passed
+    assert gate(partial, partial, max_unscored=0.1).exit_code == 3
+
+
+def test_mismatched_studies_fail_as_not_comparable() -> None:
+    base = make_study()
+    renamed = base.model_copy(
+        update={"corpora": (base.corpora[0].model_copy(update={"name": "other"}),)}
+    )
+    result = gate(renamed, base)
+    assert any(f.kind == "mismatch" and "corpora" in f.message for f in result.failures)
+    assert result.exit_code == 2
+    fewer = base.model_copy(
+        update={"config": base.config.model_copy(update={"scorers": ("deterministic",)})}
+    )
+    assert any("scorers" in f.message for f in gate(fewer, base).failures)
+    no_inversions = _reanalysed(
+        base.model_copy(
+            update={"outputs": tuple(o for o in base.outputs if o.defect != "inversion")}
+        ),
+        [o for o in base.observations if not o.output_id.startswith("inversion")],
+    )
+    result = gate(no_inversions, base)
+    assert any("defect classes differ" in f.message for f in result.failures)
+    assert result.exit_code == 2
+
+
+def test_zero_rates_compared_fails() -> None:
+    base = make_study()
+    empty = base.model_copy(
+        update={"analysis": base.analysis.model_copy(update={"detection": (), "false_alarms": ()})}
+    )
+    result = gate(base, empty)
+    assert result.compared == 0
+    assert [f.kind for f in result.failures] == ["mismatch", "nothing_compared"]
+    assert result.exit_code == 2
+
+
+def test_cli_gate_exit_codes_fail_closed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save_study(make_study(), tmp_path / "baseline.json")
+    save_study(_dead_endpoint(make_study()), tmp_path / "dead" / "study.json")
+    code = main(["gate", str(tmp_path / "dead"), "--baseline", str(tmp_path / "baseline.json")])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert "INCOMPLETE support: 26 of 26 evaluations unscored" in err
+    base = make_study()
+    empty = base.model_copy(
+        update={"analysis": base.analysis.model_copy(update={"detection": (), "false_alarms": ()})}
+    )
+    save_study(empty, tmp_path / "empty.json")
+    code = main(
+        ["gate", str(tmp_path / "baseline.json"), "--baseline", str(tmp_path / "empty.json")]
+    )
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "no rate was compared" in err
+    assert "passed" not in out
+    with pytest.raises(SystemExit) as info:  # argparse: a usage error
+        main(["gate", str(tmp_path), "--baseline", "x", "--max-unscored", "2"])
+    assert info.value.code == 2
+    assert "--max-unscored expects a fraction in [0, 1]" in capsys.readouterr().err

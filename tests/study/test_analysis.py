@@ -1,4 +1,4 @@
-"""The study's rules (MISSION.md §3) on hand-built observations; every expected value is hand-counted."""
+"""The study's rules (docs/study.md) on hand-built observations; every expected value is hand-counted."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_detected_sometimes_raw_flags_and_false_alarms_hand_counted() -> None:
         _rec("m2", base="b2", defect="inversion"),
         _rec("m3", base="b1", defect="omission"),
     ]
-    scores = {
+    scores: dict[str, list[float | None]] = {
         # id: scores per repetition (3 repetitions)
         "b1": [1.0, 1.0, 1.0],
         "b2": [0.5, 1.0, 0.5],  # clean base flagged sometimes (2 of 3)
@@ -108,12 +108,14 @@ def test_detected_sometimes_raw_flags_and_false_alarms_hand_counted() -> None:
     assert inversion.ci_low == pytest.approx(0.0945, abs=1e-3)
     assert inversion.ci_high == pytest.approx(0.9055, abs=1e-3)
     omission = rows["omission"]
+    # m3 is unscored in one repetition: unknown, so out of the denominator (issue 10)
     assert (omission.n, omission.detected, omission.reacted_sometimes, omission.unscored) == (
-        1,
+        0,
         0,
         0,
         1,
     )
+    assert omission.rate is None
     assert omission.in_scope is False  # a judge cannot see an omission by construction
     (fa,) = analysis.false_alarms
     assert (fa.n, fa.flagged_every, fa.flagged_sometimes) == (2, 0, 1)

@@ -13,7 +13,7 @@ import pytest
 
 from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
 from hybridjudge.model import ModelConfig
-from hybridjudge.study import StudyPlan, run_study
+from hybridjudge.study import load_plan, run_study
 from tests.judges.helpers import claims_reply, prompt_of, verdicts_reply
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
 
@@ -100,9 +100,14 @@ SCORERS = ["deterministic", "support", "contradiction"]
 
 
 def test_judged_study_counts_and_costs(
-    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+    openai_server: FakeOpenAIServer,
+    config: ModelConfig,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    plan = StudyPlan(corpus_paths=[_corpus(tmp_path / "toy")])
+    planted = "sk-PLANTED-study-5f4e3d2c1b0a"  # a key the run really uses (checked below)
+    monkeypatch.setenv(config.api_key_env, planted)
+    plan = load_plan(corpus_paths=[_corpus(tmp_path / "toy")])
     result = run_study(plan, scorers=SCORERS, repetitions=2, model_config=config)
     rows = {r.scorer: r for r in result.analysis.detection}
     # by hand: both inversions carry every anchor and number, so the checks cannot see them;
@@ -122,13 +127,16 @@ def test_judged_study_counts_and_costs(
     assert cost["support"].usd_per_1000 is not None
     assert cost["support"].usd_per_1000 > 0
     assert cost["deterministic"].calls == 0
-    assert json.dumps(result.config.model).find("sk-") == -1
+    # the key was in play (sent to the endpoint) and is nowhere in the results
+    assert openai_server.requests[0].headers["authorization"] == f"Bearer {planted}"
+    assert planted not in result.model_dump_json()
+    assert "sk-" not in json.dumps(result.config.model)
 
 
 def test_rerun_is_served_from_the_cache(
     openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
 ) -> None:
-    plan = StudyPlan(corpus_paths=[_corpus(tmp_path / "toy")])
+    plan = load_plan(corpus_paths=[_corpus(tmp_path / "toy")])
     first = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
     sent = openai_server.request_count
     second = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
@@ -137,7 +145,9 @@ def test_rerun_is_served_from_the_cache(
     cost = {c.scorer: c for c in second.analysis.cost}
     assert cost["support"].calls == 0
     assert cost["support"].cache_hits == 8  # 4 outputs x (claims + verdict)
-    assert cost["support"].saved_usd > 0
+    saved = cost["support"].saved_usd
+    assert saved is not None
+    assert saved > 0
 
 
 class _InterruptedError(Exception):
@@ -147,7 +157,7 @@ class _InterruptedError(Exception):
 def test_interrupted_study_resumes_without_repeating_finished_calls(
     openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
 ) -> None:
-    plan = StudyPlan(corpus_paths=[_corpus(tmp_path / "toy")])
+    plan = load_plan(corpus_paths=[_corpus(tmp_path / "toy")])
 
     def stop_after_first(phase: str, done: int, total: int) -> None:
         if phase == "judges" and done == 1:
@@ -180,7 +190,7 @@ def test_unscored_judgements_are_counted_by_reason_never_scored(
         return _perfect_judge(request)
 
     openai_server.respond_with(broken_verdicts)
-    plan = StudyPlan(corpus_paths=[_corpus(tmp_path / "toy")])
+    plan = load_plan(corpus_paths=[_corpus(tmp_path / "toy")])
     result = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
     unscored = {u.scorer: u for u in result.analysis.unscored}
     assert unscored["support"].by_reason == {"parse_failure": 4}

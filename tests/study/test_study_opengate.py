@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from hybridjudge.cli import main
-from hybridjudge.study import StudyPlan, StudyResult, load_study, run_study
+from hybridjudge.study import (
+    StudyResult,
+    compare_with_paper,
+    load_plan,
+    load_study,
+    run_study,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENGATE = ROOT / "corpus" / "opengate"
@@ -34,8 +40,8 @@ ARMS = {
 
 @pytest.fixture(scope="module")
 def study() -> StudyResult:
-    plan = StudyPlan(corpus_paths=[OPENGATE])
-    return run_study(plan, scorers=["deterministic"], repetitions=2)
+    plan = load_plan(corpus_paths=[OPENGATE])
+    return compare_with_paper(run_study(plan, scorers=["deterministic"], repetitions=2), plan)
 
 
 def test_reference_reproduces_the_papers_summary_exactly(study: StudyResult) -> None:
@@ -120,7 +126,7 @@ def test_cli_writes_reports_and_report_regenerates_them(
 def test_study_refuses_unknown_scorers_and_bad_repetitions() -> None:
     from hybridjudge import ConfigError
 
-    plan = StudyPlan(corpus_paths=[OPENGATE])
+    plan = load_plan(corpus_paths=[OPENGATE])
     with pytest.raises(ConfigError, match="unknown scorer"):
         run_study(plan, scorers=["deterministic", "ragas"])
     with pytest.raises(ConfigError, match="at least 1"):
@@ -142,8 +148,8 @@ def test_each_difference_from_the_paper_is_explained(study: StudyResult) -> None
 
 def test_judge_sample_is_seeded_covers_every_class_and_is_reported() -> None:
     muts = [ROOT / "mutations" / "opengate.jsonl"]
-    plan = StudyPlan(corpus_paths=[OPENGATE], mutation_paths=muts, judge_sample=2, seed=0)
-    again = StudyPlan(corpus_paths=[OPENGATE], mutation_paths=muts, judge_sample=2, seed=0)
+    plan = load_plan(corpus_paths=[OPENGATE], mutation_paths=muts, judge_sample=2, seed=0)
+    again = load_plan(corpus_paths=[OPENGATE], mutation_paths=muts, judge_sample=2, seed=0)
     assert plan.judged == again.judged
     judged = [r for r in plan.records() if r.judged]
     bases = [r for r in judged if r.base_id is None]
@@ -165,13 +171,13 @@ def test_judge_sample_is_seeded_covers_every_class_and_is_reported() -> None:
     assert sampling is not None
     assert sampling.bases_per_corpus == {"opengate": 2}
     assert "--judge-sample all" in sampling.note
-    assert StudyPlan(corpus_paths=[OPENGATE], judge_sample=None).sampling() is None
+    assert load_plan(corpus_paths=[OPENGATE], judge_sample=None).sampling() is None
 
 
 def test_judge_sample_errors_name_the_corpus() -> None:
     from hybridjudge import ConfigError
 
     with pytest.raises(ConfigError, match="halueval"):
-        StudyPlan(corpus_paths=[OPENGATE], judge_sample={"halueval": 2})
+        load_plan(corpus_paths=[OPENGATE], judge_sample={"halueval": 2})
     with pytest.raises(ConfigError, match="at least 1"):
-        StudyPlan(corpus_paths=[OPENGATE], judge_sample=0)
+        load_plan(corpus_paths=[OPENGATE], judge_sample=0)

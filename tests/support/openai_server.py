@@ -8,8 +8,8 @@ request, and answers chat requests from a *script*:
 2. when the queue is empty, a responder function ``fn(request: RecordedRequest) -> Step``
    (``server.respond_with(fn)``), e.g. to answer by looking at the prompt;
 3. when neither is set, an HTTP 418 reply that names the problem (``script exhausted``), so a test
-   that sends more requests than it scripted fails loudly (the client raises ``ModelHTTPError``,
-   418 is not retried) instead of hanging. A responder that raises gets the same treatment, and
+   that sends more requests than it scripted fails loudly (the call is a ``model_error`` naming
+   the cause, 418 is not retried) instead of hanging. A responder that raises gets the same treatment, and
    its exception is kept in ``server.responder_errors``.
 
 Steps are built with the factory functions below:
@@ -25,7 +25,13 @@ Steps are built with the factory functions below:
 ``malformed_body()``            HTTP 200 whose body is not JSON at all
 ``wrong_shape_body()``          HTTP 200 with valid JSON that is not a chat completion
 ``drop_connection()``           close the socket without sending any response
+``trickle(content, every)``     a normal completion whose body bytes arrive one per ``every`` s
+``never_answer()``              accept the request and never answer (until the server stops)
+``cut_off(content)``            a completion with ``finish_reason="length"``
 ==============================  ===============================================================
+
+Faults for the fault-injection matrix (``tests/faults``) are these steps, played by a responder
+that decides per request (by prompt or output) which requests fail.
 
 Recorded data (all thread-safe to read once the client is done):
 
@@ -65,14 +71,17 @@ __all__ = [
     "RecordedRequest",
     "Responder",
     "Step",
+    "cut_off",
     "drop_connection",
     "http_error",
     "json_reply",
     "malformed_body",
+    "never_answer",
     "rate_limited",
     "reply",
     "server_error",
     "slow",
+    "trickle",
     "truncated_json",
     "wrong_shape_body",
 ]
@@ -128,6 +137,8 @@ class Step:
     """Seconds to wait before answering."""
     drop: bool = False
     """Close the connection without any response."""
+    trickle: float = 0.0
+    """Seconds between body bytes (0: send the body at once)."""
 
 
 Responder = Callable[[RecordedRequest], Step]
@@ -218,6 +229,28 @@ def drop_connection() -> Step:
     return Step(drop=True)
 
 
+def trickle(content: str = "{}", every: float = 0.2, **kwargs: Any) -> Step:
+    """A normal completion whose body is sent one byte per ``every`` seconds (headers at once):
+    each read gets a byte well within a per-read timeout, the whole takes far longer."""
+    return Step(
+        content=content,
+        trickle=every,
+        prompt_tokens=kwargs.get("prompt_tokens", 10),
+        completion_tokens=kwargs.get("completion_tokens", 5),
+        finish_reason=kwargs.get("finish_reason", "stop"),
+    )
+
+
+def never_answer() -> Step:
+    """Accept the request and never answer (the step is woken up when the server stops)."""
+    return Step(content="{}", delay=3600.0)
+
+
+def cut_off(content: str, **kwargs: Any) -> Step:
+    """A completion that stopped at the token limit (``finish_reason="length"``)."""
+    return reply(content, finish_reason="length", **kwargs)
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _Server
@@ -246,7 +279,13 @@ class _Handler(BaseHTTPRequestHandler):
             return {"_unparsable_body": data.decode("utf-8", "replace")}
         return parsed if isinstance(parsed, dict) else {"_body": parsed}
 
-    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        headers: dict[str, str] | None = None,
+        trickle: float = 0.0,
+    ) -> None:
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -254,7 +293,16 @@ class _Handler(BaseHTTPRequestHandler):
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(body)
+            if trickle > 0:
+                self.wfile.flush()
+                for index in range(len(body)):
+                    if self.server.owner._stopping.wait(trickle):
+                        self.close_connection = True
+                        return
+                    self.wfile.write(body[index : index + 1])
+                    self.wfile.flush()
+            else:
+                self.wfile.write(body)
             self.wfile.flush()
         except OSError:
             # The client gave up (timeout) and closed its end: nothing to answer.
@@ -310,7 +358,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "total_tokens": step.prompt_tokens + step.completion_tokens,
                 },
             }
-            self._send(step.status, json.dumps(completion).encode(), step.headers)
+            self._send(step.status, json.dumps(completion).encode(), step.headers, step.trickle)
         finally:
             owner._leave()
 

@@ -2,30 +2,38 @@
 
 Each subcommand lives in its own private module exposing ``register(subparsers)``; the module
 imports heavy dependencies only inside its handler so ``hybridjudge --help`` stays fast.
-Exit codes: 0 success, 1 the evaluated system failed (findings, a failed gate), 2 unusable input
-or configuration.
+Exit codes (defined once in :mod:`hybridjudge.cli._exit`): 0 success, 1 findings or regression,
+2 unusable input or usage, 3 incomplete (unscored share above ``--max-unscored``), 130
+interrupted. A closed stdout (``| head``) ends quietly; text that cannot be encoded (a lone
+surrogate in an id) is printed escaped instead of crashing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from hybridjudge._errors import HybridJudgeError
+from hybridjudge.cli._common import configure_logging, finalize
+from hybridjudge.cli._model_args import FLAG_HINTS
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
+from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 
-# Subcommand modules, in the order `--help` lists them. A module that is missing (an issue not
-# built yet) is skipped, so the CLI never breaks on a partial tree.
+EXIT_FAILED = EXIT_FINDINGS
+
+# Subcommand modules, in the order `--help` lists them; each module's name after "_" is its
+# command. A module that fails to import is never skipped silently: its command stays listed as
+# unavailable and running it reports why (the other commands keep working).
 _COMMAND_MODULES = (
     "hybridjudge.cli._study",
     "hybridjudge.cli._check",
+    "hybridjudge.cli._corpus",
     "hybridjudge.cli._judge",
     "hybridjudge.cli._mutate",
     "hybridjudge.cli._report",
@@ -39,7 +47,7 @@ _COMMAND_MODULES = (
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the top-level parser with every available subcommand registered."""
-    from hybridjudge import __version__
+    from hybridjudge._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="hybridjudge",
@@ -53,26 +61,73 @@ def build_parser() -> argparse.ArgumentParser:
     for name in _COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
+        except Exception as exc:  # any failure, reported when the command is used
+            _register_unavailable(subparsers, name, exc)
+            continue
         module.register(subparsers)
+    finalize(parser)  # shared help: defaults, an example, exit codes; -v/-q on every command
     return parser
+
+
+def _register_unavailable(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], module: str, exc: Exception
+) -> None:
+    """List a command whose module failed to import; running it raises a clear error."""
+    command = module.rsplit("._", 1)[-1]
+    reason = f"{type(exc).__name__}: {exc}"
+    parser = subparsers.add_parser(
+        command,
+        help=f"UNAVAILABLE: its module failed to import ({reason})",
+        add_help=False,
+        prefix_chars="\0",  # no options: every argument lands in `rest`, none is an error
+    )
+    parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
+
+    def unavailable(args: argparse.Namespace) -> int:
+        raise HybridJudgeError(
+            f"the {command!r} command cannot be loaded: importing {module} failed with {reason}; "
+            "the installation is incomplete or broken: reinstall hybridjudge "
+            "(pip install --force-reinstall hybridjudge, or make clean && make test in a clone)",
+            code="command_unavailable",
+        ) from exc
+
+    parser.set_defaults(handler=unavailable)
+
+
+def _tolerant_streams() -> None:
+    """Print what cannot be encoded (lone surrogates, odd consoles) escaped, never crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(Exception):
+                reconfigure(errors="backslashreplace")
+
+
+def _silence_stdout() -> None:
+    """After a closed stdout: point it at /dev/null so the interpreter's final flush is quiet."""
+    with contextlib.suppress(Exception):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code."""
+    _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
+    configure_logging(getattr(args, "verbose", 0), getattr(args, "quiet", False))
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
         code: int = handler(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's final flush
     except HybridJudgeError as exc:
         print(f"hybridjudge {args.command}: error [{exc.code}]: {exc}", file=sys.stderr)
+        hint = FLAG_HINTS.get(exc.code)
+        if hint:
+            print(f"hybridjudge {args.command}: hint: {hint}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(
@@ -80,7 +135,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "rerun the same command to resume.",
             file=sys.stderr,
         )
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): what it wanted was delivered; end quietly.
+        _silence_stdout()
+        return EXIT_OK
     return code
 
 

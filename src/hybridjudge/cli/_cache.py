@@ -19,12 +19,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     actions = parser.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     cache_dir_help = "cache directory (default $HYBRIDJUDGE_CACHE_DIR or .hybridjudge-cache)"
 
-    stats = actions.add_parser("stats", help="entries, size on disk and location")
+    stats = actions.add_parser(
+        "stats",
+        help="entries, size on disk and location",
+        description=(
+            "Show where the reply cache is, how many replies it holds per prompt, its size on "
+            "disk and what a full rerun saves thanks to it."
+        ),
+    )
     stats.add_argument("--cache-dir", type=Path, default=None, help=cache_dir_help)
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.set_defaults(handler=_stats)
 
-    clear = actions.add_parser("clear", help="delete every cached reply")
+    clear = actions.add_parser(
+        "clear",
+        help="delete every cached reply",
+        description=(
+            "Delete every cached model reply (asks first unless --yes; the next run asks the "
+            "model again)."
+        ),
+    )
     clear.add_argument("--cache-dir", type=Path, default=None, help=cache_dir_help)
     clear.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     clear.set_defaults(handler=_clear)
@@ -48,6 +62,8 @@ def _stats(args: argparse.Namespace) -> int:
         print(f"no cache at {stats.directory} (0 entries)")
         return 0
     print(f"location:   {stats.directory}")
+    if stats.corrupt:
+        print(f"CORRUPT:    {stats.corrupt}")
     print(f"entries:    {stats.entries}")
     print(f"size:       {_human_size(stats.size_bytes)} ({stats.size_bytes} bytes)")
     print(f"cost saved per full rerun: ${stats.saved_cost_usd:.4f}")
@@ -76,7 +92,10 @@ def _clear(args: argparse.Namespace) -> int:
             print("cache left unchanged")
             return 0
     removed = clear_cache(directory)
-    print(f"removed {removed} cached replies from {stats.directory}")
+    if stats.corrupt:
+        print(f"removed the corrupt cache database from {stats.directory}")
+    else:
+        print(f"removed {removed} cached replies from {stats.directory}")
     return 0
 
 

@@ -1,4 +1,8 @@
-"""``hybridjudge check``: the deterministic grounding checks over a JSONL file of cases."""
+"""``hybridjudge check``: the deterministic grounding checks over a file of cases.
+
+Also home of :func:`parse_fail_under` and :func:`below_thresholds`, the ``--fail-under``
+thresholds shared with ``hybridjudge judge``.
+"""
 
 from __future__ import annotations
 
@@ -10,22 +14,32 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hybridjudge.corpus import CaseLine
-    from hybridjudge.grounding import GroundingReport
+    from hybridjudge.grounding import DerivedPolicy, GroundingReport
 
-__all__ = ["register"]
+__all__ = ["add_input_arguments", "below_thresholds", "parse_fail_under", "register"]
+
+DETERMINISTIC = "deterministic"
+"""The scorer name of the grounding checks in ``--fail-under`` (as in the study)."""
 
 _EPILOG = """\
-Each line of CASES.jsonl is one JSON object: id, answer, context (a string or a list of
-passages), and optionally question, anchors (strings or {"value", "aliases"}), answerable
-(true, false or null), allowed_numbers. OpenGATE's names answerAnchors and allowedNewNumbers
-are accepted too.
+CASES is a .jsonl, .json, .csv or .parquet file (or --format): one case per line/record with id,
+answer, context (a string or a list of passages), and optionally question, anchors (strings or
+{"value", "aliases"}), answerable (true, false or null), allowed_numbers, reference. OpenGATE's
+answerAnchors/allowedNewNumbers, RAGAS's user_input/response/retrieved_contexts/reference (and
+legacy question/answer/contexts/ground_truth) and DeepEval's input/actual_output/
+retrieval_context/expected_output are read as such. Other fields are kept as metadata and
+echoed in --json (with --strict they are rejected). A record without id gets record-N.
+
+--fail-under deterministic=0.9 exits 1 only when fewer than 90% of the usable cases are
+grounded (default: any ungrounded case exits 1).
 
 exit codes:
-  0  every case is grounded
-  1  at least one case is not grounded (it has findings)
+  0  every case is grounded (or the grounded share is at least --fail-under)
+  1  at least one case is not grounded (it has findings), or the grounded share is below
+     --fail-under
   2  unusable input: the file cannot be read, or at least one line is invalid (bad JSON,
      not UTF-8, a missing or mistyped field); such lines are reported on stderr with their
-     line number, case id and field, and the other lines are still checked
+     line number, case id, field and every problem, and the other lines are still checked
 """
 
 
@@ -42,43 +56,146 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("cases", type=Path, metavar="CASES.jsonl", help="one case per line")
+    parser.add_argument(
+        "cases", type=Path, metavar="CASES", help="case file (.jsonl, .json, .csv, .parquet)"
+    )
     parser.add_argument(
         "--json",
         action="store_true",
         help="print one JSON object per input line instead of a table",
     )
+    add_input_arguments(parser)
+    parser.add_argument(
+        "--derived",
+        choices=("grounded", "finding"),
+        default="grounded",
+        help="a number computed from context figures (e.g. 30.8%% from 177,866 and 135,987) "
+        "is reported with its derivation; 'grounded' accepts it, 'finding' flags it as "
+        "derived_number (default: grounded)",
+    )
+    parser.add_argument(
+        "--fail-under",
+        action="append",
+        default=[],
+        metavar="deterministic=SHARE",
+        help="exit 1 only when the share of grounded cases is below SHARE (0..1)",
+    )
+    from hybridjudge.cli._ray import add_ray_arguments
+
+    add_ray_arguments(parser)
     parser.set_defaults(handler=_run)
 
 
-def _check_line(case: CaseLine) -> GroundingReport:
-    from hybridjudge.grounding import check_grounding
+def add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--format`` and ``--strict`` (how a case file is read), shared with ``judge``."""
+    parser.add_argument(
+        "--format",
+        choices=("jsonl", "json", "csv", "parquet"),
+        help="format of the case file (default: from its extension)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="accept only hybridjudge's own field names and reject any other field (default: "
+        "RAGAS/DeepEval names are mapped and extra fields kept as metadata)",
+    )
 
+
+def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, float]:
+    """``["support=0.8", ...]`` -> ``{"support": 0.8}``; every scorer named must be in *scorers*.
+
+    Raises:
+        ConfigError: a value is not ``SCORER=NUMBER`` with NUMBER in [0, 1], names an unknown
+            scorer, or names one twice.
+    """
+    from hybridjudge._errors import ConfigError
+
+    out: dict[str, float] = {}
+    for value in values:
+        for part in (p.strip() for p in value.split(",")):
+            if not part:
+                continue
+            name, sep, number = part.partition("=")
+            name = name.strip()
+            try:
+                threshold = float(number) if sep else float("nan")
+            except ValueError:
+                threshold = float("nan")
+            if not 0.0 <= threshold <= 1.0:
+                raise ConfigError(
+                    f"--fail-under {part!r}: give SCORER=NUMBER with NUMBER between 0 and 1, "
+                    f"e.g. {scorers[0]}=0.8"
+                )
+            if name not in scorers:
+                raise ConfigError(
+                    f"--fail-under {part!r}: unknown scorer {name!r}; use one of "
+                    f"{', '.join(scorers)}"
+                )
+            if name in out:
+                raise ConfigError(f"--fail-under: {name!r} is given twice; give it once")
+            out[name] = threshold
+    return out
+
+
+def below_thresholds(
+    scores: dict[str, list[float]], thresholds: dict[str, float]
+) -> list[tuple[str, float, float, int]]:
+    """The scorers whose mean score is below their threshold: ``(scorer, mean, threshold, n)``.
+
+    A scorer with no score at all (every result unscored) counts as below: a gate fails closed.
+    """
+    failed = []
+    for name, threshold in thresholds.items():
+        values = scores.get(name, [])
+        mean = sum(values) / len(values) if values else float("nan")
+        if not values or mean < threshold:
+            failed.append((name, mean, threshold, len(values)))
+    return failed
+
+
+def _check_line(
+    case: CaseLine, derived: DerivedPolicy = "grounded", last: list[Any] | None = None
+) -> GroundingReport:
+    from hybridjudge.grounding import check_grounding, prepare_context
+
+    context: Any = case.context
+    if last is not None:  # consecutive lines of one case share the parsed context
+        if not last or last[0] != case.context:
+            last[:] = [case.context, prepare_context(case.context)]
+        context = last[1]
     return check_grounding(
         case.answer,
-        case.context,
+        context,
         question=case.question,
         anchors=case.anchors,
         answerable=case.answerable,
         allowed_numbers=case.allowed_numbers,
+        derived=derived,
     )
 
 
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._errors import CaseFileError
-    from hybridjudge.corpus import read_case_lines
+    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+    from hybridjudge.corpus import read_cases
     from hybridjudge.grounding import GroundingInputError
 
+    if args.ray is not None:  # on a Ray cluster: hybridjudge.dist
+        from hybridjudge.cli._ray import run_check
+
+        return run_check(args)
+    thresholds = parse_fail_under(args.fail_under, (DETERMINISTIC,))
     path: Path = args.cases
     rows: list[tuple[int, str, GroundingReport]] = []
     bad = 0
     failed = 0
-    for result in read_case_lines(path):
+    last_context: list[Any] = []
+    for result in read_cases(path, strict=args.strict, format=args.format):
         error = result.error
         report: GroundingReport | None = None
         if result.case is not None:
             try:
-                report = _check_line(result.case)
+                report = _check_line(result.case, args.derived, last_context)
             except GroundingInputError as exc:
                 field = exc.argument.split("[", 1)[0]
                 error = CaseFileError(
@@ -100,36 +217,58 @@ def _run(args: argparse.Namespace) -> int:
             continue
         if not report.grounded:
             failed += 1
+        rows.append((result.line, result.case.id, report))
         if args.json:
-            _emit(
-                {
-                    "id": result.case.id,
-                    "grounded": report.grounded,
-                    "abstained": report.abstained,
-                    "findings": [
-                        {
-                            "kind": f.kind,
-                            "message": f.message,
-                            "span": list(f.span) if f.span is not None else None,
-                        }
-                        for f in report.findings
-                    ],
-                }
-            )
-        else:
-            rows.append((result.line, result.case.id, report))
+            record: dict[str, Any] = {
+                "id": result.case.id,
+                "grounded": report.grounded,
+                "abstained": report.abstained,
+                "findings": [
+                    {
+                        "kind": f.kind,
+                        "message": f.message,
+                        "subject": f.subject,
+                        "evidence": f.evidence,
+                        "span": list(f.span) if f.span is not None else None,
+                    }
+                    for f in report.findings
+                ],
+            }
+            if report.derived:  # numbers computed from context figures, with how
+                record["derived"] = [
+                    {"number": t.quantity.text, "derivation": t.derivation}
+                    for t in report.derived
+                ]
+            if result.case.metadata:
+                record["metadata"] = result.case.metadata
+            _emit(record)
     if not args.json:
         _table(rows)
-    checked = len(rows) if not args.json else None
-    summary = f"{failed} not grounded"
-    if checked is not None:
-        summary = f"{checked} checked, {checked - failed} grounded, " + summary
+    checked = len(rows)
+    summary = f"{checked} checked, {checked - failed} grounded, {failed} not grounded"
     if bad:
         summary += f", {bad} unusable line{'s' if bad != 1 else ''} (reported above)"
     print(f"hybridjudge check: {path}: {summary}", file=sys.stderr)
     if bad:
-        return 2
-    return 1 if failed else 0
+        return EXIT_USAGE
+    if not rows:
+        print(
+            f"hybridjudge check: {path}: no case in the file; nothing was checked (give one "
+            "case per line or record)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if DETERMINISTIC in thresholds:
+        grounded = [1.0 if r.grounded else 0.0 for _, _, r in rows]
+        below = below_thresholds({DETERMINISTIC: grounded}, thresholds)
+        for name, mean, threshold, n in below:
+            print(
+                f"hybridjudge check: FAIL {name}: grounded share {mean:.3f} of {n} case(s) is "
+                f"below --fail-under {threshold:g}",
+                file=sys.stderr,
+            )
+        return EXIT_FINDINGS if below else EXIT_OK
+    return EXIT_FINDINGS if failed else EXIT_OK
 
 
 def _emit(obj: dict[str, Any]) -> None:
@@ -138,6 +277,7 @@ def _emit(obj: dict[str, Any]) -> None:
 
 def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title="grounding checks", show_lines=False)
@@ -150,10 +290,10 @@ def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
         findings = "\n".join(f"{f.kind}: {f.message}" for f in report.findings) or "-"
         table.add_row(
             str(line),
-            case_id,
+            escape(case_id),  # user text: "[b]" must show as typed, "[/x]" must not crash
             "yes" if report.grounded else "NO",
             "yes" if report.abstained else "no",
-            findings,
+            escape(findings),
         )
     console = Console(
         file=sys.stdout,

@@ -1,4 +1,5 @@
-"""``hybridjudge gate``: exit non-zero when detection falls or false alarms rise against a baseline."""
+"""``hybridjudge gate``: exit non-zero when detection falls or false alarms rise against a baseline,
+and whenever the comparison cannot be trusted (fail closed)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,33 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hybridjudge.cli._exit import add_max_unscored_argument
+
 __all__ = ["register"]
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"--tolerance expects a fraction in [0, 1], got {text!r}")
+    return value
 
 
 def register(subparsers: Any) -> None:
     """Add ``gate``."""
     parser = subparsers.add_parser(
         "gate",
-        help="fail (exit 1) when a detection rate falls or a false-alarm rate rises vs a baseline",
+        help="fail when a detection rate falls or a false-alarm rate rises vs a baseline",
         description=(
             "Compare a study with a baseline study cell by cell: every (corpus, defect class, "
-            "scorer) detection rate and every false-alarm rate. Exit 0 when nothing regressed, 1 "
-            "naming each regression, 2 on unusable input."
+            "scorer) detection rate and every false-alarm rate. Exit 0 when nothing regressed; "
+            "1 naming each regression (or each baseline cell not measured now); 2 when the "
+            "studies cannot be compared (different corpora, scorers or defect classes, or no "
+            "rate compared at all) or a file is unusable; 3 when the current study has more "
+            "unscored evaluations than --max-unscored (judges that did not run never pass)."
         ),
     )
     parser.add_argument(
@@ -35,10 +51,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--tolerance",
-        type=float,
+        type=_fraction,
         default=0.0,
-        help="allowed absolute drop in a rate, a fraction (default 0)",
+        help="allowed absolute drop in a rate, a fraction in [0, 1] (default 0)",
     )
+    add_max_unscored_argument(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -48,16 +65,23 @@ def _run(args: argparse.Namespace) -> int:
 
     current = load_study(args.results)
     baseline = load_study(args.baseline)
-    result = gate(current, baseline, tolerance=args.tolerance)
+    result = gate(current, baseline, tolerance=args.tolerance, max_unscored=args.max_unscored)
+    labels = {
+        "mismatch": "CANNOT COMPARE",
+        "nothing_compared": "CANNOT COMPARE",
+        "unscored": "INCOMPLETE",
+    }
     for failure in result.failures:
-        print(f"REGRESSION {failure.message}", file=sys.stderr)
+        print(f"{labels.get(failure.kind, 'REGRESSION')} {failure.message}", file=sys.stderr)
     if result.passed:
         print(
-            f"gate passed: {result.compared} rates compared with {args.baseline}, none regressed (tolerance {args.tolerance:g})"
+            f"gate passed: {result.compared} rates compared with {args.baseline}, none "
+            f"regressed (tolerance {args.tolerance:g}, unscored at most {args.max_unscored:g})"
         )
         return 0
     print(
-        f"gate failed: {len(result.failures)} regression(s) in {result.compared} compared rates",
+        f"gate failed (exit {result.exit_code}): {len(result.failures)} problem(s); "
+        f"{result.compared} rates compared",
         file=sys.stderr,
     )
-    return 1
+    return result.exit_code

@@ -1,15 +1,16 @@
 """``hybridjudge judge``: support- and contradiction-based faithfulness of each case's answer.
 
-Reads the same case lines as ``hybridjudge check`` (one JSON object per line: ``id``, ``answer``,
-``context``, optional ``question`` ...). A bad line is reported on stderr with its line number and
-the others are still judged. Exit codes: 0 every line was judged (scores and unscored results
-alike: an unscored result is a reported outcome, not a crash), 2 some line was unusable or the
-configuration is invalid.
+Reads the same case records as ``hybridjudge check`` (``id``, ``answer``, ``context``, optional
+``question`` ...) and judges them with :func:`hybridjudge.judges.ajudge_many`, the loop the study
+uses too. A bad line is reported on stderr with its line number and the others are still judged.
+Exit codes (:mod:`hybridjudge.cli._exit`): 0 done; 1 a ``--fail-under`` threshold missed; 2 some
+line was unusable or the configuration is invalid; 3 more results unscored than
+``--max-unscored`` allows (or every result unscored).
 
 ``--json`` prints one object per case and repetition (format version :data:`JSON_FORMAT_VERSION`):
 ``{"format_version", "line", "id", "repetition", "mode", "results": {scorer: JudgeResult},
-"usage": Usage}``. Without it, a table and a usage summary (calls, tokens, cost, cache hits and
-what they saved).
+"usage": Usage, "metadata": {...}}`` (``metadata``: the case's own extra fields). Without it, a
+table and a usage summary (calls, tokens, cost, cache hits and what they saved).
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hybridjudge.corpus import CaseLine
-    from hybridjudge.judges import JudgeResult, Mode
-    from hybridjudge.model import ModelClient, ModelConfig, Usage
+    from hybridjudge.judges import JudgeBatch, JudgeResult, Mode
+    from hybridjudge.model import ModelConfig, Usage
+
+from hybridjudge.cli._common import ListAction
 
 __all__ = ["JSON_FORMAT_VERSION", "register"]
 
@@ -35,7 +38,10 @@ _PROGRESS_MIN_TASKS = 4
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``judge``."""
-    from hybridjudge.model import add_model_arguments
+    from hybridjudge.cli._check import add_input_arguments
+    from hybridjudge.cli._dryrun import add_dry_run_argument
+    from hybridjudge.cli._exit import add_max_unscored_argument
+    from hybridjudge.cli._model_args import add_model_arguments
 
     parser = subparsers.add_parser(
         "judge",
@@ -53,8 +59,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--scorers",
-        default="support,contradiction",
-        help="comma-separated scorers: support, contradiction (default both)",
+        nargs="+",
+        action=ListAction,
+        default=["support", "contradiction"],
+        metavar="SCORER",
+        help="scorers to run, comma- or space-separated: support, contradiction (default both)",
     )
     parser.add_argument(
         "--mode",
@@ -73,15 +82,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object per case and repetition"
     )
+    add_input_arguments(parser)
+    parser.add_argument(
+        "--fail-under",
+        action="append",
+        default=[],
+        metavar="SCORER=SCORE",
+        help="exit 1 when a scorer's mean score over the judged cases is below SCORE, e.g. "
+        "--fail-under support=0.8 (repeatable; a scorer with no score at all fails too)",
+    )
+    add_dry_run_argument(parser)
+    add_max_unscored_argument(parser)
     add_model_arguments(parser)
+    from hybridjudge.cli._ray import add_ray_arguments
+
+    add_ray_arguments(parser)
     parser.set_defaults(handler=_run)
 
 
-def _parse_scorers(text: str) -> tuple[str, ...]:
+def _parse_scorers(items: list[str]) -> tuple[str, ...]:
     from hybridjudge._errors import ConfigError
     from hybridjudge.judges import SCORERS
 
-    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    text = ",".join(items)
+    names = tuple(items)
     unknown = [n for n in names if n not in SCORERS]
     if not names or unknown:
         raise ConfigError(
@@ -94,16 +118,22 @@ def _parse_scorers(text: str) -> tuple[str, ...]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hybridjudge._errors import ConfigError
-    from hybridjudge.corpus import read_case_lines
-    from hybridjudge.model import config_from_args
+    from hybridjudge._params import check_repetitions
+    from hybridjudge.cli._check import below_thresholds, parse_fail_under
+    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INCOMPLETE, incomplete
+    from hybridjudge.cli._model_args import config_from_args
+    from hybridjudge.corpus import read_cases
 
     scorers = _parse_scorers(args.scorers)
-    if args.repetitions < 1:
-        raise ConfigError(f"--repetitions {args.repetitions}: give 1 or more")
+    check_repetitions(args.repetitions)
+    thresholds = parse_fail_under(args.fail_under, scorers)
     config = config_from_args(args)
+    if args.ray is not None:  # on a Ray cluster: hybridjudge.dist
+        from hybridjudge.cli._ray import run_judge
 
-    lines = list(read_case_lines(args.cases))
+        return run_judge(args, config, scorers)
+
+    lines = read_cases(args.cases, strict=args.strict, format=args.format)
     bad = 0
     cases: list[tuple[int, CaseLine]] = []
     for item in lines:
@@ -112,14 +142,33 @@ def _run(args: argparse.Namespace) -> int:
             print(f"hybridjudge judge: skipped: {item.error}", file=sys.stderr)
         elif item.case is not None:
             cases.append((item.line, item.case))
+    if not lines:  # an empty or blank file: nothing to judge is not a success
+        print(
+            f"hybridjudge judge: {args.cases}: no case in the file; nothing was judged (give one "
+            "case per line or record)",
+            file=sys.stderr,
+        )
+        return 2
 
-    jobs = [(line, case, rep) for line, case in cases for rep in range(args.repetitions)]
-    results, total, by_scope = asyncio.run(_judge_all(config, jobs, scorers, args.mode))
+    if args.dry_run:
+        from hybridjudge.cli._dryrun import estimate_judging, print_estimate
+
+        answers = [(c.answer, c.context, c.question) for _, c in cases]
+        estimate = estimate_judging(
+            answers, scorers=scorers, mode=args.mode, repetitions=args.repetitions, config=config
+        )
+        print_estimate("hybridjudge judge", estimate, config)
+        return 2 if bad else 0
+
+    batch, total, by_scope = asyncio.run(
+        _judge_all(config, cases, scorers, args.mode, args.repetitions)
+    )
+    line_of = [line for line, _ in cases]
 
     if args.json:
-        _print_json(jobs, results, args.mode)
+        _print_json(line_of, batch)
     else:
-        _print_table(jobs, results, scorers, total, by_scope, config, bad)
+        _print_table(batch, total, by_scope, config, bad)
     if bad:
         print(
             f"hybridjudge judge: {bad} of {len(lines)} line(s) unusable (see above); "
@@ -127,72 +176,95 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    results = [r for o in batch.outcomes for r in o.results.values()]
+    unscored = sum(r.status == "unscored" for r in results)
+    every = bool(results) and unscored == len(results)
+    if every or incomplete(unscored, len(results), args.max_unscored):
+        print(
+            f"hybridjudge judge: {unscored} of {len(results)} result(s) unscored, above "
+            f"--max-unscored {args.max_unscored:g}; the run is incomplete (see the reasons above)",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
+    if thresholds:
+        scores: dict[str, list[float]] = {name: [] for name in scorers}
+        for outcome in batch.outcomes:
+            for name, result in outcome.results.items():
+                if result.status == "scored" and result.score is not None:
+                    scores[name].append(result.score)
+        below = below_thresholds(scores, thresholds)
+        for name, mean, threshold, n in below:
+            shown = f"{mean:.3f} over {n} scored result(s)" if n else "no scored result"
+            print(
+                f"hybridjudge judge: FAIL {name}: mean score {shown} is below --fail-under "
+                f"{threshold:g}",
+                file=sys.stderr,
+            )
+        if below:
+            return EXIT_FINDINGS
     return 0
+
+
+def _usd(value: float | None) -> str:
+    """Dollars, or "unknown price" (a model without a known price is never shown as $0)."""
+    return "unknown price" if value is None else f"${value:.4f}"
 
 
 async def _judge_all(
     config: ModelConfig,
-    jobs: list[tuple[int, CaseLine, int]],
+    cases: list[tuple[int, CaseLine]],
     scorers: tuple[str, ...],
     mode: Mode,
-) -> tuple[list[dict[str, JudgeResult]], Usage, dict[str, Usage]]:
-    """Judge every (case, repetition) concurrently (the client bounds the requests in flight)."""
-    from hybridjudge.judges import judge
+    repetitions: int,
+) -> tuple[JudgeBatch, Usage, dict[str, Usage]]:
+    """Judge every case and repetition with :func:`ajudge_many`, with a progress bar on a tty."""
+    from hybridjudge.judges import JudgeRecord, ajudge_many
     from hybridjudge.model import ModelClient
 
-    results: list[dict[str, JudgeResult] | None] = [None] * len(jobs)
-
-    async def one(index: int, client: ModelClient) -> int:
-        _, case, rep = jobs[index]
-        results[index] = await judge(
-            client,
+    records = [
+        JudgeRecord(
+            id=case.id,
             answer=case.answer,
             context=case.context,
             question=case.question,
-            scorers=scorers,
-            mode=mode,
-            repetition=rep,
+            metadata=dict(getattr(case, "metadata", {}) or {}),
         )
-        return index
-
+        for _, case in cases
+    ]
+    jobs = len(records) * repetitions
     async with ModelClient(config) as client:
-        tasks = [asyncio.ensure_future(one(i, client)) for i in range(len(jobs))]
-        try:
-            if len(jobs) >= _PROGRESS_MIN_TASKS and sys.stderr.isatty():
-                from rich.console import Console
-                from rich.progress import Progress
+        if jobs >= _PROGRESS_MIN_TASKS and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
 
-                with Progress(console=Console(stderr=True), transient=True) as progress:
-                    bar = progress.add_task("judging", total=len(jobs))
-                    for done in asyncio.as_completed(tasks):
-                        await done
-                        progress.advance(bar)
-            else:
-                await asyncio.gather(*tasks)
-        except BaseException:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
-        total = client.usage
-        by_scope = dict(client.usage_by_scope)
-    return [r for r in results if r is not None], total, by_scope
+            with Progress(console=Console(stderr=True), transient=True) as progress:
+                bar = progress.add_task("judging", total=jobs)
+                batch = await ajudge_many(
+                    records,
+                    scorers=scorers,
+                    mode=mode,
+                    repetitions=repetitions,
+                    client=client,
+                    progress=lambda done, _total: progress.update(bar, completed=done),
+                )
+        else:
+            batch = await ajudge_many(
+                records, scorers=scorers, mode=mode, repetitions=repetitions, client=client
+            )
+        return batch, client.usage, dict(client.usage_by_scope)
 
 
-def _print_json(
-    jobs: list[tuple[int, CaseLine, int]], results: list[dict[str, JudgeResult]], mode: str
-) -> None:
-    from hybridjudge.judges import total_usage
-
-    for (line, case, rep), per_scorer in zip(jobs, results, strict=True):
+def _print_json(line_of: list[int], batch: JudgeBatch) -> None:
+    for outcome in batch.outcomes:
         record = {
             "format_version": JSON_FORMAT_VERSION,
-            "line": line,
-            "id": case.id,
-            "repetition": rep,
-            "mode": mode,
-            "results": {name: r.model_dump(mode="json") for name, r in per_scorer.items()},
-            "usage": total_usage(per_scorer).model_dump(mode="json"),
+            "line": line_of[outcome.index],
+            "id": outcome.id,
+            "repetition": outcome.repetition,
+            "mode": batch.mode,
+            "results": {name: r.model_dump(mode="json") for name, r in outcome.results.items()},
+            "usage": outcome.usage.model_dump(mode="json"),
+            "metadata": outcome.metadata,
         }
         sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
 
@@ -207,15 +279,14 @@ def _cell(result: JudgeResult) -> str:
 
 
 def _print_table(
-    jobs: list[tuple[int, CaseLine, int]],
-    results: list[dict[str, JudgeResult]],
-    scorers: tuple[str, ...],
+    batch: JudgeBatch,
     total: Usage,
     by_scope: dict[str, Usage],
     config: ModelConfig,
     bad: int,
 ) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -223,12 +294,14 @@ def _print_table(
     table.add_column("case", overflow="fold")
     table.add_column("rep", justify="right")
     table.add_column("claims", justify="right")
-    for name in scorers:
+    for name in batch.scorers:
         table.add_column(name, justify="right")
-    for (_, case, rep), per_scorer in zip(jobs, results, strict=True):
-        first = next(iter(per_scorer.values()))
-        cells = [_cell(per_scorer[name]) for name in scorers]
-        table.add_row(case.id, str(rep), str(len(first.claims)), *cells)
+    for outcome in batch.outcomes:
+        first = next(iter(outcome.results.values()))
+        cells = [_cell(outcome.results[name]) for name in batch.scorers]
+        table.add_row(  # the id is user text: escape rich markup ("[/x]" would crash)
+            escape(outcome.id), str(outcome.repetition), str(len(first.claims)), *cells
+        )
     console.print(table)
 
     usage = Table(title=f"model usage ({config.model})")
@@ -251,15 +324,15 @@ def _print_table(
             str(u.retries),
             str(u.repairs),
             f"{u.prompt_tokens}/{u.completion_tokens}",
-            f"{u.cost_usd:.4f}",
+            _usd(u.cost_usd),
             f"{u.saved_latency_s:.1f}",
         )
     console.print(usage)
-    unscored = sum(r.status == "unscored" for per in results for r in per.values())
+    unscored = sum(r.status == "unscored" for o in batch.outcomes for r in o.results.values())
     console.print(
-        f"{len(results)} evaluation(s), {unscored} unscored result(s), {bad} unusable line(s); "
-        f"{total.calls} model call(s) costing ${total.cost_usd:.4f} in {total.latency_s:.1f} s; "
-        f"{total.cache_hits} cache hit(s) saved ${total.saved_cost_usd:.4f} and "
+        f"{len(batch.outcomes)} evaluation(s), {unscored} unscored result(s), {bad} unusable line(s); "
+        f"{total.calls} model call(s) costing {_usd(total.cost_usd)} in {total.latency_s:.1f} s; "
+        f"{total.cache_hits} cache hit(s) saved {_usd(total.saved_cost_usd)} and "
         f"{total.saved_latency_s:.1f} s",
         soft_wrap=True,
     )

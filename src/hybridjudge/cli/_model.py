@@ -1,7 +1,8 @@
 """``hybridjudge model serve|path|verify``: the embedded offline judge model.
 
 ``serve`` runs llama.cpp's OpenAI-compatible server (xllamacpp) in this process until Ctrl-C and
-prints its base URL; the judges' ``local`` backend starts the same command as a child process.
+prints its base URL (:func:`hybridjudge.model.serve_local_model`, which the judges' ``local``
+backend also runs, in a child process started by the model layer itself).
 ``path`` assembles and verifies the weights and prints where they are; ``verify`` re-hashes them.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -64,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="CPU threads (default: the number of CPUs)",
     )
     _add_model_dir(serve)
-    # Used by LocalModelServer: the child exits when the process that started it is gone.
+    # The child exits when the process that started it is gone (see serve_local_model).
     serve.add_argument("--exit-with-parent", type=int, default=None, help=argparse.SUPPRESS)
     serve.set_defaults(handler=_serve)
 
@@ -103,54 +105,65 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from hybridjudge.model._local import (
-        LOCAL_MODEL_NAME,
-        _check_port_free,
-        model_file,
-        require_xllamacpp,
-        serve_in_process,
-        wait_for_parent_exit,
-    )
+# The serve flags and the model layer's parameters they set: a library error names the
+# parameter, the command line reports it under the flag the user typed.
+_SERVE_FLAGS = {
+    "n_parallel": "--parallel",
+    "n_ctx": "--ctx",
+    "n_threads": "--threads",
+    "port": "--port",
+    "host": "--host",
+}
 
-    require_xllamacpp()
-    if args.port:
-        _check_port_free(args.host, args.port)  # fail before assembling or loading the model
-    path = model_file(args.model_dir)
-    with serve_in_process(
-        path,
-        host=args.host,
-        port=args.port,
-        n_ctx=args.ctx,
-        n_parallel=args.parallel,
-        n_threads=args.threads,
-    ) as base_url:
+
+def _serve(args: argparse.Namespace) -> int:
+    from hybridjudge._errors import LocalModelError
+    from hybridjudge.model import LOCAL_MODEL_NAME, serve_local_model
+
+    def ready(base_url: str) -> None:
         print(base_url, flush=True)
         print(
             f"serving {LOCAL_MODEL_NAME} at {base_url} (pid {os.getpid()}); Ctrl-C to stop",
             file=sys.stderr,
             flush=True,
         )
-        try:
-            wait_for_parent_exit(args.exit_with_parent)
-        except KeyboardInterrupt:
-            print("stopped", file=sys.stderr)
-            return 0
-        # The parent that started us is gone: leave at once rather than wait for the native
-        # server to finish a request nobody will read; the OS frees the memory and the port.
-        print("parent process gone; exiting", file=sys.stderr, flush=True)
-        os._exit(0)
+
+    try:
+        parent_gone = serve_local_model(
+            host=args.host,
+            port=args.port,
+            n_ctx=args.ctx,
+            n_parallel=args.parallel,
+            n_threads=args.threads,
+            model_dir=args.model_dir,
+            parent_pid=args.exit_with_parent,
+            on_ready=ready,
+        )
+    except LocalModelError as exc:
+        if exc.code not in ("local_model_config", "local_model_port"):
+            raise
+        message = exc.message
+        for name, flag in _SERVE_FLAGS.items():
+            message = re.sub(rf"\b{name}\b", flag, message)
+        raise LocalModelError(message, code=exc.code) from exc
+    if not parent_gone:
+        print("stopped", file=sys.stderr)
+        return 0
+    # The parent that started us is gone: leave at once rather than wait for the native
+    # server to finish a request nobody will read; the OS frees the memory and the port.
+    print("parent process gone; exiting", file=sys.stderr, flush=True)
+    os._exit(0)
 
 
 def _path(args: argparse.Namespace) -> int:
-    from hybridjudge.model._local import model_file
+    from hybridjudge.model import model_file
 
     print(model_file(args.model_dir))
     return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from hybridjudge.model._local import (
+    from hybridjudge.model import (
         LOCAL_MODEL_LICENSE,
         LOCAL_MODEL_NAME,
         LOCAL_MODEL_SOURCE,
@@ -165,27 +178,3 @@ def _verify(args: argparse.Namespace) -> int:
     print(f"licence: {LOCAL_MODEL_LICENSE}")
     print(f"source:  {LOCAL_MODEL_SOURCE}")
     return 0
-
-
-def _standalone(argv: list[str] | None = None) -> int:
-    """``python -m hybridjudge.cli._model serve ...``: the model commands alone.
-
-    :class:`hybridjudge.model.LocalModelServer` starts its child this way so that serving the
-    model depends on nothing but this module and :mod:`hybridjudge.model._local` (not on every
-    other subcommand importing cleanly). Errors and exit codes are the same as ``hybridjudge``.
-    """
-    from hybridjudge._errors import HybridJudgeError
-
-    parser = argparse.ArgumentParser(prog="hybridjudge")
-    register(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
-    args = parser.parse_args(argv)
-    try:
-        code: int = args.handler(args)
-    except HybridJudgeError as exc:
-        print(f"hybridjudge {args.command}: error [{exc.code}]: {exc}", file=sys.stderr)
-        return 2
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(_standalone())

@@ -1,4 +1,4 @@
-"""``hybridjudge mutate CORPUS_DIR --seed N --out FILE``: freeze seeded mutants of a corpus.
+"""``hybridjudge mutate CORPUS_DIR --mutation-seed N --out FILE``: freeze seeded mutants of a corpus.
 
 Writes a ``hybridjudge.mutations`` v1 file (header with the corpus sha256, seed and mutator
 versions, then one mutant per line) and prints, per defect class, how many mutants were made and
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 from collections import defaultdict
+
+from hybridjudge.cli._common import ListAction
 
 __all__ = ["register"]
 
@@ -29,21 +31,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "corpus", metavar="CORPUS_DIR", help="folder with cases.jsonl, outputs.jsonl"
     )
-    parser.add_argument("--seed", type=int, required=True, help="seed of every mutator")
+    parser.add_argument(
+        "--mutation-seed",
+        type=int,
+        required=True,
+        metavar="N",
+        help="seed of every mutator (same seed and corpus: byte-identical file)",
+    )
     parser.add_argument("--out", required=True, metavar="FILE", help="mutation file to write")
     parser.add_argument(
         "--classes",
         nargs="+",
+        action=ListAction,
         metavar="CLASS",
-        help="defect classes to make (space- or comma-separated; default: all five)",
+        help="defect classes to make, comma- or space-separated (default: all five)",
     )
     parser.set_defaults(handler=_run)
-
-
-def _parse_classes(values: list[str] | None) -> list[str] | None:
-    if values is None:
-        return None
-    return [name.strip() for value in values for name in value.split(",") if name.strip()]
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -51,7 +54,7 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge.corpus import DEFECT_CLASSES, DefectClass, load_corpus
     from hybridjudge.mutations import generate_mutations, write_mutations
 
-    names = _parse_classes(args.classes)
+    names: list[str] | None = args.classes
     classes: list[DefectClass] = list(DEFECT_CLASSES)
     if names is not None:
         unknown = [n for n in names if n not in DEFECT_CLASSES]
@@ -62,7 +65,7 @@ def _run(args: argparse.Namespace) -> int:
             )
         classes = [c for c in DEFECT_CLASSES if c in names]
     corpus = load_corpus(args.corpus)
-    mutations = generate_mutations(corpus, seed=args.seed, classes=classes)
+    mutations = generate_mutations(corpus, seed=args.mutation_seed, classes=classes)
     write_mutations(mutations, args.out)
 
     # refusals grouped by class and reason, with up to three base ids each
@@ -70,7 +73,7 @@ def _run(args: argparse.Namespace) -> int:
     for refusal in mutations.refused:
         refusals[refusal.defect][refusal.reason].append(refusal.base_id)
     bases = len(corpus.bases())
-    print(f"corpus {corpus.name!r}: {bases} base outputs, seed {args.seed}")
+    print(f"corpus {corpus.name!r}: {bases} base outputs, mutation seed {args.mutation_seed}")
     for cls, (made, refused) in mutations.counts().items():
         print(f"  {cls:<18} {made:>4} made, {refused:>4} refused")
         for reason, ids in refusals[cls].items():

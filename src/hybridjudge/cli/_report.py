@@ -1,4 +1,5 @@
-"""``hybridjudge report RESULTS_DIR``: regenerate report.md and report.html from study.json."""
+"""``hybridjudge report RESULTS_DIR``: regenerate report.md, report.html and observations.csv
+from study.json."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ __all__ = ["register"]
 def register(subparsers: Any) -> None:
     """Add ``report``."""
     parser = subparsers.add_parser(
-        "report", help="regenerate report.md and report.html from a study.json"
+        "report",
+        help="regenerate report.md, report.html and observations.csv from a study.json",
+        description=(
+            "Render a finished study again from its study.json, without rerunning any scorer: "
+            "report.md, the self-contained report.html (same bytes for the same study.json) and "
+            "observations.csv (one tidy row per output x scorer x repetition, for pandas), "
+            "written next to study.json."
+        ),
     )
     parser.add_argument(
         "results",
@@ -24,10 +32,11 @@ def register(subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hybridjudge.reports import write_reports
+    from hybridjudge.reports import log_study_warnings, write_reports
     from hybridjudge.study import load_study
 
     study = load_study(args.results)
+    log_study_warnings(study)
     out = args.results if args.results.is_dir() else args.results.parent
     for kind, path in write_reports(study, out, write_json=False).items():
         print(f"{kind}: {path}")

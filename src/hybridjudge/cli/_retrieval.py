@@ -2,7 +2,7 @@
 
 Two ways in::
 
-    hybridjudge retrieval eval --qrels QRELS --run RUN [--metrics ndcg@10,mrr] [--json]
+    hybridjudge retrieval eval --qrels QRELS --run RUN [--metrics ndcg@10,mrr] [--json] [--html OUT]
     hybridjudge retrieval eval --cases eval_cases.json (--retriever module:function | --run run.jsonl)
 
 The report card gives each metric's mean with a seeded percentile-bootstrap 95% interval over
@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
+
+from hybridjudge.cli._common import ListAction, parse_list
 
 __all__ = ["DEFAULT_METRICS", "register"]
 
@@ -27,7 +31,9 @@ _JSON_KIND = "hybridjudge.retrieval.eval"
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``retrieval`` with its ``eval`` subcommand."""
     parser = subparsers.add_parser(
-        "retrieval", help="retrieval metrics (hit@k, MRR, P@k, recall@k, MAP, nDCG) as trec_eval"
+        "retrieval",
+        help="retrieval metrics (hit@k, MRR, P@k, recall@k, MAP, nDCG) as trec_eval",
+        description="Retrieval metrics that agree with trec_eval, with bootstrap intervals.",
     )
     commands = parser.add_subparsers(dest="retrieval_command", metavar="SUBCOMMAND")
     parser.set_defaults(handler=_help(parser))
@@ -55,9 +61,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ev.add_argument(
         "--metrics",
         nargs="+",
-        default=[DEFAULT_METRICS],
+        action=ListAction,
+        default=parse_list(DEFAULT_METRICS),
         metavar="NAME",
-        help=f"metric names, space- or comma-separated (default: {DEFAULT_METRICS})",
+        help=f"metric names, comma- or space-separated (default: {DEFAULT_METRICS})",
     )
     ev.add_argument(
         "--relevance-level",
@@ -85,13 +92,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="keep the first N ranked documents per query (trec_eval -M)",
     )
     ev.add_argument(
-        "--bootstrap",
+        "--resamples",
         type=int,
         default=2000,
         metavar="N",
         help="bootstrap resamples for the intervals (default 2000, at least 100)",
     )
-    ev.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    # the old spelling, hidden: no other command uses --bootstrap, so it has one meaning
+    ev.add_argument("--bootstrap", type=int, dest="resamples", help=argparse.SUPPRESS)
+    ev.add_argument(
+        "--bootstrap-seed", type=int, default=0, metavar="N", help="bootstrap seed (default 0)"
+    )
     ev.add_argument(
         "--worst",
         type=int,
@@ -103,6 +114,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--json",
         action="store_true",
         help="print JSON with per-query values instead of the report card",
+    )
+    ev.add_argument(
+        "--html",
+        type=Path,
+        metavar="OUT",
+        help="also write the report card as a self-contained HTML page",
     )
     ev.set_defaults(handler=_run)
 
@@ -152,7 +169,7 @@ def _run(args: argparse.Namespace) -> int:
         qrels = read_qrels(args.qrels)
         run = read_run(args.run)
         sources = {"qrels": args.qrels, "run": args.run}
-    metrics = [name for item in args.metrics for name in item.split(",") if name.strip()]
+    metrics: list[str] = args.metrics
     result = evaluate(
         qrels,
         run,
@@ -162,7 +179,9 @@ def _run(args: argparse.Namespace) -> int:
         complete=args.complete,
         max_docs=args.max_docs,
     )
-    summaries = summarize(result, n_resamples=args.bootstrap, seed=args.seed)
+    summaries = summarize(result, n_resamples=args.resamples, seed=args.bootstrap_seed)
+    if args.html is not None:
+        _write_html(args.html, result, summaries, sources, questions, args.worst)
     if args.json:
         payload = {
             "format_version": 1,
@@ -177,6 +196,26 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_html(
+    path: Path,
+    result: Any,
+    summaries: list[Any],
+    sources: dict[str, str],
+    questions: dict[str, str],
+    worst: int,
+) -> None:
+    from hybridjudge._atomic import atomic_write_text
+    from hybridjudge._errors import InputError
+    from hybridjudge.reports import RetrievalCard, render_retrieval_html
+
+    card = RetrievalCard.build(result, summaries, sources, questions, worst)
+    try:
+        atomic_write_text(path, render_retrieval_html(card))  # never a half-written page
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the HTML report ({exc.strerror})") from None
+    print(f"hybridjudge retrieval eval: wrote {path}", file=sys.stderr)
+
+
 def _print_card(
     result: Any,
     summaries: list[Any],
@@ -186,61 +225,19 @@ def _print_card(
 ) -> None:
     from rich.console import Console
     from rich.markup import escape
-    from rich.table import Table
 
+    from hybridjudge.reports import RetrievalCard
+
+    card = RetrievalCard.build(result, summaries, sources, questions, worst)
     console = Console(width=max(100, Console().width), highlight=False)
+    facts = dict(card.facts)
     where = ", ".join(f"{key} {value}" for key, value in sources.items())
-    first = summaries[0]
-    console.print(
-        f"[bold]Retrieval report card[/bold]: {result.num_queries} queries; {escape(where)}"
-    )
-    card = Table()
-    card.add_column("metric")
-    card.add_column("mean", justify="right")
-    card.add_column(f"{round(first.confidence * 100)}% CI", justify="right")
-    card.add_column("queries", justify="right")
-    for summary in summaries:
-        card.add_row(
-            summary.metric,
-            f"{summary.mean:.4f}",
-            f"[{summary.ci_low:.4f}, {summary.ci_high:.4f}]",
-            str(summary.n_queries),
-        )
-    console.print(card)
-    console.print(
-        f"interval: {first.method}, {first.n_resamples} resamples, seed {first.seed}",
-        markup=False,
-    )
-    console.print(
-        f"ties: {result.tie_break}; relevant: grade >= {result.relevance_level}"
-        + (f"; first {result.max_docs} documents per query" if result.max_docs else ""),
-        markup=False,
-    )
-    notes = [
-        (result.run_only_queries, "run queries without qrels, ignored (as trec_eval)"),
-        (
-            result.missing_queries,
-            "qrels queries missing from the run, scored 0 (--complete)"
-            if result.complete
-            else "qrels queries missing from the run, skipped (as trec_eval; --complete scores them 0)",
-        ),
-        (result.queries_without_relevant, "queries without a relevant document, scored 0"),
-    ]
-    for qids, text in notes:
-        if qids:
-            shown = ", ".join(qids[:5]) + (", ..." if len(qids) > 5 else "")
-            console.print(f"note: {len(qids)} {text}: {shown}", markup=False)
-    if worst == 0:
-        return
-    primary = result.metrics[0]
-    table = Table(title=f"Worst {min(worst, result.num_queries)} queries by {primary}")
-    table.add_column("query")
-    if questions:
-        table.add_column("question", overflow="ellipsis", max_width=40, no_wrap=True)
-    for name in result.metrics:
-        table.add_column(name, justify="right")
-    for qid, _ in result.worst(primary, worst):
-        values = result.query(qid)
-        extra = [questions.get(qid, "")] if questions else []
-        table.add_row(qid, *extra, *(f"{values[name]:.4f}" for name in result.metrics))
-    console.print(table)
+    console.print(f"[bold]{card.title}[/bold]: {result.num_queries} queries; {escape(where)}")
+    console.print(card.summary.to_rich())
+    if "intervals" in facts:
+        console.print(f"interval: {facts['intervals']}", markup=False)
+    console.print(facts["conventions"], markup=False)
+    for note in card.notes:
+        console.print(f"note: {note}", markup=False)
+    if card.worst is not None:
+        console.print(card.worst.to_rich())

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 from typing import Any
 
+from hybridjudge.cli._common import ListAction
+
 __all__ = ["register"]
-
-
-def _scorers(text: str) -> list[str]:
-    names = [s.strip() for s in text.split(",") if s.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("give at least one scorer, e.g. deterministic,support")
-    return names
 
 
 def _threshold(text: str) -> tuple[str, float]:
@@ -46,7 +42,9 @@ def _sample(text: str) -> int | dict[str, int] | None:
 
 def register(subparsers: Any) -> None:
     """Add ``study run``."""
-    from hybridjudge.model._config import add_model_arguments
+    from hybridjudge.cli._dryrun import add_dry_run_argument
+    from hybridjudge.cli._exit import add_max_unscored_argument
+    from hybridjudge.cli._model_args import add_model_arguments
 
     study = subparsers.add_parser("study", help="run the mutation study (the main job)")
     sub = study.add_subparsers(dest="study_command", metavar="SUBCOMMAND", required=True)
@@ -76,9 +74,12 @@ def register(subparsers: Any) -> None:
     )
     run.add_argument(
         "--scorers",
-        type=_scorers,
+        nargs="+",
+        action=ListAction,
         default=["deterministic", "support", "contradiction"],
-        help="comma-separated: deterministic,support,contradiction (default: all three)",
+        metavar="SCORER",
+        help="scorers to run, comma- or space-separated: deterministic, support, contradiction "
+        "(default: all three)",
     )
     run.add_argument(
         "--repetitions",
@@ -109,22 +110,26 @@ def register(subparsers: Any) -> None:
         help="judge only N bases per corpus (or CORPUS=N,...), each with all its mutants, chosen by a seeded shuffle that covers defect classes first; default all",
     )
     run.add_argument(
-        "--sample-seed", type=int, default=0, help="seed of the judge sample (default 0)"
+        "--sample-seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed of the judge sample (default 0)",
     )
     run.add_argument(
         "--out",
         required=True,
         type=Path,
         metavar="DIR",
-        help="results directory (study.json, report.md, report.html)",
+        help="results directory (study.json, report.md, report.html, observations.csv)",
     )
-    run.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
+    add_max_unscored_argument(run)
+    add_dry_run_argument(run)
     add_model_arguments(run)
     run.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -134,23 +139,35 @@ def _run(args: argparse.Namespace) -> int:
         TimeRemainingColumn,
     )
 
+    from hybridjudge._atomic import OutDirLock, check_out_dir
     from hybridjudge._errors import ConfigError
-    from hybridjudge.model._config import config_from_args
-    from hybridjudge.reports import write_reports
-    from hybridjudge.study import JUDGE_SCORERS, StudyPlan, run_study
+    from hybridjudge._params import check_repetitions
+    from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, incomplete
+    from hybridjudge.cli._model_args import config_from_args
+    from hybridjudge.reports import (
+        log_study_warnings,
+        print_study_summary,
+        study_console,
+        write_reports,
+    )
+    from hybridjudge.study import (
+        JUDGE_SCORERS,
+        compare_with_paper,
+        load_plan,
+        run_study,
+        unscored_count,
+    )
 
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        console = Console(stderr=True, width=160)  # a log file: do not wrap the tables at 80
-    if args.repetitions < 1:
-        raise ConfigError("--repetitions must be at least 1")
+    console = study_console()
+    check_repetitions(args.repetitions)
     thresholds = dict(args.threshold)
     unknown = [k for k in thresholds if k not in JUDGE_SCORERS]
     if unknown:
         raise ConfigError(
             f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: {', '.join(JUDGE_SCORERS)}"
         )
-    plan = StudyPlan(
+    out = check_out_dir(args.out)
+    plan = load_plan(
         corpus_paths=args.corpus,
         mutation_paths=args.mutations,
         judge_sample=args.judge_sample,
@@ -158,9 +175,30 @@ def _run(args: argparse.Namespace) -> int:
     )
     needs_model = any(s in JUDGE_SCORERS for s in args.scorers)
     config = config_from_args(args) if needs_model else None
+    if args.dry_run:
+        from hybridjudge.cli._dryrun import estimate_judging, print_estimate
+
+        if config is None:
+            print("hybridjudge study run --dry-run: no judge among --scorers; no model call")
+            return EXIT_OK
+        answers = []
+        for output in plan.outputs:
+            if output.id in plan.judged:
+                case = plan.case_of(output)
+                answers.append((output.text, case.context, case.question))
+        judges = [s for s in args.scorers if s in JUDGE_SCORERS]
+        estimate = estimate_judging(
+            answers,
+            scorers=judges,
+            mode=args.judge_mode,
+            repetitions=args.repetitions,
+            config=config,
+        )
+        print_estimate("hybridjudge study run", estimate, config)
+        return EXIT_OK
     sampling = plan.sampling()
-    if sampling is not None and needs_model and not args.quiet:
-        console.print(f"[yellow]{sampling.note}[/yellow]")
+    if sampling is not None and needs_model:
+        logging.getLogger("hybridjudge.cli.study").warning("sampled run: %s", sampling.note)
 
     progress = Progress(
         TextColumn("{task.description:<14}"),
@@ -179,53 +217,31 @@ def _run(args: argparse.Namespace) -> int:
             tasks[phase] = progress.add_task(phase, total=total)
         progress.update(tasks[phase], completed=done, total=total)
 
-    with progress:
-        result = run_study(
-            plan,
-            scorers=args.scorers,
-            repetitions=args.repetitions,
-            thresholds=thresholds,
-            judge_mode=args.judge_mode,
-            model_config=config,
-            progress=hook,
-        )
-    paths = write_reports(result, args.out)
+    with OutDirLock(out):
+        with progress:
+            result = run_study(
+                plan,
+                scorers=args.scorers,
+                repetitions=args.repetitions,
+                thresholds=thresholds,
+                judge_mode=args.judge_mode,
+                model_config=config,
+                progress=hook,
+            )
+        result = compare_with_paper(result, plan)
+        paths = write_reports(result, out)
+    log_study_warnings(result, sampling=False)  # the sample was announced before the run
     if not args.quiet:
-        _print_summary(result, console)
+        print_study_summary(result, console)
     for kind, path in paths.items():
         print(f"{kind}: {path}", file=sys.stdout)
-    return 0
-
-
-def _print_summary(result: Any, console: Any) -> None:
-    from rich.table import Table
-
-    from hybridjudge.reports._tables import cell_text, corpora, detection_grid
-
-    scorers = list(result.config.scorers)
-    grid = detection_grid(result.analysis)
-    for corpus in corpora(grid):
-        table = Table(
-            title=f"{corpus}: detected in every repetition / mutants [Wilson 95%]",
-            title_justify="left",
+    unscored = sum(unscored_count(row) for row in result.analysis.unscored)
+    evaluations = sum(row.evaluations for row in result.analysis.unscored)
+    if incomplete(unscored, evaluations, args.max_unscored):
+        print(
+            f"hybridjudge study run: {unscored} of {evaluations} evaluation(s) unscored, above "
+            f"--max-unscored {args.max_unscored:g}; see the unscored table in the report",
+            file=sys.stderr,
         )
-        table.add_column("defect class")
-        for s in scorers:
-            table.add_column(s)
-        for row in (r for r in grid if r.corpus == corpus):
-            table.add_row(row.label, *[cell_text(row.cells.get(s)) for s in scorers])
-        fa = {r.scorer: r for r in result.analysis.false_alarms if r.corpus == corpus}
-        table.add_row(
-            "clean bases flagged (false alarms)",
-            *[
-                "—" if (f := fa.get(s)) is None or f.n == 0 else f"{f.flagged_every}/{f.n}"
-                for s in scorers
-            ],
-        )
-        console.print(table)
-    for c in result.analysis.cost:
-        console.print(
-            f"{c.scorer}: {c.evaluations} evaluations, {c.calls} model calls, "
-            f"{c.prompt_tokens}+{c.completion_tokens} tokens, median {c.median_ms:.2f} ms, "
-            f"{c.cache_hits} cache hits (saved {c.saved_s:.1f} s)"
-        )
+        return EXIT_INCOMPLETE
+    return EXIT_OK

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from hybridjudge._errors import CaseFileError, ConfigError, InputError
+from hybridjudge.cli._common import ListAction
 
 __all__ = ["register"]
 
@@ -48,7 +49,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="where the reference labels come from: bedside, expert re-adjudication, dataset",
     )
     report.add_argument(
-        "--labels", help="levels of the scale in order, comma-separated (default 1,2,3,4,5)"
+        "--labels",
+        nargs="+",
+        action=ListAction,
+        metavar="LEVEL",
+        help="levels of the scale in order, comma- or space-separated (default 1,2,3,4,5)",
     )
     report.add_argument("--plan", type=Path, help="analysis plan (TOML) fixed before results")
     report.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -62,9 +67,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="which end of the labels is most urgent (default first: level 1)",
     )
     report.add_argument(
-        "--high-acuity", default="1,2", help="levels of the high-acuity subset (default 1,2)"
+        "--high-acuity",
+        nargs="+",
+        action=ListAction,
+        default=["1", "2"],
+        metavar="LEVEL",
+        help="levels of the high-acuity subset, comma- or space-separated (default 1,2)",
     )
-    report.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    report.add_argument(
+        "--bootstrap-seed", type=int, default=0, metavar="N", help="bootstrap seed (default 0)"
+    )
     report.add_argument(
         "--resamples", type=int, default=2000, help="bootstrap resamples (default 2000)"
     )
@@ -76,14 +88,13 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _parse_levels(text: str, option: str) -> tuple[Any, ...]:
-    items = tuple(part.strip() for part in text.split(","))
-    if not items or any(not item for item in items):
-        raise ConfigError(f"{option} {text!r}: give comma-separated levels, e.g. {option} 1,2,3")
+def _parse_levels(items: list[str], option: str) -> tuple[Any, ...]:
+    if not items:
+        raise ConfigError(f"{option}: give the levels, e.g. {option} 1,2,3")
     try:
         return tuple(int(item) for item in items)
     except ValueError:
-        return items
+        return tuple(items)
 
 
 def _delimiter(text: str) -> str:
@@ -118,7 +129,7 @@ def _read_pairs(
             header = next(reader, None)
             if header is None:
                 raise InputError(f"{path}: the file is empty; it needs a header row and cases")
-            header = [name.strip() for name in header]
+            header = [name.strip().lstrip("\ufeff").strip() for name in header]  # BOM
             columns = {}
             for option, wanted in (
                 ("--reference-column", reference_column),
@@ -173,12 +184,8 @@ def _read_pairs(
 
 
 def _report(args: argparse.Namespace) -> int:
-    from hybridjudge.metrics.ordinal import (
-        KNOWN_SCALES,
-        load_plan,
-        render_markdown,
-        triage_report,
-    )
+    from hybridjudge.metrics.ordinal import KNOWN_SCALES, load_plan, triage_report
+    from hybridjudge.reports import render_triage_markdown
 
     labels = _parse_levels(args.labels, "--labels") if args.labels else None
     scale_labels = labels
@@ -194,7 +201,7 @@ def _report(args: argparse.Namespace) -> int:
     unknown = [str(level) for level in acuity_text if str(level) not in lookup]
     if unknown:
         raise ConfigError(
-            f"--high-acuity {args.high_acuity!r}: {unknown} not levels of the scale "
+            f"--high-acuity {','.join(args.high_acuity)}: {unknown} not levels of the scale "
             f"({', '.join(lookup)})"
         )
     high_acuity = tuple(lookup[str(level)] for level in acuity_text)
@@ -217,25 +224,26 @@ def _report(args: argparse.Namespace) -> int:
         plan=plan,
         most_urgent=args.most_urgent,
         high_acuity=high_acuity,
-        seed=args.seed,
+        seed=args.bootstrap_seed,
         n_resamples=args.resamples,
     )
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
-        print(render_markdown(report))
+        print(render_triage_markdown(report))
     if args.html is not None:
         try:
-            from hybridjudge.metrics.ordinal import render_html
+            from hybridjudge._atomic import atomic_write_text
+            from hybridjudge.reports import render_triage_html
 
-            page = render_html(report)
+            page = render_triage_html(report)
         except ImportError as exc:
             raise ConfigError(
                 f"--html needs matplotlib ({exc}); install it with: "
                 "pip install 'hybridjudge[report]'"
             ) from None
         try:
-            args.html.write_text(page, encoding="utf-8")
+            atomic_write_text(args.html, page)  # never a half-written page
         except OSError as exc:
             raise InputError(
                 f"{args.html}: cannot write the HTML report ({exc.strerror})"

@@ -1,11 +1,27 @@
 """Corpus records and their files: gold cases, base outputs and mutants, CLI case lines."""
 
+from hybridjudge.corpus._formats import (
+    FIELD_ALIASES,
+    INPUT_FORMATS,
+    InputFormat,
+    InputRecord,
+    read_cases,
+    read_raw_records,
+)
 from hybridjudge.corpus._halueval import (
     HALUEVAL_SAMPLE_SIZE,
     HALUEVAL_SEED,
     HALUEVAL_UNCLASSIFIED_DETAIL,
     build_halueval,
     sample_halueval,
+)
+from hybridjudge.corpus._import import (
+    IMPORT_FILE,
+    OMISSION_WITHOUT_ANCHORS,
+    ImportReport,
+    SkippedRecord,
+    derive_anchors,
+    import_corpus,
 )
 from hybridjudge.corpus._io import (
     LineResult,
@@ -28,9 +44,13 @@ from hybridjudge.corpus._opengate import OPENGATE_DEFECT_MAP, build_opengate, lo
 __all__ = [
     "CASES_FILE",
     "DEFECT_CLASSES",
+    "FIELD_ALIASES",
     "HALUEVAL_SAMPLE_SIZE",
     "HALUEVAL_SEED",
     "HALUEVAL_UNCLASSIFIED_DETAIL",
+    "IMPORT_FILE",
+    "INPUT_FORMATS",
+    "OMISSION_WITHOUT_ANCHORS",
     "OPENGATE_DEFECT_MAP",
     "OUTPUTS_FILE",
     "Anchor",
@@ -38,15 +58,23 @@ __all__ = [
     "CaseLine",
     "Corpus",
     "DefectClass",
+    "ImportReport",
+    "InputFormat",
+    "InputRecord",
     "LineResult",
     "Output",
     "Producer",
+    "SkippedRecord",
     "build_halueval",
     "build_opengate",
+    "derive_anchors",
+    "import_corpus",
     "load_corpus",
     "load_opengate_source",
     "read_case_lines",
+    "read_cases",
     "read_jsonl_models",
+    "read_raw_records",
     "sample_halueval",
     "write_jsonl_models",
 ]

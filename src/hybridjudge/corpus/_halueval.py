@@ -2,17 +2,16 @@
 
 Source: RUCAIBox/HaluEval @ b7253db3cdaa0ab2c382f92b26b390109174f77e,
 ``generation/qa/qa_one-turn_data.json`` (MIT; the HotpotQA-derived knowledge is CC BY-SA 4.0),
-copied byte for byte under ``../shared/data/halueval``.
+copied byte for byte under ``tests/data/corpus-source/halueval`` (``docs/corpus.md``).
 """
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
-from typing import Any
 
 from hybridjudge._errors import CaseFileError
+from hybridjudge._jsonl import iter_json_lines, read_bytes
 from hybridjudge.corpus._io import write_jsonl_models
 from hybridjudge.corpus._models import Anchor, Case, Output, Producer
 
@@ -26,7 +25,7 @@ __all__ = [
 ]
 
 HALUEVAL_COMMIT = "b7253db3cdaa0ab2c382f92b26b390109174f77e"
-"""The upstream commit the shared copy was taken from."""
+"""The upstream commit the source file was taken from."""
 HALUEVAL_SEED = 2026
 """Seed of ``random.Random`` that picks the sampled records."""
 HALUEVAL_SAMPLE_SIZE = 100
@@ -46,29 +45,24 @@ _HALLUCINATOR = Producer(system="halueval", model="chatgpt", kind="synthetic")
 
 
 def _read_records(path: Path) -> list[dict[str, str]]:
-    try:
-        lines = path.read_bytes().splitlines()
-    except OSError as exc:
-        raise CaseFileError(
-            f"cannot read: {exc.strerror or exc}; point --data at a copy of ../shared/data",
-            path=str(path),
-        ) from None
     records: list[dict[str, str]] = []
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            data: Any = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise CaseFileError(f"invalid JSON: {exc.msg}", path=str(path), line=number) from None
+    hint = (
+        "pass the folder of a copy of the upstream files "
+        "(the repository ships one: tests/data/corpus-source/halueval)"
+    )
+    where = str(path)
+    for item in iter_json_lines(read_bytes(path, hint=hint).splitlines(), path=where):
+        if item.error is not None:
+            raise item.error
+        data = item.value
         if not isinstance(data, dict):
-            raise CaseFileError("expected a JSON object", path=str(path), line=number)
+            raise CaseFileError("expected a JSON object", path=where, line=item.line)
         for field in _FIELDS:
             if not isinstance(data.get(field), str) or not data[field].strip():
                 raise CaseFileError(
                     "missing or empty; HaluEval QA records need all four fields",
-                    path=str(path),
-                    line=number,
+                    path=where,
+                    line=item.line,
                     field=field,
                 )
         records.append({field: data[field] for field in _FIELDS})

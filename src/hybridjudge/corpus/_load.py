@@ -6,10 +6,10 @@ import hashlib
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import CaseFileError
-from hybridjudge.corpus._io import _describe_validation
+from hybridjudge._jsonl import iter_json_lines, read_bytes, validate_line
 from hybridjudge.corpus._models import Case, Output
 
 __all__ = ["CASES_FILE", "OUTPUTS_FILE", "Corpus", "load_corpus"]
@@ -73,25 +73,18 @@ class Corpus(BaseModel):
 
 def _read_records(path: Path, model: type[M]) -> tuple[str, list[tuple[int, M]]]:
     """Read one JSONL file: its sha256 and every record with its 1-based line number."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    if not path.exists():
         raise CaseFileError(
             "missing; a corpus directory holds cases.jsonl and outputs.jsonl "
             "(rebuild the shipped ones with `python scripts/build_corpus.py`)",
             path=str(path),
-        ) from None
-    except OSError as exc:
-        raise CaseFileError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
-    records: list[tuple[int, M]] = []
-    for number, line in enumerate(raw.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append((number, model.model_validate_json(line)))
-        except ValidationError as exc:
-            field, msg = _describe_validation(exc)
-            raise CaseFileError(msg, path=str(path), line=number, field=field) from None
+        )
+    raw = read_bytes(path)
+    where = str(path)
+    records = [
+        (item.line, validate_line(item, model, path=where))
+        for item in iter_json_lines(raw.splitlines(), path=where)
+    ]
     return hashlib.sha256(raw).hexdigest(), records
 
 

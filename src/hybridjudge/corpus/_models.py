@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+
+from hybridjudge._anchor import Anchor
 
 __all__ = [
     "DEFECT_CLASSES",
@@ -37,24 +46,6 @@ def _anchor_from_any(value: Any) -> Any:
     return value
 
 
-class Anchor(BaseModel):
-    """A fact a correct answer must contain."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    value: str = Field(min_length=1)
-    """The canonical wording of the fact, e.g. ``"500 mg"``."""
-    aliases: tuple[str, ...] = ()
-    """Accepted paraphrases; any one of them satisfies the anchor."""
-
-    @field_validator("value")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("an anchor must not be blank")
-        return value
-
-
 AnchorLike = Annotated[Anchor, BeforeValidator(_anchor_from_any)]
 
 
@@ -85,6 +76,32 @@ class Case(BaseModel):
     """Task kind (``grounding``, ``simplification``, ``qa``...)."""
     label_source: str
     """Where the gold labels came from, e.g. ``"opengate datasets/cases (hand-written)"``."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """The user's own fields (JSON values), kept as given and carried into the results."""
+
+    def __hash__(self) -> int:
+        # metadata holds JSON values (dicts, lists): hash the gold labels only (equal cases
+        # still hash equal), so a case stays usable as a cache key
+        return hash(
+            (
+                self.id,
+                self.question,
+                self.context,
+                self.answerable,
+                self.anchors,
+                self.allowed_numbers,
+                self.kind,
+                self.label_source,
+            )
+        )
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_metadata(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # shipped corpora have no metadata: their files stay byte for byte as built before
+        data: dict[str, Any] = handler(self)
+        if not data.get("metadata"):
+            data.pop("metadata", None)
+        return data
 
 
 class Producer(BaseModel):
@@ -150,6 +167,22 @@ class CaseLine(BaseModel):
     """``False`` when the context cannot answer; ``None`` when unknown."""
     allowed_numbers: tuple[str, ...] = ()
     """Numbers the answer may introduce; ``allowedNewNumbers`` is accepted as an alias."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """The user's own fields (JSON values): extra fields land here and are echoed in results."""
+
+    def __hash__(self) -> int:
+        # metadata holds JSON values (dicts, lists): hash everything else
+        return hash(
+            (
+                self.id,
+                self.answer,
+                self.context,
+                self.question,
+                self.anchors,
+                self.answerable,
+                self.allowed_numbers,
+            )
+        )
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> CaseLine:

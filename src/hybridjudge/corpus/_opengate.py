@@ -1,7 +1,7 @@
 """Import OpenGATE's frozen exp-2 corpus (27 outputs) and its six gold cases.
 
 Source: nickjlamb/opengate @ 9ebdf911a5e47f7f17d1d0efa2bf7746981f4ccc (MIT), as copied byte for
-byte under ``../shared/data/opengate``. The mapping is documented in ``corpus/opengate/README.md``.
+byte under ``tests/data/corpus-source/opengate`` (``docs/corpus.md``). The mapping is documented in ``corpus/opengate/README.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 OPENGATE_COMMIT = "9ebdf911a5e47f7f17d1d0efa2bf7746981f4ccc"
-"""The upstream commit the shared copy was taken from."""
+"""The upstream commit the source files were taken from."""
 
 OPENGATE_DEFECT_MAP: dict[str, DefectClass] = {
     "dropped_anchor": "omission",
@@ -53,7 +53,8 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_bytes())
     except OSError as exc:
         raise CaseFileError(
-            f"cannot read: {exc.strerror or exc}; point --data at a copy of ../shared/data",
+            f"cannot read: {exc.strerror or exc}; pass the folder of a copy of the upstream "
+            "files (the repository ships one: tests/data/corpus-source/opengate)",
             path=str(path),
         ) from None
     except json.JSONDecodeError as exc:
@@ -64,7 +65,7 @@ def _case_from_file(path: Path, expected_sha256: str) -> Case:
     raw = path.read_bytes() if path.is_file() else None
     if raw is None:
         raise CaseFileError(
-            "gold case file missing; the shared data copy is incomplete", path=str(path)
+            "gold case file missing; the copy of the upstream files is incomplete", path=str(path)
         )
     digest = hashlib.sha256(raw).hexdigest()
     if digest != expected_sha256:
@@ -152,10 +153,10 @@ def _output_from_item(item: dict[str, Any]) -> Output:
 
 
 def load_opengate_source(data_dir: str | Path) -> tuple[list[Case], list[Output]]:
-    """Read the shared OpenGATE copy and return its cases and its 27 outputs, in paper order.
+    """Read a copy of the upstream OpenGATE files and return its cases and its 27 outputs, in paper order.
 
     Args:
-        data_dir: the ``opengate`` folder of the shared data (``../shared/data/opengate``).
+        data_dir: a copy of the upstream OpenGATE files (``tests/data/corpus-source/opengate``).
 
     Raises:
         CaseFileError: a source file is missing, malformed, or differs from what the paper
@@ -187,7 +188,9 @@ def build_opengate(data_dir: str | Path, out_dir: str | Path) -> list[Path]:
     write_jsonl_models(written[1], outputs)
     license_src = root / "LICENSE"
     if not license_src.is_file():
-        raise CaseFileError("licence file missing from the shared copy", path=str(license_src))
+        raise CaseFileError(
+            "licence file missing from the copy of the upstream files", path=str(license_src)
+        )
     shutil.copyfile(license_src, written[2])
     results_dir = out / "paper-results"
     results_dir.mkdir(parents=True, exist_ok=True)

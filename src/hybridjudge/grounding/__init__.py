@@ -10,8 +10,21 @@ from hybridjudge.grounding._abstention import (
     MARKERS_BY_LANGUAGE,
     abstains,
 )
-from hybridjudge.grounding._anchors import NEGATION_WINDOW, AnchorLike
+from hybridjudge.grounding._anchors import (
+    NEGATION_WINDOW,
+    AnchorLike,
+    CompiledAnchors,
+    compile_anchors,
+)
+from hybridjudge.grounding._batch import (
+    CheckBatch,
+    CheckOutcome,
+    CheckProgress,
+    CheckRecord,
+    check_many,
+)
 from hybridjudge.grounding._check import (
+    DerivedPolicy,
     GroundingChecker,
     GroundingContext,
     check_grounding,
@@ -37,6 +50,12 @@ __all__ = [
     "MARKERS_BY_LANGUAGE",
     "NEGATION_WINDOW",
     "AnchorLike",
+    "CheckBatch",
+    "CheckOutcome",
+    "CheckProgress",
+    "CheckRecord",
+    "CompiledAnchors",
+    "DerivedPolicy",
     "Finding",
     "FindingKind",
     "GroundingChecker",
@@ -50,6 +69,8 @@ __all__ = [
     "TraceSource",
     "abstains",
     "check_grounding",
+    "check_many",
+    "compile_anchors",
     "normalize_text",
     "parse_quantities",
     "prepare_context",

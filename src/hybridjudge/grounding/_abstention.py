@@ -4,6 +4,11 @@ Markers are phrases, normalised like every other text (NFKC, case folding, apost
 compiled once per marker set into one regular expression. Latin-script markers match on word
 boundaries; markers in scripts written without spaces (Chinese, Japanese, Thai) and Korean match as
 substrings, since their words attach particles and endings.
+
+A marker followed by a contrast that goes on to say something (``"The report does not specify
+the exact date, but the plant opened in March 2019."``, ``"I don't know, but probably $499."``) is a
+*hedged partial answer*, not a refusal: the answer still answers. :func:`abstains` does not count
+it unless asked to (``include_hedged=True``).
 """
 
 from __future__ import annotations
@@ -35,6 +40,110 @@ def _both(*phrases: str) -> tuple[str, ...]:
                 p.replace("can't", "cannot").replace("won't", "will not").replace("n't", " not")
             )
     return tuple(dict.fromkeys(out))
+
+
+def _combine(heads: tuple[str, ...], tails: tuple[str, ...]) -> tuple[str, ...]:
+    """Every ``head tail`` phrase (``tails`` may hold ``""``)."""
+    return tuple(f"{h} {t}".strip() for h in heads for t in tails)
+
+
+# Real refusal forms (issue 9): "I do not have (specific) information about ...", "I am unable to
+# provide an answer ...", "The provided documents do not mention ...", "I don't have enough
+# information to answer ...", "I could not find any information ...".
+_EN_HAVE_INFO = _combine(
+    ("I don't have", "we don't have", "I have no", "I don't possess"),
+    tuple(
+        f"{q}information"
+        for q in (
+            "",
+            "any ",
+            "specific ",
+            "enough ",
+            "sufficient ",
+            "detailed ",
+            "relevant ",
+            "the ",
+            "that ",
+            "this ",
+            "further ",
+            "more ",
+            "reliable ",
+            "verified ",
+            "precise ",
+            "exact ",
+            "that specific ",
+            "the specific ",
+            "any specific ",
+            "access to ",
+            "access to any ",
+        )
+    ),
+)
+_EN_PROVIDE = _combine(
+    ("unable to provide", "can't provide", "not able to provide", "can't give", "unable to give"),
+    (
+        "an answer",
+        "a specific answer",
+        "a definitive answer",
+        "a precise answer",
+        "an accurate answer",
+        "the answer",
+        "information",
+        "specific information",
+        "any information",
+        "the information",
+        "that information",
+        "details",
+        "specific details",
+    ),
+)
+_EN_FIND = _combine(
+    ("unable to find", "can't find", "couldn't find", "didn't find", "wasn't able to find"),
+    (
+        "information",
+        "any information",
+        "specific information",
+        "sufficient information",
+        "enough information",
+        "relevant information",
+        "the answer",
+        "an answer",
+        "the answer in",
+        "this information",
+        "that information",
+        "the information",
+        "any mention",
+        "that in the",
+        "this in the",
+        "it in the",
+    ),
+)
+_EN_SOURCE_PLURAL = _combine(
+    ("don't",),
+    (
+        "mention",
+        "specify",
+        "state",
+        "contain information",
+        "contain any information",
+        "contain specific information",
+        "contain enough information",
+        "contain sufficient information",
+        "contain the information",
+        "contain this information",
+        "contain that information",
+        "contain the answer",
+        "include information",
+        "include any information",
+        "provide information",
+        "provide any information",
+        "provide details",
+        "provide the answer",
+        "address",
+        "explicitly mention",
+        "explicitly state",
+    ),
+)
 
 
 MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
@@ -86,6 +195,56 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "I am not sure",
         "there is no mention",
         "no mention of",
+        *_EN_HAVE_INFO,
+        *_EN_PROVIDE,
+        *_EN_FIND,
+        *_EN_SOURCE_PLURAL,
+        "doesn't contain the answer",
+        "doesn't contain any information",
+        "doesn't contain specific information",
+        "doesn't contain enough information",
+        "doesn't contain sufficient information",
+        "doesn't explicitly mention",
+        "doesn't explicitly state",
+        "doesn't address",
+        "isn't explicitly mentioned",
+        "isn't explicitly stated",
+        "not explicitly mentioned in the",
+        "not explicitly stated in the",
+        "not in the documents",
+        "not in the document",
+        "not in the provided documents",
+        "not in the provided document",
+        "not in the retrieved documents",
+        "not in the provided text",
+        "not in the sources",
+        "not found in the",
+        "not covered in the",
+        "not available in the",
+        "doesn't appear in the provided",
+        "doesn't appear in the document",
+        "doesn't appear in the context",
+        "doesn't appear in the text",
+        "not supported by the retrieved documents",
+        "not supported by the provided documents",
+        "I don't see that in the",
+        "I don't see this in the",
+        "I don't see any information",
+        "no information related to",
+        "no relevant information",
+        "no specific information",
+        "no further information",
+        "there is no information",
+        "can't be answered",
+        "unable to respond",
+        "can't help with that",
+        "I can't say",
+        "I can't tell",
+        "I can't confirm",
+        "unable to say",
+        "unable to confirm",
+        "can't say more",
+        "can't be sure",
     ),
     "zh-Hans": (
         "不知道",
@@ -102,6 +261,22 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "上下文中没有",
         "资料中没有",
         "无法从",
+        # Real forms: 提供的文档中没有找到相关信息 / 没有足够信息 / 无法提供答案.
+        "没有找到",
+        "未找到",
+        "找不到",
+        "未能找到",
+        "未检索到",
+        "没有足够信息",
+        "没有足够的信息",
+        "没有具体信息",
+        "没有关于此问题",
+        "无法提供",
+        "无法给出",
+        "无法得知",
+        "无从得知",
+        "我不清楚",
+        "未说明",
     ),
     "zh-Hant": (
         "不知道",
@@ -119,6 +294,20 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "資料不足",
         "資料中沒有",
         "無法從",
+        "沒有找到",
+        "未找到",
+        "找不到",
+        "未能找到",
+        "未檢索到",
+        "沒有足夠資訊",
+        "沒有足夠的資訊",
+        "沒有具體資訊",
+        "無法提供",
+        "無法給出",
+        "無法得知",
+        "無從得知",
+        "我不清楚",
+        "未說明",
     ),
     "ja": (
         "わかりません",
@@ -133,6 +322,24 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "判断できません",
         "不明です",
         "言及されていません",
+        # Real forms: 提供されたコンテキストには、…に関する情報は含まれていません。
+        "情報は含まれていません",
+        "情報が含まれていません",
+        "情報は含まれておりません",
+        "情報は持っていません",
+        "情報を持っていません",
+        "情報を持ち合わせていません",
+        "見つかりませんでした",
+        "情報が見つかりません",
+        "お答えできません",
+        "お答えすることができません",
+        "回答を提供できません",
+        "触れられていません",
+        "明記されていません",
+        "記載はありません",
+        "記述がありません",
+        "わかりかねます",
+        "分かりかねます",
     ),
     "ko": (
         "모르겠습니다",
@@ -145,6 +352,25 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "언급되지 않",
         "제공되지 않",
         "나와 있지 않",
+        # Real forms: …에 대한 정보는 제공된 문서에 포함되어 있지 않습니다 / 문서에 없습니다 /
+        # 문서에서 찾을 수 없으므로 답변할 수 없습니다.
+        "문서에 포함되어 있지 않",
+        "자료에 포함되어 있지 않",
+        "정보가 포함되어 있지 않",
+        "문서에 없습니다",
+        "문서에는 없습니다",
+        "자료에 없습니다",
+        "정보를 찾을 수 없",
+        "에서 찾을 수 없",
+        "에서 확인할 수 없",
+        "명시되어 있지 않",
+        "명시되지 않",
+        "답변을 드릴 수 없",
+        "답변드릴 수 없",
+        "답변을 제공할 수 없",
+        "정보를 가지고 있지 않",
+        "정보를 갖고 있지 않",
+        "알지 못합니다",
     ),
     "th": (
         "ไม่ทราบ",
@@ -153,6 +379,15 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "ไม่ได้ระบุ",
         "ไม่ได้กล่าวถึง",
         "ข้อมูลไม่เพียงพอ",
+        "ไม่พบข้อมูล",
+        "ไม่สามารถให้คำตอบ",
+        "ไม่สามารถให้ข้อมูล",
+        "ไม่ได้ให้ข้อมูล",
+        "ไม่มีการกล่าวถึง",
+        "ไม่ได้มีการระบุ",
+        "ไม่ได้มีการกล่าวถึง",
+        "ไม่สามารถระบุได้",
+        "ไม่แน่ใจ",
     ),
     "es": (
         "no lo sé",
@@ -166,6 +401,30 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "no puedo determinar",
         "información insuficiente",
         "el contexto no",
+        # Real forms: Los documentos proporcionados no contienen información suficiente ... /
+        # No puedo encontrar información suficiente en los documentos proporcionados.
+        "no dispongo de información",
+        "no tengo suficiente información",
+        "no puedo encontrar información",
+        "no pude encontrar información",
+        "no encontré información",
+        "no se encontró información",
+        "no se encuentra información",
+        "no contiene información",
+        "no contienen información",
+        "no mencionan",
+        "no menciona",
+        "no especifican",
+        "no especifica",
+        "no se indica",
+        "no se detalla",
+        "no está especificado",
+        "no se dispone de información",
+        "no puedo proporcionar una respuesta",
+        "no puedo proporcionar información",
+        "no puedo dar una respuesta",
+        "no puedo ofrecer una respuesta",
+        "los documentos no",
     ),
     "fr": (
         "je ne sais pas",
@@ -180,6 +439,38 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "information insuffisante",
         "informations insuffisantes",
         "le contexte ne",
+        # Real forms: Les documents fournis ne précisent pas / ne contiennent pas cette
+        # information / ne permettent pas de répondre; Je n'ai pas trouvé cette information.
+        "pas d'informations",
+        "je n'ai pas trouvé",
+        "je ne dispose pas d'information",
+        "je ne dispose pas d'informations",
+        "ne contient pas cette information",
+        "ne contiennent pas cette information",
+        "ne contient pas d'information",
+        "ne contiennent pas d'information",
+        "ne contiennent pas d'informations",
+        "ne contiennent pas les informations",
+        "ne contiennent pas l'information",
+        "ne mentionnent pas",
+        "ne précisent pas",
+        "ne permet pas de répondre",
+        "ne permettent pas de répondre",
+        "ne permet pas de conclure",
+        "ne permettent pas de conclure",
+        "ne traite pas de",
+        "ne traitent pas de",
+        "ne sais pas",
+        "je ne suis pas en mesure de répondre",
+        "je ne peux pas fournir",
+        "impossible de répondre",
+        "n'est pas précisée",
+        "n'est pas mentionnée",
+        "n'est pas indiquée",
+        "n'est pas spécifié",
+        "n'est pas spécifiée",
+        "aucune mention",
+        "les documents ne",
     ),
     "de": (
         "ich weiß nicht",
@@ -193,6 +484,27 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "nicht beantworten",
         "der kontext enthält keine",
         "nicht im kontext",
+        # Real forms: Ich kann in den bereitgestellten Dokumenten keine ausreichenden
+        # Informationen finden; Die Antwort ... konnte ... nicht gefunden werden.
+        "keine information",
+        "keine ausreichenden informationen",
+        "keine genauen informationen",
+        "keine konkreten informationen",
+        "keine spezifischen informationen",
+        "keine näheren informationen",
+        "keine weiteren informationen",
+        "nicht gefunden werden",
+        "nicht aufgeführt",
+        "nicht spezifiziert",
+        "nicht ersichtlich",
+        "geht nicht hervor",
+        "gehen nicht hervor",
+        "erwähnen nicht",
+        "erwähnt nicht",
+        "kann keine antwort",
+        "keine antwort geben",
+        "nicht beantwortet werden",
+        "die dokumente enthalten keine",
     ),
 }
 """Built-in abstention markers per language (BCP 47 tags)."""
@@ -229,7 +541,7 @@ class MarkerSet:
     only in non-ASCII texts.
     """
 
-    __slots__ = ("_groups", "_needs", "_others", "markers")
+    __slots__ = ("_groups", "_needs", "_others", "_triggers", "markers")
 
     def __init__(self, markers: tuple[str, ...]) -> None:
         self.markers = markers
@@ -249,28 +561,127 @@ class MarkerSet:
         self._needs = needs
         others = grouped.get(None)
         self._others = _alternation(others) if others else None
+        self._triggers = frozenset(self._groups)
 
-    def search(self, text: str, words: frozenset[bytes] | None = None) -> re.Match[str] | None:
+    def search(
+        self,
+        text: str,
+        words: frozenset[bytes] | None = None,
+        *,
+        include_hedged: bool = False,
+    ) -> re.Match[str] | None:
         """The first marker found in the *normalised* ``text`` (``None``: no abstention).
 
         ``words`` is the set of ASCII letter runs of ``text`` (:func:`letter_runs`) when the
         caller has it. Markers ending in a full stop also match at the very end of the text.
+        A marker that opens a hedged partial answer (a contrast follows that still answers; see
+        :func:`abstains`) is skipped unless ``include_hedged``.
         """
         if words is None:
             words = letter_runs(text)
         text += "."  # so that sentence-final markers match an answer without a final stop
-        best: re.Match[str] | None = None
-        for trigger in words & self._groups.keys():
+        triggered = [
+            self._groups[t]
+            for t in words & self._triggers  # a frozenset: iterates the smaller side
+            if any(need <= words for need in self._needs[t])
+        ]
+        if self._others is not None and not text.isascii():
+            triggered.append(self._others)
+        # The next match of each pattern, searched again only once passed: linear in the text
+        # however many hedged markers it holds.
+        ahead: list[re.Match[str] | None] = [p.search(text) for p in triggered]
+        while True:
+            best: re.Match[str] | None = None
+            for m in ahead:
+                if m is not None and (best is None or m.start() < best.start()):
+                    best = m
+            if best is None or include_hedged or not self._hedged(text, best):
+                return best
+            pos = best.end()  # a hedged partial answer: look for a later refusal
+            for i, m in enumerate(ahead):
+                if m is not None and m.start() < pos:
+                    ahead[i] = triggered[i].search(text, pos)
+
+    def _matches(self, text: str, words: frozenset[bytes]) -> list[re.Match[str]]:
+        """Every marker occurrence in ``text`` (already ending in a full stop), in text order."""
+        found: list[re.Match[str]] = []
+        for trigger in words & self._triggers:
             if not any(need <= words for need in self._needs[trigger]):
                 continue
-            m = self._groups[trigger].search(text)
-            if m is not None and (best is None or m.start() < best.start()):
-                best = m
+            found.extend(self._groups[trigger].finditer(text))
         if self._others is not None and not text.isascii():
-            m = self._others.search(text)
-            if m is not None and (best is None or m.start() < best.start()):
-                best = m
-        return best
+            found.extend(self._others.finditer(text))
+        found.sort(key=lambda m: m.start())
+        return found
+
+    def _hedged(self, text: str, m: re.Match[str]) -> bool:
+        """Whether the marker ``m`` opens a hedged partial answer: a contrast follows it (in its
+        sentence, or opening the next one) and goes on to say something that is not itself a
+        refusal (``"... does not specify the exact date, but the plant opened in 2019."``)."""
+        # Positions, not slices of the rest of the text: linear however many markers there are.
+        stop = _SENTENCE_END.search(text, m.end())
+        end = stop.end() if stop else len(text)
+        cut = _CONTRAST_IN.search(text, m.end(), end)
+        if cut is not None:
+            continuation = text[cut.end() : end]
+        else:
+            start = _CONTRAST_OPENS.match(text, end)
+            if start is None:
+                return False
+            stop2 = _SENTENCE_END.search(text, start.end())
+            continuation = text[start.end() : stop2.end() if stop2 else len(text)]
+        if not _says_something(continuation) or _DEFLECTION.match(continuation):
+            return False
+        return not self._matches(continuation + ".", letter_runs(continuation))
+
+
+# Sentence ends: . ! ? and their CJK forms (not a decimal point), or a line break.
+_SENTENCE_END = re.compile(r"[.!?。！？](?!\d)|\n")
+_CONTRAST_WORDS = (
+    "but|however|although|though|nevertheless|nonetheless|that said|instead|"
+    "probably|likely|perhaps|maybe|possibly|presumably|"
+    "pero|sin embargo|aunque|probablemente|quizás|quizá|"
+    "mais|cependant|toutefois|néanmoins|pourtant|probablement|peut-être|"
+    "aber|jedoch|allerdings|dennoch|trotzdem|wahrscheinlich|vermutlich|vielleicht"
+)
+_CONTRAST_CJK = (
+    "但|不过|不過|然而|可是|可能|大概|也许|也許|或许|或許|估计|估計|"
+    "ただし|しかし|ですが|けれど|が、|が,|おそらく|たぶん|"
+    "하지만|그러나|다만|지만|아마|"
+    "แต่|อย่างไรก็ตาม|อาจ|น่าจะ"
+)
+# A contrast inside the marker's sentence: a contrast word or a semicolon.
+_CONTRAST_IN = re.compile(rf"(?<!\w)(?:{_CONTRAST_WORDS})(?!\w)|;|{_CONTRAST_CJK}")
+# A contrast opening the next sentence ("However, ...", "Still, ...", "但是...").
+_CONTRAST_OPENS = re.compile(
+    rf"\s*(?:(?:{_CONTRAST_WORDS}|still|yet)(?!\w)|{_CONTRAST_CJK})", re.IGNORECASE
+)
+# A continuation that only points elsewhere ("but you can check the website", "However, I can
+# suggest ...") does not answer.
+_DEFLECTION = re.compile(
+    r"[\s,]*(?:"
+    r"(?:i|we) (?:can|could|would|will|may|might)(?: \w+)? (?:suggest|recommend|offer|try|help|"
+    r"point|direct|advise|refer)|"
+    r"(?:i|we)(?:'d| would)? (?:suggest|recommend|advise)|"
+    r"you (?:can|could|may|might|should|would|will|need to|may want to|might want to|could try to)"
+    r"(?: \w+)? (?:check|try|consult|contact|visit|refer|look|ask|find|search|reach|call|email|see|"
+    r"review|read)|"
+    r"(?:please|try|consider|consult|contact|check|visit|refer to)\b|"
+    r"it (?:is|would be|may be|might be) (?:best|advisable|recommended|worth)|"
+    r"puede consultar|puedes consultar|le recomiendo|te recomiendo|consulte|"
+    r"vous pouvez consulter|je vous (?:recommande|suggère|conseille)|veuillez|"
+    r"sie können|bitte|ich empfehle|"
+    r"建议|建議|请|請|お問い合わせ|ご確認|문의|확인하시기|กรุณา|แนะนำ"
+    r")"
+)
+
+
+def _says_something(text: str) -> bool:
+    """At least two words (or, in scripts without spaces, two letters) or a figure."""
+    if any(ch.isdigit() for ch in text):
+        return True
+    words = [w for w in re.findall(r"\w+", text) if len(w) > 1 or not w.isascii()]
+    return len(words) >= 2 or (len(words) == 1 and not words[0].isascii() and len(words[0]) >= 2)
 
 
 def _alternation(markers: list[str]) -> re.Pattern[str]:
@@ -313,8 +724,14 @@ def compile_markers(markers: Sequence[str] | None) -> MarkerSet | None:
     return _compile(items)
 
 
-def abstains(text: str, markers: Sequence[str] | None = None) -> bool:
+def abstains(
+    text: str, markers: Sequence[str] | None = None, *, include_hedged: bool = False
+) -> bool:
     """Whether ``text`` abstains, i.e. contains one of ``markers`` (built-in ones by default).
+
+    A hedged partial answer, a marker followed by a contrast that still answers ("The report
+    does not specify the exact date, but the plant opened in 2019.", "I don't know, but probably
+    $499."), is not an abstention unless ``include_hedged`` (then any marker counts).
 
     Examples:
         >>> abstains("The context does not provide the annual price.")
@@ -323,10 +740,17 @@ def abstains(text: str, markers: Sequence[str] | None = None) -> bool:
         True
         >>> abstains("The Enterprise plan costs $499.")
         False
+        >>> abstains("It does not specify the exact date, but the plant opened in 2019.")
+        False
+        >>> abstains("I don't know, but probably $499.", include_hedged=True)
+        True
     """
     if not isinstance(text, str):
         raise GroundingTypeError(
             f"abstains() needs the answer as a str, got {type(text).__name__}", argument="text"
         )
     pattern = compile_markers(markers)
-    return pattern is not None and pattern.search(normalize_plain(text)) is not None
+    return (
+        pattern is not None
+        and pattern.search(normalize_plain(text), include_hedged=include_hedged) is not None
+    )

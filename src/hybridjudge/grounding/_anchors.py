@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from hybridjudge.corpus import Anchor
+from hybridjudge._anchor import Anchor
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import Quantity
 from hybridjudge.grounding._quantities import (
@@ -42,6 +41,7 @@ __all__ = [
     "AnchorLike",
     "Canonical",
     "CompiledAnchor",
+    "CompiledAnchors",
     "canonicalize",
     "compile_anchors",
     "negation_cue",
@@ -213,12 +213,11 @@ class _Variant:
     """Substrings the canonical answer must contain (one per quantity)."""
 
 
-def _variant(text: str) -> _Variant | None:
+def _variant(text: str, sc: Scan) -> _Variant | None:
     """Compile one anchor wording (``None`` when nothing survives normalisation)."""
-    source = _variant_pattern(text)
+    source = _variant_pattern(sc)
     if source is None:
         return None
-    sc = scan(text)
     s = sc.norm.text
     literal_text = list(s)
     for a, b in (*sc.norm_spans, *sc.separators):
@@ -230,9 +229,8 @@ def _variant(text: str) -> _Variant | None:
     )
 
 
-def _variant_pattern(text: str) -> str | None:
+def _variant_pattern(sc: Scan) -> str | None:
     """Regex source matching one anchor wording inside canonical strings (``None``: empty)."""
-    sc = scan(text)
     s = sc.norm.text
     cuts: list[tuple[int, int, str]] = [
         (a, b, _quantity_pattern(q)) for q, (a, b) in zip(sc.quantities, sc.norm_spans, strict=True)
@@ -281,7 +279,7 @@ def _variant_pattern(text: str) -> str | None:
 class CompiledAnchor:
     """An anchor compiled into regular expressions over canonical strings, one per wording.
 
-    Compared and hashed by identity: :func:`compile_anchors` memoises one per anchor."""
+    Compared and hashed by identity."""
 
     anchor: Anchor
     """The anchor as given (value and aliases)."""
@@ -336,24 +334,65 @@ def to_anchor(item: object, index: int) -> Anchor:
     )
 
 
-@lru_cache(maxsize=1024)
 def _compile_one(anchor: Anchor) -> CompiledAnchor:
     sources: list[str] = []
     quantities: list[Quantity] = []
     variants: list[_Variant] = []
     for v in (anchor.value, *anchor.aliases):
-        compiled = _variant(v)
+        sc = scan(v)
+        compiled = _variant(v, sc)
         if compiled is not None:
             variants.append(compiled)
-        for q in scan(v).quantities:
+        for q in sc.quantities:
             quantities.append(q)
             sources.append(v)
     return CompiledAnchor(anchor, tuple(variants), tuple(quantities), tuple(sources))
 
 
-def compile_anchors(anchors: tuple[Anchor, ...]) -> tuple[CompiledAnchor, ...]:
-    """Compile anchors (memoised per anchor)."""
-    return tuple(_compile_one(a) for a in anchors)
+@dataclass(frozen=True, slots=True, eq=False)
+class CompiledAnchors:
+    """Anchors validated and compiled once, immutable: keep it and pass it as ``anchors=`` to
+    :func:`~hybridjudge.grounding.check_grounding` or
+    :class:`~hybridjudge.grounding.GroundingChecker` to skip validation and compilation.
+
+    Build it with :func:`compile_anchors`. Iterating yields one :class:`CompiledAnchor` per anchor.
+    """
+
+    items: tuple[CompiledAnchor, ...]
+    """The compiled anchors, in the order given."""
+
+    def __iter__(self) -> Iterator[CompiledAnchor]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    @property
+    def anchors(self) -> tuple[Anchor, ...]:
+        """The anchors as validated (value and aliases)."""
+        return tuple(ca.anchor for ca in self.items)
+
+
+def compile_anchors(anchors: Sequence[AnchorLike] | CompiledAnchors) -> CompiledAnchors:
+    """Validate and compile anchors once (strings, ``{"value", "aliases"}`` mappings or
+    :class:`~hybridjudge.corpus.Anchor`); a :class:`CompiledAnchors` is returned as is.
+
+    Raises:
+        GroundingTypeError: ``anchors`` is not a list, or an item has the wrong type.
+        GroundingInputError: an anchor is blank or malformed (names ``anchors[i]``).
+    """
+    if isinstance(anchors, CompiledAnchors):
+        return anchors
+    if isinstance(anchors, str | bytes) or not isinstance(anchors, Iterable):
+        raise GroundingTypeError(
+            "anchors must be a list (of strings, {value, aliases} mappings or Anchors); "
+            "wrap a single anchor in a list",
+            argument="anchors",
+        )
+    return CompiledAnchors(tuple(_compile_one(to_anchor(a, i)) for i, a in enumerate(anchors)))
 
 
 def negation_cues(canon: str, words: frozenset[bytes]) -> list[re.Match[str]]:

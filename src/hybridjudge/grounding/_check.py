@@ -1,35 +1,43 @@
 """The grounding check: required facts present, every number traceable, abstention as labelled.
 
 Parsing is the expensive part, so everything that does not depend on the answer is parsed once:
-:func:`prepare_context` (memoised on the passages) builds a :class:`GroundingContext` with an
-index of its quantities; a :class:`GroundingChecker` adds the question, the anchors, the allowed
-numbers and the markers, and then checks any number of answers. :func:`check_grounding` is the
-one-call form and reuses the same memoised pieces, so scoring many answers of one case never
-re-parses the case.
+:func:`prepare_context` builds a :class:`GroundingContext` with an index of its quantities (and,
+on first need, the figures derivable from them); a :class:`GroundingChecker` adds the question,
+the anchors, the allowed numbers and the markers, and then checks any number of answers. Nothing
+is memoised behind the caller's back: :func:`check_grounding` parses its arguments on every call,
+and a caller that checks many answers keeps the prepared objects instead.
+
+How an answer's number is traced, in order: the same quantity in the context, the question, the
+allowed numbers or an anchor (exact value and unit; a scale the context states for a table or
+block applies to its figures, and the sign may be stated in words); the same figure rounded to the
+precision the answer writes (``$16.5 billion`` for ``16,525`` under ``(in millions)``); a
+constant or counting word of shown working (``x 100``, ``these two figures``); and a figure
+derived from two context figures or from the answer's own working (``derived``, with the
+derivation in the report).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
 
-from hybridjudge.corpus import Anchor
 from hybridjudge.grounding._abstention import compile_markers
 from hybridjudge.grounding._anchors import (
     AnchorLike,
     Canonical,
     CompiledAnchor,
+    CompiledAnchors,
     canonicalize,
     compile_anchors,
-    nearest,
     negation_cue,
     negation_cues,
-    to_anchor,
 )
+from hybridjudge.grounding._derive import Figure, Figures, Target, explain_from
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
@@ -39,17 +47,47 @@ from hybridjudge.grounding._models import (
     QuantityTrace,
     TraceSource,
 )
-from hybridjudge.grounding._quantities import _UNITS, Scan, scan
+from hybridjudge.grounding._quantities import (
+    _UNITS,
+    F_CONSTANT,
+    F_COUNT,
+    F_DECREASE,
+    F_OPERAND,
+    F_OWN_SCALE,
+    F_PAREN,
+    F_RATIO,
+    F_YEAR,
+    Meta,
+    Scan,
+    scan,
+)
 
-__all__ = ["GroundingChecker", "GroundingContext", "check_grounding", "prepare_context"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "DerivedPolicy",
+    "GroundingChecker",
+    "GroundingContext",
+    "check_grounding",
+    "prepare_context",
+]
+
+DerivedPolicy = Literal["grounded", "finding"]
+"""What a number derived from context figures counts as: ``grounded`` (the default: it is
+reported in :attr:`GroundingReport.quantities` with its derivation) or ``finding`` (a
+``derived_number`` finding, for gates that want every computed figure reviewed)."""
 
 # (source, passage/entry index, span in that text, text as written)
 _Occ = tuple[TraceSource, int | None, tuple[int, int], str]
 
+WORKING_OPERANDS = 8
+"""The answer's own numbers a derived number may be computed from: the last this many traced
+before it (shown working is local; the bound keeps long answers linear)."""
+
 _MEMO_MAX = 4096
-_CASE_MEMO = 64
-"""How many prepared contexts / checkers :func:`check_grounding` keeps (each pins its context
-in memory, which matters for very large contexts)."""
+"""Most distinct quantities a :class:`GroundingChecker` remembers the trace of (per checker)."""
 
 _CANON_FACTORS: dict[str, Fraction] = {
     canon: factor for canon, dim, factor in _UNITS.values() if canon is not None
@@ -82,6 +120,9 @@ class _Index:
     numer: dict[_Key, _Occ] = field(default_factory=dict)
     unitless: dict[_Key, _Occ] = field(default_factory=dict)
     any_raw: dict[_Key, _Occ] = field(default_factory=dict)
+    mantissa: dict[_Key, _Occ] = field(default_factory=dict)
+    bracketed: dict[_Key, _Occ] = field(default_factory=dict)
+    """Magnitudes of accounting negatives ``(43)``: shown working may use them unsigned."""
     dates_md: dict[int, _Occ] = field(default_factory=dict)
     dates_md_yearless: dict[int, _Occ] = field(default_factory=dict)
     items: list[tuple[Quantity, _Occ]] = field(default_factory=list)
@@ -106,6 +147,13 @@ class _Index:
             return
         self.exact.setdefault(_k(q.dimension, q.base_value), occ)
         self.numer.setdefault(_numerator_key(q), occ)
+
+    def add_value(self, value: Fraction, dimension: str | None, occ: _Occ) -> None:
+        """Add a value a context figure also stands for (scaled, or signed by words)."""
+        self.any_raw.setdefault(_k(None, value), occ)
+        self.unitless.setdefault(_k(None, value), occ)
+        if dimension is not None:
+            self.exact.setdefault(_k(dimension, value), occ)
 
     def find(self, q: Quantity) -> _Occ | None:
         if q.kind == "date":
@@ -149,47 +197,292 @@ def _passages(context: object) -> tuple[str, ...]:
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# Scales a context states for its figures: "(in millions)", "(Dollars in thousands)",
+# "$ in billions", "(€m)", "in %", "(000s)". Matched on the normalised (lower-case) text.
+_SCALE_DECL = re.compile(
+    r"""(?<![\w])in\s+(?:(?P<cur2>[$€£¥]|us\$|usd|eur|gbp|rmb)\s*)?
+    (?P<scale>thousands|millions|billions|000s|'000s?|%|percent(?:ages)?)(?![\w])
+    (?:\s+of\s+(?P<cur3>u\.s\.\s+dollars|us\s+dollars|dollars|euros|pounds|rmb|yuan))?
+    |\(\s*(?:(?P<cur4>[$€£¥])\s*)?(?P<abbr>m|mn|mm|bn|b|k|'?000s?|(?P<pct>%))\s*\)
+    |(?P<cur6>[$€£¥])\s?(?P<scale2>thousands|millions|billions|'?000s?|m|bn)(?![\w,.])""",
+    re.VERBOSE,
+)
+_CURRENCY_BEFORE = re.compile(
+    r"(?:^|[\s(])(?P<cur>[$€£¥]|us\$|usd|dollars|u\.s\.\s+dollars|eur|euros?|gbp|pounds|rmb)"
+    r"\s*(?:(?:amounts?|figures|values|numbers|expressed|stated|presented|reported)\s+)?$"
+)
+_DECL_SCALE = {
+    "thousands": 10**3,
+    "000s": 10**3,
+    "'000s": 10**3,
+    "'000": 10**3,
+    "000": 10**3,
+    "millions": 10**6,
+    "billions": 10**9,
+    "m": 10**6,
+    "mn": 10**6,
+    "mm": 10**6,
+    "bn": 10**9,
+    "b": 10**9,
+    "k": 10**3,
+}
+_CURRENCY_DIM = {
+    "$": "currency-usd",
+    "us$": "currency-usd",
+    "usd": "currency-usd",
+    "dollars": "currency-usd",
+    "us dollars": "currency-usd",
+    "u.s. dollars": "currency-usd",
+    "€": "currency-eur",
+    "eur": "currency-eur",
+    "euro": "currency-eur",
+    "euros": "currency-eur",
+    "£": "currency-gbp",
+    "gbp": "currency-gbp",
+    "pounds": "currency-gbp",
+    "¥": "currency-jpy",
+    "rmb": "currency-cny",
+    "yuan": "currency-cny",
+}
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    """A stated scale and the span of normalised text it governs."""
+
+    start: int
+    end: int
+    scale: int
+    """The multiplier (``1`` for a percent heading)."""
+    currency: str | None
+    """The currency dimension stated with it (``currency-usd``), if any."""
+    percent: bool
+    """An ``in %`` heading: the figures are percentages."""
+
+
+def _scopes(s: str) -> list[_Scope]:
+    """Every scale statement of a normalised passage with the block it governs: from the
+    statement to the next blank line (or the next statement); a statement alone in its block
+    (a caption above a table) governs the next block."""
+    if "in " not in s and "(" not in s and "$" not in s:
+        return []
+    found: list[tuple[int, int, int, str | None, bool]] = []
+    for m in _SCALE_DECL.finditer(s):
+        word = m["scale"] or m["scale2"] or m["abbr"]
+        if m["pct"] or word in ("%", "percent", "percentages"):
+            found.append((m.start(), m.end(), 1, None, True))
+            continue
+        cur = m["cur2"] or m["cur3"] or m["cur4"] or m["cur6"]
+        if cur is None and m["scale"]:
+            before = _CURRENCY_BEFORE.search(s, max(0, m.start() - 40), m.start())
+            cur = before["cur"] if before else None
+        dim = _CURRENCY_DIM.get(re.sub(r"\s+", " ", cur)) if cur else None
+        found.append((m.start(), m.end(), _DECL_SCALE[word], dim, False))
+    out: list[_Scope] = []
+    for k, (start, end, scale, dim, pct) in enumerate(found):
+        blank = _BLANK_LINE.search(s, end)
+        stop = blank.start() if blank else len(s)
+        if blank is not None and not any(ch.isdigit() for ch in s[end : blank.start()]):
+            nxt = _BLANK_LINE.search(s, blank.end())
+            stop = nxt.start() if nxt else len(s)
+        if k + 1 < len(found):
+            stop = min(stop, found[k + 1][0])
+        out.append(_Scope(start, stop, scale, dim, pct))
+    return out
+
+
+_Sorted = tuple[list[float], list[tuple[Quantity, "_Occ"]]]
+
+
+def _nearest_tables(
+    items: list[tuple[Quantity, _Occ]],
+) -> dict[tuple[str, str, str | None], _Sorted]:
+    """Context quantities sorted by value, per (kind, dimension) and per kind, for finding the
+    nearest one by bisection (built once, on the first finding)."""
+    groups: dict[tuple[str, str, str | None], list[tuple[float, int]]] = {}
+    for i, (c, _occ) in enumerate(items):
+        groups.setdefault(("dim", c.kind, c.dimension), []).append((float(c.base_value), i))
+        groups.setdefault(("kind", c.kind, None), []).append((float(c.value), i))
+    out: dict[tuple[str, str, str | None], _Sorted] = {}
+    for key, rows in groups.items():
+        rows.sort()  # ties: the earliest occurrence first
+        out[key] = ([r[0] for r in rows], [items[r[1]] for r in rows])
+    return out
+
+
+def _precision(meta: Meta) -> float:
+    """One unit of the last digit written, scale word applied (``16.5 billion``: 1e8)."""
+    mult, decimals, _sig, _flags = meta
+    return float(mult) * 10.0 ** (-decimals)
+
+
+_SEPARATORS = re.compile(r"[|\t]")
+
+
 class GroundingContext:
     """A context (one or more passages) parsed once, ready to check any number of answers.
 
-    Build it with :func:`prepare_context` (memoised) or directly; pass it wherever a context is
-    accepted.
+    Build it with :func:`prepare_context` (or directly) and keep it: pass it wherever a context
+    is accepted, and every check reuses the parse.
 
     Attributes:
         passages: the passages as given.
     """
 
-    __slots__ = ("_identifiers", "_index", "passages")
+    __slots__ = (
+        "_approx",
+        "_approx_rows",
+        "_figures",
+        "_identifiers",
+        "_index",
+        "_nearest",
+        "passages",
+    )
 
     def __init__(self, context: str | Sequence[str]) -> None:
         self.passages: tuple[str, ...] = _passages(context)
         index = _Index()
         idents: set[str] = set()
+        figures = Figures()
+        rows: list[tuple[float, float, _Occ]] = []
         for i, passage in enumerate(self.passages):
             sc = scan(passage)
-            for q in sc.quantities:
-                index.add(q, ("context", i, q.span, q.text))
+            self._add_passage(i, sc, index, figures, rows)
             idents.update(ident.text for ident in sc.idents)
         self._index = index
         self._identifiers = frozenset(idents)
+        self._figures = figures
+        self._approx_rows = rows
+        self._approx: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], list[_Occ]] | None
+        self._approx = None
+        self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
+
+    @staticmethod
+    def _add_passage(
+        i: int, sc: Scan, index: _Index, figures: Figures, rows: list[tuple[float, float, _Occ]]
+    ) -> None:
+        s = sc.norm.text
+        scopes = _scopes(s)
+        starts = [sc_.start for sc_ in scopes]
+        years: dict[tuple[int, int], list[float]] = {}
+        line = 0
+        line_start = 0
+        line_end = -1
+        table = False
+        column = 0
+        block = 0
+        pos = 0
+        for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
+            occ: _Occ = ("context", i, q.span, q.text)
+            index.add(q, occ)
+            if q.kind != "number":
+                continue
+            flags = meta[3]
+            # advance the line / block / column counters to this figure (linear overall)
+            if a > line_end:
+                nl = s.count("\n", pos, a)
+                line += nl
+                line_start = s.rfind("\n", 0, a) + 1
+                block += len(_BLANK_LINE.findall(s, pos, a))
+                line_end = s.find("\n", a)
+                if line_end < 0:
+                    line_end = len(s)
+                table = _SEPARATORS.search(s, line_start, line_end) is not None
+                column = 0
+                pos = line_start
+            if table:
+                column += s.count("|", pos, a) + s.count("\t", pos, a)
+            pos = a
+            if flags & F_DECREASE and q.value > 0:
+                index.add_value(-q.value, q.dimension, occ)
+            if flags & F_PAREN and q.value < 0:
+                index.bracketed.setdefault(_k(None, -q.value), occ)
+            plain = q.dimension is None or q.dimension.startswith("currency-")
+            scope: _Scope | None = None
+            if starts:
+                k = bisect_right(starts, a) - 1
+                if k >= 0 and scopes[k].end > a:
+                    scope = scopes[k]
+            prec = _precision(meta)
+            value = float(q.value)
+            percent = q.unit == "%"
+            scale = 1
+            if scope is not None and scope.percent and q.dimension is None:
+                index.exact.setdefault(_k("percent", q.value), occ)
+                percent = True
+            elif plain and not flags & (F_OWN_SCALE | F_YEAR):
+                if scope is not None and scope.scale != 1:
+                    scale = scope.scale
+                    scaled = q.value * scale
+                    index.add_value(scaled, q.dimension or scope.currency, occ)
+                    if flags & F_DECREASE and q.value > 0:
+                        index.add_value(-scaled, q.dimension or scope.currency, occ)
+                    rows.append((value * scale, prec * scale, occ))
+                else:
+                    index.mantissa.setdefault(_k(None, q.value), occ)
+            if plain or percent:
+                rows.append((value, prec, occ))
+            if flags & F_YEAR and table and block not in figures.newest_first:
+                years.setdefault((block, line), []).append(value)
+                row_years = years[(block, line)]
+                if len(row_years) >= 2 and row_years[0] != row_years[1]:
+                    figures.newest_first[block] = row_years[0] > row_years[1]
+            if flags & F_YEAR or not (plain or percent):
+                continue
+            figures.add(Figure(value, float(scale), q.text, line, column, block, table, percent))
 
     @property
     def quantities(self) -> tuple[tuple[int, Quantity], ...]:
         """Every quantity of the context as ``(passage index, quantity)``."""
         return tuple((occ[1] or 0, q) for q, occ in self._index.items)
 
+    def rounded(self, value: float, half: float, precision: float) -> _Occ | None:
+        """A context figure (scale applied) that rounds to ``value`` at the answer's precision:
+        written more precisely than the answer and within half its last unit."""
+        if self._approx is None:
+            import numpy as np
+
+            rows = sorted(self._approx_rows, key=lambda r: r[0])
+            self._approx = (
+                np.array([r[0] for r in rows], dtype=np.float64),
+                np.array([r[1] for r in rows], dtype=np.float64),
+                [r[2] for r in rows],
+            )
+        import numpy as np
+
+        values, precs, occs = self._approx
+        tol = half * (1 + 1e-9) + 1e-12
+        lo = int(np.searchsorted(values, value - tol, side="left"))
+        hi = int(np.searchsorted(values, value + tol, side="right"))
+        for k in range(lo, hi):
+            if precs[k] < precision * (1 - 1e-9):
+                return occs[k]
+        return None
+
+    def derive(self, target: Target) -> str | None:
+        """How ``target`` derives from two context figures (or a mean), if it does."""
+        return self._figures.explain(target)
+
     def nearest_evidence(self, q: Quantity) -> str:
         """Describe the context quantity nearest to ``q`` (same dimension first, else same
         kind), for the evidence of an ``ungrounded_number`` finding."""
-        items = self._index.items
-        same = [(c, o) for c, o in items if c.dimension == q.dimension and c.kind == q.kind]
-        pool = same or [(c, o) for c, o in items if c.kind == q.kind]
-        if not pool:
+        if self._nearest is None:
+            self._nearest = _nearest_tables(self._index.items)
+        table = self._nearest.get(("dim", q.kind, q.dimension))
+        same = table is not None
+        if table is None:
+            table = self._nearest.get(("kind", q.kind, None))
+        if table is None:
             return "the context contains no quantity of this kind"
-        key = [float(c.base_value if same else c.value) for c, _ in pool]
-        best = nearest(float(q.base_value if same else q.value), key)
-        if best is None:  # pragma: no cover - pool is not empty
-            return "the context contains no quantity of this kind"
+        keys, pool = table
+        x = float(q.base_value if same else q.value)
+        k = bisect_right(keys, x)
+        best = min(
+            (j for j in (k - 1, k) if 0 <= j < len(keys)), key=lambda j: (abs(keys[j] - x), j)
+        )
+        best = bisect_left(keys, keys[best])  # the first occurrence of that value
         c, occ = pool[best]
         return (
             f'nearest in the context: "{c.text}" = {c.describe()} '
@@ -207,16 +500,12 @@ class GroundingContext:
         )
 
 
-@lru_cache(maxsize=_CASE_MEMO)
-def _cached_context(passages: tuple[str, ...]) -> GroundingContext:
-    return GroundingContext(passages)
-
-
 def prepare_context(context: str | Sequence[str] | GroundingContext) -> GroundingContext:
-    """Parse a context once (memoised on its passages) for reuse across many answers."""
+    """Parse a context once for reuse across many answers (keep the result; nothing is cached
+    behind your back)."""
     if isinstance(context, GroundingContext):
         return context
-    return _cached_context(_passages(context))
+    return GroundingContext(_passages(context))
 
 
 def _allowed_text(value: object, i: int) -> str:
@@ -232,7 +521,6 @@ def _allowed_text(value: object, i: int) -> str:
     return str(value)
 
 
-@lru_cache(maxsize=256)
 def _allowed_index(values: tuple[str, ...]) -> _Index:
     index = _Index()
     for i, text in enumerate(values):
@@ -248,7 +536,6 @@ def _allowed_index(values: tuple[str, ...]) -> _Index:
     return index
 
 
-@lru_cache(maxsize=256)
 def _question_index(question: str) -> _Index:
     index = _Index()
     for q in scan(question).quantities:
@@ -256,8 +543,7 @@ def _question_index(question: str) -> _Index:
     return index
 
 
-@lru_cache(maxsize=256)
-def _anchor_index(compiled: tuple[CompiledAnchor, ...]) -> _Index:
+def _anchor_index(compiled: CompiledAnchors) -> _Index:
     index = _Index()
     for i, ca in enumerate(compiled):
         for q, src in zip(ca.quantities, ca.sources, strict=True):
@@ -265,23 +551,51 @@ def _anchor_index(compiled: tuple[CompiledAnchor, ...]) -> _Index:
     return index
 
 
+def _target(q: Quantity, meta: Meta) -> Target | None:
+    """The answer's number as a derivation target (``None``: not a plain figure)."""
+    if q.kind != "number" or q.range_role is not None:
+        return None
+    mult, _decimals, sig, flags = meta
+    if q.unit == "%":
+        kind: Literal["percent", "ratio", "plain"] = "percent"
+    elif flags & F_RATIO:
+        kind = "ratio"
+    elif q.dimension is None or q.dimension.startswith("currency-"):
+        kind = "plain"
+    else:
+        return None
+    return Target(float(q.value), _precision(meta) / 2, float(mult), kind, sig, q.text)
+
+
 class GroundingChecker:
     """Everything about one case parsed once: call :meth:`check` for each answer.
 
-    Args mirror :func:`check_grounding`.
+    Args mirror :func:`check_grounding`; ``context`` may be a prepared :class:`GroundingContext`
+    and ``anchors`` a :class:`CompiledAnchors` (both are kept as given, so a caller checking many
+    cases that share a context or anchors parses them once).
     """
 
-    __slots__ = ("_anchors", "_evidence", "_indexes", "_markers", "_memo", "answerable", "context")
+    __slots__ = (
+        "_anchors",
+        "_derived",
+        "_evidence",
+        "_indexes",
+        "_markers",
+        "_memo",
+        "answerable",
+        "context",
+    )
 
     def __init__(
         self,
         context: str | Sequence[str] | GroundingContext,
         *,
         question: str | None = None,
-        anchors: Sequence[AnchorLike] = (),
+        anchors: Sequence[AnchorLike] | CompiledAnchors = (),
         answerable: bool | None = True,
         allowed_numbers: Sequence[str | int | float | Decimal | Fraction] = (),
         abstain_markers: Sequence[str] | None = None,
+        derived: DerivedPolicy = "grounded",
     ) -> None:
         self.context = prepare_context(context)
         if question is not None and not isinstance(question, str):
@@ -294,15 +608,13 @@ class GroundingChecker:
                 f"answerable must be True, False or None, not {answerable!r}",
                 argument="answerable",
             )
-        self.answerable = answerable
-        if isinstance(anchors, str | bytes) or not isinstance(anchors, Iterable):
-            raise GroundingTypeError(
-                "anchors must be a list (of strings, {value, aliases} mappings or Anchors); "
-                "wrap a single anchor in a list",
-                argument="anchors",
+        if derived not in ("grounded", "finding"):
+            raise GroundingInputError(
+                f"derived must be 'grounded' or 'finding', not {derived!r}", argument="derived"
             )
-        anchor_objs: tuple[Anchor, ...] = tuple(to_anchor(a, i) for i, a in enumerate(anchors))
-        self._anchors = compile_anchors(anchor_objs)
+        self.answerable = answerable
+        self._derived: DerivedPolicy = derived
+        self._anchors = compile_anchors(anchors)
         if isinstance(allowed_numbers, str | bytes) or not isinstance(allowed_numbers, Iterable):
             raise GroundingTypeError(
                 "allowed_numbers must be a list of numbers or strings; wrap a single one in a list",
@@ -317,9 +629,16 @@ class GroundingChecker:
         if self._anchors:
             indexes.append(_anchor_index(self._anchors))
         self._indexes = tuple(indexes)
+        if abstain_markers is not None and (
+            isinstance(abstain_markers, str | bytes) or not isinstance(abstain_markers, Iterable)
+        ):
+            raise GroundingTypeError(
+                "abstain_markers must be a list of phrases or None; wrap a single one in a list",
+                argument="abstain_markers",
+            )
         self._markers = compile_markers(abstain_markers)
         # Where each distinct quantity traces to: answers of one case repeat most quantities.
-        self._memo: dict[tuple[str, str | None], _Occ | None] = {}
+        self._memo: dict[tuple[str, str | None, Meta], _Occ | None] = {}
         self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
 
     def check(self, answer: str) -> GroundingReport:
@@ -329,17 +648,31 @@ class GroundingChecker:
                 f"answer must be a str, not {type(answer).__name__}", argument="answer"
             )
         sc = scan(answer)
-        canon = canonicalize(sc)
         findings: list[Finding] = []
-        cues = negation_cues(canon.text, sc.words) if self._anchors else []
-        for ca in self._anchors:
-            finding = _check_anchor(ca, canon, sc.words, cues)
-            if finding is not None:
-                findings.append(finding)
+        if self._anchors:
+            canon = canonicalize(sc)
+            cues = negation_cues(canon.text, sc.words)
+            for ca in self._anchors:
+                finding = _check_anchor(ca, canon, sc.words, cues)
+                if finding is not None:
+                    findings.append(finding)
         traces = self._trace(sc)
         for tr in traces:
             if tr.source is None:
                 findings.append(self._ungrounded(tr.quantity))
+            elif tr.source == "derived" and self._derived == "finding":
+                findings.append(
+                    Finding(
+                        kind="derived_number",
+                        message=(
+                            f'number "{tr.quantity.text}" is not in the context but derives '
+                            f"from its figures: {tr.derivation}"
+                        ),
+                        subject=tr.quantity.text,
+                        span=tr.quantity.span,
+                        evidence=tr.derivation,
+                    )
+                )
         marker = self._markers.search(sc.norm.text, sc.words) if self._markers is not None else None
         abstained = marker is not None
         if self.answerable is False and not abstained:
@@ -382,20 +715,32 @@ class GroundingChecker:
     def _trace(self, sc: Scan) -> tuple[QuantityTrace, ...]:
         out: list[QuantityTrace] = []
         memo = self._memo
-        for q, ph in zip(sc.quantities, sc.placeholders, strict=True):
-            key = (ph, q.unit)
+        operands: list[tuple[float, str, bool]] = []
+        meta_of = sc.meta or ((1, 0, 1, 0),) * len(sc.quantities)
+        for q, ph, meta in zip(sc.quantities, sc.placeholders, meta_of, strict=True):
+            key = (ph, q.unit, meta)
             try:
                 occ = memo[key]
             except KeyError:
-                occ = self._find(q)
+                occ = self._lookup(q, meta)
                 if len(memo) >= _MEMO_MAX:
                     memo.clear()
                 memo[key] = occ
-            out.append(
-                QuantityTrace(q, None)
-                if occ is None
-                else QuantityTrace(q, occ[0], occ[1], occ[2], occ[3])
-            )
+            if occ is not None:
+                out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3]))
+                if q.kind == "number":
+                    operands.append((float(q.value), q.text, q.unit == "%"))
+                continue
+            flags = meta[3]
+            if flags & (F_CONSTANT | F_COUNT):
+                out.append(QuantityTrace(q, "working"))
+                continue
+            how = self._derive(q, meta, operands)
+            if how is not None:
+                out.append(QuantityTrace(q, "derived", derivation=how))
+                operands.append((float(q.value), q.text, q.unit == "%"))
+                continue
+            out.append(QuantityTrace(q, None))
         if sc.idents:
             known = self.context.identifiers
             norm = sc.norm
@@ -412,14 +757,65 @@ class GroundingChecker:
                     dimension=None,
                     base_value=ident.number,
                 )
-                occ = self._find(q)
+                found = self._find(q)
                 out.append(
                     QuantityTrace(q, None)
-                    if occ is None
-                    else QuantityTrace(q, occ[0], occ[1], occ[2], occ[3])
+                    if found is None
+                    else QuantityTrace(q, found[0], found[1], found[2], found[3])
                 )
             out.sort(key=lambda t: t.quantity.span)
         return tuple(out)
+
+    def _lookup(self, q: Quantity, meta: Meta) -> _Occ | None:
+        """Trace ``q`` to the context, question, allowed numbers or anchors (no derivation)."""
+        occ = self._find(q)
+        if occ is not None or q.kind != "number":
+            return occ
+        mult, _decimals, sig, flags = meta
+        if flags & F_DECREASE and q.value > 0:
+            occ = self._find(replace(q, value=-q.value, base_value=-q.base_value))
+            if occ is not None:
+                return occ
+        if flags & F_OPERAND:
+            occ = self.context._index.bracketed.get(_k(None, abs(q.value)))
+            if occ is not None:
+                return occ
+        plain = q.dimension is None or q.dimension.startswith("currency-") or q.unit == "%"
+        if not plain:
+            return None
+        if flags & F_OWN_SCALE and mult != 1:
+            # "$1,496.5 million" for a figure "1,496.5" whose scale the context does not state
+            mantissa = q.value / mult
+            occ = self.context._index.mantissa.get(_k(None, mantissa))
+            if occ is None and flags & F_DECREASE and mantissa > 0:
+                occ = self.context._index.mantissa.get(_k(None, -mantissa))
+            if occ is not None:
+                return occ
+        if sig >= 2 or flags & F_OWN_SCALE:
+            precision = _precision(meta)
+            values = [float(q.value)]
+            if flags & F_DECREASE and q.value > 0:
+                values.append(-float(q.value))
+            for v in values:
+                occ = self.context.rounded(v, precision / 2, precision)
+                if occ is not None:
+                    return occ
+        return None
+
+    def _derive(
+        self, q: Quantity, meta: Meta, operands: list[tuple[float, str, bool]]
+    ) -> str | None:
+        target = _target(q, meta)
+        if target is None:
+            return None
+        targets = [target]
+        if meta[3] & F_DECREASE and target.value > 0:
+            targets.append(replace(target, value=-target.value))
+        for t in targets:
+            how = explain_from(operands[-WORKING_OPERANDS:], t) or self.context.derive(t)
+            if how is not None:
+                return how
+        return None
 
     def _find(self, q: Quantity) -> _Occ | None:
         for index in self._indexes:
@@ -481,34 +877,16 @@ def _check_anchor(
     )
 
 
-@lru_cache(maxsize=_CASE_MEMO)
-def _cached_checker(
-    passages: tuple[str, ...],
-    question: str | None,
-    anchors: tuple[tuple[str, tuple[str, ...]], ...],
-    answerable: bool | None,
-    allowed: tuple[str, ...],
-    markers: tuple[str, ...] | None,
-) -> GroundingChecker:
-    return GroundingChecker(
-        _cached_context(passages),
-        question=question,
-        anchors=[Anchor(value=v, aliases=a) for v, a in anchors],
-        answerable=answerable,
-        allowed_numbers=allowed,
-        abstain_markers=markers,
-    )
-
-
 def check_grounding(
     answer: str,
     context: str | Sequence[str] | GroundingContext,
     *,
     question: str | None = None,
-    anchors: Sequence[AnchorLike] = (),
+    anchors: Sequence[AnchorLike] | CompiledAnchors = (),
     answerable: bool | None = True,
     allowed_numbers: Sequence[str | int | float | Decimal | Fraction] = (),
     abstain_markers: Sequence[str] | None = None,
+    derived: DerivedPolicy = "grounded",
 ) -> GroundingReport:
     """Check whether ``answer`` is grounded in ``context``.
 
@@ -517,9 +895,10 @@ def check_grounding(
         context: the retrieved context: a string, a list of passages, or a
             :class:`GroundingContext` from :func:`prepare_context`.
         question: the question; numbers it contains are traceable.
-        anchors: facts a correct answer must contain: strings, ``{"value", "aliases"}`` mappings
-            or :class:`hybridjudge.corpus.Anchor`. Matched on token boundaries after Unicode
-            normalisation, quantities by value and unit (``"30 days"`` is in ``"thirty days"``).
+        anchors: facts a correct answer must contain: strings, ``{"value", "aliases"}`` mappings,
+            :class:`hybridjudge.corpus.Anchor` objects, or a :class:`CompiledAnchors` from
+            :func:`compile_anchors`. Matched on token boundaries after Unicode normalisation,
+            quantities by value and unit (``"30 days"`` is in ``"thirty days"``).
         answerable: ``False``: the answer must abstain (else ``non_abstention``); ``True``: it
             must not (else ``over_abstention``); ``None``: abstention is reported, not judged.
         allowed_numbers: numbers (or quantities) the answer may introduce.
@@ -527,6 +906,9 @@ def check_grounding(
             :data:`DEFAULT_ABSTAIN_MARKERS` (English, Chinese, Japanese, Korean, Thai, Spanish,
             French, German). To add rather than replace, pass
             ``(*DEFAULT_ABSTAIN_MARKERS, "my phrase")``.
+        derived: a number the answer computes from context figures (``30.8%`` from 177,866 and
+            135,987) is reported with its derivation (source ``derived``); ``"grounded"`` (the
+            default) accepts it, ``"finding"`` also reports a ``derived_number`` finding.
 
     Returns:
         A :class:`GroundingReport`. Anchor and number checks run whatever the abstention, so
@@ -535,6 +917,9 @@ def check_grounding(
     Raises:
         GroundingTypeError: an argument has the wrong type (names the argument).
         GroundingInputError: an argument is unusable, e.g. a blank anchor.
+
+    Nothing is cached between calls: to check many answers against one context, keep a
+    :class:`GroundingChecker` (or a :func:`prepare_context` result) and reuse it.
 
     Examples:
         >>> r = check_grounding(
@@ -545,78 +930,13 @@ def check_grounding(
         >>> [(f.kind, f.subject) for f in r.findings]
         [('negated_anchor', 'restocking fee')]
     """
-    if isinstance(context, GroundingContext):
-        checker = GroundingChecker(
-            context,
-            question=question,
-            anchors=anchors,
-            answerable=answerable,
-            allowed_numbers=allowed_numbers,
-            abstain_markers=abstain_markers,
-        )
-        return checker.check(answer)
-    key = _checker_key(context, question, anchors, answerable, allowed_numbers, abstain_markers)
-    return _cached_checker(*key).check(answer)
-
-
-_ALLOWED_TYPES = (str, int, float, Decimal, Fraction)
-
-
-def _anchor_key(item: object, index: int) -> tuple[str, tuple[str, ...]]:
-    """A cheap hashable key for an anchor; anything unusual is validated by :func:`to_anchor`."""
-    if type(item) is str and item.strip():
-        return (item, ())
-    if isinstance(item, Anchor):
-        return (item.value, item.aliases)
-    a = to_anchor(item, index)
-    return (a.value, a.aliases)
-
-
-def _checker_key(
-    context: object,
-    question: object,
-    anchors: object,
-    answerable: object,
-    allowed_numbers: object,
-    abstain_markers: object,
-) -> tuple[
-    tuple[str, ...],
-    str | None,
-    tuple[tuple[str, tuple[str, ...]], ...],
-    bool | None,
-    tuple[str, ...],
-    tuple[str, ...] | None,
-]:
-    """Validate the per-case arguments cheaply and build the memo key of their checker."""
-    passages = _passages(context)
-    if question is not None and not isinstance(question, str):
-        raise GroundingTypeError(
-            f"question must be a str or None, not {type(question).__name__}", argument="question"
-        )
-    if answerable is not None and not isinstance(answerable, bool):
-        raise GroundingTypeError(
-            f"answerable must be True, False or None, not {answerable!r}", argument="answerable"
-        )
-    if isinstance(anchors, str | bytes) or not isinstance(anchors, Iterable):
-        raise GroundingTypeError(
-            "anchors must be a list; wrap a single anchor in a list", argument="anchors"
-        )
-    anchor_key = tuple(_anchor_key(a, i) for i, a in enumerate(anchors))
-    if isinstance(allowed_numbers, str | bytes) or not isinstance(allowed_numbers, Iterable):
-        raise GroundingTypeError(
-            "allowed_numbers must be a list of numbers or strings; wrap a single one in a list",
-            argument="allowed_numbers",
-        )
-    allowed = tuple(
-        v if type(v) is str else _allowed_text(v, i) for i, v in enumerate(allowed_numbers)
+    checker = GroundingChecker(
+        context,
+        question=question,
+        anchors=anchors,
+        answerable=answerable,
+        allowed_numbers=allowed_numbers,
+        abstain_markers=abstain_markers,
+        derived=derived,
     )
-    markers: tuple[str, ...] | None = None
-    if abstain_markers is not None:
-        if isinstance(abstain_markers, str | bytes) or not isinstance(abstain_markers, Iterable):
-            raise GroundingTypeError(
-                "abstain_markers must be a list of phrases or None; wrap a single one in a list",
-                argument="abstain_markers",
-            )
-        markers = tuple(abstain_markers)
-        compile_markers(markers)  # validates, memoised
-    return passages, question, anchor_key, answerable, allowed, markers
+    return checker.check(answer)

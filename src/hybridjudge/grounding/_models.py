@@ -23,15 +23,23 @@ GROUNDING_REPORT_VERSION = 1
 """Format version of :class:`GroundingReport` (bumped on any incompatible change)."""
 
 FindingKind = Literal[
-    "missing_anchor", "negated_anchor", "ungrounded_number", "non_abstention", "over_abstention"
+    "missing_anchor",
+    "negated_anchor",
+    "ungrounded_number",
+    "non_abstention",
+    "over_abstention",
+    "derived_number",
 ]
-"""What a finding says is wrong."""
+"""What a finding says is wrong (``derived_number`` only with ``derived="finding"``)."""
 
 QuantityKind = Literal["number", "date", "time"]
 """A plain number (with or without a unit), a calendar date, or a clock time."""
 
-TraceSource = Literal["context", "question", "allowed", "anchor"]
-"""Where a quantity of the answer was found."""
+TraceSource = Literal["context", "question", "allowed", "anchor", "derived", "working"]
+"""Where a quantity of the answer was found: in the context, the question, the allowed numbers or
+an anchor's wording; ``derived`` from context figures (see :attr:`QuantityTrace.derivation`); or
+``working``: a constant or counting word of the answer's shown working (``x 100``, ``/ 2``,
+``these two figures``), not a claim about the context."""
 
 
 @dataclass(slots=True)
@@ -107,13 +115,18 @@ class QuantityTrace:
     """The quantity as found in the answer (span in the answer)."""
     source: TraceSource | None
     """``context``, ``question``, ``allowed`` (the allowed-numbers list), ``anchor`` (a gold
-    anchor's own wording), or ``None``: untraceable, reported as ``ungrounded_number``."""
+    anchor's own wording), ``derived`` (computed from context figures), ``working`` (a constant
+    or counting word of shown working), or ``None``: untraceable, reported as
+    ``ungrounded_number``."""
     passage: int | None = None
     """Index of the context passage (or of the allowed number / anchor) it was found in."""
     span: tuple[int, int] | None = None
     """``(start, end)`` of the matching quantity inside that passage / question / entry."""
     matched_text: str | None = None
     """How the matching quantity is written there, e.g. ``"0.5 g"`` for an answer's ``"500 mg"``."""
+    derivation: str | None = None
+    """For ``derived``: how the number follows from context figures, e.g.
+    ``"30.8% = (177,866 - 135,987) / 135,987"``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +135,8 @@ class Finding:
     it inside a :class:`GroundingReport`)."""
 
     kind: FindingKind
-    """``missing_anchor``, ``negated_anchor``, ``ungrounded_number``, ``non_abstention`` or
-    ``over_abstention``."""
+    """``missing_anchor``, ``negated_anchor``, ``ungrounded_number``, ``non_abstention``,
+    ``over_abstention`` or (only with ``derived="finding"``) ``derived_number``."""
     message: str
     """A sentence naming the fact or the number, e.g. ``missing required fact "30 days"``."""
     subject: str
@@ -151,6 +164,11 @@ class GroundingReport(BaseModel):
     """Everything wrong, in answer order: anchors first, then numbers, then abstention."""
     quantities: tuple[QuantityTrace, ...] = Field(default=())
     """Every quantity found in the answer with where it was traced."""
+
+    @property
+    def derived(self) -> tuple[QuantityTrace, ...]:
+        """The answer's numbers traced as derived from context figures, with their derivation."""
+        return tuple(t for t in self.quantities if t.source == "derived")
 
     @property
     def kinds(self) -> frozenset[str]:

@@ -17,7 +17,6 @@ import re
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
 
 __all__ = ["NormalizedText", "normalize", "normalize_plain"]
 
@@ -97,7 +96,6 @@ _VULGAR_RE = re.compile("[" + "".join(_VULGAR) + "]")
 _RUNS_RE = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
 
 
-@lru_cache(maxsize=4096)
 def _fold_cluster(cluster: str) -> str:
     """Normalise one character cluster (a base character and its combining marks)."""
     frac = _VULGAR.get(cluster)

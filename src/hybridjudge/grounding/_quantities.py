@@ -16,12 +16,21 @@ the grounding check can decide with the context whether the digits are a claim.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Literal
 
+from hybridjudge.grounding._languages import (
+    CJK_NUMERAL,
+    FOREIGN_AMBIGUOUS,
+    FOREIGN_FIRST_WORDS,
+    FOREIGN_PHRASE,
+    FOREIGN_UNIT_ALIASES,
+    NO_SPACE_CHARS,
+    cjk_value,
+    foreign_value,
+)
 from hybridjudge.grounding._models import Quantity, QuantityKind
 from hybridjudge.grounding._normalize import NormalizedText, normalize
 
@@ -105,6 +114,10 @@ _UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
     ("usd", "currency-usd", Fraction(1), ("usd", "dollar", "dollars", "us$")),
     ("eur", "currency-eur", Fraction(1), ("eur", "euro", "euros")),
     ("gbp", "currency-gbp", Fraction(1), ("gbp",)),
+    ("cny", "currency-cny", Fraction(1), ("cny", "rmb", "yuan")),
+    ("jpy", "currency-jpy", Fraction(1), ("jpy", "yen")),
+    ("krw", "currency-krw", Fraction(1), ("krw",)),
+    ("thb", "currency-thb", Fraction(1), ("thb",)),
     # "degrees" alone (temperature or angle?) is consumed but carries no unit.
     ("", "", Fraction(1), ("degrees", "degree", "°")),
 )
@@ -113,9 +126,36 @@ _UNITS: dict[str, tuple[str | None, str | None, Fraction]] = {}
 for _canon, _dim, _factor, _aliases in _UNIT_GROUPS:
     for _alias in _aliases:
         _UNITS[_alias] = (_canon or None, _dim or None, _factor)
+_BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in _UNITS.values() if canon}
+for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
+    for _alias in _aliases:
+        _UNITS.setdefault(_alias, _BY_CANON[_canon])
 
 _CURRENCY_SYMBOLS = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"}
-_MULTIPLIERS = {"thousand": 1000, "million": 10**6, "billion": 10**9}
+
+_SCALES: dict[str, int] = {
+    "thousand": 10**3,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+    "k": 10**3,
+    "m": 10**6,
+    "mm": 10**6,
+    "mn": 10**6,
+    "b": 10**9,
+    "bn": 10**9,
+    "tn": 10**12,
+    "万": 10**4,
+    "萬": 10**4,
+    "亿": 10**8,
+    "億": 10**8,
+    "兆": 10**12,
+}
+"""The one table of scale words and abbreviations after a number (``2.5 million``, ``$82.9M``,
+``$12.4bn``, ``10k``, ``1.5万``) and in number words (``three million``)."""
+_SCALE_WORDS = ("thousand", "million", "billion", "trillion")
+_CASE_SENSITIVE_SCALES = frozenset({"m", "mm"})
+"""``82.9M`` is millions, ``82.9m`` metres (``mm`` millimetres) unless a currency is written."""
 
 _SMALL = {
     "zero": 0,
@@ -149,8 +189,6 @@ _TENS = {
     "eighty": 80,
     "ninety": 90,
 }
-_SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
-
 _MONTHS = {
     "january": 1,
     "jan": 1,
@@ -186,7 +224,10 @@ def _alt(words: Iterable[str]) -> str:
 
 
 _UNIT_ALT = _alt(_UNITS)
-_WORD_ALT = _alt([*_SMALL, *_TENS, "hundred", *_SCALES])
+_WORD_ALT = _alt([*_SMALL, *_TENS, "hundred", *_SCALE_WORDS])
+_W = rf"[^\W{NO_SPACE_CHARS}]"
+"""A word character that is not of a script written without spaces: digits glued to Chinese,
+Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
 _MONTH_ALT = _alt(_MONTHS)
 _FREQ = (
     r"(?:\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour|night|morning|evening)"
@@ -197,16 +238,23 @@ _FREQ = (
 def _unit_part(prefix: str) -> str:
     """The optional unit after a number, with group names prefixed (names must be unique)."""
     return (
-        rf"(?:(?P<{prefix}pct>\s?%|\s?per\s?cent(?![a-z]))"
+        rf"(?:(?P<{prefix}pct>\s?%|\s?per\s?cent(?![a-z])|\s?percentage\s+points?(?![a-z])"
+        rf"|\s?pp(?![a-z]))"
         rf"|(?:\s?|-)(?P<{prefix}unit>{_UNIT_ALT})"
         rf"(?:(?:/|\s+per\s+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
         rf"|\s?(?P<{prefix}opq>(?!and/|or/)[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
     )
 
 
+_MULT = r"""(?:\s?(?:thousand|million|billion|trillion)(?![a-z])|\s?(?:bn|mn|tn)(?![a-z])
+       |(?:mm|m|b|k)(?![a-zμ°])|\s?[万萬亿億兆])"""
 _ALTERNATIVES: dict[str, str] = {
-    "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=\s)
-       |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s))""",
+    "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
+       |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
+       |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d]))""",
+    "skip": r"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])|(?<![\w.,])[$€£¥]\s?'?000s?(?![\d,.]))""",
+    "legal": r"""(?P<legal>(?<![\w.,])\d{3}\s?\(\s?[a-z]\s?\)(?:\(\d{1,2}\))?(?![\w(])
+       |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
     "iso": r"""(?P<iso>(?<![\w.])(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})(?![\w-]))""",
     "dmy": rf"""(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_ALT})\.?,?
        \s+(?P<dy>\d{{4}})(?![\w]))""",
@@ -215,16 +263,18 @@ _ALTERNATIVES: dict[str, str] = {
     "sdate": r"""(?P<sdate>(?<![\w./])\d{1,2}/\d{1,2}/\d{2,4}(?![\w/]))""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<![\w.,/])(?:(?P<cur>[$€£¥])\s?)?(?P<sign>[-+](?=[\d.]))?
+    "num": rf"""(?P<num>(?<![.,/])(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥]))?(?:(?P<cur>[$€£¥])\s?)?(?P<par>\((?=[$€£¥\d.-]))?
+       (?:(?P<cur2>[$€£¥])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
-         |(?P<dec>(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+)(?:\.\d+)?|\.\d+))
-       (?:\s?(?P<mult>thousand|million|billion)(?![a-z]))?
-       {_unit_part("n")}(?![\w]))""",
+         |(?P<dec>(?>(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+)(?:\.\d+)?|\.\d+)))
+       (?P<m1>{_MULT})?(?(par)\s?\))(?(m1)|(?P<m2>{_MULT})?)
+       (?P<xm>\s?[x×](?!\w)(?!\s*[\d(.$])|\s+times(?![a-z])(?!\s+[\d(]))?
+       {_unit_part("n")}(?!{_W}))""",
     "times": rf"""(?P<times>(?<![\w])(?:twice|thrice|once(?={_FREQ}))(?![\w]))""",
     "words": rf"""(?P<words>(?<![\w-])(?:a\s+(?=(?:hundred|thousand|million|billion)\b))?(?:{_WORD_ALT})
        (?:(?:[ \t]+|-|[ \t]+and[ \t]+)(?:{_WORD_ALT}))*(?:[ \t]+and[ \t]+a[ \t]+half)?(?![\w])
-       (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?![\w]))""",
+       (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?!{_W}))""",
     "half": r"""(?P<half>(?<![\w])half(?![\w]))""",
     "ident": r"""(?P<ident>(?<![\w-])[a-z]+-?\d[a-z\d]*(?:-\d+)?(?![\w-]))""",
 }
@@ -233,12 +283,12 @@ _ALTERNATIVES: dict[str, str] = {
 
 def _master(names: tuple[str, ...]) -> re.Pattern[str]:
     alternation = "\n|".join(_ALTERNATIVES[n] for n in names)
-    return re.compile(rf"(?<!\w)(?:{alternation})", re.VERBOSE | re.MULTILINE)
+    return re.compile(rf"(?<!{_W})(?:{alternation})", re.VERBOSE | re.MULTILINE)
 
 
 _MASTER = _master(tuple(_ALTERNATIVES))
 # At a digit or a letter only some alternatives can start; smaller expressions match faster.
-_MASTER_DIGIT = _master(("enum", "iso", "dmy", "sdate", "time", "num"))
+_MASTER_DIGIT = _master(("enum", "skip", "legal", "iso", "dmy", "sdate", "time", "num"))
 _MASTER_ALPHA = _master(("mdy", "times", "words", "half", "ident"))
 # Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
 _NOT_ACRONYMS = frozenset(
@@ -265,8 +315,28 @@ class Ident:
     """The separable number (``19`` in ``covid-19``), ``None`` when glued (``h2o``)."""
 
 
-# A parsed candidate before spans are attached: kind, value, unit, dimension, base value.
-_Parsed = tuple[QuantityKind, Fraction, str | None, str | None, Fraction]
+F_PAREN = 1
+"""Written in brackets: ``(5,022)``."""
+F_DECREASE = 2
+"""The sign is stated in words before it: ``a decrease of 5,022``, ``fell by 3%``."""
+F_YEAR = 4
+"""Looks like a calendar year (``2019``): not an operand of derived figures."""
+F_RATIO = 8
+"""A multiple: ``1.5x``, ``2 times``."""
+F_CONSTANT = 16
+"""A constant of shown working: ``x 100``, ``/ 2``, ``divided by 2``."""
+F_COUNT = 32
+"""A counting word: ``these two figures``, ``the first half``."""
+F_OWN_SCALE = 64
+"""Carries its own scale word: ``16.5 billion``, ``$82.9M``."""
+F_OPERAND = 128
+"""An operand of shown working: next to ``+ - × / =`` or inside brackets of a formula."""
+
+# kind, value, unit, dimension, base value, scale multiplier, decimals, significant digits, flags
+_Parsed = tuple[QuantityKind, Fraction, str | None, str | None, Fraction, int, int, int, int]
+
+Meta = tuple[int, int, int, int]
+"""Per quantity: (scale multiplier written, decimals written, significant digits, flags)."""
 
 
 @dataclass(slots=True)
@@ -281,6 +351,7 @@ class _Raw:
     start: int
     end: int
     placeholder: str
+    meta: Meta
     role: Literal["low", "high"] | None = None
 
 
@@ -305,11 +376,16 @@ class Scan:
     """Normalised spans of the text between the two ends of each range."""
     words: frozenset[bytes]
     """Every run of ASCII letters in the normalised text (a cheap pre-filter for markers)."""
+    meta: tuple[Meta, ...] = ()
+    """The same quantities' scale, precision and flags (see :data:`Meta`)."""
 
 
-@lru_cache(maxsize=8192)
 def _dec(text: str) -> Fraction:
-    return Fraction(text.replace(",", ""))
+    digits = text.replace(",", "")
+    if "." not in digits:
+        return Fraction(int(digits))
+    whole, frac = digits.split(".", 1)
+    return Fraction(int(whole + frac), 10 ** len(frac))
 
 
 def _unit_info(
@@ -334,6 +410,8 @@ def _words_value(phrase: str) -> Fraction | None:
     if len(tokens) >= 3 and tokens[-3:] == ["and", "a", "half"]:
         extra = Fraction(1, 2)
         tokens = tokens[:-3]
+    if len(tokens) == 1 and tokens[0] in _SCALES:
+        return None  # "million" alone (e.g. after "$(3,264)") is a scale word, not a number
     total = 0
     current = 0
     last = ""  # "small", "tens", "hundred", "scale"
@@ -379,30 +457,14 @@ def placeholder_of(kind: str, value: Fraction, dimension: str | None, base: Frac
     return f"{_Q_OPEN}{raw}{_Q_DIM}{dimension or ''}{_Q_BASE}{base}{_Q_CLOSE}"
 
 
-_PARSE_CACHE: dict[tuple[str, str], tuple[_Parsed, str] | None] = {}
-_PARSE_CACHE_MAX = 65536
-_MISSING: Any = object()
 _MAX_NUMBER_CHARS = 80  # longer digit runs are not quantities (and would overflow int parsing)
 _MAX_WORDS_CHARS = 400  # "nine hundred and ninety-nine million nine hundred ..." fits
 
 
-def _parse_cached(group: str, m: re.Match[str]) -> tuple[_Parsed, str] | None:
-    """Parse one candidate, memoised on its alternative and text (values repeat across texts)."""
-    key = (group, m.group())
-    try:
-        return _PARSE_CACHE[key]
-    except KeyError:
-        pass
-    p = _parse(group, m)
-    parsed = None if p is None else (p, placeholder_of(p[0], p[1], p[3], p[4]))
-    if len(_PARSE_CACHE) >= _PARSE_CACHE_MAX:
-        _PARSE_CACHE.clear()
-    _PARSE_CACHE[key] = parsed
-    return parsed
+def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
+    """Parse one master-regex candidate into exact values (``None``: not a quantity after all).
 
-
-def _parse(group: str, m: re.Match[str]) -> _Parsed | None:
-    """Parse one master-regex candidate into exact values (``None``: not a quantity after all)."""
+    ``upper``: the scale abbreviation after a number is written in capitals (``82.9M``)."""
     if m.end() - m.start() > (_MAX_WORDS_CHARS if group == "words" else _MAX_NUMBER_CHARS):
         return None
     if group == "iso":
@@ -415,11 +477,11 @@ def _parse(group: str, m: re.Match[str]) -> _Parsed | None:
         return _time(m["th"] or m["th2"], m["tm"] or m["tm2"], m["ap"])
     if group == "times":
         v = Fraction({"once": 1, "twice": 2, "thrice": 3}[m.group()])
-        return ("number", v, None, None, v)
+        return ("number", v, None, None, v, 1, 0, 1, 0)
     if group == "half":
-        return ("number", Fraction(1, 2), None, None, Fraction(1, 2))
+        return ("number", Fraction(1, 2), None, None, Fraction(1, 2), 1, 1, 1, 0)
     if group == "num":
-        return _number(m)
+        return _number(m, upper)
     if group == "words":
         return _words(m)
     return None
@@ -429,7 +491,7 @@ def _date(y: int, mo: int, d: int) -> _Parsed | None:
     if not (1 <= mo <= 12 and 1 <= d <= 31):
         return None
     v = Fraction(y * 10000 + mo * 100 + d)
-    return ("date", v, "date", "date", v)
+    return ("date", v, "date", "date", v, 1, 0, 8, 0)
 
 
 def _time(h: str, mi: str | None, ap: str | None) -> _Parsed | None:
@@ -444,10 +506,19 @@ def _time(h: str, mi: str | None, ap: str | None) -> _Parsed | None:
     elif hour > 24:
         return None
     v = Fraction(hour * 60 + minute)
-    return ("time", v, "time", "time", v)
+    return ("time", v, "time", "time", v, 1, 0, 4, 0)
 
 
-def _number(m: re.Match[str]) -> _Parsed | None:
+def _digits_info(dec: str) -> tuple[int, int]:
+    """Decimals written and significant digits of a decimal numeral such as ``1,496.50``."""
+    digits = dec.replace(",", "")
+    decimals = len(digits) - digits.index(".") - 1 if "." in digits else 0
+    sig = len(digits.replace(".", "").lstrip("0")) or 1
+    return decimals, sig
+
+
+def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
+    decimals, sig = 0, 1
     if m["mi"] is not None:
         if int(m["md2"]) == 0:
             return None
@@ -457,18 +528,46 @@ def _number(m: re.Match[str]) -> _Parsed | None:
             return None
         value = Fraction(int(m["fn"]), int(m["fd"]))
     else:
-        value = _dec(m["dec"])
-    if m["sign"] == "-":
+        dec = m["dec"]
+        value = _dec(dec)
+        decimals, sig = _digits_info(dec)
+    flags = 0
+    if (m["sign"] == "-") != (m["sign0"] == "-"):
         value = -value
-    if m["mult"]:
-        value *= _MULTIPLIERS[m["mult"]]
+    cur = m["cur"] or m["cur2"]
+    mult_text = (m["m1"] or m["m2"] or "").strip()
+    unit_word, den, opq = m["nunit"], m["nden"], m["nopq"]
+    mult = 1
+    if mult_text:
+        if mult_text in _CASE_SENSITIVE_SCALES and not cur and not upper:
+            # "5m" is five metres, "5mm" five millimetres; "5M" and "$5m" are millions
+            if unit_word is not None or opq is not None:
+                return None
+            unit_word = mult_text
+        else:
+            mult = _SCALES[mult_text]
+            value *= mult
+            flags |= F_OWN_SCALE
+    if m["par"]:
+        flags |= F_PAREN
+    if m["xm"]:
+        flags |= F_RATIO
     if m["npct"]:
-        return ("number", value, "%", "percent", value)
-    unit, dim, factor = _unit_info(m["nunit"], m["nden"], m["nopq"])
-    if m["cur"] and unit is None:
-        unit = _CURRENCY_SYMBOLS[m["cur"]]
+        return ("number", value, "%", "percent", value, mult, decimals, sig, flags)
+    unit, dim, factor = _unit_info(unit_word, den, opq)
+    if cur and unit is None:
+        unit = _CURRENCY_SYMBOLS[cur]
         dim = f"currency-{unit}"
-    return ("number", value, unit, dim, value * factor)
+    if (
+        unit is None
+        and mult == 1
+        and not flags
+        and decimals == 0
+        and "," not in (m["dec"] or ",")
+        and 1900 <= value <= 2100
+    ):
+        flags |= F_YEAR
+    return ("number", value, unit, dim, value * factor, mult, decimals, sig, flags)
 
 
 def _words(m: re.Match[str]) -> _Parsed | None:
@@ -490,10 +589,11 @@ def _words(m: re.Match[str]) -> _Parsed | None:
             return None
     if head == "one" and m["wunit"] is None and m["wpct"] is None and m["wpar"] is None:
         return None  # "one" alone is usually a pronoun ("one of", "the one that")
+    sig = len(str(value.numerator).rstrip("0")) or 1
     if m["wpct"]:
-        return ("number", value, "%", "percent", value)
+        return ("number", value, "%", "percent", value, 1, 0, sig, 0)
     unit, dim, factor = _unit_info(m["wunit"], m["wden"], m["wopq"])
-    return ("number", value, unit, dim, value * factor)
+    return ("number", value, unit, dim, value * factor, 1, 0, sig, 0)
 
 
 _DIGIT_RUN = re.compile(r"[\d$€£¥]+")
@@ -507,10 +607,18 @@ def letter_runs(s: str) -> frozenset[bytes]:
 
 _STARTER_WORDS = frozenset(
     w.encode()
-    for w in {*_SMALL, *_TENS, "hundred", *_SCALES, "half", "twice", "thrice", "once", *_MONTHS}
+    for w in {*_SMALL, *_TENS, "hundred", *_SCALE_WORDS, "half", "twice", "thrice", "once"}
+    | set(_MONTHS)
 )
-_A_SCALE = {w: f"a {w}" for w in ("hundred", *_SCALES)}
+_A_SCALE = {w: f"a {w}" for w in ("hundred", *_SCALE_WORDS)}
 _LINE_PREFIX_CHARS = " \t-*•·("
+_FOREIGN_KEYS = frozenset(k.encode() for k in FOREIGN_FIRST_WORDS)
+_NO_SPACE = re.compile(f"[{NO_SPACE_CHARS}]")
+
+
+def _wordlike(ch: str) -> bool:
+    """A letter of a script that separates words by spaces."""
+    return ch.isalpha() and _NO_SPACE.match(ch) is None
 
 
 def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
@@ -528,46 +636,166 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
         prev = s[p - 1] if p else " "
         if prev == " ":  # the common case
             add(p)
-        elif prev.isalpha() or (prev == "-" and p > 1 and s[p - 2].isalpha()):
-            q = p - 1 if prev.isalpha() else p - 2
-            while q > 0 and s[q - 1].isalpha():
+        elif _wordlike(prev) or (prev == "-" and p > 1 and _wordlike(s[p - 2])):
+            q = p - 1 if prev != "-" else p - 2
+            while q > 0 and _wordlike(s[q - 1]):
                 q -= 1
             add(q)
             continue
         else:
             if prev in "-+.(":
                 add(p - 1)
+                if prev == "(" and p > 1 and s[p - 2] in "$€£¥":
+                    add(p - 2)
             add(p)
         if e < n and s[e] in ".)" and _at_line_start(s, p):
-            add(s.rfind("\n", 0, p) + 1)
+            add(s.rfind("\n", max(0, p - 9), p) + 1)
     for wb in words & _STARTER_WORDS:
         w = wb.decode()
         for needle in (w, _A_SCALE[w]) if w in _A_SCALE else (w,):
-            i = s.find(needle)
-            while i >= 0:
-                if i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "-"):
-                    add(i)
-                i = s.find(needle, i + 1)
+            _find_all(s, needle, add)
     return sorted(set(out))
 
 
+def _find_all(s: str, needle: str, add: Callable[[int], None]) -> None:
+    """Add every position of ``needle`` in ``s`` that starts a word."""
+    i = s.find(needle)
+    while i >= 0:
+        if i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "-"):
+            add(i)
+        i = s.find(needle, i + 1)
+
+
 def _at_line_start(s: str, p: int) -> bool:
-    """Whether only blanks, bullets or an opening parenthesis precede ``p`` on its line."""
-    start = s.rfind("\n", 0, p) + 1
+    """Whether only blanks, bullets or an opening parenthesis precede ``p`` on its line
+    (looking back at most 9 characters: the test stays constant-time on long lines)."""
+    lo = max(0, p - 9)
+    nl = s.rfind("\n", lo, p)
+    if nl < 0 and lo > 0:
+        return False
+    start = nl + 1
     return p - start <= 8 and not s[start:p].strip(_LINE_PREFIX_CHARS)
 
 
+_URL = re.compile(r"(?:https?://|www\.|tel:|mailto:)[^\s<>\"')\]]+|[\w.+-]+@[\w-]+\.[\w.-]+")
+_DECREASE_BEFORE = re.compile(
+    r"(?<![\w])(?:decrease[sd]?|declined?|declines|fell|falls?|dropped|drops?|reduction|reduced"
+    r"|loss(?:es)?|lower|down|negative|deficit|outflows?|minus|shrank|contracted)"
+    r"(?:\s+(?:by|of|was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
+    r"around|roughly|nearly|almost))?\s*$"
+)
+_OPERATOR_BEFORE = re.compile(r"(?:[x×*/÷]|divided\s+by|multiplied\s+by|times|over)\s*\(?\s*$")
+_ONE_BEFORE = re.compile(r"[-+]\s*$")
+_MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
+_OPERATOR_AFTER = re.compile(r"\s*\)?\s*(?:[x×*/÷]\s*[\d(]|=)")
+_CONSTANTS = frozenset(Fraction(v) for v in (1, 2, 3, 4, 5, 6, 10, 12, 100, 1000))
+_COUNT_AFTER = re.compile(
+    r"\s+(?:(?:reported|given|listed|stated|above|preceding|following|separate|distinct|"
+    r"different|key|main|reporting|fiscal|financial)\s+)?(?:figures|numbers|values|amounts|items|"
+    r"components|categories|columns|rows|quantities|data\s+points|operands|terms|periods|years|"
+    r"quarters|halves|segments|metrics|totals|balances|rates)\b"
+)
+_COUNT_BEFORE = re.compile(r"(?:these|those|both|the|all|each\s+of\s+the)\s+$")
+_ORDINAL_HALF = re.compile(r"(?:first|second|other|latter|former|1st|2nd)\s+$")
+
+
+def _is_cell(s: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` stands as a table cell: its line has ``|`` or a tab, or it is
+    the whole line."""
+    ls = s.rfind("\n", 0, start) + 1
+    le = s.find("\n", end)
+    if le < 0:
+        le = len(s)
+    line = s[ls:le]
+    return "|" in line or "\t" in line or not (s[ls:start].strip() or s[end:le].strip())
+
+
+_OPERATOR_END = frozenset("x×*/÷(")
+_OPERATOR_WORDS = ("by", "times", "over")
+
+
+def _flags_in_context(
+    s: str, start: int, end: int, group: str, p: _Parsed, decrease_words: bool
+) -> int:
+    """Flags that depend on the words around a number (sign words, working, counting).
+
+    Cheap character tests come first: most numbers have none of these around them."""
+    flags = 0
+    value = p[1]
+    before = s[max(0, start - 40) : start].rstrip()
+    last = before[-1:] if before else ""
+    if decrease_words and last.isalpha() and _DECREASE_BEFORE.search(before + " ") is not None:
+        flags |= F_DECREASE
+    if (
+        value in _CONSTANTS
+        and p[2] is None
+        and not p[8] & F_OWN_SCALE
+        and (
+            (last in _OPERATOR_END and not (last == "x" and before[-2:-1].isalpha()))
+            or (last.isalpha() and before.endswith(_OPERATOR_WORDS))
+            or (value == 100 and _OPERATOR_AFTER.match(s, end) is not None)
+            or (value == 1 and last != "" and last in "-+")
+        )
+    ):
+        flags |= F_CONSTANT
+    if group == "num" and (
+        (last != "" and last in "(=+*/×÷")
+        or (end < len(s) and _WORKING_AFTER.match(s, end) is not None)
+        or (last != "" and last in "-+" and _MINUS_BEFORE.search(before + " ") is not None)
+    ):
+        flags |= F_OPERAND
+    if group == "half":
+        if last.isalpha() and _ORDINAL_HALF.search(before + " ") is not None:
+            flags |= F_COUNT
+    elif (
+        (group == "words" or (group == "num" and p[7] <= 2 and p[6] == 0))
+        and value <= 12
+        and value.denominator == 1
+        and p[2] is None
+        and _COUNT_AFTER.match(s, end) is not None
+        and (
+            group == "words" or (last.isalpha() and _COUNT_BEFORE.search(before + " ") is not None)
+        )
+    ):
+        flags |= F_COUNT
+    return flags
+
+
+_DECREASE_WORDS = frozenset(
+    w.encode()
+    for w in [
+        *("decrease", "decreased", "decreases", "decline", "declined", "declines", "fell"),
+        *("fall", "falls", "dropped", "drop", "drops", "reduction", "reduced", "loss", "losses"),
+        *("lower", "down", "negative", "deficit", "outflow", "outflows", "minus", "shrank"),
+        "contracted",
+    ]
+)
+
+
 def scan(text: str | NormalizedText) -> Scan:
-    """Find every quantity and identifier in ``text`` (normalised here unless already done)."""
+    """Find every quantity and identifier in ``text`` (normalised here unless already done).
+
+    Linear in the length of the text: every candidate position is tried once, left to right,
+    and each distinct candidate text is parsed once per call (no memo survives the call)."""
     norm = text if isinstance(text, NormalizedText) else normalize(text)
     s = norm.text
     raws: list[_Raw] = []
     idents: list[Ident] = []
     words = letter_runs(s)
     last_end = 0
+    memo: dict[tuple[str, str, bool], tuple[_Parsed, str] | None] = {}
+    decrease_words = not words.isdisjoint(_DECREASE_WORDS)
+    urls = _url_spans(s)
+    u = 0
     for cand in _candidates(s, words):
         if cand < last_end:
             continue
+        if urls:
+            while u < len(urls) and urls[u][1] <= cand:
+                u += 1
+            if u < len(urls) and urls[u][0] <= cand:
+                last_end = urls[u][1]
+                continue
         ch = s[cand]
         if "0" <= ch <= "9":
             m = _MASTER_DIGIT.match(s, cand)
@@ -579,21 +807,33 @@ def scan(text: str | NormalizedText) -> Scan:
             continue
         last_end = m.end()
         group = m.lastgroup
-        if group is None or group == "enum" or group == "sdate":
+        if group is None or group in ("enum", "sdate", "skip"):
             continue
         start, end = m.span()
         if group == "ident":
             idents.append(_ident(m.group(), start, end))
             continue
-        parsed = _PARSE_CACHE.get((group, m.group()), _MISSING)
-        if parsed is _MISSING:
-            parsed = _parse_cached(group, m)
+        if group == "legal":
+            idents.append(Ident(re.sub(r"[\s()]", "", m.group()), start, end, None))
+            continue
+        upper = False
+        if group == "num":
+            mt = m["m1"] or m["m2"]
+            if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
+                a = m.start("m1") if m["m1"] else m.start("m2")
+                upper = _is_upper_in_original(norm, a, a + 1, alpha_only=False)
+        key = (group, m.group(), upper)
+        parsed = memo.get(key, _NOTHING)
+        if parsed is _NOTHING:
+            p = _parse(group, m, upper)
+            parsed = None if p is None else (p, placeholder_of(p[0], p[1], p[3], p[4]))
+            memo[key] = parsed
         if parsed is None:
             continue
-        (kind, value, unit, dim, base), ph = parsed
+        p, ph = parsed
         if (
             group == "num"
-            and unit is None
+            and p[2] is None
             and start >= 2
             and s[start - 1] == " "
             and s[start - 2].isalpha()
@@ -604,9 +844,20 @@ def scan(text: str | NormalizedText) -> Scan:
                 and acro.group(1) not in _NOT_ACRONYMS
                 and _is_upper_in_original(norm, acro.start(1), acro.end(1))
             ):
-                idents.append(Ident(f"{acro.group(1)} {m.group()}", acro.start(1), end, value))
+                idents.append(Ident(f"{acro.group(1)} {m.group()}", acro.start(1), end, p[1]))
                 continue
-        raws.append(_Raw(kind, value, unit, dim, base, start, end, ph))
+        kind, value, unit, dim, base, mult, decimals, sig, flags = p
+        if flags & F_PAREN and p[0] == "number":
+            dec = m["dec"] or ""
+            if m["cur"] or m["cur2"] or "," in dec or "." in dec or _is_cell(s, start, end):
+                value, base = -value, -base
+                ph = placeholder_of(kind, value, dim, base)
+        flags |= _flags_in_context(s, start, end, group, p, decrease_words)
+        raws.append(
+            _Raw(kind, value, unit, dim, base, start, end, ph, (mult, decimals, sig, flags))
+        )
+    if not s.isascii() or not words.isdisjoint(_FOREIGN_KEYS):
+        _other_scripts(s, words, raws)
     separators = _merge_ranges(s, raws)
     quantities = tuple(
         Quantity(
@@ -630,7 +881,103 @@ def scan(text: str | NormalizedText) -> Scan:
         idents=tuple(idents),
         separators=tuple(separators),
         words=words,
+        meta=tuple(r.meta for r in raws),
     )
+
+
+_NOTHING: Any = object()
+_FOREIGN_FULL = re.compile(
+    rf"(?<!{_W})(?P<fw>{FOREIGN_PHRASE.pattern}){_unit_part('f')}(?!{_W})", re.VERBOSE
+)
+_UNIT_AFTER_CJK = {
+    "倍": (None, None, Fraction(1)),
+    "%": ("%", "percent", Fraction(1)),
+}
+
+
+def _url_spans(s: str) -> list[tuple[int, int]]:
+    """Spans of URLs and e-mail addresses: the digits inside them are not claims."""
+    if "://" not in s and "www." not in s and "@" not in s and ":" not in s:
+        return []
+    return [m.span() for m in _URL.finditer(s)]
+
+
+def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
+    """Add CJK numerals with units (``三十天``) and French/German/Spanish number words with
+    accented letters or in ASCII (``trente jours``, ``dreißig Tagen``) that no English pattern
+    read, keeping ``raws`` sorted and without overlaps."""
+    extra: list[_Raw] = []
+    for m in CJK_NUMERAL.finditer(s):
+        value = cjk_value(m["cjk"])
+        if value is None:
+            continue
+        v = Fraction(value)
+        unit_text = m["cjku"]
+        canon, dim, factor = _UNIT_AFTER_CJK.get(unit_text) or _UNITS[unit_text]
+        flags = F_YEAR if canon is None and 1900 <= value <= 2100 else 0
+        ph = placeholder_of("number", v, dim, v * factor)
+        extra.append(
+            _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), ph, (1, 0, 1, flags))
+        )
+    extra.extend(_foreign(s, words))
+    if extra:
+        _merge_into(raws, extra)
+
+
+def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
+    out: list[_Raw] = []
+    keys = words & _FOREIGN_KEYS
+    if not keys:
+        return out
+    starts: list[int] = []
+    for kb in keys:
+        for first in FOREIGN_FIRST_WORDS[kb.decode()]:
+            _find_all(s, first, starts.append)
+    last_end = 0
+    for pos in sorted(set(starts)):
+        if pos < last_end:
+            continue
+        m = _FOREIGN_FULL.match(s, pos)
+        if m is None:
+            continue
+        value = foreign_value(m["fw"])
+        if value is None:
+            continue
+        has_unit = m["fpct"] or m["funit"] or m["fopq"]
+        if not has_unit and m["fw"] in FOREIGN_AMBIGUOUS:
+            continue
+        last_end = m.end()
+        unit: str | None
+        dim: str | None
+        if m["fpct"]:
+            unit, dim, factor = "%", "percent", Fraction(1)
+        else:
+            unit, dim, factor = _unit_info(m["funit"], m["fden"], m["fopq"])
+        ph = placeholder_of("number", value, dim, value * factor)
+        out.append(
+            _Raw("number", value, unit, dim, value * factor, m.start(), m.end(), ph, (1, 0, 1, 0))
+        )
+    return out
+
+
+def _merge_into(raws: list[_Raw], extra: list[_Raw]) -> None:
+    """Merge ``extra`` into the sorted ``raws`` (one linear pass), dropping any that overlaps
+    a quantity already found."""
+    extra.sort(key=lambda r: r.start)
+    out: list[_Raw] = []
+    i = 0
+    last_end = -1
+    for r in extra:
+        while i < len(raws) and raws[i].start < r.start:
+            out.append(raws[i])
+            last_end = raws[i].end
+            i += 1
+        if r.start < last_end or (i < len(raws) and raws[i].start < r.end):
+            continue
+        out.append(r)
+        last_end = r.end
+    out.extend(raws[i:])
+    raws[:] = out
 
 
 def _ident(text: str, start: int, end: int) -> Ident:
@@ -638,10 +985,24 @@ def _ident(text: str, start: int, end: int) -> Ident:
     return Ident(text, start, end, Fraction(int(hy.group(2))) if hy else None)
 
 
-def _is_upper_in_original(norm: NormalizedText, start: int, end: int) -> bool:
+def _is_upper_in_original(
+    norm: NormalizedText, start: int, end: int, *, alpha_only: bool = True
+) -> bool:
     a, b = norm.to_original(start, end)
     word = norm.original[a:b]
-    return word.isupper() and word.isalpha()
+    return word.isupper() and (word.isalpha() or not alpha_only)
+
+
+_WORKING_BEFORE = re.compile(r"[(=+*/×÷]\s*$")
+_WORKING_AFTER = re.compile(r"\s*[)=+*/×÷]")
+
+
+def _is_working(s: str, start: int, end: int) -> bool:
+    """``a - b`` inside shown working (``(a - b) / b``, ``a - b = c``) is a subtraction."""
+    return (
+        _WORKING_BEFORE.search(s, max(0, start - 3), start) is not None
+        or _WORKING_AFTER.match(s, end) is not None
+    )
 
 
 def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
@@ -652,7 +1013,7 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
         lo, hi = raws[i], raws[i + 1]
         if hi.start - lo.end <= _MAX_RANGE_GAP and lo.kind == hi.kind == "number" and not lo.role:
             sep = _RANGE_SEP.fullmatch(s, lo.end, hi.start)
-            ok = sep is not None
+            ok = sep is not None and not _is_working(s, lo.start, hi.end)
             if ok and "and" in s[lo.end : hi.start]:
                 ok = _BETWEEN_BEFORE.search(s, max(0, lo.start - 9), lo.start) is not None
             if ok and lo.unit is None and hi.unit is not None:

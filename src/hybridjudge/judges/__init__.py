@@ -1,6 +1,6 @@
 """LLM judges of faithfulness: claim extraction, support- and contradiction-based verdicts.
 
-Two definitions side by side (``../shared/MISSION.md`` §1): ``support`` asks per claim "can it
+Two definitions side by side (``docs/faithfulness.md``): ``support`` asks per claim "can it
 be directly inferred from the context?" (RAGAS), ``contradiction`` asks "does the context directly
 contradict it?" (DeepEval; unknown counts as faithful). Every result is a score with its per-claim
 verdicts and usage, a recognised abstention, or unscored with an explicit reason; never NaN.
@@ -13,9 +13,15 @@ Example::
     async with ModelClient(ModelConfig.local()) as client:
         results = await judge(client, answer="...", context=["..."], mode="shared")
         results["support"].score, results["contradiction"].unscored_reason
+
+Many answers at once, from plain or async code (also inside a notebook's running loop)::
+
+    from hybridjudge.judges import judge_many
+
+    batch = judge_many(records, scorers=["support"], config=ModelConfig.local())
+    batch.to_pandas()  # one row per record, repetition and scorer
 """
 
-from hybridjudge.judges._abstention import is_pure_abstention, pure_abstention_reason
 from hybridjudge.judges._judge import (
     SCORERS,
     Mode,
@@ -24,11 +30,16 @@ from hybridjudge.judges._judge import (
     judge,
     verdicts_token_budget,
 )
+from hybridjudge.judges._many import JudgeProgress, ajudge_many, judge_many
 from hybridjudge.judges._prompts import PROMPT_NAMES, Prompt, PromptError, load_prompt
+from hybridjudge.judges._pure import is_pure_abstention, pure_abstention_reason
 from hybridjudge.judges._results import (
     ClaimVerdict,
     DroppedClaim,
     FailureDetail,
+    JudgeBatch,
+    JudgeOutcome,
+    JudgeRecord,
     JudgeResult,
     ScorerName,
     UnscoredReason,
@@ -41,6 +52,10 @@ __all__ = [
     "ClaimVerdict",
     "DroppedClaim",
     "FailureDetail",
+    "JudgeBatch",
+    "JudgeOutcome",
+    "JudgeProgress",
+    "JudgeRecord",
     "JudgeResult",
     "Mode",
     "Prompt",
@@ -48,9 +63,11 @@ __all__ = [
     "Scorer",
     "ScorerName",
     "UnscoredReason",
+    "ajudge_many",
     "claims_token_budget",
     "is_pure_abstention",
     "judge",
+    "judge_many",
     "load_prompt",
     "pure_abstention_reason",
     "total_usage",

@@ -8,7 +8,9 @@ One :func:`judge` call evaluates one answer against its context:
 2. **Claims** (one call, scope ``claims``, shared by every scorer in either mode): the answer as
    atomic, self-contained claims. Blank and duplicate claims and claims that are themselves pure
    abstentions are dropped and recorded in ``dropped_claims``. No claim left: 1.0 with
-   ``abstained=True`` when the answer abstains, else *unscored* ``no_claims`` (never NaN).
+   ``abstained=True`` when the answer abstains; *unscored* ``parse_failure`` when the reply's
+   only claims are abstentions but the answer does not abstain (a malformed reply never becomes
+   a score); else *unscored* ``no_claims`` (never NaN).
 3. **Verdicts.** ``mode="separate"``: each scorer asks its own question in its own call (scope =
    the scorer's name): support, "can the claim be directly inferred from the context?"
    (RAGAS ``Faithfulness``); contradiction, "does the context directly contradict it?" (DeepEval
@@ -29,18 +31,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
 from hybridjudge._errors import ConfigError, InputError
-from hybridjudge.judges._abstention import (
+from hybridjudge.judges._prompts import load_prompt
+from hybridjudge.judges._pure import (
     is_pure_abstention,
     mentions_abstention,
     pure_abstention_reason,
 )
-from hybridjudge.judges._prompts import load_prompt
 from hybridjudge.judges._results import (
     ClaimVerdict,
     DroppedClaim,
@@ -56,7 +60,7 @@ from hybridjudge.judges._schemas import (
     VerdictReply,
     verdict_schema,
 )
-from hybridjudge.model._types import CallResult, Usage
+from hybridjudge.model import CallResult, Usage
 
 if TYPE_CHECKING:
     from hybridjudge.model import ModelClient
@@ -69,6 +73,8 @@ __all__ = [
     "judge",
     "verdicts_token_budget",
 ]
+
+_LOG = logging.getLogger(__name__)
 
 Mode = Literal["separate", "shared"]
 """``separate``: one verdict call per scorer; ``shared``: one three-way call feeds both."""
@@ -150,12 +156,12 @@ SCORERS: dict[str, Scorer] = {
         shared_faithful_labels=frozenset({"supported", "not_in_context"}),
     ),
 }
-"""The two definitions of faithfulness, by name (``../shared/MISSION.md`` §1)."""
+"""The two definitions of faithfulness, by name (``docs/faithfulness.md``)."""
 
 
 def _estimate_tokens(text: str) -> int:
     """A generous token estimate: one token per 3 UTF-8 bytes (English ~4, CJK ~3 per token)."""
-    return math.ceil(len(text.encode("utf-8")) / 3)
+    return math.ceil(len(text.encode("utf-8", "surrogatepass")) / 3)
 
 
 def claims_token_budget(answer: str) -> int:
@@ -170,6 +176,41 @@ def claims_token_budget(answer: str) -> int:
 def verdicts_token_budget(n_claims: int) -> int:
     """``max_tokens`` for a verdict call: 64 plus 128 per claim (id, one-sentence reason, label)."""
     return 64 + 128 * n_claims
+
+
+_ABSTENTION_CUE = re.compile(
+    r"(?i)\b(?:sorry|unable to|unknown|unclear|insufficient|unavailable|no (?:information|data|"
+    r"details?|mention|answer|record)|(?:not|n't|never|neither|nor|cannot|can't|could not|"
+    r"couldn't)\s+(?:\w+\s+){0,2}?(?:mention|provid|stat|specif|give|given|available|found|"
+    r"find|know|sure|say|said|contain|includ|determin|answer|tell|list|disclos|cover|locat|"
+    r"confirm|verif|see|saw)\w*)|没有提到|未提及|无法|不知道|未提供|没有提供"
+)
+
+
+def _may_abstain(answer: str) -> bool:
+    """Whether ``answer`` can be an abstention at all: a recognised one, or a cue that something
+    is missing ("could not find", "not mentioned", "no information", "sorry" ...).
+
+    Used to tell an extracted abstention claim that restates the answer ("Sorry, I could not
+    find the price") from one the model made up for an answer that asserts something ("The
+    plan costs $1,200."): the latter is a malformed reply, never a 1.0.
+    """
+    return mentions_abstention(answer) or _ABSTENTION_CUE.search(answer) is not None
+
+
+def _abstention_only(reply: ClaimsReply, answer: str) -> str | None:
+    """Why a claims reply is unusable: its only claims say information is missing while the
+    answer does not abstain (``None``: usable). Checked in the model layer, so such a reply is
+    repaired once, never cached, and ends as ``parse_failure``, never a 1.0."""
+    texts = [" ".join(c.split()) for c in reply.claims]
+    texts = [t for t in texts if t]
+    if texts and all(is_pure_abstention(t) for t in texts) and not _may_abstain(answer):
+        quoted = " / ".join(repr(t) for t in texts)
+        return (
+            f"the claims reply only says information is missing ({quoted}) but the answer "
+            "does not abstain: list the claims the answer asserts"
+        )
+    return None
 
 
 def _passages(context: Sequence[str] | str) -> tuple[str, ...]:
@@ -414,6 +455,38 @@ async def judge(
         ConfigError: unknown or repeated scorer, unknown mode, negative repetition.
         InputError: an answer or a passage that is not a string.
     """
+    results = await _judge(
+        client,
+        answer=answer,
+        context=context,
+        question=question,
+        scorers=scorers,
+        mode=mode,
+        repetition=repetition,
+    )
+    for name, result in results.items():
+        if result.status == "unscored":
+            stage = result.detail.stage if result.detail is not None else "-"
+            _LOG.warning(
+                "%s unscored (%s at stage %s, repetition %d)",
+                name,
+                result.unscored_reason,
+                stage,
+                repetition,
+            )
+    return results
+
+
+async def _judge(
+    client: ModelClient,
+    *,
+    answer: str,
+    context: Sequence[str],
+    question: str | None,
+    scorers: Sequence[str],
+    mode: Literal["separate", "shared"],
+    repetition: int,
+) -> dict[str, JudgeResult]:
     names = _validate(scorers, mode, repetition, answer, question)
     passages = _passages(context)
     verdict_prompts = [SCORERS[n].prompt for n in names] if mode == "separate" else ["shared"]
@@ -440,6 +513,7 @@ async def judge(
         repetition=repetition,
         max_tokens=claims_token_budget(answer),
         scope="claims",
+        check=lambda reply: _abstention_only(reply, answer),
     )
     if extracted.status != "ok" or extracted.value is None:
         failure, detail = _failure("claims", extracted)
@@ -452,11 +526,24 @@ async def judge(
     )
     if not claims:
         abstention = [d.claim for d in dropped if d.why == "abstention"]
-        if abstention:
+        if abstention and _may_abstain(answer):
             why = "the only claims extracted say the information is missing: " + " / ".join(
                 repr(c) for c in abstention
             )
             return {n: common.abstained(n, why) for n in names}
+        if abstention:
+            # The model answered an abstention for an answer that does not abstain: a malformed
+            # claims reply, never a score (it would read as a perfect 1.0).
+            detail = FailureDetail(
+                stage="claims",
+                error=(
+                    "the claims reply only says information is missing ("
+                    + " / ".join(repr(c) for c in abstention)
+                    + ") but the answer does not abstain; not scored"
+                ),
+                raw=extracted.raw,
+            )
+            return {n: common.unscored(n, "parse_failure", detail) for n in names}
         if mentions_abstention(answer):
             why = "the answer abstains and no claim was extracted besides the abstention"
             return {n: common.abstained(n, why) for n in names}

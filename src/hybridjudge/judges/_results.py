@@ -8,16 +8,20 @@ score (``status="unscored"`` with ``unscored_reason`` and ``detail``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from hybridjudge.model._types import Usage
+from hybridjudge._frames import metadata_columns, to_frame
+from hybridjudge.model import Usage
 
 __all__ = [
     "ClaimVerdict",
     "DroppedClaim",
     "FailureDetail",
+    "JudgeBatch",
+    "JudgeOutcome",
+    "JudgeRecord",
     "JudgeResult",
     "ScorerName",
     "UnscoredReason",
@@ -25,11 +29,13 @@ __all__ = [
 ]
 
 ScorerName = Literal["support", "contradiction"]
-"""The two definitions of faithfulness (``../shared/MISSION.md`` §1)."""
+"""The two definitions of faithfulness (``docs/faithfulness.md``)."""
 
-UnscoredReason = Literal["no_claims", "parse_failure", "model_error"]
+UnscoredReason = Literal["no_claims", "parse_failure", "model_error", "record_error"]
 """Why a result has no score: the answer asserts nothing (and does not abstain); the model's
-reply did not validate even after one repair; no usable reply after the retries."""
+reply did not validate even after one repair; no usable reply after the retries; the record could
+not be judged at all (a field of the wrong type, an unexpected error: :func:`judge_many` records it
+and goes on with the other records)."""
 
 
 class ClaimVerdict(BaseModel):
@@ -69,8 +75,9 @@ class FailureDetail(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    stage: Literal["claims", "verdicts"]
-    """The call that failed: claim extraction or the verdict call."""
+    stage: Literal["claims", "verdicts", "record"]
+    """The call that failed: claim extraction or the verdict call; ``record`` when the record
+    itself could not be judged (``unscored_reason="record_error"``)."""
     error: str
     """The model layer's error message (validation error or model error), one line."""
     raw: str | None = None
@@ -157,3 +164,171 @@ def total_usage(results: Mapping[str, JudgeResult] | list[JudgeResult]) -> Usage
             seen.add(result.scope)
             total = total + result.usage
     return total
+
+
+class JudgeRecord(BaseModel):
+    """One answer to judge in a batch: the answer, its context, and what travels with it.
+
+    Built from a mapping or any object with these attributes (``from_attributes``); a single
+    context string is one passage. The grounding-only keys of a check record (``anchors``,
+    ``answerable``, ``allowed_numbers``) are accepted and ignored, so one list of records feeds
+    both :func:`~hybridjudge.grounding.check_many` and :func:`judge_many`; any other unknown key
+    is refused: put it in ``metadata``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", from_attributes=True)
+
+    id: str
+    """The record's identifier, repeated in its outcome (the position when none was given)."""
+    answer: str
+    """The answer to judge."""
+    context: tuple[str, ...]
+    """The retrieved passages the answer should be faithful to."""
+    question: str | None = None
+    """The question, used to make claims self-contained; optional."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """Anything the caller wants carried into the outcome and the table (JSON values)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_grounding_fields(cls, data: object) -> object:
+        if isinstance(data, Mapping) and any(k in data for k in _GROUNDING_ONLY):
+            return {k: v for k, v in data.items() if k not in _GROUNDING_ONLY}
+        return data
+
+    @field_validator("context", mode="before")
+    @classmethod
+    def _one_passage(cls, value: object) -> object:
+        return (value,) if isinstance(value, str) else value
+
+
+_GROUNDING_ONLY = frozenset({"anchors", "answerable", "allowed_numbers"})
+
+JudgeOutcomeStatus = Literal["judged", "failed"]
+
+
+class JudgeOutcome(BaseModel):
+    """Every scorer's judgement of one record in one repetition (or why there is none)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int = Field(ge=0)
+    """Position of the record in the input."""
+    id: str
+    """The record's ``id``."""
+    repetition: int = Field(ge=0)
+    """Repetition index (part of every cache key)."""
+    status: JudgeOutcomeStatus
+    """``judged``: :func:`judge` ran (each result is still scored or unscored); ``failed``: the
+    record could not be judged, and every result is unscored with ``record_error``."""
+    results: dict[str, JudgeResult]
+    """Scorer name -> result, in the order of the batch's scorers."""
+    error: str | None = None
+    """Why the record failed, one line; ``None`` when judged."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """The record's metadata, unchanged."""
+
+    @property
+    def usage(self) -> Usage:
+        """Usage of this outcome's calls, each shared call counted once (:func:`total_usage`)."""
+        return total_usage(self.results)
+
+
+_JUDGE_COLUMNS = (
+    "id",
+    "repetition",
+    "scorer",
+    "mode",
+    "status",
+    "score",
+    "unscored_reason",
+    "abstained",
+    "claims",
+    "faithful_claims",
+    "detail",
+    "calls",
+    "cache_hits",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_usd",
+    "latency_s",
+)
+
+
+class JudgeBatch(BaseModel):
+    """The outcome of :func:`~hybridjudge.judges.judge_many`: one outcome per record and
+    repetition, in input order (record by record, repetitions together)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scorers: tuple[ScorerName, ...]
+    """The scorers run, in order."""
+    mode: Literal["separate", "shared"]
+    """The verdict mode."""
+    repetitions: int = Field(ge=1)
+    """Repetitions of every record."""
+    outcomes: tuple[JudgeOutcome, ...]
+    """Ordered by record position, then repetition."""
+    wall_s: tuple[float, ...] = ()
+    """Wall seconds of each repetition (repetitions run one after the other)."""
+
+    @property
+    def usage(self) -> Usage:
+        """Usage of every outcome, shared calls counted once per outcome."""
+        total = Usage()
+        for outcome in self.outcomes:
+            total = total + outcome.usage
+        return total
+
+    @property
+    def failed(self) -> tuple[JudgeOutcome, ...]:
+        """The outcomes whose record could not be judged."""
+        return tuple(o for o in self.outcomes if o.status == "failed")
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat dict per record, repetition and scorer (a long table).
+
+        Columns: ``id, repetition, scorer, mode, status, score, unscored_reason, abstained,
+        claims, faithful_claims, detail, calls, cache_hits, prompt_tokens, completion_tokens,
+        cost_usd, latency_s`` and one ``metadata.KEY`` column per metadata key. A scorer's usage
+        includes the claim extraction it needs (shared with the other scorer of the same
+        record), so each row reads as the cost of running that scorer alone.
+        """
+        rows: list[dict[str, Any]] = []
+        for outcome in self.outcomes:
+            for name, r in outcome.results.items():
+                usage = r.usage + r.claims_usage
+                detail = r.abstention_reason if r.abstained else None
+                if r.detail is not None:
+                    detail = f"{r.detail.stage}: {r.detail.error}"
+                row: dict[str, Any] = {
+                    "id": outcome.id,
+                    "repetition": outcome.repetition,
+                    "scorer": name,
+                    "mode": r.mode,
+                    "status": r.status,
+                    "score": r.score,
+                    "unscored_reason": r.unscored_reason,
+                    "abstained": r.abstained,
+                    "claims": len(r.claims),
+                    "faithful_claims": sum(v.faithful for v in r.verdicts),
+                    "detail": detail,
+                    "calls": usage.calls,
+                    "cache_hits": usage.cache_hits,
+                    "prompt_tokens": usage.prompt_tokens,
+                    "completion_tokens": usage.completion_tokens,
+                    "cost_usd": usage.cost_usd,
+                    "latency_s": usage.latency_s,
+                }
+                row.update({f"metadata.{k}": v for k, v in outcome.metadata.items()})
+                rows.append(row)
+        return rows
+
+    def to_pandas(self) -> Any:
+        """:meth:`to_records` as a ``pandas.DataFrame`` (needs the ``pandas`` extra).
+
+        Raises:
+            ImportError: pandas is not installed (the message names the extra).
+        """
+        rows = self.to_records()
+        return to_frame(rows, metadata_columns(rows, _JUDGE_COLUMNS), what="JudgeBatch")

@@ -2,8 +2,8 @@
 
 Any OpenAI-compatible chat-completions endpoint (openai SDK 2.x on httpx), or the embedded
 offline model. :class:`ModelClient` owns the disk cache, retries, rate limits, usage accounting
-and structured output; :class:`ModelConfig` holds every setting (code, ``HYBRIDJUDGE_*``
-variables or the shared CLI flags of :func:`add_model_arguments`).
+and structured output; :class:`ModelConfig` holds every setting (code or ``HYBRIDJUDGE_*``
+variables; the command line's flags live in :mod:`hybridjudge.cli`).
 
 Example::
 
@@ -18,57 +18,166 @@ Example::
 
 from __future__ import annotations
 
-from hybridjudge.model._cache import (
-    CACHE_FORMAT_VERSION,
-    CachedReply,
-    CacheStats,
-    ReplyCache,
-    cache_key,
-    cache_stats,
-    clear_cache,
-)
-from hybridjudge.model._client import ChatMessage, ModelClient
-from hybridjudge.model._config import (
-    DEFAULT_CACHE_DIR,
-    LOCAL_MODEL_NAME,
-    LOCAL_MODEL_SHA256,
-    OPENAI_BASE_URL,
-    Backend,
-    ModelConfig,
-    add_model_arguments,
-    config_from_args,
-    default_cache_dir,
-)
-from hybridjudge.model._prices import PRICES, PRICES_AS_OF, ModelPrice, lookup_price
-from hybridjudge.model._structured import FormatMode, extract_json
-from hybridjudge.model._types import CallResult, CallStatus, Usage
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hybridjudge.model._cache import (
+        CACHE_FORMAT_VERSION,
+        REDIS_KEY_PREFIX,
+        CachedReply,
+        CacheStats,
+        CorruptCacheError,
+        RedisReplyCache,
+        ReplyCache,
+        ReplyStore,
+        cache_key,
+        cache_stats,
+        clear_cache,
+        open_reply_cache,
+    )
+    from hybridjudge.model._client import ChatMessage, ModelClient, RateLimiter
+    from hybridjudge.model._config import (
+        CONFIG_ENV_VARS,
+        DEFAULT_CACHE_DIR,
+        LOCAL_MODEL_NAME,
+        LOCAL_MODEL_SHA256,
+        NO_CACHE_ENV,
+        OPENAI_API_KEY_ENV,
+        OPENAI_BASE_URL,
+        OPENAI_BASE_URL_ENV,
+        Backend,
+        ModelConfig,
+        default_cache_dir,
+    )
+    from hybridjudge.model._local import LocalModelServer
+    from hybridjudge.model._prices import (
+        PRICES,
+        PRICES_AS_OF,
+        ModelPrice,
+        lookup_price,
+        price_or_unknown,
+    )
+    from hybridjudge.model._server import serve_local_model
+    from hybridjudge.model._structured import FormatMode, extract_json
+    from hybridjudge.model._types import CallResult, CallStatus, Usage, add_costs
+    from hybridjudge.model._weights import (
+        LOCAL_MODEL_LICENSE,
+        LOCAL_MODEL_SOURCE,
+        ModelFileInfo,
+        model_file,
+        verify_model_file,
+    )
+
+# Each name loads its private module on first use (PEP 562): ``from hybridjudge.model import Usage``
+# (what study results need) does not import openai, httpx or diskcache; ``ModelClient`` does.
+# Adding a public name: import it under TYPE_CHECKING above, map it here, list it in __all__.
+_LAZY: dict[str, str] = {
+    "CACHE_FORMAT_VERSION": "_cache",
+    "CacheStats": "_cache",
+    "CachedReply": "_cache",
+    "CorruptCacheError": "_cache",
+    "REDIS_KEY_PREFIX": "_cache",
+    "RedisReplyCache": "_cache",
+    "ReplyCache": "_cache",
+    "ReplyStore": "_cache",
+    "cache_key": "_cache",
+    "cache_stats": "_cache",
+    "clear_cache": "_cache",
+    "open_reply_cache": "_cache",
+    "ChatMessage": "_client",
+    "ModelClient": "_client",
+    "RateLimiter": "_client",
+    "Backend": "_config",
+    "CONFIG_ENV_VARS": "_config",
+    "DEFAULT_CACHE_DIR": "_config",
+    "LOCAL_MODEL_NAME": "_config",
+    "LOCAL_MODEL_SHA256": "_config",
+    "ModelConfig": "_config",
+    "NO_CACHE_ENV": "_config",
+    "OPENAI_API_KEY_ENV": "_config",
+    "OPENAI_BASE_URL": "_config",
+    "OPENAI_BASE_URL_ENV": "_config",
+    "default_cache_dir": "_config",
+    "LocalModelServer": "_local",
+    "ModelPrice": "_prices",
+    "PRICES": "_prices",
+    "PRICES_AS_OF": "_prices",
+    "lookup_price": "_prices",
+    "price_or_unknown": "_prices",
+    "serve_local_model": "_server",
+    "FormatMode": "_structured",
+    "extract_json": "_structured",
+    "CallResult": "_types",
+    "CallStatus": "_types",
+    "Usage": "_types",
+    "add_costs": "_types",
+    "LOCAL_MODEL_LICENSE": "_weights",
+    "LOCAL_MODEL_SOURCE": "_weights",
+    "ModelFileInfo": "_weights",
+    "model_file": "_weights",
+    "verify_model_file": "_weights",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's private module on first access and cache the name here."""
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "CACHE_FORMAT_VERSION",
+    "CONFIG_ENV_VARS",
     "DEFAULT_CACHE_DIR",
+    "LOCAL_MODEL_LICENSE",
     "LOCAL_MODEL_NAME",
     "LOCAL_MODEL_SHA256",
+    "LOCAL_MODEL_SOURCE",
+    "NO_CACHE_ENV",
+    "OPENAI_API_KEY_ENV",
     "OPENAI_BASE_URL",
+    "OPENAI_BASE_URL_ENV",
     "PRICES",
     "PRICES_AS_OF",
+    "REDIS_KEY_PREFIX",
     "Backend",
     "CacheStats",
     "CachedReply",
     "CallResult",
     "CallStatus",
     "ChatMessage",
+    "CorruptCacheError",
     "FormatMode",
+    "LocalModelServer",
     "ModelClient",
     "ModelConfig",
+    "ModelFileInfo",
     "ModelPrice",
+    "RateLimiter",
+    "RedisReplyCache",
     "ReplyCache",
+    "ReplyStore",
     "Usage",
-    "add_model_arguments",
+    "add_costs",
     "cache_key",
     "cache_stats",
     "clear_cache",
-    "config_from_args",
     "default_cache_dir",
     "extract_json",
     "lookup_price",
+    "model_file",
+    "open_reply_cache",
+    "price_or_unknown",
+    "serve_local_model",
+    "verify_model_file",
 ]

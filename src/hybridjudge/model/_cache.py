@@ -15,31 +15,67 @@ bodies that are not chat completions) are never cached.
 
 Values are JSON strings (diskcache stores ``str`` as text, never pickled) carrying
 ``format_version``; an entry of another version reads as a miss.
+
+Backends (:func:`open_reply_cache` picks one from :class:`~hybridjudge.model.ModelConfig`):
+
+- :class:`ReplyCache`, the default: diskcache (SQLite) under ``cache_dir``. Safe for many
+  processes on one machine, not for several machines sharing a network folder.
+- :class:`RedisReplyCache`, selected by ``cache_url="redis://host:port/db"``: one Redis server
+  shared by every process on every machine (e.g. the workers of a Ray cluster). Same keys (the
+  sha256 above, under the ``hybridjudge:reply:`` prefix) and the same JSON values.
+
+Both write through: an entry is stored the moment its reply arrives, so a process that dies
+afterwards loses no reply it already received (a rerun or a retried task gets it as a hit).
+
+Failures: a cache that cannot be written (disk full, read-only folder, Redis gone mid-run) logs
+one warning and the run continues without caching (replies are still returned, just not stored);
+a corrupt cache file (``sqlite3.DatabaseError``) raises :class:`CorruptCacheError` naming the folder
+and the fix (``hybridjudge cache clear``, which removes it).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import shutil
+import sqlite3
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import diskcache
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from hybridjudge._errors import ConfigError, InputError
+
+if TYPE_CHECKING:
+    from hybridjudge.model._config import ModelConfig
+
 __all__ = [
     "CACHE_FORMAT_VERSION",
+    "REDIS_KEY_PREFIX",
     "CacheStats",
     "CachedReply",
+    "CorruptCacheError",
+    "RedisReplyCache",
     "ReplyCache",
+    "ReplyStore",
     "cache_key",
     "cache_stats",
     "clear_cache",
+    "open_reply_cache",
 ]
+
+_log = logging.getLogger("hybridjudge.model.cache")
+
+REDIS_KEY_PREFIX = "hybridjudge:reply:"
+"""Namespace of the reply entries in a shared Redis (followed by the sha256 key)."""
+
+_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 CACHE_FORMAT_VERSION = 1
 """Version of both the key layout and the stored entry; bump on any change to either."""
@@ -53,7 +89,9 @@ def cache_key(parts: dict[str, Any]) -> str:
         separators=(",", ":"),
         ensure_ascii=False,
     )
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate in a prompt (user text) hashes instead of crashing; valid
+    # text encodes exactly as before, so existing keys are unchanged
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class CachedReply(BaseModel):
@@ -81,8 +119,8 @@ class CachedReply(BaseModel):
     """Prompt tokens billed when first made."""
     completion_tokens: int
     """Completion tokens billed when first made."""
-    cost_usd: float
-    """Cost when first made."""
+    cost_usd: float | None
+    """Cost when first made (``None``: the model's price was unknown)."""
     latency_s: float
     """Seconds the request took when first made."""
     created_at: str
@@ -94,27 +132,129 @@ class CachedReply(BaseModel):
         return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+class CorruptCacheError(InputError):
+    """The reply cache on disk is not a readable database (``sqlite3.DatabaseError``).
+
+    Attributes:
+        directory: the cache folder.
+    """
+
+    code = "corrupt_cache"
+
+    def __init__(self, directory: Path, detail: str) -> None:
+        super().__init__(
+            f"the reply cache in {directory} is corrupt ({detail}); remove it with "
+            f"'hybridjudge cache clear --cache-dir {directory} --yes' (or delete the folder), "
+            "or use another --cache-dir"
+        )
+        self.directory = directory
+
+
+class ReplyStore(Protocol):
+    """What the model client needs from a reply cache (every backend implements it)."""
+
+    @property
+    def location(self) -> str:
+        """Where the entries live (a folder or a URL without credentials), for messages."""
+        ...
+
+    def get(self, key: str) -> CachedReply | None:
+        """The entry for ``key``; ``None`` if absent, unreadable or of another version."""
+        ...
+
+    def set(self, key: str, entry: CachedReply) -> None:
+        """Store ``entry`` now (write-through); a failed write warns and disables writes."""
+        ...
+
+    def close(self) -> None:
+        """Release the connection."""
+        ...
+
+
+def _decode(raw: object) -> CachedReply | None:
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if not isinstance(raw, str):
+        return None
+    try:
+        entry = CachedReply.model_validate_json(raw)
+    except ValidationError:
+        return None
+    return entry if entry.format_version == CACHE_FORMAT_VERSION else None
+
+
+def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
+    """A damaged database, as opposed to one that cannot be written (OperationalError: read-only,
+    disk full, locked) -- except SQLite's own corruption messages, which come as either."""
+    text = str(exc).lower()
+    if "malformed" in text or "not a database" in text:
+        return True
+    return not isinstance(exc, sqlite3.OperationalError)
+
+
 class ReplyCache:
-    """A disk cache of :class:`CachedReply` entries under ``directory`` (diskcache)."""
+    """A disk cache of :class:`CachedReply` entries under ``directory`` (diskcache).
+
+    Raises:
+        CorruptCacheError: the database file is damaged (names the folder and the fix).
+        OSError, sqlite3.OperationalError: the folder cannot be created or written;
+            :func:`open_reply_cache` turns this into a warning and a run without a cache.
+    """
 
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
-        self._cache = diskcache.Cache(str(self.directory))
+        self._writable = True
+        try:
+            self._cache = diskcache.Cache(str(self.directory))
+        except sqlite3.DatabaseError as exc:
+            if _is_corrupt(exc):
+                raise CorruptCacheError(self.directory, str(exc)) from None
+            raise
+
+    @property
+    def location(self) -> str:
+        """The cache folder."""
+        return str(self.directory)
 
     def get(self, key: str) -> CachedReply | None:
         """The entry for ``key``; ``None`` if absent, unreadable, or of another version."""
-        raw = self._cache.get(key)
-        if not isinstance(raw, str):
-            return None
         try:
-            entry = CachedReply.model_validate_json(raw)
-        except ValidationError:
-            return None
-        return entry if entry.format_version == CACHE_FORMAT_VERSION else None
+            raw = self._cache.get(key)
+        except sqlite3.DatabaseError as exc:
+            if _is_corrupt(exc):
+                raise CorruptCacheError(self.directory, str(exc)) from None
+            raise
+        return _decode(raw)
 
     def set(self, key: str, entry: CachedReply) -> None:
-        """Store ``entry`` under ``key`` as a JSON string."""
-        self._cache.set(key, entry.model_dump_json())
+        """Store ``entry`` under ``key`` as a JSON string, committed at once.
+
+        A write that fails (disk full, read-only file) logs one warning naming the folder and
+        turns writes off for the rest of this cache's life; the caller's run goes on.
+        """
+        if not self._writable:
+            return
+        try:
+            self._cache.set(key, entry.model_dump_json())
+        except (OSError, sqlite3.DatabaseError) as exc:
+            if isinstance(exc, sqlite3.DatabaseError) and _is_corrupt(exc):
+                raise CorruptCacheError(self.directory, str(exc)) from None
+            self._writable = False
+            _log.warning(
+                "cannot write the reply cache in %s (%s: %s); continuing without caching: "
+                "replies from now on are not stored, so a rerun will ask for them again",
+                self.directory,
+                type(exc).__name__,
+                exc,
+            )
+
+    @property
+    def writable(self) -> bool:
+        """False once a write has failed (then writes are skipped)."""
+        return self._writable
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -138,6 +278,148 @@ class ReplyCache:
         return f"ReplyCache({str(self.directory)!r})"
 
 
+def _redact_url(url: str) -> str:
+    """``url`` without a password (``redis://user:secret@host`` -> ``redis://user:***@host``)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url
+    creds, _, host = rest.rpartition("@")
+    user = creds.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}"
+
+
+class RedisReplyCache:
+    """The reply cache in a Redis server shared by every worker on every machine.
+
+    Keys are :data:`REDIS_KEY_PREFIX` + the sha256 key of :func:`cache_key`, values the same JSON
+    text as the disk cache; entries never expire (as on disk). Needs the ``redis`` client
+    (``pip install 'hybridjudge[ray]'``).
+
+    Raises:
+        ConfigError: the client is not installed, or the server cannot be reached at open.
+    """
+
+    def __init__(self, url: str, *, timeout: float = 10.0) -> None:
+        self.url = url
+        try:
+            import redis
+        except ImportError:
+            raise ConfigError(
+                f"cache URL {_redact_url(url)!r} needs the redis client: "
+                "pip install 'hybridjudge[ray]'"
+            ) from None
+        self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
+        self._writable = True
+        self._readable = True
+        self._client = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
+        try:
+            self._client.ping()
+        except self._errors as exc:
+            self._client.close()
+            raise ConfigError(
+                f"cannot reach the reply cache at {_redact_url(url)} ({type(exc).__name__}: "
+                f"{exc}); start the Redis server or fix --cache-url"
+            ) from None
+
+    @property
+    def location(self) -> str:
+        """The URL without its password."""
+        return _redact_url(self.url)
+
+    def get(self, key: str) -> CachedReply | None:
+        """The entry for ``key``; ``None`` if absent or unreadable (a failed read warns once)."""
+        if not self._readable:
+            return None
+        try:
+            raw = self._client.get(REDIS_KEY_PREFIX + key)
+        except self._errors as exc:
+            self._readable = False
+            _log.warning(
+                "cannot read the reply cache at %s (%s: %s); continuing without reading it",
+                self.location,
+                type(exc).__name__,
+                exc,
+            )
+            return None
+        return _decode(raw)
+
+    def set(self, key: str, entry: CachedReply) -> None:
+        """Store ``entry`` now (write-through); a failed write warns once and turns writes off."""
+        if not self._writable:
+            return
+        try:
+            self._client.set(REDIS_KEY_PREFIX + key, entry.model_dump_json())
+        except self._errors as exc:
+            self._writable = False
+            _log.warning(
+                "cannot write the reply cache at %s (%s: %s); continuing without caching",
+                self.location,
+                type(exc).__name__,
+                exc,
+            )
+
+    def keys(self) -> list[str]:
+        """Every stored sha256 key (SCAN, so a large cache does not block the server)."""
+        return [
+            (k.decode() if isinstance(k, bytes) else str(k))[len(REDIS_KEY_PREFIX) :]
+            for k in self._client.scan_iter(match=REDIS_KEY_PREFIX + "*", count=1000)
+        ]
+
+    def __len__(self) -> int:
+        return len(self.keys())
+
+    def clear(self) -> int:
+        """Delete every reply entry (only this prefix); returns how many were removed."""
+        keys = [REDIS_KEY_PREFIX + k for k in self.keys()]
+        removed = 0
+        for start in range(0, len(keys), 1000):
+            removed += int(self._client.delete(*keys[start : start + 1000]))
+        return removed
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._client.close()
+
+    def __repr__(self) -> str:
+        return f"RedisReplyCache({self.location!r})"
+
+
+def open_reply_cache(config: ModelConfig) -> ReplyStore | None:
+    """The cache ``config`` selects: ``None`` when caching is off or the folder cannot be
+    written (one warning; the run continues without a cache).
+
+    ``config.cache_url`` (``redis://...``) selects :class:`RedisReplyCache`, else
+    :class:`ReplyCache` in ``config.cache_dir``.
+
+    Raises:
+        CorruptCacheError: the disk cache is damaged.
+        ConfigError: an unknown cache URL scheme, or a Redis server that cannot be reached.
+    """
+    if not config.cache:
+        return None
+    url: str | None = getattr(config, "cache_url", None)
+    if url:
+        if not url.startswith(_REDIS_SCHEMES):
+            raise ConfigError(
+                f"cache URL {_redact_url(url)!r}: only Redis is supported "
+                "(redis://host:port/db, rediss://, unix://); or drop it to use --cache-dir"
+            )
+        return RedisReplyCache(url, timeout=config.timeout)
+    try:
+        return ReplyCache(config.cache_dir)
+    except (OSError, sqlite3.OperationalError) as exc:
+        _log.warning(
+            "cannot open the reply cache in %s (%s: %s); continuing without caching: replies "
+            "are not stored, so a rerun will ask for them again",
+            config.cache_dir,
+            type(exc).__name__,
+            exc,
+        )
+        return None
+
+
 class CacheStats(BaseModel):
     """What ``hybridjudge cache stats`` reports."""
 
@@ -157,6 +439,9 @@ class CacheStats(BaseModel):
     """What one more hit on every entry would save, in USD (the sum of the original costs)."""
     by_prompt: dict[str, int]
     """Entries per ``model prompt_name@prompt_version``."""
+    corrupt: str | None = None
+    """Why the database cannot be read, when it is damaged (then ``entries`` is 0 and
+    ``hybridjudge cache clear`` removes it)."""
 
 
 def _disk_size(directory: Path) -> int:
@@ -185,15 +470,27 @@ def cache_stats(directory: Path | str) -> CacheStats:
     by_prompt: Counter[str] = Counter()
     saved = 0.0
     entries = 0
-    with ReplyCache(path) as cache:
-        for key in cache._cache.iterkeys():
-            entries += 1
-            entry = cache.get(str(key))
-            if entry is None:
-                by_prompt["(unreadable or other format version)"] += 1
-                continue
-            by_prompt[f"{entry.model} {entry.prompt_name}@{entry.prompt_version}"] += 1
-            saved += entry.cost_usd
+    try:
+        with ReplyCache(path) as cache:
+            for key in cache._cache.iterkeys():
+                entries += 1
+                entry = cache.get(str(key))
+                if entry is None:
+                    by_prompt["(unreadable or other format version)"] += 1
+                    continue
+                by_prompt[f"{entry.model} {entry.prompt_name}@{entry.prompt_version}"] += 1
+                saved += entry.cost_usd or 0.0  # an unknown price saves an unknown amount
+    except (CorruptCacheError, sqlite3.DatabaseError) as exc:
+        detail = str(exc) if not isinstance(exc, CorruptCacheError) else exc.message
+        return CacheStats(
+            directory=str(path),
+            exists=True,
+            entries=0,
+            size_bytes=_disk_size(path),
+            saved_cost_usd=0.0,
+            by_prompt={},
+            corrupt=detail,
+        )
     return CacheStats(
         directory=str(path),
         exists=True,
@@ -205,9 +502,30 @@ def cache_stats(directory: Path | str) -> CacheStats:
 
 
 def clear_cache(directory: Path | str) -> int:
-    """Delete every entry of the cache at ``directory``; returns how many were removed."""
+    """Delete every entry of the cache at ``directory``; returns how many were removed.
+
+    A corrupt cache (:class:`CorruptCacheError`) is removed from disk instead: diskcache's own
+    files (``cache.db`` with its journal files, and its value folders) go, anything else in the
+    folder stays; the count is then 0 (the entries could not be read).
+    """
     path = Path(directory)
     if not path.is_dir():
         return 0
-    with ReplyCache(path) as cache:
-        return int(cache._cache.clear())
+    try:
+        with ReplyCache(path) as cache:
+            return int(cache._cache.clear())
+    except (CorruptCacheError, sqlite3.DatabaseError):
+        _remove_diskcache_files(path)
+        return 0
+
+
+def _remove_diskcache_files(path: Path) -> None:
+    for name in ("cache.db", "cache.db-wal", "cache.db-shm", "cache.db-journal"):
+        (path / name).unlink(missing_ok=True)
+    for child in path.iterdir():  # diskcache stores large values in two-hex-digit folders
+        if (
+            child.is_dir()
+            and len(child.name) == 2
+            and all(c in "0123456789abcdef" for c in child.name)
+        ):
+            shutil.rmtree(child, ignore_errors=True)

@@ -7,29 +7,42 @@ Flow of :meth:`ModelClient.complete_structured`::
       | miss
     rate limiter -> semaphore(max_concurrency) -> POST /chat/completions   (tenacity retries:
       | reply                                    429 / 5xx / connection / timeout, Retry-After)
-    store reply -> extract JSON -> validate (pydantic)
-      | invalid                                   | valid -> CallResult(status="ok")
-    one repair request (same path, cached too) -> valid -> ok, else CallResult("parse_failure")
+    extract JSON -> validate (pydantic)  -- valid -> store reply in the cache, CallResult("ok")
+      | invalid
+    one repair request (same path) -> valid -> store both replies, ok;
+                                      else CallResult("parse_failure"), nothing stored
 
-A failed endpoint (after retries) is ``CallResult(status="model_error")``; an endpoint that says
-the configuration is wrong (401/403, 404, any other non-retryable 4xx) raises at once.
+Every failure of one request is that call's ``CallResult(status="model_error")`` with the
+reason: 429/5xx/connection errors/timeouts after the retries, and any other HTTP status at once
+(e.g. a 400 from a content filter). The one exception, the *unusable endpoint* rule: HTTP 401,
+403 or 404 while no request of this client has succeeded yet raises (``ModelAuthError`` /
+``ModelHTTPError``), because a wrong key, URL or model fails every request; after one success the
+same statuses are per-output failures like any other. Failed requests are never cached.
+
+``config.timeout`` is a deadline for the whole request (connect, send, wait, read every byte:
+``asyncio.timeout`` around the call), not per read; a server that trickles bytes or never answers
+costs at most ``timeout`` per attempt. Each retry is logged as it happens (``logging`` warning on
+this module's logger, one record per retry, secrets redacted). Server text (replies, error
+messages) is redacted of anything that looks like a key before it is stored or shown.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
+import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, TypeVar, cast
 
 import httpx
 import openai
 from pydantic import BaseModel
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from hybridjudge._errors import (
     ConfigError,
@@ -39,9 +52,10 @@ from hybridjudge._errors import (
     ModelHTTPError,
     ModelResponseError,
 )
-from hybridjudge.model._cache import CachedReply, ReplyCache, cache_key
+from hybridjudge._redact import looks_like_key, redact_secrets, redact_url
+from hybridjudge.model._cache import CachedReply, ReplyStore, cache_key, open_reply_cache
 from hybridjudge.model._config import OPENAI_BASE_URL, ModelConfig
-from hybridjudge.model._prices import ModelPrice
+from hybridjudge.model._prices import ModelPrice, price_or_unknown
 from hybridjudge.model._retry import BackoffWait, TokenBucket, is_retryable
 from hybridjudge.model._structured import (
     FormatMode,
@@ -51,14 +65,19 @@ from hybridjudge.model._structured import (
     schema_identity,
     validate_reply,
 )
-from hybridjudge.model._types import CallResult, Usage
+from hybridjudge.model._types import CallResult, Usage, add_costs
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
-__all__ = ["ChatMessage", "ModelClient"]
+__all__ = ["ChatMessage", "ModelClient", "RateLimiter"]
 
 T = TypeVar("T", bound=BaseModel)
+
+_LOG = logging.getLogger(__name__)
+
+_UNUSABLE_ENDPOINT = (401, 403, 404)
+"""Statuses that stop the run while no request has succeeded yet (see the module docstring)."""
 
 _CHARS_PER_TOKEN = 4
 """Rough prompt-size estimate for the tokens-per-minute limiter (before the server counts)."""
@@ -83,9 +102,9 @@ class _Tally:
     repairs: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0
     latency_s: float = 0.0
-    saved_cost_usd: float = 0.0
+    saved_cost_usd: float | None = 0.0
     saved_latency_s: float = 0.0
 
     def freeze(self) -> Usage:
@@ -108,6 +127,10 @@ class _Reply:
     content: str
     finish_reason: str | None
     cached: bool
+    key: str = ""
+    """Cache key of the request (set for a fresh reply)."""
+    entry: CachedReply | None = None
+    """What to store once the reply proved usable (a fresh reply only; see ``_keep``)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +139,7 @@ class _Failed:
 
 
 _ROLES = ("system", "user", "assistant")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _conversation(
@@ -130,6 +154,9 @@ def _conversation(
             raise ValueError(f"message {index}: role must be one of {_ROLES}, got {role!r}")
         if not isinstance(content, str):
             raise ValueError(f"message {index}: content must be a string, got {content!r}")
+        # A lone UTF-16 surrogate (user text read leniently) cannot be sent as UTF-8 JSON:
+        # replace it with U+FFFD so the request goes out instead of crashing.
+        content = _SURROGATE.sub("\ufffd", content)
         conversation.append({"role": cast(Any, role), "content": content})
     return conversation
 
@@ -139,9 +166,27 @@ def _server_message(exc: openai.APIStatusError) -> str:
     if isinstance(body, Mapping):
         message = body.get("message")
         if message:
-            return str(message)
-    text = exc.response.text.strip()
-    return text[:300] if text else exc.response.reason_phrase
+            return redact_secrets(str(message))[:300]
+    try:
+        text = exc.response.text.strip()
+    except (httpx.HTTPError, UnicodeDecodeError):  # pragma: no cover - a body never read
+        text = ""
+    return redact_secrets(text[:300]) if text else exc.response.reason_phrase
+
+
+def _apply_check(check: Callable[[T], str | None] | None, value: T) -> None:
+    """Raise :class:`InvalidReplyError` when ``check`` rejects a validated ``value``."""
+    if check is not None:
+        why = check(value)
+        if why:
+            raise InvalidReplyError(why)
+
+
+def _key_env_label(name: str) -> str:
+    """The ``api_key_env`` value for a message, unless it looks like a key itself."""
+    if looks_like_key(name):
+        return "the variable named by api_key_env (its value looks like an API key, not a name)"
+    return f"${name}"
 
 
 def _rejects_response_format(exc: openai.APIStatusError) -> bool:
@@ -160,6 +205,15 @@ def _prompt_too_long(exc: openai.APIStatusError) -> bool:
     return "context_length" in text or "context length" in text or "maximum context" in text
 
 
+class RateLimiter(Protocol):
+    """What the client awaits before each request: a :class:`~hybridjudge.model._retry.TokenBucket`
+    by default, or any object with the same ``acquire`` (e.g. a cluster-wide limiter)."""
+
+    async def acquire(self, amount: float = 1.0) -> float:
+        """Take ``amount`` permits, waiting as needed; returns the seconds waited."""
+        ...
+
+
 class ModelClient:
     """An async client for one model; use it as ``async with ModelClient(config) as client``.
 
@@ -173,35 +227,62 @@ class ModelClient:
     Args:
         config: the settings.
         environ: where to read the API key variable (default ``os.environ``).
+        request_limiter: limits requests instead of a per-client bucket of
+            ``config.requests_per_minute``, e.g. one shared by every worker of a cluster
+            (:mod:`hybridjudge.dist`); ``acquire(1)`` is awaited before each request.
+        token_limiter: likewise for tokens (``acquire(estimated prompt tokens + max_tokens)``).
 
     Raises:
-        ConfigError: the model has no known price and none was given, or the official OpenAI
-            endpoint is configured without a key.
+        ConfigError: the official OpenAI endpoint is configured without a key. (A model with
+            no known price and none given runs: its cost is reported as unknown, ``None``,
+            never $0, and its tokens are counted.)
     """
 
-    def __init__(self, config: ModelConfig, *, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        config: ModelConfig,
+        *,
+        environ: Mapping[str, str] | None = None,
+        request_limiter: RateLimiter | None = None,
+        token_limiter: RateLimiter | None = None,
+    ) -> None:
         self.config = config
-        self._price: ModelPrice = config.price()
+        self._price: ModelPrice | None = price_or_unknown(config)
         env = os.environ if environ is None else environ
         key = env.get(config.api_key_env) or None
-        official = (config.base_url or OPENAI_BASE_URL).rstrip("/") == OPENAI_BASE_URL
+        official = (config.base_url or OPENAI_BASE_URL) == OPENAI_BASE_URL
         if config.backend == "openai" and key is None and official:
+            if looks_like_key(config.api_key_env):
+                raise ConfigError(
+                    "no API key: api_key_env takes the NAME of an environment variable, but "
+                    "the value given looks like a key itself (not shown); put the key in a "
+                    "variable, e.g. export OPENAI_API_KEY=..., and set api_key_env "
+                    "(HYBRIDJUDGE_API_KEY_ENV) to OPENAI_API_KEY",
+                    code="missing_api_key",
+                )
             raise ConfigError(
                 f"no API key: the environment variable {config.api_key_env} is not set "
-                f"(set it, or name another variable with --api-key-env)",
+                f"(set it, or name another variable with api_key_env / HYBRIDJUDGE_API_KEY_ENV)",
                 code="missing_api_key",
             )
         self._key_missing = key is None
         self.__api_key = key or "not-needed"
-        self._cache: ReplyCache | None = None
+        self._secrets = (key, config.api_key_env if looks_like_key(config.api_key_env) else None)
+        self._any_success = False
+        self._cache: ReplyStore | None = None
         self._oai: openai.AsyncOpenAI | None = None
         self._base_url: str | None = None
+        self._shown_url: str | None = None
         self._local_server: Any = None
         self._start_error: LocalModelError | None = None
         self._transport_lock = asyncio.Lock()
         self._semaphore = asyncio.Semaphore(config.max_concurrency)
-        self._rpm = TokenBucket(config.requests_per_minute) if config.requests_per_minute else None
-        self._tpm = TokenBucket(config.tokens_per_minute) if config.tokens_per_minute else None
+        self._rpm: RateLimiter | None = request_limiter
+        if self._rpm is None and config.requests_per_minute:
+            self._rpm = TokenBucket(config.requests_per_minute)
+        self._tpm: RateLimiter | None = token_limiter
+        if self._tpm is None and config.tokens_per_minute:
+            self._tpm = TokenBucket(config.tokens_per_minute)
         self._format_mode = FormatMode.JSON_SCHEMA
         self._usage = Usage()
         self._by_scope: dict[str, Usage] = {}
@@ -215,8 +296,7 @@ class ModelClient:
 
     # -- lifecycle -------------------------------------------------------------------------
     async def __aenter__(self) -> ModelClient:
-        if self.config.cache:
-            self._cache = ReplyCache(self.config.cache_dir)
+        self._cache = open_reply_cache(self.config)
         self._open = True
         return self
 
@@ -262,7 +342,9 @@ class ModelClient:
         """How structured output is currently requested (falls back after a rejection)."""
         return self._format_mode
 
-    def _cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+    def _cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
+        if self._price is None:
+            return None  # unknown price: cost unknown, never $0
         return (
             prompt_tokens * self._price.input_per_mtok
             + completion_tokens * self._price.output_per_mtok
@@ -279,6 +361,7 @@ class ModelClient:
         repetition: int = 0,
         max_tokens: int | None = None,
         scope: str = "default",
+        check: Callable[[T], str | None] | None = None,
     ) -> CallResult[T]:
         """Ask the model for one JSON object matching ``schema``.
 
@@ -291,16 +374,20 @@ class ModelClient:
                 repeated runs measure the model's spread instead of replaying one reply.
             max_tokens: completion budget for this call (default ``config.max_tokens``).
             scope: accounting bucket for :attr:`usage_by_scope` (e.g. the scorer's name).
+            check: an extra test of a reply that validated (``None``: usable, else why not).
+                A reply it rejects is treated like one that does not parse: one repair
+                request, then ``parse_failure``; it is never cached.
 
         Returns:
             ``ok`` with the validated value; ``parse_failure`` with the raw reply and the
             validation error (after one repair request); ``model_error`` when no reply came
-            after the allowed retries (or the prompt is too long for the model).
+            after the allowed retries, or the endpoint rejected this request (any HTTP status,
+            e.g. a 400 from a content filter, or a prompt too long for the model).
 
         Raises:
-            ModelAuthError: the endpoint answered 401/403 (bad or missing key).
-            ModelHTTPError: another non-retryable HTTP error (unknown model, bad URL, bad
-                request): the configuration is wrong, so the run should stop.
+            ModelAuthError: the endpoint answered 401/403 before any request of this client
+                succeeded (bad or missing key: every request would fail).
+            ModelHTTPError: HTTP 404 before any success (unknown model or bad URL).
             LocalModelError: the embedded model cannot start.
             ValueError: the arguments themselves are unusable (empty messages, an unknown role,
                 a negative repetition index).
@@ -325,11 +412,38 @@ class ModelClient:
             result = CallResult[T](status="model_error", error=first.error, usage=tally.freeze())
         else:
             result = await self._validate_or_repair(
-                conversation, first, schema, tally=tally, request=request
+                conversation, first, schema, tally=tally, request=request, check=check
             )
         self._usage = self._usage + result.usage
         self._by_scope[scope] = self._by_scope.get(scope, Usage()) + result.usage
+        self._log_call(request, scope, result)
         return result
+
+    def _log_call(self, request: _Request, scope: str, result: CallResult[Any]) -> None:
+        """One debug record per call: model, prompt, tokens, latency, cache hit, retries (the
+        endpoint is shown redacted; no key, no message text)."""
+        if not _LOG.isEnabledFor(logging.DEBUG):
+            return
+        u = result.usage
+        fields = {
+            "endpoint": self._shown_url,
+            "model": self.config.model,
+            "prompt": f"{request.prompt_name}@{request.prompt_version}",
+            "repetition": request.repetition,
+            "scope": scope,
+            "status": result.status,
+            "prompt_tokens": u.prompt_tokens,
+            "completion_tokens": u.completion_tokens,
+            "latency_s": round(u.latency_s, 3),
+            "cache_hit": u.cache_hits > 0,
+            "retries": u.retries,
+            "repairs": u.repairs,
+        }
+        _LOG.debug(
+            "model call: %s",
+            " ".join(f"{key}={value}" for key, value in fields.items()),
+            extra={"model_call": fields},
+        )
 
     async def _validate_or_repair(
         self,
@@ -339,14 +453,17 @@ class ModelClient:
         *,
         tally: _Tally,
         request: _Request,
+        check: Callable[[T], str | None] | None = None,
     ) -> CallResult[T]:
         try:
-            value = validate_reply(first.content, schema)
+            value = validate_reply(first.content, schema, truncated=first.finish_reason == "length")
+            _apply_check(check, value)
         except InvalidReplyError as exc:
             reason = str(exc)
-            if first.finish_reason == "length":
+            if first.finish_reason == "length" and "finish_reason=length" not in reason:
                 reason += " (the reply hit the max_tokens limit: finish_reason=length)"
         else:
+            self._keep(first)
             return CallResult[T](
                 status="ok",
                 value=value,
@@ -372,10 +489,13 @@ class ModelClient:
             )
         cached = first.cached and second.cached
         try:
-            value = validate_reply(second.content, schema)
+            value = validate_reply(
+                second.content, schema, truncated=second.finish_reason == "length"
+            )
+            _apply_check(check, value)
         except InvalidReplyError as exc:
             second_reason = str(exc)
-            if second.finish_reason == "length":
+            if second.finish_reason == "length" and "finish_reason=length" not in second_reason:
                 second_reason += " (the reply hit the max_tokens limit: finish_reason=length)"
             return CallResult[T](
                 status="parse_failure",
@@ -384,9 +504,19 @@ class ModelClient:
                 usage=tally.freeze(),
                 cached=cached,
             )
+        self._keep(first, second)  # the pair that led to a valid value
         return CallResult[T](
             status="ok", value=value, raw=second.content, usage=tally.freeze(), cached=cached
         )
+
+    def _keep(self, *replies: _Reply) -> None:
+        """Store fresh replies that led to a valid value. A reply that did not validate is never
+        cached, so a rerun asks again instead of replaying the failure."""
+        if self._cache is None:
+            return
+        for reply in replies:
+            if reply.entry is not None and not reply.cached:
+                self._cache.set(reply.key, reply.entry)
 
     # -- one reply: cache, then the endpoint -----------------------------------------------
     async def _reply(
@@ -411,7 +541,7 @@ class ModelClient:
             entry = self._cache.get(key)
             if entry is not None:
                 tally.cache_hits += 1
-                tally.saved_cost_usd += entry.cost_usd
+                tally.saved_cost_usd = add_costs(tally.saved_cost_usd, entry.cost_usd)
                 tally.saved_latency_s += entry.latency_s
                 return _Reply(entry.content, entry.finish_reason, cached=True)
         oai = await self._transport()
@@ -426,7 +556,7 @@ class ModelClient:
             ),
             retry=retry_if_exception(is_retryable),
             reraise=True,
-            before_sleep=lambda _state: self._count_retry(tally),
+            before_sleep=lambda state: self._log_retry(state, tally, attempts, request),
         )
         try:
             async for attempt in retrying:
@@ -434,59 +564,89 @@ class ModelClient:
                     completion, latency = await self._send(oai, messages, request, tally)
         except openai.APIStatusError as exc:
             if is_retryable(exc):
-                return _Failed(
-                    f"{self._base_url}: gave up after {attempts} attempts; the last was "
+                return self._failed(
+                    f"{self._shown_url}: gave up after {attempts} attempts; the last was "
                     f"answered HTTP {exc.status_code} ({_server_message(exc)})"
                 )
             if _prompt_too_long(exc):
-                return _Failed(
+                return self._failed(
                     f"the prompt is too long for model {config.model!r} "
                     f"(HTTP {exc.status_code}: {_server_message(exc)})"
                 )
-            raise self._config_error(
-                exc, f"prompt {request.prompt_name}@{request.prompt_version}"
-            ) from None
+            if exc.status_code in _UNUSABLE_ENDPOINT and not self._any_success:
+                raise self._config_error(
+                    exc, f"prompt {request.prompt_name}@{request.prompt_version}"
+                ) from None
+            return self._failed(
+                f"{self._shown_url} rejected this request with HTTP {exc.status_code} "
+                f"({_server_message(exc)}); not retried, not cached: a rerun asks again"
+            )
         except openai.APITimeoutError:
-            return _Failed(
-                f"{self._base_url}: gave up after {attempts} attempts; the last got no answer "
-                f"within the {config.timeout:g} s timeout"
+            return self._failed(
+                f"{self._shown_url}: gave up after {attempts} attempts; the last got no "
+                f"complete answer within the {config.timeout:g} s timeout (a deadline for the whole request)"
             )
         except (openai.APIConnectionError, httpx.TransportError) as exc:
             cause = exc.__cause__ or exc
-            return _Failed(
-                f"could not reach {self._base_url}: gave up after {attempts} attempts; the "
+            return self._failed(
+                f"could not reach {self._shown_url}: gave up after {attempts} attempts; the "
                 f"last failed with {type(cause).__name__}: {cause}"
             )
         except ModelResponseError as exc:
-            return _Failed(str(exc))
+            return self._failed(str(exc))
+        self._any_success = True
         content, finish_reason, prompt_tokens, completion_tokens = completion
+        content = redact_secrets(content, self._secrets)
         cost = self._cost(prompt_tokens, completion_tokens)
         tally.prompt_tokens += prompt_tokens
         tally.completion_tokens += completion_tokens
-        tally.cost_usd += cost
-        if self._cache is not None:
-            self._cache.set(
-                key,
-                CachedReply(
-                    content=content,
-                    finish_reason=finish_reason,
-                    model=config.model,
-                    endpoint=config.endpoint_identity,
-                    prompt_name=request.prompt_name,
-                    prompt_version=request.prompt_version,
-                    repetition=request.repetition,
-                    prompt_tokens=prompt_tokens,
-                    completion_tokens=completion_tokens,
-                    cost_usd=cost,
-                    latency_s=latency,
-                    created_at=CachedReply.now(),
-                ),
-            )
-        return _Reply(content, finish_reason, cached=False)
+        tally.cost_usd = add_costs(tally.cost_usd, cost)
+        entry = CachedReply(
+            content=content,
+            finish_reason=finish_reason,
+            model=config.model,
+            endpoint=redact_url(config.endpoint_identity),
+            prompt_name=request.prompt_name,
+            prompt_version=request.prompt_version,
+            repetition=request.repetition,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            cost_usd=cost,
+            latency_s=latency,
+            created_at=CachedReply.now(),
+        )
+        return _Reply(content, finish_reason, cached=False, key=key, entry=entry)
 
-    @staticmethod
-    def _count_retry(tally: _Tally) -> None:
+    def _failed(self, message: str) -> _Failed:
+        return _Failed(redact_secrets(message, self._secrets))
+
+    def _log_retry(
+        self, state: RetryCallState, tally: _Tally, attempts: int, request: _Request
+    ) -> None:
+        """Count one retry and log it as it happens (one warning, no secrets)."""
         tally.retries += 1
+        outcome = state.outcome
+        exc = outcome.exception() if outcome is not None and outcome.failed else None
+        wait = state.next_action.sleep if state.next_action is not None else 0.0
+        _LOG.warning(
+            "%s: %s attempt %d of %d failed (%s); retrying in %.3g s",
+            self._shown_url,
+            f"{request.prompt_name}@{request.prompt_version}",
+            state.attempt_number,
+            attempts,
+            redact_secrets(self._describe(exc), self._secrets),
+            wait,
+        )
+
+    def _describe(self, exc: BaseException | None) -> str:
+        if isinstance(exc, openai.APIStatusError):
+            return f"HTTP {exc.status_code}: {_server_message(exc)}"
+        if isinstance(exc, openai.APITimeoutError):
+            return f"no complete answer within the {self.config.timeout:g} s timeout"
+        if isinstance(exc, openai.APIConnectionError | httpx.TransportError):
+            cause = exc.__cause__ or exc
+            return f"{type(cause).__name__}: {cause}"
+        return type(exc).__name__ if exc is not None else "unknown"
 
     async def _send(
         self,
@@ -509,14 +669,19 @@ class ModelClient:
                 start = time.monotonic()
                 tally.calls += 1
                 try:
-                    completion = await oai.chat.completions.create(
-                        model=self.config.model,
-                        messages=cast("list[ChatCompletionMessageParam]", messages),
-                        temperature=self.config.temperature,
-                        seed=self.config.seed if self.config.seed is not None else openai.omit,
-                        max_tokens=request.max_tokens,
-                        response_format=cast(Any, fmt) if fmt is not None else openai.omit,
-                    )
+                    async with asyncio.timeout(self.config.timeout):  # whole-request deadline
+                        completion = await oai.chat.completions.create(
+                            model=self.config.model,
+                            messages=cast("list[ChatCompletionMessageParam]", messages),
+                            temperature=self.config.temperature,
+                            seed=self.config.seed if self.config.seed is not None else openai.omit,
+                            max_tokens=request.max_tokens,
+                            response_format=cast(Any, fmt) if fmt is not None else openai.omit,
+                        )
+                except TimeoutError:
+                    raise openai.APITimeoutError(
+                        request=httpx.Request("POST", f"{self._base_url}/chat/completions")
+                    ) from None
                 except openai.APIStatusError as exc:
                     if mode is not FormatMode.NONE and _rejects_response_format(exc):
                         self._format_mode = max(self._format_mode, FormatMode(mode + 1))
@@ -524,7 +689,7 @@ class ModelClient:
                     raise
                 except json.JSONDecodeError as exc:  # the SDK could not decode the body
                     raise ModelResponseError(
-                        f"{self._base_url} answered HTTP 200 with a body that is not JSON "
+                        f"{self._shown_url} answered HTTP 200 with a body that is not JSON "
                         f"({exc}); is the base URL an OpenAI-compatible /v1 endpoint?"
                     ) from None
                 finally:
@@ -541,7 +706,7 @@ class ModelClient:
         choices = getattr(completion, "choices", None)
         if not isinstance(choices, list) or not choices:
             raise ModelResponseError(
-                f"{self._base_url} answered without any 'choices': not a chat completion; is the "
+                f"{self._shown_url} answered without any 'choices': not a chat completion; is the "
                 "base URL an OpenAI-compatible /v1 endpoint?"
             )
         message = getattr(choices[0], "message", None)
@@ -561,18 +726,21 @@ class ModelClient:
     def _config_error(self, exc: openai.APIStatusError, what: str) -> ModelHTTPError:
         status = exc.status_code
         said = _server_message(exc)
-        where = f"{self._base_url} (model {self.config.model!r})"
+        where = f"{self._shown_url} (model {self.config.model!r})"
         if status in (401, 403):
             key_state = "is not set" if self._key_missing else "is set"
             return ModelAuthError(
-                f"{where} refused the request with HTTP {status}: {said}. The API key is read "
-                f"from ${self.config.api_key_env}, which {key_state}: check it, or name another "
-                "variable with --api-key-env",
+                redact_secrets(
+                    f"{where} refused the request with HTTP {status}: {said}. The API key is "
+                    f"read from {_key_env_label(self.config.api_key_env)}, which {key_state}: "
+                    "check it, or name another variable with api_key_env",
+                    self._secrets,
+                ),
                 status=status,
             )
         if status == 404:
             return ModelHTTPError(
-                f"{where} answered HTTP 404: {said}. Check --model and --base-url (an "
+                f"{where} answered HTTP 404: {said}. Check model and base_url (an "
                 "OpenAI-compatible base URL usually ends in /v1)",
                 status=status,
             )
@@ -606,6 +774,7 @@ class ModelClient:
                 timeout=httpx.Timeout(self.config.timeout),
             )
             self._base_url = base_url.rstrip("/")
+            self._shown_url = redact_url(self._base_url)
             oai = openai.AsyncOpenAI(
                 api_key=self.__api_key,
                 base_url=base_url,
@@ -648,6 +817,6 @@ class ModelClient:
         except openai.APIConnectionError as exc:
             cause = exc.__cause__ or exc
             raise ModelConnectionError(
-                f"could not reach {self._base_url}: {type(cause).__name__}: {cause}"
+                f"could not reach {self._shown_url}: {type(cause).__name__}: {cause}"
             ) from None
         return [model.id for model in page.data]

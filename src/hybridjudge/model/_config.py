@@ -1,55 +1,67 @@
-"""Configuration of the model-call layer: one pydantic model, fed by code, environment or CLI flags.
+"""Configuration of the model-call layer: one pydantic model, fed by code or the environment.
 
-Precedence: explicit keyword arguments / CLI flags, then ``HYBRIDJUDGE_*`` environment variables,
-then the defaults below. Every setting has one flag and one variable:
+Precedence: explicit keyword arguments, then ``HYBRIDJUDGE_*`` environment variables, then the
+defaults below. Every field but ``cache`` has one variable (:data:`CONFIG_ENV_VARS`):
 
-=====================  ==========================  ==============================================
-flag                   environment variable        field
-=====================  ==========================  ==============================================
-``--backend``          ``HYBRIDJUDGE_BACKEND``     ``backend`` (``local`` default, ``openai``)
-``--base-url``         ``HYBRIDJUDGE_BASE_URL``    ``base_url`` (implies ``--backend openai``)
-``--model``            ``HYBRIDJUDGE_MODEL``       ``model``
-``--api-key-env``      ``HYBRIDJUDGE_API_KEY_ENV`` ``api_key_env`` (the key variable's *name*)
-``--temperature``      ``HYBRIDJUDGE_TEMPERATURE`` ``temperature``
-``--seed``             ``HYBRIDJUDGE_SEED``        ``seed`` (also ``--model-seed``)
-``--max-tokens``       ``HYBRIDJUDGE_MAX_TOKENS``  ``max_tokens``
-``--timeout``          ``HYBRIDJUDGE_TIMEOUT``     ``timeout``
-``--concurrency``      ``HYBRIDJUDGE_CONCURRENCY`` ``max_concurrency``
-``--rpm``              ``HYBRIDJUDGE_RPM``         ``requests_per_minute``
-``--tpm``              ``HYBRIDJUDGE_TPM``         ``tokens_per_minute``
-``--max-retries``      ``HYBRIDJUDGE_MAX_RETRIES`` ``max_retries``
-``--price-in``         ``HYBRIDJUDGE_PRICE_IN``    ``price_input_per_mtok``
-``--price-out``        ``HYBRIDJUDGE_PRICE_OUT``   ``price_output_per_mtok``
-``--cache-dir``        ``HYBRIDJUDGE_CACHE_DIR``   ``cache_dir``
-``--no-cache``         ``HYBRIDJUDGE_NO_CACHE=1``  ``cache`` (False)
-=====================  ==========================  ==============================================
+==========================  ==============================================
+environment variable        field
+==========================  ==============================================
+``HYBRIDJUDGE_BACKEND``     ``backend`` (``local`` default, ``openai``)
+``HYBRIDJUDGE_BASE_URL``    ``base_url`` (implies ``backend="openai"``)
+``HYBRIDJUDGE_MODEL``       ``model``
+``HYBRIDJUDGE_API_KEY_ENV`` ``api_key_env`` (the key variable's *name*)
+``HYBRIDJUDGE_TEMPERATURE`` ``temperature``
+``HYBRIDJUDGE_SEED``        ``seed``
+``HYBRIDJUDGE_MAX_TOKENS``  ``max_tokens``
+``HYBRIDJUDGE_TIMEOUT``     ``timeout``
+``HYBRIDJUDGE_CONCURRENCY`` ``max_concurrency``
+``HYBRIDJUDGE_RPM``         ``requests_per_minute``
+``HYBRIDJUDGE_TPM``         ``tokens_per_minute``
+``HYBRIDJUDGE_MAX_RETRIES`` ``max_retries``
+``HYBRIDJUDGE_PRICE_IN``    ``price_input_per_mtok``
+``HYBRIDJUDGE_PRICE_OUT``   ``price_output_per_mtok``
+``HYBRIDJUDGE_CACHE_DIR``   ``cache_dir``
+``HYBRIDJUDGE_CACHE_URL``   ``cache_url`` (a shared cache, ``redis://host:port/db``)
+``HYBRIDJUDGE_NO_CACHE=1``  ``cache`` (False)
+==========================  ==============================================
 
+Below every ``HYBRIDJUDGE_*`` variable come the OpenAI SDK's own: when no backend and no endpoint
+is chosen by an argument or a ``HYBRIDJUDGE_*`` variable, ``OPENAI_BASE_URL`` sets the endpoint
+(the OpenAI-compatible backend), else a non-empty ``OPENAI_API_KEY`` selects the
+OpenAI-compatible backend at ``https://api.openai.com/v1``; both still need a model name.
+``backend="local"`` (``HYBRIDJUDGE_BACKEND=local``) always means the embedded model.
+
+The command-line flags for these fields are defined in :mod:`hybridjudge.cli` (the model layer
+knows no CLI); its errors name parameters, and a caller may pass its own names for them.
 The API key itself is never a setting: only the name of the variable that holds it, so the key
 cannot end up in a config dump, a cache key, a log line or a report.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from types import MappingProxyType
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hybridjudge._errors import ConfigError
+from hybridjudge._redact import redact_url
 from hybridjudge.model._prices import PRICES_AS_OF, ModelPrice, lookup_price
 
 __all__ = [
+    "CONFIG_ENV_VARS",
     "DEFAULT_CACHE_DIR",
     "LOCAL_MODEL_NAME",
     "LOCAL_MODEL_SHA256",
+    "NO_CACHE_ENV",
+    "OPENAI_API_KEY_ENV",
     "OPENAI_BASE_URL",
+    "OPENAI_BASE_URL_ENV",
     "Backend",
     "ModelConfig",
-    "add_model_arguments",
-    "config_from_args",
     "default_cache_dir",
 ]
 
@@ -61,6 +73,12 @@ LOCAL_MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec43693
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 """Base URL used by ``backend="openai"`` when none is given."""
+
+OPENAI_BASE_URL_ENV = "OPENAI_BASE_URL"
+"""The OpenAI SDK's endpoint variable: used when no backend or endpoint is set otherwise."""
+OPENAI_API_KEY_ENV = "OPENAI_API_KEY"
+"""The OpenAI SDK's key variable: when set (and nothing else chose), the OpenAI-compatible
+backend is used instead of the embedded model."""
 
 DEFAULT_CACHE_DIR = ".hybridjudge-cache"
 """Cache directory (relative to the working directory) when ``HYBRIDJUDGE_CACHE_DIR`` is unset."""
@@ -74,115 +92,56 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("HYBRIDJUDGE_CACHE_DIR") or DEFAULT_CACHE_DIR)
 
 
-class _Setting(NamedTuple):
-    field: str
-    flag: str
-    env: str
-    help: str
-    aliases: tuple[str, ...] = ()
-
-
-_SETTINGS: tuple[_Setting, ...] = (
-    _Setting(
-        "backend",
-        "--backend",
-        "HYBRIDJUDGE_BACKEND",
-        "model backend: 'local' (embedded offline model, default) or 'openai' (any "
-        "OpenAI-compatible endpoint)",
-    ),
-    _Setting(
-        "base_url",
-        "--base-url",
-        "HYBRIDJUDGE_BASE_URL",
-        "base URL of an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 "
-        "(implies --backend openai)",
-    ),
-    _Setting("model", "--model", "HYBRIDJUDGE_MODEL", "model name sent to the endpoint"),
-    _Setting(
-        "api_key_env",
-        "--api-key-env",
-        "HYBRIDJUDGE_API_KEY_ENV",
-        "name of the environment variable holding the API key (default OPENAI_API_KEY)",
-    ),
-    _Setting(
-        "temperature",
-        "--temperature",
-        "HYBRIDJUDGE_TEMPERATURE",
-        "sampling temperature (default 0)",
-    ),
-    _Setting(
-        "seed", "--seed", "HYBRIDJUDGE_SEED", "model sampling seed (default 0)", ("--model-seed",)
-    ),
-    _Setting(
-        "max_tokens",
-        "--max-tokens",
-        "HYBRIDJUDGE_MAX_TOKENS",
-        "default completion-token budget per call",
-    ),
-    _Setting("timeout", "--timeout", "HYBRIDJUDGE_TIMEOUT", "seconds before one request times out"),
-    _Setting(
-        "max_concurrency",
-        "--concurrency",
-        "HYBRIDJUDGE_CONCURRENCY",
-        "most requests (and connections) open at once",
-    ),
-    _Setting("requests_per_minute", "--rpm", "HYBRIDJUDGE_RPM", "requests-per-minute limit"),
-    _Setting(
-        "tokens_per_minute",
-        "--tpm",
-        "HYBRIDJUDGE_TPM",
-        "tokens-per-minute limit (estimated prompt tokens plus the completion budget)",
-    ),
-    _Setting(
-        "max_retries",
-        "--max-retries",
-        "HYBRIDJUDGE_MAX_RETRIES",
-        "retries after a 429, 5xx, connection error or timeout",
-    ),
-    _Setting(
-        "price_input_per_mtok",
-        "--price-in",
-        "HYBRIDJUDGE_PRICE_IN",
-        "USD per million prompt tokens (default: the price table)",
-    ),
-    _Setting(
-        "price_output_per_mtok",
-        "--price-out",
-        "HYBRIDJUDGE_PRICE_OUT",
-        "USD per million completion tokens (default: the price table)",
-    ),
-    _Setting(
-        "cache_dir",
-        "--cache-dir",
-        "HYBRIDJUDGE_CACHE_DIR",
-        "directory of the reply cache (default .hybridjudge-cache)",
-    ),
+CONFIG_ENV_VARS: Mapping[str, str] = MappingProxyType(
+    {
+        "backend": "HYBRIDJUDGE_BACKEND",
+        "base_url": "HYBRIDJUDGE_BASE_URL",
+        "model": "HYBRIDJUDGE_MODEL",
+        "api_key_env": "HYBRIDJUDGE_API_KEY_ENV",
+        "temperature": "HYBRIDJUDGE_TEMPERATURE",
+        "seed": "HYBRIDJUDGE_SEED",
+        "max_tokens": "HYBRIDJUDGE_MAX_TOKENS",
+        "timeout": "HYBRIDJUDGE_TIMEOUT",
+        "max_concurrency": "HYBRIDJUDGE_CONCURRENCY",
+        "requests_per_minute": "HYBRIDJUDGE_RPM",
+        "tokens_per_minute": "HYBRIDJUDGE_TPM",
+        "max_retries": "HYBRIDJUDGE_MAX_RETRIES",
+        "price_input_per_mtok": "HYBRIDJUDGE_PRICE_IN",
+        "price_output_per_mtok": "HYBRIDJUDGE_PRICE_OUT",
+        "cache_dir": "HYBRIDJUDGE_CACHE_DIR",
+        "cache_url": "HYBRIDJUDGE_CACHE_URL",
+    }
 )
-_BY_FIELD = {s.field: s for s in _SETTINGS}
-_METAVARS = {
-    "base_url": "URL",
-    "model": "NAME",
-    "api_key_env": "VAR",
-    "temperature": "T",
-    "seed": "N",
-    "max_tokens": "N",
-    "timeout": "SECONDS",
-    "max_concurrency": "N",
-    "requests_per_minute": "N",
-    "tokens_per_minute": "N",
-    "max_retries": "N",
-    "price_input_per_mtok": "USD",
-    "price_output_per_mtok": "USD",
-    "cache_dir": "DIR",
-}
-_NO_CACHE_ENV = "HYBRIDJUDGE_NO_CACHE"
+"""The environment variable of each :class:`ModelConfig` field (``cache`` has ``HYBRIDJUDGE_NO_CACHE``)."""
+
+NO_CACHE_ENV = "HYBRIDJUDGE_NO_CACHE"
+"""Set to ``1`` to turn the reply cache off (``cache=False``)."""
+
+
+class _ParamError(ValueError):
+    """A validation message that names parameters as ``{field}`` placeholders.
+
+    :func:`_build` fills each placeholder with the caller's name for that field (the parameter
+    name by default; the command line passes its flag names), so the model layer never hard-codes
+    how a caller spells a setting.
+    """
+
+    def __init__(self, template: str) -> None:
+        super().__init__(template)
+        self.template = template
+
+
+def _normalize_base_url(value: str | None) -> str | None:
+    """The one place a base URL is normalised: surrounding blanks and trailing slashes dropped."""
+    if value is None:
+        return None
+    return value.strip().rstrip("/")
 
 
 class ModelConfig(BaseModel):
     """Everything the model-call layer needs to reach a model and account for it.
 
-    Build it with :meth:`from_env`, :meth:`local` or :func:`config_from_args`; direct construction
-    works too (validation errors are pydantic ``ValidationError``, a ``ValueError``).
+    Build it with :meth:`from_env` or :meth:`local`; direct construction works too (validation errors are pydantic ``ValidationError``, a ``ValueError``).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -226,8 +185,12 @@ class ModelConfig(BaseModel):
     """USD per million completion tokens; ``None``: from the price table."""
     cache_dir: Path = Field(default_factory=default_cache_dir)
     """Directory of the reply cache."""
+    cache_url: str | None = None
+    """A shared reply cache instead of ``cache_dir``: ``redis://host:port/db`` (one Redis server
+    for every process on every machine, e.g. a Ray cluster's workers; the ``redis`` client comes
+    with the ``[ray]`` extra). Not part of any cache key."""
     cache: bool = True
-    """Read and write the reply cache (``--no-cache`` turns both off)."""
+    """Read and write the reply cache (``False`` turns both off)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -242,22 +205,22 @@ class ModelConfig(BaseModel):
         backend = data.get("backend", "local")
         if backend == "openai":
             if data.get("model") is None:
-                raise ValueError(
-                    "backend 'openai' needs a model name: pass --model NAME "
-                    "(or set HYBRIDJUDGE_MODEL)"
+                raise _ParamError(
+                    "backend 'openai' needs a model name: set {model} "
+                    "(or the environment variable HYBRIDJUDGE_MODEL)"
                 )
             if data.get("base_url") is None:
                 data["base_url"] = OPENAI_BASE_URL
         elif backend == "local":
             if data.get("base_url") is not None:
-                raise ValueError(
+                raise _ParamError(
                     "backend 'local' starts its own server, so a base URL makes no sense: "
-                    "drop --base-url/HYBRIDJUDGE_BASE_URL or use --backend openai"
+                    "drop {base_url} (HYBRIDJUDGE_BASE_URL) or set {backend} to 'openai'"
                 )
             if data.get("model") not in (None, LOCAL_MODEL_NAME):
-                raise ValueError(
+                raise _ParamError(
                     f"backend 'local' serves only {LOCAL_MODEL_NAME!r}, not {data['model']!r}: "
-                    "drop --model or use --backend openai --base-url URL"
+                    "drop {model} or set {backend} to 'openai' and {base_url} to the endpoint"
                 )
             data.pop("model", None)
             data.setdefault("max_concurrency", 2)
@@ -266,6 +229,11 @@ class ModelConfig(BaseModel):
                 if data.get(price) is None:
                     data[price] = 0.0
         return data
+
+    @field_validator("base_url")
+    @classmethod
+    def _normalize(cls, value: str | None) -> str | None:
+        return _normalize_base_url(value)
 
     # -- derived values --------------------------------------------------------------------
     @property
@@ -277,7 +245,7 @@ class ModelConfig(BaseModel):
         """
         if self.backend == "local":
             return f"local://{self.model}@{LOCAL_MODEL_SHA256}"
-        return (self.base_url or OPENAI_BASE_URL).rstrip("/")
+        return self.base_url or OPENAI_BASE_URL
 
     def price(self) -> ModelPrice:
         """Prices to charge: the given ones, else the table's.
@@ -295,9 +263,9 @@ class ModelConfig(BaseModel):
             price_out = table.output_per_mtok if table is not None else None
         if price_in is None or price_out is None:
             raise ConfigError(
-                f"no price known for model {self.model!r}: pass --price-in and --price-out "
-                "(USD per million tokens; HYBRIDJUDGE_PRICE_IN/HYBRIDJUDGE_PRICE_OUT), "
-                "or 0 and 0 for a free or self-hosted endpoint",
+                f"no price known for model {self.model!r}: set price_input_per_mtok and "
+                "price_output_per_mtok (USD per million tokens; HYBRIDJUDGE_PRICE_IN and "
+                "HYBRIDJUDGE_PRICE_OUT), or 0 and 0 for a free or self-hosted endpoint",
                 code="unknown_price",
             )
         return ModelPrice(price_in, price_out)
@@ -313,7 +281,7 @@ class ModelConfig(BaseModel):
             price = None
         return {
             "backend": self.backend,
-            "endpoint": self.endpoint_identity,
+            "endpoint": redact_url(self.endpoint_identity),  # never credentials in a report
             "model": self.model,
             "temperature": self.temperature,
             "seed": self.seed,
@@ -325,14 +293,28 @@ class ModelConfig(BaseModel):
 
     # -- constructors ----------------------------------------------------------------------
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ModelConfig:
-        """Build from ``HYBRIDJUDGE_*`` variables; keyword ``overrides`` (not ``None``) win.
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        names: Mapping[str, str] | None = None,
+        **overrides: Any,
+    ) -> ModelConfig:
+        """Build from ``HYBRIDJUDGE_*`` variables (:data:`CONFIG_ENV_VARS`); ``overrides`` win.
+
+        An override of ``None`` means "not given" (the variable, else the default, applies).
+
+        Args:
+            environ: the variables to read (default ``os.environ``).
+            names: how the caller's user spells each field, for error messages (the command
+                line passes its flags, e.g. ``{"model": "--model"}``); default the parameter name.
+            overrides: field values given explicitly.
 
         Raises:
-            ConfigError: a value is invalid; the message names the variable or argument.
+            ConfigError: a value is invalid; the message names the variable or parameter.
         """
         given = {k: v for k, v in overrides.items() if v is not None}
-        return _resolve(environ, given, {k: f"argument {k}" for k in given})
+        return _resolve(environ, given, names or {})
 
     @classmethod
     def local(cls, **overrides: Any) -> ModelConfig:
@@ -344,119 +326,102 @@ class ModelConfig(BaseModel):
         """
         values: dict[str, Any] = {"backend": "local"}
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return _build(values, {k: f"argument {k}" for k in overrides})
+        return _build(values, {}, {})
 
 
 def _resolve(
-    environ: Mapping[str, str] | None, given: Mapping[str, Any], given_source: Mapping[str, str]
+    environ: Mapping[str, str] | None, given: Mapping[str, Any], names: Mapping[str, str]
 ) -> ModelConfig:
     """Merge environment variables under explicitly given values and validate."""
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
-    source: dict[str, str] = {}
-    for setting in _SETTINGS:
-        raw = env.get(setting.env)
+    from_env: dict[str, str] = {}
+    for field, variable in CONFIG_ENV_VARS.items():
+        raw = env.get(variable)
         if raw is not None and raw.strip() != "":
-            values[setting.field] = raw.strip()
-            source[setting.field] = setting.env
-    raw_no_cache = env.get(_NO_CACHE_ENV, "").strip().lower()
+            values[field] = raw.strip()
+            from_env[field] = variable
+    raw_no_cache = env.get(NO_CACHE_ENV, "").strip().lower()
     if raw_no_cache in ("1", "true", "yes", "on"):
         values["cache"] = False
     elif raw_no_cache not in ("", "0", "false", "no", "off"):
-        raise ConfigError(f"{_NO_CACHE_ENV}={raw_no_cache!r} is not a boolean: use 1 or 0")
+        raise ConfigError(f"{NO_CACHE_ENV}={raw_no_cache!r} is not a boolean: use 1 or 0")
+    _openai_conventions(env, values, from_env, given, names)
     # An explicit local backend wins over an endpoint and model taken from the environment.
     if given.get("backend") == "local":
         for name in ("base_url", "model"):
             if name not in given and name in values:
                 del values[name]
+                del from_env[name]
     values.update(given)
-    source.update(given_source)
-    return _build(values, source)
+    for name in given:
+        from_env.pop(name, None)
+    return _build(values, from_env, names)
 
 
-def _build(values: dict[str, Any], source: Mapping[str, str]) -> ModelConfig:
+def _openai_conventions(
+    env: Mapping[str, str],
+    values: dict[str, Any],
+    from_env: dict[str, str],
+    given: Mapping[str, Any],
+    names: Mapping[str, str],
+) -> None:
+    """The OpenAI SDK's variables, below explicit values and every ``HYBRIDJUDGE_*`` variable.
+
+    When neither a backend nor an endpoint was chosen, ``OPENAI_BASE_URL`` names the endpoint
+    (so the OpenAI-compatible backend), and otherwise a non-empty ``OPENAI_API_KEY`` selects the
+    OpenAI-compatible backend at the official endpoint.
+
+    Raises:
+        ConfigError: ``OPENAI_API_KEY`` chose the backend but no model name is set.
+    """
+    chosen = {**values, **given}
+    if chosen.get("backend") is not None or chosen.get("base_url") is not None:
+        return
+    url = (env.get(OPENAI_BASE_URL_ENV) or "").strip()
+    if url:
+        values["base_url"] = url
+        from_env["base_url"] = OPENAI_BASE_URL_ENV
+    elif (env.get(OPENAI_API_KEY_ENV) or "").strip():
+        values["backend"] = "openai"
+        from_env["backend"] = OPENAI_API_KEY_ENV
+    else:
+        return
+    if chosen.get("model") is None:
+        via = OPENAI_BASE_URL_ENV if url else OPENAI_API_KEY_ENV
+        model = names.get("model", "model")
+        backend = names.get("backend", "backend")
+        raise ConfigError(
+            f"{via} is set, so the OpenAI-compatible backend is used, and it needs a model "
+            f"name: set {model} (or HYBRIDJUDGE_MODEL), or choose the embedded model with "
+            f"{backend} local (HYBRIDJUDGE_BACKEND=local)",
+            code="missing_model",
+        )
+
+
+def _build(
+    values: dict[str, Any], from_env: Mapping[str, str], names: Mapping[str, str]
+) -> ModelConfig:
+    """Validate; a failure names each bad value's source (its variable, or the caller's name)."""
+
+    def name_of(field: str) -> str:
+        return names.get(field, field)
+
     try:
         return ModelConfig(**values)
     except ValidationError as exc:
         problems = []
         for error in exc.errors():
+            cause = (error.get("ctx") or {}).get("error")
+            if isinstance(cause, _ParamError):
+                fields = ModelConfig.model_fields
+                message = cause.template.format_map({f: name_of(f) for f in fields})
+            else:
+                message = str(error["msg"]).removeprefix("Value error, ")
             field = str(error["loc"][0]) if error["loc"] else ""
-            where = source.get(field)
-            if where is None and field in _BY_FIELD:
-                setting = _BY_FIELD[field]
-                where = f"{setting.flag}/{setting.env}"
-            message = str(error["msg"]).removeprefix("Value error, ")
-            problems.append(f"{where or field}: {message}" if field else message)
+            if not field:
+                problems.append(message)
+                continue
+            where = from_env.get(field) or name_of(field)
+            problems.append(f"{where}: {message}")
         raise ConfigError("invalid model configuration: " + "; ".join(problems)) from None
-
-
-def add_model_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the shared model flags (``--backend``, ``--base-url``, ``--model``, ...) to ``parser``.
-
-    A flag the parser already defines for its own purpose is left to it: the study's ``--seed``
-    (its sampling seed) keeps its meaning and the model seed is then ``--model-seed`` only.
-    Every flag defaults to ``None`` so :func:`config_from_args` can tell "not given" (fall back to
-    the environment variable) from a value.
-    """
-    group = parser.add_argument_group(
-        "model", "which model judges, and how it is called (each flag also reads HYBRIDJUDGE_*)"
-    )
-    types: dict[str, Any] = {
-        "temperature": float,
-        "seed": int,
-        "max_tokens": int,
-        "timeout": float,
-        "max_concurrency": int,
-        "requests_per_minute": float,
-        "tokens_per_minute": float,
-        "max_retries": int,
-        "price_input_per_mtok": float,
-        "price_output_per_mtok": float,
-    }
-    taken = set(parser._option_string_actions)
-    for setting in _SETTINGS:
-        flags = [flag for flag in (setting.flag, *setting.aliases) if flag not in taken]
-        if not flags:
-            continue
-        kwargs: dict[str, Any] = {
-            "dest": f"model_{setting.field}",
-            "default": None,
-            "help": f"{setting.help} [{setting.env}]",
-        }
-        if setting.field == "backend":
-            kwargs["choices"] = ("local", "openai")
-        else:
-            kwargs["metavar"] = _METAVARS[setting.field]
-        if setting.field in types:
-            kwargs["type"] = types[setting.field]
-        group.add_argument(*flags, **kwargs)
-    group.add_argument(
-        "--no-cache",
-        dest="model_no_cache",
-        action="store_true",
-        default=None,
-        help=f"neither read nor write the reply cache [{_NO_CACHE_ENV}=1]",
-    )
-
-
-def config_from_args(
-    args: argparse.Namespace, environ: Mapping[str, str] | None = None
-) -> ModelConfig:
-    """The :class:`ModelConfig` for flags parsed by :func:`add_model_arguments`.
-
-    Flags win over ``HYBRIDJUDGE_*`` variables, which win over defaults.
-
-    Raises:
-        ConfigError: a flag or variable is invalid; the message names it.
-    """
-    given: dict[str, Any] = {}
-    given_source: dict[str, str] = {}
-    for setting in _SETTINGS:
-        value = getattr(args, f"model_{setting.field}", None)
-        if value is not None:
-            given[setting.field] = value
-            given_source[setting.field] = setting.flag
-    if getattr(args, "model_no_cache", None):
-        given["cache"] = False
-        given_source["cache"] = "--no-cache"
-    return _resolve(environ, given, given_source)

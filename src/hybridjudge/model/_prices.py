@@ -2,9 +2,11 @@
 
 The table is a default, not the truth: prices change, gateways add margins, batch and cached
 prompts are cheaper. Override with ``--price-in/--price-out`` (``HYBRIDJUDGE_PRICE_IN`` /
-``HYBRIDJUDGE_PRICE_OUT``). A model that is not in the table and has no price given is refused by
-:class:`hybridjudge.model.ModelClient` (never a silent $0): pass ``--price-in 0 --price-out 0``
-for a free or self-hosted endpoint. The embedded local model costs 0.
+``HYBRIDJUDGE_PRICE_OUT``). A model that is not in the table and has no price given still runs:
+:class:`hybridjudge.model.ModelClient` counts its tokens and reports its cost as unknown
+(``None``, shown as "unknown price"), never as a silent $0 (:func:`price_or_unknown`); pass
+``--price-in 0 --price-out 0`` for a free or self-hosted endpoint. The embedded local model
+costs 0.
 
 Lookup (:func:`lookup_price`) accepts a gateway prefix (``openai/gpt-4o``,
 ``anthropic/claude-sonnet-4``) and a dated or ``-latest`` snapshot suffix
@@ -15,9 +17,12 @@ is priced differently and is not matched by ``gpt-4o``.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-__all__ = ["PRICES", "PRICES_AS_OF", "ModelPrice", "lookup_price"]
+if TYPE_CHECKING:
+    from hybridjudge.model._config import ModelConfig
+
+__all__ = ["PRICES", "PRICES_AS_OF", "ModelPrice", "lookup_price", "price_or_unknown"]
 
 
 class ModelPrice(NamedTuple):
@@ -74,3 +79,22 @@ def lookup_price(model: str) -> ModelPrice | None:
     if name in PRICES:
         return PRICES[name]
     return PRICES.get(_SNAPSHOT.sub("", name))
+
+
+def price_or_unknown(config: ModelConfig) -> ModelPrice | None:
+    """The price *config* charges (given, else the table's), or ``None`` when it is unknown.
+
+    ``None`` means "cost unknown": the model is called and its tokens are counted, and every
+    cost is reported as unknown rather than $0.
+
+    Raises:
+        ConfigError: any configuration problem other than an unknown price.
+    """
+    from hybridjudge._errors import ConfigError
+
+    try:
+        return config.price()
+    except ConfigError as exc:
+        if exc.code == "unknown_price":
+            return None
+        raise

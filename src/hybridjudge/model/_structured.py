@@ -2,9 +2,12 @@
 
 Extraction order (:func:`extract_json`): the whole reply; else the content of a fenced
 ```` ```json ```` block; else the **last** complete JSON object in the text (a model that "thinks
-aloud" puts its answer last), never an object nested inside a broken one. Nothing is guessed:
-a reply cut short (e.g. a small model that stops after ``]`` without the closing ``}``) does not
-parse, and is sent back once for repair.
+aloud" puts its answer last), never an object nested inside a broken one, and never an earlier
+draft when the reply goes on to a later object that is broken or cut off (the model's last word
+is what counts, and it did not finish). Nothing is guessed: a reply cut short (e.g. a small model
+that stops after ``]`` without the closing ``}``) does not parse, and is sent back once for
+repair. A reply the server marks ``finish_reason=length`` must be one complete JSON value as a
+whole (see :func:`validate_reply`'s ``truncated``).
 """
 
 from __future__ import annotations
@@ -83,11 +86,14 @@ def _last_object(text: str) -> Any:
     """The last complete top-level JSON object in ``text`` (decoded by ``json``), or ``None``.
 
     Objects nested inside a broken (unclosed or invalid) object are not candidates: a reply cut
-    off before its final ``}`` must not be replaced by one of its inner objects. Outside JSON,
-    quotes are prose; inside a broken object, strings are tracked so their braces do not count.
+    off before its final ``}`` must not be replaced by one of its inner objects. A broken object
+    *after* the last complete one means the model's final answer is broken: ``None`` then (a
+    draft followed by a cut-off object must not be scored from the draft). Outside JSON, quotes
+    are prose; inside a broken object, strings are tracked so their braces do not count.
     """
     decoder = json.JSONDecoder()
     found: Any = None
+    broken_after = False
     depth = 0
     in_string = escaped = False
     index = 0
@@ -99,10 +105,12 @@ def _last_object(text: str) -> Any:
                     value, end = decoder.raw_decode(text, index)
                 except ValueError:
                     depth = 1
+                    broken_after = True
                     index += 1
                     continue
                 if isinstance(value, dict):
                     found = value
+                    broken_after = False
                 index = end
                 continue
         elif in_string:
@@ -119,11 +127,17 @@ def _last_object(text: str) -> Any:
         elif char == "}":
             depth -= 1
         index += 1
-    return found
+    return None if broken_after else found
 
 
-def extract_json(text: str) -> Any:
+def extract_json(text: str, *, truncated: bool = False) -> Any:
     """The JSON value a reply carries (see the module docstring for the order tried).
+
+    Args:
+        text: the reply.
+        truncated: the server cut the reply at its token limit (``finish_reason=length``):
+            only the whole reply as one JSON value is accepted, never a fenced block or an
+            object found inside the text (it would be a draft, the answer itself was cut off).
 
     Raises:
         InvalidReplyError: no complete JSON value was found; the message says why.
@@ -135,6 +149,13 @@ def extract_json(text: str) -> Any:
         return json.loads(stripped)
     except ValueError as exc:
         whole_error = exc
+    except RecursionError:
+        raise InvalidReplyError("the reply nests JSON too deeply to read") from None
+    if truncated:
+        raise InvalidReplyError(
+            "the reply was cut off at the max_tokens limit (finish_reason=length) and is not "
+            f"one complete JSON object ({whole_error}); an earlier draft in it is not used"
+        )
     for block in _FENCE.findall(stripped):
         try:
             return json.loads(block)
@@ -157,13 +178,15 @@ def _format_validation_error(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def validate_reply(text: str, schema: type[T]) -> T:
+def validate_reply(text: str, schema: type[T], *, truncated: bool = False) -> T:
     """Extract the JSON of ``text`` and validate it against ``schema``.
+
+    ``truncated``: the reply ended at the token limit (see :func:`extract_json`).
 
     Raises:
         InvalidReplyError: no JSON, or JSON that does not match the schema; one-line reason.
     """
-    value = extract_json(text)
+    value = extract_json(text, truncated=truncated)
     try:
         return schema.model_validate(value)
     except ValidationError as exc:

@@ -11,13 +11,18 @@ from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["CallResult", "CallStatus", "Usage"]
+__all__ = ["CallResult", "CallStatus", "Usage", "add_costs"]
 
 T = TypeVar("T", bound=BaseModel)
 
 CallStatus = Literal["ok", "parse_failure", "model_error"]
 """``ok``: a reply that validated against the schema; ``parse_failure``: the model answered but
 the reply (and its one repair) did not validate; ``model_error``: no usable reply after retries."""
+
+
+def add_costs(a: float | None, b: float | None) -> float | None:
+    """A sum of costs is unknown as soon as one of them is."""
+    return None if a is None or b is None else a + b
 
 
 class Usage(BaseModel):
@@ -37,12 +42,13 @@ class Usage(BaseModel):
     """Prompt tokens billed by the endpoint (cache hits add none)."""
     completion_tokens: int = 0
     """Completion tokens billed by the endpoint (cache hits add none)."""
-    cost_usd: float = 0.0
-    """Cost from the price table (cache hits add none)."""
+    cost_usd: float | None = 0.0
+    """Cost from the price table (cache hits add none); ``None`` when the model's price is
+    unknown (never reported as $0: the tokens are still counted)."""
     latency_s: float = 0.0
     """Wall seconds spent waiting on the endpoint (``time.monotonic`` around each request)."""
-    saved_cost_usd: float = 0.0
-    """Cost the cache hits would have had when first made."""
+    saved_cost_usd: float | None = 0.0
+    """Cost the cache hits would have had when first made (``None``: price unknown)."""
     saved_latency_s: float = 0.0
     """Seconds the cache hits took when first made."""
 
@@ -56,9 +62,9 @@ class Usage(BaseModel):
             repairs=self.repairs + other.repairs,
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
-            cost_usd=self.cost_usd + other.cost_usd,
+            cost_usd=add_costs(self.cost_usd, other.cost_usd),
             latency_s=self.latency_s + other.latency_s,
-            saved_cost_usd=self.saved_cost_usd + other.saved_cost_usd,
+            saved_cost_usd=add_costs(self.saved_cost_usd, other.saved_cost_usd),
             saved_latency_s=self.saved_latency_s + other.saved_latency_s,
         )
 

@@ -9,7 +9,6 @@ same seed over the same corpus gives the same bytes.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, Literal
@@ -17,8 +16,8 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hybridjudge._errors import CaseFileError, ConfigError, InputError
+from hybridjudge._jsonl import describe_validation, iter_json_lines, read_bytes, validate_line
 from hybridjudge.corpus import DEFECT_CLASSES, Corpus, DefectClass, Output, Producer
-from hybridjudge.corpus._io import _describe_validation
 from hybridjudge.mutations._errors import MutationRefused
 from hybridjudge.mutations._mutators import MUTATOR_VERSIONS, MUTATORS
 
@@ -149,7 +148,7 @@ def derive_seed(seed: int, defect: str, base_id: str) -> int:
 
 
 def _created_by() -> str:
-    from hybridjudge import __version__
+    from hybridjudge._version import __version__
 
     return f"hybridjudge {__version__}"
 
@@ -163,7 +162,11 @@ def generate_mutations(
 
     Raises:
         ConfigError: a class is unknown or repeated.
+        InputError: ``seed`` is not a whole number from 0 to 2**63 - 1.
     """
+    from hybridjudge._params import check_seed
+
+    check_seed(seed)  # a negative or huge seed is refused, never silently accepted
     unknown = [c for c in classes if c not in MUTATORS]
     if unknown or len(set(classes)) != len(classes):
         raise ConfigError(
@@ -205,14 +208,11 @@ def generate_mutations(
 
 def write_mutations(mutations: MutationSet, path: str | Path) -> None:
     """Write *mutations* as a header line plus one output per line (UTF-8, ``\\n`` endings)."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    with p.open("w", encoding="utf-8", newline="\n") as handle:
-        handle.write(mutations.header().model_dump_json())
-        handle.write("\n")
-        for output in mutations.outputs:
-            handle.write(output.model_dump_json())
-            handle.write("\n")
+    from hybridjudge._atomic import atomic_write_text  # never a half-written file
+
+    lines = [mutations.header().model_dump_json()]
+    lines.extend(output.model_dump_json() for output in mutations.outputs)
+    atomic_write_text(path, "".join(line + "\n" for line in lines))
 
 
 def load_mutations(path: str | Path) -> MutationSet:
@@ -223,19 +223,16 @@ def load_mutations(path: str | Path) -> MutationSet:
             header of a known version, or a line is not a valid mutant (named by line number).
     """
     p = Path(path)
-    try:
-        lines = p.read_bytes().splitlines()
-    except OSError as exc:
-        raise CaseFileError(
-            f"cannot read: {exc.strerror or exc}; create it with `hybridjudge mutate`",
-            path=str(p),
-        ) from None
-    if not lines or not lines[0].strip():
+    lines = read_bytes(p, hint="create it with `hybridjudge mutate`").splitlines()
+    items = iter_json_lines(lines, path=str(p))  # the one JSONL reader (BOM, hostile lines)
+    first = next(items, None)
+    if first is None or first.line != 1:
         raise CaseFileError("empty; the first line must be the header", path=str(p), line=1)
-    try:
-        head = json.loads(lines[0])
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise CaseFileError("the header line is not JSON", path=str(p), line=1) from None
+    if first.error is not None:
+        raise CaseFileError(
+            f"the header line is not JSON ({first.error.message})", path=str(p), line=1
+        )
+    head = first.value
     if not isinstance(head, dict) or head.get("format") != MUTATIONS_FORMAT:
         raise CaseFileError(
             f"not a mutation file (the header's format must be {MUTATIONS_FORMAT!r})",
@@ -255,18 +252,13 @@ def load_mutations(path: str | Path) -> MutationSet:
     try:
         header = MutationHeader.model_validate(head)
     except ValidationError as exc:
-        field, msg = _describe_validation(exc)
+        field, msg = describe_validation(exc)
         raise CaseFileError(msg, path=str(p), line=1, field=field) from None
     outputs: list[Output] = []
     seen: set[str] = set()
-    for number, raw in enumerate(lines[1:], start=2):
-        if not raw.strip():
-            continue
-        try:
-            output = Output.model_validate_json(raw)
-        except ValidationError as exc:
-            field, msg = _describe_validation(exc)
-            raise CaseFileError(msg, path=str(p), line=number, field=field) from None
+    for item in items:
+        number = item.line
+        output = validate_line(item, Output, path=str(p))
         if output.origin != "mutator" or output.base_id is None or output.defect is None:
             raise CaseFileError(
                 "not a mutant: a mutation file holds outputs with origin 'mutator', a base_id "

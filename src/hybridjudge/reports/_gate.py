@@ -1,62 +1,167 @@
-"""The CI gate: fail when a detection rate falls or a false-alarm rate rises against a baseline."""
+"""The CI gate: fail when a detection rate falls or a false-alarm rate rises against a baseline.
+
+The gate fails closed. Besides regressions it fails when the comparison itself cannot be
+trusted:
+
+- ``mismatch``: the two studies do not share their corpora, scorers and defect classes;
+- ``nothing_compared``: no rate was compared (e.g. a baseline with no cells);
+- ``unscored``: a scorer of the current study has a share of unscored evaluations above
+  ``max_unscored`` (judges that never ran must not pass a gate: their cells are not measured);
+- ``not_measured``: a baseline cell has no scored output now.
+
+:attr:`GateResult.exit_code` maps these onto the exit-code scheme of ``hybridjudge.cli._exit``:
+2 for a comparison that cannot be made (mismatch, nothing compared), 3 for an incomplete current
+study, 1 for a regression, 0 for a pass.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import ConfigError
-from hybridjudge.study._models import StudyResult
+from hybridjudge.study import StudyResult
 
 __all__ = ["GateFailure", "GateResult", "gate"]
 
+_CANNOT_COMPARE = frozenset({"mismatch", "nothing_compared"})
+
 
 class GateFailure(BaseModel):
-    """One regression, naming the class and scorer."""
+    """One reason the gate fails, naming the cell when there is one."""
 
     model_config = ConfigDict(frozen=True)
 
     kind: str
-    """``detection_fell``, ``false_alarms_rose`` or ``not_measured``."""
-    corpus: str
-    """Corpus."""
+    """``detection_fell``, ``false_alarms_rose``, ``not_measured``, ``unscored``, ``mismatch``
+    or ``nothing_compared``."""
+    corpus: str | None
+    """Corpus (``None`` when the failure is about the whole study)."""
     defect_class: str | None
-    """Defect class (``None`` for false alarms)."""
+    """Defect class (``None`` for false alarms and study-wide failures)."""
     origin: str | None
-    """Mutant origin (``None`` for false alarms)."""
-    scorer: str
-    """Scorer."""
+    """Mutant origin (``None`` for false alarms and study-wide failures)."""
+    scorer: str | None
+    """Scorer (``None`` for study-wide failures)."""
     baseline: float | None
-    """The baseline rate."""
+    """The baseline rate (or share)."""
     current: float | None
-    """The current rate."""
+    """The current rate (or share)."""
     message: str
     """One line for the CI log."""
 
 
 @dataclass(frozen=True)
 class GateResult:
-    """Every regression found, and how many cells were compared."""
+    """Every failure found, how many rates were compared, and the current unscored shares."""
 
     failures: list[GateFailure]
     compared: int
+    unscored_share: dict[str, float] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
-        """True when nothing regressed."""
+        """True when nothing failed (and at least one rate was compared)."""
         return not self.failures
 
+    @property
+    def exit_code(self) -> int:
+        """2 cannot compare, 3 current study incomplete, 1 regression, 0 passed."""
+        kinds = {f.kind for f in self.failures}
+        if kinds & _CANNOT_COMPARE:
+            return 2
+        if "unscored" in kinds:
+            return 3
+        return 1 if kinds else 0
 
-def gate(current: StudyResult, baseline: StudyResult, *, tolerance: float = 0.0) -> GateResult:
-    """Compare ``current`` with ``baseline`` cell by cell (never an aggregate).
+
+def _shares(study: StudyResult) -> dict[str, float]:
+    shares: dict[str, float] = {}
+    for row in study.analysis.unscored:
+        bad = sum(row.by_reason.values())
+        shares[row.scorer] = bad / row.evaluations if row.evaluations else 0.0
+    return shares
+
+
+def _classes(study: StudyResult) -> set[tuple[str, str, str]]:
+    return {(r.corpus, r.defect_class, r.origin) for r in study.analysis.detection}
+
+
+def _mismatch(current: StudyResult, baseline: StudyResult) -> list[GateFailure]:
+    problems: list[str] = []
+    corpora_now = {c.name for c in current.corpora}
+    corpora_base = {c.name for c in baseline.corpora}
+    if corpora_now != corpora_base:
+        problems.append(f"corpora {sorted(corpora_now)} vs baseline {sorted(corpora_base)}")
+    scorers_now, scorers_base = set(current.config.scorers), set(baseline.config.scorers)
+    if scorers_now != scorers_base:
+        problems.append(f"scorers {sorted(scorers_now)} vs baseline {sorted(scorers_base)}")
+    classes_now, classes_base = _classes(current), _classes(baseline)
+    if classes_now != classes_base:
+        only_now = sorted(f"{c}/{d} [{o}]" for c, d, o in classes_now - classes_base)
+        only_base = sorted(f"{c}/{d} [{o}]" for c, d, o in classes_base - classes_now)
+        problems.append(
+            "defect classes differ (only current: "
+            f"{', '.join(only_now) or 'none'}; only baseline: {', '.join(only_base) or 'none'})"
+        )
+    return [
+        GateFailure(
+            kind="mismatch",
+            corpus=None,
+            defect_class=None,
+            origin=None,
+            scorer=None,
+            baseline=None,
+            current=None,
+            message=f"the studies cannot be compared: {problem}; rerun the study with the "
+            "baseline's corpora, mutation sets and scorers (or refresh the baseline)",
+        )
+        for problem in problems
+    ]
+
+
+def gate(
+    current: StudyResult,
+    baseline: StudyResult,
+    *,
+    tolerance: float = 0.0,
+    max_unscored: float = 0.0,
+) -> GateResult:
+    """Compare ``current`` with ``baseline`` cell by cell (never an aggregate), failing closed.
 
     A detection rate may fall, and a false-alarm rate rise, by at most ``tolerance`` (absolute,
-    a fraction in [0, 1]). A baseline cell missing from the current study fails as not measured.
+    a fraction in [0, 1]). A baseline cell with no scored output now fails as not measured; a
+    current scorer whose unscored share exceeds ``max_unscored`` fails as incomplete; studies that
+    do not share corpora, scorers and defect classes, or a comparison of zero rates, fail too.
+
+    Raises:
+        ConfigError: ``tolerance`` or ``max_unscored`` is outside [0, 1].
     """
     if not 0.0 <= tolerance <= 1.0:
-        raise ConfigError(f"--tolerance must be a fraction in [0, 1], got {tolerance}")
-    failures: list[GateFailure] = []
+        raise ConfigError(f"tolerance must be a fraction in [0, 1], got {tolerance}")
+    if not 0.0 <= max_unscored <= 1.0:
+        raise ConfigError(f"max_unscored must be a fraction in [0, 1], got {max_unscored}")
+    failures: list[GateFailure] = _mismatch(current, baseline)
+    shares = _shares(current)
+    for scorer, share in shares.items():
+        if share > max_unscored + 1e-12:
+            row = next(r for r in current.analysis.unscored if r.scorer == scorer)
+            reasons = ", ".join(f"{k} {v}" for k, v in row.by_reason.items())
+            failures.append(
+                GateFailure(
+                    kind="unscored",
+                    corpus=None,
+                    defect_class=None,
+                    origin=None,
+                    scorer=scorer,
+                    baseline=max_unscored,
+                    current=share,
+                    message=f"{scorer}: {sum(row.by_reason.values())} of {row.evaluations} "
+                    f"evaluations unscored ({100 * share:.1f}% > max_unscored "
+                    f"{100 * max_unscored:g}%: {reasons}); its rates are not measured",
+                )
+            )
     compared = 0
     now = {(r.corpus, r.defect_class, r.origin, r.scorer): r for r in current.analysis.detection}
     for b in baseline.analysis.detection:
@@ -65,6 +170,7 @@ def gate(current: StudyResult, baseline: StudyResult, *, tolerance: float = 0.0)
         key = (b.corpus, b.defect_class, b.origin, b.scorer)
         c = now.get(key)
         if c is None or c.n == 0 or c.rate is None:
+            unscored = f", {c.unscored} unscored" if c is not None and c.unscored else ""
             failures.append(
                 GateFailure(
                     kind="not_measured",
@@ -74,8 +180,8 @@ def gate(current: StudyResult, baseline: StudyResult, *, tolerance: float = 0.0)
                     scorer=b.scorer,
                     baseline=b.rate,
                     current=None,
-                    message=f"{b.corpus} / {b.defect_class} [{b.origin}] / {b.scorer}: in the baseline "
-                    f"({b.detected}/{b.n}) but not measured now",
+                    message=f"{b.corpus} / {b.defect_class} [{b.origin}] / {b.scorer}: in the "
+                    f"baseline ({b.detected}/{b.n}) but not measured now (0 scored{unscored})",
                 )
             )
             continue
@@ -90,8 +196,9 @@ def gate(current: StudyResult, baseline: StudyResult, *, tolerance: float = 0.0)
                     scorer=b.scorer,
                     baseline=b.rate,
                     current=c.rate,
-                    message=f"{b.corpus} / {b.defect_class} [{b.origin}] / {b.scorer}: detection fell "
-                    f"from {b.detected}/{b.n} ({100 * b.rate:.0f}%) to {c.detected}/{c.n} ({100 * c.rate:.0f}%)",
+                    message=f"{b.corpus} / {b.defect_class} [{b.origin}] / {b.scorer}: detection "
+                    f"fell from {b.detected}/{b.n} ({100 * b.rate:.0f}%) to {c.detected}/{c.n} "
+                    f"({100 * c.rate:.0f}%)",
                 )
             )
     fa_now = {(r.corpus, r.scorer): r for r in current.analysis.false_alarms}
@@ -109,7 +216,8 @@ def gate(current: StudyResult, baseline: StudyResult, *, tolerance: float = 0.0)
                     scorer=fb.scorer,
                     baseline=fb.rate,
                     current=None,
-                    message=f"{fb.corpus} / false alarms / {fb.scorer}: in the baseline but not measured now",
+                    message=f"{fb.corpus} / false alarms / {fb.scorer}: in the baseline but not "
+                    "measured now",
                 )
             )
             continue
@@ -124,8 +232,23 @@ def gate(current: StudyResult, baseline: StudyResult, *, tolerance: float = 0.0)
                     scorer=fb.scorer,
                     baseline=fb.rate,
                     current=fc.rate,
-                    message=f"{fb.corpus} / false alarms / {fb.scorer}: rose from {fb.flagged_every}/{fb.n} "
-                    f"({100 * fb.rate:.0f}%) to {fc.flagged_every}/{fc.n} ({100 * fc.rate:.0f}%)",
+                    message=f"{fb.corpus} / false alarms / {fb.scorer}: rose from "
+                    f"{fb.flagged_every}/{fb.n} ({100 * fb.rate:.0f}%) to "
+                    f"{fc.flagged_every}/{fc.n} ({100 * fc.rate:.0f}%)",
                 )
             )
-    return GateResult(failures=failures, compared=compared)
+    if compared == 0:
+        failures.append(
+            GateFailure(
+                kind="nothing_compared",
+                corpus=None,
+                defect_class=None,
+                origin=None,
+                scorer=None,
+                baseline=None,
+                current=None,
+                message="no rate was compared: the baseline has no measured cell in common with "
+                "the current study, so nothing is shown to hold; regenerate the baseline",
+            )
+        )
+    return GateResult(failures=failures, compared=compared, unscored_share=shares)

@@ -1,21 +1,59 @@
-"""Shared table shaping for every report format: detection cells, never aggregated across classes."""
+"""The study's tables, built once as :class:`~hybridjudge.reports._table.Table` s and rendered to
+Markdown, HTML and the terminal alike. Detection cells are never aggregated across classes.
+
+Colour rule of the detection heatmap (:func:`support_colour`): a cell is coloured by what its
+Wilson 95% interval supports, not by its point rate. Blue deepens with the interval's lower end
+(detection the data guarantees); red deepens as its upper end falls (misses the data guarantees);
+a cell with few mutants has a wide interval and stays pale. So 0/1 (interval 0–79%) is drawn pale
+pink while 0/80 (0–5%) is deep red, and 1/1 (21–100%) pale blue while 100/100 (96–100%) is deep
+blue.
+"""
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hybridjudge.study._models import DetectionRow, FalseAlarmRow, StudyAnalysis
+from hybridjudge.reports._format import (
+    fmt_count,
+    fmt_duration_ms,
+    fmt_duration_s,
+    fmt_tokens,
+    fmt_usd,
+)
+from hybridjudge.reports._table import Cell, Column, Row, Table
+from hybridjudge.study import (
+    DetectionRow,
+    FalseAlarmRow,
+    StudyAnalysis,
+    StudyResult,
+    unscored_count,
+    unscored_share,
+)
 
 __all__ = [
+    "CLASS_LABELS",
+    "OUT_OF_SCOPE",
     "ClassRow",
     "cell_text",
+    "class_label",
+    "clean_base_notes",
     "corpora",
+    "cost_table",
     "detection_grid",
+    "detection_table",
     "false_alarm_text",
     "fmt_ci",
     "fmt_pct",
+    "legend_ramp",
+    "raw_flags_table",
+    "reference_differences_table",
     "scorer_order",
+    "stability_table",
+    "support_colour",
+    "unscored_table",
 ]
 
 CLASS_LABELS = {
@@ -26,6 +64,18 @@ CLASS_LABELS = {
     "inversion": "meaning inversion",
     "natural": "natural hallucination",
 }
+"""The one label of each defect class, used by every report format."""
+
+OUT_OF_SCOPE = "†"
+"""Marks a class the scorer cannot see by construction."""
+
+FALSE_ALARM_LABEL = "clean bases flagged every repetition (false alarms)"
+
+
+def class_label(defect_class: str, origin: str | None = None) -> str:
+    """``fabricated_number``, ``paper`` -> ``fabricated number [paper]``."""
+    label = CLASS_LABELS.get(defect_class, defect_class.replace("_", " "))
+    return f"{label} [{origin}]" if origin else label
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +90,7 @@ class ClassRow:
     @property
     def label(self) -> str:
         """Human label: the class and where its mutants came from."""
-        return f"{CLASS_LABELS.get(self.defect_class, self.defect_class)} [{self.origin}]"
+        return class_label(self.defect_class, self.origin)
 
 
 def scorer_order(analysis: StudyAnalysis) -> list[str]:
@@ -60,6 +110,11 @@ def detection_grid(analysis: StudyAnalysis) -> list[ClassRow]:
     return list(rows.values())
 
 
+def corpora(rows: Sequence[ClassRow]) -> list[str]:
+    """Corpus names in order."""
+    return list(dict.fromkeys(r.corpus for r in rows))
+
+
 def fmt_pct(value: float | None) -> str:
     """``0.8`` -> ``80%``; ``None`` -> ``n/a``."""
     return "n/a" if value is None else f"{100 * value:.0f}%"
@@ -72,31 +127,348 @@ def fmt_ci(low: float | None, high: float | None) -> str:
     return f"[{100 * low:.0f}–{100 * high:.0f}%]"
 
 
-def cell_text(row: DetectionRow | None) -> str:
-    """``4/5 (80%) [38–96%]`` with reacted-sometimes and scope markers."""
-    if row is None or row.n == 0:
-        return "—"
-    text = f"{row.detected}/{row.n} ({fmt_pct(row.rate)}) {fmt_ci(row.ci_low, row.ci_high)}"
+def _detection_parts(row: DetectionRow) -> tuple[str, list[str]]:
+    main = f"{row.detected}/{row.n} ({fmt_pct(row.rate)})"
+    lines = [fmt_ci(row.ci_low, row.ci_high)]
     extras = []
     if row.reacted_sometimes:
         extras.append(f"+{row.reacted_sometimes} sometimes")
     if row.unscored:
         extras.append(f"{row.unscored} unscored")
     if extras:
-        text += " (" + ", ".join(extras) + ")"
+        lines.append("(" + ", ".join(extras) + ")")
     if row.in_scope is False:
-        text += " †"
-    return text
+        lines[0] = f"{lines[0]} {OUT_OF_SCOPE}".strip()
+    return main, lines
+
+
+def cell_text(row: DetectionRow | None) -> str:
+    """``4/5 (80%) [38–96%]`` with reacted-sometimes, unscored and scope markers."""
+    if row is None or row.n == 0:
+        return "—"
+    main, lines = _detection_parts(row)
+    return " ".join([main, *lines])
+
+
+def _false_alarm_parts(row: FalseAlarmRow) -> tuple[str, list[str]]:
+    lines = [fmt_ci(row.ci_low, row.ci_high)]
+    extras = []
+    if row.flagged_sometimes:
+        extras.append(f"+{row.flagged_sometimes} sometimes")
+    if row.unscored:
+        extras.append(f"{row.unscored} unscored")
+    if extras:
+        lines.append("(" + ", ".join(extras) + ")")
+    return f"{row.flagged_every}/{row.n} ({fmt_pct(row.rate)})", lines
 
 
 def false_alarm_text(row: FalseAlarmRow | None) -> str:
     """``1/4 (25%) [5–70%]`` with the clean bases flagged only sometimes."""
     if row is None or row.n == 0:
         return "—"
-    extra = f" (+{row.flagged_sometimes} sometimes)" if row.flagged_sometimes else ""
-    return f"{row.flagged_every}/{row.n} ({fmt_pct(row.rate)}) {fmt_ci(row.ci_low, row.ci_high)}{extra}"
+    main, lines = _false_alarm_parts(row)
+    return " ".join([main, *lines])
 
 
-def corpora(rows: Sequence[ClassRow]) -> list[str]:
-    """Corpus names in order."""
-    return list(dict.fromkeys(r.corpus for r in rows))
+# --- the colour rule ----------------------------------------------------------------------------
+
+_RAMP = (
+    (-1.0, (0xB2, 0x18, 0x2B)),
+    (-0.5, (0xEF, 0x8A, 0x62)),
+    (0.0, (0xF7, 0xF7, 0xF7)),
+    (0.5, (0x67, 0xA9, 0xCF)),
+    (1.0, (0x21, 0x66, 0xAC)),
+)
+"""ColorBrewer RdBu (colour-blind safe), red = misses, blue = detections."""
+
+
+def _ramp(value: float) -> str:
+    v = max(-1.0, min(1.0, value))
+    for (x0, c0), (x1, c1) in itertools.pairwise(_RAMP):
+        if v <= x1:
+            t = (v - x0) / (x1 - x0)
+            rgb = [round(a + (b - a) * t) for a, b in zip(c0, c1, strict=True)]
+            return "#{:02x}{:02x}{:02x}".format(*rgb)
+    return "#2166ac"  # pragma: no cover
+
+
+def support_colour(ci_low: float | None, ci_high: float | None) -> tuple[str, str, float]:
+    """Fill, ink and strength in [-1, 1] of a detection cell from its Wilson interval.
+
+    strength = lower end − (1 − upper end): positive when the interval guarantees detections,
+    negative when it guarantees misses, near 0 when it is wide (few mutants) or centred on 50%.
+    """
+    if ci_low is None or ci_high is None:
+        return "#ffffff", "#59636e", 0.0
+    strength = round(ci_low - (1.0 - ci_high), 2)
+    ink = "#ffffff" if abs(strength) >= 0.6 else "#1f2328"
+    return _ramp(strength), ink, strength
+
+
+def legend_ramp() -> list[tuple[float, str]]:
+    """The legend's swatches: (strength, colour) from −1 to 1 in steps of 0.25."""
+    return [(s / 4, _ramp(s / 4)) for s in range(-4, 5)]
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+
+def _detection_cell(row: DetectionRow | None, *, colour: bool) -> Cell:
+    if row is None or row.n == 0:
+        return Cell("—", align="center", emphasis="muted", title="not scored by this scorer")
+    main, lines = _detection_parts(row)
+    if row.in_scope is False:
+        return Cell(
+            main,
+            align="center",
+            lines=tuple(lines),
+            hatch=colour,
+            title="out of scope: this scorer cannot see this class by construction",
+        )
+    fill = ink = None
+    if colour:
+        fill, ink, _ = support_colour(row.ci_low, row.ci_high)
+    return Cell(
+        main,
+        align="center",
+        lines=tuple(lines),
+        fill=fill,
+        ink=ink,
+        title=f"{row.detected} of {row.n} mutants detected in every repetition",
+    )
+
+
+def _false_alarm_cell(row: FalseAlarmRow | None, *, colour: bool) -> Cell:
+    if row is None or row.n == 0:
+        return Cell("—", align="center", emphasis="muted")
+    main, lines = _false_alarm_parts(row)
+    fill = ink = None
+    if colour:
+        # few false alarms is good: the rule with the roles of the two ends swapped
+        low = None if row.ci_high is None else 1.0 - row.ci_high
+        high = None if row.ci_low is None else 1.0 - row.ci_low
+        fill, ink, _ = support_colour(low, high)
+    return Cell(
+        main,
+        align="center",
+        lines=tuple(lines),
+        fill=fill,
+        ink=ink,
+        emphasis="em",
+        title=f"{row.flagged_every} of {row.n} clean bases flagged in every repetition",
+    )
+
+
+def detection_table(
+    analysis: StudyAnalysis,
+    scorers: Sequence[str],
+    *,
+    colour: bool = False,
+    corpus: str | None = None,
+) -> Table:
+    """Defect classes x scorers, one group row per corpus, then each corpus's false alarms.
+
+    ``colour`` fills each cell by :func:`support_colour` and hatches out-of-scope cells (HTML).
+    ``corpus`` keeps one corpus and drops the group rows.
+    """
+    grid = detection_grid(analysis)
+    names = [corpus] if corpus is not None else corpora(grid)
+    rows: list[Row] = []
+    for name in names:
+        if corpus is None:
+            rows.append(Row((Cell(name),), group=True))
+        for r in (r for r in grid if r.corpus == name):
+            rows.append(
+                Row(
+                    (
+                        Cell(r.label, header=True),
+                        *(_detection_cell(r.cells.get(s), colour=colour) for s in scorers),
+                    )
+                )
+            )
+        fa = {r.scorer: r for r in analysis.false_alarms if r.corpus == name}
+        rows.append(
+            Row(
+                (
+                    Cell(FALSE_ALARM_LABEL, header=True, emphasis="em"),
+                    *(_false_alarm_cell(fa.get(s), colour=colour) for s in scorers),
+                )
+            )
+        )
+    columns = (Column("defect class"), *(Column(s, align="center") for s in scorers))
+    return Table(columns, tuple(rows), css_class="heat" if colour else None)
+
+
+def raw_flags_table(analysis: StudyAnalysis) -> Table:
+    """Per (corpus, class, scorer): n, detected, reacted sometimes, raw flags, unscored."""
+    cols = [
+        Column("corpus"),
+        Column("defect class"),
+        Column("scorer"),
+        *(
+            Column(label, align="right")
+            for label in (
+                "n",
+                "detected",
+                "reacted sometimes",
+                "flagged every repetition",
+                "unscored",
+            )
+        ),
+    ]
+    rows = [
+        [
+            r.corpus,
+            class_label(r.defect_class, r.origin),
+            r.scorer,
+            str(r.n),
+            str(r.detected),
+            str(r.reacted_sometimes),
+            str(r.raw_flags),
+            str(r.unscored),
+        ]
+        for r in analysis.detection
+    ]
+    return Table.of(cols, [[_num(v, i) for i, v in enumerate(row)] for row in rows])
+
+
+def _num(value: str, index: int) -> Cell:
+    return Cell(value, align="right" if index >= 3 else None)
+
+
+def stability_table(analysis: StudyAnalysis) -> Table:
+    """Per scorer: verdict flips and score movement across repetitions."""
+    cols = [
+        Column("scorer"),
+        Column("outputs", "right"),
+        Column("verdict flips", "right"),
+        Column("outputs whose score moved", "right"),
+        Column("max range", "right"),
+        Column("mean range", "right"),
+        Column("identical every repetition"),
+    ]
+    rows = [
+        [
+            s.scorer,
+            fmt_count(s.outputs),
+            fmt_count(s.verdict_flips),
+            fmt_count(s.outputs_with_movement),
+            f"{s.max_range:.2f}",
+            f"{s.mean_range:.2f}",
+            "yes" if s.identical_across_repetitions else "no",
+        ]
+        for s in analysis.stability
+    ]
+    return Table.of(cols, rows)
+
+
+def unscored_table(analysis: StudyAnalysis) -> Table:
+    """Per scorer: evaluations, the unscored share and the unscored counts by reason."""
+    cols = [
+        Column("scorer"),
+        Column("evaluations", "right"),
+        Column("unscored", "right"),
+        Column("unscored by reason"),
+    ]
+    rows = [
+        [
+            u.scorer,
+            fmt_count(u.evaluations),
+            f"{unscored_count(u)} of {fmt_count(u.evaluations)} ({100 * unscored_share(u):.1f}%)",
+            ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in u.by_reason.items()) or "none",
+        ]
+        for u in analysis.unscored
+    ]
+    return Table.of(cols, rows)
+
+
+def cost_table(analysis: StudyAnalysis) -> Table:
+    """Per scorer: calls, tokens, price, wall time, latency and what the cache saved."""
+    cols = [
+        Column("scorer"),
+        *(
+            Column(label, "right")
+            for label in (
+                "evaluations",
+                "model calls",
+                "prompt tokens",
+                "completion tokens",
+                "$ per 1,000 evaluations",
+                "wall time per repetition",
+                "median latency",
+                "p95 latency",
+                "cache hits",
+                "saved $",
+                "saved time",
+            )
+        ),
+    ]
+    rows = [
+        [
+            c.scorer,
+            fmt_count(c.evaluations),
+            fmt_count(c.calls),
+            fmt_count(c.prompt_tokens),
+            fmt_count(c.completion_tokens),
+            fmt_usd(c.usd_per_1000),
+            fmt_duration_s(c.wall_s_per_repetition) + (" (shared)" if c.shared_wall else ""),
+            fmt_duration_ms(c.median_ms),
+            fmt_duration_ms(c.p95_ms),
+            fmt_count(c.cache_hits),
+            fmt_usd(c.saved_usd),
+            fmt_duration_s(c.saved_s),
+        ]
+        for c in analysis.cost
+    ]
+    return Table.of(cols, rows)
+
+
+def reference_differences_table(study: StudyResult) -> Table:
+    """Paper mutants on which our deterministic scorer and the paper's disagree, and why."""
+    cols = ["output", "defect class", "ours", "paper", "our new issues", "paper's new issues"]
+    rows = [
+        [
+            d.output_id,
+            class_label(d.defect_class),
+            "reacted" if d.ours_reacted else "no reaction",
+            "reacted" if d.paper_reacted else "no reaction",
+            "; ".join(d.ours_new_issues) or "—",
+            "; ".join(d.paper_new_issues) or "—",
+        ]
+        for d in study.reference_differences
+    ]
+    return Table.of(cols, rows)
+
+
+def tokens_per_evaluation(prompt: int, completion: int, evaluations: int) -> str:
+    """Tokens per evaluation, formatted."""
+    return fmt_tokens((prompt + completion) / evaluations) if evaluations else "0"
+
+
+def clean_base_notes(study: StudyResult) -> list[str]:
+    """Why the false-alarm denominator of each corpus is what it is.
+
+    False alarms count only base outputs whose label does not say they are faulty (``clean``
+    not false); e.g. OpenGATE ships 6 bases of which 2 are known-faulty production outputs.
+    """
+    notes = []
+    for corpus in dict.fromkeys(o.corpus for o in study.outputs):
+        bases = [o for o in study.outputs if o.corpus == corpus and o.base_id is None]
+        faulty = [o.id for o in bases if o.clean is False]
+        counts = Counter(o.clean for o in bases)
+        unlabelled = counts.get(None, 0)
+        text = f"{corpus}: {len(bases)} base outputs, {len(bases) - len(faulty)} count as clean"
+        if faulty:
+            shown = ", ".join(faulty[:4]) + (
+                f" and {len(faulty) - 4} more" if len(faulty) > 4 else ""
+            )
+            text += (
+                f"; {len(faulty)} labelled faulty in the corpus (clean = false: {shown}) are "
+                "left out, since flagging a faulty output is not a false alarm"
+            )
+        if unlabelled:
+            text += f"; {unlabelled} without a label are presumed clean"
+        notes.append(text + ".")
+    if study.sampling is not None:
+        notes.append("The judges' false alarms count only the clean bases in their sample.")
+    return notes

@@ -1,4 +1,4 @@
-"""Reacted, detected, false alarms, stability, unscored and cost, exactly as MISSION.md §3 defines.
+"""Reacted, detected, false alarms, stability, unscored and cost, exactly as ``docs/study.md`` defines.
 
 - **Reacted** (one repetition). Deterministic: the mutant raises an issue its base does not raise.
   Judges: the mutant's score is below the threshold *and* strictly below its base's score in the
@@ -6,6 +6,11 @@
 - **Detected**: reacted in every repetition. **Reacted sometimes**: in some, not all.
 - **Raw flags**: the mutant is flagged in every repetition, whatever the base got.
 - **False alarms**: clean bases flagged in every repetition (and, separately, sometimes).
+- **Unscored** outputs are counted apart and left out of every denominator: a mutant (or clean
+  base) that is unscored in some repetition, or whose base is, is neither "not detected" nor
+  "not flagged" but unknown. A cell reads ``3/5 detected, 1 unscored``: ``n`` is the 5 scored,
+  ``unscored`` the 1 more the scorer ran on. :func:`unscored_share` is each scorer's share of
+  unscored evaluations, which ``--max-unscored`` and ``gate`` compare against a threshold.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from hybridjudge._stats import wilson_interval
-from hybridjudge.model._types import Usage
+from hybridjudge.model import Usage
 from hybridjudge.study._models import (
     CostRow,
     DetectionRow,
@@ -28,7 +33,7 @@ from hybridjudge.study._models import (
     UnscoredRow,
 )
 
-__all__ = ["IN_SCOPE", "analyse", "reacted"]
+__all__ = ["IN_SCOPE", "analyse", "reacted", "unscored_count", "unscored_share"]
 
 # Whether a scorer family can see a defect class by construction (OpenGATE paper, exp. 2).
 IN_SCOPE: dict[str, dict[str, bool]] = {
@@ -112,13 +117,14 @@ def analyse(
                     b_obs = by_key.get((mutant.base_id or "", scorer), {})
                     if not m_obs:
                         continue  # this scorer did not run on it (outside the judge sample)
-                    n += 1
                     verdicts = []
                     for r in reps:
                         m, b = m_obs.get(r), b_obs.get(r)
                         verdicts.append(None if m is None or b is None else reacted(m, b))
                     if any(v is None for v in verdicts):
-                        unscored += 1
+                        unscored += 1  # unknown: never "not detected", not in the denominator
+                        continue
+                    n += 1
                     hits = sum(1 for v in verdicts if v)
                     if hits == repetitions:
                         detected += 1
@@ -152,10 +158,11 @@ def analyse(
                 per_rep = by_key.get((rec.id, scorer), {})
                 if not per_rep:
                     continue
-                n += 1
                 flags = [per_rep[r].flagged if r in per_rep else None for r in reps]
                 if any(f is None for f in flags):
-                    unscored += 1
+                    unscored += 1  # unknown: never "not flagged", not in the denominator
+                    continue
+                n += 1
                 hits = sum(1 for f in flags if f)
                 if hits == repetitions:
                     every += 1
@@ -228,6 +235,16 @@ def _stability(
     )
 
 
+def unscored_count(row: UnscoredRow) -> int:
+    """Unscored evaluations of one scorer (every reason)."""
+    return sum(row.by_reason.values())
+
+
+def unscored_share(row: UnscoredRow) -> float:
+    """Share of one scorer's evaluations that are unscored (0.0 when it ran on nothing)."""
+    return unscored_count(row) / row.evaluations if row.evaluations else 0.0
+
+
 def _unscored(scorer: str, outputs: Sequence[dict[int, Observation]]) -> UnscoredRow:
     counts: dict[str, int] = defaultdict(int)
     evaluations = 0
@@ -258,8 +275,13 @@ def _cost(
             latencies.append(o.latency_ms + o.usage.saved_latency_s * 1000.0)
     family = _family(scorer)
     phase = "deterministic" if family == "deterministic" else "judges"
-    cost_known = usage.cost_usd is not None
-    per_eval_cost = (usage.cost_usd + usage.saved_cost_usd) / evaluations if evaluations else 0.0
+    total_cost = (
+        None
+        if usage.cost_usd is None or usage.saved_cost_usd is None
+        else usage.cost_usd + usage.saved_cost_usd
+    )
+    cost_known = total_cost is not None  # an unknown price is never reported as $0
+    per_eval_cost = (total_cost or 0.0) / evaluations if evaluations else 0.0
     return CostRow(
         scorer=scorer,
         evaluations=evaluations,

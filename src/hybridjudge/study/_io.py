@@ -14,13 +14,11 @@ __all__ = ["load_study", "save_study"]
 
 
 def save_study(result: StudyResult, path: str | Path) -> Path:
-    """Write ``result`` as indented JSON (atomically: a temp file then a rename)."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_suffix(p.suffix + ".tmp")
-    tmp.write_text(result.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    tmp.replace(p)
-    return p
+    """Write ``result`` as indented JSON (atomically: a unique temp file in the same folder,
+    fsync, then a rename; see :mod:`hybridjudge._atomic`)."""
+    from hybridjudge._atomic import atomic_write_text
+
+    return atomic_write_text(path, result.model_dump_json(indent=1) + "\n")
 
 
 def load_study(path: str | Path) -> StudyResult:
@@ -29,13 +27,19 @@ def load_study(path: str | Path) -> StudyResult:
     if p.is_dir():
         p = p / "study.json"
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = json.loads(p.read_text(encoding="utf-8-sig"))
     except OSError as exc:
         raise InputError(
             f"{p}: cannot read the study ({exc.strerror or exc}); run `hybridjudge study run` first"
         ) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{p}: not valid JSON (line {exc.lineno}): {exc.msg}") from None
+    except RecursionError:
+        raise InputError(f"{p}: not a study file (JSON nested too deeply to read)") from None
+    except ValueError as exc:  # an integer too long to read
+        raise InputError(f"{p}: not valid JSON ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
         raise InputError(f"{p}: not a hybridjudge study file (format should be {STUDY_FORMAT!r})")
     version = data.get("format_version")

@@ -7,11 +7,17 @@ one (corpus, defect class, origin, scorer) cell, and a test enforces it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
-from hybridjudge.model._types import Usage
+from hybridjudge.model import Usage
 
 __all__ = [
     "STUDY_FORMAT",
@@ -93,6 +99,17 @@ class OutputRecord(_Frozen):
     """For bases: the gold label says it is defect-free (``None``: unlabelled, treated as clean)."""
     judged: bool
     """Whether the LLM judges scored this output (false when outside the judge sample)."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    """The case's metadata: the user's own fields (e.g. from ``corpus import``); left out of
+    ``study.json`` when empty."""
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_metadata(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # studies of corpora without metadata keep the file format they had before
+        data: dict[str, Any] = handler(self)
+        if not data.get("metadata"):
+            data.pop("metadata", None)
+        return data
 
 
 class CorpusRecord(_Frozen):
@@ -121,6 +138,9 @@ class MutationSetRecord(_Frozen):
     """Version of each mutator that made it."""
     outputs: int
     """Number of mutants in it."""
+    refused: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Per defect class, how many bases the mutator refused, by reason (from the file's header),
+    e.g. ``{"omission": {"the case has no anchors": 8}}``."""
 
 
 class SamplingRecord(_Frozen):
@@ -266,8 +286,8 @@ class CostRow(_Frozen):
     """95th percentile milliseconds per evaluation (same basis as ``median_ms``)."""
     cache_hits: int
     """Model calls answered from the cache."""
-    saved_usd: float
-    """Dollars the cache hits saved."""
+    saved_usd: float | None
+    """Dollars the cache hits saved (``None``: the model's price is unknown)."""
     saved_s: float
     """Seconds the cache hits saved."""
     includes_shared_claims: bool

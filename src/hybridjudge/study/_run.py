@@ -1,25 +1,31 @@
 """Running a mutation study: every scorer on every base and mutant, R repetitions.
 
-Data flow: corpora (+ frozen mutation files) -> deterministic checks and LLM judges -> raw
-:class:`Observation` records -> :func:`analyse` -> :class:`StudyResult`. Every judge call goes
-through :class:`hybridjudge.model.ModelClient`, whose disk cache makes an interrupted study resume
-where it stopped and a finished one rerun in seconds.
+Data flow: corpora (+ frozen mutation files) -> :func:`load_plan` -> :class:`StudyPlan` ->
+:func:`run_study` (deterministic checks through :func:`hybridjudge.grounding.check_many`, LLM
+judges through :func:`hybridjudge.judges.ajudge_many`) -> raw :class:`Observation` records ->
+:func:`analyse` -> :class:`StudyResult`. Every judge call goes through
+:class:`hybridjudge.model.ModelClient`, whose disk cache makes an interrupted study resume where it
+stopped and a finished one rerun in seconds.
+
+The comparison with the OpenGATE paper is a separate step, :func:`compare_with_paper`, which the
+command line calls after the run.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as _dt
 import hashlib
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import ConfigError, InputError
-from hybridjudge.corpus import Case, Output
-from hybridjudge.model._types import Usage
+from hybridjudge._params import check_repetitions, check_seed
+from hybridjudge._sync import run_sync
+from hybridjudge.corpus import Case, Corpus, Output
 from hybridjudge.study._analysis import analyse
 from hybridjudge.study._models import (
     CorpusRecord,
@@ -32,146 +38,171 @@ from hybridjudge.study._models import (
 )
 
 if TYPE_CHECKING:
-    from hybridjudge.grounding import Finding
-    from hybridjudge.judges import JudgeResult
-    from hybridjudge.model import ModelConfig
+    from hybridjudge.judges import JudgeBatch, JudgeResult
+    from hybridjudge.model import ModelConfig, Usage
+    from hybridjudge.mutations import MutationSet, Refusal
 
-__all__ = ["DETERMINISTIC", "JUDGE_SCORERS", "ProgressHook", "StudyPlan", "run_study"]
+__all__ = [
+    "DETERMINISTIC",
+    "JUDGE_SCORERS",
+    "ProgressHook",
+    "StudyPlan",
+    "arun_study",
+    "compare_with_paper",
+    "load_plan",
+    "run_study",
+]
 
 DETERMINISTIC = "deterministic"
 JUDGE_SCORERS = ("support", "contradiction")
 KNOWN_SCORERS = (DETERMINISTIC, *JUDGE_SCORERS)
 
 ProgressHook = Callable[[str, int, int], None]
-"""Called as ``hook(phase, done, total)`` while the study runs."""
+"""Called as ``hook(phase, done, total)`` while the study runs (``phase``: ``deterministic`` or
+``judges``); an exception it raises stops the study (finished model calls stay cached)."""
+
+JudgeSample = int | Mapping[str, int] | None
 
 
-class StudyPlan:
-    """Everything a study will score, resolved and validated before any model call."""
+def _refusal_counts(refused: Sequence[Refusal]) -> dict[str, dict[str, int]]:
+    """Bases refused per class and reason, from a mutation file's header."""
+    counts: dict[str, dict[str, int]] = {}
+    for refusal in refused:
+        by_reason = counts.setdefault(refusal.defect, {})
+        by_reason[refusal.reason] = by_reason.get(refusal.reason, 0) + 1
+    return counts
 
-    def __init__(
-        self,
+
+class StudyPlan(BaseModel):
+    """Everything a study will score, resolved and validated before any model call.
+
+    Immutable. Build it with :func:`load_plan` (from corpus folders and mutation files) or
+    :meth:`from_corpora` (from loaded corpora and mutation sets); it reads no file itself.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    corpora: tuple[Corpus, ...]
+    """The corpora, in the order given."""
+    corpus_records: tuple[CorpusRecord, ...]
+    """Where each corpus came from, with the sha256 of its files."""
+    mutation_records: tuple[MutationSetRecord, ...] = ()
+    """Where each mutation set came from."""
+    outputs: tuple[Output, ...]
+    """Every output scored: each corpus's outputs, then each mutation set's mutants."""
+    cases: dict[str, Case]
+    """Gold cases keyed ``"corpus/case_id"``."""
+    corpus_of: dict[str, str]
+    """Output id -> corpus name."""
+    judged: frozenset[str]
+    """Ids of the outputs the LLM judges score (all of them unless sampled)."""
+    judge_sample: int | dict[str, int] | None = None
+    """Bases per corpus the judges score (``None``: all)."""
+    seed: int = 0
+    """Seed of the judge sample."""
+
+    @classmethod
+    def from_corpora(
+        cls,
+        corpora: Sequence[tuple[Corpus, str | Path]],
+        mutation_sets: Sequence[tuple[MutationSet, str | Path, str]] = (),
         *,
-        corpus_paths: Sequence[str | Path],
-        mutation_paths: Sequence[str | Path] = (),
-        judge_sample: int | Mapping[str, int] | None = None,
+        judge_sample: JudgeSample = None,
         seed: int = 0,
-    ) -> None:
-        from hybridjudge.corpus import load_corpus
-        from hybridjudge.mutations import load_mutations
+    ) -> StudyPlan:
+        """A plan from loaded corpora (each with its path) and mutation sets (each with its
+        path and the sha256 of its file).
 
-        if not corpus_paths:
-            raise ConfigError("no corpus given; pass --corpus DIR (e.g. corpus/opengate)")
-        self.corpora = [load_corpus(p) for p in corpus_paths]
-        names = [c.name for c in self.corpora]
+        Raises:
+            ConfigError: no corpus, a corpus given twice, mutants of a corpus not in the study,
+                an invalid judge sample.
+            InputError: an output id that occurs twice.
+            StaleMutationsError: mutants made from another version of their corpus.
+        """
+        if not corpora:
+            raise ConfigError("no corpus given; pass at least one corpus directory")
+        names = [c.name for c, _ in corpora]
         if len(set(names)) != len(names):
             raise ConfigError(f"the same corpus was given twice: {names}")
-        by_name = {c.name: c for c in self.corpora}
-        self.corpus_records = [
-            CorpusRecord(name=c.name, path=str(p), files_sha256=dict(c.files_sha256))
-            for c, p in zip(self.corpora, corpus_paths, strict=True)
-        ]
-        self.cases: dict[str, Case] = {}
-        self.outputs: list[Output] = []
-        self.corpus_of: dict[str, str] = {}
-        for corpus in self.corpora:
+        by_name = {c.name: c for c, _ in corpora}
+        cases: dict[str, Case] = {}
+        outputs: list[Output] = []
+        corpus_of: dict[str, str] = {}
+
+        def add(out: Output, corpus: str) -> None:
+            if out.id in corpus_of:
+                raise InputError(
+                    f"output id {out.id!r} occurs twice (corpus {corpus_of[out.id]!r} and "
+                    f"{corpus!r}); output ids must be unique across the study"
+                )
+            corpus_of[out.id] = corpus
+            outputs.append(out)
+
+        for corpus, _ in corpora:
             for case_id, case in corpus.cases.items():
-                self.cases[f"{corpus.name}/{case_id}"] = case
+                cases[f"{corpus.name}/{case_id}"] = case
             for out in corpus.outputs:
-                self._add(out, corpus.name)
-        self.mutation_records: list[MutationSetRecord] = []
-        for mpath in mutation_paths:
-            mset = load_mutations(mpath)
+                add(out, corpus.name)
+        mutation_records = []
+        for mset, mpath, sha256 in mutation_sets:
             source = by_name.get(mset.corpus)
             if source is None:
                 raise ConfigError(
                     f"{mpath}: mutants were made from corpus {mset.corpus!r}, which is not in "
-                    f"this study ({', '.join(names)}); add --corpus for it or drop the file"
+                    f"this study ({', '.join(names)}); add that corpus or drop the file"
                 )
             mset.check_corpus(source)
             for out in mset.outputs:
-                self._add(out, source.name)
-            self.mutation_records.append(
+                add(out, source.name)
+            mutation_records.append(
                 MutationSetRecord(
                     path=str(mpath),
-                    sha256=hashlib.sha256(Path(mpath).read_bytes()).hexdigest(),
+                    sha256=sha256,
                     corpus=mset.corpus,
                     seed=mset.seed,
                     mutator_versions=dict(mset.mutator_versions),
                     outputs=len(mset.outputs),
+                    refused=_refusal_counts(mset.refused),
                 )
             )
-        self.judged = self._sample(judge_sample, seed)
-        self.judge_sample = judge_sample
-        self.seed = seed
+        check_seed(seed)
+        quotas = _quotas(names, judge_sample)
+        judged = _sample([c for c, _ in corpora], outputs, corpus_of, quotas, seed)
+        return cls(
+            corpora=tuple(c for c, _ in corpora),
+            corpus_records=tuple(
+                CorpusRecord(name=c.name, path=str(p), files_sha256=dict(c.files_sha256))
+                for c, p in corpora
+            ),
+            mutation_records=tuple(mutation_records),
+            outputs=tuple(outputs),
+            cases=cases,
+            corpus_of=corpus_of,
+            judged=frozenset(judged),
+            judge_sample=None if judge_sample is None else _plain(judge_sample),
+            seed=seed,
+        )
 
-    def _add(self, out: Output, corpus: str) -> None:
-        if out.id in self.corpus_of:
-            raise InputError(
-                f"output id {out.id!r} occurs twice (corpus {self.corpus_of[out.id]!r} and "
-                f"{corpus!r}); output ids must be unique across the study"
-            )
-        self.corpus_of[out.id] = corpus
-        self.outputs.append(out)
+    @classmethod
+    def load(
+        cls,
+        *,
+        corpus_paths: Sequence[str | Path],
+        mutation_paths: Sequence[str | Path] = (),
+        judge_sample: JudgeSample = None,
+        seed: int = 0,
+    ) -> StudyPlan:
+        """Same as :func:`load_plan`."""
+        return load_plan(
+            corpus_paths=corpus_paths,
+            mutation_paths=mutation_paths,
+            judge_sample=judge_sample,
+            seed=seed,
+        )
 
     def case_of(self, out: Output) -> Case:
         """The gold case of an output."""
         return self.cases[f"{self.corpus_of[out.id]}/{out.case_id}"]
-
-    def _sample(self, sample: int | Mapping[str, int] | None, seed: int) -> set[str]:
-        """Bases chosen per corpus (with all their mutants), covering defect classes first.
-
-        The order is a seeded shuffle of the base ids; bases whose mutants add a defect class
-        not yet covered are taken first, so a small sample still sees every class it can.
-        """
-        if sample is None:
-            return {o.id for o in self.outputs}
-        quotas = self._quotas(sample)
-        chosen: set[str] = set()
-        for corpus in self.corpora:
-            quota = quotas.get(corpus.name)
-            mine = [o for o in self.outputs if self.corpus_of[o.id] == corpus.name]
-            bases = sorted(o.id for o in mine if o.base_id is None)
-            if quota is None or quota >= len(bases):
-                chosen |= set(bases)
-                continue
-            classes: dict[str, set[str]] = {b: set() for b in bases}
-            for o in mine:
-                if o.base_id in classes:
-                    classes[o.base_id].add(o.defect or "natural")
-            order = list(bases)
-            random.Random(f"{seed}:{corpus.name}").shuffle(order)
-            covered: set[str] = set()
-            picked: list[str] = []
-            while len(picked) < quota:
-                gains = [
-                    (len(classes[b] - covered), -i, b)
-                    for i, b in enumerate(order)
-                    if b not in picked
-                ]
-                best = max(gains)
-                picked.append(best[2])
-                covered |= classes[best[2]]
-            chosen |= set(picked)
-        chosen |= {o.id for o in self.outputs if o.base_id in chosen}
-        return chosen
-
-    def _quotas(self, sample: int | Mapping[str, int]) -> dict[str, int]:
-        names = [c.name for c in self.corpora]
-        if isinstance(sample, int):
-            quotas = dict.fromkeys(names, sample)
-        else:
-            unknown = sorted(set(sample) - set(names))
-            if unknown:
-                raise ConfigError(
-                    f"--judge-sample names corpus {', '.join(unknown)}, which is not in this "
-                    f"study ({', '.join(names)})"
-                )
-            quotas = dict(sample)
-        for name, value in quotas.items():
-            if value < 1:
-                raise ConfigError(f"--judge-sample for {name} must be at least 1 base (or 'all')")
-        return quotas
 
     def records(self) -> list[OutputRecord]:
         """One :class:`OutputRecord` per output."""
@@ -188,6 +219,7 @@ class StudyPlan:
                     origin=o.origin,
                     clean=o.clean,
                     judged=o.id in self.judged,
+                    metadata=dict(self.case_of(o).metadata),
                 )
             )
         return out
@@ -196,7 +228,7 @@ class StudyPlan:
         """The sampling record, ``None`` when the judges score everything."""
         if self.judge_sample is None or len(self.judged) == len(self.outputs):
             return None
-        quotas = self._quotas(self.judge_sample)
+        quotas = _quotas([c.name for c in self.corpora], self.judge_sample)
         return SamplingRecord(
             judged_outputs=len(self.judged),
             total_outputs=len(self.outputs),
@@ -213,57 +245,171 @@ class StudyPlan:
         )
 
 
-def _finding_key(finding: Finding) -> str:
-    return f"{finding.kind}: {finding.subject}"
+def _plain(sample: int | Mapping[str, int]) -> int | dict[str, int]:
+    return sample if isinstance(sample, int) else dict(sample)
+
+
+def load_plan(
+    *,
+    corpus_paths: Sequence[str | Path],
+    mutation_paths: Sequence[str | Path] = (),
+    judge_sample: JudgeSample = None,
+    seed: int = 0,
+) -> StudyPlan:
+    """Read corpus folders and frozen mutation files into a :class:`StudyPlan`.
+
+    Args:
+        corpus_paths: corpus directories (``cases.jsonl`` + ``outputs.jsonl``).
+        mutation_paths: frozen mutation files, each made from one of the corpora.
+        judge_sample: bases per corpus the judges score (an int for every corpus, or
+            ``{corpus: n}``), each with all its mutants, chosen by a seeded shuffle that covers
+            defect classes first; ``None`` scores everything.
+        seed: seed of that shuffle.
+
+    Raises:
+        ConfigError, InputError: see :meth:`StudyPlan.from_corpora`; unreadable files.
+    """
+    from hybridjudge.corpus import load_corpus
+    from hybridjudge.mutations import load_mutations
+
+    if isinstance(corpus_paths, str | Path):
+        corpus_paths = [corpus_paths]
+    if isinstance(mutation_paths, str | Path):
+        mutation_paths = [mutation_paths]
+    if not corpus_paths:
+        raise ConfigError("no corpus given; pass at least one corpus directory")
+    corpora = [(load_corpus(p), p) for p in corpus_paths]
+    msets = [
+        (load_mutations(m), m, hashlib.sha256(Path(m).read_bytes()).hexdigest())
+        for m in mutation_paths
+    ]
+    return StudyPlan.from_corpora(corpora, msets, judge_sample=judge_sample, seed=seed)
+
+
+def _quotas(names: Sequence[str], sample: JudgeSample) -> dict[str, int]:
+    if sample is None:
+        return {}
+    if isinstance(sample, int) and not isinstance(sample, bool):
+        quotas = dict.fromkeys(names, sample)
+    elif isinstance(sample, Mapping):
+        unknown = sorted(set(sample) - set(names))
+        if unknown:
+            raise ConfigError(
+                f"judge_sample names corpus {', '.join(unknown)}, which is not in this "
+                f"study ({', '.join(names)})"
+            )
+        quotas = dict(sample)
+    else:
+        raise ConfigError(
+            f"judge_sample must be a number of bases, a mapping corpus -> bases, or None "
+            f"(all), got {sample!r}"
+        )
+    for name, value in quotas.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"judge_sample for {name} must be at least 1 base (or all)")
+    return quotas
+
+
+def _sample(
+    corpora: Sequence[Corpus],
+    outputs: Sequence[Output],
+    corpus_of: Mapping[str, str],
+    quotas: Mapping[str, int],
+    seed: int,
+) -> set[str]:
+    """Bases chosen per corpus (with all their mutants), covering defect classes first.
+
+    The order is a seeded shuffle of the base ids; bases whose mutants add a defect class
+    not yet covered are taken first, so a small sample still sees every class it can.
+    """
+    if not quotas:
+        return {o.id for o in outputs}
+    chosen: set[str] = set()
+    for corpus in corpora:
+        quota = quotas.get(corpus.name)
+        mine = [o for o in outputs if corpus_of[o.id] == corpus.name]
+        bases = sorted(o.id for o in mine if o.base_id is None)
+        if quota is None or quota >= len(bases):
+            chosen |= set(bases)
+            continue
+        classes: dict[str, set[str]] = {b: set() for b in bases}
+        for o in mine:
+            if o.base_id in classes:
+                classes[o.base_id].add(o.defect or "natural")
+        order = list(bases)
+        random.Random(f"{seed}:{corpus.name}").shuffle(order)
+        covered: set[str] = set()
+        picked: list[str] = []
+        while len(picked) < quota:
+            gains = [
+                (len(classes[b] - covered), -i, b) for i, b in enumerate(order) if b not in picked
+            ]
+            best = max(gains)
+            picked.append(best[2])
+            covered |= classes[best[2]]
+        chosen |= set(picked)
+    chosen |= {o.id for o in outputs if o.base_id in chosen}
+    return chosen
 
 
 def _deterministic(
     plan: StudyPlan, repetitions: int, hook: ProgressHook | None
 ) -> tuple[list[Observation], float]:
-    from hybridjudge.grounding import GroundingChecker
+    from hybridjudge.grounding import CheckRecord, check_many
 
-    # One checker per case: its context, anchors and question are parsed once and reused by
-    # every output of the case in every repetition (the first output pays for the parse).
-    checkers: dict[tuple[str, str], GroundingChecker] = {}
-    observations: list[Observation] = []
-    walls: list[float] = []
-    total = len(plan.outputs) * repetitions
-    done = 0
-    for rep in range(repetitions):
-        start = time.perf_counter()
+    # One record per output and repetition; check_many prepares one checker per case, reused
+    # by every output of the case in every repetition (the first output pays for the parse).
+    records = []
+    for _ in range(repetitions):
         for out in plan.outputs:
-            key = (plan.corpus_of[out.id], out.case_id)
-            t0 = time.perf_counter()
-            checker = checkers.get(key)
-            if checker is None:
-                case = plan.case_of(out)
-                checker = checkers[key] = GroundingChecker(
-                    list(case.context),
+            case = plan.case_of(out)
+            records.append(
+                CheckRecord.model_construct(  # trusted: validated when the corpus was loaded
+                    id=out.id,
+                    answer=out.text,
+                    context=case.context,
                     question=case.question,
                     anchors=case.anchors,
                     answerable=case.answerable,
                     allowed_numbers=case.allowed_numbers,
-                )
-            report = checker.check(out.text)
-            elapsed_ms = (time.perf_counter() - t0) * 1000.0
-            observations.append(
-                Observation(
-                    output_id=out.id,
-                    scorer=DETERMINISTIC,
-                    repetition=rep,
-                    status="scored",
-                    score=1.0 if report.grounded else 0.0,
-                    flagged=not report.grounded,
-                    issues=tuple(sorted({_finding_key(f) for f in report.findings})),
-                    latency_ms=elapsed_ms,
+                    metadata={},
                 )
             )
-            done += 1
-            if hook is not None and done % 50 == 0:
-                hook(DETERMINISTIC, done, total)
-        walls.append(time.perf_counter() - start)
-    if hook is not None:
-        hook(DETERMINISTIC, total, total)
+    batch = check_many(
+        records,
+        progress=None if hook is None else (lambda done, total: hook(DETERMINISTIC, done, total)),
+    )
+    observations: list[Observation] = []
+    walls = [0.0] * repetitions
+    per_rep = len(plan.outputs)
+    for outcome in batch.outcomes:
+        rep = outcome.index // per_rep if per_rep else 0
+        walls[rep] += outcome.elapsed_ms / 1000.0
+        report = outcome.report
+        if report is None:
+            observations.append(
+                Observation(
+                    output_id=outcome.id,
+                    scorer=DETERMINISTIC,
+                    repetition=rep,
+                    status="unscored",
+                    unscored_reason="record_error",
+                    detail=outcome.error,
+                )
+            )
+            continue
+        observations.append(
+            Observation(
+                output_id=outcome.id,
+                scorer=DETERMINISTIC,
+                repetition=rep,
+                status="scored",
+                score=1.0 if report.grounded else 0.0,
+                flagged=not report.grounded,
+                issues=tuple(sorted({f"{f.kind}: {f.subject}" for f in report.findings})),
+                latency_ms=outcome.elapsed_ms,
+            )
+        )
     return observations, sum(walls) / len(walls)
 
 
@@ -315,72 +461,77 @@ async def _judges(
     thresholds: dict[str, float],
     hook: ProgressHook | None,
 ) -> tuple[list[Observation], float, Usage]:
-    from hybridjudge.judges import judge
+    from hybridjudge.judges import JudgeRecord, ajudge_many
     from hybridjudge.model import ModelClient
 
     judged = [o for o in plan.outputs if o.id in plan.judged]
-    total = len(judged) * repetitions
-    done = 0
-    observations: list[Observation] = []
-    walls: list[float] = []
+    records = []
+    for out in judged:
+        case = plan.case_of(out)
+        records.append(
+            JudgeRecord(id=out.id, answer=out.text, context=case.context, question=case.question)
+        )
     async with ModelClient(config) as client:
-        for rep in range(repetitions):
-            start = time.perf_counter()
-
-            async def one(out: Output, rep: int = rep) -> tuple[Output, dict[str, JudgeResult]]:
-                case = plan.case_of(out)
-                results = await judge(
-                    client,
-                    answer=out.text,
-                    context=list(case.context),
-                    question=case.question,
-                    scorers=scorers,
-                    mode=mode,
-                    repetition=rep,
-                )
-                return out, results
-
-            for fut in asyncio.as_completed([one(o) for o in judged]):
-                out, results = await fut
-                for scorer in scorers:
-                    observations.append(
-                        _judge_observation(out.id, scorer, rep, results[scorer], thresholds[scorer])
-                    )
-                done += 1
-                if hook is not None:
-                    hook("judges", done, total)
-            walls.append(time.perf_counter() - start)
+        batch: JudgeBatch = await ajudge_many(
+            records,
+            scorers=scorers,
+            mode=mode,
+            repetitions=repetitions,
+            client=client,
+            progress=None if hook is None else (lambda done, total: hook("judges", done, total)),
+        )
         run_usage = client.usage
+    observations = [
+        _judge_observation(o.id, scorer, o.repetition, o.results[scorer], thresholds[scorer])
+        for o in sorted(batch.outcomes, key=lambda o: (o.repetition, o.index))
+        for scorer in scorers
+    ]
+    walls = batch.wall_s
     return observations, (sum(walls) / len(walls)) if walls else 0.0, run_usage
 
 
-def run_study(
-    plan: StudyPlan,
-    *,
-    scorers: Sequence[str] = KNOWN_SCORERS,
-    repetitions: int = 1,
-    thresholds: dict[str, float] | None = None,
-    judge_mode: Literal["separate", "shared"] = "separate",
-    model_config: ModelConfig | None = None,
-    progress: ProgressHook | None = None,
-) -> StudyResult:
-    """Run every scorer on every output of ``plan`` ``repetitions`` times and analyse it."""
-    from hybridjudge import __version__
-
+def _check_settings(
+    scorers: Sequence[str], repetitions: int, thresholds: Mapping[str, float] | None
+) -> dict[str, float]:
     unknown = [s for s in scorers if s not in KNOWN_SCORERS]
     if unknown:
         raise ConfigError(
             f"unknown scorer(s) {', '.join(unknown)}; choose from {', '.join(KNOWN_SCORERS)}"
         )
     if not scorers:
-        raise ConfigError("no scorer selected; pass e.g. --scorers deterministic,support")
-    if repetitions < 1:
-        raise ConfigError("--repetitions must be at least 1")
+        raise ConfigError(f"no scorer selected; choose one or more of {', '.join(KNOWN_SCORERS)}")
+    if len(set(scorers)) != len(scorers):
+        raise ConfigError(f"a scorer is listed twice in {list(scorers)}; list each once")
+    check_repetitions(repetitions)
     limits = dict.fromkeys(JUDGE_SCORERS, 1.0)
-    limits.update(thresholds or {})
+    for name, value in (thresholds or {}).items():
+        if name not in JUDGE_SCORERS:
+            raise ConfigError(
+                f"threshold given for {name!r}, which is not a judge; judges: "
+                f"{', '.join(JUDGE_SCORERS)}"
+            )
+        limits[name] = value
     for name, value in limits.items():
         if not 0.0 <= value <= 1.0:
             raise ConfigError(f"threshold for {name} must be in [0, 1], got {value}")
+    return limits
+
+
+async def arun_study(
+    plan: StudyPlan,
+    *,
+    scorers: Sequence[str] = KNOWN_SCORERS,
+    repetitions: int = 1,
+    thresholds: Mapping[str, float] | None = None,
+    judge_mode: Literal["separate", "shared"] = "separate",
+    model_config: ModelConfig | None = None,
+    progress: ProgressHook | None = None,
+) -> StudyResult:
+    """Run the study from async code; see :func:`run_study`."""
+    from hybridjudge._version import __version__
+
+    scorers = list(scorers)
+    limits = _check_settings(scorers, repetitions, thresholds)
     judge_scorers = [s for s in scorers if s in JUDGE_SCORERS]
     if judge_scorers and model_config is None:
         from hybridjudge.model import ModelConfig
@@ -390,21 +541,18 @@ def run_study(
     observations: list[Observation] = []
     wall: dict[str, float] = {}
     judge_usage: Usage | None = None
+    sampling = plan.sampling()
     if DETERMINISTIC in scorers:
         obs, wall[DETERMINISTIC] = _deterministic(plan, repetitions, progress)
         observations += obs
-    if judge_scorers:
-        assert model_config is not None  # for mypy: set above
-        obs, wall["judges"], judge_usage = asyncio.run(
-            _judges(plan, judge_scorers, repetitions, model_config, judge_mode, limits, progress)
+    if judge_scorers and model_config is not None:
+        obs, wall["judges"], judge_usage = await _judges(
+            plan, judge_scorers, repetitions, model_config, judge_mode, limits, progress
         )
         observations += obs
 
     records = plan.records()
-    analysis = analyse(
-        records, observations, scorers=list(scorers), repetitions=repetitions, wall_s=wall
-    )
-    reference, note, differences = _reference(plan, records, observations)
+    analysis = analyse(records, observations, scorers=scorers, repetitions=repetitions, wall_s=wall)
     model_info: dict[str, str | float | int | None] = {}
     if judge_scorers and model_config is not None:
         model_info = model_config.describe()
@@ -418,28 +566,81 @@ def run_study(
             judge_mode=judge_mode,
             model=model_info,
         ),
-        corpora=tuple(plan.corpus_records),
-        mutation_sets=tuple(plan.mutation_records),
-        sampling=plan.sampling(),
+        corpora=plan.corpus_records,
+        mutation_sets=plan.mutation_records,
+        sampling=sampling,
         outputs=tuple(records),
         observations=tuple(observations),
         wall_s=wall,
         judge_usage=judge_usage,
         analysis=analysis,
-        reference=reference,
-        reference_note=note,
-        reference_differences=differences,
     )
 
 
-def _reference(
-    plan: StudyPlan, records: list[OutputRecord], observations: list[Observation]
-) -> tuple[Any, str | None, tuple[Any, ...]]:
+def run_study(
+    plan: StudyPlan,
+    *,
+    scorers: Sequence[str] = KNOWN_SCORERS,
+    repetitions: int = 1,
+    thresholds: Mapping[str, float] | None = None,
+    judge_mode: Literal["separate", "shared"] = "separate",
+    model_config: ModelConfig | None = None,
+    progress: ProgressHook | None = None,
+) -> StudyResult:
+    """Run every scorer on every output of ``plan`` ``repetitions`` times and analyse it.
+
+    Synchronous; also works inside a running event loop (a notebook), where the study runs on a
+    worker thread (``progress`` then runs there too). From async code, await :func:`arun_study`.
+
+    Args:
+        plan: what to score (:func:`load_plan`).
+        scorers: ``deterministic``, ``support``, ``contradiction`` (default all three).
+        repetitions: runs of every scorer on every output (1 or more).
+        thresholds: judge -> score below which it flags an output (default 1.0 each).
+        judge_mode: ``separate`` (each judge its own verdict call) or ``shared``.
+        model_config: the model the judges use (default the embedded model).
+        progress: ``progress(phase, done, total)``.
+
+    The comparison with the OpenGATE paper is not part of the run: call
+    :func:`compare_with_paper` on the result.
+
+    Raises:
+        ConfigError: an unknown or repeated scorer, bad repetitions or thresholds.
+    """
+    return run_sync(
+        lambda: arun_study(
+            plan,
+            scorers=scorers,
+            repetitions=repetitions,
+            thresholds=thresholds,
+            judge_mode=judge_mode,
+            model_config=model_config,
+            progress=progress,
+        )
+    )
+
+
+def compare_with_paper(study: StudyResult, plan: StudyPlan) -> StudyResult:
+    """``study`` with the OpenGATE paper's own scores analysed by the same rules, when one of
+    the plan's corpora ships them (``paper-results/`` in its folder); else ``study`` unchanged.
+
+    Fills :attr:`StudyResult.reference`, ``reference_note`` and ``reference_differences`` (the
+    paper mutants on which our deterministic scorer reacts differently from the paper's), which
+    the reports show in their reference section.
+    """
     from hybridjudge.study._paper import paper_reference
 
+    records = list(study.outputs)
     for corpus, record in zip(plan.corpora, plan.corpus_records, strict=True):
         mine = [r for r in records if r.corpus == corpus.name]
-        found = paper_reference(Path(record.path), corpus, mine, observations)
+        found = paper_reference(Path(record.path), corpus, mine, study.observations)
         if found is not None:
-            return found
-    return None, None, ()
+            reference, note, differences = found
+            return study.model_copy(
+                update={
+                    "reference": reference,
+                    "reference_note": note,
+                    "reference_differences": differences,
+                }
+            )
+    return study

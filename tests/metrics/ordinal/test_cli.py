@@ -6,7 +6,6 @@ exercise the real top-level parser and its error handling without depending on o
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from pathlib import Path
@@ -76,19 +75,29 @@ def test_html_report_is_self_contained(tmp_path: Path, capsys: pytest.CaptureFix
     assert cli.main([*BASE, "--html", str(out)]) == 0
     assert f"wrote {out}" in capsys.readouterr().err
     page = out.read_text(encoding="utf-8")
-    assert page.startswith("<!DOCTYPE html>")
-    # no external assets: every src/href is inline data, no scripts or stylesheets to fetch
-    assert re.findall(r'(?:src|href)\s*=\s*"(?!data:)', page) == []
+    assert page.lower().startswith("<!doctype html>")
+    # no external assets: every src/href is inline data or an in-page #id (SVG glyphs)
+    assert re.findall(r'(?:src|href)\s*=\s*"(?!data:|#)', page) == []
     assert "<script" not in page
     assert "<link" not in page
-    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
-    assert len(images) == 2
-    for image in images:
-        assert base64.b64decode(image).startswith(b"\x89PNG\r\n\x1a\n")
-    assert 'alt="confusion matrix heatmap"' in page
-    assert 'alt="per-level recall with Wilson intervals"' in page
-    assert '<td class="under d2">1</td>' in page  # 1 -> 3, two levels less urgent
-    assert '<td class="over d2">1</td>' in page  # 5 -> 3
+    # two inline SVG charts, each with a text alternative
+    assert page.count("<svg") == 2
+    assert 'aria-label="confusion matrix heatmap.' in page
+    assert 'aria-label="Per-level recall with 95% Wilson intervals: level 1:' in page
+    # the matrix cells say which way and how far each error goes
+    assert 'title="under-triage by 2 levels">1</td>' in page  # 1 -> 3, two levels less urgent
+    assert 'title="over-triage by 2 levels">1</td>' in page  # 5 -> 3
+    # same look as every report: the shared page style
+    from hybridjudge.reports._page import CSS
+
+    assert CSS in page
+
+
+def test_html_report_is_byte_identical_across_renders(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.html", tmp_path / "b.html"
+    assert cli.main([*BASE, "--html", str(first)]) == 0
+    assert cli.main([*BASE, "--html", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
 
 
 def test_label_outside_the_scale_names_the_row(
@@ -227,7 +236,7 @@ def test_custom_scale_with_named_levels(tmp_path: Path, capsys: pytest.CaptureFi
     ("extra", "needle"),
     [
         (["--scale", "Manchester"], "--scale 'Manchester' is not one of"),
-        (["--high-acuity", "1,9"], "--high-acuity '1,9': ['9'] not levels"),
+        (["--high-acuity", "1,9"], "--high-acuity 1,9: ['9'] not levels"),
         (["--delimiter", ";;"], "--delimiter ';;': use a single character"),
         (["--encoding", "klingon"], "--encoding 'klingon' is not a known text encoding"),
         (["--plan", "nowhere.toml"], "cannot read the analysis plan"),

@@ -21,9 +21,9 @@ from hybridjudge.metrics.ordinal import (
     compare,
     metric_names,
     parse_plan,
-    render_markdown,
     triage_report,
 )
+from hybridjudge.reports import render_triage_markdown as render_markdown
 from tests.metrics.ordinal.worked_example import LEVELS, WORKED_MATRIX, expand
 
 PLAN = parse_plan(

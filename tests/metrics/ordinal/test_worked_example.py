@@ -1,6 +1,6 @@
-"""MISSION.md section 5's worked example, reproduced exactly.
+"""The worked example of docs/metrics.md (ordinal classification), reproduced exactly.
 
-Golden figures come from MISSION.md section 5 (and the seed article it restates): accuracy 82%,
+Golden figures come from that worked example (restated from the seed article): accuracy 82%,
 majority baseline 70%, recalls 40 / 60 / 97.1 / 40 / 40%, balanced accuracy 55.4%, under-triage
 11/100, over-triage 7/100, levels 1-2 under-triage 6/15, MAE 20/100, errors of 2+ levels 2/100.
 The matrix and its derivation are in ``worked_example.py``.

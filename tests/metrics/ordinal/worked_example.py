@@ -1,6 +1,6 @@
-"""The worked example of MISSION.md section 5 (synthetic, 100 cases), as a confusion matrix.
+"""The worked example of docs/metrics.md (synthetic, 100 cases), as a confusion matrix.
 
-MISSION.md gives the summary figures, not the matrix. This matrix was constructed by hand to be
+docs/metrics.md gives the summary figures, not the matrix. This matrix was constructed by hand to be
 consistent with ALL of them (rows = reference level 1..5, columns = predicted level 1..5)::
 
     ref\\pred   1   2   3   4   5    n
@@ -24,8 +24,8 @@ Derivation (hand computation):
 Hence: under-triage 11/100 (cells 1->2: 2, 1->3: 1, 2->3: 3, 3->4: 1, 4->5: 4), over-triage
 7/100 (2->1: 1, 3->2: 1, 4->3: 2, 5->4: 2, 5->3: 1), far under-triage 1/100, recalls
 2/5, 6/10, 68/70, 4/10, 2/5, balanced accuracy (0.4 + 0.6 + 68/70 + 0.4 + 0.4) / 5 = 0.55429.
-The matrix is not unique (MISSION.md does not fix where the two far errors sit); any matrix with
-these properties reproduces every figure MISSION.md states.
+The matrix is not unique (docs/metrics.md does not fix where the two far errors sit); any matrix with
+these properties reproduces every figure docs/metrics.md states.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ TREC = ["--qrels", str(DATA / "qrels.test"), "--run", str(DATA / "results.test")
 
 def test_json_output_matches_trec_eval_summary(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["retrieval", "eval", *TREC, "--metrics", "map,recip_rank", "P_10",
-                 "--json", "--bootstrap", "200", "--seed", "3"])  # fmt: skip
+                 "--json", "--resamples", "200", "--bootstrap-seed", "3"])  # fmt: skip
     assert code == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["format_version"] == 1
@@ -39,7 +39,7 @@ def test_json_output_matches_trec_eval_summary(capsys: pytest.CaptureFixture[str
 
 def test_report_card_lists_metrics_ci_and_worst(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["retrieval", "eval", *TREC, "--metrics", "ndcg@10", "map",
-                 "--bootstrap", "100", "--worst", "2"]) == 0  # fmt: skip
+                 "--resamples", "100", "--worst", "2"]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "Retrieval report card" in out
     assert "3 queries" in out
@@ -54,7 +54,7 @@ def test_report_card_lists_metrics_ci_and_worst(capsys: pytest.CaptureFixture[st
 
 
 def test_seeded_intervals_repeat(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["retrieval", "eval", *TREC, "--metrics", "map", "--json", "--bootstrap", "100"]
+    args = ["retrieval", "eval", *TREC, "--metrics", "map", "--json", "--resamples", "100"]
     main(args)
     first = json.loads(capsys.readouterr().out)["summary"]
     main(args)
@@ -78,7 +78,7 @@ def test_cases_with_retriever_and_with_run(
     monkeypatch.delitem(sys.modules, "toy_retriever_cli", raising=False)
     code = main(["retrieval", "eval", "--cases", str(cases), "--retriever",
                  "toy_retriever_cli:search", "--metrics", "mrr,hit@1,p@3", "--json",
-                 "--bootstrap", "100"])  # fmt: skip
+                 "--resamples", "100"])  # fmt: skip
     assert code == 0
     result = json.loads(capsys.readouterr().out)["result"]
     # c1 found at rank 1, c2 at rank 2 (hand computed); P@3 = 1/3 each
@@ -92,7 +92,7 @@ def test_cases_with_retriever_and_with_run(
         + "\n"
     )
     assert main(["retrieval", "eval", "--cases", str(cases), "--run", str(run),
-                 "--metrics", "mrr", "--bootstrap", "100"]) == 0  # fmt: skip
+                 "--metrics", "mrr", "--resamples", "100"]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "Which module is shared?" not in out.split("Worst")[0]
     assert "1 qrels queries missing from the run, skipped" in out
@@ -105,7 +105,7 @@ def test_cases_with_retriever_and_with_run(
         (["--metrics", "ndcg@0"], "cutoff k=0"),
         (["--metrics", "bleu"], "unknown metric 'bleu'"),
         (["--relevance-level", "0"], "relevance_level=0"),
-        (["--bootstrap", "5"], "n_resamples=5"),
+        (["--resamples", "5"], "n_resamples=5"),
     ],
 )
 def test_bad_input_exits_2_with_message(

@@ -4,7 +4,8 @@ Metric functions follow scikit-learn's conventions (``f(y_true, y_pred, *, label
 the confusion matrix are the reference); :func:`triage_report` computes everything at once with
 95% intervals (Wilson for proportions, a seeded stratified bootstrap for balanced accuracy, MAE
 and kappa), records the scale and label source, orders metrics by an analysis plan fixed before
-results, and checks its invariants.
+results, and checks its invariants. Rendering lives in :mod:`hybridjudge.reports`
+(``render_triage_markdown``, ``render_triage_html``): metrics compute, reports render.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from hybridjudge.metrics.ordinal._plan import (
     metric_names,
     parse_plan,
 )
-from hybridjudge.metrics.ordinal._render import render_html, render_markdown
 from hybridjudge.metrics.ordinal._report import (
     KNOWN_SCALES,
     REPORT_FORMAT,
@@ -76,8 +76,6 @@ __all__ = [
     "over_triage_rate",
     "parse_plan",
     "recall_per_level",
-    "render_html",
-    "render_markdown",
     "triage_report",
     "under_triage_rate",
     "weighted_kappa_score",

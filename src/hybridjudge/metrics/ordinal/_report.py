@@ -416,7 +416,7 @@ def triage_report(
     InvariantError
         The computed report is inconsistent (never expected; it would be a bug).
     """
-    from hybridjudge import __version__
+    from hybridjudge._version import __version__
 
     direction = check_most_urgent(most_urgent)
     canonical, scale_labels = _resolve_scale(scale, labels, direction)
@@ -433,8 +433,10 @@ def triage_report(
             f"high_acuity={list(acuity)!r}: {missing!r} not levels of {canonical} "
             f"{list(scale_labels)}; name the most urgent levels, e.g. high_acuity=(1, 2)"
         )
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 100:
-        raise ConfigError(f"n_resamples={n_resamples!r}; use an int of at least 100")
+    from hybridjudge._params import check_resamples, check_seed
+
+    check_resamples(n_resamples)
+    check_seed(seed)
     settings = BootstrapSettings(n_resamples=n_resamples, seed=seed)
 
     k = encoded.n_labels

@@ -6,7 +6,6 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
-from hybridjudge._errors import InputError
 from hybridjudge._stats import BOOTSTRAP_METHOD, bootstrap_interval
 from hybridjudge.metrics.retrieval._evaluate import RetrievalResult
 
@@ -70,8 +69,10 @@ def summarize(
     >>> (s.mean, s.ci_low <= s.mean <= s.ci_high)
     (0.5, True)
     """
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InputError(f"seed={seed!r}; use an integer")
+    from hybridjudge._params import check_resamples, check_seed
+
+    check_resamples(n_resamples)
+    check_seed(seed)
     summaries: list[MetricSummary] = []
     for name in result.metrics:
         values = np.asarray(result.per_query[name], dtype=np.float64)

@@ -38,6 +38,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from hybridjudge._errors import CaseFileError, InputError
+from hybridjudge._jsonl import iter_json_lines
 
 __all__ = [
     "RetrievalCase",
@@ -74,7 +75,8 @@ def _suffix(path: Path) -> str:
 def _read_text(path: str | Path) -> tuple[Path, str]:
     file = Path(path)
     try:
-        return file, file.read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark would otherwise stick to the first query id
+        return file, file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"{file}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -86,19 +88,21 @@ def _load_json(path: Path, text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CaseFileError(f"invalid JSON: {exc.msg}", path=str(path), line=exc.lineno) from None
+    except RecursionError:
+        raise CaseFileError("invalid JSON: nested too deeply to read", path=str(path)) from None
+    except ValueError as exc:  # e.g. an integer longer than Python reads (4,300 digits)
+        raise CaseFileError(f"invalid JSON: {exc}", path=str(path)) from None
 
 
 def _jsonl(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CaseFileError(f"invalid JSON: {exc.msg}", path=str(path), line=number) from None
-        if not isinstance(record, dict):
-            raise CaseFileError("each line must be a JSON object", path=str(path), line=number)
-        yield number, record
+    # the one JSONL reader (hybridjudge._jsonl): line numbers, hostile lines as typed errors;
+    # NaN/Infinity stay accepted here, as scores (they rank as the extremes, like TREC's inf)
+    for item in iter_json_lines(text.split("\n"), path=str(path), allow_nan=True):
+        if item.error is not None:
+            raise item.error
+        if not isinstance(item.value, dict):
+            raise CaseFileError("each line must be a JSON object", path=str(path), line=item.line)
+        yield item.line, item.value
 
 
 def _trec_lines(text: str) -> Iterator[tuple[int, list[str]]]:
@@ -108,6 +112,20 @@ def _trec_lines(text: str) -> Iterator[tuple[int, list[str]]]:
             yield number, fields
 
 
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 40 characters (a huge int has no repr beyond 4,300 digits)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<an integer of about {value.bit_length() * 0.30103:.0f} digits>"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+MAX_GRADE = 1_000_000
+"""Largest absolute relevance grade accepted (TREC grades are small; a larger one is a typo or
+an overflow waiting to happen in the gain arrays)."""
+
+
 def _grade(value: Any, *, path: Path, line: int | None, qid: str, docid: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise CaseFileError(
@@ -115,18 +133,31 @@ def _grade(value: Any, *, path: Path, line: int | None, qid: str, docid: str) ->
             path=str(path),
             line=line,
         )
+    shown = _short(value)
     try:
         number = float(value)
-    except ValueError:
-        number = math.nan
+    except (ValueError, OverflowError):
+        number = math.inf if isinstance(value, int) else math.nan
+    if isinstance(value, int) and not isinstance(value, bool):
+        too_big = abs(value) > MAX_GRADE
+    else:
+        too_big = math.isinf(number) or (math.isfinite(number) and abs(number) > MAX_GRADE)
+    if too_big:
+        raise CaseFileError(
+            f"query {qid!r}, document {docid!r}: grade {shown} is out of range "
+            f"(grades must be integers between -{MAX_GRADE:,} and {MAX_GRADE:,}; "
+            "0 = not relevant, 1 or more = relevant)",
+            path=str(path),
+            line=line,
+        )
     if not math.isfinite(number) or number != int(number):
         raise CaseFileError(
-            f"query {qid!r}, document {docid!r}: grade {value!r} is not an integer "
+            f"query {qid!r}, document {docid!r}: grade {shown} is not an integer "
             "(0 = not relevant, 1 or more = relevant)",
             path=str(path),
             line=line,
         )
-    return int(number)
+    return int(value) if isinstance(value, int) else int(number)
 
 
 def _score(value: Any, *, path: Path | None, line: int | None, where: str) -> float:
@@ -134,9 +165,12 @@ def _score(value: Any, *, path: Path | None, line: int | None, where: str) -> fl
         raise CaseFileError(f"{where}: score {value!r} is not a number", path=_p(path), line=line)
     try:
         number = float(value)
-    except ValueError:
+    except (ValueError, OverflowError):
+        shown = _short(value)
         raise CaseFileError(
-            f"{where}: score {value!r} is not a number", path=_p(path), line=line
+            f"{where}: score {shown} is not a number that fits a float",
+            path=_p(path),
+            line=line,
         ) from None
     if math.isnan(number):
         raise CaseFileError(
@@ -458,7 +492,7 @@ def load_retriever(spec: str) -> Callable[[str], Any]:
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
         raise InputError(
-            f"--retriever {spec!r}: expected 'module:function', e.g. 'myapp.search:retrieve'"
+            f"retriever {spec!r}: expected 'module:function', e.g. 'myapp.search:retrieve'"
         )
     cwd = str(Path.cwd())
     added = cwd not in sys.path
@@ -467,7 +501,7 @@ def load_retriever(spec: str) -> Callable[[str], Any]:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise InputError(f"--retriever {spec!r}: cannot import {module_name!r} ({exc})") from None
+        raise InputError(f"retriever {spec!r}: cannot import {module_name!r} ({exc})") from None
     finally:
         if added:
             sys.path.remove(cwd)
@@ -475,9 +509,9 @@ def load_retriever(spec: str) -> Callable[[str], Any]:
     for part in attribute.split("."):
         function = getattr(function, part, None)  # type: ignore[assignment]
         if function is None:
-            raise InputError(f"--retriever {spec!r}: {module_name!r} has no {attribute!r}")
+            raise InputError(f"retriever {spec!r}: {module_name!r} has no {attribute!r}")
     if not callable(function):
-        raise InputError(f"--retriever {spec!r}: {attribute!r} is not callable")
+        raise InputError(f"retriever {spec!r}: {attribute!r} is not callable")
     return function
 
 

@@ -1,20 +1,24 @@
-"""Markdown and self-contained HTML renderings of a :class:`TriageReport`."""
+"""The triage (ordinal classification) report as Markdown, HTML and terminal tables.
+
+Moved here from ``metrics.ordinal`` so the metrics compute and the reports render: the same
+table model (:mod:`hybridjudge.reports._table`) and page style (:mod:`hybridjudge.reports._page`)
+as the study report. Charts are inline SVG, reproducible byte for byte.
+"""
 
 from __future__ import annotations
 
-import base64
 import html
-import io
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from hybridjudge.metrics.ordinal._models import Rate, Statistic
-from hybridjudge.metrics.ordinal._report import KNOWN_SCALES, TriageReport
+from hybridjudge.metrics.ordinal import KNOWN_SCALES, Rate, Statistic, TriageReport
+from hybridjudge.reports._charts import chart_style, svg
+from hybridjudge.reports._page import facts_html, figure_html, page, table_block
+from hybridjudge.reports._table import Cell, Column, Row, Table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["render_html", "render_markdown"]
+__all__ = ["render_triage_html", "render_triage_markdown", "triage_tables"]
 
 _COLUMNS = ("role", "metric", "value", "count", "population", "95% CI", "CI method")
 
@@ -125,55 +129,9 @@ def _region_sentence(report: TriageReport) -> str:
     )
 
 
-def _md_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
-    def line(cells: tuple[str, ...]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-    return [line(header), "|" + "---|" * len(header), *(line(row) for row in rows)]
-
-
-def render_markdown(report: TriageReport) -> str:
-    """The report as Markdown: provenance, confusion matrix, planned then exploratory metrics."""
-    out = [
-        f"# Triage report: {report.scale}, {report.label_source.description}",
-        "",
-        *_md_table(("", ""), [(f"**{key}**", value) for key, value in _facts(report)]),
-        "",
-        "## Confusion matrix (rows = reference level, columns = predicted level)",
-        "",
-    ]
-    header = ("reference ↓ / predicted →", *(str(x) for x in report.labels), "n (class size)")
-    body = []
-    for i, label in enumerate(report.labels):
-        cells = [
-            f"**{count}**" if i == j else str(count)
-            for j, count in enumerate(report.confusion_matrix[i])
-        ]
-        body.append((f"**{label}**", *cells, str(report.class_sizes[i])))
-    body.append(("predicted total", *(str(x) for x in report.prediction_counts), str(report.n)))
-    out += [*_md_table(header, body), "", _region_sentence(report), ""]
-    if report.plan is not None:
-        out += ["## Planned metrics (named by the analysis plan before results)", ""]
-        out += [*_md_table(_COLUMNS, _rows(report.planned)), ""]
-        out += ["## Exploratory metrics (not named by the plan)", ""]
-    else:
-        out += ["## Metrics (no analysis plan: all exploratory)", ""]
-    out += [*_md_table(_COLUMNS, _rows(report.exploratory)), ""]
-    out += ["## Invariants checked", "", *(f"- ✓ {text}" for text in report.invariants), ""]
-    return "\n".join(out)
-
-
-# --- HTML -------------------------------------------------------------------------------------
-
 _CORRECT = (0.19, 0.51, 0.74)
 _UNDER = (0.90, 0.33, 0.05)
 _OVER = (0.46, 0.42, 0.69)
-
-
-def _png(figure: Figure) -> str:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def _heatmap(report: TriageReport) -> Figure:
@@ -260,81 +218,160 @@ def _recall_bars(report: TriageReport) -> Figure:
     return figure
 
 
-def _html_table(
-    header: tuple[str, ...], rows: Sequence[tuple[str, ...]], *, raw: bool = False
-) -> str:
-    def cell(tag: str, text: str) -> str:
-        return f"<{tag}>{text if raw else html.escape(text)}</{tag}>"
-
-    head = "".join(cell("th", h) for h in header)
-    body = "".join("<tr>" + "".join(cell("td", c) for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _matrix_html(report: TriageReport) -> str:
+def _metrics_table(items: tuple[Rate | Statistic, ...]) -> Table:
+    columns = [
+        Column("role"),
+        Column("metric"),
+        Column("value", "right"),
+        Column("count", "right"),
+        Column("population"),
+        Column("95% CI", "right"),
+        Column("CI method"),
+    ]
     rows = []
-    for i, label in enumerate(report.labels):
-        cells = [f"<th>{html.escape(str(label))}</th>"]
-        for j, count in enumerate(report.confusion_matrix[i]):
-            less_urgent = (j > i) if report.most_urgent == "first" else (j < i)
-            kind = "correct" if i == j else ("under" if less_urgent else "over")
-            cells.append(f'<td class="{kind} d{min(abs(i - j), 3)}">{count}</td>')
-        cells.append(f"<td>{report.class_sizes[i]}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    totals = "".join(f"<td>{x}</td>" for x in report.prediction_counts)
-    rows.append(f"<tr><th>predicted total</th>{totals}<td>{report.n}</td></tr>")
-    head = "".join(f"<th>{html.escape(str(x))}</th>" for x in report.labels)
-    return (
-        '<table class="matrix"><thead><tr><th>reference ↓ / predicted →</th>'
-        f"{head}<th>n</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    for role, metric, value, count, population, ci, method in _rows(items):
+        rows.append([role, metric, value, count, population, ci, method])
+    return Table.of(columns, rows)
+
+
+def _facts_table(report: TriageReport) -> Table:
+    return Table.of(
+        [Column(""), Column("")],
+        [[Cell(key, emphasis="strong"), value] for key, value in _facts(report)],
     )
 
 
-_STYLE = """
-body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:0.8em 0}td,th{border:1px solid #ccc;padding:3px 8px}
-th{background:#f3f3f3;text-align:left}.matrix td{text-align:right}
-.correct{background:#c6dbef;font-weight:bold}.under.d1{background:#fdd0a2}
-.under.d2{background:#fd8d3c}.under.d3{background:#d94801;color:#fff}
-.over.d1{background:#dadaeb}.over.d2{background:#9e9ac8}.over.d3{background:#6a51a3;color:#fff}
-img{max-width:100%}.figures{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}
-"""
+_FILLS = {
+    "correct": ("#c6dbef", "#1f2328"),
+    "under1": ("#fdd0a2", "#1f2328"),
+    "under2": ("#fd8d3c", "#1f2328"),
+    "under3": ("#d94801", "#ffffff"),
+    "over1": ("#dadaeb", "#1f2328"),
+    "over2": ("#9e9ac8", "#1f2328"),
+    "over3": ("#6a51a3", "#ffffff"),
+}
 
 
-def render_html(report: TriageReport) -> str:
-    """The report as one self-contained HTML page (inline CSS and base64 PNG figures).
+def _matrix_table(report: TriageReport, *, colour: bool) -> Table:
+    columns = [
+        Column("reference ↓ / predicted →"),
+        *(Column(str(x), "right") for x in report.labels),
+        Column("n (class size)", "right"),
+    ]
+    rows: list[Row] = []
+    for i, label in enumerate(report.labels):
+        cells = [Cell(str(label), header=True, emphasis="strong")]
+        for j, count in enumerate(report.confusion_matrix[i]):
+            less_urgent = (j > i) if report.most_urgent == "first" else (j < i)
+            kind = "correct" if i == j else ("under" if less_urgent else "over")
+            key = kind if i == j else f"{kind}{min(abs(i - j), 3)}"
+            fill, ink = _FILLS[key] if colour else (None, None)
+            title = (
+                "correct"
+                if i == j
+                else f"{kind}-triage by {abs(i - j)} level{'s' if abs(i - j) > 1 else ''}"
+            )
+            cells.append(
+                Cell(
+                    str(count),
+                    emphasis="strong" if i == j else "normal",
+                    fill=fill,
+                    ink=ink,
+                    title=title,
+                )
+            )
+        cells.append(Cell(str(report.class_sizes[i])))
+        rows.append(Row(tuple(cells)))
+    rows.append(
+        Row(
+            (
+                Cell("predicted total", header=True),
+                *(Cell(str(x)) for x in report.prediction_counts),
+                Cell(str(report.n)),
+            )
+        )
+    )
+    return Table(tuple(columns), tuple(rows), css_class="matrix")
 
-    Needs matplotlib (the ``report`` extra).
+
+def triage_tables(report: TriageReport) -> dict[str, Table]:
+    """Every table of the report by name: ``facts``, ``matrix``, ``planned``, ``exploratory``."""
+    tables = {
+        "facts": _facts_table(report),
+        "matrix": _matrix_table(report, colour=False),
+        "exploratory": _metrics_table(report.exploratory),
+    }
+    if report.plan is not None:
+        tables["planned"] = _metrics_table(report.planned)
+    return tables
+
+
+def render_triage_markdown(report: TriageReport) -> str:
+    """The report as Markdown: provenance, confusion matrix, planned then exploratory metrics."""
+    tables = triage_tables(report)
+    out = [
+        f"# Triage report: {report.scale}, {report.label_source.description}",
+        "",
+        tables["facts"].to_markdown(),
+        "",
+        "## Confusion matrix (rows = reference level, columns = predicted level)",
+        "",
+        tables["matrix"].to_markdown(),
+        "",
+        _region_sentence(report),
+        "",
+    ]
+    if report.plan is not None:
+        out += ["## Planned metrics (named by the analysis plan before results)", ""]
+        out += [tables["planned"].to_markdown(), ""]
+        out += ["## Exploratory metrics (not named by the plan)", ""]
+    else:
+        out += ["## Metrics (no analysis plan: all exploratory)", ""]
+    out += [tables["exploratory"].to_markdown(), ""]
+    out += ["## Invariants checked", "", *(f"- ✓ {text}" for text in report.invariants), ""]
+    return "\n".join(out)
+
+
+def render_triage_html(report: TriageReport) -> str:
+    """The report as one self-contained HTML page (inline CSS and SVG charts).
+
+    Needs matplotlib (the ``report`` extra) for the two charts.
     """
-    heatmap = _png(_heatmap(report))
-    bars = _png(_recall_bars(report))
     title = f"Triage report: {report.scale}, {report.label_source.description}"
-    parts: list[Any] = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>",
+    with chart_style():
+        heatmap = svg(_heatmap(report))
+        bars = svg(_recall_bars(report))
+    recall_alt = "Per-level recall with 95% Wilson intervals: " + "; ".join(
+        f"level {label}: {_number(report.metric(f'recall_level_{label}').value, 'proportion')}"
+        for label in report.labels
+    )
+    parts = [
         f"<h1>{html.escape(title)}</h1>",
-        _html_table(("", ""), _facts(report)),
+        facts_html(_facts(report)),
         "<h2>Confusion matrix (rows = reference level, columns = predicted level)</h2>",
-        _matrix_html(report),
+        table_block(_matrix_table(report, colour=True).to_html()),
         f"<p>{html.escape(_region_sentence(report))}</p>",
         '<div class="figures">',
-        f'<img alt="confusion matrix heatmap" src="data:image/png;base64,{heatmap}">',
-        f'<img alt="per-level recall with Wilson intervals" src="data:image/png;base64,{bars}">',
+        figure_html(heatmap, alt=f"confusion matrix heatmap. {_region_sentence(report)}"),
+        figure_html(bars, alt=recall_alt, caption=recall_alt),
         "</div>",
     ]
     if report.plan is not None:
         parts += [
             "<h2>Planned metrics (named by the analysis plan before results)</h2>",
-            _html_table(_COLUMNS, _rows(report.planned)),
+            table_block(_metrics_table(report.planned).to_html()),
             "<h2>Exploratory metrics (not named by the plan)</h2>",
         ]
     else:
         parts.append("<h2>Metrics (no analysis plan: all exploratory)</h2>")
     parts += [
-        _html_table(_COLUMNS, _rows(report.exploratory)),
+        table_block(_metrics_table(report.exploratory).to_html()),
         "<h2>Invariants checked</h2><ul>",
         *(f"<li>✓ {html.escape(text)}</li>" for text in report.invariants),
-        "</ul></body></html>",
+        "</ul>",
     ]
-    return "\n".join(str(part) for part in parts)
+    extra = (
+        ".figures{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}"
+        ".figures figure{flex:1 1 26rem;max-width:36rem}"
+    )
+    return page(title, parts, extra_css=extra)

@@ -1,0 +1,31 @@
+"""The anchor record: a fact a correct answer must contain.
+
+A utility module below every stage: the corpus stores anchors in its cases and the grounding
+checks match them, so the record lives here and both import it (the grounding layer imports
+nothing of hybridjudge but utility modules). The public name is :class:`hybridjudge.corpus.Anchor`
+(also :class:`hybridjudge.Anchor`).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = ["Anchor"]
+
+
+class Anchor(BaseModel):
+    """A fact a correct answer must contain."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: str = Field(min_length=1)
+    """The canonical wording of the fact, e.g. ``"500 mg"``."""
+    aliases: tuple[str, ...] = ()
+    """Accepted paraphrases; any one of them satisfies the anchor."""
+
+    @field_validator("value")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("an anchor must not be blank")
+        return value

@@ -1,0 +1,82 @@
+"""Validators for parameters that several layers accept, each written once with one message.
+
+A utility module: the library entry points (``run_study``, the judges' batch loop) call these, and
+the command line lets the library's error through instead of checking the value a second time.
+"""
+
+from __future__ import annotations
+
+from hybridjudge._errors import ConfigError, InputError
+
+__all__ = [
+    "MAX_REPETITIONS",
+    "MAX_RESAMPLES",
+    "MIN_RESAMPLES",
+    "check_repetitions",
+    "check_resamples",
+    "check_seed",
+]
+
+MAX_REPETITIONS = 1_000
+"""Most repetitions accepted (``10**12`` would run until the machine is switched off)."""
+MIN_RESAMPLES = 100
+"""Fewest bootstrap resamples accepted (fewer give meaningless percentile intervals)."""
+MAX_RESAMPLES = 1_000_000
+"""Most bootstrap resamples accepted (more only cost memory and time: 10**6 already pins the
+interval's bounds to well under 0.1 percentage point)."""
+_MAX_SEED = 2**63 - 1
+
+
+def check_repetitions(value: object) -> int:
+    """Return ``value`` if it is a whole number of repetitions (1 or more).
+
+    Raises:
+        ConfigError: ``value`` is not an ``int`` (``bool`` is refused), is below 1 or above
+            :data:`MAX_REPETITIONS`.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(
+            f"repetitions must be a whole number of at least 1, got {value!r}",
+            code="invalid_repetitions",
+        )
+    if value > MAX_REPETITIONS:
+        raise ConfigError(
+            f"repetitions must be at most {MAX_REPETITIONS:,}, got {value:,}: every repetition "
+            "reruns every scorer on every output",
+            code="invalid_repetitions",
+        )
+    return value
+
+
+def check_resamples(value: object, *, name: str = "n_resamples") -> int:
+    """Return ``value`` if it is a whole number of bootstrap resamples in
+    [:data:`MIN_RESAMPLES`, :data:`MAX_RESAMPLES`].
+
+    Raises:
+        InputError: (code ``invalid_resamples``) not an ``int`` or out of range; checked before
+            any work, so ``10**12`` fails at once instead of after allocating terabytes.
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not MIN_RESAMPLES <= value <= MAX_RESAMPLES
+    ):
+        raise InputError(
+            f"{name}={value!r}: use a whole number of resamples from {MIN_RESAMPLES:,} to "
+            f"{MAX_RESAMPLES:,}",
+            code="invalid_resamples",
+        )
+    return value
+
+
+def check_seed(value: object, *, name: str = "seed") -> int:
+    """Return ``value`` if it is a usable random seed: an ``int`` from 0 to 2**63 - 1.
+
+    Raises:
+        InputError: (code ``invalid_seed``) negative, too large, or not an ``int``.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_SEED:
+        raise InputError(
+            f"{name}={value!r}: use a whole number from 0 to 2**63 - 1", code="invalid_seed"
+        )
+    return value

@@ -1,0 +1,121 @@
+"""``--dry-run``: how many model calls and tokens a judge run would take, before spending any.
+
+The estimate renders the real prompts for every answer and repetition. Calls: one claim
+extraction per answer, then one verdict call per scorer (``separate`` mode) or one in all
+(``shared``); answers the judges skip without a model (none here: the estimate is an upper
+bound) and replies already in the cache are not subtracted. Prompt tokens: the rendered
+messages' characters / 4 (the usual rule of thumb for English with OpenAI tokenizers), with
+the claims as long as the answer. Completion tokens: the judges' own ``max_tokens`` budgets
+(an upper bound), the number of claims taken as the answer's sentence count. Cost: the
+configured or table price, or "unknown price".
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hybridjudge.model import ModelConfig
+
+__all__ = ["DryRunEstimate", "add_dry_run_argument", "estimate_judging", "print_estimate"]
+
+
+def add_dry_run_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--dry-run`` (one wording for ``judge`` and ``study run``)."""
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="estimate the judges' model calls, tokens and cost, then stop without any request",
+    )
+
+
+_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]?")
+
+
+@dataclass(frozen=True, slots=True)
+class DryRunEstimate:
+    """Upper bounds of a judge run, computed without any request."""
+
+    evaluations: int
+    """Answers x repetitions."""
+    calls: int
+    """Model calls (claims + verdicts), before cache hits."""
+    prompt_tokens: int
+    """Estimated prompt tokens (characters / 4)."""
+    completion_tokens: int
+    """Completion tokens at most (the judges' ``max_tokens`` budgets)."""
+    cost_usd: float | None
+    """Cost at the configured or table price; ``None`` when the price is unknown."""
+
+
+def _tokens(text: str) -> int:
+    return (len(text) + 3) // 4
+
+
+def _claims_in(answer: str) -> int:
+    return max(1, sum(1 for s in _SENTENCE.findall(answer) if s.strip()))
+
+
+def estimate_judging(
+    answers: Sequence[tuple[str, Sequence[str], str | None]],
+    *,
+    scorers: Sequence[str],
+    mode: str,
+    repetitions: int,
+    config: ModelConfig,
+) -> DryRunEstimate:
+    """Estimate judging every ``(answer, context, question)`` *repetitions* times."""
+    from hybridjudge.judges import claims_token_budget, load_prompt, verdicts_token_budget
+    from hybridjudge.model import price_or_unknown
+
+    claims_prompt = load_prompt("claims")
+    verdict_prompts = (
+        [load_prompt("shared")] if mode == "shared" else [load_prompt(s) for s in scorers]
+    )
+    calls = prompt = completion = 0
+    for answer, context, question in answers:
+        n_claims = _claims_in(answer)
+        messages = claims_prompt.messages(question=question or "(none)", answer=answer)
+        prompt += sum(_tokens(m["content"]) for m in messages)
+        completion += claims_token_budget(answer)
+        calls += 1
+        claims = "\n".join(f"{i}. {s.strip()}" for i, s in enumerate([answer], start=1))
+        for verdict in verdict_prompts:
+            messages = verdict.messages(context="\n\n".join(context), claims=claims)
+            prompt += sum(_tokens(m["content"]) for m in messages)
+            completion += verdicts_token_budget(n_claims)
+            calls += 1
+    calls *= repetitions
+    prompt *= repetitions
+    completion *= repetitions
+    price = price_or_unknown(config)
+    cost = (
+        None
+        if price is None
+        else (prompt * price.input_per_mtok + completion * price.output_per_mtok) / 1_000_000
+    )
+    return DryRunEstimate(
+        evaluations=len(answers) * repetitions,
+        calls=calls,
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        cost_usd=cost,
+    )
+
+
+def print_estimate(command: str, estimate: DryRunEstimate, config: ModelConfig) -> None:
+    """Print the estimate (stdout) and say that no request was made."""
+    cost = "unknown price" if estimate.cost_usd is None else f"${estimate.cost_usd:.4f}"
+    print(
+        f"{command} --dry-run: {estimate.evaluations} evaluation(s) on {config.model} "
+        f"({config.backend}): at most {estimate.calls} model call(s), about "
+        f"{estimate.prompt_tokens:,} prompt token(s) and at most "
+        f"{estimate.completion_tokens:,} completion token(s); cost at most {cost} "
+        "(before cache hits). No request was made."
+    )
+    sys.stdout.flush()

@@ -1,0 +1,574 @@
+"""Case records from the formats users already have, under the field names they already use.
+
+Sources: JSONL, JSON, CSV and Parquet files; a pandas ``DataFrame``; a Hugging Face
+``datasets.Dataset``; RAGAS and DeepEval evaluation datasets; any iterable of mappings or of
+objects with fields (pydantic models, dataclasses, plain objects: RAGAS ``SingleTurnSample`` and
+DeepEval ``LLMTestCase`` are read by their attributes, so neither package is imported). pandas,
+pyarrow and datasets are optional (``pip install 'hybridjudge[formats]'``).
+
+Field-name families, mapped to ours (the first name of each row):
+
+==================  ===============================================================
+ours                also accepted
+==================  ===============================================================
+``id``              ``case_id``, ``sample_id`` (``record-N`` when absent: N the line of
+                    a JSONL or CSV file, else the record number)
+``question``        ``user_input`` (RAGAS), ``input`` (DeepEval), ``query``
+``answer``          ``response`` (RAGAS), ``actual_output`` (DeepEval)
+``context``         ``retrieved_contexts`` (RAGAS), ``contexts`` (RAGAS legacy),
+                    ``retrieval_context`` (DeepEval)
+``reference``       ``reference`` (RAGAS), ``ground_truth`` (RAGAS legacy),
+                    ``expected_output`` (DeepEval), ``reference_answer``, ``ground_truths``
+``anchors``         ``answerAnchors`` (OpenGATE), ``required_facts``
+``answerable``      (none)
+``allowed_numbers`` ``allowedNewNumbers`` (OpenGATE)
+``metadata``        ``additional_metadata`` (DeepEval): merged with the extra fields
+==================  ===============================================================
+
+Every other field is kept in ``metadata`` and carried into the results (with ``strict=True`` it
+is rejected instead, and only our own names and OpenGATE's are accepted, as before). A DeepEval
+record with both ``retrieval_context`` and ``context`` uses the retrieved one and keeps the other
+as ``metadata["reference_context"]``. An ``id``, ``anchors``, ``answerable`` or ``allowed_numbers`` found
+inside the metadata (where DeepEval users keep labels) is used as that field. Every problem of a record is reported at once, never only
+the first, and one bad record never stops the others.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from hybridjudge._errors import CaseFileError
+from hybridjudge.corpus._models import CaseLine
+
+__all__ = [
+    "FIELD_ALIASES",
+    "INPUT_FORMATS",
+    "InputFormat",
+    "InputRecord",
+    "normalize_record",
+    "read_cases",
+    "read_raw_records",
+]
+
+InputFormat = Literal["jsonl", "json", "csv", "parquet"]
+"""File formats read by :func:`read_cases` (chosen by the file's extension unless given)."""
+
+INPUT_FORMATS: dict[str, InputFormat] = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".csv": "csv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+"""File extension -> format."""
+
+FIELD_ALIASES: dict[str, tuple[str, ...]] = {
+    "id": ("id", "case_id", "sample_id"),
+    "question": ("question", "user_input", "input", "query"),
+    "answer": ("answer", "response", "actual_output"),
+    "context": ("context", "retrieved_contexts", "contexts", "retrieval_context"),
+    "reference": (
+        "reference",
+        "ground_truth",
+        "expected_output",
+        "reference_answer",
+        "ground_truths",
+    ),
+    "anchors": ("anchors", "answerAnchors", "required_facts"),
+    "answerable": ("answerable",),
+    "allowed_numbers": ("allowed_numbers", "allowedNewNumbers"),
+    "metadata": ("metadata", "additional_metadata"),
+}
+"""Our field name -> every field name accepted for it (ours first)."""
+
+_STRICT_NAMES: dict[str, tuple[str, ...]] = {
+    "id": ("id",),
+    "question": ("question",),
+    "answer": ("answer",),
+    "context": ("context",),
+    "reference": ("reference",),
+    "anchors": ("anchors", "answerAnchors"),
+    "answerable": ("answerable",),
+    "allowed_numbers": ("allowed_numbers", "allowedNewNumbers"),
+    "metadata": ("metadata",),
+}
+_LIST_FIELDS = ("context", "anchors", "allowed_numbers")
+_LIFTED = ("id", "anchors", "answerable", "allowed_numbers")
+"""Labels read from inside ``metadata`` when the record has no such field itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class InputRecord:
+    """One input record: the case it gave, or every problem it has.
+
+    ``line`` is the 1-based line of a JSONL or CSV file, else the 1-based record number.
+    """
+
+    line: int
+    case: CaseLine | None
+    error: CaseFileError | None
+    reference: str | None = None
+    """The reference (gold) answer when the record has one (RAGAS ``reference``, DeepEval
+    ``expected_output``...)."""
+    problems: tuple[str, ...] = ()
+    """Every problem of the record (``error`` states them all in one message)."""
+
+
+# -- reading raw records ----------------------------------------------------------------------
+
+
+def _format_of(path: Path, given: str | None) -> InputFormat:
+    if given is not None:
+        if given not in INPUT_FORMATS.values():
+            raise CaseFileError(
+                f"unknown input format {given!r}; use one of jsonl, json, csv, parquet",
+                path=str(path),
+            )
+        return given  # type: ignore[return-value]
+    fmt = INPUT_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise CaseFileError(
+            f"cannot tell the format from the extension {path.suffix!r}; name the file "
+            ".jsonl, .json, .csv or .parquet, or give its format (jsonl, json, csv, parquet)",
+            path=str(path),
+        )
+    return fmt
+
+
+RawRecord = tuple[int, dict[str, Any] | CaseFileError]
+"""A record number (or line) and the decoded mapping, or why it could not be decoded."""
+
+
+def read_raw_records(source: Any, *, format: str | None = None) -> Iterator[RawRecord]:
+    """Yield ``(line, mapping)`` for every record of *source*, or ``(line, CaseFileError)``.
+
+    *source* is a path (``str`` or :class:`~pathlib.Path`), a pandas ``DataFrame``, a Hugging
+    Face ``Dataset``, a RAGAS or DeepEval evaluation dataset, or an iterable of mappings or
+    objects with fields.
+
+    Raises:
+        CaseFileError: the file cannot be opened, its format is unknown or needs a missing
+            optional package, or *source* is not something records can be read from.
+    """
+    if isinstance(source, str | Path):
+        path = Path(source)
+        fmt = _format_of(path, format)
+        if fmt == "jsonl":
+            yield from _jsonl(path)
+        elif fmt == "json":
+            yield from _json(path)
+        elif fmt == "csv":
+            yield from _csv(path)
+        else:
+            yield from _parquet(path)
+        return
+    yield from _objects(source)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise CaseFileError(
+            f"cannot open the case file: {exc.strerror or exc}; check the path", path=str(path)
+        ) from None
+
+
+def _jsonl(path: Path) -> Iterator[RawRecord]:
+    """Lines through the one JSONL reader (:mod:`hybridjudge._jsonl`: BOM, invalid UTF-8,
+    5,000-deep nesting, 5,000-digit integers, lone surrogates are each one bad line)."""
+    from hybridjudge._jsonl import iter_json_lines
+
+    for item in iter_json_lines(_read_bytes(path).splitlines(), path=str(path)):
+        if item.error is not None:
+            yield item.line, item.error
+        elif not isinstance(item.value, dict):
+            yield (
+                item.line,
+                CaseFileError(
+                    f"expected a JSON object, got {type(item.value).__name__}",
+                    path=str(path),
+                    line=item.line,
+                ),
+            )
+        else:
+            yield item.line, item.value
+
+
+def _json(path: Path) -> Iterator[RawRecord]:
+    raw = _read_bytes(path)
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise CaseFileError(
+            f"not valid UTF-8 (byte {exc.start}); re-encode the file as UTF-8", path=str(path)
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise CaseFileError(
+            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", path=str(path)
+        ) from None
+    except RecursionError:
+        raise CaseFileError("invalid JSON: nested too deeply to read", path=str(path)) from None
+    except ValueError as exc:  # an integer past Python's 4,300-digit limit
+        raise CaseFileError(f"invalid JSON: {exc}", path=str(path)) from None
+    if isinstance(data, dict):
+        for key in ("samples", "test_cases", "records", "data"):
+            if isinstance(data.get(key), list):
+                data = data[key]
+                break
+    if not isinstance(data, list):
+        raise CaseFileError(
+            "expected a JSON array of records (or an object holding one under 'samples', "
+            "'test_cases', 'records' or 'data')",
+            path=str(path),
+        )
+    for number, item in enumerate(data, start=1):
+        if isinstance(item, dict):
+            yield number, item
+        else:
+            yield (
+                number,
+                _record_error(path, number, f"expected a JSON object, got {type(item).__name__}"),
+            )
+
+
+def _record_error(path: Path | str | None, number: int, message: str) -> CaseFileError:
+    return CaseFileError(f"record {number}: {message}", path=str(path) if path else None)
+
+
+def _csv(path: Path) -> Iterator[RawRecord]:
+    raw = _read_bytes(path)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CaseFileError(
+            f"not valid UTF-8 (byte {exc.start}); re-encode the file as UTF-8", path=str(path)
+        ) from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if not reader.fieldnames:
+        return
+    for row in reader:
+        number = reader.line_num
+        if None in row:
+            yield (
+                number,
+                CaseFileError(
+                    f"{len(row[None])} more cell(s) than header columns; quote cells that hold commas",
+                    path=str(path),
+                    line=number,
+                ),
+            )
+            continue
+        # an empty cell is an absent field (CSV has no null)
+        yield number, {k: _csv_cell(k, v) for k, v in row.items() if v not in (None, "")}
+
+
+def _csv_cell(name: str, value: str) -> Any:
+    """A CSV cell: JSON arrays/objects and booleans are decoded, everything else stays text."""
+    stripped = value.strip()
+    if stripped[:1] in ("[", "{"):
+        try:
+            return json.loads(stripped)
+        except json.JSONDecodeError:
+            return value
+    if name == "answerable":
+        lowered = stripped.lower()
+        if lowered in ("true", "yes", "1"):
+            return True
+        if lowered in ("false", "no", "0"):
+            return False
+        if lowered in ("null", "none", "unknown"):
+            return None
+    return value
+
+
+def _parquet(path: Path) -> Iterator[RawRecord]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise CaseFileError(
+            "reading Parquet needs pyarrow: pip install 'hybridjudge[formats]'", path=str(path)
+        ) from None
+    try:
+        rows = pq.read_table(path).to_pylist()
+    except FileNotFoundError:
+        raise CaseFileError("cannot open the case file; check the path", path=str(path)) from None
+    except Exception as exc:  # pyarrow raises its own error types for a corrupt file
+        raise CaseFileError(f"not a readable Parquet file: {exc}", path=str(path)) from None
+    for number, row in enumerate(rows, start=1):
+        yield number, dict(row)
+
+
+def _objects(source: Any) -> Iterator[RawRecord]:
+    # pandas DataFrame (duck-typed: no import of pandas)
+    if hasattr(source, "to_dict") and hasattr(source, "columns") and hasattr(source, "iloc"):
+        rows: Iterable[Any] = source.to_dict(orient="records")
+    # RAGAS EvaluationDataset (.samples) and DeepEval EvaluationDataset (.test_cases)
+    elif isinstance(getattr(source, "samples", None), list):
+        rows = source.samples
+    elif isinstance(getattr(source, "test_cases", None), list):
+        rows = source.test_cases
+    elif isinstance(source, Mapping | str | bytes):
+        raise CaseFileError(
+            f"cannot read records from a {type(source).__name__}; pass a file path, a "
+            "DataFrame, a datasets.Dataset or a list of records"
+        )
+    else:
+        try:
+            rows = iter(source)  # a Hugging Face Dataset iterates as dicts, a list as itself
+        except TypeError:
+            raise CaseFileError(
+                f"cannot read records from a {type(source).__name__}; pass a file path, a "
+                "DataFrame, a datasets.Dataset or a list of records"
+            ) from None
+    for number, item in enumerate(rows, start=1):
+        data = _as_mapping(item)
+        if data is None:
+            yield (
+                number,
+                _record_error(
+                    None,
+                    number,
+                    f"a {type(item).__name__} is neither a mapping nor an object with fields",
+                ),
+            )
+        else:
+            yield number, data
+
+
+def _as_mapping(item: Any) -> dict[str, Any] | None:
+    if isinstance(item, Mapping):
+        return {str(k): v for k, v in item.items()}
+    dump = getattr(item, "model_dump", None)
+    if callable(dump):  # pydantic models: RAGAS SingleTurnSample, DeepEval LLMTestCase
+        dumped = dump()
+        return dict(dumped) if isinstance(dumped, Mapping) else None
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
+    fields = getattr(item, "__dict__", None)
+    if isinstance(fields, dict) and fields:
+        return {k: v for k, v in fields.items() if not k.startswith("_")}
+    return None
+
+
+# -- normalising one record -------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """Plain JSON values from numpy arrays and scalars, tuples, NaN (-> ``None``)."""
+    if value is None or isinstance(value, bool | str | int):
+        return value
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    tolist = getattr(value, "tolist", None)  # numpy arrays and scalars, pyarrow scalars
+    if callable(tolist):
+        return _plain(tolist())
+    item = getattr(value, "item", None)
+    if callable(item):
+        return _plain(item())
+    if type(value).__name__ in ("NAType", "NaTType"):
+        return None
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+def normalize_record(
+    data: Mapping[str, Any], *, number: int, strict: bool = False
+) -> tuple[dict[str, Any], str | None, list[tuple[str | None, str]]]:
+    """Map one decoded record to our field names.
+
+    Returns the mapping to validate as a :class:`~hybridjudge.corpus.CaseLine`, the reference
+    answer (``None`` if absent), and every problem found so far as ``(field, message)``.
+    """
+    names = _STRICT_NAMES if strict else FIELD_ALIASES
+    values = {str(k): _plain(v) for k, v in data.items()}
+    present = {k for k, v in values.items() if v is not None}
+    problems: list[tuple[str | None, str]] = []
+    out: dict[str, Any] = {}
+    used: set[str] = set()
+    extra_meta: dict[str, Any] = {}
+
+    if (
+        not strict
+        and "retrieval_context" in present
+        and "context" in present
+        and "retrieved_contexts" not in present
+        and "contexts" not in present
+    ):
+        # DeepEval: `context` is the ideal context, `retrieval_context` what was retrieved
+        extra_meta["reference_context"] = values["context"]
+        used.add("context")
+        present.discard("context")
+
+    if not strict:
+        # labels kept in the metadata (DeepEval's additional_metadata has no other place)
+        for meta_name in FIELD_ALIASES["metadata"]:
+            meta = values.get(meta_name)
+            if not isinstance(meta, dict):
+                continue
+            meta = dict(meta)
+            for label in _LIFTED:
+                if label in meta and label not in present:
+                    values[label] = meta.pop(label)
+                    present.add(label)
+            values[meta_name] = meta
+
+    for ours, accepted in names.items():
+        given = [name for name in accepted if name in present]
+        used.update(name for name in accepted if name in values)
+        if len(given) > 1:
+            problems.append(
+                (
+                    ours,
+                    f"both {given[0]!r} and {given[1]!r} give the {ours}; keep one",
+                )
+            )
+        if given:
+            out[ours] = values[given[0]]
+
+    extras = {k: v for k, v in values.items() if k not in used}
+    if strict:
+        for name in extras:
+            problems.append((name, "unknown field; remove it or check its spelling"))
+        extras = {}
+
+    # id: generated when absent (not in strict mode), numbers become text
+    if isinstance(out.get("id"), int | float) and not isinstance(out.get("id"), bool):
+        out["id"] = str(out["id"])
+    if "id" not in out and not strict:
+        out["id"] = f"record-{number}"
+
+    for name in _LIST_FIELDS:
+        if isinstance(out.get(name), str) and name != "context":
+            out[name] = [out[name]]
+
+    reference = out.pop("reference", None)
+    if isinstance(reference, list) and all(isinstance(r, str) for r in reference):
+        reference = "\n".join(reference)  # RAGAS legacy ground_truths
+    if reference is not None and not isinstance(reference, str):
+        problems.append(("reference", "must be a string (the reference answer)"))
+        reference = None
+
+    metadata = out.pop("metadata", None)
+    merged: dict[str, Any] = {}
+    if metadata is not None:
+        if isinstance(metadata, Mapping):
+            merged.update(metadata)
+        else:
+            problems.append(("metadata", "must be an object of your own fields"))
+    for key, value in {**extras, **extra_meta}.items():
+        if value is None:
+            continue
+        if key in merged:
+            problems.append((key, "given both as a field and inside metadata; keep one"))
+            continue
+        merged[key] = value
+    if merged:
+        out["metadata"] = merged
+    return out, reference, problems
+
+
+def _describe_all(exc: ValidationError) -> list[tuple[str | None, str]]:
+    problems: list[tuple[str | None, str]] = []
+    for error in exc.errors():
+        loc = error.get("loc", ())
+        field = ".".join(str(p) for p in loc) if loc else None
+        kind = error.get("type")
+        if kind == "missing":
+            msg = "required field is missing; add it"
+        elif kind == "extra_forbidden":
+            msg = "unknown field; remove it or check its spelling"
+        else:
+            msg = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
+        problems.append((field, msg))
+    return problems
+
+
+def _missing_hint(field: str | None, strict: bool) -> str | None:
+    if strict or field not in ("answer", "context"):
+        return None
+    names = " / ".join(repr(n) for n in FIELD_ALIASES[field])
+    return f"required field is missing; add one of {names}"
+
+
+def _record(
+    number: int,
+    data: Mapping[str, Any],
+    *,
+    strict: bool,
+    path: str | None,
+    line_based: bool,
+) -> InputRecord:
+    mapped, reference, problems = normalize_record(data, number=number, strict=strict)
+    case: CaseLine | None = None
+    try:
+        case = CaseLine.model_validate(mapped)
+    except ValidationError as exc:
+        for field, msg in _describe_all(exc):
+            if msg == "required field is missing; add it":
+                msg = _missing_hint(field, strict) or msg
+            problems.append((field, msg))
+    if not problems and case is not None:
+        return InputRecord(number, case, None, reference)
+    texts = tuple(f"{f}: {m}" if f else m for f, m in problems)
+    message = texts[0] if len(texts) == 1 else f"{len(texts)} problems: " + "; ".join(texts)
+    case_id = mapped.get("id") if isinstance(mapped.get("id"), str) else None
+    if case_id == f"record-{number}" and not any(k in data for k in FIELD_ALIASES["id"]):
+        case_id = None  # generated: the record number already says which one
+    field = problems[0][0] if len(problems) == 1 else None
+    if len(texts) == 1 and field is not None:
+        message = problems[0][1]
+    if line_based:
+        error = CaseFileError(message, path=path, line=number, case_id=case_id, field=field)
+    else:
+        error = CaseFileError(
+            f"record {number}: {message}", path=path, case_id=case_id, field=field
+        )
+    return InputRecord(number, None, error, reference, texts)
+
+
+def read_cases(
+    source: Any,
+    *,
+    strict: bool = False,
+    format: str | None = None,
+) -> list[InputRecord]:
+    """Read every record of *source* as a case, keeping bad records as reported problems.
+
+    *source*: a path to a ``.jsonl``, ``.json``, ``.csv`` or ``.parquet`` file (or any name with
+    *format* given), a pandas ``DataFrame``, a Hugging Face ``Dataset``, a RAGAS or DeepEval
+    evaluation dataset, or an iterable of mappings or objects (RAGAS ``SingleTurnSample``,
+    DeepEval ``LLMTestCase``, dataclasses...). Field names are mapped by :data:`FIELD_ALIASES`;
+    other fields go to ``metadata`` (rejected when *strict*).
+
+    Raises:
+        CaseFileError: only when the source itself is unusable (missing file, unknown format,
+            a missing optional package); every problem of a single record is returned in its
+            :class:`InputRecord` so the other records are still read.
+    """
+    is_path = isinstance(source, str | Path)
+    path = str(source) if is_path else None
+    line_based = is_path and _format_of(Path(source), format) in ("jsonl", "csv")
+    out: list[InputRecord] = []
+    for number, data in read_raw_records(source, format=format):
+        if isinstance(data, CaseFileError):
+            out.append(InputRecord(number, None, data, None, (data.message,)))
+        else:
+            out.append(_record(number, data, strict=strict, path=path, line_based=line_based))
+    return out

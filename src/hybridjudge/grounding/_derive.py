@@ -1,0 +1,430 @@
+"""Derived-number tracing: figures an answer computes from the context's figures.
+
+An answer's number that the context does not contain may still be traceable: a difference of two
+figures (``3,215.4 = 3,676.2 - 460.8``), a percent change, a ratio, a sum, a product, a share of
+a total, a percentage-point difference or the mean of a short run of figures. This module
+computes those derived figures once per context, vectorised with numpy, and looks an answer's
+number up among them *at the precision the answer states* (``30.8%`` matches 30.7937...: the
+answer rounds; it never needs float equality).
+
+A search over every pair of figures would explain almost any number by chance, so operands are
+paired only where a derivation is plausible: two figures of one table row, of one table column
+(same block, at most :data:`COLUMN_SPAN` rows apart) or, in prose, at most :data:`PROSE_SPAN`
+figures apart; at most :data:`MAX_PAIRS` pairs are kept (the closest first), so the search stays
+bounded on a page with thousands of figures. An answer number with fewer than
+:data:`MIN_SIGNIFICANT` significant digits is only traced to neighbouring figures (adjacent
+cells, consecutive figures) or to the numbers the answer itself shows in its working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "COLUMN_SPAN",
+    "MAX_PAIRS",
+    "MEAN_RUN",
+    "MIN_SIGNIFICANT",
+    "PROSE_SPAN",
+    "Figure",
+    "Figures",
+    "Target",
+    "explain_from",
+]
+
+MAX_PAIRS = 100_000
+"""Most operand pairs derived per context (the closest pairs are kept)."""
+COLUMN_SPAN = 30
+"""Most table rows between two figures of one column that are paired."""
+PROSE_SPAN = 3
+"""Most figures between two figures of running text that are paired."""
+ROW_ALL_PAIRS = 10
+"""A table row with at most this many figures pairs every two of them; longer rows pair
+figures at most :data:`PROSE_SPAN` apart."""
+MEAN_RUN = 6
+"""Longest run of consecutive figures (in a row or a column) whose mean is derived."""
+MIN_SIGNIFICANT = 3
+"""Fewer significant digits than this: only neighbouring operands explain the number by a sum,
+a difference or a mean."""
+MIN_SIGNIFICANT_RATIO = 4
+"""The same for ratios, shares and percent changes (continuous values: any precision can be hit
+by chance, so a figure traced to distant operands must be written more precisely)."""
+
+# Operation codes.
+_SUM, _DIFF, _PROD, _RATIO, _PCH, _MEAN, _MEAN2, _RUNSUM = range(8)
+
+RATIO_LIMIT = 10.0
+"""A plain answer number (no ``%``, no ``x``) is traced to a ratio of two figures only below
+this value: larger ratios are rarely stated without a unit and would explain many fabrications."""
+
+TargetKind = Literal["percent", "ratio", "plain"]
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One context figure usable as an operand."""
+
+    value: float
+    """The value as written (sign included, before any stated scale)."""
+    scale: float
+    """The scale the context states for it (``1`` when none)."""
+    text: str
+    """How it is written (for the derivation shown to the user)."""
+    line: int
+    """Line number in its passage (figures of one line form a table row)."""
+    column: int
+    """Column: cell separators before it on its line (or its rank on the line)."""
+    block: int
+    """Block (paragraph or table) number: blank lines separate blocks."""
+    table: bool
+    """Whether its line is a table row (cells separated by ``|`` or tabs)."""
+    percent: bool
+    """Whether it is a percentage (written with ``%`` or under an ``in %`` heading)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """An answer's number to explain, with the precision it is written at."""
+
+    value: float
+    """The value (scale words applied)."""
+    half: float
+    """Half a unit of the last digit written (scale words applied)."""
+    mult: float
+    """The scale word the answer wrote (``1`` when none)."""
+    kind: TargetKind
+    """``percent`` (``30.8%``), ``ratio`` (``1.5x``) or ``plain``."""
+    significant: int
+    """Significant digits written."""
+    text: str
+    """The number as written in the answer."""
+
+
+@dataclass(slots=True)
+class _Table:
+    """Derived values of one family, sorted for window searches, with how each was made."""
+
+    values: npt.NDArray[np.float64]
+    op: npt.NDArray[np.int64]
+    a: npt.NDArray[np.int64]
+    b: npt.NDArray[np.int64]
+    near: npt.NDArray[np.bool_]
+
+    @classmethod
+    def build(
+        cls,
+        values: npt.NDArray[np.float64],
+        op: npt.NDArray[np.int64],
+        a: npt.NDArray[np.int64],
+        b: npt.NDArray[np.int64],
+        near: npt.NDArray[np.bool_],
+    ) -> _Table:
+        import numpy as np
+
+        keep = np.isfinite(values)
+        order = np.argsort(values[keep], kind="stable")
+        return cls(
+            values[keep][order], op[keep][order], a[keep][order], b[keep][order], near[keep][order]
+        )
+
+    def window(self, lo: float, hi: float, near_only: bool) -> list[int]:
+        import numpy as np
+
+        i = int(np.searchsorted(self.values, lo, side="left"))
+        j = int(np.searchsorted(self.values, hi, side="right"))
+        if i >= j:
+            return []
+        idx = range(i, j)
+        if near_only:
+            return [k for k in idx if self.near[k]]
+        return list(idx)
+
+
+@dataclass(slots=True)
+class Figures:
+    """The operand figures of one context and, built on first use, their derived values."""
+
+    figures: list[Figure] = field(default_factory=list)
+    newest_first: dict[int, bool] = field(default_factory=dict)
+    """Per block: whether its table lists the newest year first (``2019 | 2018``, the default)
+    or last; a change along a row is then newer minus older."""
+    _tables: dict[str, _Table] | None = None
+
+    def add(self, fig: Figure) -> None:
+        """Add one operand figure (in document order)."""
+        self.figures.append(fig)
+        self._tables = None
+
+    def explain(self, target: Target) -> str | None:
+        """A derivation of ``target`` from two figures (or a mean), or ``None``."""
+        if not self.figures:
+            return None
+        if self._tables is None:
+            self._tables = self._build()
+        return _search(self._tables, self.figures, target)
+
+    def _pairs(self) -> tuple[list[int], list[int], list[bool]]:
+        figs = self.figures
+        ai: list[int] = []
+        bi: list[int] = []
+        near: list[bool] = []
+        seen: set[tuple[int, int]] = set()
+
+        def pair(i: int, j: int, is_near: bool) -> None:
+            key = (i, j) if i < j else (j, i)
+            if key in seen:
+                return
+            seen.add(key)
+            ai.append(key[0])
+            bi.append(key[1])
+            near.append(is_near)
+
+        by_line: dict[tuple[int, int], list[int]] = {}
+        by_column: dict[tuple[int, int], list[int]] = {}
+        for k, f in enumerate(figs):
+            by_line.setdefault((f.block, f.line), []).append(k)
+            if f.table:
+                by_column.setdefault((f.block, f.column), []).append(k)
+        for members in by_line.values():
+            n = len(members)
+            span = n if figs[members[0]].table and n <= ROW_ALL_PAIRS else PROSE_SPAN + 1
+            for x in range(n):
+                for y in range(x + 1, min(n, x + span)):
+                    pair(members[x], members[y], y - x == 1)
+        for members in by_column.values():
+            for x in range(len(members)):
+                for y in range(x + 1, len(members)):
+                    if figs[members[y]].line - figs[members[x]].line > COLUMN_SPAN:
+                        break
+                    pair(members[x], members[y], y - x == 1)
+        for k in range(len(figs) - 1):  # neighbours across lines in running text
+            for d in range(1, PROSE_SPAN + 1):
+                j = k + d
+                if j < len(figs) and figs[j].block == figs[k].block and not figs[k].table:
+                    pair(k, j, d == 1)
+        if len(ai) > MAX_PAIRS:
+            order = sorted(range(len(ai)), key=lambda p: bi[p] - ai[p])[:MAX_PAIRS]
+            ai = [ai[p] for p in order]
+            bi = [bi[p] for p in order]
+            near = [near[p] for p in order]
+        return ai, bi, near
+
+    def _runs(self) -> list[list[int]]:
+        """Runs of 3 to :data:`MEAN_RUN` consecutive figures of one table row, all percentages
+        or all not (means of two figures come from the pairs)."""
+        figs = self.figures
+        groups: dict[tuple[int, int], list[int]] = {}
+        for k, f in enumerate(figs):
+            if f.table:
+                groups.setdefault((f.block, f.line), []).append(k)
+        runs: list[list[int]] = []
+        for members in groups.values():
+            for x in range(len(members)):
+                for length in range(3, MEAN_RUN + 1):
+                    run = members[x : x + length]
+                    if len(run) == length and len({figs[r].percent for r in run}) == 1:
+                        runs.append(run)
+        return runs
+
+    def _build(self) -> dict[str, _Table]:
+        import numpy as np
+
+        figs = self.figures
+        val = np.array([f.value for f in figs], dtype=np.float64)
+        scl = np.array([f.scale for f in figs], dtype=np.float64)
+        pct = np.array([f.percent for f in figs], dtype=np.bool_)
+        line = np.array([f.line for f in figs], dtype=np.int64)
+        block = np.array([f.block for f in figs], dtype=np.int64)
+        table = np.array([f.table for f in figs], dtype=np.bool_)
+        newest = np.array([self.newest_first.get(f.block, True) for f in figs], dtype=np.bool_)
+        ai_l, bi_l, near_l = self._pairs()
+        ai = np.array(ai_l, dtype=np.int64)
+        bi = np.array(bi_l, dtype=np.int64)
+        near = np.array(near_l, dtype=np.bool_)
+        # Along a table row a change is newer minus older: the left figure minus the right one
+        # when the newest year comes first; elsewhere either order.
+        row = table[ai] & (line[ai] == line[bi]) & (block[ai] == block[bi])
+        fwd = ~row | newest[ai]
+        bwd = ~row | ~newest[ai]
+        a, b = val[ai], val[bi]
+        same_scale = scl[ai] == scl[bi]
+        both_pct = pct[ai] & pct[bi]
+        no_pct = ~pct[ai] & ~pct[bi]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            # additive: a + b, a - b, b - a, (a + b) / 2 and means of runs
+            parts = [
+                (a + b, _SUM, ai, bi, np.ones_like(near)),
+                (a - b, _DIFF, ai, bi, fwd),
+                (b - a, _DIFF, bi, ai, bwd),
+                ((a + b) / 2.0, _MEAN2, ai, bi, row | near),
+            ]
+            add_v = np.concatenate([p[0][p[4]] for p in parts])
+            add_op = np.concatenate([np.full(int(p[4].sum()), p[1]) for p in parts])
+            add_a = np.concatenate([p[2][p[4]] for p in parts])
+            add_b = np.concatenate([p[3][p[4]] for p in parts])
+            add_near = np.concatenate([near[p[4]] for p in parts])
+            pair_scale = np.where(same_scale, scl[ai], np.nan)
+            add_scale = np.concatenate([pair_scale[p[4]] for p in parts])
+            add_pct = np.concatenate([both_pct[p[4]] for p in parts])
+            add_plain = np.concatenate([no_pct[p[4]] for p in parts])
+            runs = self._runs()
+            if runs:
+                means = np.array([val[r].mean() for r in runs], dtype=np.float64)
+                sums = np.array([val[r].sum() for r in runs], dtype=np.float64)
+                run_scale = np.array(
+                    [scl[r[0]] if (scl[r] == scl[r[0]]).all() else np.nan for r in runs]
+                )
+                run_pct = pct[[r[0] for r in runs]]
+                starts = np.array([r[0] for r in runs])
+                lengths = np.array([len(r) for r in runs])
+                add_v = np.concatenate([add_v, means, sums])
+                add_op = np.concatenate(
+                    [add_op, np.full(len(runs), _MEAN), np.full(len(runs), _RUNSUM)]
+                )
+                add_a = np.concatenate([add_a, starts, starts])
+                add_b = np.concatenate([add_b, lengths, lengths])
+                no = np.zeros(2 * len(runs), dtype=np.bool_)
+                add_near = np.concatenate([add_near, no])
+                add_scale = np.concatenate([add_scale, run_scale, run_scale])
+                add_pct = np.concatenate([add_pct, run_pct, run_pct])
+                add_plain = np.concatenate([add_plain, ~run_pct, ~run_pct])
+            unscaled = add_scale == 1.0
+            ratio_ok = np.concatenate([no_pct | both_pct, no_pct | both_pct])
+            rat = np.concatenate([a / b, b / a])
+            pch = np.concatenate([(a - b) / b * 100.0, (b - a) / a * 100.0])
+            pch_ok = np.concatenate([fwd, bwd]) & ratio_ok
+            two_a = np.concatenate([ai, bi])
+            two_b = np.concatenate([bi, ai])
+            two_near = np.concatenate([near, near])
+
+        def sub(mask: npt.NDArray[np.bool_], values: npt.NDArray[np.float64]) -> _Table:
+            return _Table.build(
+                values[mask], add_op[mask], add_a[mask], add_b[mask], add_near[mask]
+            )
+
+        return {
+            # sums, differences and means of plain figures, with their stated scale applied
+            "add_abs": sub(add_plain, add_v * add_scale),
+            # the same where no scale is stated (an answer may add its own scale word)
+            "add_raw": sub(add_plain & unscaled, add_v),
+            # differences of percentages: percentage points
+            "add_pct": sub(add_pct, add_v),
+            # neighbouring figures of a column headed "%" need not carry the sign
+            "add_near": sub(add_plain & add_near & unscaled, add_v),
+            "ratio": _Table.build(
+                rat[ratio_ok],
+                np.full(int(ratio_ok.sum()), _RATIO),
+                two_a[ratio_ok],
+                two_b[ratio_ok],
+                two_near[ratio_ok],
+            ),
+            "pch": _Table.build(
+                pch[pch_ok],
+                np.full(int(pch_ok.sum()), _PCH),
+                two_a[pch_ok],
+                two_b[pch_ok],
+                two_near[pch_ok],
+            ),
+        }
+
+
+def _search(tables: dict[str, _Table], figs: Sequence[Figure], t: Target) -> str | None:
+    eps = 1e-9 * abs(t.value) + 1e-12
+    h = t.half + eps
+    v = t.value
+    plans: list[tuple[str, float, float]] = []  # (table, target, tolerance) in table units
+    if t.kind == "percent":
+        plans += [("pch", v, h), ("ratio", v / 100.0, h / 100.0), ("add_pct", v, h)]
+        plans += [("add_near", v, h)]
+    elif t.kind == "ratio":
+        plans += [("ratio", v, h)]
+    else:
+        plans += [("add_abs", v, h)]
+        if t.mult != 1.0:
+            plans += [("add_raw", v / t.mult, h / t.mult)]
+        if abs(v) < RATIO_LIMIT:
+            plans += [("ratio", v, h)]
+    for name, x, tol in plans:
+        table = tables[name]
+        needed = MIN_SIGNIFICANT_RATIO if name in ("ratio", "pch") else MIN_SIGNIFICANT
+        hits = table.window(x - tol, x + tol, t.significant < needed)
+        if hits:
+            k = hits[0]
+            return _describe(
+                t, int(table.op[k]), int(table.a[k]), int(table.b[k]), figs, name == "ratio"
+            )
+    return None
+
+
+def _describe(t: Target, op: int, a: int, b: int, figs: Sequence[Figure], pct_ratio: bool) -> str:
+    ta = figs[a].text
+    if op in (_MEAN, _RUNSUM):
+        run = " + ".join(f.text for f in figs[a : a + b])
+        return f"{t.text} = ({run}) / {b}" if op == _MEAN else f"{t.text} = {run}"
+    tb = figs[b].text
+    if op == _MEAN2:
+        return f"{t.text} = ({ta} + {tb}) / 2"
+    if op == _SUM:
+        return f"{t.text} = {ta} + {tb}"
+    if op == _DIFF:
+        return f"{t.text} = {ta} - {tb}"
+    if op == _PROD:
+        return f"{t.text} = {ta} × {tb}"
+    if op == _PCH:
+        return f"{t.text} = ({ta} - {tb}) / {tb}"
+    if t.kind == "percent" and pct_ratio:
+        return f"{t.text} = {ta} / {tb}"
+    return f"{t.text} = {ta} / {tb}"
+
+
+def explain_from(operands: Sequence[tuple[float, str, bool]], t: Target) -> str | None:
+    """A derivation of ``t`` from numbers the answer itself shows (its working).
+
+    ``operands``: ``(value, text, is_percent)`` of the answer's numbers already traced, in order.
+    Every pair is tried (the answer names its operands), and the mean of consecutive runs.
+    """
+    n = len(operands)
+    if n < 2:
+        return None
+    tol = t.half + 1e-9 * abs(t.value) + 1e-12
+    y1, d1 = t.value, tol
+    y2, d2 = (t.value / t.mult, tol / t.mult) if t.mult != 1.0 else (y1, d1)
+    percent = t.kind == "percent"
+    vals = [o[0] for o in operands]
+    for i in range(n):
+        a = vals[i]
+        for j in range(i + 1, n):  # in the order the answer writes them
+            b = vals[j]
+            if percent:
+                cands = [a - b]  # percentage points
+                if b:
+                    cands += [(a - b) / b * 100.0, a / b * 100.0]
+            else:
+                cands = [a + b, a - b, a * b]
+                if b:
+                    cands.append(a / b)
+            for k, x in enumerate(cands):
+                if abs(x - y1) <= d1 or abs(x - y2) <= d2:
+                    ta, tb = operands[i][1], operands[j][1]
+                    if percent:
+                        how = (f"{ta} - {tb}", f"({ta} - {tb}) / {tb}", f"{ta} / {tb}")[k]
+                    else:
+                        how = (f"{ta} + {tb}", f"{ta} - {tb}", f"{ta} × {tb}", f"{ta} / {tb}")[k]
+                    return f"{t.text} = {how}"
+    for start in range(n - 1):
+        total = vals[start]
+        for end in range(start + 1, n):
+            total += vals[end]
+            length = end - start + 1
+            mean = total / length
+            is_sum = length > 2 and (abs(total - y1) <= d1 or abs(total - y2) <= d2)
+            if is_sum or abs(mean - y1) <= d1 or abs(mean - y2) <= d2:
+                shown = " + ".join(o[1] for o in operands[start : end + 1])
+                return f"{t.text} = {shown}" if is_sum else f"{t.text} = ({shown}) / {length}"
+    return None

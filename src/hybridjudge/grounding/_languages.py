@@ -1,0 +1,421 @@
+"""Numbers written in other languages: CJK numerals and French, German and Spanish number words.
+
+Everything here is data built once at import (no memo): phrase tables, their regular expressions
+and the units written after them. Texts are matched in their normalised form (NFKC, case folded),
+so the phrases are stored case folded (``dreißig`` is ``dreissig``) and accents are optional
+(``dieciseis`` reads like ``dieciséis``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from fractions import Fraction
+
+__all__ = [
+    "CJK_NUMERAL",
+    "FOREIGN_AMBIGUOUS",
+    "FOREIGN_FIRST_WORDS",
+    "FOREIGN_PHRASE",
+    "FOREIGN_SCALES",
+    "FOREIGN_UNIT_ALIASES",
+    "NO_SPACE_CHARS",
+    "cjk_value",
+    "foreign_value",
+]
+
+# ---------------------------------------------------------------------------------------------
+# Scripts written without spaces: a digit run glued to these characters is still a number.
+NO_SPACE_CHARS = (
+    "\u0e00-\u0eff"  # Thai, Lao
+    "\u1100-\u11ff"  # Hangul jamo
+    "\u2e80-\u9fff"  # CJK radicals .. unified ideographs, kana
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\uff66-\uff9f"  # half-width katakana
+)
+
+# Units written after numbers, by canonical unit (added to the unit table of _quantities).
+FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
+    "day": (
+        "天",
+        "日",
+        "日間",
+        "วัน",
+        "일",
+        "jours",
+        "jour",
+        "tage",
+        "tagen",
+        "tag",
+        "días",
+        "dias",
+        "día",
+        "dia",
+    ),
+    "week": (
+        "周",
+        "週",
+        "週間",
+        "星期",
+        "สัปดาห์",
+        "주",
+        "semaines",
+        "semaine",
+        "wochen",
+        "woche",
+        "semanas",
+        "semana",
+    ),
+    "month": (
+        "个月",
+        "個月",
+        "か月",
+        "ヶ月",
+        "ケ月",
+        "カ月",
+        "箇月",
+        "เดือน",
+        "개월",
+        "mois",
+        "monate",
+        "monaten",
+        "monat",
+        "meses",
+        "mes",
+    ),
+    "year": (
+        "年",
+        "ปี",
+        "년",
+        "années",
+        "annees",
+        "année",
+        "annee",
+        "ans",
+        "jahre",
+        "jahren",
+        "jahr",
+        "años",
+        "anos",
+        "año",
+        "ano",
+    ),
+    "h": (
+        "小时",
+        "小時",
+        "時間",
+        "ชั่วโมง",
+        "시간",
+        "heures",
+        "heure",
+        "stunden",
+        "stunde",
+        "horas",
+        "hora",
+    ),
+    "min": ("分钟", "分鐘", "分間", "นาที", "minuten", "minutos", "minuto"),
+    "s": ("秒", "secondes", "seconde", "sekunden", "sekunde", "segundos", "segundo"),
+    "cny": ("元", "人民币"),
+    "jpy": ("円",),
+    "krw": ("원",),
+    "thb": ("บาท",),
+}
+
+# ---------------------------------------------------------------------------------------------
+# Chinese / Japanese numerals: 三十 = 30, 一百零五 = 105, 两千 = 2000, 三万五千 = 35000.
+_CJK_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "兩": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_CJK_SMALL = {"十": 10, "百": 100, "千": 1000}
+_CJK_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12}
+_CJK_CHARS = "".join([*_CJK_DIGITS, *_CJK_SMALL, *_CJK_BIG])
+_CJK_UNITS = tuple(
+    sorted(
+        {a for aliases in FOREIGN_UNIT_ALIASES.values() for a in aliases if ord(a[0]) > 0x2E80}
+        | {"%", "倍"},
+        key=lambda u: (-len(u), u),
+    )
+)
+CJK_NUMERAL = re.compile(
+    rf"(?P<cjk>[{_CJK_CHARS}]+)(?P<cjku>{'|'.join(re.escape(u) for u in _CJK_UNITS)})"
+)
+"""A run of CJK numerals followed by a unit (``三十天``, ``两个月``); a numeral run alone (``一些``,
+``万一``) is too often part of a word to be read as a number."""
+
+
+def cjk_value(text: str) -> int | None:
+    """The value of a run of CJK numerals (``None`` when the run is not one number)."""
+    if len(text) > 1 and all(ch in _CJK_DIGITS for ch in text):
+        return int("".join(str(_CJK_DIGITS[ch]) for ch in text))  # 二〇二四 = 2024
+    total = 0
+    section = 0
+    number: int | None = None
+    for ch in text:
+        if ch in _CJK_DIGITS:
+            if number is not None and number != 0:
+                return None
+            number = _CJK_DIGITS[ch]
+        elif ch in _CJK_SMALL:
+            section += (1 if number is None else number) * _CJK_SMALL[ch]
+            number = None
+        else:
+            section += number or 0
+            total += (section or 1) * _CJK_BIG[ch]
+            section = 0
+            number = None
+    return total + section + (number or 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# French, German and Spanish number words, 0-100 and hundreds / thousands / millions.
+
+
+_KEY = re.compile(r"[\s-]+")
+
+
+def _fold(word: str) -> str:
+    return unicodedata.normalize("NFKC", word).casefold()
+
+
+def _strip_accents(word: str) -> str:
+    return "".join(
+        c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c)
+    ).casefold()
+
+
+def _french() -> dict[str, int]:
+    units = "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze "
+    units += "quinze seize dix-sept dix-huit dix-neuf"
+    out = {w: i for i, w in enumerate(units.split())}
+    out["une"] = 1
+    tens = {20: "vingt", 30: "trente", 40: "quarante", 50: "cinquante", 60: "soixante"}
+    for t, w in tens.items():
+        out[w] = t
+        out[f"{w} et un"] = t + 1
+        out[f"{w} et une"] = t + 1
+        for u in range(2, 10):
+            out[f"{w}-{units.split()[u]}"] = t + u
+    for u in range(10, 20):  # soixante-dix .. soixante-dix-neuf
+        out[f"soixante-{units.split()[u]}"] = 60 + u
+    out["soixante et onze"] = 71
+    out["quatre-vingts"] = 80
+    out["quatre-vingt"] = 80
+    for u in range(1, 20):
+        out[f"quatre-vingt-{units.split()[u]}"] = 80 + u
+    out["septante"], out["huitante"], out["octante"], out["nonante"] = 70, 80, 80, 90
+    out["cent"] = 100
+    out["cents"] = 100
+    out["mille"] = 1000
+    return out
+
+
+def _german() -> dict[str, int]:
+    units = "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn "
+    units += "vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn"
+    out = {w: i for i, w in enumerate(units.split())}
+    for w in ("ein", "eine", "einen", "einem", "einer"):
+        out[w] = 1
+    out["zwo"] = 2
+    tens = {
+        20: "zwanzig",
+        30: "dreißig",
+        40: "vierzig",
+        50: "fünfzig",
+        60: "sechzig",
+        70: "siebzig",
+        80: "achtzig",
+        90: "neunzig",
+    }
+    heads = ["", "ein", *units.split()[2:10]]
+    for t, w in tens.items():
+        out[w] = t
+        for u in range(1, 10):
+            out[f"{heads[u]}und{w}"] = t + u
+    out["hundert"] = 100
+    out["einhundert"] = 100
+    out["tausend"] = 1000
+    out["eintausend"] = 1000
+    for u in range(2, 10):
+        out[f"{heads[u]}hundert"] = u * 100
+        out[f"{heads[u]}tausend"] = u * 1000
+    return out
+
+
+def _spanish() -> dict[str, int]:
+    units = "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce "
+    units += "quince dieciséis diecisiete dieciocho diecinueve veinte"
+    out = {w: i for i, w in enumerate(units.split())}
+    out["una"] = 1
+    out["un"] = 1
+    veinti = "veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete "
+    veinti += "veintiocho veintinueve"
+    for i, w in enumerate(veinti.split(), start=21):
+        out[w] = i
+    out["veintiún"] = 21
+    out["veintiuna"] = 21
+    tens = {
+        30: "treinta",
+        40: "cuarenta",
+        50: "cincuenta",
+        60: "sesenta",
+        70: "setenta",
+        80: "ochenta",
+        90: "noventa",
+    }
+    for t, w in tens.items():
+        out[w] = t
+        for u in range(1, 10):
+            out[f"{w} y {units.split()[u]}"] = t + u
+        out[f"{w} y una"] = t + 1
+        out[f"{w} y un"] = t + 1
+    out["cien"] = 100
+    out["ciento"] = 100
+    hundreds = "doscientos trescientos cuatrocientos quinientos seiscientos setecientos "
+    hundreds += "ochocientos novecientos"
+    for i, w in enumerate(hundreds.split(), start=2):
+        out[w] = i * 100
+        out[w[:-2] + "as"] = i * 100  # doscientas
+    out["mil"] = 1000
+    return out
+
+
+FOREIGN_SCALES: dict[str, int] = {
+    _fold(w): v
+    for w, v in {
+        "million": 10**6,
+        "millions": 10**6,
+        "milliard": 10**9,
+        "milliards": 10**9,
+        "millionen": 10**6,
+        "milliarde": 10**9,
+        "milliarden": 10**9,
+        "millón": 10**6,
+        "millon": 10**6,
+        "millones": 10**6,
+    }.items()
+}
+"""Scale words above the thousands (``deux millions``, ``drei Millionen``, ``dos millones``)."""
+
+
+def _phrases() -> dict[str, int]:
+    out: dict[str, int] = {}
+    for table in (_french(), _german(), _spanish()):
+        for w, v in table.items():
+            out[_KEY.sub(" ", _fold(w))] = v
+            out[_KEY.sub(" ", _strip_accents(w))] = v
+    for w, v in FOREIGN_SCALES.items():
+        out[w] = v
+        out[_strip_accents(w)] = v
+    return out
+
+
+FOREIGN_WORDS: dict[str, int] = _phrases()
+"""Every French, German and Spanish phrase (folded; hyphens and spaces interchangeable)."""
+
+FOREIGN_AMBIGUOUS = frozenset(
+    _fold(w)
+    for w in (
+        "un",
+        "une",
+        "uno",
+        "una",
+        "ein",
+        "eine",
+        "einen",
+        "einem",
+        "einer",
+        "eins",
+        "once",
+        "sept",
+        "elf",
+        "null",
+        "mil",
+        "cent",
+        "cents",
+        "dos",
+        "neuf",
+        "tres",
+        "seize",
+        "mille",
+        "zero",
+        "cero",
+        "zéro",
+        "ciento",
+    )
+)
+"""Words that are also common words of English or articles of their own language: read as a
+number only with a unit after them (``un jour``, ``once días``)."""
+
+
+def _phrase_pattern(phrase: str) -> str:
+    return r"[\s-]+".join(re.escape(p) for p in _KEY.split(phrase))
+
+
+_ALT = "|".join(_phrase_pattern(p) for p in sorted(FOREIGN_WORDS, key=lambda p: (-len(p), p)))
+FOREIGN_PHRASE = re.compile(rf"(?:{_ALT})(?:[\s-]+(?:{_ALT}))*(?![\w-])")
+"""One or more phrases in a row (``trois mille``, ``dos millones``, ``vingt et un``)."""
+_ONE = re.compile(rf"(?:{_ALT})(?![\w])")
+
+FOREIGN_FIRST_WORDS: dict[str, frozenset[str]] = {}
+"""ASCII letter run (the longest of the phrase's first word) -> first words that contain it:
+a text whose letter runs lack the key cannot contain the word (a cheap pre-filter)."""
+
+
+def _build_first_words() -> None:
+    acc: dict[str, set[str]] = {}
+    for phrase in FOREIGN_WORDS:
+        first = _KEY.split(phrase)[0]
+        if first in ("six", "million", "millions"):
+            continue  # English spells these alike; the English parser starts there
+        runs = re.findall(r"[a-z]+", first)
+        if not runs:  # pragma: no cover - every phrase has ASCII letters
+            continue
+        acc.setdefault(max(runs, key=len), set()).add(first)
+    FOREIGN_FIRST_WORDS.update({k: frozenset(v) for k, v in acc.items()})
+
+
+_build_first_words()
+
+
+def foreign_value(phrase: str) -> Fraction | None:
+    """The value of a run of French/German/Spanish number phrases (``None``: not one number)."""
+    total = 0
+    current = 0
+    pos = 0
+    seen = False
+    while pos < len(phrase):
+        if phrase[pos] in " \t\n-":
+            pos += 1
+            continue
+        m = _ONE.match(phrase, pos)
+        if m is None:
+            return None
+        v = FOREIGN_WORDS[_KEY.sub(" ", m.group())]
+        pos = m.end()
+        seen = True
+        if v >= 10**6:
+            total += (current or 1) * v
+            current = 0
+        elif v == 1000:
+            total += (current or 1) * 1000
+            current = 0
+        elif v == 100 and current and current < 100:
+            current *= 100
+        else:
+            current += v
+    if not seen:
+        return None
+    return Fraction(total + current)

@@ -1,0 +1,291 @@
+"""The one judging loop: many records, every scorer, R repetitions, bounded concurrency.
+
+``hybridjudge judge`` and the mutation study both judge through :func:`ajudge_many`. Each record
+is judged with :func:`~hybridjudge.judges.judge`; a record that cannot be judged at all (a field of
+the wrong type, an unexpected error) becomes a ``failed`` outcome whose results are unscored with
+``record_error``, and the others go on. Errors about the whole run (an invalid setting, an endpoint
+that refuses every request) still raise.
+
+Repetitions run one after the other (each has its own wall time); inside a repetition at most
+``concurrency`` records are in flight, and the model client bounds the requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from hybridjudge._errors import ConfigError, HybridJudgeError, InputError
+from hybridjudge._params import check_repetitions
+from hybridjudge._sync import run_sync
+from hybridjudge.judges._judge import SCORERS, Mode, judge
+from hybridjudge.judges._results import (
+    FailureDetail,
+    JudgeBatch,
+    JudgeOutcome,
+    JudgeRecord,
+    JudgeResult,
+    ScorerName,
+)
+
+if TYPE_CHECKING:
+    from hybridjudge.model import ModelClient, ModelConfig
+
+__all__ = ["JudgeProgress", "ajudge_many", "judge_many"]
+
+logger = logging.getLogger(__name__)
+
+JudgeProgress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each record and repetition is finished; an exception
+it raises stops the batch (the calls already answered stay cached)."""
+
+RecordLike = JudgeRecord | Mapping[str, Any] | object
+"""A :class:`JudgeRecord`, a mapping with its fields, or an object with those attributes."""
+
+
+def _scorer_names(scorers: Sequence[str] | str) -> tuple[ScorerName, ...]:
+    names = (
+        tuple(s.strip() for s in scorers.split(",")) if isinstance(scorers, str) else tuple(scorers)
+    )
+    if not names:
+        raise ConfigError(f"no scorer given; choose from {', '.join(SCORERS)}")
+    unknown = [n for n in names if n not in SCORERS]
+    if unknown:
+        raise ConfigError(f"unknown scorer(s) {unknown}; choose from {', '.join(SCORERS)}")
+    if len(set(names)) != len(names):
+        raise ConfigError(f"scorer listed twice in {list(names)}; list each once")
+    return names  # type: ignore[return-value]
+
+
+def _record(index: int, item: RecordLike) -> JudgeRecord:
+    if isinstance(item, JudgeRecord):
+        return item
+    if isinstance(item, Mapping):
+        data = dict(item)
+        data.setdefault("id", str(index))
+        return JudgeRecord.model_validate(data)
+    return JudgeRecord.model_validate(item, from_attributes=True)
+
+
+def _id_of(index: int, item: RecordLike) -> str:
+    found = item.get("id") if isinstance(item, Mapping) else getattr(item, "id", None)
+    return found if isinstance(found, str) else str(index)
+
+
+def _problems(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        field = ".".join(str(p) for p in error.get("loc", ())) or "record"
+        parts.append(f"field {field!r}: {error.get('msg')}")
+    return "; ".join(parts)
+
+
+def _failed(
+    index: int,
+    record_id: str,
+    repetition: int,
+    scorers: Sequence[ScorerName],
+    mode: Mode,
+    error: str,
+    metadata: Mapping[str, Any] | None = None,
+) -> JudgeOutcome:
+    detail = FailureDetail(stage="record", error=error)
+    results = {
+        name: JudgeResult(
+            scorer=name,
+            mode=mode,
+            status="unscored",
+            unscored_reason="record_error",
+            detail=detail,
+            scope="shared" if mode == "shared" else name,
+            repetition=repetition,
+        )
+        for name in scorers
+    }
+    return JudgeOutcome(
+        index=index,
+        id=record_id,
+        repetition=repetition,
+        status="failed",
+        results=results,
+        error=error,
+        metadata=dict(metadata or {}),
+    )
+
+
+async def ajudge_many(
+    records: Iterable[RecordLike],
+    *,
+    scorers: Sequence[str] | str = ("support", "contradiction"),
+    mode: Mode = "separate",
+    repetitions: int = 1,
+    client: ModelClient | None = None,
+    config: ModelConfig | None = None,
+    concurrency: int | None = None,
+    progress: JudgeProgress | None = None,
+) -> JudgeBatch:
+    """Judge every record with every scorer, ``repetitions`` times (async; see :func:`judge_many`).
+
+    Args:
+        records: :class:`JudgeRecord` values, mappings with their fields (``id``, ``answer``,
+            ``context``, optional ``question`` and ``metadata``) or objects with those attributes.
+        scorers: names from :data:`~hybridjudge.judges.SCORERS` (or one comma-separated string).
+        mode: ``"separate"`` (one verdict call per scorer) or ``"shared"`` (one three-way call).
+        repetitions: how many times each record is judged (the index is in every cache key).
+        client: an open :class:`~hybridjudge.model.ModelClient` to use (left open); or
+        config: a configuration to open one with (default :meth:`ModelConfig.local`).
+        concurrency: records in flight at once (default twice the client's request limit).
+        progress: ``progress(done, total)`` after each finished record and repetition.
+
+    Returns:
+        A :class:`JudgeBatch` with one outcome per record and repetition, in input order.
+
+    Raises:
+        ConfigError: unknown or repeated scorer, unknown mode, bad repetitions or concurrency,
+            both ``client`` and ``config`` given.
+        ModelError: the endpoint cannot be used at all (e.g. a rejected API key).
+    """
+    names = _scorer_names(scorers)
+    if mode not in ("separate", "shared"):
+        raise ConfigError(f"unknown mode {mode!r}; use 'separate' or 'shared'")
+    repetitions = check_repetitions(repetitions)
+    if concurrency is not None and (
+        isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1
+    ):
+        raise ConfigError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
+    if client is not None and config is not None:
+        raise ConfigError("pass either an open client or a config, not both")
+
+    items = list(records)
+    prepared: list[JudgeRecord | str] = []
+    for index, item in enumerate(items):
+        try:
+            prepared.append(_record(index, item))
+        except ValidationError as exc:
+            prepared.append(_problems(exc))
+
+    if client is None:
+        from hybridjudge.model import ModelClient, ModelConfig
+
+        async with ModelClient(config if config is not None else ModelConfig.local()) as own:
+            return await _run(items, prepared, names, mode, repetitions, own, concurrency, progress)
+    return await _run(items, prepared, names, mode, repetitions, client, concurrency, progress)
+
+
+async def _run(
+    items: list[RecordLike],
+    prepared: list[JudgeRecord | str],
+    names: tuple[ScorerName, ...],
+    mode: Mode,
+    repetitions: int,
+    client: ModelClient,
+    concurrency: int | None,
+    progress: JudgeProgress | None,
+) -> JudgeBatch:
+    limit = concurrency if concurrency is not None else 2 * client.config.max_concurrency
+    total = len(prepared) * repetitions
+    done = 0
+    outcomes: dict[tuple[int, int], JudgeOutcome] = {}
+    walls: list[float] = []
+
+    async def one(index: int, repetition: int) -> JudgeOutcome:
+        record = prepared[index]
+        if isinstance(record, str):
+            return _failed(index, _id_of(index, items[index]), repetition, names, mode, record)
+        try:
+            results = await judge(
+                client,
+                answer=record.answer,
+                context=record.context,
+                question=record.question,
+                scorers=names,
+                mode=mode,
+                repetition=repetition,
+            )
+        except (InputError, ValidationError) as exc:
+            error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            return _failed(index, record.id, repetition, names, mode, error, record.metadata)
+        except HybridJudgeError:
+            raise  # about the whole run: a setting, the endpoint, the embedded model
+        except Exception as exc:  # one record must not end the batch
+            logger.exception("record %r (repetition %d) could not be judged", record.id, repetition)
+            error = f"{type(exc).__name__}: {exc}"
+            return _failed(index, record.id, repetition, names, mode, error, record.metadata)
+        return JudgeOutcome(
+            index=index,
+            id=record.id,
+            repetition=repetition,
+            status="judged",
+            results=results,
+            metadata=record.metadata,
+        )
+
+    for repetition in range(repetitions):
+        start = time.perf_counter()
+        queue = iter(range(len(prepared)))
+
+        async def worker(repetition: int = repetition, queue: Iterator[int] = queue) -> None:
+            nonlocal done
+            for index in queue:  # shared iterator: each index is taken by one worker
+                outcomes[index, repetition] = await one(index, repetition)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+
+        tasks = [asyncio.ensure_future(worker()) for _ in range(min(limit, len(prepared)))]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        walls.append(time.perf_counter() - start)
+
+    ordered = tuple(outcomes[key] for key in sorted(outcomes))
+    return JudgeBatch(
+        scorers=names, mode=mode, repetitions=repetitions, outcomes=ordered, wall_s=tuple(walls)
+    )
+
+
+def judge_many(
+    records: Iterable[RecordLike],
+    *,
+    scorers: Sequence[str] | str = ("support", "contradiction"),
+    mode: Mode = "separate",
+    repetitions: int = 1,
+    config: ModelConfig | None = None,
+    concurrency: int | None = None,
+    progress: JudgeProgress | None = None,
+) -> JudgeBatch:
+    """Judge many records with every scorer, ``repetitions`` times; returns a :class:`JudgeBatch`.
+
+    The synchronous form of :func:`ajudge_many` (which also takes an open ``client``): it opens
+    a :class:`~hybridjudge.model.ModelClient` for ``config`` (default the embedded model), and
+    works in plain scripts and inside a running event loop (a notebook), where it runs on a
+    worker thread. ``progress`` then runs on that thread. Example::
+
+        from hybridjudge import judge_many, ModelConfig
+
+        batch = judge_many(
+            [{"id": "q1", "answer": "Refunds take 30 days.", "context": ["..."]}],
+            config=ModelConfig(base_url="http://localhost:8000/v1", model="my-model"),
+        )
+        batch.to_pandas()   # one row per record, repetition and scorer
+    """
+    return run_sync(
+        lambda: ajudge_many(
+            records,
+            scorers=scorers,
+            mode=mode,
+            repetitions=repetitions,
+            config=config,
+            concurrency=concurrency,
+            progress=progress,
+        )
+    )

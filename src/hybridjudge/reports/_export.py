@@ -1,0 +1,124 @@
+"""``observations.csv``: the study's raw observations as one tidy table.
+
+One row per output x scorer x repetition, with the output's corpus, case, defect class (key and
+label), origin and clean label, the scorer's score or unscored reason, its findings, the model
+usage of that evaluation, and the output's metadata (one ``meta.<key>`` column per key). Plain
+RFC 4180 CSV in UTF-8 with a header row: ``pandas.read_csv(path)`` reads it as is (empty cells are
+missing values; booleans are ``True``/``False``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from hybridjudge.reports._tables import class_label
+from hybridjudge.study import StudyResult
+
+__all__ = ["OBSERVATION_COLUMNS", "observations_csv", "write_observations_csv"]
+
+OBSERVATION_COLUMNS = (
+    "corpus",
+    "output_id",
+    "case_id",
+    "base_id",
+    "defect_class",
+    "defect_label",
+    "origin",
+    "clean",
+    "judged",
+    "scorer",
+    "repetition",
+    "status",
+    "score",
+    "flagged",
+    "unscored_reason",
+    "detail",
+    "n_findings",
+    "findings",
+    "latency_ms",
+    "cached",
+    "calls",
+    "cache_hits",
+    "retries",
+    "repairs",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_usd",
+    "saved_cost_usd",
+    "saved_latency_s",
+)
+"""The fixed columns, in order; ``meta.<key>`` columns follow, sorted by key."""
+
+FINDINGS_SEPARATOR = " | "
+"""Joins the findings of one evaluation in the ``findings`` column."""
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return str(value)
+
+
+def observations_csv(study: StudyResult) -> str:
+    """The CSV text (see the module docstring for its columns)."""
+    outputs = {o.id: o for o in study.outputs}
+    metadata: dict[str, dict[str, Any]] = {o.id: dict(o.metadata) for o in study.outputs}
+    meta_keys = sorted({key for meta in metadata.values() for key in meta})
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([*OBSERVATION_COLUMNS, *(f"meta.{key}" for key in meta_keys)])
+    for obs in study.observations:
+        out = outputs.get(obs.output_id)
+        usage = obs.usage
+        row: list[Any] = [
+            out.corpus if out else None,
+            obs.output_id,
+            out.case_id if out else None,
+            out.base_id if out else None,
+            out.defect if out else None,
+            class_label(out.defect) if out and out.defect else None,
+            out.origin if out else None,
+            out.clean if out else None,
+            out.judged if out else None,
+            obs.scorer,
+            obs.repetition,
+            obs.status,
+            obs.score,
+            obs.flagged,
+            obs.unscored_reason,
+            obs.detail,
+            len(obs.issues),
+            FINDINGS_SEPARATOR.join(obs.issues),
+            obs.latency_ms,
+            obs.cached,
+            usage.calls,
+            usage.cache_hits,
+            usage.retries,
+            usage.repairs,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            usage.cost_usd,
+            usage.saved_cost_usd,
+            usage.saved_latency_s,
+        ]
+        meta = metadata.get(obs.output_id, {})
+        row += [meta.get(key) for key in meta_keys]
+        writer.writerow([_cell(v) for v in row])
+    return buffer.getvalue()
+
+
+def write_observations_csv(study: StudyResult, path: str | Path) -> Path:
+    """Write :func:`observations_csv` to ``path`` atomically; returns the path."""
+    from hybridjudge._atomic import atomic_write_text
+
+    return atomic_write_text(Path(path), observations_csv(study))

@@ -1,0 +1,231 @@
+"""A tiny corpus, its case file, and a scripted judge that can fail on one output.
+
+Four outputs share one context: two clean bases and one inversion mutant of each. The scripted
+model answers like a perfect judge (the claim is the answer; the inverted claims are unsupported
+and contradicted). :class:`FaultyJudge` plays a *fault* step instead for every request about the
+victim output (its claim extraction, its repair, its verdicts), until ``fault`` is cleared.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
+from tests.judges.helpers import claims_reply, prompt_of, verdicts_reply
+from tests.support.openai_server import (
+    RecordedRequest,
+    Step,
+    cut_off,
+    http_error,
+    never_answer,
+    rate_limited,
+    server_error,
+    trickle,
+    truncated_json,
+)
+
+CONTEXT = (
+    "Customers may request a full refund within 30 days of purchase. "
+    "Refunds are processed within 5 business days."
+)
+TEXTS = {
+    "a::base": "Customers can get a refund within 30 days.",
+    "a::inv": "Customers can not get a refund within 30 days.",
+    "b::base": "Refunds take 5 business days.",
+    "b::inv": "Refunds never take 5 business days.",
+}
+INVERTED = {"a::inv", "b::inv"}
+VICTIM = "b::base"
+"""The output every fault hits (third in order, so requests for other outputs succeed first)."""
+
+KEY = "sk-test-PLANTEDplantedPLANTED0123456789abcdefXYZ"
+"""A planted API key: it must never appear in any output file or stream."""
+KEY_ENV = "HYBRIDJUDGE_FAULT_TEST_KEY"
+"""The environment variable holding :data:`KEY`."""
+
+CALLS_PER_OUTPUT = 3
+"""Claims, support verdicts, contradiction verdicts (separate mode, one repetition)."""
+
+
+def write_corpus(root: Path) -> Path:
+    """The corpus directory (cases.jsonl, outputs.jsonl)."""
+    producer = Producer(system="toy", kind="synthetic")
+    cases = [
+        Case(id=c, question="Refunds?", context=CONTEXT, anchors=(), label_source="hand-written")
+        for c in ("a", "b")
+    ]
+    outputs = [
+        Output(
+            id=oid,
+            case_id=oid.split("::")[0],
+            text=text,
+            producer=producer,
+            clean=True if oid.endswith("base") else None,
+            base_id=None if oid.endswith("base") else oid.replace("inv", "base"),
+            defect=None if oid.endswith("base") else "inversion",
+            origin="paper" if oid.endswith("inv") else "base",
+        )
+        for oid, text in TEXTS.items()
+    ]
+    write_jsonl_models(root / "cases.jsonl", cases)
+    write_jsonl_models(root / "outputs.jsonl", outputs)
+    return root
+
+
+def write_cases(path: Path) -> Path:
+    """The same four outputs as a ``judge`` case file."""
+    lines = [{"id": oid, "answer": text, "context": CONTEXT} for oid, text in TEXTS.items()]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return path
+
+
+def _output_of(request: RecordedRequest) -> str:
+    text = "\n".join(str(m.get("content", "")) for m in request.messages)
+    # longest first: no answer is a substring of another, but be safe
+    for oid, answer in sorted(TEXTS.items(), key=lambda kv: -len(kv[1])):
+        if answer in text:
+            return oid
+    raise AssertionError(f"request about no known output: {text[:200]!r}")
+
+
+@dataclass
+class FaultyJudge:
+    """The fake server's responder: a perfect judge, except the fault for the victim."""
+
+    fault: Callable[[], Step] | None = None
+    victim_requests: int = 0
+    by_output: dict[str, int] = field(default_factory=dict)
+
+    def __call__(self, request: RecordedRequest) -> Step:
+        oid = _output_of(request)
+        self.by_output[oid] = self.by_output.get(oid, 0) + 1
+        name = prompt_of(request)
+        if oid == VICTIM and self.fault is not None:
+            self.victim_requests += 1
+            return self.fault()
+        if name == "claims":
+            return claims_reply(TEXTS[oid])
+        bad = oid in INVERTED
+        labels = {
+            "support": ("not_supported", "supported"),
+            "contradiction": ("contradicted", "not_contradicted"),
+            "shared": ("contradicted", "supported"),
+        }[name]
+        return verdicts_reply(labels[0] if bad else labels[1])
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One injected fault and what it must lead to."""
+
+    name: str
+    step: Callable[[], Step]
+    reason: str
+    """The unscored reason the victim's results must carry."""
+    in_detail: str
+    """A fragment the unscored detail must contain (the cause, named)."""
+
+
+FAULTS: tuple[Fault, ...] = (
+    Fault(
+        "http400_content_filter",
+        lambda: http_error(400, "content filtered by policy", code="content_filter"),
+        "model_error",
+        "HTTP 400",
+    ),
+    Fault(
+        "http401_after_success",
+        lambda: http_error(401, "key revoked", code="invalid_api_key"),
+        "model_error",
+        "HTTP 401",
+    ),
+    Fault(
+        "http404_after_success",
+        lambda: http_error(404, "deployment gone", code="not_found"),
+        "model_error",
+        "HTTP 404",
+    ),
+    Fault("http429", lambda: rate_limited(retry_after="0.001"), "model_error", "HTTP 429"),
+    Fault("http500", lambda: server_error(500), "model_error", "HTTP 500"),
+    Fault(
+        "trickling_bytes",
+        lambda: trickle(json.dumps({"claims": [TEXTS[VICTIM]]}), every=0.05),
+        "model_error",
+        "timeout",
+    ),
+    Fault("never_answering", never_answer, "model_error", "timeout"),
+    Fault(
+        "truncated_json",
+        lambda: truncated_json({"claims": [TEXTS[VICTIM]]}, 2),
+        "parse_failure",
+        "not valid JSON",
+    ),
+    Fault(
+        "draft_then_cut_off_length",
+        lambda: cut_off('{"claims": ["A draft claim."]}\n{"claims": ["Refunds take 5 busi'),
+        "parse_failure",
+        "finish_reason=length",
+    ),
+    Fault(
+        "abstention_only_claims",
+        lambda: claims_reply("The context does not provide this information."),
+        "parse_failure",
+        "does not abstain",
+    ),
+    Fault(
+        "key_echoed_in_error_body",
+        lambda: http_error(400, f"invalid request from key {KEY}; Bearer {KEY}"),
+        "model_error",
+        "[REDACTED]",
+    ),
+)
+"""The per-output faults of the matrix."""
+
+
+def fast_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Millisecond backoff for every client created by the CLI in this test."""
+    from hybridjudge.model import _client, _retry
+
+    original = _retry.BackoffWait
+
+    class Fast(original):  # type: ignore[misc, valid-type]
+        def __init__(self, **_: float) -> None:
+            super().__init__(initial=0.001, maximum=0.002, jitter=0.0, max_retry_after=0.01)
+
+    monkeypatch.setattr(_client, "BackoffWait", Fast)
+
+
+def model_args(base_url: str, cache: Path) -> list[str]:
+    """CLI model flags for the fake server: one request at a time (a stable order), a 0.5 s
+    deadline per request, one retry."""
+    return [
+        "--base-url",
+        base_url,
+        "--model",
+        "fake-model",
+        "--api-key-env",
+        KEY_ENV,
+        "--price-in",
+        "1",
+        "--price-out",
+        "2",
+        "--cache-dir",
+        str(cache),
+        "--concurrency",
+        "1",
+        "--timeout",
+        "0.5",
+        "--max-retries",
+        "1",
+    ]
+
+
+def files_containing(root: Path, needle: str) -> list[Path]:
+    """Every file under ``root`` whose bytes contain ``needle``."""
+    data = needle.encode()
+    return [p for p in root.rglob("*") if p.is_file() and data in p.read_bytes()]

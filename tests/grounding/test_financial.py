@@ -1,0 +1,262 @@
+"""Financial documents (issue 9): stated scales, derived figures, shown working, parsing defects.
+
+Every expected value below is computed by hand from the text of the case (the arithmetic is
+written next to it); the contexts are small hand-written tables in the style of annual reports.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from hybridjudge.grounding import (
+    GroundingChecker,
+    check_grounding,
+    parse_quantities,
+    prepare_context,
+)
+
+TABLE = """Revenue by segment
+(Dollars in millions)
+Segment | 2019 | 2018
+Products | 16,525 | 14,020
+Services | 3,676.2 | 460.8
+Total | 20,201.2 | 14,480.8
+
+The company was founded in 1998 and employs 2,300 people."""
+
+
+def _ungrounded(answer: str, context: str | list[str] = TABLE, **kw: object) -> list[str]:
+    report = check_grounding(answer, context, **kw)  # type: ignore[arg-type]
+    return [f.subject for f in report.findings if f.kind == "ungrounded_number"]
+
+
+# --- 1. stated scales ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Products revenue was $16,525 million in 2019.",  # 16,525 x 10^6
+        "Products revenue was 16,525,000,000 dollars.",  # the same, written out
+        "Products revenue was $16.5 billion.",  # 16,525 million = 16.525 billion -> 16.5 at 0.1
+        "Products revenue was $16.53 billion.",  # 16.525 rounds (half up) to 16.53
+        "Products revenue was 16,525.",  # the bare figure still matches
+        "Products revenue was $16,525M.",  # M after a currency: millions
+    ],
+)
+def test_a_scale_stated_for_a_table_applies_to_its_figures(answer: str) -> None:
+    assert _ungrounded(answer) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "subject"),
+    [
+        ("Products revenue was $16.6 billion.", "$16.6 billion"),  # 16.525 is not 16.6 at 0.1
+        ("Products revenue was $16,525 billion.", "$16,525 billion"),  # wrong scale word
+        ("Products revenue was $165.25 million.", "$165.25 million"),  # scaled by 1/100
+        ("Products revenue was 16,526.", "16,526"),  # a digit off
+    ],
+)
+def test_a_wrong_scale_or_figure_is_still_flagged(answer: str, subject: str) -> None:
+    assert _ungrounded(answer) == [subject]
+
+
+def test_the_scale_governs_its_block_only() -> None:
+    # 2,300 people is in the paragraph after the blank line: "(Dollars in millions)" stops
+    # there, so 2,300 is not 2.3 billion (inside the table, 16,525 is 16.5 billion)
+    assert _ungrounded("It employs 2,300 people.") == []
+    assert _ungrounded("It employs 2.3 billion people.") == ["2.3 billion"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "answer"),
+    [
+        ("(in thousands)", "Sales were $302.578 million."),  # 302,578 x 10^3 = 302.578 x 10^6
+        ("(In thousands)", "Sales were $302,578 thousand."),
+        ("$ in billions", "Sales were $302,578 billion."),
+        ("(000s)", "Sales were 302,578,000."),
+        ("(€m)", "Sales were €302,578 million."),
+        ("Amounts in millions of dollars", "Sales were $302.578 billion."),
+    ],
+)
+def test_heading_forms(heading: str, answer: str) -> None:
+    context = f"{heading}\nSales | 302,578 | 288,100"
+    assert _ungrounded(answer, context) == []
+
+
+def test_percent_heading_makes_percentages() -> None:
+    context = "Margins (in %)\nMargin | 2019 | 2018\nGross margin | 24.6 | 21.6"
+    report = check_grounding("The gross margin was 24.6% in 2019.", context)
+    assert report.grounded
+    assert report.quantities[0].source == "context"
+
+
+def test_scale_without_a_statement_matches_the_figure_as_written() -> None:
+    # TAT-QA tables often state no scale: "$1,496.5 million" for "$1,496.5" is accepted ...
+    context = "Total sales | $1,496.5 | $1,202.9"
+    assert _ungrounded("Total sales were $1,496.5 million.", context) == []
+    # ... but not a different figure with a scale word
+    assert _ungrounded("Total sales were $1,497.5 million.", context) == ["$1,497.5 million"]
+
+
+def test_accounting_negatives_and_signs_in_words() -> None:
+    context = "(in thousands)\nNet loss | (5,022) | (31)\nIncome | 812 | 640"
+    assert _ungrounded("The net loss was -5,022 thousand.", context) == []
+    assert _ungrounded("The net loss was $(5,022) thousand.", context) == []
+    assert _ungrounded("There was a decrease of 5,022.", context) == []  # sign in words
+    assert _ungrounded("The loss was (31).", context) == []  # a lone bracketed cell is a figure
+    # the sign matters when it is written: +812 is in the table, -812 is not
+    assert _ungrounded("Income was -812.", context) == ["-812"]
+
+
+# --- 2. derived figures ----------------------------------------------------------------------
+
+GROWTH = "Revenue | 177,866 | 135,987\nCosts | 44.1 | 56.7\nShare (%) | 24.6% | 21.6%"
+
+
+@pytest.mark.parametrize(
+    ("answer", "derivation"),
+    [
+        # (177,866 - 135,987) / 135,987 = 41,879 / 135,987 = 0.30796 -> 30.8%
+        ("Revenue grew 30.8%.", "30.8% = (177,866 - 135,987) / 135,987"),
+        # 177,866 - 135,987 = 41,879
+        ("Revenue grew by 41,879.", "41,879 = 177,866 - 135,987"),
+        # 177,866 + 135,987 = 313,853
+        ("Revenue over both years was 313,853.", "313,853 = 177,866 + 135,987"),
+        # (177,866 + 135,987) / 2 = 156,926.5
+        ("Average revenue was 156,926.5.", "156,926.5 = (177,866 + 135,987) / 2"),
+        # 177,866 / 135,987 = 1.30796 -> 1.31x
+        ("Revenue was 1.31x the prior year.", "1.31x = 177,866 / 135,987"),
+        # (44.1 - 56.7) / 56.7 = -0.22222 -> -22.22%
+        ("Costs changed by -22.22%.", "-22.22% = (44.1 - 56.7) / 56.7"),
+        # 24.6 - 21.6 = 3.0 percentage points
+        ("The share rose by 3.0 percentage points.", "3.0 percentage points = 24.6% - 21.6%"),
+    ],
+)
+def test_a_derived_figure_is_traced_with_its_derivation(answer: str, derivation: str) -> None:
+    report = check_grounding(answer, GROWTH)
+    assert report.grounded, report.findings
+    (trace,) = report.derived
+    assert trace.source == "derived"
+    assert trace.derivation == derivation
+
+
+def test_derived_figures_can_be_findings() -> None:
+    report = check_grounding("Revenue grew 30.8%.", GROWTH, derived="finding")
+    assert [f.kind for f in report.findings] == ["derived_number"]
+    assert report.findings[0].evidence == "30.8% = (177,866 - 135,987) / 135,987"
+    checker = GroundingChecker(GROWTH, derived="finding")
+    assert not checker.check("Revenue grew 30.8%.").grounded
+    assert checker.check("Revenue was 177,866.").grounded
+
+
+def test_derived_matching_uses_the_answers_precision() -> None:
+    # 30.796% written as 30.80% matches at 0.01; 30.9% is off by more than half of 0.1
+    assert _ungrounded("Revenue grew 30.80%.", GROWTH) == []
+    assert _ungrounded("Revenue grew 30.9%.", GROWTH) == ["30.9%"]
+    assert _ungrounded("Revenue grew by 41,880.", GROWTH) == ["41,880"]
+
+
+def test_a_bad_derived_option_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="derived must be 'grounded' or 'finding'"):
+        check_grounding("x", GROWTH, derived="maybe")  # type: ignore[arg-type]
+
+
+def test_working_shown_in_the_answer() -> None:
+    answer = "(177,866 - 135,987) / 135,987 x 100 = 30.8%, i.e. 41,879 more."
+    report = check_grounding(answer, GROWTH)
+    assert report.grounded, report.findings
+    sources = {t.quantity.text: t.source for t in report.quantities}
+    assert sources["100"] == "working"  # a formula constant, not a claim
+    assert sources["30.8%"] == "derived"
+    # accounting negatives may be used unsigned inside shown working: (43 + 118) / 2 = 80.5
+    context = "Charges | (43) | (118)"
+    assert _ungrounded("(43 + 118) / 2 = 80.5 thousand", context) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Dividing by 2 gives the average of these two figures.",
+        "Divided by 2, the total is halved for the first half.",
+        "We multiply by 100 and divide by 3.",
+        "In both years the revenue grew; the two figures are 177,866 and 135,987.",
+    ],
+)
+def test_formula_constants_and_counting_words_are_not_claims(answer: str) -> None:
+    assert _ungrounded(answer, GROWTH) == []
+
+
+def test_fabricated_numbers_are_rarely_explained_by_chance() -> None:
+    """The share of random fabricated figures that some derivation explains stays under 2%.
+
+    20 synthetic tables of 8 rows x 3 years (figures 100.0-9,999.9, one decimal, like a
+    financial statement in millions); each fabricated number is a table figure scaled by a
+    random factor in [0.5, 1.5] at the same precision, and not a figure of the table."""
+    rng = random.Random(9)
+    explained = total = 0
+    for _ in range(20):
+        rows = [
+            f"Item {r} | " + " | ".join(f"{rng.uniform(100, 9999.9):,.1f}" for _ in range(3))
+            for r in range(8)
+        ]
+        context = "(in millions)\nItem | 2019 | 2018 | 2017\n" + "\n".join(rows)
+        figures = {q.value for q in parse_quantities(context)}
+        bases = sorted(v for v in figures if v >= 100 and v not in (2017, 2018, 2019))
+        checker = GroundingChecker(prepare_context(context))
+        made = 0
+        while made < 50:
+            base = rng.choice(bases)
+            fake = round(float(base) * rng.uniform(0.5, 1.5), 1)
+            if Fraction(str(fake)) in figures:
+                continue
+            made += 1
+            report = checker.check(f"The figure is {fake:,.1f}.")
+            total += 1
+            explained += bool(report.derived)
+    assert total == 1000
+    assert explained / total < 0.02, explained / total
+
+
+# --- 4. parsing defects ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("$82.9M", [(Fraction(82_900_000), "usd")]),  # millions, not metres
+        ("82.9M", [(Fraction(82_900_000), None)]),
+        ("a 5m cable", [(Fraction(5), "m")]),  # lower-case m without currency: metres
+        ("1.5x", [(Fraction(3, 2), None)]),  # not 1
+        ("$1.5B", [(Fraction(1_500_000_000), "usd")]),  # not 1
+        ("$12.4bn", [(Fraction(12_400_000_000), "usd")]),  # not 12
+        ("€3mn", [(Fraction(3_000_000), "eur")]),
+        ("10k users", [(Fraction(10_000), None)]),
+        ("(5,022)", [(Fraction(-5022), None)]),  # accounting negative = -5,022
+        ("-5,022", [(Fraction(-5022), None)]),
+        ("-$1,496.5", [(Fraction(-14965, 10), "usd")]),  # minus before the currency sign
+        ("$(3,264) million", [(Fraction(-3_264_000_000), "usd")]),  # not also 1,000,000
+        ("Net loss | (31) | (45)", [(Fraction(-31), None), (Fraction(-45), None)]),
+        ("(31)\n(45)", [(Fraction(-31), None), (Fraction(-45), None)]),  # lone cells
+        ("Open the app. 3. Click Save.", []),  # an inline list enumerator
+        ("a 401(k) or 401K plan", []),  # identifiers, not 401 or 401,000
+        ("support 24/7", []),  # not the fraction 24/7
+        ("call https://example.com/tel/18005551234 now", []),  # digits inside a URL
+        ("write to sales-2024@example.com", []),
+    ],
+)
+def test_parsing_defects(text: str, expected: list[tuple[Fraction, str | None]]) -> None:
+    assert [(q.value, q.unit) for q in parse_quantities(text)] == expected
+
+
+def test_401k_written_two_ways_is_one_identifier() -> None:
+    assert check_grounding("Use the 401K plan.", "Employees join the 401(k) plan.").grounded
+
+
+def test_a_lone_million_after_a_bracketed_figure_is_not_a_number() -> None:
+    report = check_grounding("The loss was $(3,264) million.", "(in millions)\nLoss | $(3,264)")
+    assert report.grounded, report.findings
+    assert len(report.quantities) == 1

@@ -1,0 +1,106 @@
+"""Numbers in other languages (issue 9): digits glued to CJK/Thai text, full-width digits,
+Chinese/Japanese numerals, French/German/Spanish number words, with their units.
+
+Expected values are the numbers' meanings, worked out by hand (三十 = 3 x 10 = 30; 1.5万 =
+1.5 x 10,000 = 15,000; 2亿 = 2 x 10^8; "quatre-vingt-dix" = 4 x 20 + 10 = 90; "einundzwanzig"
+= 1 + 20 = 21; "treinta y cinco" = 30 + 5 = 35).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hybridjudge.grounding import check_grounding, parse_quantities
+
+DAY = 86400  # seconds: the base unit of time
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("退款期限为15天", Fraction(15), "day"),  # digits glued to Chinese
+        ("30天内", Fraction(30), "day"),
+        ("15日以内", Fraction(15), "day"),  # Japanese
+        ("３０日", Fraction(30), "day"),  # full-width digits
+        ("三十天", Fraction(30), "day"),
+        ("十五日", Fraction(15), "day"),
+        ("两个月", Fraction(2), "month"),
+        ("三か月", Fraction(3), "month"),
+        ("1.5万元", Fraction(15000), "cny"),
+        ("2亿", Fraction(200_000_000), None),
+        ("一百零五天", Fraction(105), "day"),
+        ("ภายใน 30 วัน", Fraction(30), "day"),  # Thai
+        ("ภายใน30วัน", Fraction(30), "day"),
+        ("30일 이내", Fraction(30), "day"),  # Korean
+        ("trente jours", Fraction(30), "day"),
+        ("quatre-vingt-dix jours", Fraction(90), "day"),
+        ("vingt et un jours", Fraction(21), "day"),
+        ("deux cents euros", Fraction(200), "eur"),
+        ("dreißig Tagen", Fraction(30), "day"),
+        ("einundzwanzig Tage", Fraction(21), "day"),
+        ("zwei Wochen", Fraction(2), "week"),
+        ("treinta días", Fraction(30), "day"),
+        ("treinta y cinco días", Fraction(35), "day"),
+        ("dos mil euros", Fraction(2000), "eur"),
+        ("quince días", Fraction(15), "day"),
+        ("un jour", Fraction(1), "day"),  # an article-like word counts with a unit
+    ],
+)
+def test_numbers_in_other_languages(text: str, value: Fraction, unit: str | None) -> None:
+    (q,) = parse_quantities(text)
+    assert (q.value, q.unit) == (value, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Il y a une erreur.", "Ein Haus.", "Una casa.", "once upon a time", "一些问题", "万一"],
+)
+def test_articles_and_words_are_not_numbers(text: str) -> None:
+    assert parse_quantities(text) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        ("退款期限为15天", "购买后30天内可申请退款。"),  # the issue's example: a finding
+        ("返品は15日以内です。", "返品は購入後30日以内に受け付けます。"),
+        ("退款期限为十五天", "购买后三十天内可申请退款。"),
+        ("Vous avez quinze jours.", "Remboursement sous trente jours."),
+        ("Sie haben vierzehn Tage.", "Rückgabe innerhalb von dreißig Tagen."),
+        ("Tiene quince días.", "Devoluciones dentro de treinta días."),
+        ("คืนเงินภายใน 15 วัน", "คืนเงินภายใน 30 วัน"),
+    ],
+)
+def test_a_wrong_number_is_flagged_in_every_language(answer: str, context: str) -> None:
+    report = check_grounding(answer, context)
+    assert [f.kind for f in report.findings] == ["ungrounded_number"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        ("退款期限为30天", "购买后30天内可申请退款。"),
+        ("退款期限为三十天", "购买后30天内可申请退款。"),  # 三十天 = 30 days
+        ("退款期限为３０天", "购买后三十天内可申请退款。"),
+        ("返品は30日以内です。", "返品は購入後三十日以内に受け付けます。"),
+        ("期限は一か月です。", "期限は1か月です。"),
+        ("Vous avez trente jours.", "Remboursement sous 30 jours."),
+        ("Vous avez 30 jours.", "Remboursement sous trente jours."),
+        ("Sie haben dreißig Tage.", "Rückgabe innerhalb von 30 Tagen."),
+        ("Tiene 30 días.", "Devoluciones dentro de treinta días."),
+        ("You have 30 days.", "Devoluciones dentro de treinta días."),  # across languages
+        ("The cap is 15,000 CNY.", "上限为1.5万元。"),
+        ("คืนเงินภายใน 30 วัน", "คืนเงินภายใน30วัน"),
+    ],
+)
+def test_the_same_answers_correctly_grounded(answer: str, context: str) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, report.findings
+
+
+def test_units_convert_across_languages() -> None:
+    (q,) = parse_quantities("两周")  # two weeks = 14 days
+    assert q.base_value == 14 * DAY
+    assert check_grounding("14 days", "两周内").grounded

@@ -1,0 +1,78 @@
+"""Reuse without hidden memos (issues 9 and 14): the caller keeps the prepared objects.
+
+A process-wide memo thrashes when a file has more distinct contexts than it holds, and pins
+memory; the checks keep none. ``prepare_context`` and ``compile_anchors`` return immutable
+objects the caller can keep and pass back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pytest
+
+import hybridjudge.grounding._anchors as anchors_module
+import hybridjudge.grounding._check as check_module
+import hybridjudge.grounding._derive as derive_module
+import hybridjudge.grounding._languages as languages_module
+import hybridjudge.grounding._normalize as normalize_module
+import hybridjudge.grounding._quantities as quantities_module
+from hybridjudge.grounding import (
+    CompiledAnchors,
+    GroundingChecker,
+    check_grounding,
+    compile_anchors,
+    prepare_context,
+)
+
+MODULES = [
+    anchors_module,
+    check_module,
+    derive_module,
+    languages_module,
+    normalize_module,
+    quantities_module,
+]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_no_process_wide_memo(module: object) -> None:
+    source = inspect.getsource(module)  # type: ignore[arg-type]
+    assert "lru_cache" not in source
+    assert "_PARSE_CACHE" not in source
+
+
+def test_compiled_anchors_are_immutable_and_reusable() -> None:
+    compiled = compile_anchors(["30 days", {"value": "restocking fee", "aliases": ["fee"]}])
+    assert isinstance(compiled, CompiledAnchors)
+    assert [a.value for a in compiled.anchors] == ["30 days", "restocking fee"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        compiled.items = ()  # type: ignore[misc]
+    context = prepare_context("Refunds within thirty days. A restocking fee applies.")
+    first = GroundingChecker(context, anchors=compiled)
+    second = GroundingChecker(context, anchors=compiled)
+    assert first.context is second.context is context
+    assert first.check("You have 30 days; a fee applies.").grounded
+    assert check_grounding("You have 15 days.", context, anchors=compiled).kinds == {
+        "missing_anchor",
+        "ungrounded_number",
+    }
+
+
+def test_bad_anchors_are_named_once_compiled() -> None:
+    from hybridjudge.grounding import GroundingInputError, GroundingTypeError
+
+    with pytest.raises(GroundingInputError, match=r"anchors\[1\] is blank"):
+        compile_anchors(["ok", "  "])
+    with pytest.raises(GroundingTypeError, match="wrap a single anchor in a list"):
+        compile_anchors("30 days")  # type: ignore[arg-type]
+
+
+def test_one_table_of_scale_words() -> None:
+    # issue 14: _MULTIPLIERS and _SCALES (same content) are one table
+    assert not hasattr(quantities_module, "_MULTIPLIERS")
+    scales = quantities_module._SCALES
+    assert scales["million"] == scales["m"] == scales["mn"] == 10**6
+    assert scales["billion"] == scales["bn"] == 10**9
+    assert scales["万"] == 10**4

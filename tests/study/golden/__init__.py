@@ -1,0 +1,1 @@
+"""A small study pinned against the pre-refactor code (see ``test_golden_study.py``)."""

@@ -1,0 +1,85 @@
+"""Write ``golden.json``: the observations of the golden study as the code of the day computes.
+
+Run once with the pre-refactor code (commit d8938e9, before ``judge_many`` and ``load_plan``)::
+
+    git -C /work/main archive d8938e9 | tar -x -C /tmp/base
+    PYTHONPATH=/tmp/base/src:. python tests/study/golden/make_golden.py
+
+``test_golden_study.py`` then checks that today's code gives the same observations.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "toy"
+RUNS = (("separate", 2), ("shared", 1))
+KEYS = (
+    "output_id",
+    "scorer",
+    "repetition",
+    "status",
+    "score",
+    "flagged",
+    "issues",
+    "unscored_reason",
+    "detail",
+)
+
+
+def observations(result: Any) -> list[dict[str, Any]]:
+    """The compared fields of every observation, sorted (timings and usage left out)."""
+    rows = [
+        {key: list(v) if isinstance(v := getattr(o, key), tuple) else v for key in KEYS}
+        for o in result.observations
+    ]
+    return sorted(rows, key=lambda r: (r["output_id"], r["scorer"], r["repetition"]))
+
+
+def main() -> None:
+    import importlib
+
+    from hybridjudge.model import ModelConfig
+    from tests.study.golden.scripted_judge import respond
+    from tests.support.openai_server import FakeOpenAIServer
+
+    # typed loosely: this script also runs on the pre-refactor code (no load_plan there)
+    study: Any = importlib.import_module("hybridjudge.study")
+    golden_plan = (
+        study.load_plan(corpus_paths=[CORPUS])
+        if hasattr(study, "load_plan")
+        else study.StudyPlan(corpus_paths=[CORPUS])
+    )
+    golden: dict[str, Any] = {}
+    with FakeOpenAIServer() as server, tempfile.TemporaryDirectory() as tmp:
+        server.respond_with(respond)
+        for mode, repetitions in RUNS:
+            config = ModelConfig(
+                backend="openai",
+                base_url=server.base_url,
+                model="fake-model",
+                cache_dir=Path(tmp) / mode,
+                price_input_per_mtok=1.0,
+                price_output_per_mtok=2.0,
+                timeout=10.0,
+            )
+            result = study.run_study(
+                golden_plan,
+                scorers=["deterministic", "support", "contradiction"],
+                repetitions=repetitions,
+                judge_mode=mode,
+                model_config=config,
+            )
+            golden[mode] = observations(result)
+    text = json.dumps(golden, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    (HERE / "golden.json").write_text(text, encoding="utf-8")
+    print(f"wrote {HERE / 'golden.json'}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

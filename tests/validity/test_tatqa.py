@@ -1,0 +1,154 @@
+"""The TAT-QA validity benchmark (validity/tatqa.py): its construction and the issue's targets.
+
+Golden sources: the TAT-QA dev split itself (Zhu et al., ACL 2021; the answers, their
+``derivation`` and ``scale`` as the annotators wrote them) and hand reading of the rows quoted
+below; the thresholds are issue 9's acceptance targets (gold answers with no finding: span and
+multi-span >= 98%, arithmetic >= 90%; perturbed answers flagged >= 95%).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from decimal import Decimal
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "hj_validity_tatqa", ROOT / "validity" / "tatqa.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while being built
+    spec.loader.exec_module(module)
+    return module
+
+
+tatqa = _load()
+RAW = tatqa.load_documents()
+EVERY = 10
+"""The slice the targets are asserted on: every 10th context (28 contexts, ~950 answers)."""
+
+
+@pytest.fixture(scope="module")
+def slice_results() -> list[object]:
+    docs = tatqa.build_documents(RAW, every=EVERY)
+    results: list[object] = tatqa.run(docs)
+    return results
+
+
+def test_the_shipped_data_is_the_whole_dev_split() -> None:
+    # The paper's dev split: 278 tables (contexts) and 1,668 questions.
+    assert len(RAW) == 278
+    assert sum(len(d["questions"]) for d in RAW) == 1668
+
+
+def test_first_context_renders_table_rows_and_paragraphs() -> None:
+    passages = tatqa.context_passages(RAW[0])
+    assert passages[0].splitlines()[-1] == "Total sales | $1,496.5 | $1,202.9 | $1,107.7"
+    assert passages[2].endswith("disaggregated by contract type (in millions):")
+
+
+def test_gold_answers_are_written_with_scale_and_currency() -> None:
+    (doc,) = tatqa.build_documents(RAW[:1])
+    gold = {it.question_uid[:8]: it.answer for it in doc.items if it.variant == "gold"}
+    assert gold["4960801d"] == "$1,496.5 million"  # span "$1,496.5", scale million
+    assert gold["eb787966"] == "-12.6 million"  # 44.1 - 56.7, row "Other" has no "$"
+    assert gold["05b670d3"] == "-22.22%"  # (44.1 - 56.7) / 56.7, scale percent
+    assert gold["593c4388"] == "fixed-price type, cost-plus type and time-and-material type"
+    working = {it.question_uid[:8]: it.answer for it in doc.items if it.variant == "gold+working"}
+    assert working["05b670d3"] == "(44.1 - 56.7) / 56.7 × 100 = -22.22%"
+
+
+def test_perturbations_change_one_number_and_never_into_a_context_figure() -> None:
+    docs = tatqa.build_documents(RAW, every=EVERY)
+    seen = set()
+    for doc in docs:
+        signed, absolute = tatqa.context_values(doc.passages)
+        gold = {(it.question_uid, it.variant): it for it in doc.items}
+        for it in doc.items:
+            if not it.perturbed:
+                continue
+            seen.add(it.variant)
+            base = gold[(it.question_uid, it.base)]
+            assert it.answer != base.answer
+            if it.variant == "digit":
+                assert len(it.answer) == len(base.answer)
+                diffs = [(a, b) for a, b in zip(it.answer, base.answer, strict=True) if a != b]
+                assert len(diffs) == 1
+                assert abs(int(diffs[0][0]) - int(diffs[0][1])) == 1
+            if it.variant == "sign":
+                assert it.answer.replace("-", "") == base.answer.replace("-", "")
+            new_signed = (
+                tatqa.context_values([it.answer])[0] - tatqa.context_values([base.answer])[0]
+            )
+            if it.variant in ("digit", "x10"):
+                assert not {abs(v) for v in new_signed} & absolute, it
+            elif it.variant == "sign":
+                assert not new_signed & signed, it
+    assert seen == set(tatqa.PERTURBATIONS)
+    fig = tatqa.figure_from_text("$1,496.5", "million")
+    assert fig is not None
+    assert fig.value == Decimal("1496.5")
+    assert tatqa.figure_from_text("(5,022)", "thousand").text == "-5,022 thousand"
+
+
+def test_construction_is_deterministic() -> None:
+    a = tatqa.build_documents(RAW, every=50)
+    b = tatqa.build_documents(RAW, every=50)
+    assert [[it.answer for it in d.items] for d in a] == [[it.answer for it in d.items] for d in b]
+    c = tatqa.build_documents(RAW, every=50, seed=1)
+    assert [[it.answer for it in d.items] for d in a] != [[it.answer for it in d.items] for d in c]
+
+
+def _gold_rows(results: list[object]) -> dict[str, Any]:
+    tables = tatqa.summarise(results)
+    rows = tables["gold answers with no finding, numbers mode, by answer type"]
+    return {r.group: r for r in rows}
+
+
+def test_gold_span_answers_have_no_finding(slice_results: list[object]) -> None:
+    rows = _gold_rows(slice_results)
+    for group in ("span [gold]", "multi-span [gold]"):
+        row = rows[group]
+        assert row.n >= 20
+        assert row.target == 0.98
+        assert row.hybridjudge >= row.target, row
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 9: derived-number tracing does not yet explain >= 90% of TAT-QA's arithmetic "
+    "answers; drop this mark once `python validity/tatqa.py` shows the target met",
+)
+def test_gold_arithmetic_answers_have_no_finding(slice_results: list[object]) -> None:
+    rows = _gold_rows(slice_results)
+    for group in ("arithmetic [gold]", "arithmetic [gold+working]"):
+        row = rows[group]
+        assert row.n >= 20
+        assert row.target == 0.90
+        assert row.hybridjudge >= row.target, row
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 9: derivations explain some perturbed figures (a sign-flipped difference is the "
+    "reversed difference); drop this mark once `python validity/tatqa.py` shows >= 95% flagged",
+)
+def test_perturbed_answers_are_flagged(slice_results: list[object]) -> None:
+    tables = tatqa.summarise(slice_results)
+    rows = tables[
+        "perturbed answers flagged (digit/x10/sign: numbers mode; swap: anchored), by kind"
+    ]
+    assert {r.group for r in rows} == set(tatqa.PERTURBATIONS)
+    for row in rows:
+        assert row.n >= 100
+        assert row.hybridjudge >= tatqa.PERTURBED_TARGET, row

@@ -1,0 +1,798 @@
+"""Validity benchmark: hybridjudge's grounding checks on TAT-QA, beside opengate-grounding.
+
+TAT-QA's dev split (Zhu et al., ACL 2021; data CC BY 4.0, see ``validity/README.md``) holds 278
+financial-report contexts (a table plus paragraphs) and 1,668 questions, each answer with its type
+(span, multi-span, arithmetic, count), its ``derivation`` and its ``scale``. From it this script
+builds, deterministically (seeded), the answers a user's model would write:
+
+* **gold** answers: the value with its scale word and currency (``"$1,496.5 million"``), lists
+  for multi-span answers, arithmetic answers as the computed value and, separately, with the
+  working shown (``"(44.1 - 56.7) / 56.7 × 100 = -22.22%"``), counts with what was counted.
+  These are correct, so a good check reports **no finding**.
+* **perturbed** answers: the same with one number changed: one digit off by one (``digit``),
+  scaled by 10 (``x10``), sign flipped (``sign``), or replaced by a different figure of the same
+  table (``swap``). These are wrong, so a good check **flags** them. ``digit``, ``x10`` and
+  ``sign`` never produce a figure that is written in the context (such candidates are skipped), so
+  number traceability alone can catch them; ``swap`` puts a context figure in the answer, which
+  only an anchor (the gold value as a required fact) can catch.
+
+Every answer is checked twice, in two modes: ``numbers`` (number traceability only: context,
+question, no anchors) and ``anchored`` (the gold value as a required anchor as well), by
+hybridjudge's ``check_grounding`` and by opengate-grounding's ``check_grounding`` on the same
+passages. The tables print, per answer type and per scale, the share of gold answers with no
+finding and the share of perturbed answers flagged. A last table measures how many random
+fabricated numbers pass the checks (and how many a derived-number trace "explains").
+
+Run from the repository root::
+
+    .venv/bin/python validity/tatqa.py                 # full dev split (~1,700 questions)
+    .venv/bin/python validity/tatqa.py --every 10      # every 10th context (fast)
+    .venv/bin/python validity/tatqa.py --json /tmp/tatqa.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import re
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data" / "tatqa_dataset_dev.json.gz"
+
+SEED = 20210801
+"""Seed of every random choice (perturbed digit, swapped figure, fabricated numbers)."""
+
+TARGETS = {"span": 0.98, "multi-span": 0.98, "arithmetic": 0.90}
+"""Share of gold answers with no finding that the checks must reach (numbers mode)."""
+PERTURBED_TARGET = 0.95
+"""Share of perturbed answers the checks must flag (digit, x10, sign: numbers mode; swap:
+anchored mode)."""
+
+SCALE_WORDS = {"thousand": "thousand", "million": "million", "billion": "billion"}
+PERTURBATIONS = ("digit", "x10", "sign", "swap")
+
+_NUM_TEXT = re.compile(
+    r"^\s*(\()?\s*(-)?\s*(\$)?\s*(-)?\s*(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(%)?\s*(\))?\s*$"
+)
+_CTX_NUM = re.compile(r"(\()?-?\$?\s*(\d[\d,]*(?:\.\d+)?)(\))?")
+_YEAR = re.compile(r"(19|20)\d\d")
+_DERIV_NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+# --------------------------------------------------------------------------------------------
+# Data
+
+
+def load_documents(path: Path = DATA) -> list[dict[str, Any]]:
+    """The TAT-QA dev split: one dict per context (``table``, ``paragraphs``, ``questions``)."""
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        docs: list[dict[str, Any]] = json.load(f)
+    return docs
+
+
+def render_table(table: Sequence[Sequence[str]]) -> str:
+    """The table as a retriever would hand it over: one line per row, cells separated by `` | ``."""
+    lines = []
+    for row in table:
+        cells = [" ".join(str(c).split()) for c in row]
+        if any(cells):
+            lines.append(" | ".join(cells))
+    return "\n".join(lines)
+
+
+def context_passages(doc: dict[str, Any]) -> tuple[str, ...]:
+    """The passages of one context: the rendered table, then the paragraphs in order."""
+    paragraphs = sorted(doc["paragraphs"], key=lambda p: int(p["order"]))
+    return (render_table(doc["table"]["table"]), *(str(p["text"]) for p in paragraphs))
+
+
+def _dec(text: str) -> Decimal | None:
+    try:
+        return Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def context_values(passages: Iterable[str]) -> tuple[set[Decimal], set[Decimal]]:
+    """Every figure written in the passages, as (signed values, absolute values).
+
+    An independent, plain reading (digits with separators, ``(5,022)`` and ``-5,022`` negative),
+    used only to keep perturbed figures out of the context.
+    """
+    signed: set[Decimal] = set()
+    absolute: set[Decimal] = set()
+    for text in passages:
+        for m in _CTX_NUM.finditer(text):
+            v = _dec(m.group(2))
+            if v is None:
+                continue
+            neg = (m.group(1) is not None and m.group(3) is not None) or m.group(0).startswith("-")
+            signed.add(-v if neg else v)
+            absolute.add(v)
+    return signed, absolute
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering answers as a model would write them
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One figure of an answer: ``prefix`` + ``digits`` + ``suffix``, e.g. ``-$`` ``12.6``
+    `` million``. Perturbations change ``negative`` or ``digits`` only."""
+
+    negative: bool
+    currency: bool
+    digits: str
+    suffix: str
+
+    @property
+    def text(self) -> str:
+        return (
+            ("-" if self.negative else "")
+            + ("$" if self.currency else "")
+            + self.digits
+            + self.suffix
+        )
+
+    @property
+    def value(self) -> Decimal:
+        v = Decimal(self.digits.replace(",", ""))
+        return -v if self.negative else v
+
+
+def _suffix(scale: str, percent: bool) -> str:
+    if percent or scale == "percent":
+        return "%"
+    word = SCALE_WORDS.get(scale)
+    return f" {word}" if word else ""
+
+
+def figure_from_text(text: str, scale: str) -> Figure | None:
+    """A TAT-QA answer string such as ``"$1,496.5"``, ``"(5,022)"`` or ``"27.1%"`` as a figure with
+    its scale word; ``None`` when the string is not a single figure."""
+    m = _NUM_TEXT.match(text)
+    if m is None:
+        return None
+    paren, neg1, cur, neg2, digits, pct, close = m.groups()
+    if (paren is None) != (close is None):
+        return None
+    negative = bool(paren or neg1 or neg2)
+    if _YEAR.fullmatch(digits) and not (cur or pct or negative):
+        scale = ""  # a year ("2019") takes no scale word even when the question's figures do
+    return Figure(negative, cur is not None, digits, _suffix(scale, pct is not None))
+
+
+def _format_number(value: Decimal, decimals: int, grouping: bool = True) -> str:
+    q = (
+        abs(value).quantize(Decimal(1).scaleb(-decimals))
+        if decimals
+        else abs(value).quantize(Decimal(1))
+    )
+    return f"{q:,}" if grouping else f"{q}"
+
+
+def figure_from_value(value: float | int, scale: str, currency: bool) -> Figure:
+    """An arithmetic answer (a float or int in TAT-QA) as written: ``-$12.6 million``."""
+    text = repr(value) if isinstance(value, float) else str(value)
+    d = Decimal(text)
+    decimals = max(0, -d.normalize().as_tuple().exponent) if d != d.to_integral() else 0  # type: ignore[operator]
+    return Figure(d < 0, currency, _format_number(d, decimals), _suffix(scale, False))
+
+
+def _row_has_currency(table: Sequence[Sequence[str]], paragraphs: str, operand: str) -> bool:
+    bare = operand.replace(",", "")
+    for row in table:
+        for cell in row:
+            if (
+                cell.replace(",", "").replace("$", "").replace("(", "").replace(")", "").strip()
+                == bare
+            ):
+                return any("$" in c for c in row)
+    return f"${operand}" in paragraphs or f"$ {operand}" in paragraphs
+
+
+def _join(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _tidy_derivation(derivation: str) -> str:
+    text = " ".join(derivation.split())
+    text = re.sub(r"\s*([+*/])\s*", r" \1 ", text)
+    text = re.sub(r"(?<=[\d)%])\s*-\s*", " - ", text)
+    return text.strip()
+
+
+def _bracketed(expr: str) -> str:
+    """``expr`` in brackets when it has a sum or difference outside any bracket (so that the
+    ``× 100`` appended to it applies to all of it)."""
+    flat = expr
+    while True:
+        inner = re.sub(r"\([^()]*\)", "", flat)
+        if inner == flat:
+            break
+        flat = inner
+    return f"({expr})" if re.search(r"\s[+-]\s", flat) else expr
+
+
+def _eval_derivation(derivation: str) -> float | None:
+    """The value of a derivation such as ``(44.1-56.7)/56.7`` (``None``: not plain arithmetic)."""
+    expr = derivation.replace(",", "").replace("$", "").replace("%", "")
+    if not re.fullmatch(r"[\d.\s()+\-*/]+", expr):
+        return None
+    try:
+        # Safe: the expression holds only digits, dots, spaces, brackets and + - * /.
+        value = eval(expr, {"__builtins__": {}}, {})
+    except (SyntaxError, ZeroDivisionError, TypeError):
+        return None
+    return float(value) if isinstance(value, int | float) else None
+
+
+# --------------------------------------------------------------------------------------------
+# Cases
+
+
+@dataclass(slots=True)
+class Item:
+    """One answer to check."""
+
+    doc: int
+    question_uid: str
+    question: str
+    answer_type: str
+    scale: str
+    variant: str
+    """``gold`` or ``gold+working`` (correct), or a perturbation (``digit``, ``x10``, ``sign``,
+    ``swap``) of the gold variant named in ``base``."""
+    answer: str
+    anchors: tuple[str, ...]
+    base: str = ""
+
+    @property
+    def perturbed(self) -> bool:
+        return self.variant in PERTURBATIONS
+
+
+@dataclass(slots=True)
+class Document:
+    """One context with its answers."""
+
+    index: int
+    passages: tuple[str, ...]
+    items: list[Item] = field(default_factory=list)
+
+
+def _perturb(
+    kind: str,
+    fig: Figure,
+    rng: random.Random,
+    signed: set[Decimal],
+    absolute: set[Decimal],
+    table_figures: Sequence[str],
+) -> Figure | None:
+    """``fig`` with one number changed, never to a figure written in the context (``swap``
+    excepted: that is its point); ``None`` when no such change exists."""
+    if kind == "digit":
+        positions = [i for i, ch in enumerate(fig.digits) if ch.isdigit()]
+        rng.shuffle(positions)
+        for i in positions:
+            d = int(fig.digits[i])
+            for new in rng.sample([(d + 1) % 10, (d - 1) % 10], 2):
+                if abs(new - d) != 1:
+                    continue
+                leading = not any(c.isdigit() and c != "0" for c in fig.digits[:i])
+                if new == 0 and leading and "." not in fig.digits[:i]:
+                    continue  # no leading zero
+                digits = fig.digits[:i] + str(new) + fig.digits[i + 1 :]
+                cand = Figure(fig.negative, fig.currency, digits, fig.suffix)
+                if abs(cand.value) not in absolute:
+                    return cand
+        return None
+    if kind == "x10":
+        v = abs(fig.value) * 10
+        decimals = len(fig.digits.split(".")[1]) - 1 if "." in fig.digits else 0
+        cand = Figure(fig.negative, fig.currency, _format_number(v, max(0, decimals)), fig.suffix)
+        return None if abs(cand.value) in absolute else cand
+    if kind == "sign":
+        if fig.value == 0:
+            return None
+        cand = Figure(not fig.negative, fig.currency, fig.digits, fig.suffix)
+        return None if cand.value in signed else cand
+    if kind == "swap":
+        own = abs(fig.value)
+        pool = [
+            t for t in table_figures if (val := _dec(t)) is not None and val != own and val >= 10
+        ]
+        if not pool:
+            return None
+        return Figure(fig.negative, fig.currency, rng.choice(pool), fig.suffix)
+    raise ValueError(f"unknown perturbation {kind!r}")
+
+
+def _table_figures(table: Sequence[Sequence[str]]) -> list[str]:
+    out = []
+    for row in table[1:]:
+        for cell in row[1:]:
+            m = _NUM_TEXT.match(cell)
+            if m is not None and m.group(6) is None and not _YEAR.fullmatch(m.group(5)):
+                out.append(m.group(5))
+    return sorted(set(out))
+
+
+def build_documents(
+    raw: Sequence[dict[str, Any]], every: int = 1, seed: int = SEED
+) -> list[Document]:
+    """Every ``every``-th context with its gold and perturbed answers (deterministic in ``seed``)."""
+    docs: list[Document] = []
+    for index in range(0, len(raw), every):
+        doc = raw[index]
+        passages = context_passages(doc)
+        paragraphs = "\n".join(passages[1:])
+        table = doc["table"]["table"]
+        signed, absolute = context_values(passages)
+        figures = _table_figures(table)
+        out = Document(index, passages)
+        for q in sorted(doc["questions"], key=lambda q: int(q["order"])):
+            rng = random.Random(f"{seed}:{q['uid']}")
+            # Figures of the question are traceable too: keep perturbations out of them as well.
+            q_signed, q_absolute = context_values([q["question"]])
+            out.items.extend(
+                _items_for(
+                    index,
+                    q,
+                    table,
+                    paragraphs,
+                    signed | q_signed,
+                    absolute | q_absolute,
+                    figures,
+                    rng,
+                )
+            )
+        docs.append(out)
+    return docs
+
+
+def _items_for(
+    index: int,
+    q: dict[str, Any],
+    table: Sequence[Sequence[str]],
+    paragraphs: str,
+    signed: set[Decimal],
+    absolute: set[Decimal],
+    figures: Sequence[str],
+    rng: random.Random,
+) -> list[Item]:
+    atype: str = q["answer_type"]
+    scale: str = q["scale"] or ""
+    raw = q["answer"]
+    derivation: str = q["derivation"] or ""
+
+    def item(variant: str, answer: str, anchors: Sequence[str], base: str = "") -> Item:
+        return Item(
+            index, q["uid"], q["question"], atype, scale, variant, answer, tuple(anchors), base
+        )
+
+    # Each gold variant: the parts of the answer (text or Figure) and which part to perturb.
+    variants: list[tuple[str, list[str | Figure], int | None]] = []
+    if atype in ("span", "multi-span"):
+        parts: list[str | Figure] = []
+        for text in raw:
+            fig = figure_from_text(str(text), scale)
+            if fig is not None:
+                parts.append(fig)
+            elif str(text).strip():
+                parts.append(" ".join(str(text).split()))
+        target = next((i for i, p in enumerate(parts) if isinstance(p, Figure)), None)
+        variants.append(("gold", parts, target))
+    elif atype == "arithmetic":
+        operands = _DERIV_NUM.findall(derivation)
+        currency = scale in SCALE_WORDS and any(
+            _row_has_currency(table, paragraphs, op) for op in operands
+        )
+        fig = figure_from_value(raw, scale, currency)
+        variants.append(("gold", [fig], 0))
+        if derivation:
+            shown = _tidy_derivation(derivation)
+            value = _eval_derivation(derivation)
+            if (
+                scale == "percent"
+                and "/" in derivation
+                and value is not None
+                and abs(value * 100 - float(raw)) < abs(value - float(raw))
+            ):
+                shown = _bracketed(shown) + " × 100"
+            variants.append(("gold+working", [shown + " = ", fig], 1))
+    elif atype == "count":
+        items = [" ".join(s.split()) for s in derivation.split("##") if s.strip()]
+        variants.append(("gold", [f"{raw}: {_join(items)}" if items else str(raw)], None))
+    else:  # pragma: no cover - TAT-QA has only these four types
+        return []
+
+    out: list[Item] = []
+    for name, parts, target in variants:
+        texts = [p.text if isinstance(p, Figure) else p for p in parts]
+        answer = "".join(texts) if name == "gold+working" else _join(texts)
+        if atype == "arithmetic":
+            anchors: list[str] = [texts[-1]]
+        elif atype == "count":
+            anchors = [str(raw)]
+        else:
+            anchors = [t for t in texts if t.strip()]
+        out.append(item(name, answer, anchors))
+        if target is None:
+            continue
+        chosen = parts[target]
+        assert isinstance(chosen, Figure)
+        for kind in PERTURBATIONS:
+            new = _perturb(kind, chosen, rng, signed, absolute, figures)
+            if new is None:
+                continue
+            changed = list(texts)
+            changed[target] = new.text
+            answer = "".join(changed) if name == "gold+working" else _join(changed)
+            out.append(item(kind, answer, anchors, base=name))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Checking
+
+
+@dataclass(slots=True)
+class Result:
+    """The verdicts on one item in one mode."""
+
+    doc: int
+    question_uid: str
+    answer_type: str
+    scale: str
+    variant: str
+    base: str
+    mode: str
+    answer: str
+    hybridjudge_flagged: bool
+    hybridjudge_kinds: list[str]
+    opengate_flagged: bool
+    derived: bool = False
+    """Some number of the answer was traced by a derivation (hybridjudge), not found as written."""
+
+
+Checker = Callable[[str, tuple[str, ...], str, tuple[str, ...]], tuple[bool, list[str], bool]]
+
+
+def hybridjudge_checker() -> Checker:
+    """``check_grounding`` of this repository: (flagged, finding kinds, traced by derivation)."""
+    from hybridjudge.grounding import check_grounding
+
+    def check(
+        answer: str, passages: tuple[str, ...], question: str, anchors: tuple[str, ...]
+    ) -> tuple[bool, list[str], bool]:
+        report = check_grounding(
+            answer, passages, question=question, anchors=anchors, answerable=True
+        )
+        derived = any(str(t.source) == "derived" for t in report.quantities)
+        return bool(report.findings), sorted(report.kinds), derived
+
+    return check
+
+
+def opengate_checker() -> Callable[[str, tuple[str, ...], str, tuple[str, ...]], bool]:
+    """opengate-grounding's ``check_grounding``: flagged = not grounded."""
+    import opengate_grounding as og
+
+    def check(
+        answer: str, passages: tuple[str, ...], question: str, anchors: tuple[str, ...]
+    ) -> bool:
+        result = og.check_grounding(
+            answer,
+            list(passages),
+            question=question,
+            anchors=[og.Anchor(a, []) for a in anchors] or None,
+            answerable=True,
+        )
+        return not result.grounded
+
+    return check
+
+
+MODES = ("numbers", "anchored")
+
+
+def run(docs: Sequence[Document]) -> list[Result]:
+    """Check every item of ``docs`` in both modes with both checkers."""
+    ours = hybridjudge_checker()
+    theirs = opengate_checker()
+    results: list[Result] = []
+    for doc in docs:
+        for it in doc.items:
+            for mode in MODES:
+                anchors = it.anchors if mode == "anchored" else ()
+                flagged, kinds, derived = ours(it.answer, doc.passages, it.question, anchors)
+                og_flagged = theirs(it.answer, doc.passages, it.question, anchors)
+                results.append(
+                    Result(
+                        it.doc,
+                        it.question_uid,
+                        it.answer_type,
+                        it.scale,
+                        it.variant,
+                        it.base,
+                        mode,
+                        it.answer,
+                        flagged,
+                        kinds,
+                        og_flagged,
+                        derived,
+                    )
+                )
+    return results
+
+
+# --------------------------------------------------------------------------------------------
+# Fabricated numbers
+
+
+def fabricated_numbers(
+    docs: Sequence[Document], per_doc: int = 10, seed: int = SEED
+) -> list[tuple[int, str]]:
+    """Random numbers that are in no context: a figure of the table scaled by a random factor in
+    [0.5, 1.5] at the figure's own precision, or a random percentage with one or two decimals."""
+    out: list[tuple[int, str]] = []
+    for doc in docs:
+        rng = random.Random(f"{seed}:fabricated:{doc.index}")
+        _, absolute = context_values(doc.passages)
+        figures = [
+            v
+            for m in _CTX_NUM.finditer(doc.passages[0])
+            if (v := _dec(m.group(2))) is not None and v >= 10
+        ]
+        made = 0
+        tries = 0
+        while made < per_doc and tries < per_doc * 20:
+            tries += 1
+            if figures and rng.random() < 0.7:
+                base = rng.choice(figures)
+                decimals = max(0, -base.as_tuple().exponent)  # type: ignore[operator]
+                v = base * Decimal(str(round(rng.uniform(0.5, 1.5), 6)))
+                text = _format_number(v, decimals)
+            else:
+                decimals = rng.choice((1, 2))
+                v = Decimal(str(round(rng.uniform(-50, 150), decimals)))
+                text = ("-" if v < 0 else "") + _format_number(v, decimals) + "%"
+            value = _dec(text.rstrip("%").lstrip("-"))
+            if value is None or value in absolute or value == 0:
+                continue
+            out.append((doc.index, text))
+            made += 1
+    return out
+
+
+def run_fabricated(docs: Sequence[Document], per_doc: int = 10) -> dict[str, float | int]:
+    """How many fabricated numbers pass each checker (and how many a derivation explains)."""
+    ours = hybridjudge_checker()
+    theirs = opengate_checker()
+    by_index = {d.index: d for d in docs}
+    n = passed = derived = og_passed = 0
+    for index, text in fabricated_numbers(docs, per_doc):
+        doc = by_index[index]
+        answer = f"The figure is {text}."
+        flagged, _, was_derived = ours(answer, doc.passages, "", ())
+        n += 1
+        passed += not flagged
+        derived += was_derived and not flagged
+        og_passed += not theirs(answer, doc.passages, "", ())
+    return {
+        "n": n,
+        "hybridjudge_passed": passed / n if n else 0.0,
+        "hybridjudge_explained_by_derivation": derived / n if n else 0.0,
+        "opengate_passed": og_passed / n if n else 0.0,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries
+
+
+@dataclass(slots=True)
+class Row:
+    """One line of a summary table."""
+
+    group: str
+    n: int
+    hybridjudge: float
+    opengate: float
+    target: float | None = None
+
+    @property
+    def meets(self) -> bool | None:
+        return None if self.target is None else self.hybridjudge >= self.target
+
+
+def _rows(
+    results: Iterable[Result],
+    key: Callable[[Result], str | None],
+    value: Callable[[Result], tuple[bool, bool]],
+    targets: dict[str, float] | None = None,
+    default_target: float | None = None,
+) -> list[Row]:
+    groups: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+    for r in results:
+        k = key(r)
+        if k is not None:
+            groups[k].append(value(r))
+    rows = []
+    for k in sorted(groups):
+        vals = groups[k]
+        n = len(vals)
+        target = (targets or {}).get(k.split(" ")[0], default_target)
+        rows.append(Row(k, n, sum(a for a, _ in vals) / n, sum(b for _, b in vals) / n, target))
+    return rows
+
+
+def _scale(r: Result) -> str:
+    return r.scale or "none"
+
+
+def summarise(results: Sequence[Result]) -> dict[str, list[Row]]:
+    """The summary tables, by name."""
+    gold = [r for r in results if r.variant.startswith("gold")]
+    pert = [r for r in results if r.variant in PERTURBATIONS]
+
+    def ok(r: Result) -> tuple[bool, bool]:
+        return (not r.hybridjudge_flagged, not r.opengate_flagged)
+
+    def caught(r: Result) -> tuple[bool, bool]:
+        return (r.hybridjudge_flagged, r.opengate_flagged)
+
+    def num(rs: Sequence[Result], mode: str) -> list[Result]:
+        return [r for r in rs if r.mode == mode]
+
+    # Perturbations judged in the mode that can catch them: swap needs the anchor.
+    fair = [r for r in pert if (r.mode == "anchored") == (r.variant == "swap")]
+    return {
+        "gold answers with no finding, numbers mode, by answer type": _rows(
+            num(gold, "numbers"), lambda r: f"{r.answer_type} [{r.variant}]", ok, TARGETS
+        ),
+        "gold answers with no finding, numbers mode, by scale": _rows(
+            num(gold, "numbers"), lambda r: f"{_scale(r)} [{r.answer_type}]", ok
+        ),
+        "gold answers with no finding, anchored mode, by answer type": _rows(
+            num(gold, "anchored"), lambda r: f"{r.answer_type} [{r.variant}]", ok, TARGETS
+        ),
+        "perturbed answers flagged (digit/x10/sign: numbers mode; swap: anchored), by kind": _rows(
+            fair, lambda r: r.variant, caught, default_target=PERTURBED_TARGET
+        ),
+        "perturbed answers flagged (same), by answer type": _rows(
+            fair, lambda r: r.answer_type, caught, default_target=PERTURBED_TARGET
+        ),
+        "perturbed answers flagged (same), by scale": _rows(
+            fair, _scale, caught, default_target=PERTURBED_TARGET
+        ),
+        "perturbed answers flagged or traced only by a derivation (derived as finding), by kind": _rows(
+            fair,
+            lambda r: r.variant,
+            lambda r: (r.hybridjudge_flagged or r.derived, r.opengate_flagged),
+        ),
+        "gold answers with no finding and no derivation (derived as finding), by answer type": _rows(
+            num(gold, "numbers"),
+            lambda r: f"{r.answer_type} [{r.variant}]",
+            lambda r: (not (r.hybridjudge_flagged or r.derived), not r.opengate_flagged),
+        ),
+        "perturbed answers flagged, anchored mode, by kind": _rows(
+            num(pert, "anchored"), lambda r: r.variant, caught, default_target=PERTURBED_TARGET
+        ),
+        "perturbed answers flagged, numbers mode (swap cannot be caught), by kind": _rows(
+            num(pert, "numbers"), lambda r: r.variant, caught
+        ),
+    }
+
+
+def format_tables(tables: dict[str, list[Row]]) -> str:
+    """The summary tables as text."""
+    lines = []
+    for title, rows in tables.items():
+        lines.append("")
+        lines.append(title)
+        lines.append(f"  {'group':<34} {'n':>6} {'hybridjudge':>12} {'opengate':>10} {'target':>8}")
+        for row in rows:
+            target = (
+                ""
+                if row.target is None
+                else f">={row.target:.0%}" + (" ok" if row.meets else " NO")
+            )
+            lines.append(
+                f"  {row.group:<34} {row.n:>6} {row.hybridjudge:>12.1%} {row.opengate:>10.1%} {target:>8}"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument(
+        "--every", type=int, default=1, help="use every N-th context (default 1: all)"
+    )
+    parser.add_argument("--seed", type=int, default=SEED, help=f"seed (default {SEED})")
+    parser.add_argument("--json", type=Path, help="write every verdict and the tables to this file")
+    parser.add_argument(
+        "--fabricated",
+        type=int,
+        default=10,
+        help="fabricated numbers per context (default 10; 0: skip)",
+    )
+    parser.add_argument(
+        "--show", type=int, default=0, help="print up to N failures per table row kind"
+    )
+    args = parser.parse_args(argv)
+    if args.every < 1:
+        parser.error("--every must be at least 1")
+
+    t0 = time.perf_counter()
+    docs = build_documents(load_documents(), every=args.every, seed=args.seed)
+    results = run(docs)
+    tables = summarise(results)
+    n_items = sum(len(d.items) for d in docs)
+    print(
+        f"TAT-QA dev: {len(docs)} contexts, {n_items} answers "
+        f"({sum(1 for d in docs for i in d.items if not i.perturbed)} gold, "
+        f"{sum(1 for d in docs for i in d.items if i.perturbed)} perturbed), seed {args.seed}"
+    )
+    print(format_tables(tables))
+    fabricated: dict[str, float | int] = {}
+    if args.fabricated:
+        fabricated = run_fabricated(docs, args.fabricated)
+        print("")
+        print(
+            f"random fabricated numbers ({fabricated['n']}, 'The figure is X.'): share that passes"
+        )
+        print(
+            f"  hybridjudge: {fabricated['hybridjudge_passed']:.1%} "
+            f"(explained by a derivation: {fabricated['hybridjudge_explained_by_derivation']:.1%}); "
+            f"opengate-grounding: {fabricated['opengate_passed']:.1%}"
+        )
+    if args.show:
+        shown: dict[str, int] = defaultdict(int)
+        print("")
+        print("examples of misses (gold flagged / perturbed not flagged), hybridjudge:")
+        for r in results:
+            wrong = r.hybridjudge_flagged != (r.variant in PERTURBATIONS)
+            fair_mode = (
+                (r.mode == "anchored") == (r.variant == "swap")
+                if r.variant in PERTURBATIONS
+                else r.mode == "numbers"
+            )
+            key = f"{r.answer_type}/{r.variant}"
+            if wrong and fair_mode and shown[key] < args.show:
+                shown[key] += 1
+                print(f"  [{key}] doc {r.doc} {r.hybridjudge_kinds}: {r.answer[:150]!r}")
+    print(f"\n{time.perf_counter() - t0:.1f} s")
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {
+                    "seed": args.seed,
+                    "every": args.every,
+                    "tables": {t: [asdict(r) for r in rows] for t, rows in tables.items()},
+                    "fabricated": fabricated,
+                    "results": [asdict(r) for r in results],
+                },
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
