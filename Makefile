@@ -19,7 +19,7 @@ STUDY_SAMPLE      ?= opengate=2,halueval=2
 STUDY_MODE        ?= shared
 STUDY_ARGS        ?=
 
-.PHONY: study test lint check bench corpus mutations clean docs
+.PHONY: study test test-peers lint check bench corpus mutations clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,18 @@ study: $(VENV)/.main-installed
 
 test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -q
+
+# The peer scorers' adapter tests (tests/peers) in a venv of their own: deepeval 4.3.1 pins
+# rich<15 and installs pytest plugins (pytest-asyncio's configuration warning fails every test
+# under filterwarnings=error), so the [peers] extra stays out of the dev venv (docs/peers.md).
+PEERS_VENV ?= .venv-peers
+$(PEERS_VENV)/.peers-installed: pyproject.toml
+	$(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install --quiet -e '.[peers]' pytest
+	touch $@
+
+test-peers: $(PEERS_VENV)/.peers-installed
+	$(PEERS_VENV)/bin/python -m pytest -q -p no:asyncio -p no:cacheprovider tests/peers
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests bench scripts validity

@@ -56,18 +56,20 @@ _METRICS = frozenset({"metrics.ordinal", "metrics.retrieval"})
 
 ALLOWED: dict[str, frozenset[str]] = {
     # the command line: on top of everything
-    "cli": _STAGES | _METRICS | {"dist", "metrics"},
+    "cli": _STAGES | _METRICS | {"dist", "metrics", "peers"},
     # distributed runs (ray): the scorers and the study, never the CLI
     "dist": frozenset({"judges", "grounding", "model", "corpus", "study", "mutations"}),
     # helpers for users' test suites and their pytest plugin: the library, never the CLI
     "testing": _STAGES | _METRICS | {"metrics"},
     "pytest_plugin": _STAGES | _METRICS | {"metrics", "testing"},
     # a study runs the scorers over a corpus and its mutants
-    "study": frozenset({"judges", "grounding", "mutations", "corpus", "model"}),
+    "study": frozenset({"judges", "grounding", "mutations", "corpus", "model", "peers"}),
     # reports render study results (and the triage/retrieval reports of the metrics)
     "reports": frozenset({"study", "model"}) | _METRICS,
     # judges call the model layer; they share grounding's abstention detector
     "judges": frozenset({"model", "grounding", "corpus"}),
+    # the peer scorers (RAGAS, DeepEval) behind a proxy on our model layer
+    "peers": frozenset({"model"}),
     # mutants are built from corpus cases and verified with the grounding checks
     "mutations": frozenset({"corpus", "grounding"}),
     # records, their files and importers (which derive candidate anchors with grounding's parser)

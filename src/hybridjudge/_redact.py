@@ -80,7 +80,8 @@ def redact_url(url: str) -> str:
     except ValueError:
         return redact_secrets(url)
     netloc = parts.netloc
-    if "@" in netloc:
+    # ``local://MODEL@SHA256`` names the embedded model and its weights, not credentials
+    if "@" in netloc and parts.scheme != "local":
         netloc = f"{REDACTED}@{netloc.rsplit('@', 1)[1]}"
     query = parts.query
     if query:

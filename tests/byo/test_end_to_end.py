@@ -159,7 +159,7 @@ def test_ragas_jsonl_and_deepeval_cases_through_import_mutate_and_study(
     assert mset.refused["omission"] == {"the case has no anchors": 8}  # 14 records, 6 anchored
     markdown = (tmp_path / "results-shop-ragas" / "report.md").read_text(encoding="utf-8")
     assert (
-        "- shop-ragas / omission: 8 base(s) refused: the case has no anchors. Omission "
+        "- shop-ragas / omission (dropped anchor): 8 base(s) refused: the case has no anchors. Omission "
         "detection is measured only on the cases with required facts"
     ) in markdown
     page = (tmp_path / "results-shop-ragas" / "report.html").read_text(encoding="utf-8")

@@ -224,6 +224,9 @@ def test_redact_url_drops_credentials_and_key_parameters() -> None:
         f"https://{REDACTED}@host:8443/v1?api-key={REDACTED}&x=1"
     )
     assert redact_url("http://127.0.0.1:8080/v1") == "http://127.0.0.1:8080/v1"
+    # the embedded model's endpoint names the model and its weights' sha256, no credentials
+    local = "local://qwen2.5-coder-1.5b-instruct-q4_k_m@cc324af070c2ecbfd324a30884d2f951"
+    assert redact_url(local) == local
 
 
 @pytest.mark.parametrize(

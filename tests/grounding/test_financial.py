@@ -260,3 +260,24 @@ def test_a_lone_million_after_a_bracketed_figure_is_not_a_number() -> None:
     report = check_grounding("The loss was $(3,264) million.", "(in millions)\nLoss | $(3,264)")
     assert report.grounded, report.findings
     assert len(report.quantities) == 1
+
+
+def test_the_result_of_shown_working_must_follow_from_it() -> None:
+    # 44.1 - 56.7 = -12.6 (by hand); the reversed sign does not follow from the working shown
+    assert _ungrounded("44.1 - 56.7 = -12.6 million", GROWTH) == []
+    assert _ungrounded("44.1 - 56.7 = 12.6 million", GROWTH) == ["12.6 million"]
+
+
+def test_bracketed_figures_are_computed_with_by_magnitude() -> None:
+    # (709 + 707 + 429) / 3 = 1,845 / 3 = 615: the brackets only present the outflow
+    context = "(in millions)\nItem | 2019 | 2018 | 2017\nNet cash used | (709) | (707) | (429)"
+    report = check_grounding("Average net cash used was $615 million.", context)
+    assert report.grounded, report.findings
+    assert report.derived[0].derivation == "$615 million = ((709) + (707) + (429)) / 3"
+
+
+def test_a_row_label_does_not_flip_the_sign_of_a_figure() -> None:
+    # "Net loss | 3,181" is the loss as a positive amount; only "decreased by 3,181" in running
+    # text states a negative change
+    assert _ungrounded("The net loss was -3,181.", "Net loss | 3,181 | 2,950") == ["-3,181"]
+    assert _ungrounded("Sales changed by -3,181.", "Sales decreased by 3,181 in 2019.") == []

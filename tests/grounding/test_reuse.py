@@ -66,7 +66,7 @@ def test_bad_anchors_are_named_once_compiled() -> None:
     with pytest.raises(GroundingInputError, match=r"anchors\[1\] is blank"):
         compile_anchors(["ok", "  "])
     with pytest.raises(GroundingTypeError, match="wrap a single anchor in a list"):
-        compile_anchors("30 days")  # type: ignore[arg-type]
+        compile_anchors("30 days")
 
 
 def test_one_table_of_scale_words() -> None:

@@ -391,7 +391,7 @@ def test_mutants_not_made_are_named_in_both_reports() -> None:
         refused={"omission": {"the case has no anchors": 3}},
     )
     study = make_study().model_copy(update={"mutation_sets": (mutations,)})
-    note = "toy / omission: 3 base(s) refused: the case has no anchors"
+    note = "toy / omission (dropped anchor): 3 base(s) refused: the case has no anchors"
     assert note in render_markdown(study)
     page = render_html(study)
     assert note in page

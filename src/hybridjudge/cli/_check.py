@@ -236,8 +236,7 @@ def _run(args: argparse.Namespace) -> int:
             }
             if report.derived:  # numbers computed from context figures, with how
                 record["derived"] = [
-                    {"number": t.quantity.text, "derivation": t.derivation}
-                    for t in report.derived
+                    {"number": t.quantity.text, "derivation": t.derivation} for t in report.derived
                 ]
             if result.case.metadata:
                 record["metadata"] = result.case.metadata

@@ -79,7 +79,8 @@ def register(subparsers: Any) -> None:
         default=["deterministic", "support", "contradiction"],
         metavar="SCORER",
         help="scorers to run, comma- or space-separated: deterministic, support, contradiction "
-        "(default: all three)",
+        "(default: these three); ragas, deepeval add the peer scorers on the same model "
+        "(needs pip install 'hybridjudge[peers]')",
     )
     run.add_argument(
         "--repetitions",
@@ -152,6 +153,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     from hybridjudge.study import (
         JUDGE_SCORERS,
+        PEER_SCORERS,
         compare_with_paper,
         load_plan,
         run_study,
@@ -160,8 +162,14 @@ def _run(args: argparse.Namespace) -> int:
 
     console = study_console()
     check_repetitions(args.repetitions)
+    peers = [s for s in args.scorers if s in PEER_SCORERS]
+    if peers:
+        from hybridjudge.peers import require_peer
+
+        for peer in peers:  # before any work: a missing package names the [peers] extra
+            require_peer(peer)
     thresholds = dict(args.threshold)
-    unknown = [k for k in thresholds if k not in JUDGE_SCORERS]
+    unknown = [k for k in thresholds if k not in JUDGE_SCORERS and k not in peers]
     if unknown:
         raise ConfigError(
             f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: {', '.join(JUDGE_SCORERS)}"
@@ -173,20 +181,22 @@ def _run(args: argparse.Namespace) -> int:
         judge_sample=args.judge_sample,
         seed=args.sample_seed,
     )
-    needs_model = any(s in JUDGE_SCORERS for s in args.scorers)
+    needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS for s in args.scorers)
     config = config_from_args(args) if needs_model else None
     if args.dry_run:
         from hybridjudge.cli._dryrun import estimate_judging, print_estimate
 
-        if config is None:
+        judges = [s for s in args.scorers if s in JUDGE_SCORERS]
+        if config is None or not judges:
             print("hybridjudge study run --dry-run: no judge among --scorers; no model call")
+            if peers:
+                print("hybridjudge study run --dry-run: peer scorers are not estimated")
             return EXIT_OK
         answers = []
         for output in plan.outputs:
             if output.id in plan.judged:
                 case = plan.case_of(output)
                 answers.append((output.text, case.context, case.question))
-        judges = [s for s in args.scorers if s in JUDGE_SCORERS]
         estimate = estimate_judging(
             answers,
             scorers=judges,
@@ -195,6 +205,8 @@ def _run(args: argparse.Namespace) -> int:
             config=config,
         )
         print_estimate("hybridjudge study run", estimate, config)
+        if peers:
+            print("hybridjudge study run --dry-run: peer scorers are not estimated")
         return EXIT_OK
     sampling = plan.sampling()
     if sampling is not None and needs_model:

@@ -13,7 +13,10 @@ paired only where a derivation is plausible: two figures of one table row, of on
 figures apart; at most :data:`MAX_PAIRS` pairs are kept (the closest first), so the search stays
 bounded on a page with thousands of figures. An answer number with fewer than
 :data:`MIN_SIGNIFICANT` significant digits is only traced to neighbouring figures (adjacent
-cells, consecutive figures) or to the numbers the answer itself shows in its working.
+cells, consecutive figures) or to the numbers the answer itself shows in its working. Two
+percentages add up only as neighbouring cells, a column's two-figure mean needs adjacent rows, and
+a derived value exactly halfway between two written values rounds away from zero (``41.5`` is
+``42``, never ``41``): such ties would otherwise explain either neighbour.
 """
 
 from __future__ import annotations
@@ -157,7 +160,9 @@ class Figures:
     _tables: dict[str, _Table] | None = None
 
     def add(self, fig: Figure) -> None:
-        """Add one operand figure (in document order)."""
+        """Add one operand figure (in document order); a zero is no operand (x - 0 = x)."""
+        if fig.value == 0:
+            return
         self.figures.append(fig)
         self._tables = None
 
@@ -248,21 +253,23 @@ class Figures:
         bi = np.array(bi_l, dtype=np.int64)
         near = np.array(near_l, dtype=np.bool_)
         # Along a table row a change is newer minus older: the left figure minus the right one
-        # when the newest year comes first; elsewhere either order.
+        # when the newest year comes first. Between rows (or in prose) a difference is the
+        # larger minus the smaller: "total - item" explains the other item, not its negation.
         row = table[ai] & (line[ai] == line[bi]) & (block[ai] == block[bi])
-        fwd = ~row | newest[ai]
-        bwd = ~row | ~newest[ai]
         a, b = val[ai], val[bi]
+        fwd = (row & newest[ai]) | (~row & (a >= b))
+        bwd = (row & ~newest[ai]) | (~row & (b >= a))
         same_scale = scl[ai] == scl[bi]
         both_pct = pct[ai] & pct[bi]
         no_pct = ~pct[ai] & ~pct[bi]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             # additive: a + b, a - b, b - a, (a + b) / 2 and means of runs
             parts = [
-                (a + b, _SUM, ai, bi, np.ones_like(near)),
+                # two percentages add up only as neighbouring cells (shares of one total)
+                (a + b, _SUM, ai, bi, near | ~both_pct),
                 (a - b, _DIFF, ai, bi, fwd),
                 (b - a, _DIFF, bi, ai, bwd),
-                ((a + b) / 2.0, _MEAN2, ai, bi, row | near),
+                ((a + b) / 2.0, _MEAN2, ai, bi, row | (near & (np.abs(line[bi] - line[ai]) == 1))),
             ]
             add_v = np.concatenate([p[0][p[4]] for p in parts])
             add_op = np.concatenate([np.full(int(p[4].sum()), p[1]) for p in parts])
@@ -289,8 +296,8 @@ class Figures:
                 )
                 add_a = np.concatenate([add_a, starts, starts])
                 add_b = np.concatenate([add_b, lengths, lengths])
-                no = np.zeros(2 * len(runs), dtype=np.bool_)
-                add_near = np.concatenate([add_near, no])
+                # a run is of consecutive cells: near (a "%" column's mean need not carry the sign)
+                add_near = np.concatenate([add_near, np.ones(2 * len(runs), dtype=np.bool_)])
                 add_scale = np.concatenate([add_scale, run_scale, run_scale])
                 add_pct = np.concatenate([add_pct, run_pct, run_pct])
                 add_plain = np.concatenate([add_plain, ~run_pct, ~run_pct])
@@ -353,7 +360,11 @@ def _search(tables: dict[str, _Table], figs: Sequence[Figure], t: Target) -> str
     for name, x, tol in plans:
         table = tables[name]
         needed = MIN_SIGNIFICANT_RATIO if name in ("ratio", "pch") else MIN_SIGNIFICANT
-        hits = table.window(x - tol, x + tol, t.significant < needed)
+        # a tie rounds away from zero: 34.5 is written "35", so "34" excludes it (a mean of two
+        # whole figures is a tie half the time, and would explain either neighbour)
+        inner = tol * (t.half - eps) / h if t.half > eps else tol
+        lo, hi = (x - tol, x + inner) if x >= 0 else (x - inner, x + tol)
+        hits = table.window(lo, hi, t.significant < needed)
         if hits:
             k = hits[0]
             return _describe(

@@ -16,7 +16,7 @@ __all__ = [
     "CJK_NUMERAL",
     "FOREIGN_AMBIGUOUS",
     "FOREIGN_FIRST_WORDS",
-    "FOREIGN_PHRASE",
+    "FOREIGN_PHRASE_SOURCE",
     "FOREIGN_SCALES",
     "FOREIGN_UNIT_ALIASES",
     "NO_SPACE_CHARS",
@@ -365,9 +365,20 @@ def _phrase_pattern(phrase: str) -> str:
 
 
 _ALT = "|".join(_phrase_pattern(p) for p in sorted(FOREIGN_WORDS, key=lambda p: (-len(p), p)))
-FOREIGN_PHRASE = re.compile(rf"(?:{_ALT})(?:[\s-]+(?:{_ALT}))*(?![\w-])")
-"""One or more phrases in a row (``trois mille``, ``dos millones``, ``vingt et un``)."""
-_ONE = re.compile(rf"(?:{_ALT})(?![\w])")
+FOREIGN_PHRASE_SOURCE = rf"(?:{_ALT})(?:[\s-]+(?:{_ALT}))*(?![\w-])"
+"""Regex source: one or more phrases in a row (``trois mille``, ``dos millones``)."""
+_COMPILED: dict[str, re.Pattern[str]] = {}
+"""Expressions compiled on first use (a text without these words never pays for them); a
+constant of the module, not a memo of inputs."""
+
+
+def compiled(name: str, source: str, flags: int = 0) -> re.Pattern[str]:
+    """The expression ``source``, compiled once on first use under ``name``."""
+    pattern = _COMPILED.get(name)
+    if pattern is None:
+        pattern = _COMPILED[name] = re.compile(source, flags)
+    return pattern
+
 
 FOREIGN_FIRST_WORDS: dict[str, frozenset[str]] = {}
 """ASCII letter run (the longest of the phrase's first word) -> first words that contain it:
@@ -400,7 +411,7 @@ def foreign_value(phrase: str) -> Fraction | None:
         if phrase[pos] in " \t\n-":
             pos += 1
             continue
-        m = _ONE.match(phrase, pos)
+        m = compiled("one", rf"(?:{_ALT})(?![\w])").match(phrase, pos)
         if m is None:
             return None
         v = FOREIGN_WORDS[_KEY.sub(" ", m.group())]

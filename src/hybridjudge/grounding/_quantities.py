@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -25,10 +25,11 @@ from hybridjudge.grounding._languages import (
     CJK_NUMERAL,
     FOREIGN_AMBIGUOUS,
     FOREIGN_FIRST_WORDS,
-    FOREIGN_PHRASE,
+    FOREIGN_PHRASE_SOURCE,
     FOREIGN_UNIT_ALIASES,
     NO_SPACE_CHARS,
     cjk_value,
+    compiled,
     foreign_value,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
@@ -331,6 +332,11 @@ F_OWN_SCALE = 64
 """Carries its own scale word: ``16.5 billion``, ``$82.9M``."""
 F_OPERAND = 128
 """An operand of shown working: next to ``+ - × / =`` or inside brackets of a formula."""
+F_RESULT = 256
+"""The result of shown working: written right after ``=``."""
+F_CHANGE = 512
+"""The sign is stated by a change with its amount (``decreased by 5,022``, ``a decline of 3%``)
+in running text, not by a label such as ``Net loss`` in a table row."""
 
 # kind, value, unit, dimension, base value, scale multiplier, decimals, significant digits, flags
 _Parsed = tuple[QuantityKind, Fraction, str | None, str | None, Fraction, int, int, int, int]
@@ -350,7 +356,6 @@ class _Raw:
     base: Fraction
     start: int
     end: int
-    placeholder: str
     meta: Meta
     role: Literal["low", "high"] | None = None
 
@@ -368,8 +373,6 @@ class Scan:
     """Quantities with spans in the original text."""
     norm_spans: tuple[tuple[int, int], ...]
     """The same quantities' spans in the normalised text."""
-    placeholders: tuple[str, ...]
-    """The same quantities' canonical spellings (see :func:`placeholder_of`)."""
     idents: tuple[Ident, ...]
     """Identifiers with digits."""
     separators: tuple[tuple[int, int], ...]
@@ -378,6 +381,17 @@ class Scan:
     """Every run of ASCII letters in the normalised text (a cheap pre-filter for markers)."""
     meta: tuple[Meta, ...] = ()
     """The same quantities' scale, precision and flags (see :data:`Meta`)."""
+    _placeholders: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        """The same quantities' canonical spellings (see :func:`placeholder_of`), made on
+        first use: a context's scan never needs them."""
+        if self._placeholders is None:
+            self._placeholders = tuple(
+                placeholder_of(q.kind, q.value, q.dimension, q.base_value) for q in self.quantities
+            )
+        return self._placeholders
 
 
 def _dec(text: str) -> Fraction:
@@ -388,6 +402,10 @@ def _dec(text: str) -> Fraction:
     return Fraction(int(whole + frac), 10 ** len(frac))
 
 
+_SPACES = re.compile(r"\s+")
+_ONE = Fraction(1)
+
+
 def _unit_info(
     unit: str | None, den: str | None, opq: str | None
 ) -> tuple[str | None, str | None, Fraction]:
@@ -395,9 +413,9 @@ def _unit_info(
         return opq, f"opaque-{opq}", Fraction(1)
     if unit is None:
         return None, None, Fraction(1)
-    canon, dim, factor = _UNITS[re.sub(r"\s+", " ", unit)]
+    canon, dim, factor = _UNITS[unit] if unit in _UNITS else _UNITS[_SPACES.sub(" ", unit)]
     if den is not None and canon is not None:
-        dcanon, ddim, dfactor = _UNITS[re.sub(r"\s+", " ", den)]
+        dcanon, ddim, dfactor = _UNITS[den] if den in _UNITS else _UNITS[_SPACES.sub(" ", den)]
         if dcanon is not None and ddim is not None:
             return f"{canon}/{dcanon}", f"{dim}/{ddim}", factor / dfactor
     return canon, dim, factor
@@ -509,15 +527,9 @@ def _time(h: str, mi: str | None, ap: str | None) -> _Parsed | None:
     return ("time", v, "time", "time", v, 1, 0, 4, 0)
 
 
-def _digits_info(dec: str) -> tuple[int, int]:
-    """Decimals written and significant digits of a decimal numeral such as ``1,496.50``."""
-    digits = dec.replace(",", "")
-    decimals = len(digits) - digits.index(".") - 1 if "." in digits else 0
-    sig = len(digits.replace(".", "").lstrip("0")) or 1
-    return decimals, sig
-
-
 def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
+    if m.span("dec") == m.span():
+        return _bare_number(m["dec"])
     decimals, sig = 0, 1
     if m["mi"] is not None:
         if int(m["md2"]) == 0:
@@ -527,10 +539,16 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
         if int(m["fd"]) == 0:
             return None
         value = Fraction(int(m["fn"]), int(m["fd"]))
-    else:
-        dec = m["dec"]
-        value = _dec(dec)
-        decimals, sig = _digits_info(dec)
+    else:  # _dec and the digits written, in one pass over the numeral
+        digits = m["dec"].replace(",", "")
+        if "." not in digits:
+            value = Fraction(int(digits))
+            sig = len(digits.lstrip("0")) or 1
+        else:
+            whole, frac = digits.split(".", 1)
+            value = Fraction(int(whole + frac), 10 ** len(frac))
+            decimals = len(frac)
+            sig = len((whole + frac).lstrip("0")) or 1
     flags = 0
     if (m["sign"] == "-") != (m["sign0"] == "-"):
         value = -value
@@ -554,7 +572,10 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
         flags |= F_RATIO
     if m["npct"]:
         return ("number", value, "%", "percent", value, mult, decimals, sig, flags)
-    unit, dim, factor = _unit_info(unit_word, den, opq)
+    if unit_word is None and opq is None:
+        unit, dim, factor = None, None, _ONE
+    else:
+        unit, dim, factor = _unit_info(unit_word, den, opq)
     if cur and unit is None:
         unit = _CURRENCY_SYMBOLS[cur]
         dim = f"currency-{unit}"
@@ -564,10 +585,36 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
         and not flags
         and decimals == 0
         and "," not in (m["dec"] or ",")
-        and 1900 <= value <= 2100
+        # 1900 <= value <= 2100 in integers (comparing Fractions is comparatively slow)
+        and 1900 * value.denominator <= value.numerator <= 2100 * value.denominator
     ):
         flags |= F_YEAR
-    return ("number", value, unit, dim, value * factor, mult, decimals, sig, flags)
+    base = value if factor == 1 else value * factor
+    return ("number", value, unit, dim, base, mult, decimals, sig, flags)
+
+
+def _bare_number(dec: str) -> _Parsed:
+    """:func:`_number` for a numeral that is the whole match (``16,525``, ``3.5``): no sign,
+    currency, scale, unit, bracket or percent sign can be part of it (the common case in tables)."""
+    digits = dec.replace(",", "")
+    if "." in digits:
+        whole, frac = digits.split(".", 1)
+        value = Fraction(int(whole + frac), 10 ** len(frac))
+        return (
+            "number",
+            value,
+            None,
+            None,
+            value,
+            1,
+            len(frac),
+            len((whole + frac).lstrip("0")) or 1,
+            0,
+        )
+    n = int(digits)
+    value = Fraction(n)
+    flags = F_YEAR if 1900 <= n <= 2100 and "," not in dec else 0
+    return ("number", value, None, None, value, 1, 0, len(digits.lstrip("0")) or 1, flags)
 
 
 def _words(m: re.Match[str]) -> _Parsed | None:
@@ -677,18 +724,24 @@ def _at_line_start(s: str, p: int) -> bool:
     return p - start <= 8 and not s[start:p].strip(_LINE_PREFIX_CHARS)
 
 
-_URL = re.compile(r"(?:https?://|www\.|tel:|mailto:)[^\s<>\"')\]]+|[\w.+-]+@[\w-]+\.[\w.-]+")
+_URL_SOURCE = r"(?:https?://|www\.|tel:|mailto:)[^\s<>\"')\]]+"
+_URL = re.compile(_URL_SOURCE + r"|[\w.+-]+@[\w-]+\.[\w.-]+")
+_URL_NO_MAIL = re.compile(_URL_SOURCE)
+"""``_URL`` for a text without ``@``: the e-mail alternative, which starts with a letter run,
+cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
 _DECREASE_BEFORE = re.compile(
     r"(?<![\w])(?:decrease[sd]?|declined?|declines|fell|falls?|dropped|drops?|reduction|reduced"
     r"|loss(?:es)?|lower|down|negative|deficit|outflows?|minus|shrank|contracted)"
-    r"(?:\s+(?:by|of|was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
+    r"(?:\s+(?P<by>by|of)|\s+(?:was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
     r"around|roughly|nearly|almost))?\s*$"
 )
 _OPERATOR_BEFORE = re.compile(r"(?:[x×*/÷]|divided\s+by|multiplied\s+by|times|over)\s*\(?\s*$")
 _ONE_BEFORE = re.compile(r"[-+]\s*$")
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
 _OPERATOR_AFTER = re.compile(r"\s*\)?\s*(?:[x×*/÷]\s*[\d(]|=)")
-_CONSTANTS = frozenset(Fraction(v) for v in (1, 2, 3, 4, 5, 6, 10, 12, 100, 1000))
+_CONSTANTS = frozenset((1, 2, 3, 4, 5, 6, 10, 12, 100, 1000))
+"""Formula constants, as integers (compared with a value's numerator when its denominator is 1:
+hashing a Fraction is comparatively slow)."""
 _COUNT_AFTER = re.compile(
     r"\s+(?:(?:reported|given|listed|stated|above|preceding|following|separate|distinct|"
     r"different|key|main|reporting|fiscal|financial)\s+)?(?:figures|numbers|values|amounts|items|"
@@ -697,6 +750,12 @@ _COUNT_AFTER = re.compile(
 )
 _COUNT_BEFORE = re.compile(r"(?:these|those|both|the|all|each\s+of\s+the)\s+$")
 _ORDINAL_HALF = re.compile(r"(?:first|second|other|latter|former|1st|2nd)\s+$")
+
+
+def _in_table_line(s: str, start: int) -> bool:
+    """Whether the line of ``start`` has cell separators before it (``Net loss | 5,022``)."""
+    ls = s.rfind("\n", max(0, start - 200), start) + 1
+    return "|" in s[ls:start] or "\t" in s[ls:start]
 
 
 def _is_cell(s: str, start: int, end: int) -> bool:
@@ -724,17 +783,24 @@ def _flags_in_context(
     value = p[1]
     before = s[max(0, start - 40) : start].rstrip()
     last = before[-1:] if before else ""
-    if decrease_words and last.isalpha() and _DECREASE_BEFORE.search(before + " ") is not None:
-        flags |= F_DECREASE
+    if decrease_words and last.isalpha():
+        m = _DECREASE_BEFORE.search(before + " ")
+        if m is not None:
+            flags |= F_DECREASE
+            if m["by"] and not _in_table_line(s, start):
+                flags |= F_CHANGE
+    if last == "=":
+        flags |= F_RESULT
     if (
-        value in _CONSTANTS
+        value.denominator == 1
+        and value.numerator in _CONSTANTS
         and p[2] is None
         and not p[8] & F_OWN_SCALE
         and (
             (last in _OPERATOR_END and not (last == "x" and before[-2:-1].isalpha()))
             or (last.isalpha() and before.endswith(_OPERATOR_WORDS))
-            or (value == 100 and _OPERATOR_AFTER.match(s, end) is not None)
-            or (value == 1 and last != "" and last in "-+")
+            or (value.numerator == 100 and _OPERATOR_AFTER.match(s, end) is not None)
+            or (value.numerator == 1 and last != "" and last in "-+")
         )
     ):
         flags |= F_CONSTANT
@@ -749,8 +815,8 @@ def _flags_in_context(
             flags |= F_COUNT
     elif (
         (group == "words" or (group == "num" and p[7] <= 2 and p[6] == 0))
-        and value <= 12
         and value.denominator == 1
+        and value.numerator <= 12
         and p[2] is None
         and _COUNT_AFTER.match(s, end) is not None
         and (
@@ -783,7 +849,7 @@ def scan(text: str | NormalizedText) -> Scan:
     idents: list[Ident] = []
     words = letter_runs(s)
     last_end = 0
-    memo: dict[tuple[str, str, bool], tuple[_Parsed, str] | None] = {}
+    memo: dict[tuple[str, str, bool], _Parsed | None] = {}
     decrease_words = not words.isdisjoint(_DECREASE_WORDS)
     urls = _url_spans(s)
     u = 0
@@ -823,14 +889,11 @@ def scan(text: str | NormalizedText) -> Scan:
                 a = m.start("m1") if m["m1"] else m.start("m2")
                 upper = _is_upper_in_original(norm, a, a + 1, alpha_only=False)
         key = (group, m.group(), upper)
-        parsed = memo.get(key, _NOTHING)
-        if parsed is _NOTHING:
-            p = _parse(group, m, upper)
-            parsed = None if p is None else (p, placeholder_of(p[0], p[1], p[3], p[4]))
-            memo[key] = parsed
-        if parsed is None:
+        p = memo.get(key, _NOTHING)
+        if p is _NOTHING:
+            p = memo[key] = _parse(group, m, upper)
+        if p is None:
             continue
-        p, ph = parsed
         if (
             group == "num"
             and p[2] is None
@@ -851,33 +914,25 @@ def scan(text: str | NormalizedText) -> Scan:
             dec = m["dec"] or ""
             if m["cur"] or m["cur2"] or "," in dec or "." in dec or _is_cell(s, start, end):
                 value, base = -value, -base
-                ph = placeholder_of(kind, value, dim, base)
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
-        raws.append(
-            _Raw(kind, value, unit, dim, base, start, end, ph, (mult, decimals, sig, flags))
-        )
+        raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
     if not s.isascii() or not words.isdisjoint(_FOREIGN_KEYS):
         _other_scripts(s, words, raws)
     separators = _merge_ranges(s, raws)
+    orig = norm.original
+    norm_spans = tuple((r.start, r.end) for r in raws)
+    # fields in declaration order (positional is faster): text, span, kind, value, unit,
+    # dimension, base_value, range_role
+    # without segments, offsets of the normalised text are those of the original
+    spans = [norm.to_original(a, b) for a, b in norm_spans] if norm.segments else norm_spans
     quantities = tuple(
-        Quantity(
-            text=norm.original[a:b],
-            span=(a, b),
-            kind=r.kind,
-            value=r.value,
-            unit=r.unit,
-            dimension=r.dimension,
-            base_value=r.base,
-            range_role=r.role,
-        )
-        for r in raws
-        for a, b in (norm.to_original(r.start, r.end),)
+        Quantity(orig[a:b], (a, b), r.kind, r.value, r.unit, r.dimension, r.base, r.role)
+        for r, (a, b) in zip(raws, spans, strict=True)
     )
     return Scan(
         norm=norm,
         quantities=quantities,
-        norm_spans=tuple((r.start, r.end) for r in raws),
-        placeholders=tuple(r.placeholder for r in raws),
+        norm_spans=norm_spans,
         idents=tuple(idents),
         separators=tuple(separators),
         words=words,
@@ -886,9 +941,7 @@ def scan(text: str | NormalizedText) -> Scan:
 
 
 _NOTHING: Any = object()
-_FOREIGN_FULL = re.compile(
-    rf"(?<!{_W})(?P<fw>{FOREIGN_PHRASE.pattern}){_unit_part('f')}(?!{_W})", re.VERBOSE
-)
+_FOREIGN_FULL = rf"(?<!{_W})(?P<fw>{FOREIGN_PHRASE_SOURCE}){_unit_part('f')}(?!{_W})"
 _UNIT_AFTER_CJK = {
     "倍": (None, None, Fraction(1)),
     "%": ("%", "percent", Fraction(1)),
@@ -899,7 +952,7 @@ def _url_spans(s: str) -> list[tuple[int, int]]:
     """Spans of URLs and e-mail addresses: the digits inside them are not claims."""
     if "://" not in s and "www." not in s and "@" not in s and ":" not in s:
         return []
-    return [m.span() for m in _URL.finditer(s)]
+    return [m.span() for m in (_URL if "@" in s else _URL_NO_MAIL).finditer(s)]
 
 
 def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
@@ -915,9 +968,8 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
         unit_text = m["cjku"]
         canon, dim, factor = _UNIT_AFTER_CJK.get(unit_text) or _UNITS[unit_text]
         flags = F_YEAR if canon is None and 1900 <= value <= 2100 else 0
-        ph = placeholder_of("number", v, dim, v * factor)
         extra.append(
-            _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), ph, (1, 0, 1, flags))
+            _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), (1, 0, 1, flags))
         )
     extra.extend(_foreign(s, words))
     if extra:
@@ -937,7 +989,7 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
     for pos in sorted(set(starts)):
         if pos < last_end:
             continue
-        m = _FOREIGN_FULL.match(s, pos)
+        m = compiled("full", _FOREIGN_FULL, re.VERBOSE).match(s, pos)
         if m is None:
             continue
         value = foreign_value(m["fw"])
@@ -953,9 +1005,8 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
             unit, dim, factor = "%", "percent", Fraction(1)
         else:
             unit, dim, factor = _unit_info(m["funit"], m["fden"], m["fopq"])
-        ph = placeholder_of("number", value, dim, value * factor)
         out.append(
-            _Raw("number", value, unit, dim, value * factor, m.start(), m.end(), ph, (1, 0, 1, 0))
+            _Raw("number", value, unit, dim, value * factor, m.start(), m.end(), (1, 0, 1, 0))
         )
     return out
 
@@ -1019,7 +1070,6 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
             if ok and lo.unit is None and hi.unit is not None:
                 lo.unit, lo.dimension = hi.unit, hi.dimension
                 lo.base = lo.value * (hi.base / hi.value) if hi.value else lo.value
-                lo.placeholder = placeholder_of(lo.kind, lo.value, lo.dimension, lo.base)
             elif ok and lo.dimension != hi.dimension and hi.unit is not None:
                 ok = False
             if ok:

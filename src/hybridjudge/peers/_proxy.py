@@ -192,7 +192,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: _HTTPServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib signature)
+    def log_message(self, format: str, *args: Any) -> None:
         _LOG.debug("peer proxy: " + format, *args)
 
     def _send_json(self, status: int, payload: Mapping[str, Any]) -> None:
@@ -292,8 +292,12 @@ class PeerProxy:
             target=loop.run_forever, name="hybridjudge-peer-proxy-loop", daemon=True
         )
         self._loop_thread.start()
-        client = self._factory(self.config)
-        asyncio.run_coroutine_threadsafe(client.__aenter__(), loop).result()
+        try:
+            client = self._factory(self.config)  # ConfigError: e.g. no API key
+            asyncio.run_coroutine_threadsafe(client.__aenter__(), loop).result()
+        except BaseException:
+            self.stop()  # no thread left behind
+            raise
         self._client = client
         self._server = _HTTPServer(self)
         self._server_thread = threading.Thread(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from hybridjudge.reports._format import fmt_count, fmt_duration_s, fmt_usd
 from hybridjudge.reports._tables import (
     OUT_OF_SCOPE,
+    class_label,
     clean_base_notes,
     cost_table,
     detection_table,
@@ -79,8 +80,14 @@ def _judge_usage_sentence(study: StudyResult) -> str | None:
     ju = study.judge_usage
     if ju is None:
         return None
+    peers = any(s in ("ragas", "deepeval") for s in study.config.scorers)
+    who = (
+        "The model client of the judges and the peer scorers"
+        if peers
+        else "The judges' model client"
+    )
     return (
-        f"The judges' model client, each call counted once: {fmt_count(ju.calls)} calls "
+        f"{who}, each call counted once: {fmt_count(ju.calls)} calls "
         f"({ju.retries} retries, {ju.repairs} repairs), {fmt_count(ju.prompt_tokens)} prompt + "
         f"{fmt_count(ju.completion_tokens)} completion tokens, {fmt_usd(ju.cost_usd)}, "
         f"{fmt_duration_s(ju.latency_s)} waiting on the endpoint; {ju.cache_hits} cache hits "
@@ -98,7 +105,9 @@ def _refusal_notes(study: StudyResult) -> list[str]:
     for m in study.mutation_sets:
         for cls, reasons in m.refused.items():
             for reason, count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
-                note = f"{m.corpus} / {cls}: {count} base(s) refused: {reason}"
+                # people's labels, never internal keys (the reason may name finding kinds)
+                readable = reason.replace("_", " ")
+                note = f"{m.corpus} / {class_label(cls)}: {count} base(s) refused: {readable}"
                 if cls == "omission" and reason == NO_ANCHORS:
                     note += (
                         ". Omission detection is measured only on the cases with required facts "

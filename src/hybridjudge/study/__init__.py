@@ -36,6 +36,7 @@ from hybridjudge.study._models import (
 from hybridjudge.study._run import (
     DETERMINISTIC,
     JUDGE_SCORERS,
+    PEER_SCORERS,
     ProgressHook,
     StudyPlan,
     arun_study,
@@ -48,6 +49,7 @@ __all__ = [
     "DETERMINISTIC",
     "IN_SCOPE",
     "JUDGE_SCORERS",
+    "PEER_SCORERS",
     "STUDY_FORMAT",
     "STUDY_FORMAT_VERSION",
     "CorpusRecord",

@@ -274,7 +274,13 @@ def _cost(
             # Latency as first measured: a cache hit counts at the latency it saved.
             latencies.append(o.latency_ms + o.usage.saved_latency_s * 1000.0)
     family = _family(scorer)
-    phase = "deterministic" if family == "deterministic" else "judges"
+    phase = (
+        "deterministic"
+        if family == "deterministic"
+        else "peers"
+        if scorer in ("ragas", "deepeval")
+        else "judges"
+    )
     total_cost = (
         None
         if usage.cost_usd is None or usage.saved_cost_usd is None

@@ -351,10 +351,12 @@ class StudyResult(_Frozen):
     observations: tuple[Observation, ...]
     """Every raw verdict."""
     wall_s: dict[str, float]
-    """Wall seconds per phase per repetition, e.g. ``{"deterministic": 0.01, "judges": 312.0}``."""
+    """Wall seconds per phase per repetition, e.g. ``{"deterministic": 0.01, "judges": 312.0}``
+    (``peers`` when the peer scorers ran)."""
     judge_usage: Usage | None = None
-    """Everything the judges' model client did in this run, each call counted once (the
-    per-scorer cost rows include shared calls and must not be summed)."""
+    """Everything the judges' model client (and the peers' proxy, when peers ran) did in this
+    run, each call counted once (the per-scorer cost rows include shared calls and must not be
+    summed)."""
     analysis: StudyAnalysis
     """Derived tables."""
     reference: StudyAnalysis | None = None

@@ -41,10 +41,12 @@ if TYPE_CHECKING:
     from hybridjudge.judges import JudgeBatch, JudgeResult
     from hybridjudge.model import ModelConfig, Usage
     from hybridjudge.mutations import MutationSet, Refusal
+    from hybridjudge.peers import PeerResult
 
 __all__ = [
     "DETERMINISTIC",
     "JUDGE_SCORERS",
+    "PEER_SCORERS",
     "ProgressHook",
     "StudyPlan",
     "arun_study",
@@ -55,11 +57,16 @@ __all__ = [
 
 DETERMINISTIC = "deterministic"
 JUDGE_SCORERS = ("support", "contradiction")
-KNOWN_SCORERS = (DETERMINISTIC, *JUDGE_SCORERS)
+PEER_SCORERS = ("ragas", "deepeval")
+"""Optional peer scorers (RAGAS Faithfulness, DeepEval FaithfulnessMetric; the ``[peers]``
+extra), run through :mod:`hybridjudge.peers` on the judges' model configuration."""
+DEFAULT_SCORERS = (DETERMINISTIC, *JUDGE_SCORERS)
+KNOWN_SCORERS = (*DEFAULT_SCORERS, *PEER_SCORERS)
 
 ProgressHook = Callable[[str, int, int], None]
-"""Called as ``hook(phase, done, total)`` while the study runs (``phase``: ``deterministic`` or
-``judges``); an exception it raises stops the study (finished model calls stay cached)."""
+"""Called as ``hook(phase, done, total)`` while the study runs (``phase``: ``deterministic``,
+``judges`` or ``peers``); an exception it raises stops the study (finished model calls stay
+cached)."""
 
 JudgeSample = int | Mapping[str, int] | None
 
@@ -490,6 +497,75 @@ async def _judges(
     return observations, (sum(walls) / len(walls)) if walls else 0.0, run_usage
 
 
+def _peer_observation(
+    output_id: str, repetition: int, result: PeerResult, threshold: float
+) -> Observation:
+    # A peer's unscored reasons (no_claims, nan, parse_failure, model_error) pass through as
+    # they are: never a score.
+    usage: Usage = result.usage
+    cached = usage.calls == 0 and usage.cache_hits > 0
+    if result.status == "scored" and result.score is not None:
+        return Observation(
+            output_id=output_id,
+            scorer=result.scorer,
+            repetition=repetition,
+            status="scored",
+            score=float(result.score),
+            flagged=float(result.score) < threshold,
+            latency_ms=usage.latency_s * 1000.0,
+            usage=usage,
+            cached=cached,
+        )
+    return Observation(
+        output_id=output_id,
+        scorer=result.scorer,
+        repetition=repetition,
+        status="unscored",
+        unscored_reason=result.unscored_reason,
+        detail=result.error,
+        latency_ms=usage.latency_s * 1000.0,
+        usage=usage,
+        cached=cached,
+    )
+
+
+async def _peers(
+    plan: StudyPlan,
+    scorers: Sequence[str],
+    repetitions: int,
+    config: ModelConfig,
+    thresholds: dict[str, float],
+    hook: ProgressHook | None,
+) -> tuple[list[Observation], float, Usage]:
+    from hybridjudge.peers import PEERS, PeerRecord, ascore_peers_many
+
+    peers = [p for p in PEERS if p in scorers]
+    records = []
+    for out in plan.outputs:
+        if out.id in plan.judged:
+            case = plan.case_of(out)
+            records.append(
+                PeerRecord(
+                    id=out.id, answer=out.text, context=tuple(case.context), question=case.question
+                )
+            )
+    # One proxy per run on the judges' ModelConfig: same cache directory and settings, so the
+    # peers' calls are cached, retried, counted and timed like the judges'.
+    batch = await ascore_peers_many(
+        records,
+        config=config,
+        peers=peers,
+        repetitions=repetitions,
+        progress=None if hook is None else (lambda done, total: hook("peers", done, total)),
+    )
+    observations = [
+        _peer_observation(o.id, o.repetition, o.results[peer], thresholds[peer])
+        for o in batch.outcomes
+        for peer in peers
+    ]
+    return observations, batch.wall_s / repetitions, batch.usage
+
+
 def _check_settings(
     scorers: Sequence[str], repetitions: int, thresholds: Mapping[str, float] | None
 ) -> dict[str, float]:
@@ -503,12 +579,19 @@ def _check_settings(
     if len(set(scorers)) != len(scorers):
         raise ConfigError(f"a scorer is listed twice in {list(scorers)}; list each once")
     check_repetitions(repetitions)
-    limits = dict.fromkeys(JUDGE_SCORERS, 1.0)
+    peers = [s for s in scorers if s in PEER_SCORERS]
+    if peers:
+        # before any work: a missing package names the extra that installs it
+        from hybridjudge.peers import require_peer
+
+        for peer in peers:
+            require_peer(peer)  # type: ignore[arg-type]  # checked against PEER_SCORERS
+    limits = dict.fromkeys((*JUDGE_SCORERS, *peers), 1.0)
     for name, value in (thresholds or {}).items():
-        if name not in JUDGE_SCORERS:
+        if name not in JUDGE_SCORERS and name not in peers:
             raise ConfigError(
-                f"threshold given for {name!r}, which is not a judge; judges: "
-                f"{', '.join(JUDGE_SCORERS)}"
+                f"threshold given for {name!r}, which is not a judge or a selected peer; "
+                f"judges: {', '.join(JUDGE_SCORERS)}"
             )
         limits[name] = value
     for name, value in limits.items():
@@ -520,7 +603,7 @@ def _check_settings(
 async def arun_study(
     plan: StudyPlan,
     *,
-    scorers: Sequence[str] = KNOWN_SCORERS,
+    scorers: Sequence[str] = DEFAULT_SCORERS,
     repetitions: int = 1,
     thresholds: Mapping[str, float] | None = None,
     judge_mode: Literal["separate", "shared"] = "separate",
@@ -533,7 +616,8 @@ async def arun_study(
     scorers = list(scorers)
     limits = _check_settings(scorers, repetitions, thresholds)
     judge_scorers = [s for s in scorers if s in JUDGE_SCORERS]
-    if judge_scorers and model_config is None:
+    peer_scorers = [s for s in scorers if s in PEER_SCORERS]
+    if (judge_scorers or peer_scorers) and model_config is None:
         from hybridjudge.model import ModelConfig
 
         model_config = ModelConfig.local()
@@ -550,11 +634,17 @@ async def arun_study(
             plan, judge_scorers, repetitions, model_config, judge_mode, limits, progress
         )
         observations += obs
+    if peer_scorers and model_config is not None:
+        obs, wall["peers"], peer_usage = await _peers(
+            plan, peer_scorers, repetitions, model_config, limits, progress
+        )
+        observations += obs
+        judge_usage = peer_usage if judge_usage is None else judge_usage + peer_usage
 
     records = plan.records()
     analysis = analyse(records, observations, scorers=scorers, repetitions=repetitions, wall_s=wall)
     model_info: dict[str, str | float | int | None] = {}
-    if judge_scorers and model_config is not None:
+    if (judge_scorers or peer_scorers) and model_config is not None:
         model_info = model_config.describe()
     return StudyResult(
         hybridjudge_version=__version__,
@@ -562,7 +652,7 @@ async def arun_study(
         config=StudyConfig(
             scorers=tuple(scorers),
             repetitions=repetitions,
-            thresholds={s: limits[s] for s in judge_scorers},
+            thresholds={s: limits[s] for s in (*judge_scorers, *peer_scorers)},
             judge_mode=judge_mode,
             model=model_info,
         ),
@@ -580,7 +670,7 @@ async def arun_study(
 def run_study(
     plan: StudyPlan,
     *,
-    scorers: Sequence[str] = KNOWN_SCORERS,
+    scorers: Sequence[str] = DEFAULT_SCORERS,
     repetitions: int = 1,
     thresholds: Mapping[str, float] | None = None,
     judge_mode: Literal["separate", "shared"] = "separate",
@@ -594,9 +684,12 @@ def run_study(
 
     Args:
         plan: what to score (:func:`load_plan`).
-        scorers: ``deterministic``, ``support``, ``contradiction`` (default all three).
+        scorers: ``deterministic``, ``support``, ``contradiction`` (default these three);
+            ``ragas`` and ``deepeval`` add the peer scorers (the ``[peers]`` extra), run
+            through :mod:`hybridjudge.peers` on the same ``model_config`` as the judges.
         repetitions: runs of every scorer on every output (1 or more).
-        thresholds: judge -> score below which it flags an output (default 1.0 each).
+        thresholds: judge or peer -> score below which it flags an output (default 1.0
+            each).
         judge_mode: ``separate`` (each judge its own verdict call) or ``shared``.
         model_config: the model the judges use (default the embedded model).
         progress: ``progress(phase, done, total)``.
@@ -605,7 +698,9 @@ def run_study(
     :func:`compare_with_paper` on the result.
 
     Raises:
-        ConfigError: an unknown or repeated scorer, bad repetitions or thresholds.
+        ConfigError: an unknown or repeated scorer, bad repetitions or thresholds, a peer
+            scorer whose package is not installed (``code="missing_peer"``, naming the
+            ``[peers]`` extra), before any work starts.
     """
     return run_sync(
         lambda: arun_study(
