@@ -9,6 +9,7 @@ from hybridjudge.grounding._abstention import (
     DEFAULT_ABSTAIN_MARKERS,
     MARKERS_BY_LANGUAGE,
     abstains,
+    says_something_is_missing,
 )
 from hybridjudge.grounding._anchors import (
     NEGATION_WINDOW,
@@ -74,4 +75,5 @@ __all__ = [
     "normalize_text",
     "parse_quantities",
     "prepare_context",
+    "says_something_is_missing",
 ]

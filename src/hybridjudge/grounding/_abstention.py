@@ -27,6 +27,7 @@ __all__ = [
     "MarkerSet",
     "abstains",
     "compile_markers",
+    "says_something_is_missing",
 ]
 
 
@@ -754,3 +755,30 @@ def abstains(
         pattern is not None
         and pattern.search(normalize_plain(text), include_hedged=include_hedged) is not None
     )
+
+
+_MISSING_CUE = re.compile(
+    r"(?i)\b(?:sorry|unable to|unknown|unclear|insufficient|unavailable|no (?:information|data|"
+    r"details?|mention|answer|record)|(?:not|n't|never|neither|nor|cannot|can't|could not|"
+    r"couldn't)\s+(?:\w+\s+){0,2}?(?:mention|provid|stat|specif|give|given|available|found|"
+    r"find|know|sure|say|said|contain|includ|determin|answer|tell|list|disclos|cover|locat|"
+    r"confirm|verif|see|saw)\w*)|没有提到|未提及|无法|不知道|未提供|没有提供"
+)
+"""A loose cue that a text says something is missing or unknown (wider than the markers)."""
+
+
+def says_something_is_missing(text: str) -> bool:
+    """Whether ``text`` *may* abstain: a recognised refusal (hedged ones included) or a loose cue
+    that something is missing ("Sorry, I could not find the price in what I was given.").
+
+    Wider than :func:`abstains` and so never used to grade an answer: the judges use it only to
+    tell a claims reply that restates the answer's refusal from one the model made up for an
+    answer that asserts something (a malformed reply, unscored).
+
+    Examples:
+        >>> says_something_is_missing("Sorry, I could not find the yearly price in what I was given.")
+        True
+        >>> says_something_is_missing("The plan costs $1,200.")
+        False
+    """
+    return abstains(text, include_hedged=True) or _MISSING_CUE.search(text) is not None

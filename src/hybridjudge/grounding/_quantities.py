@@ -15,6 +15,7 @@ the grounding check can decide with the context whether the digits are a claim.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -287,10 +288,19 @@ def _master(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?<!{_W})(?:{alternation})", re.VERBOSE | re.MULTILINE)
 
 
-_MASTER = _master(tuple(_ALTERNATIVES))
-# At a digit or a letter only some alternatives can start; smaller expressions match faster.
-_MASTER_DIGIT = _master(("enum", "skip", "legal", "iso", "dmy", "sdate", "time", "num"))
-_MASTER_ALPHA = _master(("mdy", "times", "words", "half", "ident"))
+@functools.cache
+def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The master expression, and the smaller ones for a candidate at a digit and at a letter
+    (only some alternatives can start there; smaller expressions match faster). Compiled on the
+    first scan, not at import: compiling them is most of this module's import time, and
+    ``import hybridjudge`` / ``hybridjudge --help`` never scan."""
+    return (
+        _master(tuple(_ALTERNATIVES)),
+        _master(("enum", "skip", "legal", "iso", "dmy", "sdate", "time", "num")),
+        _master(("mdy", "times", "words", "half", "ident")),
+    )
+
+
 # Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
 _NOT_ACRONYMS = frozenset(
     {"usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw", "thb", "nzd", "sek"}
@@ -853,6 +863,7 @@ def scan(text: str | NormalizedText) -> Scan:
     decrease_words = not words.isdisjoint(_DECREASE_WORDS)
     urls = _url_spans(s)
     u = 0
+    master, master_digit, master_alpha = _masters()
     for cand in _candidates(s, words):
         if cand < last_end:
             continue
@@ -864,11 +875,11 @@ def scan(text: str | NormalizedText) -> Scan:
                 continue
         ch = s[cand]
         if "0" <= ch <= "9":
-            m = _MASTER_DIGIT.match(s, cand)
+            m = master_digit.match(s, cand)
         elif "a" <= ch <= "z":
-            m = _MASTER_ALPHA.match(s, cand)
+            m = master_alpha.match(s, cand)
         else:
-            m = _MASTER.match(s, cand)
+            m = master.match(s, cand)
         if m is None:
             continue
         last_end = m.end()

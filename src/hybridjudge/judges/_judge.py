@@ -33,12 +33,12 @@ import asyncio
 import dataclasses
 import logging
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
 from hybridjudge._errors import ConfigError, InputError
+from hybridjudge.grounding import says_something_is_missing
 from hybridjudge.judges._prompts import load_prompt
 from hybridjudge.judges._pure import (
     is_pure_abstention,
@@ -178,24 +178,15 @@ def verdicts_token_budget(n_claims: int) -> int:
     return 64 + 128 * n_claims
 
 
-_ABSTENTION_CUE = re.compile(
-    r"(?i)\b(?:sorry|unable to|unknown|unclear|insufficient|unavailable|no (?:information|data|"
-    r"details?|mention|answer|record)|(?:not|n't|never|neither|nor|cannot|can't|could not|"
-    r"couldn't)\s+(?:\w+\s+){0,2}?(?:mention|provid|stat|specif|give|given|available|found|"
-    r"find|know|sure|say|said|contain|includ|determin|answer|tell|list|disclos|cover|locat|"
-    r"confirm|verif|see|saw)\w*)|没有提到|未提及|无法|不知道|未提供|没有提供"
-)
-
-
 def _may_abstain(answer: str) -> bool:
-    """Whether ``answer`` can be an abstention at all: a recognised one, or a cue that something
-    is missing ("could not find", "not mentioned", "no information", "sorry" ...).
+    """Whether ``answer`` can be an abstention at all: grounding's detector, with its loose cue
+    that something is missing ("could not find", "not mentioned", "no information", "sorry" ...).
 
     Used to tell an extracted abstention claim that restates the answer ("Sorry, I could not
     find the price") from one the model made up for an answer that asserts something ("The
     plan costs $1,200."): the latter is a malformed reply, never a 1.0.
     """
-    return mentions_abstention(answer) or _ABSTENTION_CUE.search(answer) is not None
+    return says_something_is_missing(answer)
 
 
 def _abstention_only(reply: ClaimsReply, answer: str) -> str | None:
