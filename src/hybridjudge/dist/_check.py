@@ -36,6 +36,21 @@ def cluster_cpus() -> float:
     return float(resources.get("CPU", 1.0))
 
 
+def resolve_workers(workers: int | None, worker_cpus: float) -> int:
+    """``workers`` (default: one per cluster CPU) after checking it and ``worker_cpus``.
+
+    Raises:
+        ConfigError: ``workers`` below 1 or ``worker_cpus`` not positive.
+    """
+    if workers is None:
+        workers = max(1, int(cluster_cpus()))
+    if workers < 1:
+        raise ConfigError(f"workers must be at least 1, got {workers}")
+    if worker_cpus <= 0:
+        raise ConfigError(f"worker_cpus must be positive, got {worker_cpus}")
+    return workers
+
+
 def findings_type() -> pa.DataType:
     """The Arrow type of the ``findings`` column: a list of structs, one per finding."""
     import pyarrow as pa
@@ -176,12 +191,7 @@ def check_dataset(
 
     if batch_size < 1:
         raise ConfigError(f"batch_size must be at least 1, got {batch_size}")
-    if workers is None:
-        workers = max(1, int(cluster_cpus()))
-    if workers < 1:
-        raise ConfigError(f"workers must be at least 1, got {workers}")
-    if worker_cpus <= 0:
-        raise ConfigError(f"worker_cpus must be positive, got {worker_cpus}")
+    workers = resolve_workers(workers, worker_cpus)
     return ds.map_batches(
         _CheckBatch,
         batch_format="pyarrow",

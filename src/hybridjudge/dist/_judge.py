@@ -233,12 +233,9 @@ def judge_dataset(
 
     from hybridjudge.dist._check import cluster_cpus
     from hybridjudge.dist._limiter import start_limiter
-    from hybridjudge.judges import SCORERS
+    from hybridjudge.judges import scorer_names
 
-    names = tuple(scorers)
-    unknown = [n for n in names if n not in SCORERS]
-    if not names or unknown or len(set(names)) != len(names):
-        raise ConfigError(f"scorers {list(names)}: give each of {', '.join(SCORERS)} at most once")
+    names = scorer_names(scorers)
     if mode not in ("separate", "shared"):
         raise ConfigError(f"unknown mode {mode!r}; use 'separate' or 'shared'")
     for label, value in (("repetitions", repetitions), ("batch_size", batch_size)):

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from hybridjudge._frames import metadata_columns, to_frame
+from hybridjudge._frames import as_record, metadata_columns, record_id, to_frame
 from hybridjudge.grounding._abstention import compile_markers
 from hybridjudge.grounding._check import GroundingChecker
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
@@ -149,21 +149,6 @@ class CheckBatch(BaseModel):
         return to_frame(rows, metadata_columns(rows, _CHECK_COLUMNS), what="CheckBatch")
 
 
-def _record(index: int, item: object) -> CheckRecord:
-    if isinstance(item, CheckRecord):
-        return item
-    if isinstance(item, Mapping):
-        data = dict(item)
-        data.setdefault("id", str(index))
-        return CheckRecord.model_validate(data)
-    return CheckRecord.model_validate(item, from_attributes=True)
-
-
-def _id_of(index: int, item: object) -> str:
-    found = item.get("id") if isinstance(item, Mapping) else getattr(item, "id", None)
-    return found if isinstance(found, str) else str(index)
-
-
 def _case_key(record: CheckRecord) -> object:
     """What makes two records share a checker: everything but the answer and the metadata."""
     key = (
@@ -230,7 +215,7 @@ def check_many(
     for index, item in enumerate(items):
         start = time.perf_counter()
         try:
-            record = _record(index, item)
+            record = as_record(CheckRecord, index, item)
         except ValidationError as exc:
             first = exc.errors()[0]
             field = ".".join(str(p) for p in first.get("loc", ())) or "record"
@@ -239,7 +224,7 @@ def check_many(
                 f" (and {more} more problem(s))" if more else ""
             )
             outcomes.append(
-                CheckOutcome(index=index, id=_id_of(index, item), status="failed", error=error)
+                CheckOutcome(index=index, id=record_id(index, item), status="failed", error=error)
             )
             continue
         alive.append(record)  # keeps its objects alive, so their ids stay unique in this call

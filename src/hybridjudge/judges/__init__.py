@@ -28,6 +28,7 @@ from hybridjudge.judges._judge import (
     Scorer,
     claims_token_budget,
     judge,
+    scorer_names,
     verdicts_token_budget,
 )
 from hybridjudge.judges._many import JudgeProgress, ajudge_many, judge_many
@@ -70,6 +71,7 @@ __all__ = [
     "judge_many",
     "load_prompt",
     "pure_abstention_reason",
+    "scorer_names",
     "total_usage",
     "verdicts_token_budget",
 ]

@@ -71,6 +71,7 @@ __all__ = [
     "Scorer",
     "claims_token_budget",
     "judge",
+    "scorer_names",
     "verdicts_token_budget",
 ]
 
@@ -249,9 +250,12 @@ def _clean_claims(raw: Sequence[str]) -> tuple[list[str], list[DroppedClaim]]:
     return kept, dropped
 
 
-def _validate(
-    scorers: Sequence[str], mode: str, repetition: int, answer: object, question: object
-) -> tuple[ScorerName, ...]:
+def scorer_names(scorers: Sequence[str] | str) -> tuple[ScorerName, ...]:
+    """``scorers`` (a sequence or a comma-separated string) checked against :data:`SCORERS`.
+
+    Raises:
+        ConfigError: no scorer, an unknown one, or one listed twice.
+    """
     if isinstance(scorers, str):
         scorers = tuple(s.strip() for s in scorers.split(","))
     names = tuple(scorers)
@@ -262,6 +266,13 @@ def _validate(
         raise ConfigError(f"unknown scorer(s) {unknown}; choose from {', '.join(SCORERS)}")
     if len(set(names)) != len(names):
         raise ConfigError(f"scorer listed twice in {list(names)}; list each once")
+    return cast(tuple[ScorerName, ...], names)
+
+
+def _validate(
+    scorers: Sequence[str], mode: str, repetition: int, answer: object, question: object
+) -> tuple[ScorerName, ...]:
+    names = scorer_names(scorers)
     if mode not in ("separate", "shared"):
         raise ConfigError(f"unknown mode {mode!r}; use 'separate' or 'shared'")
     if isinstance(repetition, bool) or not isinstance(repetition, int) or repetition < 0:
@@ -270,7 +281,7 @@ def _validate(
         raise InputError(f"answer must be a str, got {type(answer).__name__}")
     if question is not None and not isinstance(question, str):
         raise InputError(f"question must be a str or None, got {type(question).__name__}")
-    return cast("tuple[ScorerName, ...]", names)
+    return names
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from hybridjudge._errors import ConfigError, HybridJudgeError, InputError
+from hybridjudge._frames import as_record, record_id
 from hybridjudge._params import check_repetitions
 from hybridjudge._sync import run_sync
-from hybridjudge.judges._judge import SCORERS, Mode, judge
+from hybridjudge.judges._judge import Mode, judge, scorer_names
 from hybridjudge.judges._results import (
     FailureDetail,
     JudgeBatch,
@@ -46,35 +47,6 @@ it raises stops the batch (the calls already answered stay cached)."""
 
 RecordLike = JudgeRecord | Mapping[str, Any] | object
 """A :class:`JudgeRecord`, a mapping with its fields, or an object with those attributes."""
-
-
-def _scorer_names(scorers: Sequence[str] | str) -> tuple[ScorerName, ...]:
-    names = (
-        tuple(s.strip() for s in scorers.split(",")) if isinstance(scorers, str) else tuple(scorers)
-    )
-    if not names:
-        raise ConfigError(f"no scorer given; choose from {', '.join(SCORERS)}")
-    unknown = [n for n in names if n not in SCORERS]
-    if unknown:
-        raise ConfigError(f"unknown scorer(s) {unknown}; choose from {', '.join(SCORERS)}")
-    if len(set(names)) != len(names):
-        raise ConfigError(f"scorer listed twice in {list(names)}; list each once")
-    return names  # type: ignore[return-value]
-
-
-def _record(index: int, item: RecordLike) -> JudgeRecord:
-    if isinstance(item, JudgeRecord):
-        return item
-    if isinstance(item, Mapping):
-        data = dict(item)
-        data.setdefault("id", str(index))
-        return JudgeRecord.model_validate(data)
-    return JudgeRecord.model_validate(item, from_attributes=True)
-
-
-def _id_of(index: int, item: RecordLike) -> str:
-    found = item.get("id") if isinstance(item, Mapping) else getattr(item, "id", None)
-    return found if isinstance(found, str) else str(index)
 
 
 def _problems(exc: ValidationError) -> str:
@@ -150,7 +122,7 @@ async def ajudge_many(
             both ``client`` and ``config`` given.
         ModelError: the endpoint cannot be used at all (e.g. a rejected API key).
     """
-    names = _scorer_names(scorers)
+    names = scorer_names(scorers)
     if mode not in ("separate", "shared"):
         raise ConfigError(f"unknown mode {mode!r}; use 'separate' or 'shared'")
     repetitions = check_repetitions(repetitions)
@@ -165,7 +137,7 @@ async def ajudge_many(
     prepared: list[JudgeRecord | str] = []
     for index, item in enumerate(items):
         try:
-            prepared.append(_record(index, item))
+            prepared.append(as_record(JudgeRecord, index, item))
         except ValidationError as exc:
             prepared.append(_problems(exc))
 
@@ -196,7 +168,7 @@ async def _run(
     async def one(index: int, repetition: int) -> JudgeOutcome:
         record = prepared[index]
         if isinstance(record, str):
-            return _failed(index, _id_of(index, items[index]), repetition, names, mode, record)
+            return _failed(index, record_id(index, items[index]), repetition, names, mode, record)
         try:
             results = await judge(
                 client,
