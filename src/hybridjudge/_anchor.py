@@ -16,7 +16,7 @@ __all__ = ["Anchor"]
 class Anchor(BaseModel):
     """A fact a correct answer must contain."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     value: str = Field(min_length=1)
     """The canonical wording of the fact, e.g. ``"500 mg"``."""

@@ -38,7 +38,7 @@ class CheckRecord(BaseModel):
     attributes; a single context string is one passage; unknown keys are refused (put them in
     ``metadata``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", from_attributes=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", from_attributes=True, defer_build=True)
 
     id: str
     """The record's identifier (its position when none was given)."""
@@ -66,7 +66,7 @@ class CheckRecord(BaseModel):
 class CheckOutcome(BaseModel):
     """The grounding report of one record, or why there is none."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     index: int = Field(ge=0)
     """Position of the record in the input."""
@@ -104,7 +104,7 @@ _CHECK_COLUMNS = (
 class CheckBatch(BaseModel):
     """The outcome of :func:`check_many`: one outcome per record, in input order."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     outcomes: tuple[CheckOutcome, ...]
     """One per record, in input order."""

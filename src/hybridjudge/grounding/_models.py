@@ -150,7 +150,9 @@ class Finding:
 class GroundingReport(BaseModel):
     """The outcome of :func:`hybridjudge.grounding.check_grounding` for one answer."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=False)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", arbitrary_types_allowed=False, defer_build=True
+    )
 
     version: int = GROUNDING_REPORT_VERSION
     """Format version of this report."""
