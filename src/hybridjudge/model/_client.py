@@ -35,7 +35,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, TypeVar, cast
 
@@ -65,7 +65,7 @@ from hybridjudge.model._structured import (
     schema_identity,
     validate_reply,
 )
-from hybridjudge.model._types import CallResult, Usage, add_costs
+from hybridjudge.model._types import CallResult, Usage
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
@@ -94,21 +94,17 @@ class ChatMessage(TypedDict):
 
 @dataclass
 class _Tally:
-    """Mutable usage of one ``complete_structured`` call; ``freeze()`` makes the Usage."""
+    """The running :class:`Usage` of one ``complete_structured`` call (summed with ``Usage.+``)."""
 
-    calls: int = 0
-    cache_hits: int = 0
-    retries: int = 0
-    repairs: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float | None = 0.0
-    latency_s: float = 0.0
-    saved_cost_usd: float | None = 0.0
-    saved_latency_s: float = 0.0
+    usage: Usage = field(default_factory=Usage)
+
+    def add(self, **counts: Any) -> None:
+        """Add one event's counts (any :class:`Usage` fields) to the running usage."""
+        self.usage = self.usage + Usage(**counts)
 
     def freeze(self) -> Usage:
-        return Usage(**self.__dict__)
+        """The usage so far."""
+        return self.usage
 
 
 @dataclass(frozen=True)
@@ -478,7 +474,7 @@ class ModelClient:
         ]
         second = await self._reply(repair, request, tally)
         if not (isinstance(second, _Reply) and second.cached):
-            tally.repairs += 1  # a repair served from the cache was not sent
+            tally.add(repairs=1)  # a repair served from the cache was not sent
         if isinstance(second, _Failed):
             return CallResult[T](
                 status="parse_failure",
@@ -540,9 +536,9 @@ class ModelClient:
         if self._cache is not None:
             entry = self._cache.get(key)
             if entry is not None:
-                tally.cache_hits += 1
-                tally.saved_cost_usd = add_costs(tally.saved_cost_usd, entry.cost_usd)
-                tally.saved_latency_s += entry.latency_s
+                tally.add(
+                    cache_hits=1, saved_cost_usd=entry.cost_usd, saved_latency_s=entry.latency_s
+                )
                 return _Reply(entry.content, entry.finish_reason, cached=True)
         oai = await self._transport()
         attempts = config.max_retries + 1
@@ -598,9 +594,7 @@ class ModelClient:
         content, finish_reason, prompt_tokens, completion_tokens = completion
         content = redact_secrets(content, self._secrets)
         cost = self._cost(prompt_tokens, completion_tokens)
-        tally.prompt_tokens += prompt_tokens
-        tally.completion_tokens += completion_tokens
-        tally.cost_usd = add_costs(tally.cost_usd, cost)
+        tally.add(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost_usd=cost)
         entry = CachedReply(
             content=content,
             finish_reason=finish_reason,
@@ -624,7 +618,7 @@ class ModelClient:
         self, state: RetryCallState, tally: _Tally, attempts: int, request: _Request
     ) -> None:
         """Count one retry and log it as it happens (one warning, no secrets)."""
-        tally.retries += 1
+        tally.add(retries=1)
         outcome = state.outcome
         exc = outcome.exception() if outcome is not None and outcome.failed else None
         wait = state.next_action.sleep if state.next_action is not None else 0.0
@@ -667,7 +661,7 @@ class ModelClient:
             fmt = response_format(request.schema, mode)
             async with self._semaphore:
                 start = time.monotonic()
-                tally.calls += 1
+                tally.add(calls=1)
                 try:
                     async with asyncio.timeout(self.config.timeout):  # whole-request deadline
                         completion = await oai.chat.completions.create(
@@ -694,7 +688,7 @@ class ModelClient:
                     ) from None
                 finally:
                     elapsed = time.monotonic() - start
-                    tally.latency_s += elapsed
+                    tally.add(latency_s=elapsed)
                 return self._read(completion), elapsed
 
     def _read(self, completion: ChatCompletion) -> tuple[str, str | None, int, int]:
