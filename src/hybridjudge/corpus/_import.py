@@ -47,7 +47,7 @@ OMISSION_WITHOUT_ANCHORS = (
     "mutant can be made, so omission detection is measured only on the cases that have anchors "
     "and says nothing about the others; the judges cannot see omissions by construction either "
     "(a shorter answer has fewer claims, not unsupported ones). Add anchors to your records, or "
-    "import with --derive-anchors (derive=True) to take candidate anchors (numbers, named entities) from the "
+    "import with derive=True (`corpus import --derive-anchors`) to take candidate anchors (numbers, named entities) from the "
     "reference answer, marked as derived"
 )
 """What the omission class can and cannot measure when records have no required facts."""

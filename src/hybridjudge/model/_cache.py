@@ -144,8 +144,8 @@ class CorruptCacheError(InputError):
     def __init__(self, directory: Path, detail: str) -> None:
         super().__init__(
             f"the reply cache in {directory} is corrupt ({detail}); remove it with "
-            f"'hybridjudge cache clear --cache-dir {directory} --yes' (or delete the folder), "
-            "or use another --cache-dir"
+            "the `hybridjudge cache clear` command (or delete the folder), "
+            "or use another cache_dir"
         )
         self.directory = directory
 
@@ -320,7 +320,7 @@ class RedisReplyCache:
             self._client.close()
             raise ConfigError(
                 f"cannot reach the reply cache at {_redact_url(url)} ({type(exc).__name__}: "
-                f"{exc}); start the Redis server or fix --cache-url"
+                f"{exc}); start the Redis server or fix the cache_url"
             ) from None
 
     @property
@@ -404,7 +404,7 @@ def open_reply_cache(config: ModelConfig) -> ReplyStore | None:
         if not url.startswith(_REDIS_SCHEMES):
             raise ConfigError(
                 f"cache URL {_redact_url(url)!r}: only Redis is supported "
-                "(redis://host:port/db, rediss://, unix://); or drop it to use --cache-dir"
+                "(redis://host:port/db, rediss://, unix://); or leave cache_url unset to use the disk cache (cache_dir)"
             )
         return RedisReplyCache(url, timeout=config.timeout)
     try:

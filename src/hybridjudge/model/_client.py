@@ -788,7 +788,7 @@ class ModelClient:
         except ImportError as exc:
             raise LocalModelError(
                 f"the local backend is unavailable ({exc}); install the extra with "
-                "pip install 'hybridjudge[local]', or use --backend openai --base-url URL"
+                "pip install 'hybridjudge[local]', or use the openai backend with a base_url"
             ) from None
         server = LocalModelServer(n_parallel=self.config.max_concurrency)
         base_url: str = await asyncio.to_thread(server.start)

@@ -127,7 +127,7 @@ class MutationSet(MutationHeader):
             raise StaleMutationsError(
                 f"corpus {corpus.name!r} changed since the mutants were frozen "
                 f"({', '.join(changed)} differ); regenerate them with "
-                f"`hybridjudge mutate <corpus dir> --seed {self.seed} --out <file>`"
+                f"generate_mutations(corpus, seed={self.seed}) (the `hybridjudge mutate` command)"
             )
         bases = {o.id for o in corpus.bases()}
         for output in self.outputs:
