@@ -19,7 +19,7 @@ STUDY_SAMPLE      ?= opengate=2,halueval=2
 STUDY_MODE        ?= shared
 STUDY_ARGS        ?=
 
-.PHONY: study test test-peers lint check bench corpus mutations clean docs
+.PHONY: study test test-peers peers-study bench-judges lint check bench corpus mutations clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,29 @@ $(PEERS_VENV)/.peers-installed: pyproject.toml
 test-peers: $(PEERS_VENV)/.peers-installed
 	$(PEERS_VENV)/bin/python -m pytest -q -p no:asyncio -p no:cacheprovider tests/peers
 
+# The study with the peer scorers on the embedded model (results/peers, issue 13): our judges,
+# RAGAS and DeepEval on OpenGATE's 27 outputs and a HaluEval sample, then a cached rerun (0 model
+# calls) into $(PEERS_OUT)/rerun. Cold: rm -rf $(PEERS_CACHE) first. results/peers/README.md.
+PEERS_OUT     ?= results/peers
+PEERS_CACHE   ?= .hybridjudge-cache/peers-study
+PEERS_SAMPLE  ?= opengate=6,halueval=2
+PEERS_SCORERS ?= deterministic,support,contradiction,ragas,deepeval
+PEERS_STUDY = $(PEERS_VENV)/bin/hybridjudge study run \
+	--corpus corpus/opengate --corpus corpus/halueval --mutations mutations/halueval.jsonl \
+	--scorers $(PEERS_SCORERS) --repetitions 1 --judge-sample $(PEERS_SAMPLE) \
+	--judge-mode separate --backend local --cache-dir $(PEERS_CACHE) --max-unscored 1
+$(PEERS_VENV)/.peers-local-installed: $(PEERS_VENV)/.peers-installed
+	$(PEERS_VENV)/bin/python -m pip install --quiet -e '.[peers,local]'
+	touch $@
+
+peers-study: $(PEERS_VENV)/.peers-local-installed
+	$(PEERS_STUDY) --out $(PEERS_OUT)
+	$(PEERS_STUDY) --out $(PEERS_OUT)/rerun
+
+# Our judges vs RAGAS and DeepEval, all measured in one run on the embedded model (issue 13).
+bench-judges: $(PEERS_VENV)/.peers-local-installed
+	$(PEERS_VENV)/bin/python bench/bench_judges.py $(BENCH_JUDGES_ARGS)
+
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests bench scripts validity
 	$(BIN)/ruff format --check src tests bench scripts validity
@@ -76,7 +99,7 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/bench_grounding.py
 	$(BIN)/python validity/tatqa.py
 	$(BIN)/python bench/bench_retrieval.py --queries 100000
-	$(BIN)/python bench/bench_judges.py
+	$(MAKE) bench-judges
 
 corpus: $(VENV)/.main-installed
 	$(BIN)/python scripts/build_corpus.py

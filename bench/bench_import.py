@@ -107,6 +107,16 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline", type=Path, default=None, help="another src/ tree to measure as well"
     )
     args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as pycache:
+        # byte-code caches as an installed package has them: written by the warm-up run (into
+        # a temporary prefix, not the source tree) even where PYTHONDONTWRITEBYTECODE is set,
+        # as in some CI and sandbox shells; every run would otherwise recompile every module
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ["PYTHONPYCACHEPREFIX"] = pycache
+        return _measure(args)
+
+
+def _measure(args: argparse.Namespace) -> int:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, median of {args.runs} runs")
     print("cumulative import time (-X importtime), ms")
     ours = {module: median_ms(module, args.runs) for module in OURS}

@@ -63,7 +63,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "testing": _STAGES | _METRICS | {"metrics"},
     "pytest_plugin": _STAGES | _METRICS | {"metrics", "testing"},
     # a study runs the scorers over a corpus and its mutants
-    "study": frozenset({"judges", "grounding", "mutations", "corpus", "model", "peers"}),
+    # (and measures with metrics' AUROC how its scores separate labelled answers)
+    "study": frozenset({"judges", "grounding", "mutations", "corpus", "model", "peers", "metrics"}),
     # reports render study results (and the triage/retrieval reports of the metrics)
     "reports": frozenset({"study", "model"}) | _METRICS,
     # judges call the model layer; they share grounding's abstention detector

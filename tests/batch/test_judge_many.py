@@ -14,7 +14,7 @@ import hybridjudge
 from hybridjudge import ConfigError
 from hybridjudge.judges import JudgeBatch, JudgeRecord, ajudge_many, judge_many
 from hybridjudge.model import ModelConfig
-from tests.judges.helpers import prompt_of
+from tests.judges.helpers import prompt_of, statement_of, verdict_step
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step, json_reply
 
 CONTEXT = "Customers may request a full refund within 30 days of purchase."
@@ -26,18 +26,13 @@ def _answer_of(request: RecordedRequest) -> str:
 
 
 def perfect(request: RecordedRequest, delay: float = 0.0) -> Step:
-    """One claim per answer (the answer itself); supported iff it says "30 days"."""
+    """Supported (quoting the first context sentence shown) and not contradicted iff the claim
+    says "30 days". Every answer here is one sentence, so one claim; an extraction request
+    (``claims="model"``) gets the answer itself as its one claim."""
     name = prompt_of(request)
     if name == "claims":
         return json_reply({"claims": [_answer_of(request)]}, delay=delay)
-    good = "30 days" in request.last_user_content.split("Claims:")[-1]
-    label = {
-        "support": ("supported", "not_supported"),
-        "contradiction": ("not_contradicted", "contradicted"),
-        "shared": ("supported", "contradicted"),
-    }[name][0 if good else 1]
-    verdict = {"claim_id": 1, "reason": "by hand", "verdict": label}
-    return json_reply({"verdicts": [verdict]}, delay=delay)
+    return verdict_step(request, good="30 days" in statement_of(request), delay=delay)
 
 
 @dataclasses.dataclass
@@ -92,9 +87,10 @@ def test_records_of_every_form_are_judged_in_input_order(
     }
     assert [o.results["contradiction"].score for o in batch.outcomes if o.id == "b"] == [0.0, 0.0]
     assert seen == [(i, 6) for i in range(1, 7)]
-    # 3 records x 2 repetitions x (claims + 2 verdicts); each repetition is a fresh sample
-    assert openai_server.request_count == 18
-    assert batch.usage.calls == 18
+    # 3 records x 2 repetitions x 2 verdicts on the one claim (the answer's one sentence; no
+    # claim extraction); each repetition is a fresh sample
+    assert openai_server.request_count == 12
+    assert batch.usage.calls == 12
     assert len(batch.wall_s) == 2
 
 
@@ -122,7 +118,7 @@ def test_a_bad_record_is_an_explicit_unscored_outcome_and_the_rest_goes_on(
     )
     assert result.detail is not None
     assert result.detail.stage == "record"
-    assert openai_server.request_count == 4  # the two good records: claims + verdict each
+    assert openai_server.request_count == 2  # the two good records: one verdict each
 
 
 def test_an_unexpected_error_in_one_record_does_not_end_the_batch(
@@ -253,7 +249,7 @@ def test_sync_judge_many_works_inside_a_running_event_loop(
     assert [o.results["support"].score for o in awaited.outcomes] == [1.0, 0.0, 1.0]
     # the second run was served from the cache the first one filled
     assert awaited.usage.calls == 0
-    assert awaited.usage.cache_hits == 6
+    assert awaited.usage.cache_hits == 3
 
 
 def test_judge_many_is_exported_lazily_from_the_top_level() -> None:

@@ -157,6 +157,33 @@ def test_study_report(browser: Any, tmp_path: Path) -> None:
     )
 
 
+def test_study_report_with_three_judges(browser: Any, tmp_path: Path) -> None:
+    """Seven scorer columns (three judges, each a column group) still fit 1280 px, and the
+    two-row header stays on screen while the heatmap scrolls."""
+    from tests.study._fixtures import make_judges_study
+
+    page = tmp_path / "judges.html"
+    page.write_text(render_html(make_judges_study()), encoding="utf-8")
+    _check_page(browser, page, "study-judges", tmp_path)
+    browser.execute_script("window.scrollTo(0, 0);")
+    assert _bottom(browser, "table.heat thead") < HEIGHT
+    groups = browser.execute_script(
+        "return [...document.querySelectorAll('table.heat th.colgroup')].map(t => t.innerText);"
+    )
+    assert groups == ["small", "mid", "large"]
+    browser.execute_script(
+        "const rows = document.querySelectorAll('table.heat tbody tr');"
+        "rows[rows.length - 1].scrollIntoView();"
+    )
+    head = browser.execute_script(
+        "const h = document.querySelector('table.heat thead').getBoundingClientRect();"
+        "return [h.top, h.bottom];"
+    )
+    assert browser.execute_script("return window.scrollY;") > 0
+    assert 0 <= head[0] < 5
+    assert head[1] > head[0]
+
+
 def test_triage_report(browser: Any, tmp_path: Path) -> None:
     page = tmp_path / "triage.html"
     argv = [

@@ -124,10 +124,22 @@ def test_ragas_jsonl_and_deepeval_cases_through_import_mutate_and_study(
     for cls in ("omission", "fabricated_number", "non_abstention"):
         assert table[(cls, "deterministic")] == (made[cls], made[cls])
     assert table[("inversion", "deterministic")] == (0, made["inversion"])
-    # the scripted judges are faithful exactly to the base answers: every mutant is detected
+    # the scripted judge is faithful exactly to the base answers. Support: a sentence the
+    # context does not state is unsupported, so every mutant is detected
     for cls, n in made.items():
         assert table[(cls, "support")] == (n, n), cls
-        assert table[(cls, "contradiction")] == (n, n), cls
+    # Contradiction follows DeepEval (a claim the context is silent on is faithful) and the
+    # judges do not even ask about a sentence sharing no content word with the context. So a
+    # mutant whose only changed sentence is such is missed. By hand, from the seed-0 mutants:
+    # 9 of the 14 fabricated numbers append an unrelated sentence ("It was first described in
+    # 1956.", "Records show 609 instances of this last year.", "The distance involved is
+    # roughly 425 miles." ...; the other 5 change a number inside the base's sentence), and
+    # against "Acme Store ships to 12 countries in Europe." the non-abstention "Yes, this is
+    # covered in full under the standard terms." and the inversion "I don't know: the context
+    # does say who founded the company." share no word with it
+    missed = {"fabricated_number": 9, "non_abstention": 1, "inversion": 1}
+    for cls, n in made.items():
+        assert table[(cls, "contradiction")] == (n - missed.get(cls, 0), n), cls
     alarms = {row.scorer: (row.flagged_every, row.n) for row in ragas_study.analysis.false_alarms}
     assert alarms == dict.fromkeys(SCORERS, (0, 14))
     assert ragas_study.judge_usage is not None

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from hybridjudge.cli import main
-from hybridjudge.corpus import import_corpus
-from hybridjudge.judges import claims_token_budget, verdicts_token_budget
+from hybridjudge.corpus import import_corpus, load_corpus
+from hybridjudge.judges import SCORERS, planned_calls
 from hybridjudge.mutations import load_mutations
 from tests.byo._judge import TextJudge
 from tests.byo._records import ragas_records
@@ -17,7 +17,10 @@ from tests.support.openai_server import FakeOpenAIServer
 
 CONTEXT = "Customers may request a full refund within 30 days of purchase."
 FAITHFUL = CONTEXT
-HALF = CONTEXT + " Shipping is always free."  # 1 of 2 claims faithful: support 0.5
+# 1 of 2 claims faithful: support 0.5. The unfaithful one shares a word with the context and has
+# more than five words, so both questions are asked about it (a claim sharing no word with the
+# context, or a bare answer of five words or fewer, is not asked the contradiction question)
+HALF = CONTEXT + " Refunds take 90 days to arrive."
 
 
 @pytest.fixture
@@ -101,20 +104,17 @@ def test_dry_run_estimates_without_any_request(
     assert main([*argv, "--repetitions", "3"]) == 0
     out = capsys.readouterr().out
     assert openai_server.request_count == 0
-    # by hand: 2 answers x 3 repetitions x (1 claims + 2 verdict calls) = 18 calls; completion
-    # budgets: claims_token_budget(answer) + 2 x verdicts_token_budget(sentences)
-    budget = 3 * (
-        claims_token_budget(FAITHFUL)
-        + 2 * verdicts_token_budget(1)
-        + claims_token_budget(HALF)
-        + 2 * verdicts_token_budget(2)
-    )
+    # by hand: claims are sentences; FAITHFUL has 1, HALF 2. So 3 claims x 2 questions
+    # (support, contradiction; no negation, so no second look) x 3 repetitions = 18 calls;
+    # completion
+    # budgets: 9 support calls x 96 + 9 contradiction calls x 12 tokens
+    budget = 9 * SCORERS["support"].max_tokens + 9 * SCORERS["contradiction"].max_tokens
     assert "6 evaluation(s) on fake-model (openai): at most 18 model call(s)" in out
     assert f"at most {budget:,} completion token(s)" in out
     assert "No request was made." in out
     shared = main([*argv, "--mode", "shared", "--scorers", "support,contradiction"])
     assert shared == 0
-    assert "at most 4 model call(s)" in capsys.readouterr().out  # 2 x (claims + 1 shared)
+    assert "at most 3 model call(s)" in capsys.readouterr().out  # 3 claims x 1 shared call
     # no price known: the estimate says so instead of $0
     unpriced = [a for a in argv if a not in ("--price-in", "--price-out", "1", "2")]
     assert main(unpriced) == 0
@@ -141,7 +141,18 @@ def test_study_run_dry_run_makes_no_request(
     argv += ["--out", str(tmp_path / "results"), "--dry-run", *_flags(openai_server, tmp_path)]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    # by hand: every output judged twice, each time 1 claims call + 2 verdict calls
-    assert f"{2 * outputs} evaluation(s) on fake-model (openai): at most {6 * outputs} model" in out
+    # every output judged twice; per judging, the verdict calls the judges can make for it
+    # (planned_calls: one per claim and question, claims being the answer's sentences)
+    corpus = load_corpus(tmp_path / "shop")
+    texts = [(o.text, o.case_id) for o in [*corpus.outputs, *load_mutations(mutations).outputs]]
+    per_run = sum(
+        len(planned_calls(text, corpus.cases[case].context, corpus.cases[case].question))
+        for text, case in texts
+    )
+    # at most 3 calls per sentence (support, contradiction and its second look), and at least
+    # the 2 questions on the shortest answers
+    assert 2 * outputs <= per_run <= 3 * sum(len(text.split(". ")) for text, _ in texts)
+    expected = f"{2 * outputs} evaluation(s) on fake-model (openai): at most {2 * per_run} model"
+    assert expected in out
     assert openai_server.request_count == 0
     assert not (tmp_path / "results" / "study.json").exists()

@@ -34,7 +34,7 @@ def test_faithful_answer(hybridjudge_judge):
 
 
 def test_unfaithful_answer(hybridjudge_judge):
-    answer = CONTEXT + " Shipping is always free."
+    answer = CONTEXT + " Refunds are only possible within 14 days."
     assert_faithful(answer, CONTEXT, min_score=0.8, judge=hybridjudge_judge)
 """
 
@@ -79,18 +79,24 @@ def test_passing_and_failing_tests_with_their_failure_messages(
             "*AssertionError: answer is not faithful (min_score 0.8; failing: support, "
             "contradiction)",
             "*support: 0.50 (1 of 2 claims faithful)",
-            f"*ok   [[]supported[]] {CONTEXT!r}: reason for claim 1",
-            "*FAIL [[]not_supported[]] 'Shipping is always free.': reason for claim 2",
+            # the claims are the answer's sentences, without their final period; a supported
+            # verdict shows the context span the model quoted
+            f"*ok   [[]supported[]] {CONTEXT[:-1]!r}: the context states it: {CONTEXT!r}",
+            "*FAIL [[]not_supported[]] 'Refunds are only possible within 14 days': the model "
+            "answered that the context does not state it",
             "*contradiction: 0.50 (1 of 2 claims faithful)",
-            "*FAIL [[]contradicted[]] 'Shipping is always free.': reason for claim 2",
+            "*FAIL [[]contradicted[]] 'Refunds are only possible within 14 days': the model "
+            "answered that the claim and a context sentence cannot both be true",
         ]
     )
-    # 2 answers x (claims + support + contradiction); the session fixture's cache makes a
-    # second run free
-    assert scripted_env.requests == 6
+    # by hand: one call per claim (sentence) and scorer, no claims call: the faithful answer
+    # is 1 sentence (2 calls); the unfaithful one repeats it (same prompts: cached) and adds
+    # "Refunds are only possible within 14 days" (2 calls): 4. The session fixture's cache
+    # makes a second run free
+    assert scripted_env.requests == 4
     again = pytester.runpytest()
     again.assert_outcomes(passed=2, failed=2)
-    assert scripted_env.requests == 6
+    assert scripted_env.requests == 4
 
 
 def test_the_config_fixture_reads_the_environment(
@@ -128,4 +134,4 @@ def test_the_documented_example_test_passes(
         monkeypatch.setenv(name, value)
     pytester.makepyfile(test_my_rag=example.read_text(encoding="utf-8"))
     pytester.runpytest().assert_outcomes(passed=2)
-    assert judge.requests == 3  # claims + support + contradiction for the one answer
+    assert judge.requests == 2  # support + contradiction for the answer's one sentence

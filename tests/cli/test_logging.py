@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from hybridjudge.cli import main
-from tests.judges.helpers import claims_reply, prompt_of, verdicts_reply
+from tests.byo._judge import quote_for
+from tests.judges.helpers import contradiction_reply, prompt_of, support_reply
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
 
 PLANTED = "sk-PLANTED-9f8e7d6c5b4a"
@@ -21,18 +22,19 @@ CONTEXT = "Customers may request a full refund within 30 days. There is no resto
 
 
 def _responder(request: RecordedRequest) -> Step:
-    name = prompt_of(request)
-    if name == "claims":
-        return claims_reply("Refunds within 30 days.", "No restocking fee.")
-    label = {"support": "supported", "contradiction": "not_contradicted"}.get(name, "supported")
-    return verdicts_reply(label, label)
+    """Every claim is stated (quoting its context sentence) and can be true with the context."""
+    if prompt_of(request) == "support":
+        return support_reply("YES", quote_for(request))
+    return contradiction_reply("YES")
 
 
 def _cases(tmp_path: Path) -> Path:
     path = tmp_path / "cases.jsonl"
+    # no sentence in both answers: a shared one would be asked once and then served from the
+    # cache, a log record without a request
     lines = [
         {"id": "a", "answer": "Refunds within 30 days. No restocking fee.", "context": CONTEXT},
-        {"id": "b", "answer": "Refunds within 30 days. No fee.", "context": CONTEXT},
+        {"id": "b", "answer": "A full refund within 30 days. No fee.", "context": CONTEXT},
     ]
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
     return path
@@ -93,8 +95,10 @@ def test_one_debug_record_per_model_call_and_no_secret(
     assert _judge(openai_server, tmp_path, "-v") == 0
     out, err = capsys.readouterr()
     records = _records(err)
-    # one record per call; a call sends 1 request plus its retries and repairs (none here)
-    assert len(records) == openai_server.request_count > 0
+    # one record per call; a call sends 1 request plus its retries and repairs (none here). By
+    # hand: 4 distinct sentences (claims), each asked by support and contradiction (no
+    # second look: a claim and its context sentence agree in negation) = 8
+    assert len(records) == openai_server.request_count == 8
     assert {(r["retries"], r["repairs"], r["status"]) for r in records} == {("0", "0", "ok")}
     first = records[0]
     assert first["model"] == "fake-model"
@@ -103,7 +107,8 @@ def test_one_debug_record_per_model_call_and_no_secret(
     assert int(first["prompt_tokens"]) > 0
     assert int(first["completion_tokens"]) > 0
     assert float(first["latency_s"]) >= 0
-    assert {r["prompt"].split("@")[0] for r in records} == {"claims", "support", "contradiction"}
+    # claims are the answers' sentences (no extraction call): one call per claim and scorer
+    assert {r["prompt"].split("@")[0] for r in records} == {"support", "contradiction"}
     # the key reached the server (so it was in play) but never any log line or output
     assert openai_server.requests[0].headers["authorization"] == f"Bearer {PLANTED}"
     assert PLANTED not in err
@@ -135,11 +140,17 @@ def test_judge_json_carries_each_claims_verdict_and_reason(
     assert _judge(openai_server, tmp_path) == 0
     record = json.loads(capsys.readouterr().out.splitlines()[0])
     verdicts = record["results"]["support"]["verdicts"]
-    assert [(v["claim"], v["label"]) for v in verdicts] == [
-        ("Refunds within 30 days.", "supported"),
-        ("No restocking fee.", "supported"),
+    # each claim (the answer's sentences, without the period), its verdict, the quote the
+    # scripted model gave (the context sentence sharing most words with it) and the reason
+    refund, fee = (
+        "Customers may request a full refund within 30 days.",
+        "There is no restocking fee.",
+    )
+    assert [(v["claim"], v["label"], v["quote"], v["quote_found"]) for v in verdicts] == [
+        ("Refunds within 30 days", "supported", refund, True),
+        ("No restocking fee", "supported", fee, True),
     ]
-    assert verdicts[0]["reason"] == "reason for claim 1"
+    assert verdicts[0]["reason"] == f"the context states it: {refund!r}"
 
 
 def test_report_warns_about_sampled_runs_and_unscored_outputs(

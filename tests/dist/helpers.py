@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from tests.judges.helpers import prompt_of
+from tests.judges.helpers import prompt_of, verdict_step
 from tests.support.openai_server import RecordedRequest, Step, json_reply
 
 CONTEXTS = (
@@ -43,6 +43,16 @@ def letters(i: int) -> str:
             return "customer " + out
 
 
+ASKED_PER_20 = 8
+"""Verdict calls (shared mode) per 20 consecutive records, worked out by hand. Record ``i`` has
+answer shape ``i % 5`` and context ``i % 4`` (20 pairs), each answer one sentence, so one claim.
+The judges ask about a claim only when it shares a content word with the context: refunds
+(shape 0) with contexts 0 and 2 ("days"), plan (1) with 1 and 3 ("month"), shipping (3) with 0
+("days") and 2, warranty (4) with 0 ("restocking fee") and 3; the abstention (2) is never asked.
+The numbers ``i % 40`` of the other pairs (5/25, 15/35, 16/36, 6/26, 9/29, 14/34) are in none of
+their contexts. 8 pairs."""
+
+
 def make_records(count: int) -> list[dict[str, Any]]:
     """``count`` records cycling through three field-name families, four contexts (shared by many
     records) and five answer shapes (grounded, ungrounded numbers, abstention, negation); every
@@ -69,7 +79,8 @@ def digest(text: str) -> int:
 class ScriptedJudge:
     """A responder answering every judge prompt deterministically from the request text.
 
-    Claims: one claim naming a digest of the request; verdicts: a label chosen by that digest.
+    Claims (only with ``claims="model"``): one claim naming a digest of the request; verdicts:
+    favourable or not by that digest (:func:`tests.judges.helpers.verdict_step`).
     Records the time, the body and the in-flight requests of every call (thread-safe).
     """
 
@@ -103,11 +114,5 @@ class ScriptedJudge:
         if name == "claims":
             claims = [f"The answer states fact {h:08x}."]
             return json_reply({"claims": claims}, delay=self.delay)
-        labels = {
-            "support": ("supported", "not_supported"),
-            "contradiction": ("contradicted", "not_contradicted", "unknown"),
-            "shared": ("supported", "contradicted", "not_in_context"),
-        }[name]
-        verdict = labels[h % len(labels)]
-        reply = {"verdicts": [{"claim_id": 1, "reason": f"reason {h % 13}", "verdict": verdict}]}
-        return json_reply(reply, delay=self.delay)
+        # favourable or not by the hash of the request: deterministic per claim and question
+        return verdict_step(request, good=h % 2 == 0, delay=self.delay)

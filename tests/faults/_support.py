@@ -1,9 +1,12 @@
 """A tiny corpus, its case file, and a scripted judge that can fail on one output.
 
-Four outputs share one context: two clean bases and one inversion mutant of each. The scripted
-model answers like a perfect judge (the claim is the answer; the inverted claims are unsupported
-and contradicted). :class:`FaultyJudge` plays a *fault* step instead for every request about the
-victim output (its claim extraction, its repair, its verdicts), until ``fault`` is cleared.
+Four outputs share one context: two clean bases and one inversion mutant of each, each one
+sentence (so one claim: the judges take the answer's sentences as its claims) of more than five
+words (a shorter one is framed as the answer to the question, which is not asked the
+contradiction question). The scripted model answers like a perfect judge (the inverted claims
+are not stated and cannot be true with the context; a base claim is stated, quoting its context
+sentence). :class:`FaultyJudge` plays a *fault* step instead for every request about the victim
+output (its verdicts, their repairs), until ``fault`` is cleared.
 """
 
 from __future__ import annotations
@@ -16,12 +19,20 @@ from pathlib import Path
 import pytest
 
 from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
-from tests.judges.helpers import claims_reply, prompt_of, verdicts_reply
+from tests.judges.helpers import (
+    claims_reply,
+    contradiction_reply,
+    prompt_of,
+    shared_reply,
+    statement_of,
+    support_reply,
+)
 from tests.support.openai_server import (
     RecordedRequest,
     Step,
     cut_off,
     http_error,
+    json_reply,
     never_answer,
     rate_limited,
     server_error,
@@ -29,17 +40,20 @@ from tests.support.openai_server import (
     truncated_json,
 )
 
-CONTEXT = (
-    "Customers may request a full refund within 30 days of purchase. "
-    "Refunds are processed within 5 business days."
+SENTENCES = (
+    "Customers may request a full refund within 30 days of purchase.",
+    "Refunds are processed within 5 business days.",
 )
+CONTEXT = " ".join(SENTENCES)
 TEXTS = {
     "a::base": "Customers can get a refund within 30 days.",
     "a::inv": "Customers can not get a refund within 30 days.",
-    "b::base": "Refunds take 5 business days.",
-    "b::inv": "Refunds never take 5 business days.",
+    "b::base": "Refunds are paid within 5 business days.",
+    "b::inv": "Refunds are never paid within 5 business days.",
 }
 INVERTED = {"a::inv", "b::inv"}
+QUOTES = {"a::base": SENTENCES[0], "b::base": SENTENCES[1]}
+"""The context sentence that states each base output (the quote of a "YES" support verdict)."""
 VICTIM = "b::base"
 """The output every fault hits (third in order, so requests for other outputs succeed first)."""
 
@@ -48,8 +62,12 @@ KEY = "sk-test-PLANTEDplantedPLANTED0123456789abcdefXYZ"
 KEY_ENV = "HYBRIDJUDGE_FAULT_TEST_KEY"
 """The environment variable holding :data:`KEY`."""
 
-CALLS_PER_OUTPUT = 3
-"""Claims, support verdicts, contradiction verdicts (separate mode, one repetition)."""
+CALLS_PER_OUTPUT = 2
+"""Support and contradiction verdicts on the output's one claim (separate mode, one repetition;
+no claims call: the claims are the answer's sentences). By hand, no output gets the second
+contradiction call, which is only made after a "YES" when the claim and its best context
+sentence differ in negation: the inverted outputs get "NO", and neither base output nor its
+context sentence is negated."""
 
 
 def write_corpus(root: Path) -> Path:
@@ -85,10 +103,13 @@ def write_cases(path: Path) -> Path:
 
 
 def _output_of(request: RecordedRequest) -> str:
-    text = "\n".join(str(m.get("content", "")) for m in request.messages)
+    if prompt_of(request) == "claims":
+        text = "\n".join(str(m.get("content", "")) for m in request.messages)
+    else:  # a verdict request is about its statement: the output's sentence, without its period
+        text = statement_of(request)
     # longest first: no answer is a substring of another, but be safe
     for oid, answer in sorted(TEXTS.items(), key=lambda kv: -len(kv[1])):
-        if answer in text:
+        if answer.rstrip(".") in text:
             return oid
     raise AssertionError(f"request about no known output: {text[:200]!r}")
 
@@ -110,13 +131,13 @@ class FaultyJudge:
             return self.fault()
         if name == "claims":
             return claims_reply(TEXTS[oid])
-        bad = oid in INVERTED
-        labels = {
-            "support": ("not_supported", "supported"),
-            "contradiction": ("contradicted", "not_contradicted"),
-            "shared": ("contradicted", "supported"),
-        }[name]
-        return verdicts_reply(labels[0] if bad else labels[1])
+        code = "NO" if oid in INVERTED else "YES"
+        quote = QUOTES.get(oid, "")
+        if name == "support":
+            return support_reply(code, quote)
+        if name == "contradiction":
+            return contradiction_reply(code)
+        return shared_reply(code, code, quote)
 
 
 @dataclass(frozen=True)
@@ -154,28 +175,31 @@ FAULTS: tuple[Fault, ...] = (
     Fault("http500", lambda: server_error(500), "model_error", "HTTP 500"),
     Fault(
         "trickling_bytes",
-        lambda: trickle(json.dumps({"claims": [TEXTS[VICTIM]]}), every=0.05),
+        lambda: trickle(json.dumps({"quote": QUOTES[VICTIM], "verdict": "YES"}), every=0.05),
         "model_error",
         "timeout",
     ),
     Fault("never_answering", never_answer, "model_error", "timeout"),
     Fault(
         "truncated_json",
-        lambda: truncated_json({"claims": [TEXTS[VICTIM]]}, 2),
+        lambda: truncated_json({"quote": QUOTES[VICTIM], "verdict": "YES"}, 2),
         "parse_failure",
         "not valid JSON",
     ),
     Fault(
         "draft_then_cut_off_length",
-        lambda: cut_off('{"claims": ["A draft claim."]}\n{"claims": ["Refunds take 5 busi'),
+        lambda: cut_off('{"verdict": "NO"}\n{"quote": "Refunds are processed within 5 busi'),
         "parse_failure",
         "finish_reason=length",
     ),
+    # was "abstention_only_claims" (a claims reply saying only that information is missing):
+    # the CLI no longer asks for claims (they are the answer's sentences), so the reply that
+    # is valid JSON but not a usable verdict is now one off the verdict schema
     Fault(
-        "abstention_only_claims",
-        lambda: claims_reply("The context does not provide this information."),
+        "off_schema_verdict",
+        lambda: json_reply({"quote": "", "verdict": "MAYBE"}),
         "parse_failure",
-        "does not abstain",
+        "does not match",
     ),
     Fault(
         "key_echoed_in_error_body",

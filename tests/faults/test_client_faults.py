@@ -249,9 +249,7 @@ def test_lone_surrogates_in_an_answer_are_sent_not_crashed_on(
     from hybridjudge.judges import judge
 
     def responder(request: RecordedRequest) -> Step:
-        if "claims" in json.dumps(request.body.get("response_format")):
-            return json_reply({"claims": ["Refunds take 30 days."]})
-        return json_reply({"verdicts": [{"claim_id": 1, "reason": "r", "verdict": "supported"}]})
+        return json_reply({"quote": "Refunds take 30 days", "verdict": "YES"})
 
     openai_server.respond_with(responder)
 
@@ -267,4 +265,6 @@ def test_lone_surrogates_in_an_answer_are_sent_not_crashed_on(
     results = asyncio.run(go())
     assert results["support"].status == "scored"
     sent = json.dumps(openai_server.requests[0].body, ensure_ascii=False)
-    assert "Refunds \ufffd take 30 days." in sent
+    # the claim is the answer's sentence (its period dropped), the context sentence follows
+    assert "Statement: Refunds \ufffd take 30 days" in sent
+    assert "Refunds take 30 days \ufffd." in sent

@@ -22,6 +22,7 @@ from tests.faults._support import (
     FAULTS,
     KEY,
     KEY_ENV,
+    QUOTES,
     TEXTS,
     VICTIM,
     Fault,
@@ -84,8 +85,9 @@ def test_judge_survives_the_fault_and_a_rerun_completes_it(
         for oid in set(TEXTS) - {VICTIM}:
             assert results[oid][name]["status"] == "scored"
     assert judge.victim_requests >= 1
-    if fault.name in RETRIED:  # each retry was logged on stderr as it happened
-        assert err.count("retrying in") == judge.victim_requests - 1, err
+    if fault.name in RETRIED:  # each retry was logged on stderr as it happened: every
+        # request about the victim but the first attempt of each of its calls
+        assert err.count("retrying in") == judge.victim_requests - CALLS_PER_OUTPUT, err
     assert KEY not in out + err
     assert openai_server.requests[0].headers["authorization"] == f"Bearer {KEY}"
 
@@ -221,16 +223,16 @@ def test_an_endpoint_that_rejects_the_key_from_the_start_stops_the_run(
 def test_a_key_echoed_in_a_good_reply_is_stored_redacted(
     openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tests.judges.helpers import claims_reply, prompt_of
+    from tests.judges.helpers import prompt_of, statement_of, support_reply
 
     judge = FaultyJudge()
 
-    def echo_key_in_claims(request: RecordedRequest) -> Step:
-        if prompt_of(request) == "claims" and TEXTS[VICTIM] in request.last_user_content:
-            return claims_reply(f"{TEXTS[VICTIM]} Its token is {KEY}.")
+    def echo_key_in_the_quote(request: RecordedRequest) -> Step:
+        if prompt_of(request) == "support" and statement_of(request).endswith(TEXTS[VICTIM][:-1]):
+            return support_reply("YES", f"{QUOTES[VICTIM]} Its token is {KEY}.")
         return judge(request)
 
-    openai_server.respond_with(echo_key_in_claims)
+    openai_server.respond_with(echo_key_in_the_quote)
     corpus = write_corpus(tmp_path / "toy")
     user_url = openai_server.base_url.replace("http://", f"http://admin:{KEY}@")
     code = main(

@@ -76,3 +76,36 @@ def test_one_table_of_scale_words() -> None:
     assert scales["million"] == scales["m"] == scales["mn"] == 10**6
     assert scales["billion"] == scales["bn"] == 10**9
     assert scales["万"] == 10**4
+
+
+def test_a_context_is_parsed_once_and_only_when_needed() -> None:
+    """``prepare_context`` parses at once; a context built directly (as ``check_grounding``
+    does) is parsed on the first answer with a number, and the figures derivations use only on
+    the first number not found as written; the same reports either way."""
+    text = "Revenue | 2019 | 2018\nProducts | 125 | 100\nServices | 30 | 20"
+    scanned: list[str] = []
+    original = quantities_module.scan
+
+    def counting_scan(t: str) -> quantities_module.Scan:
+        scanned.append(t)
+        return original(t)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(check_module, "scan", counting_scan)
+        lazy = check_module.GroundingContext(text)
+        assert not scanned  # nothing parsed yet
+        assert check_grounding("Services grew.", lazy).grounded
+        assert text not in scanned  # no number in the answer: the context was never parsed
+        assert lazy._figures is None
+        assert check_grounding("Products were 125 in 2019.", lazy).grounded
+        assert scanned.count(text) == 1
+        assert lazy._figures is None  # found as written: no derivation operands needed
+        derived = check_grounding("Products grew by 25.", lazy)
+        assert derived.grounded
+        assert derived.quantities[0].source == "derived"
+        assert lazy._figures is not None
+        assert scanned.count(text) == 1  # parsed once for all three checks
+        eager = prepare_context(text)
+        assert scanned.count(text) == 2  # parsed at once
+        assert eager._figures is not None
+    assert check_grounding("Products grew by 25.", eager) == derived

@@ -8,23 +8,36 @@ from pathlib import Path
 import pytest
 
 from hybridjudge.cli import main
-from tests.judges.helpers import claims_reply, prompt_of, verdicts_reply
+from tests.judges.helpers import (
+    contradiction_reply,
+    evidence_of,
+    prompt_of,
+    shared_reply,
+    statement_of,
+    support_reply,
+)
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
 
 CONTEXT = "Customers may request a full refund within 30 days. There is no restocking fee."
 
 
+def _quote(claim: str, evidence: str) -> str:
+    """The evidence line about the claim's topic (restocking or refunds), quoted in full."""
+    topic = "restocking" if "restocking" in claim else "refund"
+    return next(line for line in evidence.splitlines() if topic in line)
+
+
 def _responder(request: RecordedRequest) -> Step:
-    """Claims: one per sentence of the answer; verdicts: 'supported' unless it says 10 days."""
+    """Every verdict favourable with a real quote, unless the claim says 10 days."""
     name = prompt_of(request)
-    text = request.last_user_content
-    if name == "claims":
-        answer = text.split("<answer>")[1].split("</answer>")[0].strip()
-        return claims_reply(*(s.strip() + "." for s in answer.split(".") if s.strip()))
-    claims = [line.split(". ", 1)[1] for line in text.split("Claims:\n")[1].splitlines()]
-    bad = {"support": "not_supported", "contradiction": "contradicted", "shared": "contradicted"}
-    good = {"support": "supported", "contradiction": "not_contradicted", "shared": "supported"}
-    return verdicts_reply(*(bad[name] if "10 days" in c else good[name] for c in claims))
+    claim = statement_of(request)
+    bad = "10 days" in claim
+    quote = _quote(claim, evidence_of(request))
+    if name == "support":
+        return support_reply("NO") if bad else support_reply("YES", quote)
+    if name == "contradiction":
+        return contradiction_reply("NO" if bad else "YES")
+    return shared_reply("NO", "NO") if bad else shared_reply("YES", "YES", quote)
 
 
 def _write_cases(path: Path) -> Path:
@@ -81,18 +94,30 @@ def test_json_lines_per_case_and_bad_line_reported(
         ("wrong", 3, 0),
     ]
     good, wrong = records
-    assert good["format_version"] == 1
+    assert good["format_version"] == 2
     assert good["results"]["support"]["score"] == 1.0
-    # "wrong": 2 claims, the 10-day one unsupported / contradicted: 1/2 for both definitions
+    # "wrong": 2 claims (its sentences), the 10-day one unsupported: 1/2. Both are bare
+    # answers (five words or fewer) to its question: the contradiction question is not asked
     assert wrong["results"]["support"]["score"] == 0.5
-    assert wrong["results"]["contradiction"]["score"] == 0.5
+    assert wrong["results"]["contradiction"]["score"] == 1.0
+    # each claim's verdict and quote (issue 12): the quote and whether it is in the context
     verdicts = wrong["results"]["support"]["verdicts"]
-    assert [(v["claim"], v["label"]) for v in verdicts] == [
-        ("Refunds within 10 days.", "not_supported"),
-        ("No restocking fee.", "supported"),
+    assert [(v["claim"], v["label"], v["quote"], v["quote_found"]) for v in verdicts] == [
+        ("Refunds within 10 days", "not_supported", None, None),
+        ("No restocking fee", "supported", "There is no restocking fee.", True),
     ]
-    # usage per case: claims + support + contradiction, 10 prompt + 5 completion tokens each
-    assert (wrong["usage"]["calls"], wrong["usage"]["prompt_tokens"]) == (3, 30)
+    assert verdicts[1]["evidence"] == [
+        "Customers may request a full refund within 30 days",
+        "There is no restocking fee",
+    ]
+    contradiction = wrong["results"]["contradiction"]["verdicts"]
+    assert [v["label"] for v in contradiction] == ["not_contradicted", "not_contradicted"]
+    assert all("bare answer" in v["reason"] for v in contradiction)
+    # usage per case: one support call per claim, no claim extraction; the fake server counts
+    # 10 prompt + 5 completion tokens per call
+    assert (wrong["usage"]["calls"], wrong["usage"]["prompt_tokens"]) == (2, 20)
+    # "good" has no question: both questions asked about its two claims
+    assert good["usage"]["calls"] == 4
 
 
 def test_shared_mode_with_repetitions_and_a_cached_rerun(
@@ -120,13 +145,14 @@ def test_shared_mode_with_repetitions_and_a_cached_rerun(
     assert {r["results"]["support"]["mode"] for r in records} == {"shared"}
     # contradicted -> support 0 and contradiction-faithful 0
     assert {r["results"]["contradiction"]["score"] for r in records} == {0.0}
-    # 2 repetitions x (claims + one shared call); the repetition is part of the cache key
-    assert openai_server.request_count == 4
+    assert {r["results"]["support"]["verdicts"][0]["label"] for r in records} == {"contradicted"}
+    # 2 repetitions x one shared call for the one claim; the repetition is part of the cache key
+    assert openai_server.request_count == 2
 
     assert main(argv) == 0
-    assert openai_server.request_count == 4  # the rerun made no request
+    assert openai_server.request_count == 2  # the rerun made no request
     rerun = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {r["usage"]["cache_hits"] for r in rerun} == {2}
+    assert {r["usage"]["cache_hits"] for r in rerun} == {1}
 
 
 def test_table_output_with_usage_summary(
@@ -139,8 +165,8 @@ def test_table_output_with_usage_summary(
     assert "0.50 (1/2)" in out  # "wrong": 1 of 2 claims supported
     assert "1.00 (2/2)" in out
     assert "contradiction" not in out.split("model usage")[0]
-    # 2 cases x (claims + support) = 4 calls of 10 prompt + 5 completion tokens each; at 1 and 2
-    # USD per million: 4 x (10 + 2 x 5) / 1e6 = 8e-5 USD, printed rounded to $0.0001.
+    # 2 cases x 2 claims x one support call = 4 calls of 10 prompt + 5 completion tokens each;
+    # at 1 and 2 USD per million: 4 x (10 + 2 x 5) / 1e6 = 8e-5 USD, printed rounded to $0.0001.
     assert "40/20" in out.split("model usage")[1]
     assert "2 evaluation(s), 0 unscored result(s), 1 unusable line(s)" in out
     assert "4 model call(s) costing $0.0001" in out
@@ -179,13 +205,10 @@ def test_missing_case_file_exits_2(
 
 def _unscored_for_ten_days(request: RecordedRequest) -> Step:
     """Like ``_responder``, but the support verdict on a "10 days" claim is truncated JSON."""
-    if (
-        prompt_of(request) == "support"
-        and "10 days" in request.last_user_content.split("Claims:")[-1]
-    ):
+    if prompt_of(request) == "support" and "10 days" in statement_of(request):
         from tests.support.openai_server import reply
 
-        return reply('{"verdicts": [')
+        return reply('{"quote": "", "verdict": ')
     return _responder(request)
 
 

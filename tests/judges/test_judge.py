@@ -1,30 +1,34 @@
 """The judges against a real OpenAI-compatible HTTP server on 127.0.0.1 with scripted replies.
 
 Expected scores are hand-computed from the scripted verdicts in the comments: support = supported
-/ claims; contradiction = (claims - contradicted) / claims (``docs/faithfulness.md``).
+/ claims; contradiction = (claims - contradicted) / claims (``docs/faithfulness.md``). A
+"supported" needs the model's YES *and* a quote found in the context.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import math
 from pathlib import Path
 
 import pytest
 
 from hybridjudge import ConfigError
-from hybridjudge.judges import SCORERS, JudgeResult, load_prompt, total_usage
-from hybridjudge.model import Usage
+from hybridjudge.judges import SCORERS, JudgeResult, judge, load_prompt, total_usage
+from hybridjudge.model import ModelClient
 from tests.judges.helpers import (
     Router,
     claims_reply,
+    contradiction_reply,
+    evidence_of,
     make_config,
     prompt_of,
     run_judge,
-    verdicts_reply,
-    verdicts_text,
+    shared_reply,
+    statement_of,
+    support_reply,
 )
-from tests.support.openai_server import FakeOpenAIServer, reply, server_error, truncated_json
+from tests.support.openai_server import FakeOpenAIServer, reply, server_error
 
 CONTEXT = [
     "Refund Policy. Customers may request a full refund within 30 days of purchase for any "
@@ -32,15 +36,19 @@ CONTEXT = [
     "There is no restocking fee for standard plans. Enterprise hardware returns are subject to "
     "a 15% restocking fee."
 ]
+REFUND = "Customers may request a full refund within 30 days of purchase for any reason"
+PROCESSED = "Refunds are processed to the original payment method within 5 business days"
+NO_FEE = "There is no restocking fee for standard plans"
+HARDWARE = "Enterprise hardware returns are subject to a 15% restocking fee"
 ANSWER = (
-    "Customers have 30 days to request a refund, which takes 10 business days. There is no "
-    "restocking fee for standard plans, and enterprise hardware has a 15% fee."
+    "Customers have 30 days to request a refund. A refund takes 10 business days. There is no "
+    "restocking fee for standard plans. Enterprise hardware returns have a 15% restocking fee."
 )
 CLAIMS = (
-    "Customers have 30 days to request a refund.",
-    "A refund takes 10 business days.",
-    "There is no restocking fee for standard plans.",
-    "Enterprise hardware returns have a 15% restocking fee.",
+    "Customers have 30 days to request a refund",
+    "A refund takes 10 business days",
+    "There is no restocking fee for standard plans",
+    "Enterprise hardware returns have a 15% restocking fee",
 )
 UNANSWERABLE_CONTEXT = [
     "Our Pro plan includes unlimited projects, priority support, and a 30-day free trial. "
@@ -53,131 +61,279 @@ def cache_dir(tmp_path: Path) -> Path:
     return tmp_path / "cache"
 
 
-def test_separate_scores_come_from_each_scorers_own_verdicts(
+def _scripted() -> Router:
+    """Support: claims 1, 3, 4 quoted from the context, claim 2 not; contradiction: claim 2."""
+    return Router(
+        support={
+            CLAIMS[0]: support_reply("YES", REFUND),
+            CLAIMS[1]: support_reply("NO"),
+            CLAIMS[2]: support_reply("YES", NO_FEE + "."),
+            CLAIMS[3]: support_reply("YES", HARDWARE.lower()),
+        },
+        contradiction={
+            CLAIMS[0]: contradiction_reply("YES"),
+            CLAIMS[1]: contradiction_reply("NO"),
+            CLAIMS[2]: contradiction_reply("YES"),
+            CLAIMS[3]: contradiction_reply("YES"),
+        },
+    )
+
+
+def test_separate_mode_judges_each_sentence_in_its_own_short_calls(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    router = Router(
-        claims=claims_reply(*CLAIMS),
-        # Listed out of order on purpose: verdicts are matched to claims by claim_id.
-        support=verdicts_reply(
-            "supported", "not_supported", "supported", "supported", order=[4, 2, 3, 1]
-        ),
-        contradiction=verdicts_reply("not_contradicted", "contradicted", "unknown", "contradicted"),
-    )
+    router = _scripted()
     openai_server.respond_with(router)
     results, _, _ = run_judge(
         make_config(openai_server.base_url, cache_dir), answer=ANSWER, context=CONTEXT
     )
-
     support, contradiction = results["support"], results["contradiction"]
-    # support: 3 supported of 4 claims = 0.75
-    assert support.status == "scored"
+    # claims are the answer's sentences: no claim-extraction call
+    assert support.claims == CLAIMS
+    assert dict(router.counts) == {"support": 4, "contradiction": 4}
+    # support: 3 supported of 4 = 0.75; contradiction: 1 contradicted of 4 -> 0.75
     assert support.score == pytest.approx(0.75)
-    # contradiction: 2 contradicted of 4 -> (4 - 2) / 4 = 0.5; "unknown" counts as faithful
-    assert contradiction.score == pytest.approx(0.5)
+    assert contradiction.score == pytest.approx(0.75)
     assert [v.label for v in support.verdicts] == [
         "supported",
         "not_supported",
         "supported",
         "supported",
     ]
-    assert [v.faithful for v in contradiction.verdicts] == [True, False, True, False]
-    assert support.verdicts[1].claim == CLAIMS[1]
-    assert support.verdicts[1].reason == "reason for claim 2"
-    assert support.claims == CLAIMS
-    assert dict(router.counts) == {"claims": 1, "support": 1, "contradiction": 1}
-    # Each definition asked its own question, faithful to its anchor.
-    systems = {prompt_of(r): r.messages[0]["content"] for r in openai_server.requests}
-    assert "can be directly inferred from the context" in systems["support"]
-    assert "whether the context directly contradicts it" in systems["contradiction"]
-    assert {r.mode for r in results.values()} == {"separate"}
+    assert [v.label for v in contradiction.verdicts] == [
+        "not_contradicted",
+        "contradicted",
+        "not_contradicted",
+        "not_contradicted",
+    ]
+    # the quote travels with the verdict, checked against the context (case and the final
+    # period do not matter)
+    assert [(v.quote, v.quote_found) for v in support.verdicts] == [
+        (REFUND, True),
+        (None, None),
+        (NO_FEE + ".", True),
+        (HARDWARE.lower(), True),
+    ]
+    assert {v.quote for v in contradiction.verdicts} == {None}
+    # each claim is shown with the 3 context sentences sharing most content words with it, in
+    # context order; by hand for "A refund takes 10 business days": PROCESSED shares refund,
+    # business, days (3); REFUND shares refund, days (2); "Refund Policy" refund (1); NO_FEE
+    # and HARDWARE none
+    assert support.verdicts[1].evidence == ("Refund Policy", REFUND, PROCESSED)
     assert support.prompt_versions == {
-        name: load_prompt(name).version for name in ("claims", "support", "contradiction")
+        name: load_prompt(name).version for name in ("support", "contradiction")
     }
+    assert {r.mode for r in results.values()} == {"separate"}
 
 
-def test_unknown_counts_as_faithful_for_contradiction_and_unfaithful_for_support(
+def test_every_verdict_prompt_starts_with_the_same_instructions_then_the_context(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    # An invented number the context is silent about: DeepEval's definition passes it.
+    openai_server.respond_with(_scripted())
+    run_judge(make_config(openai_server.base_url, cache_dir), answer=ANSWER, context=CONTEXT)
+    requests = openai_server.requests
+    # one system message for every verdict prompt, so the server's prompt cache is reused
+    assert len({r.messages[0]["content"] for r in requests}) == 1
+    for request in requests:
+        assert request.messages[1]["content"].startswith("Text:\n")
+    # for one claim, the support and contradiction prompts agree up to the claim
+    by_claim: dict[str, list[str]] = {}
+    for request in requests:
+        user = request.messages[1]["content"]
+        by_claim.setdefault(statement_of(request), []).append(user.split("\n\nStatement: ")[0])
+    assert all(len(set(prefixes)) == 1 for prefixes in by_claim.values())
+    # replies are compact: a code (and a capped quote), never free-text reasoning
+    budgets = {prompt_of(r): r.body["max_tokens"] for r in requests}
+    assert budgets == {"support": 96, "contradiction": 12}
+
+
+def test_a_supported_verdict_without_a_real_quote_is_not_supported(
+    openai_server: FakeOpenAIServer, cache_dir: Path
+) -> None:
+    inverted = "Customers may not request a refund within 30 days of purchase"
+    opposite = "Standard plans are also subject to a restocking fee on return"
+    vague = "Refunds are fast"
+    elsewhere = "Standard plans may be returned within 60 days"
     openai_server.respond_with(
         Router(
-            claims=claims_reply("About 11% of cases apply.", "The notice period is 90 days."),
-            support=verdicts_reply("not_supported", "supported"),
-            contradiction=verdicts_reply("unknown", "unknown"),
+            support={
+                # a real span, but about something else and without the claim's number
+                elsewhere: support_reply("YES", NO_FEE),
+                # the model restates the inverted claim as what the context says
+                inverted: support_reply("YES", inverted),
+                # a real quote, but it says the opposite (one of the two is negated)
+                opposite: support_reply("YES", NO_FEE),
+                # YES with no quote at all
+                vague: support_reply("YES", ""),
+            }
         )
     )
     results, _, _ = run_judge(
-        make_config(openai_server.base_url, cache_dir), answer="x y z.", context=["c"]
+        make_config(openai_server.base_url, cache_dir),
+        answer=f"{inverted}. {opposite}. {vague}. {elsewhere}.",
+        context=CONTEXT,
+        scorers=["support"],
     )
-    assert results["support"].score == pytest.approx(0.5)  # 1 of 2 supported
-    assert results["contradiction"].score == pytest.approx(1.0)  # (2 - 0) / 2
+    support = results["support"]
+    assert support.score == 0.0
+    assert [(v.label, v.quote_found) for v in support.verdicts] == [
+        ("not_supported", False),
+        ("not_supported", True),
+        ("not_supported", None),
+        ("not_supported", True),
+    ]
+    assert "not in the context" in support.verdicts[0].reason
+    assert "opposite polarity" in support.verdicts[1].reason
+    assert "not about the claim" in support.verdicts[3].reason
 
 
-def test_shared_mode_one_three_way_call_feeds_both_scores(
+def test_contradiction_takes_a_second_look_when_the_claim_negates_its_sentence(
+    openai_server: FakeOpenAIServer, cache_dir: Path
+) -> None:
+    inverted = "Customers may not request a refund within 30 days of purchase"
+    router = Router(
+        contradiction={
+            # with 3 sentences the model sees no conflict; against the one sentence, it does
+            inverted: [contradiction_reply("YES"), contradiction_reply("NO")],
+            CLAIMS[3]: contradiction_reply("YES"),
+        }
+    )
+    openai_server.respond_with(router)
+    results, _, _ = run_judge(
+        make_config(openai_server.base_url, cache_dir),
+        answer=f"{inverted}. {CLAIMS[3]}.",
+        context=CONTEXT,
+        scorers=["contradiction"],
+    )
+    result = results["contradiction"]
+    assert [v.label for v in result.verdicts] == ["contradicted", "not_contradicted"]
+    assert result.score == pytest.approx(0.5)
+    # the inverted claim: a second call against its most related sentence alone; the other
+    # claim has no polarity cue and gets one call
+    assert router.seen.count(("contradiction", inverted)) == 2
+    assert router.seen.count(("contradiction", CLAIMS[3])) == 1
+    second = [r for r in openai_server.requests if statement_of(r) == inverted][1]
+    assert evidence_of(second) == REFUND + "."
+    assert result.usage.calls == 3
+
+
+def test_a_claim_the_context_is_silent_on_is_not_asked_about(
+    openai_server: FakeOpenAIServer, cache_dir: Path
+) -> None:
+    router = _scripted()
+    openai_server.respond_with(router)
+    # "Taking it on an empty stomach helps absorption" shares no content word with the context
+    silent = "Taking it on an empty stomach helps absorption"
+    results, _, _ = run_judge(
+        make_config(openai_server.base_url, cache_dir),
+        answer=f"{CLAIMS[0]}. {silent}.",
+        context=CONTEXT,
+    )
+    assert dict(router.counts) == {"support": 1, "contradiction": 1}  # claim 1 only
+    support, contradiction = results["support"], results["contradiction"]
+    assert (support.verdicts[1].label, contradiction.verdicts[1].label) == (
+        "not_supported",
+        "not_contradicted",
+    )
+    assert "silent" in support.verdicts[1].reason
+    assert support.verdicts[1].evidence == ()
+    # support 1 of 2; contradiction 0 of 2 contradicted
+    assert (support.score, contradiction.score) == (0.5, 1.0)
+
+
+def test_a_short_fragment_is_judged_as_the_answer_to_the_question(
+    openai_server: FakeOpenAIServer, cache_dir: Path
+) -> None:
+    question = "The Oberoi family is part of a hotel company that has a head office in what city?"
+    context = [
+        "The Oberoi family is an Indian family that is famous for its involvement in hotels, "
+        "namely through The Oberoi Group.The Oberoi Group is a hotel company with its head "
+        "office in Delhi."
+    ]
+    openai_server.respond_with(
+        Router(support={"Delhi": support_reply("YES", "its head office in Delhi")})
+    )
+    results, _, _ = run_judge(
+        make_config(openai_server.base_url, cache_dir),
+        answer="Delhi",
+        context=context,
+        question=question,
+    )
+    assert results["support"].score == 1.0
+    # a bare answer is not asked the contradiction question (on the embedded model it drew
+    # false contradictions on right answers, such as "United States")
+    assert results["contradiction"].score == 1.0
+    assert "bare answer" in results["contradiction"].verdicts[0].reason
+    (request,) = openai_server.requests
+    assert statement_of(request) == f'The answer to "{question}" is: Delhi'
+    # HaluEval's glued sentences ("...Group.The Oberoi...") are split
+    assert evidence_of(request).splitlines() == [
+        "The Oberoi family is an Indian family that is famous for its involvement in hotels, "
+        "namely through The Oberoi Group.",
+        "The Oberoi Group is a hotel company with its head office in Delhi.",
+    ]
+
+
+def test_shared_mode_one_call_per_claim_feeds_both_scores(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
     router = Router(
-        claims=claims_reply(*CLAIMS),
-        shared=verdicts_reply("supported", "contradicted", "not_in_context", "not_in_context"),
+        shared={
+            CLAIMS[0]: shared_reply("YES", "YES", REFUND),
+            CLAIMS[1]: shared_reply("NO", "NO"),
+            CLAIMS[2]: shared_reply("NO", "YES"),
+            # YES without a real quote: not supported, and both can be true: not_in_context
+            CLAIMS[3]: shared_reply("YES", "YES", "hardware has a fee of 15 percent"),
+        }
     )
     openai_server.respond_with(router)
-    results, _, by_scope = run_judge(
+    results, _, _ = run_judge(
         make_config(openai_server.base_url, cache_dir),
         answer=ANSWER,
         context=CONTEXT,
         mode="shared",
     )
-    # supported -> support 1, contradiction 1; contradicted -> 0, 0; not_in_context -> 0, 1
-    # support: 1 of 4 = 0.25; contradiction: (4 - 1) / 4 = 0.75
+    assert dict(router.counts) == {"shared": 4}
+    labels = ["supported", "contradicted", "not_in_context", "not_in_context"]
+    for name in ("support", "contradiction"):
+        assert [v.label for v in results[name].verdicts] == labels
+        assert results[name].scope == "shared"
+    # support: 1 supported of 4; contradiction: 1 contradicted of 4 -> 3/4
     assert results["support"].score == pytest.approx(0.25)
     assert results["contradiction"].score == pytest.approx(0.75)
-    assert [v.faithful for v in results["support"].verdicts] == [True, False, False, False]
-    assert [v.faithful for v in results["contradiction"].verdicts] == [True, False, True, True]
-    assert [v.label for v in results["contradiction"].verdicts][2] == "not_in_context"
-    assert dict(router.counts) == {"claims": 1, "shared": 1}
-    assert set(by_scope) == {"claims", "shared"}
-    assert {r.scope for r in results.values()} == {"shared"}
-    # The shared call is counted once, not once per scorer.
-    assert total_usage(results).calls == 2
+    assert total_usage(results).calls == 4  # the shared calls counted once
 
 
-def test_no_claims_is_unscored_never_nan(openai_server: FakeOpenAIServer, cache_dir: Path) -> None:
-    router = Router(claims=claims_reply())
-    openai_server.respond_with(router)
-    results, _, _ = run_judge(
-        make_config(openai_server.base_url, cache_dir),
-        answer="Thanks for asking, happy to help!",
-        context=CONTEXT,
-    )
-    for result in results.values():
-        assert result.status == "unscored"
-        assert result.unscored_reason == "no_claims"
-        assert result.score is None
-        dumped = json.loads(result.model_dump_json())
-        assert dumped["score"] is None
-    assert dict(router.counts) == {"claims": 1}  # no verdict call without claims
-
-
-def test_blank_answer_is_no_claims_without_any_request(
-    openai_server: FakeOpenAIServer, cache_dir: Path
-) -> None:
-    results, usage, _ = run_judge(
-        make_config(openai_server.base_url, cache_dir), answer="  \n", context=CONTEXT
-    )
-    assert {r.unscored_reason for r in results.values()} == {"no_claims"}
-    assert openai_server.request_count == 0
-    assert usage == Usage()
-
-
-def test_verdict_count_mismatch_is_a_parse_failure_with_the_raw_reply(
-    openai_server: FakeOpenAIServer, cache_dir: Path
-) -> None:
-    short = verdicts_text("supported", "supported")  # 2 verdicts for 3 claims
+def test_claims_can_come_from_the_model(openai_server: FakeOpenAIServer, cache_dir: Path) -> None:
     router = Router(
-        claims=claims_reply(*CLAIMS[:3]),
-        support=[reply(short), reply(short)],  # the first reply and the one repair
-        contradiction=verdicts_reply("unknown", "unknown", "contradicted"),
+        claims=claims_reply(CLAIMS[0], CLAIMS[1]),
+        support={CLAIMS[0]: support_reply("YES", REFUND), CLAIMS[1]: support_reply("NO")},
+    )
+    openai_server.respond_with(router)
+    results, _, by_scope = run_judge(
+        make_config(openai_server.base_url, cache_dir),
+        answer="Thirty days to ask, and ten business days to get it.",
+        context=CONTEXT,
+        scorers=["support"],
+        claims="model",
+    )
+    support = results["support"]
+    assert support.claims == CLAIMS[:2]
+    assert support.score == pytest.approx(0.5)
+    assert dict(router.counts) == {"claims": 1, "support": 2}
+    assert set(support.prompt_versions) == {"claims", "support"}
+    assert support.claims_usage.calls == 1
+    assert by_scope["claims"].calls == 1
+
+
+def test_an_unparseable_reply_is_unscored_with_the_claim_never_a_verdict(
+    openai_server: FakeOpenAIServer, cache_dir: Path
+) -> None:
+    router = _scripted()
+    # claim 2's support reply is cut off, and so is the repair
+    router.queues[("support", CLAIMS[1])].clear()
+    router.queues[("support", CLAIMS[1])].extend(
+        [reply('{"quote": "", "verdict": '), reply('{"quote": "", "verdict": "MAYBE"}')]
     )
     openai_server.respond_with(router)
     results, _, _ = run_judge(
@@ -185,87 +341,54 @@ def test_verdict_count_mismatch_is_a_parse_failure_with_the_raw_reply(
     )
     support = results["support"]
     assert support.status == "unscored"
-    assert support.unscored_reason == "parse_failure"
     assert support.score is None
-    assert support.verdicts == ()
+    assert support.unscored_reason == "parse_failure"
     assert support.detail is not None
     assert support.detail.stage == "verdicts"
-    assert support.detail.raw == short
-    assert "at least 3" in support.detail.error
+    assert support.detail.error.startswith("claim 2: ")
+    assert support.detail.raw == '{"quote": "", "verdict": "MAYBE"}'
+    assert support.verdicts == ()
+    assert support.usage.calls == 5  # 4 claims + the repair
     assert support.usage.repairs == 1
-    assert router.counts["support"] == 2
-    # The other definition is unaffected: (3 - 1) / 3
-    assert results["contradiction"].score == pytest.approx(2 / 3)
+    # the other definition is unaffected
+    assert results["contradiction"].score == pytest.approx(0.75)
 
 
-def test_duplicate_claim_ids_are_a_parse_failure_not_a_score(
+def test_model_error_is_unscored_for_the_failing_scorer_only(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    duplicated = verdicts_reply("supported", "supported", order=[1, 1])
-    openai_server.respond_with(
-        Router(
-            claims=claims_reply(*CLAIMS[:2]),
-            support=[duplicated, duplicated],
-        )
-    )
-    results, _, _ = run_judge(
-        make_config(openai_server.base_url, cache_dir),
-        answer=ANSWER,
-        context=CONTEXT,
-        scorers=["support"],
-    )
-    assert results["support"].unscored_reason == "parse_failure"
-    assert results["support"].detail is not None
-    assert "duplicate claim_id [1]" in results["support"].detail.error
-
-
-def test_malformed_claims_json_is_a_parse_failure_for_every_scorer(
-    openai_server: FakeOpenAIServer, cache_dir: Path
-) -> None:
-    # DeepEval's failure on the embedded model: the reply stops after "]" without its "}".
-    cut = truncated_json({"claims": ["a claim"]}, 1)
-    router = Router(claims=[cut, cut])
+    router = _scripted()
+    router.queues[("contradiction", CLAIMS[0])].clear()
+    router.queues[("contradiction", CLAIMS[0])].extend([server_error(), server_error()])
     openai_server.respond_with(router)
     results, _, _ = run_judge(
         make_config(openai_server.base_url, cache_dir), answer=ANSWER, context=CONTEXT
+    )
+    assert results["contradiction"].unscored_reason == "model_error"
+    assert results["contradiction"].detail is not None
+    assert results["contradiction"].detail.error.startswith("claim 1: ")
+    assert results["support"].score == pytest.approx(0.75)
+
+
+def test_no_claims_is_unscored_never_nan(openai_server: FakeOpenAIServer, cache_dir: Path) -> None:
+    results, _, _ = run_judge(
+        make_config(openai_server.base_url, cache_dir), answer="... !!", context=CONTEXT
     )
     for result in results.values():
-        assert result.unscored_reason == "parse_failure"
-        assert result.detail is not None
-        assert result.detail.stage == "claims"
-        assert result.detail.raw == '{"claims": ["a claim"]'
-    assert dict(router.counts) == {"claims": 2}
+        assert result.status == "unscored"
+        assert result.unscored_reason == "no_claims"
+        assert result.score is None
+    assert openai_server.request_count == 0
 
 
-def test_model_error_is_unscored_for_the_failing_call_only(
+def test_blank_answer_is_no_claims_without_any_request(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    router = Router(
-        claims=claims_reply(*CLAIMS[:2]),
-        support=verdicts_reply("supported", "not_supported"),
-        contradiction=[server_error(), server_error()],  # first try and the one retry
-    )
-    openai_server.respond_with(router)
     results, _, _ = run_judge(
-        make_config(openai_server.base_url, cache_dir), answer=ANSWER, context=CONTEXT
+        make_config(openai_server.base_url, cache_dir), answer="   ", context=CONTEXT
     )
-    contradiction = results["contradiction"]
-    assert contradiction.unscored_reason == "model_error"
-    assert contradiction.detail is not None
-    assert "HTTP 500" in contradiction.detail.error
-    assert contradiction.usage.retries == 1
-    assert results["support"].score == pytest.approx(0.5)
-
-
-def test_claims_model_error_leaves_every_scorer_unscored(
-    openai_server: FakeOpenAIServer, cache_dir: Path
-) -> None:
-    openai_server.respond_with(Router(claims=[server_error(503), server_error(503)]))
-    results, _, _ = run_judge(
-        make_config(openai_server.base_url, cache_dir), answer=ANSWER, context=CONTEXT
-    )
-    assert {r.unscored_reason for r in results.values()} == {"model_error"}
-    assert {r.detail.stage for r in results.values() if r.detail} == {"claims"}
+    assert {r.unscored_reason for r in results.values()} == {"no_claims"}
+    assert openai_server.request_count == 0
 
 
 def test_correct_abstention_scores_one_without_a_model_call(
@@ -294,43 +417,39 @@ def test_failure_to_abstain_scores_below_the_abstaining_base(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
     # OpenGATE grounding-unanswerable::non-abstention: the base scores 1.0 (test above).
+    claim = "The Enterprise plan is priced the same as the Pro plan and is billed annually"
     openai_server.respond_with(
-        Router(
-            claims=claims_reply(
-                "The Enterprise plan is priced the same as the Pro plan.",
-                "The Enterprise plan is billed annually.",
-            ),
-            support=verdicts_reply("not_supported", "supported"),
-        )
+        Router(support={claim: support_reply("YES", "All plans are billed monthly or annually")})
     )
     results, _, _ = run_judge(
         make_config(openai_server.base_url, cache_dir),
-        answer="The Enterprise plan is priced the same as the Pro plan and is billed annually.",
+        answer=claim + ".",
         context=UNANSWERABLE_CONTEXT,
         scorers=["support"],
     )
     assert not results["support"].abstained
-    assert results["support"].score == pytest.approx(0.5)  # 1 of 2, below the base's 1.0
+    # the quote is real, but only covers "billed annually": the model's YES counts here
+    # (the quote check is about the quote's existence and polarity, not its coverage)
+    assert results["support"].verdicts[0].quote_found is True
 
 
 def test_abstaining_and_asserting_answer_has_its_assertion_judged(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
+    sentence = "I don't know, but probably $499 a year"
     router = Router(
-        claims=claims_reply("The Enterprise plan probably costs $499 per year."),
-        support=verdicts_reply("not_supported"),
-        contradiction=verdicts_reply("unknown"),
+        support={sentence: support_reply("NO")},
+        contradiction={sentence: contradiction_reply("YES")},
     )
     openai_server.respond_with(router)
     results, _, _ = run_judge(
         make_config(openai_server.base_url, cache_dir),
-        answer="I don't know, but probably $499 a year.",
+        answer=sentence + ".",
         context=UNANSWERABLE_CONTEXT,
     )
     assert results["support"].score == 0.0
     assert not results["support"].abstained
     assert results["contradiction"].score == 1.0  # the contradiction definition's blind spot
-    assert router.counts["claims"] == 1
 
 
 def test_extracted_abstention_claims_are_dropped_and_recorded(
@@ -346,6 +465,7 @@ def test_extracted_abstention_claims_are_dropped_and_recorded(
         make_config(openai_server.base_url, cache_dir),
         answer="Sorry, I could not find the Enterprise plan's yearly price in what I was given.",
         context=UNANSWERABLE_CONTEXT,
+        claims="model",
     )
     for result in results.values():
         assert result.score == 1.0
@@ -355,103 +475,87 @@ def test_extracted_abstention_claims_are_dropped_and_recorded(
     assert dict(router.counts) == {"claims": 1}
 
 
-def test_blank_and_duplicate_claims_are_dropped_before_judging(
+def test_duplicate_and_abstaining_sentences_are_dropped_before_judging(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    router = Router(
-        claims=claims_reply(CLAIMS[0], "  ", CLAIMS[0].upper(), CLAIMS[2]),
-        support=verdicts_reply("supported", "not_supported"),
-    )
+    router = Router(support={CLAIMS[0]: support_reply("YES", REFUND)})
     openai_server.respond_with(router)
     results, _, _ = run_judge(
         make_config(openai_server.base_url, cache_dir),
-        answer=ANSWER,
+        answer=f"{CLAIMS[0]}. {CLAIMS[0].upper()}. The context does not say how fast refunds are.",
         context=CONTEXT,
         scorers=["support"],
     )
     support = results["support"]
-    assert support.claims == (CLAIMS[0], CLAIMS[2])
-    assert [d.why for d in support.dropped_claims] == ["blank", "duplicate"]
-    assert support.score == pytest.approx(0.5)  # 1 of the 2 claims judged
-    verdict_request = next(r for r in openai_server.requests if prompt_of(r) == "support")
-    assert "1. " + CLAIMS[0] in verdict_request.last_user_content
-    assert "3. " not in verdict_request.last_user_content
+    assert support.claims == (CLAIMS[0],)
+    assert [d.why for d in support.dropped_claims] == ["duplicate", "abstention"]
+    assert support.score == 1.0
+    assert dict(router.counts) == {"support": 1}
 
 
-def test_usage_is_attributed_per_scorer_and_to_the_claims_scope(
-    openai_server: FakeOpenAIServer, cache_dir: Path
-) -> None:
+def test_usage_is_attributed_per_scorer(openai_server: FakeOpenAIServer, cache_dir: Path) -> None:
     openai_server.respond_with(
         Router(
-            claims=claims_reply(*CLAIMS[:2], prompt_tokens=100, completion_tokens=20),
-            support=verdicts_reply(
-                "supported", "supported", prompt_tokens=200, completion_tokens=30
-            ),
-            contradiction=verdicts_reply(
-                "unknown", "unknown", prompt_tokens=300, completion_tokens=40
-            ),
+            support={
+                c: support_reply("NO", prompt_tokens=200, completion_tokens=30) for c in CLAIMS[:2]
+            },
+            contradiction={
+                c: contradiction_reply("YES", prompt_tokens=100, completion_tokens=5)
+                for c in CLAIMS[:2]
+            },
         )
     )
     results, total, by_scope = run_judge(
-        make_config(openai_server.base_url, cache_dir), answer=ANSWER, context=CONTEXT
+        make_config(openai_server.base_url, cache_dir),
+        answer=f"{CLAIMS[0]}. {CLAIMS[1]}.",
+        context=CONTEXT,
     )
-    # Prices 1 USD / 2 USD per million prompt / completion tokens:
-    # claims 100 + 2*20 = 140e-6; support 200 + 2*30 = 260e-6; contradiction 300 + 2*40 = 380e-6
-    assert results["support"].usage.prompt_tokens == 200
-    assert results["support"].usage.cost_usd == pytest.approx(260e-6)
-    assert results["contradiction"].usage.completion_tokens == 40
-    assert results["contradiction"].usage.cost_usd == pytest.approx(380e-6)
-    assert results["support"].claims_usage == results["contradiction"].claims_usage
-    assert results["support"].claims_usage.cost_usd == pytest.approx(140e-6)
-    assert by_scope["support"].prompt_tokens == 200
-    assert by_scope["contradiction"].prompt_tokens == 300
-    assert by_scope["claims"].prompt_tokens == 100
+    # Prices 1 USD / 2 USD per million prompt / completion tokens, 2 calls per scorer:
+    # support 2 x (200 + 2 x 30) = 520e-6; contradiction 2 x (100 + 2 x 5) = 220e-6
+    assert results["support"].usage.prompt_tokens == 400
+    assert results["support"].usage.cost_usd == pytest.approx(520e-6)
+    assert results["contradiction"].usage.completion_tokens == 10
+    assert results["contradiction"].usage.cost_usd == pytest.approx(220e-6)
+    assert results["support"].claims_usage.calls == 0
+    assert by_scope["support"].calls == 2
+    assert by_scope["contradiction"].prompt_tokens == 200
     combined = total_usage(results)
-    assert (combined.calls, combined.prompt_tokens, combined.completion_tokens) == (3, 600, 90)
-    assert combined.cost_usd == pytest.approx(780e-6)
+    assert (combined.calls, combined.prompt_tokens, combined.completion_tokens) == (4, 600, 70)
     assert total.cost_usd == pytest.approx(combined.cost_usd)
 
 
-def test_budgets_grow_with_the_answer_and_the_claims(
+def test_claims_budget_grows_with_the_answer(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    many = tuple(f"Claim number {i} holds." for i in range(1, 12))
     openai_server.respond_with(
-        Router(claims=claims_reply(*many), support=verdicts_reply(*["supported"] * 11))
+        Router(claims=claims_reply(CLAIMS[1]), support={CLAIMS[1]: support_reply("NO")})
     )
-    results, _, _ = run_judge(
+    run_judge(
         make_config(openai_server.base_url, cache_dir),
         answer=ANSWER,
         context=CONTEXT,
         scorers=["support"],
+        claims="model",
     )
-    assert results["support"].score == 1.0
     budgets = {prompt_of(r): r.body["max_tokens"] for r in openai_server.requests}
-    # claims: 256 + 2 * ceil(bytes / 3); verdicts: 64 + 128 per claim = 1,472 for 11 claims
+    # claims: 256 + 2 * ceil(bytes / 3)
     assert budgets["claims"] == 256 + 2 * math.ceil(len(ANSWER.encode()) / 3)
-    assert budgets["support"] == 64 + 128 * 11
-    assert budgets["support"] > 1024  # RAGAS's fixed cap truncated on the embedded model
+    assert budgets["support"] == 96
 
 
 def test_second_run_is_served_from_the_cache_with_zero_requests(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    openai_server.respond_with(
-        Router(
-            claims=claims_reply(*CLAIMS[:2], prompt_tokens=100, completion_tokens=20),
-            support=verdicts_reply("supported", "not_supported"),
-            contradiction=verdicts_reply("unknown", "contradicted"),
-        )
-    )
+    openai_server.respond_with(_scripted())
     config = make_config(openai_server.base_url, cache_dir)
     first, first_usage, _ = run_judge(config, answer=ANSWER, context=CONTEXT)
     sent = openai_server.request_count
-    assert sent == 3
+    assert sent == 8
 
     second, second_usage, _ = run_judge(config, answer=ANSWER, context=CONTEXT)
     assert openai_server.request_count == sent  # not a single new HTTP request
     assert second_usage.calls == 0
-    assert second_usage.cache_hits == 3
+    assert second_usage.cache_hits == 8
     assert second_usage.saved_cost_usd == pytest.approx(first_usage.cost_usd)
     for name in SCORERS:
         assert second[name].score == first[name].score
@@ -462,35 +566,25 @@ def test_a_new_repetition_is_a_new_sample_not_a_cache_hit(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
     openai_server.respond_with(
-        Router(
-            claims=[claims_reply(CLAIMS[0]), claims_reply(CLAIMS[0])],
-            support=[verdicts_reply("supported"), verdicts_reply("not_supported")],
-        )
+        Router(support={CLAIMS[0]: [support_reply("YES", REFUND), support_reply("NO")]})
     )
     config = make_config(openai_server.base_url, cache_dir)
-    rep0, _, _ = run_judge(config, answer=ANSWER, context=CONTEXT, scorers=["support"])
-    rep1, _, _ = run_judge(
-        config, answer=ANSWER, context=CONTEXT, scorers=["support"], repetition=1
-    )
+    kwargs = {"answer": CLAIMS[0], "context": CONTEXT, "scorers": ["support"]}
+    rep0, _, _ = run_judge(config, **kwargs)
+    rep1, _, _ = run_judge(config, **kwargs, repetition=1)
     assert (rep0["support"].score, rep1["support"].score) == (1.0, 0.0)
     assert (rep0["support"].repetition, rep1["support"].repetition) == (0, 1)
-    assert openai_server.request_count == 4
+    assert openai_server.request_count == 2
 
 
 def test_scorer_registry_calls_one_definition(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    import asyncio
-
-    from hybridjudge.model import ModelClient
-
-    openai_server.respond_with(
-        Router(claims=claims_reply(CLAIMS[1]), contradiction=verdicts_reply("contradicted"))
-    )
+    openai_server.respond_with(Router(contradiction={CLAIMS[1]: contradiction_reply("NO")}))
 
     async def go() -> JudgeResult:
         async with ModelClient(make_config(openai_server.base_url, cache_dir)) as client:
-            return await SCORERS["contradiction"](client, answer=ANSWER, context=CONTEXT)
+            return await SCORERS["contradiction"](client, answer=CLAIMS[1], context=CONTEXT)
 
     result = asyncio.run(go())
     assert (result.scorer, result.score) == ("contradiction", 0.0)
@@ -505,6 +599,7 @@ def test_scorer_registry_calls_one_definition(
         ({"scorers": ["support", "support"]}, "listed twice"),
         ({"mode": "both"}, "unknown mode"),
         ({"repetition": -1}, "repetition"),
+        ({"claims": "words"}, "unknown claims source"),
     ],
 )
 def test_bad_arguments_raise_a_config_error_before_any_request(
@@ -530,3 +625,56 @@ def test_result_type_refuses_nan_and_inconsistent_states() -> None:
         JudgeResult(status="unscored", score=0.5, unscored_reason="no_claims", **common)
     with pytest.raises(ValidationError):
         JudgeResult(status="scored", score=0.5, claims=("a",), **common)  # no verdict
+
+
+def test_the_same_question_asked_twice_at_once_is_sent_once(
+    openai_server: FakeOpenAIServer, cache_dir: Path
+) -> None:
+    # a base answer and its mutant share a sentence; judged at the same time, the shared
+    # question is sent once and the second asker is served from the cache
+    shared_claim, extra = CLAIMS[0], CLAIMS[1]
+    router = Router(
+        support={
+            shared_claim: support_reply("YES", REFUND, delay=0.3),
+            extra: support_reply("NO", delay=0.3),
+        }
+    )
+    openai_server.respond_with(router)
+
+    async def go() -> list[dict[str, JudgeResult]]:
+        async with ModelClient(make_config(openai_server.base_url, cache_dir)) as client:
+            return list(
+                await asyncio.gather(
+                    judge(client, answer=shared_claim, context=CONTEXT, scorers=["support"]),
+                    judge(
+                        client,
+                        answer=f"{shared_claim}. {extra}.",
+                        context=CONTEXT,
+                        scorers=["support"],
+                    ),
+                )
+            )
+
+    base, mutant = asyncio.run(go())
+    assert sorted(router.seen) == sorted([("support", shared_claim), ("support", extra)])
+    assert (base["support"].score, mutant["support"].score) == (1.0, 0.5)
+    usages = [base["support"].usage, mutant["support"].usage]
+    assert sum(u.calls for u in usages) == 2
+    assert sum(u.cache_hits for u in usages) == 1
+
+
+def test_planned_calls_bound_the_calls_without_any_request() -> None:
+    from hybridjudge.judges import planned_calls
+
+    inverted = "Customers may not request a refund within 30 days of purchase"
+    silent = "Taking it on an empty stomach helps absorption"
+    calls = planned_calls(f"{inverted}. {silent}. Delhi.", CONTEXT, "Which city?")
+    # by hand: the inverted claim gets a support call, a contradiction call and (its polarity
+    # differs from its best sentence) a second look; the silent claim none; the bare answer
+    # "Delhi" shares no word with the context either (its question neither)
+    assert [c.prompt for c in calls] == ["support", "contradiction", "contradiction"]
+    assert [c.max_tokens for c in calls] == [96, 12, 12]
+    assert calls[2].messages[1]["content"].startswith(f"Text:\n{REFUND}.\n\nStatement: ")
+    shared = planned_calls(f"{inverted}. {silent}.", CONTEXT, mode="shared")
+    assert [c.prompt for c in shared] == ["shared"]
+    assert planned_calls("The context does not say.", CONTEXT) == []

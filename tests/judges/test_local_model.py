@@ -55,24 +55,34 @@ def test_both_judges_through_the_embedded_model_then_from_the_cache(tmp_path: Pa
                 assert [v.claim_id for v in result.verdicts] == list(
                     range(1, len(result.claims) + 1)
                 )
+                # a supported verdict always carries a quote found in the context
+                for verdict in result.verdicts:
+                    if verdict.label == "supported":
+                        assert verdict.quote
+                        assert verdict.quote_found is True
         else:
             assert result.score is None
             assert result.unscored_reason in ("no_claims", "parse_failure", "model_error")
             assert result.detail is not None
             assert result.detail.error
 
-    # Tokens counted, per scope: claims once, one verdict call per scorer.
-    assert usage.calls >= 3
+    # The claims are the answer's two sentences; tokens counted per scope: at least one call
+    # per claim and scorer, no claim extraction.
+    assert first["support"].claims == (
+        "The museum opens at 9 am",
+        "Entry costs 12 euros on Sundays",
+    )
+    assert usage.calls >= 4
     assert usage.prompt_tokens > 0
     assert usage.completion_tokens > 0
-    assert {"claims", "support", "contradiction"} <= set(by_scope)
-    assert by_scope["claims"].prompt_tokens > 0
+    assert set(by_scope) == {"support", "contradiction"}
+    assert by_scope["support"].prompt_tokens > 0
     assert usage.cost_usd == 0.0  # the embedded model is free
     assert total_usage(first).prompt_tokens == usage.prompt_tokens
 
     # The rerun: zero requests (the model is not even started), same results.
     assert rerun.calls == 0
-    assert rerun.cache_hits >= 3
+    assert rerun.cache_hits >= 4
     assert rerun.saved_latency_s > 0
     for name in first:
         assert second[name].score == first[name].score

@@ -26,21 +26,31 @@ def test_versions_differ_between_prompts() -> None:
 
 
 @pytest.mark.parametrize("name", ["support", "contradiction", "shared"])
-def test_verdict_prompts_define_every_label_and_ask_reason_first(name: str) -> None:
-    labels = {
-        "support": ["supported", "not_supported"],
-        "contradiction": ["contradicted", "not_contradicted", "unknown"],
-        "shared": ["supported", "contradicted", "not_in_context"],
-    }[name]
-    system = load_prompt(name).system
-    for label in labels:
-        assert f'- "{label}":' in system
-    assert system.index('"reason"') < system.index('"verdict"')
+def test_verdict_prompts_put_the_context_first_and_ask_for_codes_only(name: str) -> None:
+    prompt = load_prompt(name)
+    template = prompt.user.template
+    # the context first, then the claim, then the question: the prefix is shared by every
+    # question about the same claim, and the system message by every verdict prompt
+    assert template.startswith("Text:\n${context}\n\nStatement: ${claims}\n\n")
+    assert prompt.system == load_prompt("support").system
+    assert '"YES"' in template
+    assert '"NO"' in template
+    assert "reason" not in template  # no free-text reasoning in the reply
+    if name != "contradiction":
+        # the quote is asked for before the code, and capped
+        assert template.index('"quote"') < template.index('"YES"')
+        assert "at most 20 words" in template
+
+
+def test_contradiction_prompt_asks_the_probe_question() -> None:
+    # issue 13's probe: "Can both sentences be true at the same time?" judged 7 of 8 pairs right
+    template = load_prompt("contradiction").user.template
+    assert "both be true at the same time?" in template
 
 
 def test_messages_fill_the_user_template_and_keep_the_system_verbatim() -> None:
     prompt = load_prompt("support")
-    messages = prompt.messages(context="The fee is $15.", claims="1. The fee is $15.")
+    messages = prompt.messages(context="The fee is $15.", claims="The fee is $15.")
     assert messages[0] == {"role": "system", "content": prompt.system}
     assert "The fee is $15." in messages[1]["content"]
     assert "${" not in messages[1]["content"]

@@ -12,9 +12,11 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -429,3 +431,35 @@ def test_real_server_answers_a_json_schema_request_and_frees_its_port() -> None:
     assert not Path(f"/proc/{pid}").exists()
     with pytest.raises(httpx.ConnectError):
         httpx.get(base_url.removesuffix("/v1") + "/health", trust_env=False)
+
+
+def test_a_server_child_dies_with_its_parent_even_when_python_cannot_run() -> None:
+    # The child sleeps in one long C call (no Python polling can run, as when the native server
+    # holds the interpreter); the kernel kills it when its parent exits (PR_SET_PDEATHSIG).
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux only")
+    child = (
+        "import os, time; from hybridjudge.model._server import die_with_parent; "
+        "die_with_parent(os.getppid()); print(os.getpid(), flush=True); time.sleep(600)"
+    )
+    parent = (
+        "import subprocess, sys; "
+        f"c = subprocess.Popen([sys.executable, '-c', {child!r}], stdout=subprocess.PIPE, "
+        "text=True); print(c.stdout.readline().strip(), flush=True)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", parent], capture_output=True, text=True, timeout=60, check=True
+    )
+    pid = int(out.stdout.strip())
+    deadline = time.monotonic() + 10
+    stat = Path(f"/proc/{pid}/stat")
+    while time.monotonic() < deadline:
+        try:
+            state = stat.read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return  # gone and reaped
+        if state in ("Z", "X"):
+            return  # killed, not yet reaped by init
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    raise AssertionError(f"the child {pid} outlived its parent by 10 s")

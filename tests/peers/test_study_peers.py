@@ -186,6 +186,84 @@ def test_a_peer_that_cannot_parse_is_unscored_in_the_study_never_scored(
     assert _detection(result)[("ragas", "inversion")] == (0, 0, 1)
 
 
+@needs_peers
+def test_a_case_without_a_question_is_judged_with_the_placeholder_question(
+    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+) -> None:
+    # OpenGATE's simplification cases have no question (None in the corpus): the study used to
+    # stop with a validation error of the peer record instead of judging them.
+    root = _corpus(tmp_path / "toy")
+    producer = Producer(system="toy", kind="synthetic")
+    case = Case(id="c1", question=None, context=CONTEXT, anchors=(), label_source="hand")
+    base = Output(id="c1::base", case_id="c1", text=BASE, producer=producer, clean=True)
+    write_jsonl_models(root / "cases.jsonl", [case])
+    write_jsonl_models(root / "outputs.jsonl", [base])
+    plan = load_plan(corpus_paths=[root])
+    result = run_study(plan, scorers=["ragas", "deepeval"], repetitions=1, model_config=config)
+    scores = {(o.scorer, o.output_id): (o.status, o.score) for o in result.observations}
+    assert scores == {
+        ("ragas", "c1::base"): ("scored", 1.0),
+        ("deepeval", "c1::base"): ("scored", 1.0),
+    }
+    prompts = [json.dumps(r.messages) for r in openai_server.requests]
+    # both peers refuse an empty question; RAGAS puts the placeholder into its statements
+    # prompt (DeepEval's faithfulness prompts do not show the question; it scored above)
+    assert any(
+        "(no question given)" in p and "Structured output for statement generation" in p
+        for p in prompts
+    )
+
+
+@needs_peers
+def test_each_named_judge_runs_the_peers_on_its_own_model(
+    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+) -> None:
+    # Two judge models on one endpoint: "lenient" finds every RAGAS statement supported and
+    # DeepEval's claims consistent; "strict" answers as _script (the mutants unsupported). The
+    # peers must ask each judge's own model and report per judge (NAME:ragas), so only the
+    # strict judge's peers detect the mutants.
+    def script(request: RecordedRequest) -> Step:
+        text = json.dumps(request.messages)
+        if request.body["model"] == "lenient":
+            if "StatementFaithfulnessAnswer" in text:
+                verdict = {"statement": _answer(text), "reason": "r", "verdict": 1}
+                return json_reply({"statements": [verdict]})
+            if "Based on the given claims" in text:
+                return json_reply({"verdicts": [{"verdict": "yes", "reason": "r"}]})
+        return _script(request)
+
+    openai_server.respond_with(script)
+    plan = load_plan(corpus_paths=[_corpus(tmp_path / "toy")])
+    # one request at a time per judge: DeepEval's truths prompt (the same context) then hits
+    spec = f"base_url={openai_server.base_url},api_key_env=HYBRIDJUDGE_TEST_API_KEY,concurrency=1"
+    result = run_study(
+        plan,
+        scorers=["ragas", "deepeval"],
+        repetitions=1,
+        model_config=config,
+        judges=[f"lenient=model=lenient,{spec}", f"strict=model=strict,{spec}"],
+    )
+    rows = _detection(result)
+    for defect in ("inversion", "fabricated_number"):
+        assert rows[("lenient:ragas", defect)] == (0, 1, 0)
+        assert rows[("lenient:deepeval", defect)] == (0, 1, 0)
+        assert rows[("strict:ragas", defect)] == (1, 1, 0)
+    # by hand from _script: DeepEval calls the inversion contradicted, the number "idk"
+    assert rows[("strict:deepeval", "inversion")] == (1, 1, 0)
+    assert rows[("strict:deepeval", "fabricated_number")] == (0, 1, 0)
+    models = {r.body["model"] for r in openai_server.requests}
+    assert models == {"lenient", "strict"}
+    # each judge: 3 outputs x (RAGAS 2 + DeepEval 3) = 15 calls, 2 of them DeepEval's truths
+    # prompt answered from the cache (the same context); nothing shared between the two models
+    assert openai_server.request_count == 2 * 13
+    cost = {c.scorer: c for c in result.analysis.cost}
+    assert {name: cost[name].calls for name in cost if name.endswith("ragas")} == {
+        "lenient:ragas": 6,
+        "strict:ragas": 6,
+    }
+    assert {"peers:lenient", "peers:strict"} <= set(result.wall_s)
+
+
 @pytest.mark.skipif(_INSTALLED, reason="the peer packages are installed here")
 def test_a_peer_scorer_without_the_packages_fails_before_any_work(
     openai_server: FakeOpenAIServer,

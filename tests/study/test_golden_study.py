@@ -1,64 +1,133 @@
-"""No behaviour change: a small study gives the observations the pre-refactor code gave.
+"""No behaviour change from the study's loops: its observations are what the scorers give alone.
 
-``golden/golden.json`` was written by ``golden/make_golden.py`` running the code of commit
-d8938e9 (before the one judging loop ``judge_many``, ``check_many`` and ``load_plan``) on the
-hand-written corpus ``golden/toy`` with the scripted judge ``golden/scripted_judge.py`` on the
-real OpenAI-compatible test server: deterministic checks and both judges, separate mode with two
-repetitions and shared mode with one. Every judge observation's score, flag, findings, unscored
-reason and detail must be the same today (timings and usage depend on scheduling and are left
-out). The deterministic observations are compared with :func:`check_grounding` called on each
-output directly instead, so that deliberate changes to the grounding rules do not show up here,
-while any change made by the study's batch loop (one prepared checker per case) does.
+The study judges every output of every repetition through one batch loop (``ajudge_many``) and
+checks them through another (``check_many``). On the hand-written corpus ``golden/toy``, with the
+scripted judge ``golden/scripted_judge.py`` on the real OpenAI-compatible test server (separate
+mode with two repetitions, shared mode with one), every judge observation's status, score, flag,
+rejected claims and unscored reason must equal what :func:`hybridjudge.judges.judge` returns
+when called on that one output and repetition by itself (with its own client and cache); and
+every deterministic observation must equal :func:`check_grounding` called on the output alone.
+
+(This replaced a comparison with observations stored from the pre-refactor code, which the
+judges' deliberate changes of prompts and verdict schema made obsolete.)
 
 The corpus covers the judges' abstention handling: two correct abstentions (English, Chinese)
 recognised without a model call, a hedged abstention that still asserts a price, and an answer
-whose abstaining sentence is dropped as a claim while its other claim is judged.
+whose abstaining sentence is dropped as a claim while its other claim is judged; and the scripted
+support verdict about "business days" is truncated JSON (a ``parse_failure``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
-import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
 from hybridjudge.corpus import Corpus, load_corpus
 from hybridjudge.grounding import check_grounding
-from hybridjudge.study import load_plan, run_study
-from tests.study.golden.make_golden import HERE, main
+from hybridjudge.judges import JudgeResult, judge
+from hybridjudge.model import ModelClient, ModelConfig
+from hybridjudge.study import StudyResult, load_plan, run_study
+from tests.study.golden.make_golden import HERE
+from tests.study.golden.scripted_judge import respond
+from tests.support.openai_server import FakeOpenAIServer
+
+RUNS: tuple[tuple[Literal["separate", "shared"], int], ...] = (("separate", 2), ("shared", 1))
+SCORERS = ("support", "contradiction")
+
+
+def _config(server: FakeOpenAIServer, cache: Path) -> ModelConfig:
+    return ModelConfig(
+        backend="openai",
+        base_url=server.base_url,
+        model="fake-model",
+        cache_dir=cache,
+        price_input_per_mtok=1.0,
+        price_output_per_mtok=2.0,
+        timeout=10.0,
+    )
 
 
 @pytest.fixture(scope="module")
-def golden() -> dict[str, list[dict[str, Any]]]:
-    data: dict[str, list[dict[str, Any]]] = json.loads(
-        (HERE / "golden.json").read_text(encoding="utf-8")
-    )
-    return data
+def studies() -> dict[str, tuple[StudyResult, dict[tuple[str, int], dict[str, JudgeResult]]]]:
+    """Per mode: the study, and each output's results from ``judge`` called alone."""
+    import tempfile
+
+    plan = load_plan(corpus_paths=[CORPUS_DIR])
+    found: dict[str, Any] = {}
+    with FakeOpenAIServer() as server, tempfile.TemporaryDirectory() as tmp:
+        server.respond_with(respond)
+        for mode, repetitions in RUNS:
+            study = run_study(
+                plan,
+                scorers=["deterministic", *SCORERS],
+                repetitions=repetitions,
+                judge_mode=mode,
+                model_config=_config(server, Path(tmp) / f"study-{mode}"),
+            )
+
+            async def alone(
+                mode: Literal["separate", "shared"] = mode, repetitions: int = repetitions
+            ) -> dict[tuple[str, int], dict[str, JudgeResult]]:
+                results = {}
+                async with ModelClient(_config(server, Path(tmp) / f"alone-{mode}")) as client:
+                    for out in plan.outputs:
+                        case = plan.case_of(out)
+                        for rep in range(repetitions):
+                            results[(out.id, rep)] = await judge(
+                                client,
+                                answer=out.text,
+                                context=case.context,
+                                question=case.question,
+                                scorers=SCORERS,
+                                mode=mode,
+                                repetition=rep,
+                            )
+                return results
+
+            found[mode] = (study, asyncio.run(alone()))
+    return found
 
 
-def test_study_observations_are_those_of_the_pre_refactor_code(
-    golden: dict[str, list[dict[str, Any]]],
-    tmp_path: Any,
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("mode", [m for m, _ in RUNS])
+def test_study_judge_observations_are_the_judges_results_alone(
+    studies: dict[str, tuple[StudyResult, dict[tuple[str, int], dict[str, JudgeResult]]]],
+    mode: str,
 ) -> None:
-    written = tmp_path / "golden.json"
-    monkeypatch.setattr("tests.study.golden.make_golden.HERE", tmp_path)
-    (tmp_path / "toy").symlink_to(HERE / "toy")
-    main()
-    today = json.loads(written.read_text(encoding="utf-8"))
-    assert set(today) == set(golden)
-    for mode, rows in golden.items():
-        judged = [r for r in rows if r["scorer"] != "deterministic"]
-        now = [r for r in today[mode] if r["scorer"] != "deterministic"]
-        assert len(now) == len(judged), mode
-        for before, after in zip(judged, now, strict=True):
-            assert after == before, (mode, before["output_id"], before["scorer"])
-        deterministic = [r for r in today[mode] if r["scorer"] == "deterministic"]
-        assert len(deterministic) == len(rows) - len(judged)
-        for row in deterministic:
-            assert _direct(CORPUS_DIR, row["output_id"]) == (row["flagged"], row["issues"])
+    study, alone = studies[mode]
+    judged = [o for o in study.observations if o.scorer in SCORERS]
+    assert len(judged) == len(alone) * len(SCORERS)
+    for obs in judged:
+        result = alone[(obs.output_id, obs.repetition)][obs.scorer]
+        where = (mode, obs.output_id, obs.scorer, obs.repetition)
+        assert obs.status == result.status, where
+        assert obs.unscored_reason == result.unscored_reason, where
+        assert obs.score == result.score, where
+        if result.score is not None:
+            assert obs.flagged == (result.score < 1.0), where
+            assert obs.issues == tuple(v.claim for v in result.verdicts if not v.faithful), where
+            assert obs.detail == (result.abstention_reason if result.abstained else None), where
+    for obs in study.observations:
+        if obs.scorer == "deterministic":
+            assert _direct(CORPUS_DIR, obs.output_id) == (obs.flagged, list(obs.issues))
+
+
+def test_golden_study_exercises_what_it_claims(
+    studies: dict[str, tuple[StudyResult, dict[tuple[str, int], dict[str, JudgeResult]]]],
+) -> None:
+    study, _ = studies["separate"]
+    rows = [o for o in study.observations if o.scorer in SCORERS]
+    abstained = {o.output_id for o in rows if (o.detail or "").startswith("every sentence")}
+    assert abstained == {"price::base", "price-zh::base"}
+    reasons = {o.unscored_reason for o in rows if o.status == "unscored"}
+    assert reasons == {"parse_failure"}
+    hedged = [o for o in rows if o.output_id == "price::hedged"]
+    assert hedged
+    assert all(o.detail is None for o in hedged)  # judged, not an abstention
+    assert all(o.status == "scored" for o in hedged)
 
 
 CORPUS_DIR = HERE / "toy"
@@ -115,16 +184,3 @@ def test_deterministic_loop_matches_check_grounding_on_every_shipped_output() ->
         )
     for obs in result.observations:
         assert (obs.flagged, list(obs.issues)) == expected[obs.output_id], obs.output_id
-
-
-def test_golden_study_exercises_what_it_claims(golden: dict[str, list[dict[str, Any]]]) -> None:
-    rows = golden["separate"]
-    abstained = {r["output_id"] for r in rows if (r["detail"] or "").startswith("every sentence")}
-    assert abstained == {"price::base", "price-zh::base"}
-    reasons = {r["unscored_reason"] for r in rows if r["status"] == "unscored"}
-    assert reasons == {"parse_failure"}
-    hedged = [
-        r for r in rows if r["output_id"] == "price::hedged" and r["scorer"] != "deterministic"
-    ]
-    assert hedged
-    assert all(r["detail"] is None for r in hedged)  # judged, not an abstention

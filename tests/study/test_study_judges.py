@@ -14,7 +14,7 @@ import pytest
 from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
 from hybridjudge.model import ModelConfig
 from hybridjudge.study import load_plan, run_study
-from tests.judges.helpers import claims_reply, prompt_of, verdicts_reply
+from tests.study._scripted import judge_step, prompt_name
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
 
 BASE = "Customers may request a refund within 30 days."
@@ -67,18 +67,7 @@ def _corpus(root: Path) -> Path:
 
 
 def _perfect_judge(request: RecordedRequest) -> Step:
-    user = request.messages[-1]["content"]
-    bad = INVERTED in user or INVERTED2 in user
-    claim = next(t for t in (INVERTED, INVERTED2, BASE, BASE2) if t in user)
-    name = prompt_of(request)
-    if name == "claims":
-        return claims_reply(claim)
-    labels = {
-        "support": ("not_supported", "supported"),
-        "contradiction": ("contradicted", "not_contradicted"),
-        "shared": ("contradicted", "supported"),
-    }[name]
-    return verdicts_reply(labels[0] if bad else labels[1])
+    return judge_step(request, (BASE, INVERTED, BASE2, INVERTED2), bad={INVERTED, INVERTED2})
 
 
 @pytest.fixture
@@ -115,14 +104,15 @@ def test_judged_study_counts_and_costs(
     assert (rows["deterministic"].detected, rows["deterministic"].n) == (0, 2)
     assert (rows["support"].detected, rows["support"].n) == (2, 2)
     assert (rows["contradiction"].detected, rows["contradiction"].n) == (2, 2)
-    # 4 outputs x 2 repetitions x (1 claim call + 2 verdict calls)
-    assert openai_server.request_count == 24
+    # each answer is one sentence, so one claim (no model call to extract it): 4 outputs x 2
+    # repetitions x 2 verdict calls (support, contradiction)
+    assert openai_server.request_count == 16
     assert result.judge_usage is not None
-    assert result.judge_usage.calls == 24
+    assert result.judge_usage.calls == 16
     assert result.judge_usage.prompt_tokens > 0
     cost = {c.scorer: c for c in result.analysis.cost}
-    # each judge's row carries its own verdict calls and the shared claim calls: 8 + 8
-    assert cost["support"].calls == 16
+    # each judge's row carries its own verdict calls: 4 outputs x 2 repetitions
+    assert cost["support"].calls == 8
     assert cost["support"].includes_shared_claims
     assert cost["support"].usd_per_1000 is not None
     assert cost["support"].usd_per_1000 > 0
@@ -144,7 +134,7 @@ def test_rerun_is_served_from_the_cache(
     assert second.analysis.detection == first.analysis.detection
     cost = {c.scorer: c for c in second.analysis.cost}
     assert cost["support"].calls == 0
-    assert cost["support"].cache_hits == 8  # 4 outputs x (claims + verdict)
+    assert cost["support"].cache_hits == 4  # 4 outputs x 1 verdict
     saved = cost["support"].saved_usd
     assert saved is not None
     assert saved > 0
@@ -168,13 +158,14 @@ def test_interrupted_study_resumes_without_repeating_finished_calls(
             plan, scorers=SCORERS, repetitions=1, model_config=config, progress=stop_after_first
         )
     first = openai_server.request_count
-    assert 3 <= first < 12
+    # 4 outputs x 2 verdict calls = 8 in all; it stopped after the first output was judged
+    assert 2 <= first < 8
     result = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
     resumed = openai_server.request_count - first
     # every call answered before the interruption came from the cache; at most the one request
     # in flight when it stopped (concurrency 1) is asked again
-    assert 12 - first <= resumed <= 12 - first + 1
-    assert resumed <= 9
+    assert 8 - first <= resumed <= 8 - first + 1
+    assert resumed <= 7
     rows = {r.scorer: r for r in result.analysis.detection}
     assert rows["support"].detected == 2
 
@@ -183,7 +174,7 @@ def test_unscored_judgements_are_counted_by_reason_never_scored(
     openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
 ) -> None:
     def broken_verdicts(request: RecordedRequest) -> Step:
-        if prompt_of(request) == "support":
+        if prompt_name(request) == "support":
             from tests.support.openai_server import reply
 
             return reply('{"verdicts": [')  # truncated JSON, and its repair too

@@ -156,12 +156,13 @@ def below_thresholds(
 def _check_line(
     case: CaseLine, derived: DerivedPolicy = "grounded", last: list[Any] | None = None
 ) -> GroundingReport:
-    from hybridjudge.grounding import check_grounding, prepare_context
+    from hybridjudge.grounding import GroundingContext, check_grounding
 
     context: Any = case.context
     if last is not None:  # consecutive lines of one case share the parsed context
         if not last or last[0] != case.context:
-            last[:] = [case.context, prepare_context(case.context)]
+            # parsed on first need, as check_grounding does (once for all those lines)
+            last[:] = [case.context, GroundingContext(case.context)]
         context = last[1]
     return check_grounding(
         case.answer,

@@ -13,7 +13,6 @@ configured or table price, or "unknown price".
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,9 +33,6 @@ def add_dry_run_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]?")
-
-
 @dataclass(frozen=True, slots=True)
 class DryRunEstimate:
     """Upper bounds of a judge run, computed without any request."""
@@ -44,7 +40,7 @@ class DryRunEstimate:
     evaluations: int
     """Answers x repetitions."""
     calls: int
-    """Model calls (claims + verdicts), before cache hits."""
+    """Model calls (one per claim and question at most), before cache hits."""
     prompt_tokens: int
     """Estimated prompt tokens (characters / 4)."""
     completion_tokens: int
@@ -57,10 +53,6 @@ def _tokens(text: str) -> int:
     return (len(text) + 3) // 4
 
 
-def _claims_in(answer: str) -> int:
-    return max(1, sum(1 for s in _SENTENCE.findall(answer) if s.strip()))
-
-
 def estimate_judging(
     answers: Sequence[tuple[str, Sequence[str], str | None]],
     *,
@@ -70,25 +62,16 @@ def estimate_judging(
     config: ModelConfig,
 ) -> DryRunEstimate:
     """Estimate judging every ``(answer, context, question)`` *repetitions* times."""
-    from hybridjudge.judges import claims_token_budget, load_prompt, verdicts_token_budget
+    from hybridjudge.judges import planned_calls
     from hybridjudge.model import price_or_unknown
 
-    claims_prompt = load_prompt("claims")
-    verdict_prompts = (
-        [load_prompt("shared")] if mode == "shared" else [load_prompt(s) for s in scorers]
-    )
     calls = prompt = completion = 0
     for answer, context, question in answers:
-        n_claims = _claims_in(answer)
-        messages = claims_prompt.messages(question=question or "(none)", answer=answer)
-        prompt += sum(_tokens(m["content"]) for m in messages)
-        completion += claims_token_budget(answer)
-        calls += 1
-        claims = "\n".join(f"{i}. {s.strip()}" for i, s in enumerate([answer], start=1))
-        for verdict in verdict_prompts:
-            messages = verdict.messages(context="\n\n".join(context), claims=claims)
-            prompt += sum(_tokens(m["content"]) for m in messages)
-            completion += verdicts_token_budget(n_claims)
+        # every verdict call the judges can make (one per claim and question, claims being the
+        # answer's sentences): an upper bound
+        for call in planned_calls(answer, context, question, scorers=scorers, mode=mode):
+            prompt += sum(_tokens(m["content"]) for m in call.messages)
+            completion += call.max_tokens
             calls += 1
     calls *= repetitions
     prompt *= repetitions

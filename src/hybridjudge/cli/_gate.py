@@ -32,8 +32,9 @@ def register(subparsers: Any) -> None:
             "Compare a study with a baseline study cell by cell: every (corpus, defect class, "
             "scorer) detection rate and every false-alarm rate. Exit 0 when nothing regressed; "
             "1 naming each regression (or each baseline cell not measured now); 2 when the "
-            "studies cannot be compared (different corpora, scorers or defect classes, or no "
-            "rate compared at all) or a file is unusable; 3 when the current study has more "
+            "studies cannot be compared (different corpora, scorers or defect classes, a judge "
+            "of --judge NAME=SPEC missing or on another model, or no rate compared at all) or "
+            "a file is unusable; 3 when the current study has more "
             "unscored evaluations than --max-unscored (judges that did not run never pass)."
         ),
     )

@@ -9,14 +9,17 @@ line was unusable or the configuration is invalid; 3 more results unscored than
 
 ``--json`` prints one object per case and repetition (format version :data:`JSON_FORMAT_VERSION`):
 ``{"format_version", "line", "id", "repetition", "mode", "results": {scorer: JudgeResult},
-"usage": Usage, "metadata": {...}}`` (``metadata``: the case's own extra fields). Without it, a
-table and a usage summary (calls, tokens, cost, cache hits and what they saved).
+"usage": Usage, "metadata": {...}}`` (``metadata``: the case's own extra fields). Each scored
+result lists one verdict per claim: ``claim``, ``label``, ``reason``, ``faithful``, ``quote``
+(the span the model quoted as stating the claim), ``quote_found`` (whether that quote is really
+in the context) and ``evidence`` (the context sentences the claim was judged against); version 2
+added the last three. Without ``--json``, a table and a usage summary (calls, tokens, cost,
+cache hits and what they saved).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from typing import TYPE_CHECKING
@@ -30,8 +33,8 @@ from hybridjudge.cli._common import ListAction
 
 __all__ = ["JSON_FORMAT_VERSION", "register"]
 
-JSON_FORMAT_VERSION = 1
-"""Version of the ``--json`` line format."""
+JSON_FORMAT_VERSION = 2
+"""Version of the ``--json`` line format (2: per-claim ``quote``, ``quote_found``, ``evidence``)."""
 
 _PROGRESS_MIN_TASKS = 4
 
@@ -159,6 +162,8 @@ def _run(args: argparse.Namespace) -> int:
         )
         print_estimate("hybridjudge judge", estimate, config)
         return 2 if bad else 0
+
+    import asyncio  # here, not at the top: `hybridjudge check` builds this parser too
 
     batch, total, by_scope = asyncio.run(
         _judge_all(config, cases, scorers, args.mode, args.repetitions)

@@ -40,6 +40,28 @@ def _sample(text: str) -> int | dict[str, int] | None:
         ) from None
 
 
+_EPILOG = """example:
+  hybridjudge study run --corpus corpus/opengate --mutations mutations/opengate.jsonl \\
+      --scorers deterministic,support --repetitions 2 --judge-sample 2 --out results/demo
+
+  several judges in one study (a column group each, the cheapest per defect class):
+  hybridjudge study run --corpus corpus/opengate --corpus corpus/halueval --out results/judges \\
+      --judge small=local \\
+      --judge mini=base_url=https://api.openai.com/v1,model=gpt-4o-mini,price_in=0.15,\\
+price_out=0.6,api_key_env=OPENAI_API_KEY"""
+
+_JUDGE_HELP = (
+    "a judge model, repeatable: several judges in one study, each a column group in every "
+    "table, their scorers named NAME:SCORER. SPEC is 'local' (the embedded model) or "
+    "model=MODEL[,base_url=URL,price_in=USD,price_out=USD,api_key_env=VAR] for any "
+    "OpenAI-compatible endpoint (USD per million tokens; also temperature, seed, max_tokens, "
+    "timeout, concurrency, rpm, tpm, max_retries). Example: --judge small=local --judge "
+    "mini=base_url=https://api.openai.com/v1,model=gpt-4o-mini,price_in=0.15,price_out=0.6,"
+    "api_key_env=OPENAI_API_KEY. Settings a spec leaves out (sampling, retries, cache) come "
+    "from the model flags; without --judge, one judge from the model flags"
+)
+
+
 def register(subparsers: Any) -> None:
     """Add ``study run``."""
     from hybridjudge.cli._dryrun import add_dry_run_argument
@@ -57,6 +79,7 @@ def register(subparsers: Any) -> None:
             "alarms, stability, unscored counts, cost and latency. Finished model calls are "
             "cached: an interrupted study resumes where it stopped."
         ),
+        epilog=_EPILOG,
     )
     run.add_argument(
         "--corpus",
@@ -83,6 +106,13 @@ def register(subparsers: Any) -> None:
         "(needs pip install 'hybridjudge[peers]')",
     )
     run.add_argument(
+        "--judge",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help=_JUDGE_HELP,
+    )
+    run.add_argument(
         "--repetitions",
         type=int,
         default=1,
@@ -101,7 +131,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="SCORER=VALUE",
-        help="judge flags an output whose score is below VALUE (default 1.0)",
+        help="judge flags an output whose score is below VALUE (default 1.0); with --judge, "
+        "NAME:SCORER=VALUE sets one judge's",
     )
     run.add_argument(
         "--judge-sample",
@@ -157,6 +188,7 @@ def _run(args: argparse.Namespace) -> int:
         compare_with_paper,
         load_plan,
         run_study,
+        split_scorer,
         unscored_count,
     )
 
@@ -168,11 +200,26 @@ def _run(args: argparse.Namespace) -> int:
 
         for peer in peers:  # before any work: a missing package names the [peers] extra
             require_peer(peer)
-    thresholds = dict(args.threshold)
-    unknown = [k for k in thresholds if k not in JUDGE_SCORERS and k not in peers]
-    if unknown:
+    needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS for s in args.scorers)
+    # every --judge spec is checked before the corpora are read or a model is called
+    judges = _judge_configs(args) if args.judge and needs_model else {}
+    if args.judge and not needs_model:
         raise ConfigError(
-            f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: {', '.join(JUDGE_SCORERS)}"
+            "--judge names judge models, but --scorers has no judge or peer; add support, "
+            "contradiction, ragas or deepeval to --scorers, or drop --judge"
+        )
+    thresholds = dict(args.threshold)
+    unknown = [
+        k
+        for k in thresholds
+        if split_scorer(k)[1] not in (*JUDGE_SCORERS, *peers)
+        or (split_scorer(k)[0] is not None and split_scorer(k)[0] not in judges)
+    ]
+    if unknown:
+        named = f"; judges named by --judge: {', '.join(judges)}" if judges else ""
+        raise ConfigError(
+            f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: "
+            f"{', '.join(JUDGE_SCORERS)}{named}"
         )
     out = check_out_dir(args.out)
     plan = load_plan(
@@ -181,13 +228,13 @@ def _run(args: argparse.Namespace) -> int:
         judge_sample=args.judge_sample,
         seed=args.sample_seed,
     )
-    needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS for s in args.scorers)
-    config = config_from_args(args) if needs_model else None
+    config = config_from_args(args) if needs_model and not judges else None
     if args.dry_run:
         from hybridjudge.cli._dryrun import estimate_judging, print_estimate
 
-        judges = [s for s in args.scorers if s in JUDGE_SCORERS]
-        if config is None or not judges:
+        judge_scorers = [s for s in args.scorers if s in JUDGE_SCORERS]
+        configs = dict(judges) if judges else {"": config} if config is not None else {}
+        if not configs or not judge_scorers:
             print("hybridjudge study run --dry-run: no judge among --scorers; no model call")
             if peers:
                 print("hybridjudge study run --dry-run: peer scorers are not estimated")
@@ -197,14 +244,16 @@ def _run(args: argparse.Namespace) -> int:
             if output.id in plan.judged:
                 case = plan.case_of(output)
                 answers.append((output.text, case.context, case.question))
-        estimate = estimate_judging(
-            answers,
-            scorers=judges,
-            mode=args.judge_mode,
-            repetitions=args.repetitions,
-            config=config,
-        )
-        print_estimate("hybridjudge study run", estimate, config)
+        for name, judge_config in configs.items():
+            estimate = estimate_judging(
+                answers,
+                scorers=judge_scorers,
+                mode=args.judge_mode,
+                repetitions=args.repetitions,
+                config=judge_config,
+            )
+            label = f"hybridjudge study run (judge {name})" if name else "hybridjudge study run"
+            print_estimate(label, estimate, judge_config)
         if peers:
             print("hybridjudge study run --dry-run: peer scorers are not estimated")
         return EXIT_OK
@@ -238,6 +287,7 @@ def _run(args: argparse.Namespace) -> int:
                 thresholds=thresholds,
                 judge_mode=args.judge_mode,
                 model_config=config,
+                judges=judges or None,
                 progress=hook,
             )
         result = compare_with_paper(result, plan)
@@ -257,3 +307,47 @@ def _run(args: argparse.Namespace) -> int:
         )
         return EXIT_INCOMPLETE
     return EXIT_OK
+
+
+_PER_JUDGE_FLAGS = {
+    "backend": ("--backend", "write NAME=local for the embedded model"),
+    "model": ("--model", "put model=MODEL in each --judge spec"),
+    "price_input_per_mtok": ("--price-in", "put price_in=USD in each --judge spec"),
+    "price_output_per_mtok": ("--price-out", "put price_out=USD in each --judge spec"),
+}
+
+
+def _judge_configs(args: argparse.Namespace) -> dict[str, Any]:
+    """Judge name -> ModelConfig for the ``--judge`` flags (errors name ``--judge``).
+
+    The settings a spec leaves out come from the model flags (and ``HYBRIDJUDGE_*``): sampling,
+    retries and the cache; a spec without ``base_url`` takes ``--base-url`` and
+    ``--api-key-env`` (or their variables). Flags that name one model (``--model``,
+    ``--backend``, prices) make no sense beside several judges and are refused.
+    """
+    import os
+
+    from hybridjudge._errors import ConfigError
+    from hybridjudge.cli._model_args import config_from_args
+    from hybridjudge.study import resolve_judges
+
+    for field, (flag, fix) in _PER_JUDGE_FLAGS.items():
+        if getattr(args, f"model_{field}", None) is not None:
+            raise ConfigError(
+                f"{flag} sets one judge model, but --judge names several: {fix}",
+                code="invalid_judge_spec",
+            )
+    shared_args = argparse.Namespace(**vars(args))
+    # the shared settings are read as for the embedded model, so that no endpoint, model or
+    # price in the environment leaks into a judge that names its own
+    shared_args.model_backend = "local"
+    shared_args.model_base_url = None
+    shared = config_from_args(shared_args)
+    base_url = args.model_base_url or os.environ.get("HYBRIDJUDGE_BASE_URL") or None
+    endpoint = None
+    if base_url:
+        key_env = (
+            args.model_api_key_env or os.environ.get("HYBRIDJUDGE_API_KEY_ENV") or "OPENAI_API_KEY"
+        )
+        endpoint = (base_url, key_env)
+    return resolve_judges(args.judge, shared, source="--judge", endpoint=endpoint)

@@ -542,7 +542,7 @@ class MarkerSet:
     only in non-ASCII texts.
     """
 
-    __slots__ = ("_groups", "_needs", "_others", "_triggers", "markers")
+    __slots__ = ("_groups", "_needs", "_others", "_sources", "_triggers", "markers")
 
     def __init__(self, markers: tuple[str, ...]) -> None:
         self.markers = markers
@@ -555,14 +555,23 @@ class MarkerSet:
             grouped.setdefault(trigger, []).append(m)
             if trigger is not None:
                 needs.setdefault(trigger, []).append(runs)
-        self._groups: dict[bytes, re.Pattern[str]] = {
-            t: _alternation(ms) for t, ms in grouped.items() if t is not None
-        }
+        # One expression per trigger, compiled on the first text that has the trigger (most
+        # texts trigger a few of the ~100 groups; compiling them all is most of the cost of a
+        # one-case `hybridjudge check`).
+        self._sources = {t: ms for t, ms in grouped.items() if t is not None}
+        self._groups: dict[bytes, re.Pattern[str]] = {}
         # A group is searched only if all letter runs of one of its markers are in the text.
         self._needs = needs
         others = grouped.get(None)
         self._others = _alternation(others) if others else None
-        self._triggers = frozenset(self._groups)
+        self._triggers = frozenset(self._sources)
+
+    def _group(self, trigger: bytes) -> re.Pattern[str]:
+        """The expression of the markers whose trigger is ``trigger`` (compiled once)."""
+        pattern = self._groups.get(trigger)
+        if pattern is None:
+            pattern = self._groups[trigger] = _alternation(self._sources[trigger])
+        return pattern
 
     def search(
         self,
@@ -582,7 +591,7 @@ class MarkerSet:
             words = letter_runs(text)
         text += "."  # so that sentence-final markers match an answer without a final stop
         triggered = [
-            self._groups[t]
+            self._group(t)
             for t in words & self._triggers  # a frozenset: iterates the smaller side
             if any(need <= words for need in self._needs[t])
         ]
@@ -609,7 +618,7 @@ class MarkerSet:
         for trigger in words & self._triggers:
             if not any(need <= words for need in self._needs[trigger]):
                 continue
-            found.extend(self._groups[trigger].finditer(text))
+            found.extend(self._group(trigger).finditer(text))
         if self._others is not None and not text.isascii():
             found.extend(self._others.finditer(text))
         found.sort(key=lambda m: m.start())

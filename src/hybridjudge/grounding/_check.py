@@ -37,7 +37,7 @@ from hybridjudge.grounding._anchors import (
     negation_cue,
     negation_cues,
 )
-from hybridjudge.grounding._derive import Figure, Figures, Target, explain_from
+from hybridjudge.grounding._derive import Figure, Figures, Hint, Target, explain_from
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
@@ -337,8 +337,11 @@ _SEPARATORS = re.compile(r"[|\t]")
 class GroundingContext:
     """A context (one or more passages) parsed once, ready to check any number of answers.
 
-    Build it with :func:`prepare_context` (or directly) and keep it: pass it wherever a context
-    is accepted, and every check reuses the parse.
+    Build it with :func:`prepare_context` and keep it: pass it wherever a context is accepted,
+    and every check reuses the parse. Built directly (``GroundingContext(passages)``), it parses
+    on first need instead: the passages on the first check with a number to trace (an answer
+    without numbers never needs them), the figures derivations are computed from on the first
+    number not found as written (what :func:`check_grounding` does with a context it is given).
 
     Attributes:
         passages: the passages as given.
@@ -351,33 +354,97 @@ class GroundingContext:
         "_identifiers",
         "_index",
         "_nearest",
+        "_parsed",
         "passages",
     )
 
     def __init__(self, context: str | Sequence[str]) -> None:
         self.passages: tuple[str, ...] = _passages(context)
-        index = _Index()
-        idents: set[str] = set()
-        figures = Figures()
-        rows: list[tuple[float, float, _Occ]] = []
-        for i, passage in enumerate(self.passages):
-            sc = scan(passage)
-            self._add_passage(i, sc, index, figures, rows)
-            idents.update(ident.text for ident in sc.idents)
-        self._index = index
-        self._identifiers = frozenset(idents)
-        self._figures = figures
-        self._approx_rows = rows
+        # Parsed on first need (an answer without numbers never needs the context's figures):
+        # the lookup index, then, only when an answer's number is not in it, the derivation
+        # operands and the rows for rounded matches (from the scans kept here).
+        self._index: _Index | None = None
+        self._identifiers: frozenset[str] = frozenset()
+        self._parsed: list[tuple[Scan, list[_Scope]]] = []
+        self._figures: Figures | None = None
+        self._approx_rows: list[tuple[float, float, _Occ]] | None = None
         self._approx: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], list[_Occ]] | None
         self._approx = None
         self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
 
+    def _idx(self) -> _Index:
+        """The lookup index of the context's quantities (every passage parsed once, here)."""
+        index = self._index
+        if index is None:
+            index = _Index()
+            idents: set[str] = set()
+            parsed: list[tuple[Scan, list[_Scope]]] = []
+            for i, passage in enumerate(self.passages):
+                sc = scan(passage)
+                scopes = _scopes(sc.norm.text)
+                self._index_passage(i, sc, scopes, index)
+                parsed.append((sc, scopes))
+                idents.update(ident.text for ident in sc.idents)
+            self._identifiers = frozenset(idents)
+            self._parsed = parsed
+            self._index = index
+        return index
+
+    @staticmethod
+    def _index_passage(i: int, sc: Scan, scopes: list[_Scope], index: _Index) -> None:
+        """Add one passage's quantities to the lookup index: as written, signed by words, and
+        with the scale its block states."""
+        starts = [sc_.start for sc_ in scopes]
+        for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
+            occ: _Occ = ("context", i, q.span, q.text)
+            index.add(q, occ)
+            if q.kind != "number":
+                continue
+            flags = meta[3]
+            if flags & F_CHANGE and q.value > 0:
+                index.add_value(-q.value, q.dimension, occ)
+            if flags & F_PAREN and q.value < 0:
+                index.bracketed.setdefault(_k(None, -q.value), occ)
+            scope: _Scope | None = None
+            if starts:
+                k = bisect_right(starts, a) - 1
+                if k >= 0 and scopes[k].end > a:
+                    scope = scopes[k]
+            if scope is not None and scope.percent and q.dimension is None:
+                index.exact.setdefault(_k("percent", q.value), occ)
+            elif (q.dimension is None or q.dimension.startswith("currency-")) and not flags & (
+                F_OWN_SCALE | F_YEAR
+            ):
+                if scope is not None and scope.scale != 1:
+                    scaled = q.value * scope.scale
+                    index.add_value(scaled, q.dimension or scope.currency, occ)
+                    if flags & F_CHANGE and q.value > 0:
+                        index.add_value(-scaled, q.dimension or scope.currency, occ)
+                else:
+                    index.mantissa.setdefault(_k(None, q.value), occ)
+
+    def _operands(self) -> tuple[Figures, list[tuple[float, float, _Occ]]]:
+        """The derivation operands and the rounding rows, built on first need."""
+        if self._figures is None or self._approx_rows is None:
+            figures = Figures()
+            rows: list[tuple[float, float, _Occ]] = []
+            self._idx()
+            for i, (sc, scopes) in enumerate(self._parsed):
+                self._add_passage(i, sc, scopes, figures, rows)
+            self._figures, self._approx_rows = figures, rows
+        return self._figures, self._approx_rows
+
     @staticmethod
     def _add_passage(
-        i: int, sc: Scan, index: _Index, figures: Figures, rows: list[tuple[float, float, _Occ]]
+        i: int,
+        sc: Scan,
+        scopes: list[_Scope],
+        figures: Figures,
+        rows: list[tuple[float, float, _Occ]],
     ) -> None:
+        """Add one passage's figures to the derivation operands (with their row, column and
+        block) and to the rows of rounded matches (as written, and scaled)."""
         s = sc.norm.text
-        scopes = _scopes(s)
         starts = [sc_.start for sc_ in scopes]
         years: dict[tuple[int, int], list[float]] = {}
         line = 0
@@ -385,13 +452,12 @@ class GroundingContext:
         line_end = -1
         table = False
         column = 0
-        block = 0
+        block = figures.blocks  # block numbers run on across passages
         pos = 0
         for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
-            occ: _Occ = ("context", i, q.span, q.text)
-            index.add(q, occ)
-            if q.kind != "number":
+            if q.kind != "number" and q.kind != "date":
                 continue
+            occ: _Occ = ("context", i, q.span, q.text)
             flags = meta[3]
             # advance the line / block / column counters to this figure (linear overall)
             if a > line_end:
@@ -402,16 +468,19 @@ class GroundingContext:
                 line_end = s.find("\n", a)
                 if line_end < 0:
                     line_end = len(s)
-                table = _SEPARATORS.search(s, line_start, line_end) is not None
+                sep = _SEPARATORS.search(s, line_start, line_end)
+                table = sep is not None
+                if sep is not None:  # the row's label: what a question names it by
+                    figures.labels[(block, line)] = s[line_start : sep.start()]
                 column = 0
                 pos = line_start
             if table:
                 column += s.count("|", pos, a) + s.count("\t", pos, a)
             pos = a
-            if flags & F_CHANGE and q.value > 0:
-                index.add_value(-q.value, q.dimension, occ)
-            if flags & F_PAREN and q.value < 0:
-                index.bracketed.setdefault(_k(None, -q.value), occ)
+            if q.kind == "date":  # a date heading a column: its year, and the table's order
+                if table:
+                    figures.note_date(block, line, column, int(q.value))
+                continue
             plain = q.dimension is None or q.dimension.startswith("currency-")
             scope: _Scope | None = None
             if starts:
@@ -423,20 +492,19 @@ class GroundingContext:
             percent = q.unit == "%"
             scale = 1
             if scope is not None and scope.percent and q.dimension is None:
-                index.exact.setdefault(_k("percent", q.value), occ)
                 percent = True
-            elif plain and not flags & (F_OWN_SCALE | F_YEAR):
-                if scope is not None and scope.scale != 1:
-                    scale = scope.scale
-                    scaled = q.value * scale
-                    index.add_value(scaled, q.dimension or scope.currency, occ)
-                    if flags & F_CHANGE and q.value > 0:
-                        index.add_value(-scaled, q.dimension or scope.currency, occ)
-                    rows.append((value * scale, prec * scale, occ))
-                else:
-                    index.mantissa.setdefault(_k(None, q.value), occ)
+            elif (
+                plain
+                and not flags & (F_OWN_SCALE | F_YEAR)
+                and scope is not None
+                and scope.scale != 1
+            ):
+                scale = scope.scale
+                rows.append((value * scale, prec * scale, occ))
             if plain or percent:
                 rows.append((value, prec, occ))
+            if flags & F_YEAR and table:
+                figures.column_years.setdefault((block, column), int(value))
             if flags & F_YEAR and table and block not in figures.newest_first:
                 years.setdefault((block, line), []).append(value)
                 row_years = years[(block, line)]
@@ -444,14 +512,27 @@ class GroundingContext:
                     figures.newest_first[block] = row_years[0] > row_years[1]
             if flags & F_YEAR or not (plain or percent):
                 continue
-            # accounting brackets are presentation: computations use the magnitude, (709) -> 709
-            operand = abs(value) if flags & F_PAREN else value
-            figures.add(Figure(operand, float(scale), q.text, line, column, block, table, percent))
+            # the signed value: "(709)" is -709 (the derivation search decides where the
+            # magnitude is meant instead)
+            figures.add(
+                Figure(
+                    value,
+                    float(scale),
+                    q.text,
+                    line,
+                    column,
+                    block,
+                    table,
+                    percent,
+                    bool(flags & F_PAREN),
+                )
+            )
+        figures.blocks = block + 1
 
     @property
     def quantities(self) -> tuple[tuple[int, Quantity], ...]:
         """Every quantity of the context as ``(passage index, quantity)``."""
-        return tuple((occ[1] or 0, q) for q, occ in self._index.items)
+        return tuple((occ[1] or 0, q) for q, occ in self._idx().items)
 
     def rounded(self, value: float, half: float, precision: float) -> _Occ | None:
         """A context figure (scale applied) that rounds to ``value`` at the answer's precision:
@@ -459,7 +540,7 @@ class GroundingContext:
         if self._approx is None:
             import numpy as np
 
-            rows = sorted(self._approx_rows, key=lambda r: r[0])
+            rows = sorted(self._operands()[1], key=lambda r: r[0])
             self._approx = (
                 np.array([r[0] for r in rows], dtype=np.float64),
                 np.array([r[1] for r in rows], dtype=np.float64),
@@ -476,15 +557,20 @@ class GroundingContext:
                 return occs[k]
         return None
 
-    def derive(self, target: Target) -> str | None:
-        """How ``target`` derives from two context figures (or a mean), if it does."""
-        return self._figures.explain(target)
+    def derive(self, target: Target, hint: Hint | None = None) -> str | None:
+        """How ``target`` derives from two context figures (or a mean), if it does; ``hint``
+        (from :meth:`hint`): the figures a question points at, tried first."""
+        return self._operands()[0].explain(target, hint)
+
+    def hint(self, question: str) -> Hint | None:
+        """The figures ``question`` points at (the rows it names, in the years it names)."""
+        return self._operands()[0].hint(question)
 
     def nearest_evidence(self, q: Quantity) -> str:
         """Describe the context quantity nearest to ``q`` (same dimension first, else same
         kind), for the evidence of an ``ungrounded_number`` finding."""
         if self._nearest is None:
-            self._nearest = _nearest_tables(self._index.items)
+            self._nearest = _nearest_tables(self._idx().items)
         table = self._nearest.get(("dim", q.kind, q.dimension))
         same = table is not None
         if table is None:
@@ -507,20 +593,23 @@ class GroundingContext:
     @property
     def identifiers(self) -> frozenset[str]:
         """Normalised identifiers with digits found in the context (``covid-19``, ``iso 9001``)."""
+        self._idx()
         return self._identifiers
 
     def __repr__(self) -> str:
         return (
-            f"GroundingContext({len(self.passages)} passages, {len(self._index.items)} quantities)"
+            f"GroundingContext({len(self.passages)} passages, {len(self._idx().items)} quantities)"
         )
 
 
 def prepare_context(context: str | Sequence[str] | GroundingContext) -> GroundingContext:
     """Parse a context once for reuse across many answers (keep the result; nothing is cached
-    behind your back)."""
+    behind your back). The parse happens here, so checks that follow only read it."""
     if isinstance(context, GroundingContext):
         return context
-    return GroundingContext(_passages(context))
+    prepared = GroundingContext(_passages(context))
+    prepared._operands()
+    return prepared
 
 
 def _allowed_text(value: object, i: int) -> str:
@@ -594,9 +683,11 @@ class GroundingChecker:
         "_anchors",
         "_derived",
         "_evidence",
+        "_hint",
         "_indexes",
         "_markers",
         "_memo",
+        "_question",
         "answerable",
         "context",
     )
@@ -628,6 +719,8 @@ class GroundingChecker:
                 f"derived must be 'grounded' or 'finding', not {derived!r}", argument="derived"
             )
         self.answerable = answerable
+        self._question = question or ""
+        self._hint: Hint | bool | None = False  # built on first derivation
         self._derived: DerivedPolicy = derived
         self._anchors = compile_anchors(anchors)
         if isinstance(allowed_numbers, str | bytes) or not isinstance(allowed_numbers, Iterable):
@@ -636,7 +729,7 @@ class GroundingChecker:
                 argument="allowed_numbers",
             )
         allowed = tuple(_allowed_text(v, i) for i, v in enumerate(allowed_numbers))
-        indexes: list[_Index] = [self.context._index]
+        indexes: list[_Index] = []  # after the context's (GroundingContext._idx, on first need)
         if question:
             indexes.append(_question_index(question))
         if allowed:
@@ -792,7 +885,7 @@ class GroundingChecker:
             if occ is not None:
                 return occ
         if flags & F_OPERAND:
-            occ = self.context._index.bracketed.get(_k(None, abs(q.value)))
+            occ = self.context._idx().bracketed.get(_k(None, abs(q.value)))
             if occ is not None:
                 return occ
         plain = q.dimension is None or q.dimension.startswith("currency-") or q.unit == "%"
@@ -801,9 +894,9 @@ class GroundingChecker:
         if flags & F_OWN_SCALE and mult != 1:
             # "$1,496.5 million" for a figure "1,496.5" whose scale the context does not state
             mantissa = q.value / mult
-            occ = self.context._index.mantissa.get(_k(None, mantissa))
+            occ = self.context._idx().mantissa.get(_k(None, mantissa))
             if occ is None and flags & F_DECREASE and mantissa > 0:
-                occ = self.context._index.mantissa.get(_k(None, -mantissa))
+                occ = self.context._idx().mantissa.get(_k(None, -mantissa))
             if occ is not None:
                 return occ
         if sig >= 2 or flags & F_OWN_SCALE:
@@ -831,12 +924,17 @@ class GroundingChecker:
             how = explain_from(shown, t)
             # the result of shown working ("... = 30.8%") must follow from that working
             if how is None and not (meta[3] & F_RESULT and len(shown) >= 2):
-                how = self.context.derive(t)
+                if self._hint is False:
+                    self._hint = self.context.hint(self._question) if self._question else None
+                how = self.context.derive(t, self._hint if isinstance(self._hint, Hint) else None)
             if how is not None:
                 return how
         return None
 
     def _find(self, q: Quantity) -> _Occ | None:
+        occ = self.context._idx().find(q)
+        if occ is not None:
+            return occ
         for index in self._indexes:
             occ = index.find(q)
             if occ is not None:
@@ -950,7 +1048,8 @@ def check_grounding(
         [('negated_anchor', 'restocking fee')]
     """
     checker = GroundingChecker(
-        context,
+        # parsed on first need: an answer without numbers never needs the context's figures
+        context if isinstance(context, GroundingContext) else GroundingContext(context),
         question=question,
         anchors=anchors,
         answerable=answerable,

@@ -17,10 +17,22 @@ cells, consecutive figures) or to the numbers the answer itself shows in its wor
 percentages add up only as neighbouring cells, a column's two-figure mean needs adjacent rows, and
 a derived value exactly halfway between two written values rounds away from zero (``41.5`` is
 ``42``, never ``41``): such ties would otherwise explain either neighbour.
+
+Given a question, the figures it points at come first (:meth:`Figures.hint`): the table rows it
+names by their labels, in the columns headed by the years it names, combined by the operations
+it asks for ("average", "percentage of", "change", "difference") at any precision, a change
+taken as the newer figure minus the older. When those figures give the answer's number with the
+opposite sign, the number is not explained at all (a sign-flipped change is no reversed
+difference). Accounting negatives are signed (``(709)`` is -709) in sums, differences, means and
+percent changes; ratios and shares compare magnitudes, and the mean of a run of bracketed cells
+is also taken by magnitude. Nothing is computed before an answer's number is not found as
+written: the operands are gathered on first need and the index of derived values is built only
+when the question's figures do not explain the number.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
@@ -37,6 +49,7 @@ __all__ = [
     "PROSE_SPAN",
     "Figure",
     "Figures",
+    "Hint",
     "Target",
     "explain_from",
 ]
@@ -89,6 +102,8 @@ class Figure:
     """Whether its line is a table row (cells separated by ``|`` or tabs)."""
     percent: bool
     """Whether it is a percentage (written with ``%`` or under an ``in %`` heading)."""
+    bracketed: bool = False
+    """Whether it is an accounting negative in brackets (``(709)``: ``value`` is -709)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +122,107 @@ class Target:
     """Significant digits written."""
     text: str
     """The number as written in the answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The figures a question points at (see :meth:`Figures.hint`)."""
+
+    operands: tuple[int, ...]
+    """Indices into :attr:`Figures.figures`, in document order."""
+    rows: tuple[int, ...]
+    """Every figure of the rows the question names (whatever their year), in order."""
+    ops: frozenset[str]
+    """The operations the question asks for (``sum``, ``diff``, ``mean``, ``ratio``, ``pch``)."""
+    mode: Literal["change", "decrease", "difference", "any"]
+    """What the question asks for: a ``change`` (the newer figure minus the older), a
+    ``decrease`` (the older minus the newer), a ``difference`` (a positive one, or the newer
+    minus the older) or ``any``."""
+
+
+HINT_OPERANDS = 12
+"""Most figures a question's hint may select (more: the question is too vague to help)."""
+
+HINT_TRIPLES = 8
+"""Most hinted figures whose triples are tried (sums of three, shares of a sum)."""
+
+_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_CHANGE_RE = re.compile(r"\b(?:change|changed|increase|decrease|grow|growth|decline|rise|fall)")
+_DIFFERENCE_RE = re.compile(r"\bdiffer")
+_WORD_RE = re.compile(r"[a-z]+")
+_STOP = frozenset(
+    {
+        "the",
+        "and",
+        "for",
+        "from",
+        "with",
+        "what",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "how",
+        "much",
+        "many",
+        "this",
+        "that",
+        "these",
+        "those",
+        "between",
+        "during",
+        "its",
+        "their",
+        "per",
+        "are",
+        "which",
+        "than",
+        "year",
+        "years",
+        "value",
+        "amount",
+    }
+)
+
+
+_ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
+_OP_CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (re.compile(r"\b(?:average|mean)\b"), frozenset({"mean", "sum", "diff"})),
+    (
+        re.compile(
+            r"\b(?:proportion|ratio|share|portion|fraction|constitut|percentage of|% of|"
+            r"as a percentage)"
+        ),
+        frozenset({"ratio", "sum"}),
+    ),
+    (
+        re.compile(
+            r"\b(?:change|increase|decrease|grow|growth|decline|differ|difference|more|less|"
+            r"higher|lower|exceed)"
+        ),
+        frozenset({"diff", "pch"}),
+    ),
+    (re.compile(r"\b(?:sum|combined|altogether|in total|add)"), frozenset({"sum"})),
+)
+
+
+def _asked_ops(question: str) -> frozenset[str]:
+    """The operations a (lower-cased) question asks for; all of them when it names none."""
+    out: set[str] = set()
+    for cue, ops in _OP_CUES:
+        if cue.search(question):
+            out |= ops
+    return frozenset(out) if out else _ALL_OPS
+
+
+def _words(text: str) -> frozenset[str]:
+    out = set()
+    for w in _WORD_RE.findall(text.lower()):
+        if len(w) < 3 or w in _STOP:
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") else w)
+    return frozenset(out)
 
 
 @dataclass(slots=True)
@@ -157,6 +273,15 @@ class Figures:
     newest_first: dict[int, bool] = field(default_factory=dict)
     """Per block: whether its table lists the newest year first (``2019 | 2018``, the default)
     or last; a change along a row is then newer minus older."""
+    labels: dict[tuple[int, int], str] = field(default_factory=dict)
+    """Per table row ``(block, line)``: its label (the text before its first cell separator)."""
+    blocks: int = 0
+    """Blocks numbered so far (block numbers run on from one passage to the next)."""
+    column_years: dict[tuple[int, int], int] = field(default_factory=dict)
+    """Per table column ``(block, column)``: the year its header names."""
+    _row_dates: dict[tuple[int, int], int] = field(default_factory=dict)
+    _label_words: dict[tuple[int, int], frozenset[str]] | None = None
+    _by_row: dict[tuple[int, int], list[int]] | None = None
     _tables: dict[str, _Table] | None = None
 
     def add(self, fig: Figure) -> None:
@@ -165,14 +290,116 @@ class Figures:
             return
         self.figures.append(fig)
         self._tables = None
+        self._by_row = None
 
-    def explain(self, target: Target) -> str | None:
-        """A derivation of ``target`` from two figures (or a mean), or ``None``."""
+    def note_date(self, block: int, line: int, column: int, date: int) -> None:
+        """Record a date (``YYYYMMDD``) written in a table cell: the year of its column and,
+        from two dates of one row, whether the table lists the newest first."""
+        if date < 10000101:
+            return
+        self.column_years.setdefault((block, column), date // 10000)
+        if block in self.newest_first:
+            return
+        first = self._row_dates.setdefault((block, line), date)
+        if first != date:
+            self.newest_first[block] = first > date
+
+    def explain(self, target: Target, hint: Hint | None = None) -> str | None:
+        """A derivation of ``target`` from two figures (or a mean), or ``None``.
+
+        ``hint`` (from :meth:`hint`): the figures a question points at, tried first.
+        """
         if not self.figures:
             return None
+        if hint is not None and hint.operands:
+            how = _search_hint(self, hint, target)
+            if how is not None:
+                return how
+            if _search_hint(self, hint, _negated(target)) is not None:
+                return None  # the figures the question names give the opposite sign
         if self._tables is None:
             self._tables = self._build()
         return _search(self._tables, self.figures, target)
+
+    def hint(self, question: str) -> Hint | None:
+        """The figures ``question`` points at: the cells of the table rows it names (by the
+        words of their labels), in the columns of the years it names; ``None`` when it names
+        none. A question asking for a change (not a difference) fixes its direction: the newer
+        figure minus the older one."""
+        words = _words(question)
+        if not words or not self.labels:
+            return None
+        best = 0
+        rows: list[tuple[int, int]] = []
+        whole: list[tuple[int, int]] = []  # rows every word of whose label the question has
+        extra: list[tuple[int, int]] = []  # unlabelled (total) rows, rows labelled by its years
+        years = {int(y) for y in _YEAR_RE.findall(question)}
+        lower = question.lower()
+        ops = _asked_ops(lower)
+        total = "total" in words
+        if self._label_words is None:  # once per context: questions repeat over its answers
+            self._label_words = {key: _words(label) for key, label in self.labels.items()}
+        for key, label in self.labels.items():
+            own = self._label_words[key]
+            if not own:
+                # an unlabelled row is a table's total; a row labelled by a year is that year's
+                bare = label.strip(" :$")
+                if (total and not bare) or (bare.isdigit() and int(bare) in years):
+                    extra.append(key)
+                continue
+            common = len(own & words)
+            if common == len(own):
+                whole.append(key)
+            if 2 * common < len(own) or common < best or common == 0:
+                continue
+            if common > best:
+                best, rows = common, []
+            rows.append(key)
+        # the widest choice of rows that stays within HINT_OPERANDS figures
+        for choice in (rows + whole + extra, rows + whole, rows):
+            picked = self._cells(set(choice), years)
+            if 0 < len(picked) <= HINT_OPERANDS:
+                break
+        else:
+            return None
+        chosen = set(choice)
+        in_rows = tuple(self._in_rows(chosen))
+        mode: Literal["change", "decrease", "difference", "any"] = "any"
+        if _DIFFERENCE_RE.search(lower):
+            mode = "difference"
+        elif "decrease" in lower and "increase" not in lower:
+            mode = "decrease"
+        elif _CHANGE_RE.search(lower):
+            mode = "change"
+        return Hint(tuple(picked), in_rows, ops, mode)
+
+    def year_of(self, f: Figure) -> int | None:
+        """The year heading ``f``'s column, or the nearest column to its left (a header cell
+        spanning several columns: ``| 2019 | | 2018 |`` over ``| $ | % | $ | % |``)."""
+        if not f.table:
+            return None
+        for column in range(f.column, max(f.column - 3, 0) - 1, -1):
+            year = self.column_years.get((f.block, column))
+            if year is not None:
+                return year
+        return None
+
+    def _in_rows(self, rows: set[tuple[int, int]]) -> list[int]:
+        """The figures of ``rows``, in document order."""
+        if self._by_row is None:  # once per context
+            self._by_row = {}
+            for k, f in enumerate(self.figures):
+                self._by_row.setdefault((f.block, f.line), []).append(k)
+        return sorted(k for row in rows for k in self._by_row.get(row, ()))
+
+    def _cells(self, rows: set[tuple[int, int]], years: set[int]) -> list[int]:
+        """The figures of ``rows``; only those in the columns of ``years`` if any are."""
+        picked = self._in_rows(rows)
+        if years:
+            in_years = [k for k in picked if self.year_of(self.figures[k]) in years]
+            if in_years:
+                return in_years
+        return picked
 
     def _pairs(self) -> tuple[list[int], list[int], list[bool]]:
         figs = self.figures
@@ -262,6 +489,7 @@ class Figures:
         same_scale = scl[ai] == scl[bi]
         both_pct = pct[ai] & pct[bi]
         no_pct = ~pct[ai] & ~pct[bi]
+        mean2 = row | (near & (np.abs(line[bi] - line[ai]) == 1))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             # additive: a + b, a - b, b - a, (a + b) / 2 and means of runs
             parts = [
@@ -269,7 +497,7 @@ class Figures:
                 (a + b, _SUM, ai, bi, near | ~both_pct),
                 (a - b, _DIFF, ai, bi, fwd),
                 (b - a, _DIFF, bi, ai, bwd),
-                ((a + b) / 2.0, _MEAN2, ai, bi, row | (near & (np.abs(line[bi] - line[ai]) == 1))),
+                ((a + b) / 2.0, _MEAN2, ai, bi, mean2),
             ]
             add_v = np.concatenate([p[0][p[4]] for p in parts])
             add_op = np.concatenate([np.full(int(p[4].sum()), p[1]) for p in parts])
@@ -281,9 +509,16 @@ class Figures:
             add_pct = np.concatenate([both_pct[p[4]] for p in parts])
             add_plain = np.concatenate([no_pct[p[4]] for p in parts])
             runs = self._runs()
+            # the mean of a run of accounting negatives also by magnitude: "(709)" may be an
+            # outflow of 709 ("net cash used"); a question naming them rejects the flipped sign
+            magnitude = [r for r in runs if all(figs[k].bracketed for k in r)]
             if runs:
                 means = np.array([val[r].mean() for r in runs], dtype=np.float64)
                 sums = np.array([val[r].sum() for r in runs], dtype=np.float64)
+                if magnitude:  # as further sums are not needed, a mean stands in their place
+                    runs += magnitude
+                    means = np.concatenate([means, [-val[r].mean() for r in magnitude]])
+                    sums = np.concatenate([sums, [np.nan] * len(magnitude)])
                 run_scale = np.array(
                     [scl[r[0]] if (scl[r] == scl[r[0]]).all() else np.nan for r in runs]
                 )
@@ -303,7 +538,9 @@ class Figures:
                 add_plain = np.concatenate([add_plain, ~run_pct, ~run_pct])
             unscaled = add_scale == 1.0
             ratio_ok = np.concatenate([no_pct | both_pct, no_pct | both_pct])
-            rat = np.concatenate([a / b, b / a])
+            # a ratio or a share compares sizes: "(709)" is an outflow of 709
+            mag_a, mag_b = np.abs(a), np.abs(b)
+            rat = np.concatenate([mag_a / mag_b, mag_b / mag_a])
             pch = np.concatenate([(a - b) / b * 100.0, (b - a) / a * 100.0])
             pch_ok = np.concatenate([fwd, bwd]) & ratio_ok
             two_a = np.concatenate([ai, bi])
@@ -339,6 +576,181 @@ class Figures:
                 two_near[pch_ok],
             ),
         }
+
+
+def _negated(t: Target) -> Target:
+    return Target(-t.value, t.half, t.mult, t.kind, t.significant, t.text)
+
+
+def _newer_first(figs: Figures, fa: Figure, fb: Figure) -> bool | None:
+    """Whether ``fa - fb`` is the newer figure minus the older (``None``: not known)."""
+    ya = figs.year_of(fa)
+    yb = figs.year_of(fb)
+    if ya is not None and yb is not None and ya != yb:
+        return ya > yb
+    if fa.table and fb.table and (fa.block, fa.line) == (fb.block, fb.line):
+        # a table lists the newest year first unless its header says otherwise
+        return (fa.column < fb.column) == figs.newest_first.get(fa.block, True)
+    return None
+
+
+def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
+    """A derivation of ``t`` from the figures a question points at, by the operations the
+    question asks for (every operation when it names none): pairs (a difference in the
+    direction the question asks for; a change only along a row or between years), shares of a
+    sum, sums of three, and the sum or mean of a named row; any precision."""
+    ops = [figs.figures[k] for k in hint.operands]
+    want = hint.ops
+    eps = 1e-9 * abs(t.value) + 1e-12
+    h = t.half + eps
+    shrink = (t.half - eps) / h if t.half > eps else 1.0
+
+    def hit(x: float, v: float, tol: float) -> bool:
+        inner = tol * shrink  # a tie rounds away from zero, as in _search
+        lo, hi = (v - tol, v + inner) if v >= 0 else (v - inner, v + tol)
+        return lo <= x <= hi
+
+    def plain(x: float, scale: float) -> bool:
+        # with the stated scale, or as written (the answer may omit the scale or state its own)
+        return hit(x * scale, t.value, h) or hit(x, t.value / t.mult, h / t.mult)
+
+    n = len(ops)
+    for i in range(n):
+        fa = ops[i]
+        for j in range(n):
+            fb = ops[j]
+            if i == j or fa.percent != fb.percent:
+                continue
+            if fa.table and fb.table and fa.line != fb.line and fa.column != fb.column:
+                continue  # two cells of a table combine along a row or down a column
+            a, b = fa.value, fb.value
+            newer = _newer_first(figs, fa, fb)
+            if hint.mode == "decrease" and newer is not None:
+                newer = not newer
+            # a change runs along a row or between years; a difference may be the positive one
+            if hint.mode == "any":
+                diff_ok = True
+            elif hint.mode == "difference":
+                diff_ok = bool(newer) or a >= b
+            else:
+                diff_ok = newer is not False
+            ta, tb = fa.text, fb.text
+            if t.kind == "percent":
+                if "diff" in want and fa.percent and diff_ok and hit(a - b, t.value, h):
+                    return f"{t.text} = {ta} - {tb}"
+                if "pch" in want and b and diff_ok and hit((a - b) / b * 100.0, t.value, h):
+                    return f"{t.text} = ({ta} - {tb}) / {tb}"
+                if "ratio" in want and b and hit(abs(a) / abs(b) * 100.0, t.value, h):
+                    return f"{t.text} = {ta} / {tb}"
+                if "mean" in want and i < j and fa.percent and hit((a + b) / 2.0, t.value, h):
+                    return f"{t.text} = ({ta} + {tb}) / 2"
+                continue
+            if t.kind == "ratio":
+                if "ratio" in want and b and hit(abs(a) / abs(b), t.value, h):
+                    return f"{t.text} = {ta} / {tb}"
+                continue
+            if fa.percent or fa.scale != fb.scale:
+                continue
+            if "sum" in want and i < j and plain(a + b, fa.scale):
+                return f"{t.text} = {ta} + {tb}"
+            if "diff" in want and diff_ok and plain(a - b, fa.scale):
+                return f"{t.text} = {ta} - {tb}"
+            if "mean" in want and i < j and plain((a + b) / 2.0, fa.scale):
+                return f"{t.text} = ({ta} + {tb}) / 2"
+            if "ratio" in want and b and abs(t.value) < RATIO_LIMIT and hit(abs(a / b), t.value, h):
+                return f"{t.text} = {ta} / {tb}"
+    # the change of a two-year mean: ((a + b) - (b + c)) / 2 along a row, a - c newer first
+    if {"mean", "diff"} <= want and t.kind == "plain" and len(hint.rows) <= 4 * HINT_OPERANDS:
+        line_of: dict[tuple[int, int], list[Figure]] = {}
+        for k in hint.rows:
+            f = figs.figures[k]
+            if f.table and not f.percent:
+                line_of.setdefault((f.block, f.line), []).append(f)
+        for cells in line_of.values():
+            for x in range(len(cells) - 2):
+                fa, fc = cells[x], cells[x + 2]
+                if fa.scale != fc.scale or fa.scale != cells[x + 1].scale:
+                    continue
+                newer = _newer_first(figs, fa, fc)
+                if newer is None:
+                    continue
+                d = (fa.value - fc.value) / 2.0 if newer else (fc.value - fa.value) / 2.0
+                if plain(d, fa.scale):
+                    mid = cells[x + 1].text
+                    a_, c_ = (fa.text, fc.text) if newer else (fc.text, fa.text)
+                    return f"{t.text} = ({a_} + {mid}) / 2 - ({mid} + {c_}) / 2"
+    # the difference of two named rows' means: (a + b) / 2 - (c + d) / 2
+    if {"mean", "diff"} <= want and t.kind == "plain":
+        by_row: dict[tuple[int, int], list[Figure]] = {}
+        for f in ops:
+            if not f.percent:
+                by_row.setdefault((f.block, f.line), []).append(f)
+        means = [
+            (sum(f.value for f in g) / len(g), g)
+            for g in by_row.values()
+            if len(g) >= 2 and len({f.scale for f in g}) == 1
+        ]
+        for ma, ga in means:
+            for mb, gb in means:
+                if ga is gb or ga[0].scale != gb[0].scale:
+                    continue
+                if hint.mode != "any" and ma < mb:
+                    continue  # a difference of two rows is the larger minus the smaller
+                if plain(ma - mb, ga[0].scale):
+                    sa = " + ".join(f.text for f in ga)
+                    sb = " + ".join(f.text for f in gb)
+                    return f"{t.text} = ({sa}) / {len(ga)} - ({sb}) / {len(gb)}"
+    # the share of a sum ((a + b) / c) and the sum of three
+    if n <= HINT_TRIPLES and ("ratio" in want or "sum" in want):
+        for i in range(n):
+            fa = ops[i]
+            for j in range(i + 1, n):
+                fb = ops[j]
+                if fa.percent or fb.percent or fa.scale != fb.scale:
+                    continue
+                ab = fa.value + fb.value
+                for k in range(n):
+                    fc = ops[k]
+                    if k in (i, j) or fc.percent or fc.scale != fa.scale or not fc.value:
+                        continue
+                    if "ratio" in want:
+                        how = f"({fa.text} + {fb.text}) / {fc.text}"
+                        share = abs(ab) / abs(fc.value)
+                        if t.kind == "percent" and hit(share * 100.0, t.value, h):
+                            return f"{t.text} = {how}"
+                        if t.kind != "percent" and share < 1.0 and hit(share, t.value, h):
+                            return f"{t.text} = {how}"
+                    if (
+                        "sum" in want
+                        and k > j
+                        and t.kind == "plain"
+                        and plain(ab + fc.value, fa.scale)
+                    ):
+                        return f"{t.text} = {fa.text} + {fb.text} + {fc.text}"
+    # the sum or mean of a named row's figures (or of every named figure)
+    groups: dict[tuple[int, int], list[Figure]] = {}
+    for f in ops:
+        groups.setdefault((f.block, f.line), []).append(f)
+    runs = [g for g in groups.values() if len(g) >= 3]
+    # a row's cells under year headings only (not its change or % columns)
+    runs += [
+        g2
+        for g in groups.values()
+        if len(g2 := [f for f in g if figs.column_years.get((f.block, f.column))]) >= 2
+        and len(g2) < len(g)
+    ]
+    if len(groups) > 1:
+        runs.append(ops)
+    for run in runs:
+        if t.kind != "plain" or len({(f.scale, f.percent) for f in run}) != 1 or run[0].percent:
+            continue
+        total = sum(f.value for f in run)
+        shown = " + ".join(f.text for f in run)
+        if "sum" in want and plain(total, run[0].scale):
+            return f"{t.text} = {shown}"
+        if "mean" in want and plain(total / len(run), run[0].scale):
+            return f"{t.text} = ({shown}) / {len(run)}"
+    return None
 
 
 def _search(tables: dict[str, _Table], figs: Sequence[Figure], t: Target) -> str | None:

@@ -290,12 +290,16 @@ def _master(names: tuple[str, ...]) -> re.Pattern[str]:
 
 @functools.cache
 def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """The master expression, and the smaller ones for a candidate at a digit and at a letter
-    (only some alternatives can start there; smaller expressions match faster). Compiled on the
+    """The master expression for a candidate at a digit, at a letter ``a``-``z`` and at any
+    other character: only some alternatives can start there, and the alternation's first
+    match is the same without the others (smaller expressions compile and match faster; the
+    full alternation is never compiled). At any other character only ``enum`` (blanks,
+    bullets, ``(``), ``skip`` (a currency sign) and ``num`` (sign, currency, ``(``, ``.``) can
+    start: every other alternative starts with a digit or an ASCII letter. Compiled on the
     first scan, not at import: compiling them is most of this module's import time, and
     ``import hybridjudge`` / ``hybridjudge --help`` never scan."""
     return (
-        _master(tuple(_ALTERNATIVES)),
+        _master(("enum", "skip", "num")),
         _master(("enum", "skip", "legal", "iso", "dmy", "sdate", "time", "num")),
         _master(("mdy", "times", "words", "half", "ident")),
     )
@@ -537,34 +541,45 @@ def _time(h: str, mi: str | None, ap: str | None) -> _Parsed | None:
     return ("time", v, "time", "time", v, 1, 0, 4, 0)
 
 
+_NUMBER_GROUPS = (
+    *("dec", "mi", "mn", "md2", "fn", "fd", "sign", "sign0", "cur", "cur2", "m1", "m2"),
+    *("nunit", "nden", "nopq", "par", "xm", "npct"),
+)
+
+
 def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
     if m.span("dec") == m.span():
         return _bare_number(m["dec"])
+    # every group in one call (each lookup by name is a call of its own)
+    (dec, mi, mn, md2, fn, fd, sign, sign0, cur, cur2, m1, m2) = m.group(*_NUMBER_GROUPS[:12])
+    unit_word, den, opq, par, xm, npct = m.group(*_NUMBER_GROUPS[12:])
     decimals, sig = 0, 1
-    if m["mi"] is not None:
-        if int(m["md2"]) == 0:
+    # a decimal numeral is kept as integers (numerator, power of ten) until sign and scale
+    # are known: one Fraction is made, not three (Fraction arithmetic is comparatively slow)
+    written: Fraction | None = None
+    numerator, tens = 0, 1
+    if mi is not None:
+        if int(md2) == 0:
             return None
-        value = int(m["mi"]) + Fraction(int(m["mn"]), int(m["md2"]))
-    elif m["fn"] is not None:
-        if int(m["fd"]) == 0:
+        written = int(mi) + Fraction(int(mn), int(md2))
+    elif fn is not None:
+        if int(fd) == 0:
             return None
-        value = Fraction(int(m["fn"]), int(m["fd"]))
+        written = Fraction(int(fn), int(fd))
     else:  # _dec and the digits written, in one pass over the numeral
-        digits = m["dec"].replace(",", "")
+        digits = dec.replace(",", "")
         if "." not in digits:
-            value = Fraction(int(digits))
+            numerator = int(digits)
             sig = len(digits.lstrip("0")) or 1
         else:
             whole, frac = digits.split(".", 1)
-            value = Fraction(int(whole + frac), 10 ** len(frac))
+            numerator, tens = int(whole + frac), 10 ** len(frac)
             decimals = len(frac)
             sig = len((whole + frac).lstrip("0")) or 1
     flags = 0
-    if (m["sign"] == "-") != (m["sign0"] == "-"):
-        value = -value
-    cur = m["cur"] or m["cur2"]
-    mult_text = (m["m1"] or m["m2"] or "").strip()
-    unit_word, den, opq = m["nunit"], m["nden"], m["nopq"]
+    negative = (sign == "-") != (sign0 == "-")
+    cur = cur or cur2
+    mult_text = (m1 or m2 or "").strip()
     mult = 1
     if mult_text:
         if mult_text in _CASE_SENSITIVE_SCALES and not cur and not upper:
@@ -574,13 +589,19 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
             unit_word = mult_text
         else:
             mult = _SCALES[mult_text]
-            value *= mult
             flags |= F_OWN_SCALE
-    if m["par"]:
+    if written is None:
+        numerator *= -mult if negative else mult
+        value = Fraction(numerator) if tens == 1 else Fraction(numerator, tens)
+    else:
+        value = -written if negative else written
+        if mult != 1:
+            value *= mult
+    if par:
         flags |= F_PAREN
-    if m["xm"]:
+    if xm:
         flags |= F_RATIO
-    if m["npct"]:
+    if npct:
         return ("number", value, "%", "percent", value, mult, decimals, sig, flags)
     if unit_word is None and opq is None:
         unit, dim, factor = None, None, _ONE
@@ -594,13 +615,36 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
         and mult == 1
         and not flags
         and decimals == 0
-        and "," not in (m["dec"] or ",")
+        and "," not in (dec or ",")
         # 1900 <= value <= 2100 in integers (comparing Fractions is comparatively slow)
         and 1900 * value.denominator <= value.numerator <= 2100 * value.denominator
     ):
         flags |= F_YEAR
     base = value if factor == 1 else value * factor
     return ("number", value, unit, dim, base, mult, decimals, sig, flags)
+
+
+_SIMPLE = re.compile(
+    r"""(?<![^ |\t\n])(?:(?P<c>[$€£¥])\s?(?!000(?![\d,.])))?
+    (?P<d>(?>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)
+    (?=[ \t]*(?:\||\Z|\n[ \t]*\|))""",
+    re.VERBOSE,
+)
+"""A plain figure, with or without a currency sign, standing as a table cell: after a blank, a
+``|`` or a line start, and followed by ``|`` (on its line, or first on the next line) or the
+end of the text. The master expression matches exactly this text there as a ``num`` with only
+``cur`` and ``dec`` set: no other alternative can start so (an enumerator needs ``.``/``)``, a
+date or time a separator or a month, a list skip ``$000`` is excluded), and nothing can follow
+(a unit, scale, percent sign or ``x`` needs a letter or sign before the ``|``)."""
+
+
+def _simple_number(cur: str | None, dec: str) -> _Parsed:
+    """:func:`_number` for a :data:`_SIMPLE` match (currency sign ``cur``, numeral ``dec``)."""
+    p = _bare_number(dec)
+    if cur is None:
+        return p
+    unit = _CURRENCY_SYMBOLS[cur]
+    return ("number", p[1], unit, f"currency-{unit}", p[1], 1, p[6], p[7], 0)
 
 
 def _bare_number(dec: str) -> _Parsed:
@@ -780,6 +824,10 @@ def _is_cell(s: str, start: int, end: int) -> bool:
 
 
 _OPERATOR_END = frozenset("x×*/÷(")
+_LAST_OF_INTEREST = frozenset("=x×*/÷(+-")
+"""Characters before a number that may set a flag (besides letters)."""
+_FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
+"""First characters after a number (spaces skipped) that may set a flag."""
 _OPERATOR_WORDS = ("by", "times", "over")
 
 
@@ -789,10 +837,18 @@ def _flags_in_context(
     """Flags that depend on the words around a number (sign words, working, counting).
 
     Cheap character tests come first: most numbers have none of these around them."""
+    before = s[max(0, start - 40) : start].rstrip()
+    last = before[-1:]
+    if group == "num" and last not in _LAST_OF_INTEREST and not last.isalpha():
+        # no word or operator before it: only an operator after it can set a flag
+        after = s[end : end + 40].lstrip()
+        if after:
+            if after[0] not in _FIRST_AFTER_OF_INTEREST:
+                return 0
+        elif end + 40 >= len(s):
+            return 0
     flags = 0
     value = p[1]
-    before = s[max(0, start - 40) : start].rstrip()
-    last = before[-1:] if before else ""
     if decrease_words and last.isalpha():
         m = _DECREASE_BEFORE.search(before + " ")
         if m is not None:
@@ -863,7 +919,9 @@ def scan(text: str | NormalizedText) -> Scan:
     decrease_words = not words.isdisjoint(_DECREASE_WORDS)
     urls = _url_spans(s)
     u = 0
-    master, master_digit, master_alpha = _masters()
+    master_other, master_digit, master_alpha = _masters()
+    m: re.Match[str] | None
+    cells = "|" in s  # without a cell separator, the master expression does as well
     for cand in _candidates(s, words):
         if cand < last_end:
             continue
@@ -874,37 +932,58 @@ def scan(text: str | NormalizedText) -> Scan:
                 last_end = urls[u][1]
                 continue
         ch = s[cand]
-        if "0" <= ch <= "9":
-            m = master_digit.match(s, cand)
-        elif "a" <= ch <= "z":
-            m = master_alpha.match(s, cand)
+        if (
+            cells
+            and ("0" <= ch <= "9" or ch in _CURRENCY_SYMBOLS)
+            and (sm := _SIMPLE.match(s, cand)) is not None
+        ):
+            # a plain figure standing as a table cell: what the master expression would find
+            # (see _SIMPLE), at a fraction of the cost
+            start, end = sm.span()
+            last_end = end
+            if end - start > _MAX_NUMBER_CHARS:
+                continue  # as _parse: too long to be a quantity
+            group = "num"
+            written = sm.group()
+            key = (group, written, False)
+            p = memo.get(key, _NOTHING)
+            if p is _NOTHING:
+                p = memo[key] = _simple_number(sm["c"], sm["d"])
+            m = None
         else:
-            m = master.match(s, cand)
-        if m is None:
-            continue
-        last_end = m.end()
-        group = m.lastgroup
-        if group is None or group in ("enum", "sdate", "skip"):
-            continue
-        start, end = m.span()
-        if group == "ident":
-            idents.append(_ident(m.group(), start, end))
-            continue
-        if group == "legal":
-            idents.append(Ident(re.sub(r"[\s()]", "", m.group()), start, end, None))
-            continue
-        upper = False
-        if group == "num":
-            mt = m["m1"] or m["m2"]
-            if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
-                a = m.start("m1") if m["m1"] else m.start("m2")
-                upper = _is_upper_in_original(norm, a, a + 1, alpha_only=False)
-        key = (group, m.group(), upper)
-        p = memo.get(key, _NOTHING)
-        if p is _NOTHING:
-            p = memo[key] = _parse(group, m, upper)
-        if p is None:
-            continue
+            if "0" <= ch <= "9" or (ch > "\x7f" and ch.isdecimal()):  # what \d matches
+                m = master_digit.match(s, cand)
+            elif "a" <= ch <= "z":
+                m = master_alpha.match(s, cand)
+            else:
+                m = master_other.match(s, cand)
+            if m is None:
+                continue
+            last_end = m.end()
+            lastgroup = m.lastgroup
+            if lastgroup is None or lastgroup in ("enum", "sdate", "skip"):
+                continue
+            group = lastgroup
+            start, end = m.span()
+            written = m.group()
+            if group == "ident":
+                idents.append(_ident(written, start, end))
+                continue
+            if group == "legal":
+                idents.append(Ident(re.sub(r"[\s()]", "", written), start, end, None))
+                continue
+            upper = False
+            if group == "num":
+                mt = m["m1"] or m["m2"]
+                if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
+                    a = m.start("m1") if m["m1"] else m.start("m2")
+                    upper = _is_upper_in_original(norm, a, a + 1, alpha_only=False)
+            key = (group, written, upper)
+            p = memo.get(key, _NOTHING)
+            if p is _NOTHING:
+                p = memo[key] = _parse(group, m, upper)
+            if p is None:
+                continue
         if (
             group == "num"
             and p[2] is None
@@ -918,10 +997,10 @@ def scan(text: str | NormalizedText) -> Scan:
                 and acro.group(1) not in _NOT_ACRONYMS
                 and _is_upper_in_original(norm, acro.start(1), acro.end(1))
             ):
-                idents.append(Ident(f"{acro.group(1)} {m.group()}", acro.start(1), end, p[1]))
+                idents.append(Ident(f"{acro.group(1)} {written}", acro.start(1), end, p[1]))
                 continue
         kind, value, unit, dim, base, mult, decimals, sig, flags = p
-        if flags & F_PAREN and p[0] == "number":
+        if flags & F_PAREN and p[0] == "number" and m is not None:
             dec = m["dec"] or ""
             if m["cur"] or m["cur2"] or "," in dec or "." in dec or _is_cell(s, start, end):
                 value, base = -value, -base

@@ -24,10 +24,13 @@ Many answers at once, from plain or async code (also inside a notebook's running
 
 from hybridjudge.judges._judge import (
     SCORERS,
+    ClaimsSource,
     Mode,
+    PlannedCall,
     Scorer,
     claims_token_budget,
     judge,
+    planned_calls,
     scorer_names,
     verdicts_token_budget,
 )
@@ -51,6 +54,7 @@ __all__ = [
     "PROMPT_NAMES",
     "SCORERS",
     "ClaimVerdict",
+    "ClaimsSource",
     "DroppedClaim",
     "FailureDetail",
     "JudgeBatch",
@@ -59,6 +63,7 @@ __all__ = [
     "JudgeRecord",
     "JudgeResult",
     "Mode",
+    "PlannedCall",
     "Prompt",
     "PromptError",
     "Scorer",
@@ -70,6 +75,7 @@ __all__ = [
     "judge",
     "judge_many",
     "load_prompt",
+    "planned_calls",
     "pure_abstention_reason",
     "scorer_names",
     "total_usage",

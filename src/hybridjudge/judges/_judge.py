@@ -31,14 +31,27 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
 from hybridjudge._errors import ConfigError, InputError
 from hybridjudge.grounding import says_something_is_missing
+from hybridjudge.judges._evidence import (
+    MAX_QUOTE_CHARS,
+    claim_sentences,
+    context_sentences,
+    polarity_differs,
+    quote_covers,
+    quote_in_context,
+    ranked_sentences,
+    related_sentences,
+    shares_words,
+)
 from hybridjudge.judges._prompts import load_prompt
 from hybridjudge.judges._pure import (
     is_pure_abstention,
@@ -53,24 +66,26 @@ from hybridjudge.judges._results import (
     ScorerName,
 )
 from hybridjudge.judges._schemas import (
+    ClaimReply,
     ClaimsReply,
     ContradictionReply,
     SharedReply,
     SupportReply,
-    VerdictReply,
-    verdict_schema,
 )
 from hybridjudge.model import CallResult, Usage
 
 if TYPE_CHECKING:
-    from hybridjudge.model import ModelClient
+    from hybridjudge.model import ChatMessage, ModelClient
 
 __all__ = [
     "SCORERS",
+    "ClaimsSource",
     "Mode",
+    "PlannedCall",
     "Scorer",
     "claims_token_budget",
     "judge",
+    "planned_calls",
     "scorer_names",
     "verdicts_token_budget",
 ]
@@ -83,11 +98,22 @@ Mode = Literal["separate", "shared"]
 _NO_QUESTION = "(not given)"
 
 
+ClaimsSource = Literal["sentences", "model"]
+"""Where the claims come from: ``sentences`` (default) takes the answer's sentences as they are,
+with no model call, as MiniCheck and the LLM-AggreFact benchmark check a response sentence by
+sentence; ``model`` asks the model to split the answer into atomic, self-contained claims (one
+extra call per answer, the slowest part of judging a long answer on the embedded model)."""
+
+_FRAGMENT_WORDS = 5
+"""A claim of at most this many words (``"Delhi"``) is judged as the answer to the question."""
+_FRAGMENT_PREFIX = 'The answer to "'
+
+
 @dataclass(frozen=True, slots=True)
 class Scorer:
     """One definition of faithfulness: its question, prompt, labels and scoring rule.
 
-    Calling a scorer judges one answer with it alone (claims are extracted for it)::
+    Calling a scorer judges one answer with it alone::
 
         result = await SCORERS["support"](client, answer=..., context=[...])
     """
@@ -100,8 +126,11 @@ class Scorer:
     """The question asked per claim."""
     prompt: str
     """Name of its prompt in separate mode."""
-    reply: type[VerdictReply]
-    """Reply schema of its separate-mode call."""
+    reply: type[ClaimReply]
+    """Reply schema of its separate-mode call (one call per claim)."""
+    max_tokens: int
+    """Completion budget of one separate-mode call: a verdict code, plus a capped quote for
+    the support question."""
     faithful_labels: frozenset[str]
     """Separate-mode labels that count as faithful (the numerator of the score)."""
     shared_faithful_labels: frozenset[str]
@@ -123,6 +152,7 @@ class Scorer:
         question: str | None = None,
         mode: Mode = "separate",
         repetition: int = 0,
+        claims: ClaimsSource = "sentences",
     ) -> JudgeResult:
         """Judge ``answer`` with this scorer only; see :func:`judge`."""
         results = await judge(
@@ -133,6 +163,7 @@ class Scorer:
             scorers=(self.name,),
             mode=mode,
             repetition=repetition,
+            claims=claims,
         )
         return results[self.name]
 
@@ -141,23 +172,31 @@ SCORERS: dict[str, Scorer] = {
     "support": Scorer(
         name="support",
         anchor="RAGAS Faithfulness (support-based)",
-        question="Can the claim be directly inferred from the context?",
+        question="Does the context state the claim? (a quote of the span is required)",
         prompt="support",
         reply=SupportReply,
+        max_tokens=96,
         faithful_labels=frozenset({"supported"}),
         shared_faithful_labels=frozenset({"supported"}),
     ),
     "contradiction": Scorer(
         name="contradiction",
         anchor="DeepEval FaithfulnessMetric (contradiction-based)",
-        question="Does the context directly contradict the claim? (unknown counts as faithful)",
+        question="Can the claim and the context both be true? (silence counts as faithful)",
         prompt="contradiction",
         reply=ContradictionReply,
-        faithful_labels=frozenset({"not_contradicted", "unknown"}),
+        max_tokens=12,
+        faithful_labels=frozenset({"not_contradicted"}),
         shared_faithful_labels=frozenset({"supported", "not_in_context"}),
     ),
 }
 """The two definitions of faithfulness, by name (``docs/faithfulness.md``)."""
+
+_CLAIM_SENTENCES = 3
+"""Context sentences shown with a claim (those sharing most words with it)."""
+
+_SHARED_MAX_TOKENS = 112
+"""Completion budget of one shared-mode call (quote and two codes)."""
 
 
 def _estimate_tokens(text: str) -> int:
@@ -166,7 +205,8 @@ def _estimate_tokens(text: str) -> int:
 
 
 def claims_token_budget(answer: str) -> int:
-    """``max_tokens`` for claim extraction: 256 plus twice the answer's estimated tokens.
+    """``max_tokens`` for claim extraction (``claims="model"``): 256 plus twice the answer's
+    estimated tokens.
 
     Claims restate the answer with pronouns resolved (often longer than the answer) inside a
     JSON list; twice the answer plus a fixed allowance leaves room for both.
@@ -175,8 +215,9 @@ def claims_token_budget(answer: str) -> int:
 
 
 def verdicts_token_budget(n_claims: int) -> int:
-    """``max_tokens`` for a verdict call: 64 plus 128 per claim (id, one-sentence reason, label)."""
-    return 64 + 128 * n_claims
+    """Most completion tokens one scorer's verdicts on ``n_claims`` claims can take: one call
+    per claim, each at most the largest per-call budget (the support question's quote)."""
+    return n_claims * max(_SHARED_MAX_TOKENS, *(s.max_tokens for s in SCORERS.values()))
 
 
 def _may_abstain(answer: str) -> bool:
@@ -218,17 +259,18 @@ def _passages(context: Sequence[str] | str) -> tuple[str, ...]:
     return passages
 
 
-def _render_context(passages: Sequence[str]) -> str:
-    kept = [p.strip() for p in passages if p.strip()]
-    if not kept:
+def _render_evidence(sentences: Sequence[str]) -> str:
+    if not sentences:
         return "(empty)"
-    if len(kept) == 1:
-        return kept[0]
-    return "\n\n".join(f"[{i}] {p}" for i, p in enumerate(kept, start=1))
+    return "\n".join(s if s[-1] in ".!?。！？" else f"{s}." for s in sentences)
 
 
-def _render_claims(claims: Sequence[str]) -> str:
-    return "\n".join(f"{i}. {claim}" for i, claim in enumerate(claims, start=1))
+def _statement(claim: str, question: str | None) -> str:
+    """The claim as the verdict prompt shows it: a bare fragment (``"Delhi"``) is shown as the
+    answer to the question, so that it asserts something the context can state or deny."""
+    if question and question.strip() and len(claim.split()) <= _FRAGMENT_WORDS:
+        return f'{_FRAGMENT_PREFIX}{" ".join(question.split())}" is: {claim}'
+    return claim
 
 
 def _clean_claims(raw: Sequence[str]) -> tuple[list[str], list[DroppedClaim]]:
@@ -270,11 +312,18 @@ def scorer_names(scorers: Sequence[str] | str) -> tuple[ScorerName, ...]:
 
 
 def _validate(
-    scorers: Sequence[str], mode: str, repetition: int, answer: object, question: object
+    scorers: Sequence[str],
+    mode: str,
+    repetition: int,
+    answer: object,
+    question: object,
+    claims: str,
 ) -> tuple[ScorerName, ...]:
     names = scorer_names(scorers)
     if mode not in ("separate", "shared"):
         raise ConfigError(f"unknown mode {mode!r}; use 'separate' or 'shared'")
+    if claims not in ("sentences", "model"):
+        raise ConfigError(f"unknown claims source {claims!r}; use 'sentences' or 'model'")
     if isinstance(repetition, bool) or not isinstance(repetition, int) or repetition < 0:
         raise ConfigError(f"repetition must be an integer >= 0, got {repetition!r}")
     if not isinstance(answer, str):
@@ -338,85 +387,281 @@ class _Common:
 
 
 def _failure(
-    stage: Literal["claims", "verdicts"], result: CallResult[VerdictReply] | CallResult[ClaimsReply]
+    stage: Literal["claims", "verdicts"],
+    result: CallResult[ClaimReply] | CallResult[ClaimsReply],
+    where: str = "",
 ) -> tuple[Literal["parse_failure", "model_error"], FailureDetail]:
     reason: Literal["parse_failure", "model_error"] = (
         "model_error" if result.status == "model_error" else "parse_failure"
     )
-    detail = FailureDetail(
-        stage=stage,
-        error=result.error or f"{result.status} without a message from the model layer",
-        raw=result.raw,
-    )
+    error = result.error or f"{result.status} without a message from the model layer"
+    detail = FailureDetail(stage=stage, error=f"{where}{error}", raw=result.raw)
     return reason, detail
 
 
-async def _verdict_call(
+@dataclass(frozen=True, slots=True)
+class _Verdict:
+    """One scorer's verdict on one claim, read from the model's reply."""
+
+    label: str
+    reason: str
+    quote: str | None = None
+    quote_found: bool | None = None
+
+
+def _cut(quote: str) -> str:
+    text = " ".join(quote.split())
+    return text if len(text) <= MAX_QUOTE_CHARS else text[: MAX_QUOTE_CHARS - 1] + "…"
+
+
+_SILENT = {
+    "support": "not_supported",
+    "contradiction": "not_contradicted",
+    "shared": "not_in_context",
+}
+
+
+_SILENT_WHY = (
+    "no context sentence shares a content word with the claim: the context is silent on it "
+    "(not asked)"
+)
+_FRAGMENT_WHY = (
+    "a bare answer of five words or fewer asserts nothing the context could contradict on its "
+    "own (not asked; the support question judges it as the answer to the question)"
+)
+
+
+def _read(
+    kind: str,
+    replies: Sequence[ClaimReply],
+    claim: str,
+    context: Sequence[str],
+    skipped: str | None = None,
+    *,
+    answer: str | None = None,
+) -> _Verdict:
+    """The label the validated replies on one claim give (``kind``: the prompt asked); a
+    "supported" needs a quote that is in the context, about the claim and of its polarity."""
+    if not replies:
+        return _Verdict(_SILENT[kind], skipped or _SILENT_WHY)
+    reply = replies[0]
+    if isinstance(reply, ContradictionReply):
+        if any(isinstance(r, ContradictionReply) and r.verdict == "NO" for r in replies):
+            return _Verdict(
+                "contradicted",
+                "the model answered that the claim and a context sentence cannot both be true",
+            )
+        return _Verdict(
+            "not_contradicted",
+            "the model answered that the claim and the context sentences shown can both be true",
+        )
+    assert isinstance(reply, SupportReply | SharedReply)
+    quote = _cut(reply.quote)
+    found = quote_in_context(quote, context) if quote else False
+    stated = reply.verdict if isinstance(reply, SupportReply) else reply.stated
+    if stated == "YES" and found and not quote_covers(claim, quote, answer=answer):
+        label = "not_supported"
+        why = (
+            f"the model quoted {quote!r}, which is in the context but not about the claim (too "
+            "few of its words, or not its numbers): not counted as supported"
+        )
+    elif stated == "YES" and found and polarity_differs(claim, quote):
+        label = "not_supported"
+        why = (
+            f"the model quoted {quote!r}, which is in the context, but it says the same thing "
+            "as the claim with the opposite polarity (one is negated): not counted as supported"
+        )
+    elif stated == "YES" and found:
+        label, why = "supported", f"the context states it: {quote!r}"
+    elif stated == "YES":
+        shown = repr(quote) if quote else "no quote"
+        label = "not_supported"
+        why = (
+            f"the model answered that the context states it, but gave {shown}, which is not "
+            "in the context: not counted as supported"
+        )
+    else:
+        label, why = "not_supported", "the model answered that the context does not state it"
+    if isinstance(reply, SharedReply) and label != "supported":
+        if reply.both_true == "NO":
+            label = "contradicted"
+            why = f"{why}; and that the claim and the context cannot both be true"
+        else:
+            label = "not_in_context"
+    return _Verdict(label, why, quote or None, found if quote else None)
+
+
+_IN_FLIGHT: weakref.WeakKeyDictionary[ModelClient, dict[str, asyncio.Event]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per client, the verdict requests in flight, by their identity. A base answer and its mutants
+share most of their sentences, so the same question is often asked by two records judged at
+once: the second waits for the first and is then served from the reply cache (a cache hit in
+the client's usage) instead of sending the same request again."""
+
+
+async def _ask(
     client: ModelClient,
     *,
     prompt_name: str,
-    reply: type[VerdictReply],
-    claims: Sequence[str],
-    passages: Sequence[str],
+    reply: type[ClaimReply],
+    max_tokens: int,
+    statement: str,
+    evidence: Sequence[str],
     repetition: int,
     scope: str,
-) -> CallResult[VerdictReply]:
+) -> CallResult[ClaimReply]:
     prompt = load_prompt(prompt_name)
-    result: CallResult[VerdictReply] = await client.complete_structured(
-        messages=prompt.messages(context=_render_context(passages), claims=_render_claims(claims)),
-        schema=verdict_schema(reply, len(claims)),
-        prompt_name=prompt.name,
-        prompt_version=prompt.version,
-        repetition=repetition,
-        max_tokens=verdicts_token_budget(len(claims)),
-        scope=scope,
-    )
+    messages = prompt.messages(context=_render_evidence(evidence), claims=statement)
+    key = json.dumps([prompt.name, prompt.version, messages, repetition, max_tokens])
+    in_flight = _IN_FLIGHT.setdefault(client, {})
+    while (pending := in_flight.get(key)) is not None:
+        await pending.wait()
+    done = in_flight[key] = asyncio.Event()
+    try:
+        result: CallResult[ClaimReply] = await client.complete_structured(
+            messages=messages,
+            schema=reply,
+            prompt_name=prompt.name,
+            prompt_version=prompt.version,
+            repetition=repetition,
+            max_tokens=max_tokens,
+            scope=scope,
+        )
+    finally:
+        del in_flight[key]
+        done.set()
     return result
 
 
-def _from_verdicts(
-    common: _Common, scorer: ScorerName, result: CallResult[VerdictReply]
-) -> JudgeResult:
-    """A scored result from an ``ok`` verdict reply, or the unscored result it calls for."""
-    if result.status != "ok" or result.value is None:
-        reason, detail = _failure("verdicts", result)
-        return common.unscored(scorer, reason, detail, result.usage)
-    by_id = {v.claim_id: v for v in result.value.verdicts}
-    expected = set(range(1, len(common.claims) + 1))
-    if set(by_id) != expected or len(result.value.verdicts) != len(common.claims):
-        # The schema already enforces this; a model layer that skipped validation must not
-        # turn a partial reply into a score.
-        detail = FailureDetail(
-            stage="verdicts",
-            error=(
-                f"{len(result.value.verdicts)} verdicts with claim ids {sorted(by_id)} for "
-                f"{len(common.claims)} claims; need exactly one per claim id "
-                f"1..{len(common.claims)}"
-            ),
-            raw=result.raw,
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """The calls one scorer made about one claim, and the context sentences they showed."""
+
+    calls: tuple[CallResult[ClaimReply], ...]
+    evidence: tuple[str, ...]
+    statement: str
+    skipped: str | None = None
+    """Why no call was made (the verdict is then the question's faithful-by-silence label)."""
+
+
+async def _ask_claim(
+    client: ModelClient,
+    prompt_name: str,
+    statement: str,
+    sentences: Sequence[str],
+    repetition: int,
+) -> _Asked:
+    """One scorer's (or the shared mode's) calls about one claim.
+
+    Every question shows the claim with its :data:`_CLAIM_SENTENCES` most related context
+    sentences. When the model answers that the claim and those sentences can both be true
+    although the claim says the same thing as its most related sentence with the opposite
+    polarity (:func:`~hybridjudge.judges._evidence.polarity_differs`), the contradiction
+    question gets a second look against that one sentence alone: the probe that judged 7 of 8
+    such pairs right on the embedded model. A second look without that cue raised false
+    contradictions on clean answers. A claim that shares no content word with any context
+    sentence is not asked about at all: the context is silent on it (not supported, not
+    contradicted); on the embedded model such claims drew false contradictions ("Taking it on an
+    empty stomach helps absorption" against a context about the dose and its timing).
+    """
+    scope = "shared" if prompt_name == "shared" else prompt_name
+    if not shares_words(statement, sentences):
+        return _Asked((), (), statement, _SILENT_WHY)
+    if prompt_name == "contradiction" and statement.startswith(_FRAGMENT_PREFIX):
+        return _Asked((), (), statement, _FRAGMENT_WHY)
+    evidence = related_sentences(statement, sentences, k=_CLAIM_SENTENCES)
+    if prompt_name == "contradiction":
+        spec = SCORERS["contradiction"]
+        first = await _ask(
+            client,
+            prompt_name="contradiction",
+            reply=ContradictionReply,
+            max_tokens=spec.max_tokens,
+            statement=statement,
+            evidence=evidence,
+            repetition=repetition,
+            scope=scope,
         )
-        return common.unscored(scorer, "parse_failure", detail, result.usage)
+        value = first.value
+        best = ranked_sentences(statement, sentences)[:1]
+        if (
+            first.status != "ok"
+            or not isinstance(value, ContradictionReply)
+            or value.verdict == "NO"
+            or not best
+            or not polarity_differs(statement, best[0])
+        ):
+            return _Asked((first,), evidence, statement)
+        second = await _ask(
+            client,
+            prompt_name="contradiction",
+            reply=ContradictionReply,
+            max_tokens=spec.max_tokens,
+            statement=statement,
+            evidence=best,
+            repetition=repetition,
+            scope=scope,
+        )
+        return _Asked((first, second), evidence, statement)
+    reply: type[ClaimReply] = SharedReply if prompt_name == "shared" else SupportReply
+    budget = _SHARED_MAX_TOKENS if prompt_name == "shared" else SCORERS["support"].max_tokens
+    call = await _ask(
+        client,
+        prompt_name=prompt_name,
+        reply=reply,
+        max_tokens=budget,
+        statement=statement,
+        evidence=evidence,
+        repetition=repetition,
+        scope=scope,
+    )
+    return _Asked((call,), evidence, statement)
+
+
+def _result(
+    common: _Common, scorer: ScorerName, asked: Sequence[_Asked], context: Sequence[str]
+) -> JudgeResult:
+    """A scored result when every claim's calls gave a verdict, else the unscored result of
+    the first claim whose call failed (never a default verdict)."""
+    usage = Usage()
+    for one in asked:
+        for call in one.calls:
+            usage = usage + call.usage
+    for i, one in enumerate(asked, start=1):
+        for call in one.calls:
+            if call.status != "ok" or call.value is None:
+                reason, detail = _failure("verdicts", call, where=f"claim {i}: ")
+                return common.unscored(scorer, reason, detail, usage)
     spec = SCORERS[scorer]
     faithful = spec.faithful_labels if common.mode == "separate" else spec.shared_faithful_labels
-    verdicts = tuple(
-        ClaimVerdict(
-            claim_id=i,
-            claim=claim,
-            label=str(by_id[i].verdict),  # type: ignore[attr-defined]
-            reason=by_id[i].reason,
-            faithful=str(by_id[i].verdict) in faithful,  # type: ignore[attr-defined]
+    verdicts = []
+    kind = "shared" if common.mode == "shared" else scorer
+    for i, (claim, one) in enumerate(zip(common.claims, asked, strict=True), start=1):
+        values = [c.value for c in one.calls if c.value is not None]
+        bare = claim if one.statement != claim else None  # shown as the answer to the question
+        read = _read(kind, values, one.statement, context, one.skipped, answer=bare)
+        verdicts.append(
+            ClaimVerdict(
+                claim_id=i,
+                claim=claim,
+                label=read.label,
+                reason=read.reason,
+                faithful=read.label in faithful,
+                quote=read.quote,
+                quote_found=read.quote_found,
+                evidence=one.evidence,
+            )
         )
-        for i, claim in enumerate(common.claims, start=1)
-    )
     return JudgeResult(
         scorer=scorer,
         mode=common.mode,
         status="scored",
         score=spec.score([v.label for v in verdicts], mode=common.mode),
         claims=common.claims,
-        verdicts=verdicts,
+        verdicts=tuple(verdicts),
         dropped_claims=common.dropped,
-        usage=result.usage,
+        usage=usage,
         claims_usage=common.claims_usage,
         scope=common.scope(scorer),
         repetition=common.repetition,
@@ -433,20 +678,30 @@ async def judge(
     scorers: Sequence[str] = ("support", "contradiction"),
     mode: Literal["separate", "shared"] = "separate",
     repetition: int = 0,
+    claims: ClaimsSource = "sentences",
 ) -> dict[str, JudgeResult]:
     """Judge the faithfulness of ``answer`` to ``context`` with each of ``scorers``.
+
+    Each claim is judged on its own, against the few context sentences sharing most words with
+    it (:func:`~hybridjudge.judges._evidence.related_sentences`), in one short call per claim
+    and scorer whose prompt starts with those sentences (the server reuses its prompt cache
+    for the other scorer of the same claim, and across repetitions).
 
     Args:
         client: an open :class:`~hybridjudge.model.ModelClient` (cache, retries, usage).
         answer: the answer to judge.
         context: the retrieved passages (a single ``str`` is taken as one passage).
-        question: the question, used to make claims self-contained; optional.
+        question: the question; a claim of five words or fewer is judged as its answer.
         scorers: names from :data:`SCORERS` (``"support"``, ``"contradiction"``).
-        mode: ``"separate"`` asks each scorer's own question in its own call; ``"shared"`` makes
-            one three-way call (supported / contradicted / not_in_context) that feeds both:
-            supported -> support 1, contradiction-faithful 1; contradicted -> 0 and 0;
-            not_in_context -> support 0, contradiction-faithful 1.
+        mode: ``"separate"`` asks each scorer's own question in its own call per claim:
+            support, "does the context state the claim?" with a quote of the span (a
+            ``YES`` whose quote is not in the context is not supported); contradiction, "can
+            the claim and the context both be true?" (``NO``: contradicted). ``"shared"`` asks
+            both in one call per claim: supported -> support 1, contradiction-faithful 1;
+            contradicted -> 0 and 0; not_in_context -> support 0, contradiction-faithful 1.
         repetition: repetition index, part of every cache key (a fresh sample per repetition).
+        claims: ``"sentences"`` (the answer's sentences, no model call) or ``"model"``
+            (claim extraction by the model); see :data:`ClaimsSource`.
 
     Returns:
         ``{scorer name: JudgeResult}`` in the order of ``scorers``. Every result is a score in
@@ -454,7 +709,8 @@ async def judge(
         unscored with ``no_claims``, ``parse_failure`` or ``model_error``: never NaN.
 
     Raises:
-        ConfigError: unknown or repeated scorer, unknown mode, negative repetition.
+        ConfigError: unknown or repeated scorer, unknown mode or claims source, negative
+            repetition.
         InputError: an answer or a passage that is not a string.
     """
     results = await _judge(
@@ -465,6 +721,7 @@ async def judge(
         scorers=scorers,
         mode=mode,
         repetition=repetition,
+        claims=claims,
     )
     for name, result in results.items():
         if result.status == "unscored":
@@ -479,6 +736,23 @@ async def judge(
     return results
 
 
+async def _extract(
+    client: ModelClient, answer: str, question: str | None, repetition: int
+) -> CallResult[ClaimsReply]:
+    prompt = load_prompt("claims")
+    result: CallResult[ClaimsReply] = await client.complete_structured(
+        messages=prompt.messages(question=question or _NO_QUESTION, answer=answer),
+        schema=ClaimsReply,
+        prompt_name=prompt.name,
+        prompt_version=prompt.version,
+        repetition=repetition,
+        max_tokens=claims_token_budget(answer),
+        scope="claims",
+        check=lambda reply: _abstention_only(reply, answer),
+    )
+    return result
+
+
 async def _judge(
     client: ModelClient,
     *,
@@ -488,11 +762,12 @@ async def _judge(
     scorers: Sequence[str],
     mode: Literal["separate", "shared"],
     repetition: int,
+    claims: ClaimsSource,
 ) -> dict[str, JudgeResult]:
-    names = _validate(scorers, mode, repetition, answer, question)
+    names = _validate(scorers, mode, repetition, answer, question, claims)
     passages = _passages(context)
     verdict_prompts = [SCORERS[n].prompt for n in names] if mode == "separate" else ["shared"]
-    prompt_names = ["claims", *verdict_prompts]
+    prompt_names = ["claims", *verdict_prompts] if claims == "model" else verdict_prompts
     common = _Common(
         mode=mode,
         repetition=repetition,
@@ -506,79 +781,132 @@ async def _judge(
         detail = FailureDetail(stage="claims", error="the answer is empty; nothing to judge")
         return {n: common.unscored(n, "no_claims", detail) for n in names}
 
-    prompt = load_prompt("claims")
-    extracted: CallResult[ClaimsReply] = await client.complete_structured(
-        messages=prompt.messages(question=question or _NO_QUESTION, answer=answer),
-        schema=ClaimsReply,
-        prompt_name=prompt.name,
-        prompt_version=prompt.version,
-        repetition=repetition,
-        max_tokens=claims_token_budget(answer),
-        scope="claims",
-        check=lambda reply: _abstention_only(reply, answer),
-    )
-    if extracted.status != "ok" or extracted.value is None:
-        failure, detail = _failure("claims", extracted)
+    raw: str | None = None
+    if claims == "model":
+        extracted = await _extract(client, answer, question, repetition)
+        if extracted.status != "ok" or extracted.value is None:
+            failure, detail = _failure("claims", extracted)
+            common = dataclasses.replace(common, claims_usage=extracted.usage)
+            return {n: common.unscored(n, failure, detail) for n in names}
+        kept, dropped = _clean_claims(extracted.value.claims)
         common = dataclasses.replace(common, claims_usage=extracted.usage)
-        return {n: common.unscored(n, failure, detail) for n in names}
+        raw = extracted.raw
+    else:
+        kept, dropped = _clean_claims(claim_sentences(answer))
+    common = dataclasses.replace(common, claims=tuple(kept), dropped=tuple(dropped))
+    if not kept:
+        return _without_claims(common, names, dropped, answer, raw)
 
-    claims, dropped = _clean_claims(extracted.value.claims)
-    common = dataclasses.replace(
-        common, claims=tuple(claims), dropped=tuple(dropped), claims_usage=extracted.usage
-    )
-    if not claims:
-        abstention = [d.claim for d in dropped if d.why == "abstention"]
-        if abstention and _may_abstain(answer):
-            why = "the only claims extracted say the information is missing: " + " / ".join(
-                repr(c) for c in abstention
+    sentences = context_sentences(passages)
+    statements = [_statement(claim, question) for claim in kept]
+    if mode == "shared":
+        shared = await asyncio.gather(
+            *(
+                _ask_claim(client, "shared", statement, sentences, repetition)
+                for statement in statements
             )
-            return {n: common.abstained(n, why) for n in names}
-        if abstention:
-            # The model answered an abstention for an answer that does not abstain: a malformed
-            # claims reply, never a score (it would read as a perfect 1.0).
-            detail = FailureDetail(
-                stage="claims",
-                error=(
-                    "the claims reply only says information is missing ("
-                    + " / ".join(repr(c) for c in abstention)
-                    + ") but the answer does not abstain; not scored"
-                ),
-                raw=extracted.raw,
-            )
-            return {n: common.unscored(n, "parse_failure", detail) for n in names}
-        if mentions_abstention(answer):
-            why = "the answer abstains and no claim was extracted besides the abstention"
-            return {n: common.abstained(n, why) for n in names}
+        )
+        return {n: _result(common, n, shared, sentences) for n in names}
+
+    async def one_claim(statement: str) -> list[_Asked]:
+        # this claim's scorers one after the other: the second finds the common prompt prefix
+        # (instructions, then context) in the server's cache of the slot that served the first
+        return [
+            await _ask_claim(client, SCORERS[n].prompt, statement, sentences, repetition)
+            for n in names
+        ]
+
+    per_claim = await asyncio.gather(*(one_claim(statement) for statement in statements))
+    return {
+        name: _result(common, name, [asked[j] for asked in per_claim], sentences)
+        for j, name in enumerate(names)
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCall:
+    """One verdict call :func:`judge` may make: its messages and completion budget."""
+
+    prompt: str
+    """The prompt's name."""
+    messages: list[ChatMessage]
+    """The chat messages sent."""
+    max_tokens: int
+    """The completion budget."""
+
+
+def planned_calls(
+    answer: str,
+    context: Sequence[str],
+    question: str | None = None,
+    *,
+    scorers: Sequence[str] = ("support", "contradiction"),
+    mode: str = "separate",
+) -> list[PlannedCall]:
+    """Every verdict call :func:`judge` (``claims="sentences"``) can make for this answer, without
+    any request: an upper bound for a dry run (the contradiction question's second look is
+    counted wherever it can happen; the model's first answer decides whether it does)."""
+    names = _validate(scorers, mode, 0, answer, question, "sentences")
+    if pure_abstention_reason(answer) is not None or not answer.strip():
+        return []
+    kept, _ = _clean_claims(claim_sentences(answer))
+    sentences = context_sentences(_passages(context))
+    prompts = ["shared"] if mode == "shared" else [SCORERS[n].prompt for n in names]
+    calls: list[PlannedCall] = []
+    for claim in kept:
+        statement = _statement(claim, question)
+        if not shares_words(statement, sentences):
+            continue
+        evidence = related_sentences(statement, sentences, k=_CLAIM_SENTENCES)
+        for name in prompts:
+            if name == "contradiction" and statement.startswith(_FRAGMENT_PREFIX):
+                continue  # a bare answer is not asked the contradiction question
+            budget = _SHARED_MAX_TOKENS if name == "shared" else SCORERS[name].max_tokens
+            shown = [evidence]
+            best = ranked_sentences(statement, sentences)[:1]
+            if name == "contradiction" and best and polarity_differs(statement, best[0]):
+                shown.append(tuple(best))
+            for part in shown:
+                messages = load_prompt(name).messages(
+                    context=_render_evidence(part), claims=statement
+                )
+                calls.append(PlannedCall(name, messages, budget))
+    return calls
+
+
+def _without_claims(
+    common: _Common,
+    names: Sequence[ScorerName],
+    dropped: Sequence[DroppedClaim],
+    answer: str,
+    raw: str | None,
+) -> dict[str, JudgeResult]:
+    """The results when no claim is left to judge: an abstention, or unscored."""
+    abstention = [d.claim for d in dropped if d.why == "abstention"]
+    if abstention and _may_abstain(answer):
+        why = "the only claims extracted say the information is missing: " + " / ".join(
+            repr(c) for c in abstention
+        )
+        return {n: common.abstained(n, why) for n in names}
+    if abstention:
+        # The model answered an abstention for an answer that does not abstain: a malformed
+        # claims reply, never a score (it would read as a perfect 1.0).
         detail = FailureDetail(
             stage="claims",
-            error="the answer asserts nothing to verify (no claims extracted)",
-            raw=extracted.raw,
+            error=(
+                "the claims reply only says information is missing ("
+                + " / ".join(repr(c) for c in abstention)
+                + ") but the answer does not abstain; not scored"
+            ),
+            raw=raw,
         )
-        return {n: common.unscored(n, "no_claims", detail) for n in names}
-
-    if mode == "shared":
-        shared = await _verdict_call(
-            client,
-            prompt_name="shared",
-            reply=SharedReply,
-            claims=claims,
-            passages=passages,
-            repetition=repetition,
-            scope="shared",
-        )
-        return {n: _from_verdicts(common, n, shared) for n in names}
-
-    calls = [
-        _verdict_call(
-            client,
-            prompt_name=SCORERS[n].prompt,
-            reply=SCORERS[n].reply,
-            claims=claims,
-            passages=passages,
-            repetition=repetition,
-            scope=n,
-        )
-        for n in names
-    ]
-    replies = await asyncio.gather(*calls)
-    return {n: _from_verdicts(common, n, r) for n, r in zip(names, replies, strict=True)}
+        return {n: common.unscored(n, "parse_failure", detail) for n in names}
+    if mentions_abstention(answer):
+        why = "the answer abstains and no claim was extracted besides the abstention"
+        return {n: common.abstained(n, why) for n in names}
+    detail = FailureDetail(
+        stage="claims",
+        error="the answer asserts nothing to verify (no claims extracted)",
+        raw=raw,
+    )
+    return {n: common.unscored(n, "no_claims", detail) for n in names}

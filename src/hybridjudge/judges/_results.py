@@ -48,13 +48,22 @@ class ClaimVerdict(BaseModel):
     claim: str
     """The claim text."""
     label: str
-    """The model's label: ``supported``/``not_supported`` (support), ``contradicted``/
-    ``not_contradicted``/``unknown`` (contradiction), or ``supported``/``contradicted``/
-    ``not_in_context`` (shared mode)."""
+    """The verdict: ``supported``/``not_supported`` (support), ``contradicted``/
+    ``not_contradicted`` (contradiction), or ``supported``/``contradicted``/``not_in_context``
+    (shared mode). ``supported`` needs the model's ``YES`` *and* a quote found in the context."""
     reason: str
-    """The model's one-sentence reason, given before the label."""
+    """Why, in one sentence: what the model answered and whether its quote was found."""
     faithful: bool
     """Whether this claim counts as faithful for this scorer (the numerator of the score)."""
+    quote: str | None = None
+    """The span the model quoted as stating the claim (support and shared mode; at most 200
+    characters); ``None`` when it gave none or was not asked for one."""
+    quote_found: bool | None = None
+    """Whether :attr:`quote` is really in the context (a normalised substring, or 80 % of its
+    words in order in one context sentence with the same negations and numbers); ``None``
+    without a quote."""
+    evidence: tuple[str, ...] = ()
+    """The context sentences the claim was judged against (those sharing most words with it)."""
 
 
 class DroppedClaim(BaseModel):

@@ -265,6 +265,7 @@ class ModelClient:
         self.__api_key = key or "not-needed"
         self._secrets = (key, config.api_key_env if looks_like_key(config.api_key_env) else None)
         self._any_success = False
+        self._unusable: ModelHTTPError | None = None
         self._cache: ReplyStore | None = None
         self._oai: openai.AsyncOpenAI | None = None
         self._base_url: str | None = None
@@ -570,7 +571,7 @@ class ModelClient:
                     f"(HTTP {exc.status_code}: {_server_message(exc)})"
                 )
             if exc.status_code in _UNUSABLE_ENDPOINT and not self._any_success:
-                raise self._config_error(
+                raise self._unusable or self._config_error(
                     exc, f"prompt {request.prompt_name}@{request.prompt_version}"
                 ) from None
             return self._failed(
@@ -660,6 +661,8 @@ class ModelClient:
             mode = self._format_mode
             fmt = response_format(request.schema, mode)
             async with self._semaphore:
+                if self._unusable is not None:  # a call queued before the endpoint refused
+                    raise self._unusable
                 start = time.monotonic()
                 tally.add(calls=1)
                 try:
@@ -680,6 +683,11 @@ class ModelClient:
                     if mode is not FormatMode.NONE and _rejects_response_format(exc):
                         self._format_mode = max(self._format_mode, FormatMode(mode + 1))
                         continue
+                    if exc.status_code in _UNUSABLE_ENDPOINT and not self._any_success:
+                        # noted before the semaphore is released: no queued call is sent
+                        self._unusable = self._config_error(
+                            exc, f"prompt {request.prompt_name}@{request.prompt_version}"
+                        )
                     raise
                 except json.JSONDecodeError as exc:  # the SDK could not decode the body
                     raise ModelResponseError(

@@ -39,6 +39,7 @@ from hybridjudge.model._weights import model_file, require_xllamacpp
 
 __all__ = [
     "check_port_free",
+    "die_with_parent",
     "main",
     "serve_in_process",
     "serve_local_model",
@@ -156,6 +157,30 @@ def serve_in_process(
         del server
 
 
+def die_with_parent(parent_pid: int | None) -> None:
+    """Ask the kernel to kill this process when ``parent_pid`` (its parent) exits (Linux).
+
+    :func:`wait_for_parent_exit` polls from Python, which cannot run while the native server
+    holds the interpreter: under load an orphaned server was seen decoding on for minutes after
+    its parent was killed. ``PR_SET_PDEATHSIG`` delivers SIGKILL whatever the process is doing.
+    Elsewhere (or when ``prctl`` is unavailable) the polling remains the only guard. Exits at once
+    when the parent is already gone.
+    """
+    if parent_pid is None:
+        return
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass  # no prctl: polling only
+    if os.getppid() != parent_pid:
+        os._exit(0)
+
+
 def wait_for_parent_exit(parent_pid: int | None, poll_s: float = 1.0) -> None:
     """Sleep until interrupted or, when ``parent_pid`` is given, until that parent is gone."""
     while True:
@@ -237,6 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise LocalModelError("the options must be a JSON object", code="local_model_config")
         if options.get("model_dir") is not None:
             options["model_dir"] = Path(options["model_dir"])
+        parent = options.get("parent_pid")
+        die_with_parent(parent if isinstance(parent, int) else None)
 
         def ready(base_url: str) -> None:
             print(base_url, flush=True)

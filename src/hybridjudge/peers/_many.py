@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hybridjudge._errors import ConfigError
 from hybridjudge._params import check_repetitions
@@ -33,7 +33,14 @@ class PeerRecord(BaseModel):
     context: tuple[str, ...]
     """The context passages."""
     question: str = ""
-    """The question (a placeholder is used when empty: both peers refuse an empty one)."""
+    """The question (a placeholder is used when empty or ``None``: both peers refuse an empty
+    one)."""
+
+    @field_validator("question", mode="before")
+    @classmethod
+    def _no_question(cls, value: object) -> object:
+        # A case without a question (OpenGATE's simplification cases) carries ``None``.
+        return "" if value is None else value
 
 
 class PeerOutcome(BaseModel):

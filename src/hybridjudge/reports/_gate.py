@@ -3,7 +3,9 @@
 The gate fails closed. Besides regressions it fails when the comparison itself cannot be
 trusted:
 
-- ``mismatch``: the two studies do not share their corpora, scorers and defect classes;
+- ``mismatch``: the two studies do not share their corpora, scorers (with several judges: the
+  same judge names, each ``NAME:SCORER`` a scorer) and defect classes, or a named judge runs
+  another model or endpoint than in the baseline;
 - ``nothing_compared``: no rate was compared (e.g. a baseline with no cells);
 - ``unscored``: a scorer of the current study has a share of unscored evaluations above
   ``max_unscored`` (judges that never ran must not pass a gate: their cells are not measured);
@@ -88,6 +90,11 @@ def _classes(study: StudyResult) -> set[tuple[str, str, str]]:
     return {(r.corpus, r.defect_class, r.origin) for r in study.analysis.detection}
 
 
+def _identity(model: dict[str, str | float | int | None]) -> str:
+    """What must not change for a named judge between baseline and now: model and endpoint."""
+    return f"{model.get('model')} at {model.get('endpoint')}"
+
+
 def _mismatch(current: StudyResult, baseline: StudyResult) -> list[GateFailure]:
     problems: list[str] = []
     corpora_now = {c.name for c in current.corpora}
@@ -97,6 +104,14 @@ def _mismatch(current: StudyResult, baseline: StudyResult) -> list[GateFailure]:
     scorers_now, scorers_base = set(current.config.scorers), set(baseline.config.scorers)
     if scorers_now != scorers_base:
         problems.append(f"scorers {sorted(scorers_now)} vs baseline {sorted(scorers_base)}")
+    judges_now = {j.name: _identity(j.model) for j in current.config.judges}
+    judges_base = {j.name: _identity(j.model) for j in baseline.config.judges}
+    for name in sorted(set(judges_now) & set(judges_base)):
+        if judges_now[name] != judges_base[name]:
+            problems.append(
+                f"judge {name} is {judges_now[name]} now but was {judges_base[name]} in the "
+                "baseline (a judge's rates are comparable only on the same model)"
+            )
     classes_now, classes_base = _classes(current), _classes(baseline)
     if classes_now != classes_base:
         only_now = sorted(f"{c}/{d} [{o}]" for c, d, o in classes_now - classes_base)

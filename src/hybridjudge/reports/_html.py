@@ -13,14 +13,18 @@ import html
 
 from hybridjudge.reports._charts import cost_chart, have_matplotlib
 from hybridjudge.reports._markdown import (
+    CHEAPEST_EXPLAINED,
     DETECTION_EXPLAINED,
+    SEPARATION_EXPLAINED,
     _refusal_notes,
+    judge_usage_sentences,
     render_markdown,
     study_facts,
 )
 from hybridjudge.reports._page import facts_html, figure_html, page, table_block
 from hybridjudge.reports._tables import (
     OUT_OF_SCOPE,
+    cheapest_lines,
     clean_base_notes,
     cost_table,
     detection_table,
@@ -28,6 +32,7 @@ from hybridjudge.reports._tables import (
     raw_flags_table,
     reference_differences_table,
     scorer_order,
+    separation_table,
     stability_table,
     unscored_table,
 )
@@ -107,6 +112,23 @@ def render_html(study: StudyResult) -> str:
             _not_made(study),
         )
     )
+    if a.separation:
+        body.append(
+            _section(
+                "Separation of right and hallucinated answers (AUROC)",
+                table_block(separation_table(a, scorers).to_html()),
+                f"<p>{_md_inline(SEPARATION_EXPLAINED)}</p>",
+            )
+        )
+    if a.cheapest:
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in cheapest_lines(a))
+        body.append(
+            _section(
+                "Cheapest judge per defect class",
+                f"<p>{_md_inline(CHEAPEST_EXPLAINED)}</p>",
+                f'<ul class="cheapest">{items}</ul>',
+            )
+        )
     cost_parts = []
     if not have_matplotlib():
         cost_parts.append(
@@ -124,6 +146,9 @@ def render_html(study: StudyResult) -> str:
             '<p class="muted">Judge rows include the claim extraction both judges share, so they '
             "must not be added up. A cache hit counts at the latency it had when first made.</p>"
         )
+    if study.config.judges:
+        items = "".join(f"<li>{html.escape(u)}</li>" for u in judge_usage_sentences(study))
+        cost_parts.append(f"<ul>{items}</ul>")
     body.append(_section("Cost and latency", *cost_parts))
     body.append(_section("Stability across repetitions", table_block(stability_table(a).to_html())))
     body.append(_section("Unscored evaluations", table_block(unscored_table(a).to_html())))

@@ -5,9 +5,11 @@ Built from the same tables and labels as ``report.html`` (:mod:`hybridjudge.repo
 
 from __future__ import annotations
 
+from hybridjudge.model import Usage
 from hybridjudge.reports._format import fmt_count, fmt_duration_s, fmt_usd
 from hybridjudge.reports._tables import (
     OUT_OF_SCOPE,
+    cheapest_lines,
     class_label,
     clean_base_notes,
     cost_table,
@@ -15,12 +17,20 @@ from hybridjudge.reports._tables import (
     raw_flags_table,
     reference_differences_table,
     scorer_order,
+    separation_table,
     stability_table,
     unscored_table,
 )
 from hybridjudge.study import StudyResult
 
-__all__ = ["DETECTION_EXPLAINED", "render_markdown", "study_facts"]
+__all__ = [
+    "CHEAPEST_EXPLAINED",
+    "DETECTION_EXPLAINED",
+    "SEPARATION_EXPLAINED",
+    "judge_usage_sentences",
+    "render_markdown",
+    "study_facts",
+]
 
 DETECTION_EXPLAINED = (
     "Each cell: mutants detected (reacted in **every** repetition) / mutants, the rate and its "
@@ -33,12 +43,47 @@ DETECTION_EXPLAINED = (
 )
 
 
+SEPARATION_EXPLAINED = (
+    "How well each scorer's score separates the labelled right answers from the natural "
+    "hallucinations of the same questions (HaluEval: one of each per question): the AUROC is the "
+    "chance that a random right answer scores higher than a random hallucinated one (ties count "
+    "half; 0.5 is no separation, 1.0 perfect), with a 95% stratified bootstrap interval. An "
+    "answer's score is its mean over the repetitions; answers unscored in some repetition are "
+    "left out and counted. The deterministic scorer's score is 1 (grounded) or 0."
+)
+
+CHEAPEST_EXPLAINED = (
+    "Per defect class, the cheapest LLM scorer that detects it in every repetition: it detected "
+    "every mutant of the class (none unscored); cheapest by dollars per 1,000 evaluations as if "
+    "nothing were cached (a scorer's cost includes the claim extraction it needs), then by "
+    "median latency."
+)
+
+
+def _model_text(model: dict[str, str | float | int | None]) -> str:
+    text = f"{model.get('model') or 'unknown'} at {model.get('endpoint') or model.get('backend')}"
+    pin, pout = model.get("price_input_per_mtok"), model.get("price_output_per_mtok")
+    if pin is None or pout is None:
+        return text + ", price unknown"
+    return text + f", ${pin:g} / ${pout:g} per million prompt / completion tokens"
+
+
 def study_facts(study: StudyResult) -> list[tuple[str, str]]:
     """What a reader needs first: who judged, on what, how often, and on what sample."""
     cfg = study.config
     model = cfg.model or {}
     facts: list[tuple[str, str]] = []
-    if model:
+    if cfg.judges:
+        facts += [(f"judge {j.name}", _model_text(j.model)) for j in cfg.judges]
+        first = cfg.judges[0].model
+        settings = [
+            f"{key} {first[key]}"
+            for key in ("temperature", "seed", "max_tokens")
+            if first.get(key) is not None
+        ]
+        if settings:
+            facts.append((f"sampling settings ({cfg.judges[0].name})", ", ".join(settings)))
+    elif model:
         facts.append(("judge model", str(model.get("model") or "unknown")))
         facts.append(("endpoint", str(model.get("endpoint") or model.get("backend") or "unknown")))
         settings = [
@@ -53,7 +98,10 @@ def study_facts(study: StudyResult) -> list[tuple[str, str]]:
     facts.append(("scorers", ", ".join(cfg.scorers)))
     facts.append(("repetitions", str(cfg.repetitions)))
     facts.append(("judge mode", cfg.judge_mode))
-    if cfg.thresholds:
+    if cfg.judges and len(set(cfg.thresholds.values())) == 1:
+        value = next(iter(cfg.thresholds.values()))
+        facts.append(("judge thresholds", f"flag a score below {value:g} (every judge)"))
+    elif cfg.thresholds:
         facts.append(
             (
                 "judge thresholds",
@@ -76,16 +124,31 @@ def study_facts(study: StudyResult) -> list[tuple[str, str]]:
     return facts
 
 
-def _judge_usage_sentence(study: StudyResult) -> str | None:
+def judge_usage_sentences(study: StudyResult) -> list[str]:
+    """What the model clients did, each call counted once: one sentence for the run, and one
+    per named judge."""
+    from hybridjudge.study import split_scorer
+
     ju = study.judge_usage
     if ju is None:
-        return None
-    peers = any(s in ("ragas", "deepeval") for s in study.config.scorers)
+        return []
+    peers = any(split_scorer(s)[1] in ("ragas", "deepeval") for s in study.config.scorers)
     who = (
         "The model client of the judges and the peer scorers"
         if peers
         else "The judges' model client"
     )
+    if study.config.judges:
+        who = f"The model clients of the {len(study.config.judges)} judges" + (
+            " and their peer scorers" if peers else ""
+        )
+    sentences = [_usage_sentence(who, ju)]
+    for name, usage in study.judge_usage_by_judge.items():
+        sentences.append(_usage_sentence(f"Judge {name}", usage))
+    return sentences
+
+
+def _usage_sentence(who: str, ju: Usage) -> str:
     return (
         f"{who}, each call counted once: {fmt_count(ju.calls)} calls "
         f"({ju.retries} retries, {ju.repairs} repairs), {fmt_count(ju.prompt_tokens)} prompt + "
@@ -129,6 +192,12 @@ def render_markdown(study: StudyResult) -> str:
     lines += ["", "## Detection per defect class", "", DETECTION_EXPLAINED, ""]
     lines += [detection_table(a, scorers).to_markdown(), ""]
     lines += ["**Clean bases.** " + " ".join(clean_base_notes(study)), ""]
+    if a.separation:
+        lines += ["## Separation of right and hallucinated answers (AUROC)", ""]
+        lines += [SEPARATION_EXPLAINED, "", separation_table(a, scorers).to_markdown(), ""]
+    if a.cheapest:
+        lines += ["## Cheapest judge per defect class", "", CHEAPEST_EXPLAINED, ""]
+        lines += [f"- {line}" for line in cheapest_lines(a)] + [""]
     not_made = _refusal_notes(study)
     if not_made:
         lines += ["**Mutants not made** (a class's row counts only the mutants made):", ""]
@@ -142,9 +211,9 @@ def render_markdown(study: StudyResult) -> str:
         ]
     lines += ["", "## Unscored evaluations", "", unscored_table(a).to_markdown()]
     lines += ["", "## Cost and latency", "", cost_table(a).to_markdown()]
-    usage = _judge_usage_sentence(study)
+    usage = judge_usage_sentences(study)
     if usage:
-        lines += ["", usage]
+        lines += [""] + [f"- {u}" if len(usage) > 1 else u for u in usage]
     if any(c.includes_shared_claims for c in a.cost):
         lines += [
             "",

@@ -26,6 +26,8 @@ border:1px solid var(--line);border-radius:6px;font-size:.9rem}
 table{border-collapse:collapse;font-size:.88rem}
 th,td{border:1px solid var(--line);padding:.3rem .5rem;vertical-align:top;overflow-wrap:break-word}
 thead th{background:var(--head);position:sticky;top:0;z-index:1;text-align:left}
+thead.grouped{position:sticky;top:0;z-index:1}thead.grouped th{position:static}
+th.colgroup{text-align:center;border-bottom:2px solid var(--muted)}
 th.right,td.right{text-align:right}td.right{white-space:nowrap}th.center,td.center{text-align:center}
 td.strong,tr.strong td{font-weight:600}td.em,tr.em td,td.muted{font-style:italic}
 tr.group th{background:#eef1f4;text-align:left}

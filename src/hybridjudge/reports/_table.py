@@ -64,6 +64,14 @@ class Column:
     label: str
     align: Align = "left"
     tooltip: str | None = None
+    group: str | None = None
+    """A column group (e.g. a judge's name): consecutive columns of one group share a spanning
+    header in HTML; Markdown and the terminal put it before the label."""
+
+    @property
+    def full_label(self) -> str:
+        """``group · label`` (just the label without a group)."""
+        return f"{self.group} · {self.label}" if self.group else self.label
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +118,7 @@ class Table:
         lines = []
         if self.caption:
             lines += [f"*{_md_escape(self.caption)}*", ""]
-        lines.append("| " + " | ".join(_md_escape(c.label) for c in self.columns) + " |")
+        lines.append("| " + " | ".join(_md_escape(c.full_label) for c in self.columns) + " |")
         lines.append("|" + "".join(_md_rule(c.align) for c in self.columns))
         for row in self.rows:
             if row.group:
@@ -130,12 +138,34 @@ class Table:
         parts = [f"<table{cls}>"]
         if self.caption:
             parts.append(f"<caption>{html.escape(self.caption)}</caption>")
-        parts.append("<thead><tr>")
+        grouped = any(c.group for c in self.columns)
+        # a two-row header sticks as one block (each row sticking on its own would overlap)
+        parts.append('<thead class="grouped">' if grouped else "<thead>")
+        if grouped:
+            # one spanning header per run of columns of the same group; ungrouped columns span
+            # both header rows
+            parts.append("<tr>")
+            i = 0
+            while i < width:
+                col = self.columns[i]
+                if col.group is None:
+                    parts.append(_html_header(col, ' rowspan="2"'))
+                    i += 1
+                    continue
+                span = 1
+                while i + span < width and self.columns[i + span].group == col.group:
+                    span += 1
+                parts.append(
+                    f'<th scope="colgroup" colspan="{span}" class="colgroup">'
+                    f"{html.escape(col.group)}</th>"
+                )
+                i += span
+            parts.append("</tr>")
+        parts.append("<tr>")
         for col in self.columns:
-            attrs = f' class="{col.align}"' if col.align != "left" else ""
-            if col.tooltip:
-                attrs += f' title="{html.escape(col.tooltip)}"'
-            parts.append(f'<th scope="col"{attrs}>{html.escape(col.label)}</th>')
+            if grouped and col.group is None:
+                continue
+            parts.append(_html_header(col, ""))
         parts.append("</tr></thead><tbody>")
         for row in self.rows:
             if row.group:
@@ -165,7 +195,8 @@ class Table:
         table = RichTable(title=Text(shown) if shown else None, title_justify="left")
         for i, col in enumerate(self.columns):
             # the row label never wraps (it carries the [mutator]/[paper] tags); cells fold
-            table.add_column(Text(col.label), justify=col.align, no_wrap=i == 0, overflow="fold")
+            label = f"{col.group}\n{col.label}" if col.group else col.label
+            table.add_column(Text(label), justify=col.align, no_wrap=i == 0, overflow="fold")
         styles = {"normal": "", "strong": "bold", "muted": "dim", "em": "italic"}
         for row in self.rows:
             if row.group:
@@ -193,6 +224,13 @@ class Table:
         )
         console.print(self.to_rich())
         return console.export_text()
+
+
+def _html_header(col: Column, extra: str) -> str:
+    attrs = f' class="{col.align}"' if col.align != "left" else ""
+    if col.tooltip:
+        attrs += f' title="{html.escape(col.tooltip)}"'
+    return f'<th scope="col"{attrs}{extra}>{html.escape(col.label)}</th>'
 
 
 def _md_escape(text: str) -> str:

@@ -23,12 +23,18 @@ from hybridjudge.reports._format import (
     fmt_tokens,
     fmt_usd,
 )
-from hybridjudge.reports._table import Cell, Column, Row, Table
+from hybridjudge.reports._table import Align, Cell, Column, Row, Table
 from hybridjudge.study import (
+    CheapestRow,
+    CostRow,
     DetectionRow,
     FalseAlarmRow,
+    SeparationRow,
+    StabilityRow,
     StudyAnalysis,
     StudyResult,
+    UnscoredRow,
+    split_scorer,
     unscored_count,
     unscored_share,
 )
@@ -38,6 +44,7 @@ __all__ = [
     "OUT_OF_SCOPE",
     "ClassRow",
     "cell_text",
+    "cheapest_lines",
     "class_label",
     "clean_base_notes",
     "corpora",
@@ -47,10 +54,14 @@ __all__ = [
     "false_alarm_text",
     "fmt_ci",
     "fmt_pct",
+    "has_judges",
     "legend_ramp",
     "raw_flags_table",
     "reference_differences_table",
+    "scorer_column",
     "scorer_order",
+    "separation_cell",
+    "separation_table",
     "stability_table",
     "support_colour",
     "unscored_table",
@@ -213,6 +224,17 @@ def legend_ramp() -> list[tuple[float, str]]:
 # --- tables ------------------------------------------------------------------------------------
 
 
+def has_judges(scorers: Sequence[str]) -> bool:
+    """Whether the scorers belong to named judges (``NAME:SCORER``), i.e. column groups."""
+    return any(split_scorer(s)[0] is not None for s in scorers)
+
+
+def scorer_column(scorer: str, align: Align = "center") -> Column:
+    """A scorer's column: ``mini:support`` becomes ``support`` in the column group ``mini``."""
+    judge, base = split_scorer(scorer)
+    return Column(base, align=align, group=judge)
+
+
 def _detection_cell(row: DetectionRow | None, *, colour: bool) -> Cell:
     if row is None or row.n == 0:
         return Cell("—", align="center", emphasis="muted", title="not scored by this scorer")
@@ -295,8 +317,165 @@ def detection_table(
                 )
             )
         )
-    columns = (Column("defect class"), *(Column(s, align="center") for s in scorers))
+    columns = (Column("defect class"), *(scorer_column(s) for s in scorers))
     return Table(columns, tuple(rows), css_class="heat" if colour else None)
+
+
+def separation_cell(row: SeparationRow | None) -> Cell:
+    """``0.81`` with its interval and the answers scored / left out unscored."""
+    if row is None:
+        return Cell("—", align="center", emphasis="muted", title="not scored by this scorer")
+    counts = f"{row.positives} right, {row.negatives} hallucinated"
+    unscored = row.unscored_positives + row.unscored_negatives
+    lines = []
+    if row.auroc is None:
+        main = "n/a"
+        lines.append("one group has no scored answer")
+    else:
+        main = f"{row.auroc:.2f}"
+        lines.append(f"[{row.ci_low:.2f}–{row.ci_high:.2f}]")
+    lines.append(counts)
+    if unscored:
+        lines.append(f"{unscored} unscored left out")
+    return Cell(
+        main,
+        align="center",
+        lines=tuple(lines),
+        title=f"AUROC of right vs hallucinated answers, {100 * row.confidence:.0f}% "
+        f"{row.method} ({row.resamples} resamples, seed {row.seed})",
+    )
+
+
+def separation_table(analysis: StudyAnalysis, scorers: Sequence[str]) -> Table:
+    """Corpora with natural hallucinations x scorers: the AUROC of right vs hallucinated answers
+    with its bootstrap interval, the answers scored and the unscored left out."""
+    by_key = {(r.corpus, r.scorer): r for r in analysis.separation}
+    names = list(dict.fromkeys(r.corpus for r in analysis.separation))
+    rows = [
+        Row(
+            (
+                Cell(f"{name}: right vs hallucinated answers", header=True),
+                *(separation_cell(by_key.get((name, s))) for s in scorers),
+            )
+        )
+        for name in names
+    ]
+    columns = (Column("AUROC [95% bootstrap]"), *(scorer_column(s) for s in scorers))
+    return Table(columns, tuple(rows))
+
+
+def cheapest_lines(analysis: StudyAnalysis) -> list[str]:
+    """One line per (corpus, defect class, origin): the cheapest LLM scorer detecting it in
+    every repetition, or why none does."""
+    return [_cheapest_line(row) for row in analysis.cheapest]
+
+
+def _cheapest_line(row: CheapestRow) -> str:
+    head = f"{row.corpus} / {class_label(row.defect_class, row.origin)}: "
+    if row.scorer is None:
+        if row.best is None:
+            return head + "no LLM scorer measured it"
+        return (
+            head + "no LLM scorer detects every mutant in every repetition (best: "
+            f"{row.best}, {row.best_detected}/{row.best_n})."
+        )
+    judge, base = split_scorer(row.scorer)
+    who = f"judge {judge} ({base})" if judge else row.scorer
+    price = (
+        "price unknown"
+        if row.usd_per_1000 is None
+        else f"{fmt_usd(row.usd_per_1000)} per 1,000 evaluations"
+    )
+    text = head + f"cheapest: {who}, {price}, {row.n}/{row.n} detected"
+    others = [s for s in row.detecting if s != row.scorer]
+    if others:
+        text += "; also detected by " + ", ".join(others)
+    return text + "."
+
+
+def _metric_table(scorers: Sequence[str], metrics: Sequence[tuple[str, Sequence[str]]]) -> Table:
+    """Metrics as rows, one column per scorer grouped by judge (the layout with several
+    judges: each judge a column group)."""
+    columns = (Column("measure"), *(scorer_column(s, align="right") for s in scorers))
+    rows = [
+        Row((Cell(label, header=True), *(Cell(v, align="right") for v in values)))
+        for label, values in metrics
+    ]
+    return Table(columns, tuple(rows))
+
+
+def _stability_values(s: StabilityRow) -> list[str]:
+    return [
+        fmt_count(s.outputs),
+        fmt_count(s.verdict_flips),
+        fmt_count(s.outputs_with_movement),
+        f"{s.max_range:.2f}",
+        f"{s.mean_range:.2f}",
+        "yes" if s.identical_across_repetitions else "no",
+    ]
+
+
+_STABILITY_LABELS = (
+    "outputs",
+    "verdict flips",
+    "outputs whose score moved",
+    "max range",
+    "mean range",
+    "identical every repetition",
+)
+
+
+def _unscored_values(u: UnscoredRow) -> list[str]:
+    return [
+        fmt_count(u.evaluations),
+        f"{unscored_count(u)} of {fmt_count(u.evaluations)} ({100 * unscored_share(u):.1f}%)",
+        ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in u.by_reason.items()) or "none",
+    ]
+
+
+_UNSCORED_LABELS = ("evaluations", "unscored", "unscored by reason")
+
+
+def _cost_values(c: CostRow) -> list[str]:
+    return [
+        fmt_count(c.evaluations),
+        fmt_count(c.calls),
+        fmt_count(c.prompt_tokens),
+        fmt_count(c.completion_tokens),
+        fmt_usd(c.usd_per_1000),
+        fmt_duration_s(c.wall_s_per_repetition) + (" (shared)" if c.shared_wall else ""),
+        fmt_duration_ms(c.median_ms),
+        fmt_duration_ms(c.p95_ms),
+        fmt_count(c.cache_hits),
+        fmt_usd(c.saved_usd),
+        fmt_duration_s(c.saved_s),
+    ]
+
+
+_COST_LABELS = (
+    "evaluations",
+    "model calls",
+    "prompt tokens",
+    "completion tokens",
+    "$ per 1,000 evaluations",
+    "wall time per repetition",
+    "median latency",
+    "p95 latency",
+    "cache hits",
+    "saved $",
+    "saved time",
+)
+
+
+def _transposed(
+    rows: Sequence[StabilityRow] | Sequence[UnscoredRow] | Sequence[CostRow],
+    labels: Sequence[str],
+    values: list[list[str]],
+) -> Table:
+    scorers = [r.scorer for r in rows]
+    return _metric_table(
+        scorers, [(label, [v[i] for v in values]) for i, label in enumerate(labels)]
+    )
 
 
 def raw_flags_table(analysis: StudyAnalysis) -> Table:
@@ -337,7 +516,14 @@ def _num(value: str, index: int) -> Cell:
 
 
 def stability_table(analysis: StudyAnalysis) -> Table:
-    """Per scorer: verdict flips and score movement across repetitions."""
+    """Per scorer: verdict flips and score movement across repetitions (with several judges,
+    one column per scorer grouped by judge)."""
+    if has_judges([s.scorer for s in analysis.stability]):
+        return _transposed(
+            analysis.stability,
+            _STABILITY_LABELS,
+            [_stability_values(s) for s in analysis.stability],
+        )
     cols = [
         Column("scorer"),
         Column("outputs", "right"),
@@ -363,7 +549,12 @@ def stability_table(analysis: StudyAnalysis) -> Table:
 
 
 def unscored_table(analysis: StudyAnalysis) -> Table:
-    """Per scorer: evaluations, the unscored share and the unscored counts by reason."""
+    """Per scorer: evaluations, the unscored share and the unscored counts by reason (with
+    several judges, one column per scorer grouped by judge)."""
+    if has_judges([u.scorer for u in analysis.unscored]):
+        return _transposed(
+            analysis.unscored, _UNSCORED_LABELS, [_unscored_values(u) for u in analysis.unscored]
+        )
     cols = [
         Column("scorer"),
         Column("evaluations", "right"),
@@ -383,7 +574,10 @@ def unscored_table(analysis: StudyAnalysis) -> Table:
 
 
 def cost_table(analysis: StudyAnalysis) -> Table:
-    """Per scorer: calls, tokens, price, wall time, latency and what the cache saved."""
+    """Per scorer: calls, tokens, price, wall time, latency and what the cache saved (with
+    several judges, one column per scorer grouped by judge)."""
+    if has_judges([c.scorer for c in analysis.cost]):
+        return _transposed(analysis.cost, _COST_LABELS, [_cost_values(c) for c in analysis.cost])
     cols = [
         Column("scorer"),
         *(

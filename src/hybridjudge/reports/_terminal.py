@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 from hybridjudge.reports._format import fmt_count, fmt_duration_ms, fmt_duration_s
-from hybridjudge.reports._tables import detection_table
+from hybridjudge.reports._tables import cheapest_lines, detection_table, separation_table
 from hybridjudge.study import StudyResult
 
 __all__ = ["log_study_warnings", "print_study_summary", "study_console"]
@@ -30,7 +30,9 @@ def study_console(*, stderr: bool = True) -> Any:
 
 
 def print_study_summary(study: StudyResult, console: Any) -> None:
-    """Print one detection table per corpus, then one cost line per scorer."""
+    """Print one detection table per corpus (with several judges, a column group each), the
+    separation of right and hallucinated answers (AUROC), the cheapest judge per defect class,
+    then one cost line per scorer."""
     scorers = list(study.config.scorers)
     corpora = list(dict.fromkeys(r.corpus for r in study.analysis.detection))
     for corpus in corpora:
@@ -41,6 +43,17 @@ def print_study_summary(study: StudyResult, console: Any) -> None:
                 "† out of scope"
             )
         )
+    if study.analysis.separation:
+        console.print(
+            separation_table(study.analysis, scorers).to_rich(
+                title="right vs hallucinated answers: AUROC [95% bootstrap]; unscored left out"
+            )
+        )
+    lines = cheapest_lines(study.analysis)
+    if lines:
+        console.print("cheapest judge detecting each class in every repetition:", markup=False)
+        for line in lines:
+            console.print(f"  {line}", markup=False, highlight=False)
     for c in study.analysis.cost:
         console.print(
             f"{c.scorer}: {fmt_count(c.evaluations)} evaluations, {fmt_count(c.calls)} model "

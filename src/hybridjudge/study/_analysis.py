@@ -11,6 +11,12 @@
   "not flagged" but unknown. A cell reads ``3/5 detected, 1 unscored``: ``n`` is the 5 scored,
   ``unscored`` the 1 more the scorer ran on. :func:`unscored_share` is each scorer's share of
   unscored evaluations, which ``--max-unscored`` and ``gate`` compare against a threshold.
+- **Separation** (corpora with natural hallucinations, e.g. HaluEval): the AUROC of each scorer's
+  score for the right answers (bases, positive) against the hallucinated ones (negative), with a
+  stratified bootstrap interval; an output unscored in some repetition is left out and counted.
+- **Cheapest detecting scorer** per defect class: among the LLM scorers that detected every
+  mutant of the class in every repetition (none unscored), the one with the lowest dollars per
+  1,000 evaluations (see :class:`~hybridjudge.study.CheapestRow`).
 """
 
 from __future__ import annotations
@@ -20,20 +26,35 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from hybridjudge._stats import wilson_interval
+from hybridjudge._stats import STRATIFIED_BOOTSTRAP_METHOD, wilson_interval
 from hybridjudge.model import Usage
+from hybridjudge.study._judges import split_scorer
 from hybridjudge.study._models import (
+    CheapestRow,
     CostRow,
     DetectionRow,
     FalseAlarmRow,
     Observation,
     OutputRecord,
+    SeparationRow,
     StabilityRow,
     StudyAnalysis,
     UnscoredRow,
 )
 
-__all__ = ["IN_SCOPE", "analyse", "reacted", "unscored_count", "unscored_share"]
+__all__ = [
+    "IN_SCOPE",
+    "SEPARATION_RESAMPLES",
+    "analyse",
+    "cheapest_rows",
+    "reacted",
+    "separation_rows",
+    "unscored_count",
+    "unscored_share",
+]
+
+SEPARATION_RESAMPLES = 2000
+"""Bootstrap resamples of each separation (AUROC) interval."""
 
 # Whether a scorer family can see a defect class by construction (OpenGATE paper, exp. 2).
 IN_SCOPE: dict[str, dict[str, bool]] = {
@@ -57,7 +78,17 @@ _DEFECT_ORDER = ("omission", "fabricated_number", "non_abstention", "contradicti
 
 
 def _family(scorer: str) -> str:
-    return "deterministic" if "deterministic" in scorer else "judge"
+    return "deterministic" if "deterministic" in split_scorer(scorer)[1] else "judge"
+
+
+def _phase(scorer: str) -> str:
+    """The wall-time phase of a scorer: ``deterministic``, ``judges``, ``peers`` (or
+    ``judges:NAME`` / ``peers:NAME`` for a named judge's scorers)."""
+    judge, base = split_scorer(scorer)
+    if _family(scorer) == "deterministic":
+        return "deterministic"
+    phase = "peers" if base in ("ragas", "deepeval") else "judges"
+    return phase if judge is None else f"{phase}:{judge}"
 
 
 def reacted(mutant: Observation, base: Observation) -> bool | None:
@@ -90,8 +121,13 @@ def analyse(
     repetitions: int,
     wall_s: Mapping[str, float] | None = None,
     shared_claims_scope: bool = True,
+    separation_seed: int = 0,
 ) -> StudyAnalysis:
-    """Derive every table of a study from its raw observations."""
+    """Derive every table of a study from its raw observations.
+
+    ``separation_seed`` seeds the bootstrap of the separation intervals (the same observations
+    and seed give the same intervals).
+    """
     by_key: dict[tuple[str, str], dict[int, Observation]] = defaultdict(dict)
     for obs in observations:
         by_key[(obs.output_id, obs.scorer)][obs.repetition] = obs
@@ -197,7 +233,139 @@ def analyse(
         stability=tuple(stability),
         unscored=tuple(unscored_rows),
         cost=tuple(cost),
+        separation=tuple(
+            separation_rows(
+                outputs, by_key, scorers=scorers, repetitions=repetitions, seed=separation_seed
+            )
+        ),
+        cheapest=tuple(cheapest_rows(detection, cost)),
     )
+
+
+def separation_rows(
+    outputs: Sequence[OutputRecord],
+    observations: Mapping[tuple[str, str], Mapping[int, Observation]] | Iterable[Observation],
+    *,
+    scorers: Sequence[str],
+    repetitions: int,
+    seed: int = 0,
+    resamples: int = SEPARATION_RESAMPLES,
+) -> list[SeparationRow]:
+    """AUROC of right answers (bases) against natural hallucinations, per corpus and scorer.
+
+    Only corpora with natural-origin mutants get rows. Each output's score is its mean over the
+    repetitions; an output unscored in any repetition (or missing one) is left out and counted.
+    The interval is :func:`hybridjudge.metrics.auroc_interval` (stratified bootstrap).
+    """
+    from hybridjudge.metrics import auroc_interval
+
+    if isinstance(observations, Mapping):
+        by_key = observations
+    else:
+        grouped: dict[tuple[str, str], dict[int, Observation]] = defaultdict(dict)
+        for obs in observations:
+            grouped[(obs.output_id, obs.scorer)][obs.repetition] = obs
+        by_key = grouped
+    rows: list[SeparationRow] = []
+    corpora = list(dict.fromkeys(o.corpus for o in outputs))
+    for corpus in corpora:
+        natural = [o for o in outputs if o.corpus == corpus and o.origin == "natural" and o.base_id]
+        if not natural:
+            continue
+        base_ids = list(dict.fromkeys(o.base_id for o in natural if o.base_id is not None))
+        labelled = [(b, True) for b in base_ids] + [(o.id, False) for o in natural]
+        for scorer in scorers:
+            labels: list[bool] = []
+            scores: list[float] = []
+            unscored = {True: 0, False: 0}
+            for output_id, positive in labelled:
+                per_rep = by_key.get((output_id, scorer), {})
+                if not per_rep:
+                    continue  # this scorer did not run on it (outside the judge sample)
+                values = [per_rep[r].score if r in per_rep else None for r in range(repetitions)]
+                if any(v is None or per_rep[r].status != "scored" for r, v in enumerate(values)):
+                    unscored[positive] += 1
+                    continue
+                labels.append(positive)
+                scores.append(float(np.mean([v for v in values if v is not None])))
+            positives = sum(labels)
+            negatives = len(labels) - positives
+            if not unscored[True] and not unscored[False] and not labels:
+                continue  # the scorer ran on none of these answers
+            point = low = high = None
+            if positives and negatives:
+                result = auroc_interval(labels, scores, n_resamples=resamples, seed=seed)
+                point, low, high = result.auroc, result.low, result.high
+            rows.append(
+                SeparationRow(
+                    corpus=corpus,
+                    scorer=scorer,
+                    positives=positives,
+                    negatives=negatives,
+                    unscored_positives=unscored[True],
+                    unscored_negatives=unscored[False],
+                    auroc=point,
+                    ci_low=low,
+                    ci_high=high,
+                    confidence=0.95,
+                    resamples=resamples,
+                    seed=seed,
+                    method=STRATIFIED_BOOTSTRAP_METHOD,
+                )
+            )
+    return rows
+
+
+def _price_key(row: CostRow, order: int) -> tuple[int, float, float, int]:
+    unknown = row.usd_per_1000 is None
+    return (int(unknown), row.usd_per_1000 or 0.0, row.median_ms, order)
+
+
+def cheapest_rows(detection: Sequence[DetectionRow], cost: Sequence[CostRow]) -> list[CheapestRow]:
+    """Per (corpus, defect class, origin): the cheapest LLM scorer that detects the class.
+
+    Detecting the class means ``detected == n >= 1`` and nothing unscored. Cheapest: lowest
+    ``usd_per_1000`` (unknown prices last), then lower median latency, then the earlier scorer.
+    """
+    costs = {c.scorer: c for c in cost}
+    order = {c.scorer: i for i, c in enumerate(cost)}
+    keys = list(dict.fromkeys((r.corpus, r.defect_class, r.origin) for r in detection))
+    rows: list[CheapestRow] = []
+    for key in keys:
+        cells = [
+            r
+            for r in detection
+            if (r.corpus, r.defect_class, r.origin) == key
+            and _family(r.scorer) == "judge"
+            and r.scorer in costs
+        ]
+        if not cells:
+            continue
+        detecting = [r for r in cells if r.n >= 1 and r.detected == r.n and r.unscored == 0]
+        detecting.sort(key=lambda r: _price_key(costs[r.scorer], order[r.scorer]))
+        measured = [r for r in cells if r.n >= 1]
+        best = max(
+            measured,
+            key=lambda r: (r.detected / r.n, r.detected, -order[r.scorer]),
+            default=None,
+        )
+        winner = detecting[0] if detecting else None
+        rows.append(
+            CheapestRow(
+                corpus=key[0],
+                defect_class=key[1],
+                origin=key[2],
+                scorer=winner.scorer if winner else None,
+                judge=split_scorer(winner.scorer)[0] if winner else None,
+                usd_per_1000=costs[winner.scorer].usd_per_1000 if winner else None,
+                n=winner.n if winner else 0,
+                detecting=tuple(r.scorer for r in detecting),
+                best=None if winner or best is None else best.scorer,
+                best_detected=0 if winner or best is None else best.detected,
+                best_n=0 if winner or best is None else best.n,
+            )
+        )
+    return rows
 
 
 def _stability(
@@ -274,13 +442,7 @@ def _cost(
             # Latency as first measured: a cache hit counts at the latency it saved.
             latencies.append(o.latency_ms + o.usage.saved_latency_s * 1000.0)
     family = _family(scorer)
-    phase = (
-        "deterministic"
-        if family == "deterministic"
-        else "peers"
-        if scorer in ("ragas", "deepeval")
-        else "judges"
-    )
+    phase = _phase(scorer)
     total_cost = (
         None
         if usage.cost_usd is None or usage.saved_cost_usd is None

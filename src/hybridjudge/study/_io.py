@@ -8,7 +8,12 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from hybridjudge._errors import InputError
-from hybridjudge.study._models import STUDY_FORMAT, STUDY_FORMAT_VERSION, StudyResult
+from hybridjudge.study._models import (
+    READABLE_STUDY_FORMAT_VERSIONS,
+    STUDY_FORMAT,
+    STUDY_FORMAT_VERSION,
+    StudyResult,
+)
 
 __all__ = ["load_study", "save_study"]
 
@@ -22,7 +27,11 @@ def save_study(result: StudyResult, path: str | Path) -> Path:
 
 
 def load_study(path: str | Path) -> StudyResult:
-    """Read a ``study.json`` (or a results directory containing one)."""
+    """Read a ``study.json`` (or a results directory containing one).
+
+    Reads every version in :data:`READABLE_STUDY_FORMAT_VERSIONS`; an older file comes back as
+    the current version with the fields it lacks empty (no named judges, no separation rows).
+    """
     p = Path(path)
     if p.is_dir():
         p = p / "study.json"
@@ -43,11 +52,14 @@ def load_study(path: str | Path) -> StudyResult:
     if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
         raise InputError(f"{p}: not a hybridjudge study file (format should be {STUDY_FORMAT!r})")
     version = data.get("format_version")
-    if version != STUDY_FORMAT_VERSION:
+    if isinstance(version, bool) or version not in READABLE_STUDY_FORMAT_VERSIONS:
+        readable = ", ".join(str(v) for v in READABLE_STUDY_FORMAT_VERSIONS)
         raise InputError(
             f"{p}: study format version {version!r} is not supported by this hybridjudge "
-            f"(reads version {STUDY_FORMAT_VERSION}); rerun the study or upgrade hybridjudge"
+            f"(reads versions {readable}); rerun the study or upgrade hybridjudge"
         )
+    # an older file reads as the current version: the fields it lacks are empty
+    data["format_version"] = STUDY_FORMAT_VERSION
     try:
         return StudyResult.model_validate(data)
     except ValidationError as exc:

@@ -20,17 +20,21 @@ from pydantic import (
 from hybridjudge.model import Usage
 
 __all__ = [
+    "READABLE_STUDY_FORMAT_VERSIONS",
     "STUDY_FORMAT",
     "STUDY_FORMAT_VERSION",
+    "CheapestRow",
     "CorpusRecord",
     "CostRow",
     "DetectionRow",
     "FalseAlarmRow",
+    "JudgeRecord",
     "MutationSetRecord",
     "Observation",
     "OutputRecord",
     "ReferenceDifference",
     "SamplingRecord",
+    "SeparationRow",
     "StabilityRow",
     "StudyAnalysis",
     "StudyConfig",
@@ -39,7 +43,13 @@ __all__ = [
 ]
 
 STUDY_FORMAT = "hybridjudge.study"
-STUDY_FORMAT_VERSION = 1
+STUDY_FORMAT_VERSION = 2
+"""Version 2 added several judges (``config.judges``, ``judge_usage_by_judge``), the separation
+of labelled right and hallucinated answers (``analysis.separation``) and the cheapest judge per
+defect class (``analysis.cheapest``)."""
+READABLE_STUDY_FORMAT_VERSIONS = (1, 2)
+"""Versions :func:`~hybridjudge.study.load_study` reads (a version 1 file has none of the version 2
+fields, which read as empty)."""
 
 ScorerKind = Literal["deterministic", "judge", "reference"]
 
@@ -158,6 +168,16 @@ class SamplingRecord(_Frozen):
     """One sentence for the reports, naming the flag that runs the full study."""
 
 
+class JudgeRecord(_Frozen):
+    """One named judge model of a study run with several judges (``--judge NAME=SPEC``)."""
+
+    name: str
+    """The judge's name: its scorers are ``NAME:SCORER`` (e.g. ``mini:support``)."""
+    model: dict[str, str | float | int | None]
+    """Its model configuration as :meth:`~hybridjudge.model.ModelConfig.describe` gives it
+    (backend, endpoint, model, sampling settings, prices; never a key)."""
+
+
 class StudyConfig(_Frozen):
     """The settings a study ran with (never an API key)."""
 
@@ -170,7 +190,11 @@ class StudyConfig(_Frozen):
     judge_mode: Literal["separate", "shared"]
     """Judges' verdict mode."""
     model: dict[str, str | float | int | None]
-    """The model configuration (backend, base URL, model, temperature, seed, prices...)."""
+    """The model configuration (backend, base URL, model, temperature, seed, prices...); empty
+    when the study ran several named judges (see ``judges``)."""
+    judges: tuple[JudgeRecord, ...] = ()
+    """The named judges, in order, when the study ran several (``--judge``); empty for a study
+    with one judge from the model flags, whose scorers keep their plain names."""
 
 
 class DetectionRow(_Frozen):
@@ -295,6 +319,79 @@ class CostRow(_Frozen):
     rows must not be summed)."""
 
 
+class SeparationRow(_Frozen):
+    """How well one scorer's score separates labelled right answers from natural hallucinations.
+
+    On a corpus whose mutants include natural hallucinations (HaluEval: a hallucinated and a
+    right answer per question), the right answers (the bases) are the positives and the
+    hallucinated answers the negatives; the AUROC is the probability that a random right answer
+    scores higher than a random hallucinated one (ties half). An output's score is its mean over
+    the repetitions; an output unscored in any repetition is left out and counted.
+    """
+
+    corpus: str
+    """Corpus name."""
+    scorer: str
+    """Scorer name."""
+    positives: int
+    """Right answers scored in every repetition (in the AUROC)."""
+    negatives: int
+    """Hallucinated answers scored in every repetition (in the AUROC)."""
+    unscored_positives: int
+    """Right answers left out: unscored in some repetition."""
+    unscored_negatives: int
+    """Hallucinated answers left out: unscored in some repetition."""
+    auroc: float | None
+    """Area under the ROC curve (``None`` when one group has no scored answer)."""
+    ci_low: float | None
+    """Lower end of the bootstrap interval."""
+    ci_high: float | None
+    """Upper end of the bootstrap interval."""
+    confidence: float
+    """Two-sided level of the interval."""
+    resamples: int
+    """Bootstrap resamples."""
+    seed: int
+    """Seed of the bootstrap."""
+    method: str
+    """How the interval was computed."""
+
+
+class CheapestRow(_Frozen):
+    """For one defect class: the cheapest LLM scorer that detects it in every repetition.
+
+    A scorer *detects the class* when it detected every one of its mutants (reacted in every
+    repetition, ``detected == n``, at least one mutant) and left none unscored. Among those,
+    the one with the lowest dollars per 1,000 evaluations (as if nothing were cached) wins;
+    ties go to the lower median latency, then to the earlier scorer. A scorer whose price is
+    unknown ranks after every priced one.
+    """
+
+    corpus: str
+    """Corpus name."""
+    defect_class: str
+    """The defect class."""
+    origin: str
+    """Where its mutants came from."""
+    scorer: str | None
+    """The cheapest scorer detecting it (``None``: no LLM scorer did)."""
+    judge: str | None
+    """The judge of that scorer (``None`` for a study with one unnamed judge, or none)."""
+    usd_per_1000: float | None
+    """Its dollars per 1,000 evaluations (``None``: price unknown, or no scorer)."""
+    n: int
+    """Mutants of the class it detected (all of them)."""
+    detecting: tuple[str, ...]
+    """Every LLM scorer that detects the class, cheapest first."""
+    best: str | None = None
+    """When none detects it: the scorer with the highest detection rate (``None``: none
+    measured)."""
+    best_detected: int = 0
+    """That scorer's mutants detected."""
+    best_n: int = 0
+    """That scorer's mutants scored."""
+
+
 class StudyAnalysis(_Frozen):
     """Everything derived from the observations."""
 
@@ -308,6 +405,11 @@ class StudyAnalysis(_Frozen):
     """One row per scorer."""
     cost: tuple[CostRow, ...]
     """One row per scorer."""
+    separation: tuple[SeparationRow, ...] = ()
+    """One row per (corpus with natural hallucinations, scorer): AUROC of right vs
+    hallucinated answers."""
+    cheapest: tuple[CheapestRow, ...] = ()
+    """One row per (corpus, defect class, origin): the cheapest LLM scorer detecting it."""
 
 
 class ReferenceDifference(_Frozen):
@@ -352,11 +454,14 @@ class StudyResult(_Frozen):
     """Every raw verdict."""
     wall_s: dict[str, float]
     """Wall seconds per phase per repetition, e.g. ``{"deterministic": 0.01, "judges": 312.0}``
-    (``peers`` when the peer scorers ran)."""
+    (``peers`` when the peer scorers ran; ``judges:NAME`` and ``peers:NAME`` per named judge)."""
     judge_usage: Usage | None = None
     """Everything the judges' model client (and the peers' proxy, when peers ran) did in this
     run, each call counted once (the per-scorer cost rows include shared calls and must not be
-    summed)."""
+    summed); with several judges, the sum over them."""
+    judge_usage_by_judge: dict[str, Usage] = Field(default_factory=dict)
+    """With several judges: each judge's own usage (its judges and peers), each call counted
+    once."""
     analysis: StudyAnalysis
     """Derived tables."""
     reference: StudyAnalysis | None = None

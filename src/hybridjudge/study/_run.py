@@ -27,8 +27,10 @@ from hybridjudge._params import check_repetitions, check_seed
 from hybridjudge._sync import run_sync
 from hybridjudge.corpus import Case, Corpus, Output
 from hybridjudge.study._analysis import analyse
+from hybridjudge.study._judges import SEPARATOR, JudgeSpec, resolve_judges, split_scorer
 from hybridjudge.study._models import (
     CorpusRecord,
+    JudgeRecord,
     MutationSetRecord,
     Observation,
     OutputRecord,
@@ -69,6 +71,19 @@ ProgressHook = Callable[[str, int, int], None]
 cached)."""
 
 JudgeSample = int | Mapping[str, int] | None
+
+Judges = Sequence[str | JudgeSpec] | Mapping[str, "str | ModelConfig"] | None
+"""Several named judges: ``["NAME=SPEC", ...]`` or ``{name: spec or ModelConfig}`` (see
+:mod:`hybridjudge.study._judges` for the spec syntax); ``None``: one judge, ``model_config``."""
+
+
+def _qualified(judge: str | None, scorer: str) -> str:
+    return scorer if judge is None else f"{judge}{SEPARATOR}{scorer}"
+
+
+def _phase_key(phase: str, judge: str | None) -> str:
+    """The wall-time (and progress) key of a phase: ``judges``, or ``judges:NAME`` per judge."""
+    return phase if judge is None else f"{phase}{SEPARATOR}{judge}"
 
 
 def _refusal_counts(refused: Sequence[Refusal]) -> dict[str, dict[str, int]]:
@@ -423,6 +438,7 @@ def _deterministic(
 def _judge_observation(
     output_id: str, scorer: str, repetition: int, result: JudgeResult, threshold: float
 ) -> Observation:
+    """One judge verdict as an observation named ``scorer`` (qualified for a named judge)."""
     # A scorer's usage includes the claim extraction it needs (shared with the other judge of
     # the same call), so its row reads as the cost of running it alone.
     usage: Usage = result.usage + result.claims_usage
@@ -467,6 +483,7 @@ async def _judges(
     mode: Literal["separate", "shared"],
     thresholds: dict[str, float],
     hook: ProgressHook | None,
+    judge: str | None = None,
 ) -> tuple[list[Observation], float, Usage]:
     from hybridjudge.judges import JudgeRecord, ajudge_many
     from hybridjudge.model import ModelClient
@@ -485,11 +502,19 @@ async def _judges(
             mode=mode,
             repetitions=repetitions,
             client=client,
-            progress=None if hook is None else (lambda done, total: hook("judges", done, total)),
+            progress=None
+            if hook is None
+            else (lambda done, total: hook(_phase_key("judges", judge), done, total)),
         )
         run_usage = client.usage
     observations = [
-        _judge_observation(o.id, scorer, o.repetition, o.results[scorer], thresholds[scorer])
+        _judge_observation(
+            o.id,
+            _qualified(judge, scorer),
+            o.repetition,
+            o.results[scorer],
+            thresholds[_qualified(judge, scorer)],
+        )
         for o in sorted(batch.outcomes, key=lambda o: (o.repetition, o.index))
         for scorer in scorers
     ]
@@ -498,7 +523,7 @@ async def _judges(
 
 
 def _peer_observation(
-    output_id: str, repetition: int, result: PeerResult, threshold: float
+    output_id: str, repetition: int, result: PeerResult, threshold: float, judge: str | None = None
 ) -> Observation:
     # A peer's unscored reasons (no_claims, nan, parse_failure, model_error) pass through as
     # they are: never a score.
@@ -507,7 +532,7 @@ def _peer_observation(
     if result.status == "scored" and result.score is not None:
         return Observation(
             output_id=output_id,
-            scorer=result.scorer,
+            scorer=_qualified(judge, result.scorer),
             repetition=repetition,
             status="scored",
             score=float(result.score),
@@ -518,7 +543,7 @@ def _peer_observation(
         )
     return Observation(
         output_id=output_id,
-        scorer=result.scorer,
+        scorer=_qualified(judge, result.scorer),
         repetition=repetition,
         status="unscored",
         unscored_reason=result.unscored_reason,
@@ -536,6 +561,7 @@ async def _peers(
     config: ModelConfig,
     thresholds: dict[str, float],
     hook: ProgressHook | None,
+    judge: str | None = None,
 ) -> tuple[list[Observation], float, Usage]:
     from hybridjudge.peers import PEERS, PeerRecord, ascore_peers_many
 
@@ -556,10 +582,14 @@ async def _peers(
         config=config,
         peers=peers,
         repetitions=repetitions,
-        progress=None if hook is None else (lambda done, total: hook("peers", done, total)),
+        progress=None
+        if hook is None
+        else (lambda done, total: hook(_phase_key("peers", judge), done, total)),
     )
     observations = [
-        _peer_observation(o.id, o.repetition, o.results[peer], thresholds[peer])
+        _peer_observation(
+            o.id, o.repetition, o.results[peer], thresholds[_qualified(judge, peer)], judge
+        )
         for o in batch.outcomes
         for peer in peers
     ]
@@ -567,8 +597,16 @@ async def _peers(
 
 
 def _check_settings(
-    scorers: Sequence[str], repetitions: int, thresholds: Mapping[str, float] | None
+    scorers: Sequence[str],
+    repetitions: int,
+    thresholds: Mapping[str, float] | None,
+    judges: Sequence[str] = (),
 ) -> dict[str, float]:
+    """Validate the scorers and thresholds; the threshold of every LLM scorer by its name
+    (``support``, or ``NAME:support`` for each named judge in ``judges``).
+
+    A threshold may name a scorer (every judge's) or one judge's scorer (``NAME:support``).
+    """
     unknown = [s for s in scorers if s not in KNOWN_SCORERS]
     if unknown:
         raise ConfigError(
@@ -587,16 +625,26 @@ def _check_settings(
         for peer in peers:
             require_peer(peer)  # type: ignore[arg-type]  # checked against PEER_SCORERS
     limits = dict.fromkeys((*JUDGE_SCORERS, *peers), 1.0)
-    for name, value in (thresholds or {}).items():
-        if name not in JUDGE_SCORERS and name not in peers:
+    given = dict(thresholds or {})
+    for name, value in given.items():
+        judge, base = split_scorer(name)
+        if (judge is not None and judge not in judges) or (
+            base not in JUDGE_SCORERS and base not in peers
+        ):
+            named = f"; named judges: {', '.join(judges)}" if judges else ""
             raise ConfigError(
                 f"threshold given for {name!r}, which is not a judge or a selected peer; "
-                f"judges: {', '.join(JUDGE_SCORERS)}"
+                f"judges: {', '.join(JUDGE_SCORERS)}{named}"
             )
-        limits[name] = value
-    for name, value in limits.items():
-        if not 0.0 <= value <= 1.0:
+        if not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
             raise ConfigError(f"threshold for {name} must be in [0, 1], got {value}")
+    for name, value in given.items():
+        if split_scorer(name)[0] is None:
+            limits[name] = value
+    for judge in judges:
+        for base in (*JUDGE_SCORERS, *peers):
+            qualified = _qualified(judge, base)
+            limits[qualified] = given.get(qualified, limits[base])
     return limits
 
 
@@ -608,53 +656,76 @@ async def arun_study(
     thresholds: Mapping[str, float] | None = None,
     judge_mode: Literal["separate", "shared"] = "separate",
     model_config: ModelConfig | None = None,
+    judges: Judges = None,
     progress: ProgressHook | None = None,
 ) -> StudyResult:
     """Run the study from async code; see :func:`run_study`."""
     from hybridjudge._version import __version__
 
     scorers = list(scorers)
-    limits = _check_settings(scorers, repetitions, thresholds)
     judge_scorers = [s for s in scorers if s in JUDGE_SCORERS]
     peer_scorers = [s for s in scorers if s in PEER_SCORERS]
-    if (judge_scorers or peer_scorers) and model_config is None:
+    # every judge spec is checked before any work, as the scorers and thresholds are
+    named = resolve_judges(judges, model_config, source="judges")
+    limits = _check_settings(scorers, repetitions, thresholds, tuple(named))
+    llm = bool(judge_scorers or peer_scorers)
+    if llm and model_config is None and not named:
         from hybridjudge.model import ModelConfig
 
         model_config = ModelConfig.local()
+    # one unnamed judge (the model flags) or several named ones, each a column group
+    runs: list[tuple[str | None, ModelConfig]] = (
+        list(named.items()) if named else [(None, model_config)] if model_config else []
+    )
 
     observations: list[Observation] = []
     wall: dict[str, float] = {}
     judge_usage: Usage | None = None
+    by_judge: dict[str, Usage] = {}
     sampling = plan.sampling()
     if DETERMINISTIC in scorers:
         obs, wall[DETERMINISTIC] = _deterministic(plan, repetitions, progress)
         observations += obs
-    if judge_scorers and model_config is not None:
-        obs, wall["judges"], judge_usage = await _judges(
-            plan, judge_scorers, repetitions, model_config, judge_mode, limits, progress
-        )
-        observations += obs
-    if peer_scorers and model_config is not None:
-        obs, wall["peers"], peer_usage = await _peers(
-            plan, peer_scorers, repetitions, model_config, limits, progress
-        )
-        observations += obs
-        judge_usage = peer_usage if judge_usage is None else judge_usage + peer_usage
+    for judge, config in runs if llm else []:
+        usage: Usage | None = None
+        if judge_scorers:
+            obs, wall[_phase_key("judges", judge)], usage = await _judges(
+                plan, judge_scorers, repetitions, config, judge_mode, limits, progress, judge
+            )
+            observations += obs
+        if peer_scorers:
+            obs, wall[_phase_key("peers", judge)], peer_usage = await _peers(
+                plan, peer_scorers, repetitions, config, limits, progress, judge
+            )
+            observations += obs
+            usage = peer_usage if usage is None else usage + peer_usage
+        if usage is not None:
+            judge_usage = usage if judge_usage is None else judge_usage + usage
+            if judge is not None:
+                by_judge[judge] = usage
 
+    qualified = list(scorers)
+    if named:  # the deterministic scorer first, then each judge's scorers together
+        qualified = [s for s in scorers if s == DETERMINISTIC] + [
+            _qualified(judge, s) for judge in named for s in scorers if s != DETERMINISTIC
+        ]
     records = plan.records()
-    analysis = analyse(records, observations, scorers=scorers, repetitions=repetitions, wall_s=wall)
+    analysis = analyse(
+        records, observations, scorers=qualified, repetitions=repetitions, wall_s=wall
+    )
     model_info: dict[str, str | float | int | None] = {}
-    if (judge_scorers or peer_scorers) and model_config is not None:
+    if llm and model_config is not None and not named:
         model_info = model_config.describe()
     return StudyResult(
         hybridjudge_version=__version__,
         created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         config=StudyConfig(
-            scorers=tuple(scorers),
+            scorers=tuple(qualified),
             repetitions=repetitions,
-            thresholds={s: limits[s] for s in (*judge_scorers, *peer_scorers)},
+            thresholds={s: limits[s] for s in qualified if s != DETERMINISTIC},
             judge_mode=judge_mode,
             model=model_info,
+            judges=tuple(JudgeRecord(name=n, model=c.describe()) for n, c in named.items()),
         ),
         corpora=plan.corpus_records,
         mutation_sets=plan.mutation_records,
@@ -663,6 +734,7 @@ async def arun_study(
         observations=tuple(observations),
         wall_s=wall,
         judge_usage=judge_usage,
+        judge_usage_by_judge=by_judge,
         analysis=analysis,
     )
 
@@ -675,6 +747,7 @@ def run_study(
     thresholds: Mapping[str, float] | None = None,
     judge_mode: Literal["separate", "shared"] = "separate",
     model_config: ModelConfig | None = None,
+    judges: Judges = None,
     progress: ProgressHook | None = None,
 ) -> StudyResult:
     """Run every scorer on every output of ``plan`` ``repetitions`` times and analyse it.
@@ -689,9 +762,16 @@ def run_study(
             through :mod:`hybridjudge.peers` on the same ``model_config`` as the judges.
         repetitions: runs of every scorer on every output (1 or more).
         thresholds: judge or peer -> score below which it flags an output (default 1.0
-            each).
+            each); with ``judges``, ``NAME:support`` sets one judge's.
         judge_mode: ``separate`` (each judge its own verdict call) or ``shared``.
-        model_config: the model the judges use (default the embedded model).
+        model_config: the model the judges use (default the embedded model); with ``judges``,
+            the shared settings (sampling, retries, cache) the judges' specs leave out.
+        judges: several judge models in one study, e.g. ``["small=local",
+            "mini=model=gpt-4o-mini,price_in=0.15,price_out=0.6"]`` or ``{"mini":
+            ModelConfig(...)}`` (syntax: :mod:`hybridjudge.study._judges`). The LLM scorers
+            (judges and peers) run once per judge, named ``NAME:SCORER`` (``mini:support``);
+            the deterministic scorer runs once. ``None`` (default): one judge,
+            ``model_config``, with plain scorer names as before.
         progress: ``progress(phase, done, total)``.
 
     The comparison with the OpenGATE paper is not part of the run: call
@@ -700,7 +780,8 @@ def run_study(
     Raises:
         ConfigError: an unknown or repeated scorer, bad repetitions or thresholds, a peer
             scorer whose package is not installed (``code="missing_peer"``, naming the
-            ``[peers]`` extra), before any work starts.
+            ``[peers]`` extra), an invalid judge spec (``code="invalid_judge_spec"``), before
+            any work starts.
     """
     return run_sync(
         lambda: arun_study(
@@ -710,6 +791,7 @@ def run_study(
             thresholds=thresholds,
             judge_mode=judge_mode,
             model_config=model_config,
+            judges=judges,
             progress=progress,
         )
     )

@@ -1,11 +1,13 @@
-"""Write ``golden.json``: the observations of the golden study as the code of the day computes.
+"""Dump the observations of the golden study (``golden/toy`` with the scripted judge) as JSON.
 
-Run once with the pre-refactor code (commit d8938e9, before ``judge_many`` and ``load_plan``)::
+A tool for comparing two versions of the code by hand, e.g. before and after a refactor::
 
-    git -C /work/main archive d8938e9 | tar -x -C /tmp/base
-    PYTHONPATH=/tmp/base/src:. python tests/study/golden/make_golden.py
+    git -C /work/main archive <commit> | tar -x -C /tmp/base
+    PYTHONPATH=/tmp/base/src:. python tests/study/golden/make_golden.py   # writes golden.json
 
-``test_golden_study.py`` then checks that today's code gives the same observations.
+The test suite no longer compares against a stored dump: ``test_golden_study.py`` checks that
+the study's observations equal the scorers' own results on each output (a stored dump went stale
+whenever the judges changed on purpose).
 """
 
 from __future__ import annotations
