@@ -54,17 +54,22 @@ BASE4 = "Refunds are processed in 5 business days."
 INV2 = "Refunds are never processed in 5 business days."
 MUTANTS = {"c1": (BASE, FAB, "fabricated_number"), "c2": (BASE2, FAB2, "fabricated_number")}
 MUTANTS |= {"c3": (BASE3, INV, "inversion"), "c4": (BASE4, INV2, "inversion")}
-HALU = {  # question -> (context, right answer, hallucinated answer)
-    "h1": ("Paris is the capital of France.", "Paris is the capital.", "Lyon is the capital."),
+HALU = {  # question -> (context, right answer, hallucinated answer); answers > 5 words, so
+    # the judges ask both questions (a bare answer of <= 5 words skips the contradiction one)
+    "h1": (
+        "Paris is the capital of France.",
+        "We know that Paris is the capital.",
+        "We know that Lyon is the capital.",
+    ),
     "h2": (
         "The Nile flows into the Mediterranean.",
-        "It flows into the Mediterranean.",
-        "It flows into the Red Sea.",
+        "We know that it flows into the Mediterranean.",
+        "We know that it flows into the Red Sea.",
     ),
     "h3": (
         "Ada Lovelace wrote the first program.",
-        "Ada Lovelace wrote it.",
-        "Charles Babbage wrote it.",
+        "We know that Ada Lovelace wrote it.",
+        "We know that Charles Babbage wrote it.",
     ),
 }
 ANSWERS = [t for b, m, _ in MUTANTS.values() for t in (b, m)]
