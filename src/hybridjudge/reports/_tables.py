@@ -39,6 +39,9 @@ from hybridjudge.study import (
     unscored_share,
 )
 
+_Labels = tuple[tuple[str, Align], ...]
+"""Measure labels of a per-scorer table, each with its alignment."""
+
 __all__ = [
     "CLASS_LABELS",
     "OUT_OF_SCOPE",
@@ -415,13 +418,13 @@ def _stability_values(s: StabilityRow) -> list[str]:
     ]
 
 
-_STABILITY_LABELS = (
-    "outputs",
-    "verdict flips",
-    "outputs whose score moved",
-    "max range",
-    "mean range",
-    "identical every repetition",
+_STABILITY_LABELS: _Labels = (
+    ("outputs", "right"),
+    ("verdict flips", "right"),
+    ("outputs whose score moved", "right"),
+    ("max range", "right"),
+    ("mean range", "right"),
+    ("identical every repetition", "left"),
 )
 
 
@@ -433,7 +436,11 @@ def _unscored_values(u: UnscoredRow) -> list[str]:
     ]
 
 
-_UNSCORED_LABELS = ("evaluations", "unscored", "unscored by reason")
+_UNSCORED_LABELS: _Labels = (
+    ("evaluations", "right"),
+    ("unscored", "right"),
+    ("unscored by reason", "left"),
+)
 
 
 def _cost_values(c: CostRow) -> list[str]:
@@ -452,30 +459,32 @@ def _cost_values(c: CostRow) -> list[str]:
     ]
 
 
-_COST_LABELS = (
-    "evaluations",
-    "model calls",
-    "prompt tokens",
-    "completion tokens",
-    "$ per 1,000 evaluations",
-    "wall time per repetition",
-    "median latency",
-    "p95 latency",
-    "cache hits",
-    "saved $",
-    "saved time",
+_COST_LABELS: _Labels = tuple(
+    (label, "right")
+    for label in (
+        "evaluations",
+        "model calls",
+        "prompt tokens",
+        "completion tokens",
+        "$ per 1,000 evaluations",
+        "wall time per repetition",
+        "median latency",
+        "p95 latency",
+        "cache hits",
+        "saved $",
+        "saved time",
+    )
 )
 
 
-def _transposed(
-    rows: Sequence[StabilityRow] | Sequence[UnscoredRow] | Sequence[CostRow],
-    labels: Sequence[str],
-    values: list[list[str]],
-) -> Table:
-    scorers = [r.scorer for r in rows]
-    return _metric_table(
-        scorers, [(label, [v[i] for v in values]) for i, label in enumerate(labels)]
-    )
+def _per_scorer(scorers: Sequence[str], labels: _Labels, cells: Sequence[Sequence[str]]) -> Table:
+    """One row per scorer (*cells*: each scorer's values in the order of *labels*); with several
+    judges, the measures as rows and one column per scorer grouped by judge."""
+    if has_judges(scorers):
+        measures = [(label, [c[i] for c in cells]) for i, (label, _) in enumerate(labels)]
+        return _metric_table(scorers, measures)
+    columns = [Column("scorer"), *(Column(label, align) for label, align in labels)]
+    return Table.of(columns, [[s, *c] for s, c in zip(scorers, cells, strict=True)])
 
 
 def raw_flags_table(analysis: StudyAnalysis) -> Table:
@@ -518,103 +527,26 @@ def _num(value: str, index: int) -> Cell:
 def stability_table(analysis: StudyAnalysis) -> Table:
     """Per scorer: verdict flips and score movement across repetitions (with several judges,
     one column per scorer grouped by judge)."""
-    if has_judges([s.scorer for s in analysis.stability]):
-        return _transposed(
-            analysis.stability,
-            _STABILITY_LABELS,
-            [_stability_values(s) for s in analysis.stability],
-        )
-    cols = [
-        Column("scorer"),
-        Column("outputs", "right"),
-        Column("verdict flips", "right"),
-        Column("outputs whose score moved", "right"),
-        Column("max range", "right"),
-        Column("mean range", "right"),
-        Column("identical every repetition"),
-    ]
-    rows = [
-        [
-            s.scorer,
-            fmt_count(s.outputs),
-            fmt_count(s.verdict_flips),
-            fmt_count(s.outputs_with_movement),
-            f"{s.max_range:.2f}",
-            f"{s.mean_range:.2f}",
-            "yes" if s.identical_across_repetitions else "no",
-        ]
-        for s in analysis.stability
-    ]
-    return Table.of(cols, rows)
+    rows = analysis.stability
+    return _per_scorer(
+        [r.scorer for r in rows], _STABILITY_LABELS, [_stability_values(r) for r in rows]
+    )
 
 
 def unscored_table(analysis: StudyAnalysis) -> Table:
     """Per scorer: evaluations, the unscored share and the unscored counts by reason (with
     several judges, one column per scorer grouped by judge)."""
-    if has_judges([u.scorer for u in analysis.unscored]):
-        return _transposed(
-            analysis.unscored, _UNSCORED_LABELS, [_unscored_values(u) for u in analysis.unscored]
-        )
-    cols = [
-        Column("scorer"),
-        Column("evaluations", "right"),
-        Column("unscored", "right"),
-        Column("unscored by reason"),
-    ]
-    rows = [
-        [
-            u.scorer,
-            fmt_count(u.evaluations),
-            f"{unscored_count(u)} of {fmt_count(u.evaluations)} ({100 * unscored_share(u):.1f}%)",
-            ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in u.by_reason.items()) or "none",
-        ]
-        for u in analysis.unscored
-    ]
-    return Table.of(cols, rows)
+    rows = analysis.unscored
+    return _per_scorer(
+        [r.scorer for r in rows], _UNSCORED_LABELS, [_unscored_values(r) for r in rows]
+    )
 
 
 def cost_table(analysis: StudyAnalysis) -> Table:
     """Per scorer: calls, tokens, price, wall time, latency and what the cache saved (with
     several judges, one column per scorer grouped by judge)."""
-    if has_judges([c.scorer for c in analysis.cost]):
-        return _transposed(analysis.cost, _COST_LABELS, [_cost_values(c) for c in analysis.cost])
-    cols = [
-        Column("scorer"),
-        *(
-            Column(label, "right")
-            for label in (
-                "evaluations",
-                "model calls",
-                "prompt tokens",
-                "completion tokens",
-                "$ per 1,000 evaluations",
-                "wall time per repetition",
-                "median latency",
-                "p95 latency",
-                "cache hits",
-                "saved $",
-                "saved time",
-            )
-        ),
-    ]
-    rows = [
-        [
-            c.scorer,
-            fmt_count(c.evaluations),
-            fmt_count(c.calls),
-            fmt_count(c.prompt_tokens),
-            fmt_count(c.completion_tokens),
-            fmt_usd(c.usd_per_1000),
-            fmt_duration_s(c.wall_s_per_repetition) + (" (shared)" if c.shared_wall else ""),
-            fmt_duration_ms(c.median_ms),
-            fmt_duration_ms(c.p95_ms),
-            fmt_count(c.cache_hits),
-            fmt_usd(c.saved_usd),
-            fmt_duration_s(c.saved_s),
-        ]
-        for c in analysis.cost
-    ]
-    return Table.of(cols, rows)
+    rows = analysis.cost
+    return _per_scorer([r.scorer for r in rows], _COST_LABELS, [_cost_values(r) for r in rows])
 
 
 def reference_differences_table(study: StudyResult) -> Table:
