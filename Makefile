@@ -73,7 +73,7 @@ PEERS_STUDY = $(PEERS_VENV)/bin/hybridjudge study run \
 	--scorers $(PEERS_SCORERS) --repetitions 1 --judge-sample $(PEERS_SAMPLE) \
 	--judge-mode separate --backend local --cache-dir $(PEERS_CACHE) --max-unscored 1
 $(PEERS_VENV)/.peers-local-installed: $(PEERS_VENV)/.peers-installed
-	$(PEERS_VENV)/bin/python -m pip install --quiet -e '.[peers,local]'
+	$(PEERS_VENV)/bin/python -m pip install --quiet -e '.[peers,local,report]'
 	touch $@
 
 peers-study: $(PEERS_VENV)/.peers-local-installed
