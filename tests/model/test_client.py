@@ -99,6 +99,33 @@ def test_second_identical_run_makes_no_request_and_reports_what_it_saved(
     assert client.usage == second.usage
 
 
+def test_identical_requests_at_once_reach_the_server_once(
+    openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
+) -> None:
+    # two concurrent callers with the same request: the second waits for the first and is
+    # served from the cache; a different request in between is not held up by them
+    openai_server.respond_with(always(slow(0.3, '{"claims": ["a"]}')))
+
+    async def both() -> list[CallResult[Claims]]:
+        other = [{"role": "user", "content": "Answer: Lyon is in France."}]
+        async with ModelClient(fake_model_config, environ={KEY_ENV: SECRET}) as client:
+            calls = [
+                client.complete_structured(MESSAGES, Claims, prompt_name="c", prompt_version="1")
+                for _ in range(2)
+            ]
+            calls.append(
+                client.complete_structured(other, Claims, prompt_name="c", prompt_version="1")
+            )
+            return list(await asyncio.gather(*calls))
+
+    first, second, other = run(both())
+    assert openai_server.request_count == 2  # one per distinct request
+    assert [first.usage.calls, second.usage.calls, other.usage.calls] == [1, 0, 1]
+    assert second.cached
+    assert second.usage.cache_hits == 1
+    assert second.value == first.value == other.value == Claims(claims=["a"])
+
+
 @pytest.mark.parametrize(
     "change",
     [

@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import math
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
@@ -491,15 +489,6 @@ def _read(
     return _Verdict(label, why, quote or None, found if quote else None)
 
 
-_IN_FLIGHT: weakref.WeakKeyDictionary[ModelClient, dict[str, asyncio.Event]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per client, the verdict requests in flight, by their identity. A base answer and its mutants
-share most of their sentences, so the same question is often asked by two records judged at
-once: the second waits for the first and is then served from the reply cache (a cache hit in
-the client's usage) instead of sending the same request again."""
-
-
 async def _ask(
     client: ModelClient,
     *,
@@ -513,24 +502,15 @@ async def _ask(
 ) -> CallResult[ClaimReply]:
     prompt = load_prompt(prompt_name)
     messages = prompt.messages(context=_render_evidence(evidence), claims=statement)
-    key = json.dumps([prompt.name, prompt.version, messages, repetition, max_tokens])
-    in_flight = _IN_FLIGHT.setdefault(client, {})
-    while (pending := in_flight.get(key)) is not None:
-        await pending.wait()
-    done = in_flight[key] = asyncio.Event()
-    try:
-        result: CallResult[ClaimReply] = await client.complete_structured(
-            messages=messages,
-            schema=reply,
-            prompt_name=prompt.name,
-            prompt_version=prompt.version,
-            repetition=repetition,
-            max_tokens=max_tokens,
-            scope=scope,
-        )
-    finally:
-        del in_flight[key]
-        done.set()
+    result: CallResult[ClaimReply] = await client.complete_structured(
+        messages=messages,
+        schema=reply,
+        prompt_name=prompt.name,
+        prompt_version=prompt.version,
+        repetition=repetition,
+        max_tokens=max_tokens,
+        scope=scope,
+    )
     return result
 
 

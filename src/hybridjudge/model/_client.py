@@ -29,12 +29,13 @@ messages) is redacted of anything that looks like a key before it is stored or s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, TypeVar, cast
@@ -283,6 +284,7 @@ class ModelClient:
         self._format_mode = FormatMode.JSON_SCHEMA
         self._usage = Usage()
         self._by_scope: dict[str, Usage] = {}
+        self._in_flight: dict[str, asyncio.Event] = {}
         self._open = False
 
     def __repr__(self) -> str:
@@ -404,13 +406,17 @@ class ModelClient:
         conversation = _conversation(messages)
         request = _Request(schema, budget, prompt_name, prompt_version, repetition)
         result: CallResult[T]
-        first = await self._reply(conversation, request, tally)
-        if isinstance(first, _Failed):
-            result = CallResult[T](status="model_error", error=first.error, usage=tally.freeze())
-        else:
-            result = await self._validate_or_repair(
-                conversation, first, schema, tally=tally, request=request, check=check
-            )
+        key = self._key(conversation, request)
+        async with self._alone(key):
+            first = await self._reply(conversation, request, tally, key)
+            if isinstance(first, _Failed):
+                result = CallResult[T](
+                    status="model_error", error=first.error, usage=tally.freeze()
+                )
+            else:
+                result = await self._validate_or_repair(
+                    conversation, first, schema, tally=tally, request=request, check=check
+                )
         self._usage = self._usage + result.usage
         self._by_scope[scope] = self._by_scope.get(scope, Usage()) + result.usage
         self._log_call(request, scope, result)
@@ -516,11 +522,10 @@ class ModelClient:
                 self._cache.set(reply.key, reply.entry)
 
     # -- one reply: cache, then the endpoint -----------------------------------------------
-    async def _reply(
-        self, messages: list[ChatMessage], request: _Request, tally: _Tally
-    ) -> _Reply | _Failed:
+    def _key(self, messages: list[ChatMessage], request: _Request) -> str:
+        """The identity of one request: its cache key."""
         config = self.config
-        key = cache_key(
+        return cache_key(
             {
                 "endpoint": config.endpoint_identity,
                 "model": config.model,
@@ -534,6 +539,31 @@ class ModelClient:
                 "repetition": request.repetition,
             }
         )
+
+    @contextlib.asynccontextmanager
+    async def _alone(self, key: str) -> AsyncIterator[None]:
+        """One request of an identity at a time: a caller whose identical request is already in
+        flight waits for it, and is then served from the reply cache (a cache hit in its usage)
+        instead of sending the same request again. A base answer and its mutants share most of
+        their sentences, so the judges often ask the same question for two records at once."""
+        while (pending := self._in_flight.get(key)) is not None:
+            await pending.wait()
+        done = self._in_flight[key] = asyncio.Event()
+        try:
+            yield
+        finally:
+            del self._in_flight[key]
+            done.set()
+
+    async def _reply(
+        self,
+        messages: list[ChatMessage],
+        request: _Request,
+        tally: _Tally,
+        key: str | None = None,
+    ) -> _Reply | _Failed:
+        config = self.config
+        key = self._key(messages, request) if key is None else key
         if self._cache is not None:
             entry = self._cache.get(key)
             if entry is not None:
