@@ -545,58 +545,72 @@ async def _ask_claim(
     contradicted); on the embedded model such claims drew false contradictions ("Taking it on an
     empty stomach helps absorption" against a context about the dose and its timing).
     """
+    plan = _plan(prompt_name, statement, sentences)
+    if plan.skipped is not None:
+        return _Asked((), (), statement, plan.skipped)
     scope = "shared" if prompt_name == "shared" else prompt_name
-    if not shares_words(statement, sentences):
-        return _Asked((), (), statement, _SILENT_WHY)
-    if prompt_name == "contradiction" and statement.startswith(_FRAGMENT_PREFIX):
-        return _Asked((), (), statement, _FRAGMENT_WHY)
-    evidence = related_sentences(statement, sentences, k=_CLAIM_SENTENCES)
-    if prompt_name == "contradiction":
-        spec = SCORERS["contradiction"]
-        first = await _ask(
+
+    async def ask(evidence: tuple[str, ...]) -> CallResult[ClaimReply]:
+        return await _ask(
             client,
-            prompt_name="contradiction",
-            reply=ContradictionReply,
-            max_tokens=spec.max_tokens,
+            prompt_name=prompt_name,
+            reply=plan.reply,
+            max_tokens=plan.max_tokens,
             statement=statement,
             evidence=evidence,
             repetition=repetition,
             scope=scope,
         )
-        value = first.value
+
+    first = await ask(plan.evidence)
+    value = first.value
+    if (
+        not plan.second_look
+        or first.status != "ok"
+        or not isinstance(value, ContradictionReply)
+        or value.verdict == "NO"
+    ):
+        return _Asked((first,), plan.evidence, statement)
+    second = await ask(plan.second_look)
+    return _Asked((first, second), plan.evidence, statement)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What one scorer (or the shared mode) asks about one claim, decided before any request:
+    used by :func:`_ask_claim` and, without requests, by :func:`planned_calls`."""
+
+    reply: type[ClaimReply]
+    max_tokens: int
+    evidence: tuple[str, ...] = ()
+    """The context sentences shown with the claim."""
+    second_look: tuple[str, ...] = ()
+    """The contradiction question's second look (the claim's best sentence alone), asked only
+    when the first answer is "YES"; empty when there is none to take."""
+    skipped: str | None = None
+    """Why the claim is not asked at all."""
+
+
+def _plan(prompt_name: str, statement: str, sentences: Sequence[str]) -> _Plan:
+    """The questions about one claim (see :func:`_ask_claim` for the rules)."""
+    reply: type[ClaimReply]
+    if prompt_name == "shared":
+        reply, budget = SharedReply, _SHARED_MAX_TOKENS
+    elif prompt_name == "contradiction":
+        reply, budget = ContradictionReply, SCORERS["contradiction"].max_tokens
+    else:
+        reply, budget = SupportReply, SCORERS["support"].max_tokens
+    if not shares_words(statement, sentences):
+        return _Plan(reply, budget, skipped=_SILENT_WHY)
+    if prompt_name == "contradiction" and statement.startswith(_FRAGMENT_PREFIX):
+        return _Plan(reply, budget, skipped=_FRAGMENT_WHY)
+    evidence = related_sentences(statement, sentences, k=_CLAIM_SENTENCES)
+    second_look: tuple[str, ...] = ()
+    if prompt_name == "contradiction":
         best = ranked_sentences(statement, sentences)[:1]
-        if (
-            first.status != "ok"
-            or not isinstance(value, ContradictionReply)
-            or value.verdict == "NO"
-            or not best
-            or not polarity_differs(statement, best[0])
-        ):
-            return _Asked((first,), evidence, statement)
-        second = await _ask(
-            client,
-            prompt_name="contradiction",
-            reply=ContradictionReply,
-            max_tokens=spec.max_tokens,
-            statement=statement,
-            evidence=best,
-            repetition=repetition,
-            scope=scope,
-        )
-        return _Asked((first, second), evidence, statement)
-    reply: type[ClaimReply] = SharedReply if prompt_name == "shared" else SupportReply
-    budget = _SHARED_MAX_TOKENS if prompt_name == "shared" else SCORERS["support"].max_tokens
-    call = await _ask(
-        client,
-        prompt_name=prompt_name,
-        reply=reply,
-        max_tokens=budget,
-        statement=statement,
-        evidence=evidence,
-        repetition=repetition,
-        scope=scope,
-    )
-    return _Asked((call,), evidence, statement)
+        if best and polarity_differs(statement, best[0]):
+            second_look = tuple(best)
+    return _Plan(reply, budget, evidence, second_look)
 
 
 def _result(
@@ -835,22 +849,16 @@ def planned_calls(
     calls: list[PlannedCall] = []
     for claim in kept:
         statement = _statement(claim, question)
-        if not shares_words(statement, sentences):
-            continue
-        evidence = related_sentences(statement, sentences, k=_CLAIM_SENTENCES)
         for name in prompts:
-            if name == "contradiction" and statement.startswith(_FRAGMENT_PREFIX):
-                continue  # a bare answer is not asked the contradiction question
-            budget = _SHARED_MAX_TOKENS if name == "shared" else SCORERS[name].max_tokens
-            shown = [evidence]
-            best = ranked_sentences(statement, sentences)[:1]
-            if name == "contradiction" and best and polarity_differs(statement, best[0]):
-                shown.append(tuple(best))
-            for part in shown:
-                messages = load_prompt(name).messages(
-                    context=_render_evidence(part), claims=statement
-                )
-                calls.append(PlannedCall(name, messages, budget))
+            plan = _plan(name, statement, sentences)
+            if plan.skipped is not None:
+                continue
+            for part in (plan.evidence, plan.second_look):
+                if part:
+                    messages = load_prompt(name).messages(
+                        context=_render_evidence(part), claims=statement
+                    )
+                    calls.append(PlannedCall(name, messages, plan.max_tokens))
     return calls
 
 
