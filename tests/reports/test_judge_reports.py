@@ -16,16 +16,8 @@ from rich.console import Console
 from hybridjudge.reports import render_html, render_markdown, write_reports
 from hybridjudge.reports._terminal import LOG_WIDTH, print_study_summary
 from hybridjudge.study import load_study, save_study
-from tests.reports.test_reports import FORBIDDEN_KEYS
+from tests.reports.test_reports import FORBIDDEN_KEYS, _json_keys
 from tests.study._fixtures import JUDGES, make_judges_study
-
-
-def _keys(value: object) -> list[str]:
-    if isinstance(value, dict):
-        return list(value) + [x for v in value.values() for x in _keys(v)]
-    if isinstance(value, list):
-        return [x for v in value for x in _keys(v)]
-    return []
 
 
 def test_every_table_has_a_column_group_per_judge() -> None:
@@ -69,7 +61,7 @@ def test_terminal_summary_groups_columns_and_names_the_cheapest() -> None:
 
 def test_no_pooled_figure_in_the_multi_judge_study() -> None:
     data = json.loads(make_judges_study().model_dump_json())
-    assert not [k for k in _keys(data) if FORBIDDEN_KEYS.search(k)]
+    assert not [k for k in _json_keys(data) if FORBIDDEN_KEYS.search(k)]
 
 
 def test_two_renders_in_two_interpreters_are_byte_identical(tmp_path: Path) -> None:
