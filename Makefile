@@ -7,16 +7,17 @@ BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
 # The main job's settings: both shipped corpora with their frozen mutants, the deterministic
-# checks (on every output) and both judges on the embedded model, 2 repetitions. To finish within
-# 15 minutes on 2 CPU cores, the judges score a seeded sample of bases (each with all its mutants,
-# covering every defect class) in shared mode (one three-way verdict call feeds both scores; it
-# agreed with separate mode on 159/159 support and 157/159 contradiction verdicts in
-# bench/bench_judges.py). The full study is one flag away:
-#   make study STUDY_SAMPLE=all STUDY_MODE=separate
+# checks (on every output) and both judges on the embedded model in separate mode (each judge
+# asks its own question), 1 repetition. To finish within 15 minutes cold on 2 CPU cores, the
+# judges score every OpenGATE output and a seeded sample of 20 HaluEval bases, each with all its
+# mutants (126 of 430 outputs), once: stability across repetitions is one flag away (about
+# 19 minutes cold with 2), and so is the full study (both, a few hours on 2 cores):
+#   make study STUDY_REPETITIONS=2
+#   make study STUDY_SAMPLE=all STUDY_REPETITIONS=2
 STUDY_OUT         ?= results/main
-STUDY_REPETITIONS ?= 2
-STUDY_SAMPLE      ?= opengate=2,halueval=2
-STUDY_MODE        ?= shared
+STUDY_REPETITIONS ?= 1
+STUDY_SAMPLE      ?= opengate=6,halueval=20
+STUDY_MODE        ?= separate
 STUDY_ARGS        ?=
 
 .PHONY: study test test-peers peers-study bench-judges lint check bench corpus mutations clean docs
@@ -66,7 +67,7 @@ test-peers: $(PEERS_VENV)/.peers-installed
 # calls) into $(PEERS_OUT)/rerun. Cold: rm -rf $(PEERS_CACHE) first. results/peers/README.md.
 PEERS_OUT     ?= results/peers
 PEERS_CACHE   ?= .hybridjudge-cache/peers-study
-PEERS_SAMPLE  ?= opengate=6,halueval=2
+PEERS_SAMPLE  ?= opengate=6,halueval=6
 PEERS_SCORERS ?= deterministic,support,contradiction,ragas,deepeval
 PEERS_STUDY = $(PEERS_VENV)/bin/hybridjudge study run \
 	--corpus corpus/opengate --corpus corpus/halueval --mutations mutations/halueval.jsonl \

@@ -104,12 +104,12 @@ def test_dry_run_estimates_without_any_request(
     assert main([*argv, "--repetitions", "3"]) == 0
     out = capsys.readouterr().out
     assert openai_server.request_count == 0
-    # by hand: claims are sentences; FAITHFUL has 1, HALF 2. So 3 claims x 2 questions
-    # (support, contradiction; no negation, so no second look) x 3 repetitions = 18 calls;
-    # completion
-    # budgets: 9 support calls x 96 + 9 contradiction calls x 12 tokens
-    budget = 9 * SCORERS["support"].max_tokens + 9 * SCORERS["contradiction"].max_tokens
-    assert "6 evaluation(s) on fake-model (openai): at most 18 model call(s)" in out
+    # by hand: claims are sentences; FAITHFUL has 1, HALF 2. So 3 claims x 3 questions
+    # (support, its pointing second look, which an upper bound counts; contradiction, with no
+    # second look: no negation) x 3 repetitions = 27 calls; completion budgets: 9 support
+    # calls x 96 + 9 pointing calls x 32 + 9 contradiction calls x 12 tokens
+    budget = 9 * SCORERS["support"].max_tokens + 9 * 32 + 9 * SCORERS["contradiction"].max_tokens
+    assert "6 evaluation(s) on fake-model (openai): at most 27 model call(s)" in out
     assert f"at most {budget:,} completion token(s)" in out
     assert "No request was made." in out
     shared = main([*argv, "--mode", "shared", "--scorers", "support,contradiction"])

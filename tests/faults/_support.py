@@ -22,6 +22,8 @@ from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
 from tests.judges.helpers import (
     claims_reply,
     contradiction_reply,
+    evidence_of,
+    point_reply,
     prompt_of,
     shared_reply,
     statement_of,
@@ -137,6 +139,10 @@ class FaultyJudge:
             return support_reply(code, quote)
         if name == "contradiction":
             return contradiction_reply(code)
+        if name == "point":  # the second look: the numbered sentence holding the quote
+            shown = evidence_of(request).splitlines()
+            hits = [i for i, line in enumerate(shown, 1) if quote and quote.rstrip(".") in line]
+            return point_reply(code, *hits[:1]) if code == "YES" and hits else point_reply("NO")
         return shared_reply(code, code, quote)
 
 

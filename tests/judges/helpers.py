@@ -14,8 +14,8 @@ from hybridjudge.judges import JudgeResult, judge, load_prompt
 from hybridjudge.model import ModelClient, ModelConfig, Usage
 from tests.support.openai_server import RecordedRequest, Step, json_reply
 
-PROMPTS = ("claims", "support", "contradiction", "shared")
-VERDICT_PROMPTS = ("support", "contradiction", "shared")
+PROMPTS = ("claims", "support", "point", "contradiction", "shared")
+VERDICT_PROMPTS = ("support", "point", "contradiction", "shared")
 _STATEMENT = re.compile(r"^Statement: (.*)$", re.MULTILINE)
 
 
@@ -39,7 +39,8 @@ def make_config(base_url: str, cache_dir: Path, **overrides: Any) -> ModelConfig
 
 def _tail(name: str) -> str:
     """The part of a verdict prompt's user template after the claim (its question)."""
-    return load_prompt(name).user.template.split("${claims}", 1)[1]
+    tail = load_prompt(name).user.template.split("${claims}", 1)[1]
+    return re.split(r"\$\{\w+\}", tail)[-1]  # after the last placeholder
 
 
 def prompt_of(request: RecordedRequest) -> str:
@@ -64,9 +65,11 @@ def statement_of(request: RecordedRequest) -> str:
 
 
 def evidence_of(request: RecordedRequest) -> str:
-    """The context text a verdict request shows (between "Text:" and "Statement:")."""
+    """The context text a verdict request shows (between "Text:" and "Statement:"; for the
+    pointing question, its numbered sentences between "Sentences:" and "Statement:")."""
     user: str = request.messages[1]["content"]
-    return user.split("Text:\n", 1)[1].split("\n\nStatement: ", 1)[0]
+    head = "Sentences:\n" if user.startswith("Sentences:\n") else "Text:\n"
+    return user.split(head, 1)[1].split("\n\nStatement: ", 1)[0]
 
 
 Steps = Step | Sequence[Step]
@@ -118,6 +121,11 @@ def claims_reply(*claims: str, **kwargs: Any) -> Step:
 def support_reply(verdict: str, quote: str = "", **kwargs: Any) -> Step:
     """A support reply: the quote, then the code."""
     return json_reply({"quote": quote, "verdict": verdict}, **kwargs)
+
+
+def point_reply(verdict: str, *sentences: int, **kwargs: Any) -> Step:
+    """A pointing reply (the support question's second look): sentence numbers, then the code."""
+    return json_reply({"sentences": list(sentences), "verdict": verdict}, **kwargs)
 
 
 def contradiction_reply(verdict: str, **kwargs: Any) -> Step:

@@ -22,6 +22,7 @@ from tests.judges.helpers import (
     contradiction_reply,
     evidence_of,
     make_config,
+    point_reply,
     prompt_of,
     run_judge,
     shared_reply,
@@ -147,6 +148,69 @@ def test_every_verdict_prompt_starts_with_the_same_instructions_then_the_context
     assert budgets == {"support": 96, "contradiction": 12}
 
 
+def test_a_paraphrase_quoted_as_itself_is_supported_by_the_sentence_it_points_at(
+    openai_server: FakeOpenAIServer, cache_dir: Path
+) -> None:
+    # issue 13: the embedded model copied paraphrased claims as their own "quote" (not in the
+    # context), so clean simplified answers read as unsupported; pointing at a numbered sentence
+    # it can do, and the sentence (copied by us) gets the quote's checks
+    paraphrase = "You can get all your money back within 30 days of buying"
+    invented = "Refunds take 10 business days"
+    router = Router(
+        support={
+            paraphrase: support_reply("YES", paraphrase),
+            invented: support_reply("YES", invented),
+        },
+        point={paraphrase: point_reply("YES", 2), invented: point_reply("YES", 3)},
+    )
+    openai_server.respond_with(router)
+    results, _, by_scope = run_judge(
+        make_config(openai_server.base_url, cache_dir),
+        answer=f"{paraphrase}. {invented}.",
+        context=CONTEXT,
+        scorers=["support"],
+    )
+    support = results["support"]
+    first, second = support.verdicts
+    assert (first.label, first.quote, first.quote_found) == ("supported", f"{REFUND}.", True)
+    assert "pointed at sentence 2" in first.reason
+    # the invented figure: the sentence pointed at lacks the claim's number (10), so no support
+    assert (second.label, second.quote) == ("not_supported", f"{PROCESSED}.")
+    assert support.score == 0.5
+    # by hand: 2 support calls + 2 second looks, all counted under the support scope
+    assert router.counts == {"support": 2, "point": 2}
+    assert support.usage.calls == 4
+    assert by_scope["support"].calls == 4
+
+
+def test_a_pointing_reply_naming_a_sentence_not_shown_is_a_parse_failure(
+    openai_server: FakeOpenAIServer, cache_dir: Path
+) -> None:
+    claim = "You can get all your money back within 30 days of buying"
+    openai_server.respond_with(
+        Router(
+            support={claim: support_reply("YES", claim)},
+            # 7 is not among the 3 sentences shown; the repair names none for a YES
+            point={claim: [point_reply("YES", 7), point_reply("YES")]},
+        )
+    )
+    results, _, _ = run_judge(
+        make_config(openai_server.base_url, cache_dir),
+        answer=f"{claim}.",
+        context=CONTEXT,
+        scorers=["support"],
+    )
+    support = results["support"]
+    assert (support.status, support.score, support.unscored_reason) == (
+        "unscored",
+        None,
+        "parse_failure",
+    )
+    assert support.detail is not None
+    assert "between 1 and 3" in support.detail.error
+    assert 'a "YES" must list the numbers' in support.detail.error
+
+
 def test_a_supported_verdict_without_a_real_quote_is_not_supported(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
@@ -165,7 +229,14 @@ def test_a_supported_verdict_without_a_real_quote_is_not_supported(
                 opposite: support_reply("YES", NO_FEE),
                 # YES with no quote at all
                 vague: support_reply("YES", ""),
-            }
+            },
+            # the second look (asked for every YES without a usable quote, not for the quote
+            # of opposite polarity): the sentence the model points at must pass the same checks
+            point={
+                inverted: point_reply("YES", 2),  # the refund sentence: opposite polarity
+                vague: point_reply("NO"),
+                elsewhere: point_reply("YES", 1),  # a sentence without the claim's number
+            },
         )
     )
     results, _, _ = run_judge(
@@ -177,12 +248,15 @@ def test_a_supported_verdict_without_a_real_quote_is_not_supported(
     support = results["support"]
     assert support.score == 0.0
     assert [(v.label, v.quote_found) for v in support.verdicts] == [
-        ("not_supported", False),
+        ("not_supported", True),  # the sentence pointed at (copied by us) is in the context
         ("not_supported", True),
         ("not_supported", None),
         ("not_supported", True),
     ]
     assert "not in the context" in support.verdicts[0].reason
+    assert "opposite polarity" in support.verdicts[0].reason
+    assert "none does" in support.verdicts[2].reason
+    assert "second look" not in support.verdicts[1].reason
     assert "opposite polarity" in support.verdicts[1].reason
     assert "not about the claim" in support.verdicts[3].reason
 
@@ -670,11 +744,18 @@ def test_planned_calls_bound_the_calls_without_any_request() -> None:
     silent = "Taking it on an empty stomach helps absorption"
     calls = planned_calls(f"{inverted}. {silent}. Delhi.", CONTEXT, "Which city?")
     # by hand: the inverted claim gets a support call, a contradiction call and (its polarity
-    # differs from its best sentence) a second look; the silent claim none; the bare answer
-    # "Delhi" shares no word with the context either (its question neither)
-    assert [c.prompt for c in calls] == ["support", "contradiction", "contradiction"]
-    assert [c.max_tokens for c in calls] == [96, 12, 12]
-    assert calls[2].messages[1]["content"].startswith(f"Text:\n{REFUND}.\n\nStatement: ")
+    # differs from its best sentence) a second look, and the support call its pointing second
+    # look (counted: the first reply decides whether it happens); the silent claim none; the
+    # bare answer "Delhi" shares no word with the context either (its question neither)
+    assert [c.prompt for c in calls] == ["support", "point", "contradiction", "contradiction"]
+    assert [c.max_tokens for c in calls] == [96, 32, 12, 12]
+    assert calls[3].messages[1]["content"].startswith(f"Text:\n{REFUND}.\n\nStatement: ")
+    # the pointing question shows the support question's sentences, numbered
+    support_text = calls[0].messages[1]["content"].split("Text:\n", 1)[1].split("\n\n")[0]
+    pointed = calls[1].messages[1]["content"].split("Sentences:\n", 1)[1].split("\n\n")[0]
+    assert pointed.splitlines() == [
+        f"[{i}] {line}" for i, line in enumerate(support_text.splitlines(), 1)
+    ]
     shared = planned_calls(f"{inverted}. {silent}.", CONTEXT, mode="shared")
     assert [c.prompt for c in shared] == ["shared"]
     assert planned_calls("The context does not say.", CONTEXT) == []

@@ -406,6 +406,23 @@ def test_a_parse_failure_is_never_cached_so_a_rerun_asks_again(
     assert third.value == second.value
 
 
+def test_keep_invalid_replays_a_parse_failure_on_a_rerun_without_a_request(
+    openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
+) -> None:
+    # issue 13: the peers' proxy passes replies on to the peer, so an unusable reply is replayed
+    # like a usable one and a cached rerun sends nothing; the default (above) still asks again
+    openai_server.script(reply(MISSING_BRACE), reply('{"claims": [1, '))
+    first, _ = run(ask(fake_model_config, keep_invalid=True))
+    assert first.status == "parse_failure"
+    assert not first.cached
+    assert openai_server.request_count == 2  # the reply and its repair
+    second, _ = run(ask(fake_model_config, keep_invalid=True))
+    assert openai_server.request_count == 2  # nothing sent
+    assert (second.status, second.raw, second.error) == ("parse_failure", first.raw, first.error)
+    assert second.cached
+    assert (second.usage.calls, second.usage.cache_hits, second.usage.repairs) == (0, 2, 0)
+
+
 def test_a_repaired_reply_is_cached_with_its_first_reply(
     openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
 ) -> None:

@@ -326,6 +326,23 @@ def test_deepeval_invalid_json_is_unscored_parse_failure(
 
 
 @needs_deepeval
+def test_deepeval_invalid_json_rerun_is_the_same_failure_with_no_request(
+    openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
+) -> None:
+    # issue 13: a cached rerun of the peers costs 0 calls, their unusable replies included
+    replies = _deepeval([SUPPORTED], ["yes"])
+    replies["deepeval_verdicts"] = reply('{"verdicts": [{"verdict": "yes", "reason": "r"}]')
+    openai_server.respond_with(_responder(replies))
+    first = _score(fake_model_config, "deepeval", SUPPORTED)
+    sent = openai_server.request_count
+    second = _score(fake_model_config, "deepeval", SUPPORTED)
+    assert openai_server.request_count == sent
+    assert (second.status, second.unscored_reason) == (first.status, first.unscored_reason)
+    assert first.unscored_reason == "parse_failure"
+    assert second.usage.calls == 0
+
+
+@needs_deepeval
 def test_deepeval_http_error_is_unscored_model_error(
     openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
 ) -> None:

@@ -33,7 +33,7 @@ import asyncio
 import dataclasses
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -67,6 +67,7 @@ from hybridjudge.judges._schemas import (
     ClaimReply,
     ClaimsReply,
     ContradictionReply,
+    PointReply,
     SharedReply,
     SupportReply,
 )
@@ -195,6 +196,9 @@ _CLAIM_SENTENCES = 3
 
 _SHARED_MAX_TOKENS = 112
 """Completion budget of one shared-mode call (quote and two codes)."""
+
+_POINT_MAX_TOKENS = 32
+"""Completion budget of the support question's pointing second look (a few numbers, a code)."""
 
 
 def _estimate_tokens(text: str) -> int:
@@ -429,6 +433,35 @@ _FRAGMENT_WHY = (
 )
 
 
+def _quote_label(claim: str, quote: str, answer: str | None) -> tuple[str, str] | None:
+    """Why a quote that is in the context does not support ``claim`` (``None``: it does)."""
+    if not quote_covers(claim, quote, answer=answer):
+        return "not_supported", (
+            f"the model quoted {quote!r}, which is in the context but not about the claim (too "
+            "few of its words, or not its numbers): not counted as supported"
+        )
+    if polarity_differs(claim, quote):
+        return "not_supported", (
+            f"the model quoted {quote!r}, which is in the context, but it says the same thing "
+            "as the claim with the opposite polarity (one is negated): not counted as supported"
+        )
+    return None
+
+
+def _needs_pointing(
+    reply: ClaimReply, claim: str, context: Sequence[str], answer: str | None
+) -> bool:
+    """Whether a support reply said "YES" with a quote that is not usable evidence (not in the
+    context, or not about the claim): the cue for the pointing second look. A quote of the
+    opposite polarity is not a cue: it is the model's own evidence against the claim."""
+    if not isinstance(reply, SupportReply) or reply.verdict != "YES":
+        return False
+    quote = _cut(reply.quote)
+    if not quote or not quote_in_context(quote, context):
+        return True
+    return not quote_covers(claim, quote, answer=answer)
+
+
 def _read(
     kind: str,
     replies: Sequence[ClaimReply],
@@ -437,9 +470,11 @@ def _read(
     skipped: str | None = None,
     *,
     answer: str | None = None,
+    evidence: Sequence[str] = (),
 ) -> _Verdict:
     """The label the validated replies on one claim give (``kind``: the prompt asked); a
-    "supported" needs a quote that is in the context, about the claim and of its polarity."""
+    "supported" needs a quote that is in the context, about the claim and of its polarity, or
+    (second look) context sentences the model pointed at that pass the same checks."""
     if not replies:
         return _Verdict(_SILENT[kind], skipped or _SILENT_WHY)
     reply = replies[0]
@@ -457,18 +492,37 @@ def _read(
     quote = _cut(reply.quote)
     found = quote_in_context(quote, context) if quote else False
     stated = reply.verdict if isinstance(reply, SupportReply) else reply.stated
-    if stated == "YES" and found and not quote_covers(claim, quote, answer=answer):
-        label = "not_supported"
-        why = (
-            f"the model quoted {quote!r}, which is in the context but not about the claim (too "
-            "few of its words, or not its numbers): not counted as supported"
+    point = replies[1] if len(replies) > 1 and isinstance(replies[1], PointReply) else None
+    if point is not None:
+        shown = repr(quote) if quote else "no quote"
+        first = f"the model answered that the context states it, but gave {shown}"
+        first += ", which is not in the context" if not found else ", which is not about it"
+        if point.verdict != "YES" or not point.sentences:
+            return _Verdict(
+                "not_supported",
+                f"{first}; asked to point at the sentences shown that state it, it answered "
+                "that none does",
+                quote or None,
+                found if quote else None,
+            )
+        numbers = sorted(set(point.sentences))
+        cited = " ".join(_render_evidence([evidence[n - 1] for n in numbers]).split("\n"))
+        refusal = _quote_label(claim, cited, answer)
+        shown_cited = _cut(cited)
+        if refusal is not None:
+            return _Verdict(
+                refusal[0], f"{first}; on a second look {refusal[1]}", shown_cited, True
+            )
+        where = ", ".join(str(n) for n in numbers)
+        return _Verdict(
+            "supported",
+            f"{first}; on a second look it pointed at sentence {where} of those shown, which "
+            f"states it: {shown_cited!r}",
+            shown_cited,
+            True,
         )
-    elif stated == "YES" and found and polarity_differs(claim, quote):
-        label = "not_supported"
-        why = (
-            f"the model quoted {quote!r}, which is in the context, but it says the same thing "
-            "as the claim with the opposite polarity (one is negated): not counted as supported"
-        )
+    if stated == "YES" and found and (refusal := _quote_label(claim, quote, answer)) is not None:
+        label, why = refusal
     elif stated == "YES" and found:
         label, why = "supported", f"the context states it: {quote!r}"
     elif stated == "YES":
@@ -489,6 +543,29 @@ def _read(
     return _Verdict(label, why, quote or None, found if quote else None)
 
 
+def _render_numbered(sentences: Sequence[str]) -> str:
+    """The evidence sentences numbered from 1, one per line, for the pointing question."""
+    return "\n".join(
+        f"[{i}] {line}" for i, line in enumerate(_render_evidence(sentences).split("\n"), 1)
+    )
+
+
+def _pointed_check(n: int) -> Callable[[ClaimReply], str | None]:
+    """Reject a pointing reply that names no sentence for "YES" or a number not shown."""
+
+    def check(value: ClaimReply) -> str | None:
+        if not isinstance(value, PointReply):
+            return None
+        bad = [k for k in value.sentences if not 1 <= k <= n]
+        if bad:
+            return f"sentence numbers must be between 1 and {n}; got {bad}"
+        if value.verdict == "YES" and not value.sentences:
+            return 'a "YES" must list the numbers of the sentences that state the statement'
+        return None
+
+    return check
+
+
 async def _ask(
     client: ModelClient,
     *,
@@ -501,7 +578,9 @@ async def _ask(
     scope: str,
 ) -> CallResult[ClaimReply]:
     prompt = load_prompt(prompt_name)
-    messages = prompt.messages(context=_render_evidence(evidence), claims=statement)
+    pointing = prompt_name == "point"
+    shown = _render_numbered(evidence) if pointing else _render_evidence(evidence)
+    messages = prompt.messages(context=shown, claims=statement)
     result: CallResult[ClaimReply] = await client.complete_structured(
         messages=messages,
         schema=reply,
@@ -510,6 +589,7 @@ async def _ask(
         repetition=repetition,
         max_tokens=max_tokens,
         scope=scope,
+        check=_pointed_check(len(evidence)) if pointing else None,
     )
     return result
 
@@ -531,6 +611,7 @@ async def _ask_claim(
     statement: str,
     sentences: Sequence[str],
     repetition: int,
+    answer: str | None = None,
 ) -> _Asked:
     """One scorer's (or the shared mode's) calls about one claim.
 
@@ -540,7 +621,13 @@ async def _ask_claim(
     polarity (:func:`~hybridjudge.judges._evidence.polarity_differs`), the contradiction
     question gets a second look against that one sentence alone: the probe that judged 7 of 8
     such pairs right on the embedded model. A second look without that cue raised false
-    contradictions on clean answers. A claim that shares no content word with any context
+    contradictions on clean answers. When the support question is answered "YES" with a quote
+    that is not usable evidence (not in the context, or not about the claim; ``answer``: the
+    bare answer a fragment claim shows, as :func:`_read` takes it), it gets a second look that
+    asks the model to point at the numbered sentences that state the claim instead of copying
+    a span: the embedded model often "quotes" the claim itself, which made clean paraphrases
+    (a simplified discharge letter) read as unsupported. A claim that shares no content word
+    with any context
     sentence is not asked about at all: the context is silent on it (not supported, not
     contradicted); on the embedded model such claims drew false contradictions ("Taking it on an
     empty stomach helps absorption" against a context about the dose and its timing).
@@ -564,6 +651,18 @@ async def _ask_claim(
 
     first = await ask(plan.evidence)
     value = first.value
+    if plan.point and value is not None and _needs_pointing(value, statement, sentences, answer):
+        second = await _ask(
+            client,
+            prompt_name="point",
+            reply=PointReply,
+            max_tokens=_POINT_MAX_TOKENS,
+            statement=statement,
+            evidence=plan.point,
+            repetition=repetition,
+            scope=scope,
+        )
+        return _Asked((first, second), plan.evidence, statement)
     if (
         not plan.second_look
         or first.status != "ok"
@@ -587,6 +686,9 @@ class _Plan:
     second_look: tuple[str, ...] = ()
     """The contradiction question's second look (the claim's best sentence alone), asked only
     when the first answer is "YES"; empty when there is none to take."""
+    point: tuple[str, ...] = ()
+    """The support question's second look (the same sentences, numbered, to point at), asked
+    only when the first answer is "YES" without a usable quote; empty for other questions."""
     skipped: str | None = None
     """Why the claim is not asked at all."""
 
@@ -610,7 +712,8 @@ def _plan(prompt_name: str, statement: str, sentences: Sequence[str]) -> _Plan:
         best = ranked_sentences(statement, sentences)[:1]
         if best and polarity_differs(statement, best[0]):
             second_look = tuple(best)
-    return _Plan(reply, budget, evidence, second_look)
+    point = evidence if prompt_name == "support" else ()
+    return _Plan(reply, budget, evidence, second_look, point)
 
 
 def _result(
@@ -634,7 +737,9 @@ def _result(
     for i, (claim, one) in enumerate(zip(common.claims, asked, strict=True), start=1):
         values = [c.value for c in one.calls if c.value is not None]
         bare = claim if one.statement != claim else None  # shown as the answer to the question
-        read = _read(kind, values, one.statement, context, one.skipped, answer=bare)
+        read = _read(
+            kind, values, one.statement, context, one.skipped, answer=bare, evidence=one.evidence
+        )
         verdicts.append(
             ClaimVerdict(
                 claim_id=i,
@@ -793,6 +898,7 @@ async def _judge(
 
     sentences = context_sentences(passages)
     statements = [_statement(claim, question) for claim in kept]
+    bare = {st: claim for claim, st in zip(kept, statements, strict=True) if st != claim}
     if mode == "shared":
         shared = await asyncio.gather(
             *(
@@ -806,7 +912,9 @@ async def _judge(
         # this claim's scorers one after the other: the second finds the common prompt prefix
         # (instructions, then context) in the server's cache of the slot that served the first
         return [
-            await _ask_claim(client, SCORERS[n].prompt, statement, sentences, repetition)
+            await _ask_claim(
+                client, SCORERS[n].prompt, statement, sentences, repetition, bare.get(statement)
+            )
             for n in names
         ]
 
@@ -859,6 +967,11 @@ def planned_calls(
                         context=_render_evidence(part), claims=statement
                     )
                     calls.append(PlannedCall(name, messages, plan.max_tokens))
+            if plan.point:
+                messages = load_prompt("point").messages(
+                    context=_render_numbered(plan.point), claims=statement
+                )
+                calls.append(PlannedCall("point", messages, _POINT_MAX_TOKENS))
     return calls
 
 

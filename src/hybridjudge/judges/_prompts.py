@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PROMPT_NAMES", "Prompt", "PromptError", "load_prompt"]
 
-PROMPT_NAMES: tuple[str, ...] = ("claims", "support", "contradiction", "shared")
+PROMPT_NAMES: tuple[str, ...] = ("claims", "support", "point", "contradiction", "shared")
 """Every prompt the judges use, by file stem."""
 
 _SECTION = re.compile(r"^## (system|user)[ \t]*$", re.MULTILINE)

@@ -22,6 +22,7 @@ __all__ = [
     "ClaimsReply",
     "ContradictionLabel",
     "ContradictionReply",
+    "PointReply",
     "SharedLabel",
     "SharedReply",
     "SupportLabel",
@@ -67,6 +68,22 @@ class SupportReply(ClaimReply):
     keep at most :data:`~hybridjudge.judges._evidence.MAX_QUOTE_CHARS` characters of it."""
     verdict: YesNo
     """``YES``: the text states the statement or it follows directly; ``NO`` otherwise."""
+
+
+class PointReply(ClaimReply):
+    """The support question's second look: which numbered sentences state the statement.
+
+    Asked when the first reply said "YES" but its quote is not usable evidence (not in the
+    context, or not about the claim): the embedded model often copies the *statement* as its
+    "quote", while it can point at a numbered sentence. The sentences it names, copied from the
+    context by us, then stand as the quote and get the same checks."""
+
+    sentences: list[int] = Field(
+        description="the numbers of the sentences that state the statement; [] if none"
+    )
+    """The numbers (1-based, as shown) of the sentences that state the statement."""
+    verdict: YesNo
+    """``YES``: those sentences state the statement or it follows directly; ``NO`` otherwise."""
 
 
 class ContradictionReply(ClaimReply):

@@ -11,6 +11,7 @@ Flow of :meth:`ModelClient.complete_structured`::
       | invalid
     one repair request (same path) -> valid -> store both replies, ok;
                                       else CallResult("parse_failure"), nothing stored
+                                      (keep_invalid=True: both stored, a rerun replays them)
 
 Every failure of one request is that call's ``CallResult(status="model_error")`` with the
 reason: 429/5xx/connection errors/timeouts after the retries, and any other HTTP status at once
@@ -361,6 +362,7 @@ class ModelClient:
         max_tokens: int | None = None,
         scope: str = "default",
         check: Callable[[T], str | None] | None = None,
+        keep_invalid: bool = False,
     ) -> CallResult[T]:
         """Ask the model for one JSON object matching ``schema``.
 
@@ -376,6 +378,11 @@ class ModelClient:
             check: an extra test of a reply that validated (``None``: usable, else why not).
                 A reply it rejects is treated like one that does not parse: one repair
                 request, then ``parse_failure``; it is never cached.
+            keep_invalid: also cache the reply and its repair when neither validates, so a
+                rerun replays the same ``parse_failure`` without a request. For a caller that
+                passes the raw reply on to a reader of its own (the peers' proxy: the peer
+                library decides what its reply means); the judges leave it off, so a rerun
+                asks again exactly the requests that failed.
 
         Returns:
             ``ok`` with the validated value; ``parse_failure`` with the raw reply and the
@@ -415,7 +422,13 @@ class ModelClient:
                 )
             else:
                 result = await self._validate_or_repair(
-                    conversation, first, schema, tally=tally, request=request, check=check
+                    conversation,
+                    first,
+                    schema,
+                    tally=tally,
+                    request=request,
+                    check=check,
+                    keep_invalid=keep_invalid,
                 )
         self._usage = self._usage + result.usage
         self._by_scope[scope] = self._by_scope.get(scope, Usage()) + result.usage
@@ -457,6 +470,7 @@ class ModelClient:
         tally: _Tally,
         request: _Request,
         check: Callable[[T], str | None] | None = None,
+        keep_invalid: bool = False,
     ) -> CallResult[T]:
         try:
             value = validate_reply(first.content, schema, truncated=first.finish_reason == "length")
@@ -500,6 +514,8 @@ class ModelClient:
             second_reason = str(exc)
             if second.finish_reason == "length" and "finish_reason=length" not in second_reason:
                 second_reason += " (the reply hit the max_tokens limit: finish_reason=length)"
+            if keep_invalid:
+                self._keep(first, second)  # replayed as the same failure on a rerun
             return CallResult[T](
                 status="parse_failure",
                 raw=second.content,
@@ -513,8 +529,9 @@ class ModelClient:
         )
 
     def _keep(self, *replies: _Reply) -> None:
-        """Store fresh replies that led to a valid value. A reply that did not validate is never
-        cached, so a rerun asks again instead of replaying the failure."""
+        """Store fresh replies that led to a valid value. A reply that did not validate is not
+        cached (unless the caller asked ``keep_invalid``), so a rerun asks again instead of
+        replaying the failure."""
         if self._cache is None:
             return
         for reply in replies:

@@ -390,6 +390,9 @@ class PeerProxy:
             repetition=session.repetition,
             max_tokens=parsed.max_tokens,
             scope=session.scope,
+            # the peer reads the reply, not us: an unusable one is replayed on a rerun like
+            # any other (temperature 0 would give it again), so a cached rerun sends nothing
+            keep_invalid=True,
         )
         future: Future[CallResult[_AnyObject]] = asyncio.run_coroutine_threadsafe(
             coroutine, self._loop

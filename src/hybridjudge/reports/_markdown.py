@@ -207,7 +207,8 @@ def render_markdown(study: StudyResult) -> str:
     if study.config.repetitions == 1:
         lines += [
             "",
-            "With one repetition, stability is not measured (every figure above is trivially 0).",
+            "With one repetition, stability is not measured (every figure above is trivially "
+            "0); run with --repetitions 2 or more to measure it.",
         ]
     lines += ["", "## Unscored evaluations", "", unscored_table(a).to_markdown()]
     lines += ["", "## Cost and latency", "", cost_table(a).to_markdown()]

@@ -251,6 +251,11 @@ class StudyPlan(BaseModel):
         if self.judge_sample is None or len(self.judged) == len(self.outputs):
             return None
         quotas = _quotas([c.name for c in self.corpora], self.judge_sample)
+        bases = {name: [0, 0] for name in quotas}  # judged, all
+        for o in self.outputs:
+            if o.base_id is None and (counts := bases.get(self.corpus_of[o.id])) is not None:
+                counts[0] += o.id in self.judged
+                counts[1] += 1
         return SamplingRecord(
             judged_outputs=len(self.judged),
             total_outputs=len(self.outputs),
@@ -259,7 +264,7 @@ class StudyPlan(BaseModel):
             note=(
                 f"The LLM judges scored a deterministic sample of {len(self.judged)} of "
                 f"{len(self.outputs)} outputs (bases per corpus: "
-                + ", ".join(f"{k} {v}" for k, v in quotas.items())
+                + ", ".join(f"{k} {judged} of {total}" for k, (judged, total) in bases.items())
                 + f", each with all its mutants, covering defect classes first; seed {self.seed}) "
                 "to keep the time budget; the deterministic checks scored all. Run with "
                 "--judge-sample all for the full study."

@@ -3,7 +3,7 @@
 Claim extraction (when asked) returns the answer's sentences; each verdict is chosen by a hash of
 the prompt name and the claim (a "YES" support verdict quotes the start of the evidence shown);
 the support verdict on any claim about "business days" is truncated JSON (a parse failure, also
-after the repair request). The prompt is recognised as the judge tests recognise it
+after the repair request); the pointing second look names sentence 1 or none, by the same hash. The prompt is recognised as the judge tests recognise it
 (:func:`tests.judges.helpers.prompt_of`).
 """
 
@@ -16,6 +16,7 @@ from tests.judges.helpers import (
     claims_reply,
     contradiction_reply,
     evidence_of,
+    point_reply,
     prompt_of,
     shared_reply,
     statement_of,
@@ -49,5 +50,8 @@ def respond(request: RecordedRequest) -> Step:
         return support_reply(code, quote if code == "YES" else "")
     if name == "contradiction":
         return contradiction_reply(_pick(name, claim))
+    if name == "point":  # the support question's second look: sentence 1, or none
+        code = _pick(name, claim)
+        return point_reply(code, 1) if code == "YES" else point_reply(code)
     stated = _pick(name, claim)
     return shared_reply(stated, _pick(name, claim, "both"), quote if stated == "YES" else "")
