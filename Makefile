@@ -11,7 +11,7 @@ PIP    := $(BIN)/python -m pip
 # asks its own question), 1 repetition. To finish within 15 minutes cold on 2 CPU cores, the
 # judges score every OpenGATE output and a seeded sample of 20 HaluEval bases, each with all its
 # mutants (126 of 430 outputs), once: stability across repetitions is one flag away (about
-# 19 minutes cold with 2), and so is the full study (about 40 minutes with 2, by its dry run):
+# 19 minutes cold with 2), and so is the full study (30 minutes cold with 1, an hour with 2):
 #   make study STUDY_REPETITIONS=2
 #   make study STUDY_SAMPLE=all STUDY_REPETITIONS=2
 STUDY_OUT         ?= results/main
