@@ -261,10 +261,35 @@ def _passages(context: Sequence[str] | str) -> tuple[str, ...]:
     return passages
 
 
+def _sentence(text: str) -> str:
+    """A context sentence as the prompts show it: ending with its stop (a period if it has none)."""
+    return text if text[-1] in ".!?。！？" else f"{text}."
+
+
 def _render_evidence(sentences: Sequence[str]) -> str:
     if not sentences:
         return "(empty)"
-    return "\n".join(s if s[-1] in ".!?。！？" else f"{s}." for s in sentences)
+    return "\n".join(_sentence(s) for s in sentences)
+
+
+def _render_numbered(sentences: Sequence[str]) -> str:
+    """The evidence sentences numbered from 1, one per line, for the pointing question."""
+    return "\n".join(f"[{i}] {_sentence(s)}" for i, s in enumerate(sentences, 1))
+
+
+def _verdict_messages(
+    prompt_name: str, evidence: Sequence[str], statement: str
+) -> list[ChatMessage]:
+    """The messages of one verdict question (the pointing question shows its sentences numbered):
+    what :func:`_ask` sends and :func:`planned_calls` counts."""
+    shown = _render_numbered(evidence) if prompt_name == "point" else _render_evidence(evidence)
+    return load_prompt(prompt_name).messages(context=shown, claims=statement)
+
+
+def _fragment_answer(claim: str, statement: str) -> str | None:
+    """The bare answer a fragment claim is, when :func:`_statement` shows it as the answer to the
+    question (``None`` for a claim shown as it is)."""
+    return claim if statement != claim else None
 
 
 def _statement(claim: str, question: str | None) -> str:
@@ -506,7 +531,7 @@ def _read(
                 found if quote else None,
             )
         numbers = sorted(set(point.sentences))
-        cited = " ".join(_render_evidence([evidence[n - 1] for n in numbers]).split("\n"))
+        cited = " ".join(_sentence(evidence[n - 1]) for n in numbers)
         refusal = _quote_label(claim, cited, answer)
         shown_cited = _cut(cited)
         if refusal is not None:
@@ -543,13 +568,6 @@ def _read(
     return _Verdict(label, why, quote or None, found if quote else None)
 
 
-def _render_numbered(sentences: Sequence[str]) -> str:
-    """The evidence sentences numbered from 1, one per line, for the pointing question."""
-    return "\n".join(
-        f"[{i}] {line}" for i, line in enumerate(_render_evidence(sentences).split("\n"), 1)
-    )
-
-
 def _pointed_check(n: int) -> Callable[[ClaimReply], str | None]:
     """Reject a pointing reply that names no sentence for "YES" or a number not shown."""
 
@@ -578,18 +596,15 @@ async def _ask(
     scope: str,
 ) -> CallResult[ClaimReply]:
     prompt = load_prompt(prompt_name)
-    pointing = prompt_name == "point"
-    shown = _render_numbered(evidence) if pointing else _render_evidence(evidence)
-    messages = prompt.messages(context=shown, claims=statement)
     result: CallResult[ClaimReply] = await client.complete_structured(
-        messages=messages,
+        messages=_verdict_messages(prompt_name, evidence, statement),
         schema=reply,
         prompt_name=prompt.name,
         prompt_version=prompt.version,
         repetition=repetition,
         max_tokens=max_tokens,
         scope=scope,
-        check=_pointed_check(len(evidence)) if pointing else None,
+        check=_pointed_check(len(evidence)) if prompt_name == "point" else None,
     )
     return result
 
@@ -736,9 +751,14 @@ def _result(
     kind = "shared" if common.mode == "shared" else scorer
     for i, (claim, one) in enumerate(zip(common.claims, asked, strict=True), start=1):
         values = [c.value for c in one.calls if c.value is not None]
-        bare = claim if one.statement != claim else None  # shown as the answer to the question
         read = _read(
-            kind, values, one.statement, context, one.skipped, answer=bare, evidence=one.evidence
+            kind,
+            values,
+            one.statement,
+            context,
+            one.skipped,
+            answer=_fragment_answer(claim, one.statement),
+            evidence=one.evidence,
         )
         verdicts.append(
             ClaimVerdict(
@@ -898,7 +918,6 @@ async def _judge(
 
     sentences = context_sentences(passages)
     statements = [_statement(claim, question) for claim in kept]
-    bare = {st: claim for claim, st in zip(kept, statements, strict=True) if st != claim}
     if mode == "shared":
         shared = await asyncio.gather(
             *(
@@ -908,17 +927,18 @@ async def _judge(
         )
         return {n: _result(common, n, shared, sentences) for n in names}
 
-    async def one_claim(statement: str) -> list[_Asked]:
+    async def one_claim(claim: str, statement: str) -> list[_Asked]:
         # this claim's scorers one after the other: the second finds the common prompt prefix
         # (instructions, then context) in the server's cache of the slot that served the first
+        answer = _fragment_answer(claim, statement)
         return [
-            await _ask_claim(
-                client, SCORERS[n].prompt, statement, sentences, repetition, bare.get(statement)
-            )
+            await _ask_claim(client, SCORERS[n].prompt, statement, sentences, repetition, answer)
             for n in names
         ]
 
-    per_claim = await asyncio.gather(*(one_claim(statement) for statement in statements))
+    per_claim = await asyncio.gather(
+        *(one_claim(claim, st) for claim, st in zip(kept, statements, strict=True))
+    )
     return {
         name: _result(common, name, [asked[j] for asked in per_claim], sentences)
         for j, name in enumerate(names)
@@ -963,14 +983,10 @@ def planned_calls(
                 continue
             for part in (plan.evidence, plan.second_look):
                 if part:
-                    messages = load_prompt(name).messages(
-                        context=_render_evidence(part), claims=statement
-                    )
+                    messages = _verdict_messages(name, part, statement)
                     calls.append(PlannedCall(name, messages, plan.max_tokens))
             if plan.point:
-                messages = load_prompt("point").messages(
-                    context=_render_numbered(plan.point), claims=statement
-                )
+                messages = _verdict_messages("point", plan.point, statement)
                 calls.append(PlannedCall("point", messages, _POINT_MAX_TOKENS))
     return calls
 
