@@ -18,6 +18,11 @@ STUDY_OUT         ?= results/main
 STUDY_REPETITIONS ?= 1
 STUDY_SAMPLE      ?= opengate=6,halueval=20
 STUDY_MODE        ?= separate
+# The embedded 1.5B model's reply is occasionally unreadable (the full study: 4 of 430 support
+# evaluations): the main job still completes (exit 0) when at most 1% of its evaluations are
+# unscored; each is counted in the report (`3/5 detected, 1 unscored`: an unscored mutant is never
+# a detection). The gate (`hybridjudge gate`) keeps its own default, 0.
+STUDY_MAX_UNSCORED ?= 0.01
 STUDY_ARGS        ?=
 
 .PHONY: study test test-peers peers-study bench-judges lint check bench corpus mutations clean docs
@@ -45,7 +50,7 @@ study: $(VENV)/.main-installed
 		--mutations mutations/opengate.jsonl --mutations mutations/halueval.jsonl \
 		--scorers deterministic,support,contradiction \
 		--repetitions $(STUDY_REPETITIONS) --judge-sample $(STUDY_SAMPLE) --judge-mode $(STUDY_MODE) \
-		--backend local --out $(STUDY_OUT) $(STUDY_ARGS)
+		--backend local --max-unscored $(STUDY_MAX_UNSCORED) --out $(STUDY_OUT) $(STUDY_ARGS)
 
 test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -q

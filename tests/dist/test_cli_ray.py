@@ -13,7 +13,7 @@ from hybridjudge.cli import main
 from hybridjudge.corpus import read_cases
 from hybridjudge.grounding import check_grounding
 from tests.dist.helpers import ScriptedJudge, make_records
-from tests.support.openai_server import FakeOpenAIServer
+from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
 
 ray = pytest.importorskip("ray")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -138,3 +138,63 @@ def test_judge_ray_writes_the_single_process_scores(
     for outcome in batch.outcomes:
         for name in ("support", "contradiction"):
             assert rows[outcome.id][f"{name}_score"] == outcome.results[name].score
+
+
+def _judge_args(
+    source: Path, out: Path, server: FakeOpenAIServer, cache: Path, *extra: str
+) -> list[str]:
+    return [
+        "judge", str(source), "--ray", "--out", str(out), "--mode", "shared",
+        "--base-url", server.base_url, "--model", "fake-model",
+        "--api-key-env", "HYBRIDJUDGE_TEST_API_KEY", "--cache-dir", str(cache), *extra,
+    ]  # fmt: skip
+
+
+def test_judge_ray_fails_closed_when_the_judges_could_not_score(
+    openai_server: FakeOpenAIServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Unreadable replies for one record's questions: its results are unscored, so the run is
+    incomplete (exit 3), as without --ray; a --max-unscored above that share accepts it, one
+    below it does not. An unknown price (no --price-in) is printed as an
+    unknown cost, not summed."""
+    from tests.support.openai_server import reply
+
+    scripted = ScriptedJudge()
+
+    def responder(request: RecordedRequest) -> Step:
+        # the question and its repair (the conversation repeats the statement)
+        if "within 0 days" in json.dumps(request.messages):
+            return reply("I would say so, mostly.")
+        return scripted(request)
+
+    openai_server.respond_with(responder)
+    records = make_records(10)
+    source = tmp_path / "cases.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records))
+    monkeypatch.setenv("HYBRIDJUDGE_TEST_API_KEY", "sk-test")
+    cache = tmp_path / "cache"
+
+    code = main(_judge_args(source, tmp_path / "judged", openai_server, cache))
+    err = capsys.readouterr().err
+    assert code == 3, err
+    rows = read_jsonl_folder(tmp_path / "judged")
+    assert len(rows) == 10
+    by_id = {row["id"]: row for row in rows}
+    statuses = [row[f"{name}_status"] for row in rows for name in ("support", "contradiction")]
+    unscored = statuses.count("unscored")
+    assert {by_id["rec-0"]["support_status"], by_id["rec-0"]["contradiction_status"]} == {
+        "unscored"
+    }
+    assert unscored == 2  # only rec-0's questions were unreadable
+    assert f"{unscored} of {len(statuses)} results unscored" in err
+    assert "costing unknown" in err
+    assert "above --max-unscored 0;" in err
+
+    share = unscored / len(statuses)  # 2 of 20
+    args = _judge_args(source, tmp_path / "judged-2", openai_server, cache)
+    assert main([*args, "--max-unscored", f"{share + 0.01:.2f}"]) == 0
+    args = _judge_args(source, tmp_path / "judged-3", openai_server, cache)
+    assert main([*args, "--max-unscored", f"{share - 0.01:.2f}"]) == 3

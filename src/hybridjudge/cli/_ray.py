@@ -137,7 +137,10 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str, ...]) -> int:
-    """``hybridjudge judge --ray``: exit 0 when every record was judged, 2 when some was unusable."""
+    """``hybridjudge judge --ray``: exit 0 when every record was judged, 2 when some was unusable,
+    3 when the share of unscored results is above ``--max-unscored`` (as without ``--ray``: what
+    was not measured is never counted as passed)."""
+    from hybridjudge.cli._exit import EXIT_INCOMPLETE, incomplete
     from hybridjudge.dist import judge_dataset
 
     out = _check_out(args)
@@ -154,14 +157,32 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
         strict=args.strict,
     ).materialize()
     _write(judged, out, args.out_format or fmt)
-    rows = _counts(judged, ["status", "calls", "cache_hits", "cost_usd"])
+    status_columns = [f"{name}_status" for name in scorers]
+    rows = _counts(judged, ["status", "calls", "cache_hits", "cost_usd", *status_columns])
     failed = sum(r["status"] == "failed" for r in rows)
     calls = sum(r["calls"] for r in rows)
     hits = sum(r["cache_hits"] for r in rows)
-    cost = sum(r["cost_usd"] for r in rows)
+    costs = [r["cost_usd"] for r in rows]
+    # an unknown price (no --price-in/--price-out for the model) is an unknown cost, never $0
+    cost = "unknown" if any(c is None for c in costs) else f"${sum(costs):.4f}"
+    # every scorer's result of a judged record (a failed record is counted as unusable, above)
+    results = [r[c] for r in rows if r["status"] != "failed" for c in status_columns]
+    unscored = sum(status == "unscored" for status in results)
     print(
-        f"hybridjudge judge: {len(rows)} evaluations, {failed} unusable records; {calls} model "
-        f"calls costing ${cost:.4f}, {hits} cache hits; results in {out}",
+        f"hybridjudge judge: {len(rows)} evaluations, {failed} unusable records, {unscored} of "
+        f"{len(results)} results unscored; {calls} model calls costing {cost}, {hits} cache "
+        f"hits; results in {out}",
         file=sys.stderr,
     )
-    return 2 if failed else 0
+    if failed:
+        return 2
+    every = bool(results) and unscored == len(results)
+    if every or incomplete(unscored, len(results), args.max_unscored):
+        print(
+            f"hybridjudge judge: {unscored} of {len(results)} result(s) unscored, above "
+            f"--max-unscored {args.max_unscored:g}; the run is incomplete (see the "
+            "<scorer>_unscored_reason columns)",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
+    return 0
