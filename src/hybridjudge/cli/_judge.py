@@ -20,8 +20,10 @@ cache hits and what they saved).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -166,7 +168,7 @@ def _run(args: argparse.Namespace) -> int:
     import asyncio  # here, not at the top: `hybridjudge check` builds this parser too
 
     batch, total, by_scope = asyncio.run(
-        _judge_all(config, cases, scorers, args.mode, args.repetitions)
+        _judge_all(config, cases, scorers, args.mode, args.repetitions, args.quiet)
     )
     line_of = [line for line, _ in cases]
 
@@ -221,8 +223,10 @@ async def _judge_all(
     scorers: tuple[str, ...],
     mode: Mode,
     repetitions: int,
+    quiet: bool = False,
 ) -> tuple[JudgeBatch, Usage, dict[str, Usage]]:
-    """Judge every case and repetition with :func:`ajudge_many`, with a progress bar on a tty."""
+    """Judge every case and repetition with :func:`ajudge_many`, with a progress bar on a tty
+    and progress lines in a log (none with ``quiet``)."""
     from hybridjudge.judges import JudgeRecord, ajudge_many
     from hybridjudge.model import ModelClient
 
@@ -237,26 +241,37 @@ async def _judge_all(
         for _, case in cases
     ]
     jobs = len(records) * repetitions
-    async with ModelClient(config) as client:
-        if jobs >= _PROGRESS_MIN_TASKS and sys.stderr.isatty():
+    show = jobs >= _PROGRESS_MIN_TASKS and not quiet
+    with contextlib.ExitStack() as stack:
+        report: Callable[[int, int], None] | None = None
+        if show and sys.stderr.isatty():
             from rich.console import Console
             from rich.progress import Progress
 
-            with Progress(console=Console(stderr=True), transient=True) as progress:
-                bar = progress.add_task("judging", total=jobs)
-                batch = await ajudge_many(
-                    records,
-                    scorers=scorers,
-                    mode=mode,
-                    repetitions=repetitions,
-                    client=client,
-                    progress=lambda done, _total: progress.update(bar, completed=done),
-                )
-        else:
+            bars = stack.enter_context(Progress(console=Console(stderr=True), transient=True))
+            bar = bars.add_task("judging", total=jobs)
+
+            def report(done: int, _total: int) -> None:
+                bars.update(bar, completed=done)
+
+        elif show:  # no bar in a log: plain lines, at most every 30 s
+            from hybridjudge.cli._progress import ProgressLines
+
+            lines = ProgressLines("hybridjudge judge")
+
+            def report(done: int, total: int) -> None:
+                lines.update("judging", done, total)
+
+        async with ModelClient(config) as client:
             batch = await ajudge_many(
-                records, scorers=scorers, mode=mode, repetitions=repetitions, client=client
+                records,
+                scorers=scorers,
+                mode=mode,
+                repetitions=repetitions,
+                client=client,
+                progress=report,
             )
-        return batch, client.usage, dict(client.usage_by_scope)
+            return batch, client.usage, dict(client.usage_by_scope)
 
 
 def _print_json(line_of: list[int], batch: JudgeBatch) -> None:

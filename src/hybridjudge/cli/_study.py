@@ -176,6 +176,7 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge._params import check_repetitions
     from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, incomplete
     from hybridjudge.cli._model_args import config_from_args
+    from hybridjudge.cli._progress import ProgressLines
     from hybridjudge.reports import (
         log_study_warnings,
         print_study_summary,
@@ -272,11 +273,15 @@ def _run(args: argparse.Namespace) -> int:
         disable=args.quiet,
     )
     tasks: dict[str, Any] = {}
+    # no bar is drawn in a log: plain lines instead, at most every 30 s per phase
+    lines = None if console.is_terminal or args.quiet else ProgressLines("hybridjudge study run")
 
     def hook(phase: str, done: int, total: int) -> None:
         if phase not in tasks:
             tasks[phase] = progress.add_task(phase, total=total)
         progress.update(tasks[phase], completed=done, total=total)
+        if lines is not None:
+            lines.update(phase, done, total)
 
     with OutDirLock(out):
         with progress:
