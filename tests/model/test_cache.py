@@ -18,6 +18,7 @@ from hybridjudge._errors import ConfigError
 from hybridjudge.cli import main
 from hybridjudge.model import (
     CACHE_FORMAT_VERSION,
+    REDIS_KEY_PREFIX,
     CachedReply,
     CorruptCacheError,
     ModelClient,
@@ -315,6 +316,58 @@ def test_redis_backend_same_keys_and_values_and_a_lost_server_only_warns(
         assert len(messages) == 2
         assert all(url.removeprefix("redis://") in m for m in messages)
         store.close()
+
+
+def test_cache_stats_and_clear_on_the_shared_redis_cache(
+    openai_server: FakeOpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``cache stats`` and ``cache clear`` read the cache the runs use: ``--cache-url`` (or
+    ``$HYBRIDJUDGE_CACHE_URL``) selects Redis, as ``--cache-dir`` selects a folder; only the reply
+    keys are counted and deleted."""
+    pytest.importorskip("redis", reason="the redis client comes with the [ray] extra")
+    import redis
+
+    with redis_server(tmp_path) as (url, _proc):
+        shared = config_for(openai_server, tmp_path / "unused").model_copy(
+            update={"cache_url": url}
+        )
+        assert ask_twice(shared) == ["ok", "ok"]
+        other = redis.Redis.from_url(url)
+        other.set("someone-else:key", b"not ours")  # another application's key stays
+
+        assert main(["cache", "stats", "--cache-url", url, "--json"]) == 0
+        stats = json.loads(capsys.readouterr().out)
+        assert stats["entries"] == 2
+        assert stats["exists"] is True
+        assert stats["directory"] == url
+        assert stats["by_prompt"] == {"fake-model arith@3": 2}
+        # by hand: the scripted reply's 10 prompt and 5 completion tokens at $1/M and $2/M,
+        # 10e-6 + 10e-6 = 0.00002 per entry
+        assert stats["saved_cost_usd"] == pytest.approx(0.00004)
+        values = [other.get(k) for k in other.scan_iter(match=REDIS_KEY_PREFIX + "*")]
+        assert stats["size_bytes"] == sum(len(v) for v in values if v is not None)
+
+        monkeypatch.setenv("HYBRIDJUDGE_CACHE_URL", url)  # the runs' setting, no flag
+        assert main(["cache", "stats"]) == 0
+        assert "entries:    2" in capsys.readouterr().out
+        # an explicit --cache-dir still names a folder
+        assert main(["cache", "stats", "--cache-dir", str(tmp_path / "none"), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["exists"] is False
+        assert main(["cache", "stats", "--cache-url", url, "--cache-dir", "x"]) == 2
+        assert "give one of them" in capsys.readouterr().err
+        assert main(["cache", "stats", "--cache-url", "memcached://h:1"]) == 2
+        assert "only a Redis URL" in capsys.readouterr().err
+
+        assert main(["cache", "clear", "--yes"]) == 0
+        assert "removed 2 cached replies" in capsys.readouterr().out
+        assert list(other.scan_iter(match=REDIS_KEY_PREFIX + "*")) == []
+        assert other.get("someone-else:key") == b"not ours"
+        assert main(["cache", "stats", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["entries"] == 0
+        other.close()
 
 
 def test_an_unreachable_redis_url_is_a_config_error_naming_it(tmp_path: Path) -> None:

@@ -14,10 +14,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "cache",
         help="inspect or clear the model reply cache",
-        description="Inspect or clear the disk cache of model replies.",
+        description=(
+            "Inspect or clear the cache of model replies: the disk cache, or the shared Redis "
+            "cache with --cache-url (or $HYBRIDJUDGE_CACHE_URL, as the runs use it)."
+        ),
     )
     actions = parser.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     cache_dir_help = "cache directory (default $HYBRIDJUDGE_CACHE_DIR or .hybridjudge-cache)"
+    cache_url_help = (
+        "a shared Redis cache, redis://host:port/db (default $HYBRIDJUDGE_CACHE_URL, unless "
+        "--cache-dir is given)"
+    )
 
     stats = actions.add_parser(
         "stats",
@@ -28,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     stats.add_argument("--cache-dir", type=Path, default=None, help=cache_dir_help)
+    stats.add_argument("--cache-url", default=None, metavar="URL", help=cache_url_help)
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.set_defaults(handler=_stats)
 
@@ -40,14 +48,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     clear.add_argument("--cache-dir", type=Path, default=None, help=cache_dir_help)
+    clear.add_argument("--cache-url", default=None, metavar="URL", help=cache_url_help)
     clear.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     clear.set_defaults(handler=_clear)
 
 
-def _directory(args: argparse.Namespace) -> Path:
-    from hybridjudge.model import default_cache_dir
+def _directory(args: argparse.Namespace) -> Path | str:
+    """The cache the runs would use: ``--cache-url``, else ``--cache-dir``, else
+    ``$HYBRIDJUDGE_CACHE_URL``, else the default cache directory."""
+    import os
 
+    from hybridjudge._errors import ConfigError
+    from hybridjudge.model import default_cache_dir, is_cache_url
+
+    url: str | None = args.cache_url
     directory: Path | None = args.cache_dir
+    if url is not None and directory is not None:
+        raise ConfigError("--cache-url and --cache-dir name two caches; give one of them")
+    if url is None and directory is None:
+        url = os.environ.get("HYBRIDJUDGE_CACHE_URL") or None
+    if url is not None:
+        if not is_cache_url(url):
+            raise ConfigError(
+                "--cache-url: only a Redis URL is supported (redis://host:port/db, rediss://, "
+                "unix://); for a cache folder use --cache-dir"
+            )
+        return url
     return directory if directory is not None else default_cache_dir()
 
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         cache_key,
         cache_stats,
         clear_cache,
+        is_cache_url,
         open_reply_cache,
     )
     from hybridjudge.model._client import ChatMessage, ModelClient, RateLimiter
@@ -84,6 +85,7 @@ _LAZY: dict[str, str] = {
     "cache_key": "_cache",
     "cache_stats": "_cache",
     "clear_cache": "_cache",
+    "is_cache_url": "_cache",
     "open_reply_cache": "_cache",
     "ChatMessage": "_client",
     "ModelClient": "_client",
@@ -174,6 +176,7 @@ __all__ = [
     "clear_cache",
     "default_cache_dir",
     "extract_json",
+    "is_cache_url",
     "lookup_price",
     "model_file",
     "open_reply_cache",

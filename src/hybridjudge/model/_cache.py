@@ -42,6 +42,7 @@ import os
 import shutil
 import sqlite3
 from collections import Counter
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -370,6 +371,13 @@ class RedisReplyCache:
     def __len__(self) -> int:
         return len(self.keys())
 
+    def values(self) -> Iterator[bytes | str | None]:
+        """Every stored value (its JSON text; ``None`` when deleted meanwhile), fetched 1,000
+        keys per round trip."""
+        keys = [REDIS_KEY_PREFIX + k for k in self.keys()]
+        for start in range(0, len(keys), 1000):
+            yield from self._client.mget(keys[start : start + 1000])
+
     def clear(self) -> int:
         """Delete every reply entry (only this prefix); returns how many were removed."""
         keys = [REDIS_KEY_PREFIX + k for k in self.keys()]
@@ -428,13 +436,14 @@ class CacheStats(BaseModel):
     format_version: int = CACHE_FORMAT_VERSION
     """Cache format version this hybridjudge reads."""
     directory: str
-    """The cache directory (absolute)."""
+    """The cache directory (absolute), or the Redis URL without its password."""
     exists: bool
     """False when there is no cache there yet (then everything else is zero)."""
     entries: int
     """Stored replies."""
     size_bytes: int
-    """Bytes on disk (every file under the directory)."""
+    """Bytes on disk (every file under the directory); in Redis, the bytes of the stored
+    values."""
     saved_cost_usd: float
     """What one more hit on every entry would save, in USD (the sum of the original costs)."""
     by_prompt: dict[str, int]
@@ -455,8 +464,50 @@ def _disk_size(directory: Path) -> int:
     return total
 
 
+def is_cache_url(location: Path | str) -> bool:
+    """Whether ``location`` names a Redis cache (``redis://``, ``rediss://``, ``unix://``)."""
+    return isinstance(location, str) and location.startswith(_REDIS_SCHEMES)
+
+
+def _redis_stats(url: str) -> CacheStats:
+    by_prompt: Counter[str] = Counter()
+    saved = 0.0
+    entries = 0
+    size = 0
+    store = RedisReplyCache(url)
+    try:
+        for raw in store.values():
+            if raw is None:
+                continue  # deleted between SCAN and MGET
+            entries += 1
+            size += len(raw.encode("utf-8") if isinstance(raw, str) else raw)
+            entry = _decode(raw)
+            if entry is None:
+                by_prompt["(unreadable or other format version)"] += 1
+                continue
+            by_prompt[f"{entry.model} {entry.prompt_name}@{entry.prompt_version}"] += 1
+            saved += entry.cost_usd or 0.0
+    finally:
+        store.close()
+    return CacheStats(
+        directory=store.location,
+        exists=entries > 0,
+        entries=entries,
+        size_bytes=size,
+        saved_cost_usd=saved,
+        by_prompt=dict(sorted(by_prompt.items())),
+    )
+
+
 def cache_stats(directory: Path | str) -> CacheStats:
-    """Entries, size and contents of the cache at ``directory`` (created only if it exists)."""
+    """Entries, size and contents of the cache at ``directory`` (created only if it exists), or
+    of the Redis cache at a ``redis://`` URL (see :func:`is_cache_url`).
+
+    Raises:
+        ConfigError: a Redis URL whose server cannot be reached, or without the redis client.
+    """
+    if is_cache_url(directory):
+        return _redis_stats(str(directory))
     path = Path(directory).resolve()
     if not path.is_dir():
         return CacheStats(
@@ -502,12 +553,22 @@ def cache_stats(directory: Path | str) -> CacheStats:
 
 
 def clear_cache(directory: Path | str) -> int:
-    """Delete every entry of the cache at ``directory``; returns how many were removed.
+    """Delete every entry of the cache at ``directory`` (or at a ``redis://`` URL: only the
+    reply keys, :data:`REDIS_KEY_PREFIX`); returns how many were removed.
 
     A corrupt cache (:class:`CorruptCacheError`) is removed from disk instead: diskcache's own
     files (``cache.db`` with its journal files, and its value folders) go, anything else in the
     folder stays; the count is then 0 (the entries could not be read).
+
+    Raises:
+        ConfigError: a Redis URL whose server cannot be reached, or without the redis client.
     """
+    if is_cache_url(directory):
+        store = RedisReplyCache(str(directory))
+        try:
+            return store.clear()
+        finally:
+            store.close()
     path = Path(directory)
     if not path.is_dir():
         return 0
