@@ -59,7 +59,8 @@ class InputError(HybridJudgeError, ValueError):
 
 
 class CaseFileError(InputError):
-    """One unusable line of a case file.
+    """One unusable line of a case file (code ``invalid_case_line``), or a whole file or corpus
+    folder that cannot be used (no line: code ``invalid_case_file``).
 
     Attributes:
         path: the file.
@@ -89,7 +90,10 @@ class CaseFileError(InputError):
         if field is not None:
             where.append(f"field {field!r}")
         prefix = ", ".join(where)
-        super().__init__(f"{prefix}: {message}" if prefix else message)
+        super().__init__(
+            f"{prefix}: {message}" if prefix else message,
+            code=None if line is not None else "invalid_case_file",
+        )
         self.path = path
         self.line = line
         self.case_id = case_id

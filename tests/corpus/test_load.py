@@ -65,8 +65,17 @@ def test_helpers_split_bases_and_mutants(tmp_path: Path) -> None:
 
 
 def test_missing_directory(tmp_path: Path) -> None:
-    with pytest.raises(CaseFileError, match="not a corpus directory"):
+    with pytest.raises(CaseFileError, match="not a corpus directory") as info:
         load_corpus(tmp_path / "absent")
+    assert info.value.code == "invalid_case_file"  # the whole input, not one line of it
+
+
+def test_an_unusable_line_has_the_line_code(tmp_path: Path) -> None:
+    root = _write(tmp_path, [_case("a")], [_base("a"), _base("b")])
+    with pytest.raises(CaseFileError) as info:
+        load_corpus(root)
+    assert info.value.line == 2
+    assert info.value.code == "invalid_case_line"
 
 
 def test_missing_outputs_file(tmp_path: Path) -> None:
