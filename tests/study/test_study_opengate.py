@@ -178,6 +178,31 @@ def test_judge_sample_is_seeded_covers_every_class_and_is_reported() -> None:
     assert load_plan(corpus_paths=[OPENGATE], judge_sample=None).sampling() is None
 
 
+def test_judge_sample_all_for_one_corpus_judges_it_whole() -> None:
+    """``opengate=all,halueval=3`` (as ``--judge-sample`` writes it): OpenGATE whole, 3 HaluEval
+    bases; the record names OpenGATE's 6 bases; a misspelt corpus is still refused."""
+    from hybridjudge import ConfigError
+    from hybridjudge.cli._study import _sample
+
+    halueval = ROOT / "corpus" / "halueval"
+    sample = _sample("opengate=all,halueval=3")
+    assert sample == {"opengate": None, "halueval": 3}
+    plan = load_plan(corpus_paths=[OPENGATE, halueval], judge_sample=sample)
+    whole = load_plan(corpus_paths=[OPENGATE], judge_sample=None)
+    opengate_judged = {i for i in plan.judged if plan.corpus_of[i] == "opengate"}
+    assert opengate_judged == set(whole.judged)  # every OpenGATE output
+    halueval_bases = [
+        r for r in plan.records() if r.judged and r.base_id is None and r.corpus == "halueval"
+    ]
+    assert len(halueval_bases) == 3
+    sampling = plan.sampling()
+    assert sampling is not None
+    assert sampling.bases_per_corpus == {"opengate": 6, "halueval": 3}
+    assert "opengate 6 of 6, halueval 3 of 100" in sampling.note
+    with pytest.raises(ConfigError, match="opengat"):
+        load_plan(corpus_paths=[OPENGATE], judge_sample=_sample("opengat=all"))
+
+
 def test_judge_sample_errors_name_the_corpus() -> None:
     from hybridjudge import ConfigError
 

@@ -26,17 +26,20 @@ def _threshold(text: str) -> tuple[str, float]:
     return name, number
 
 
-def _sample(text: str) -> int | dict[str, int] | None:
+def _sample(text: str) -> int | dict[str, int | None] | None:
+    """``N``, ``CORPUS=N,...`` (``CORPUS=all``: that corpus whole) or ``all``."""
     if text == "all":
         return None
     try:
         if "=" not in text:
             return int(text)
         pairs = [part.split("=", 1) for part in text.split(",") if part.strip()]
-        return {name.strip(): int(value) for name, value in pairs}
+        return {
+            name.strip(): None if value.strip() == "all" else int(value) for name, value in pairs
+        }
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected N, CORPUS=N[,CORPUS=N...] or 'all', got {text!r}"
+            f"expected N, CORPUS=N|all[,CORPUS=N|all...] or 'all', got {text!r}"
         ) from None
 
 
@@ -139,7 +142,9 @@ def register(subparsers: Any) -> None:
         type=_sample,
         default=None,
         metavar="N|CORPUS=N,...|all",
-        help="judge only N bases per corpus (or CORPUS=N,...), each with all its mutants, chosen by a seeded shuffle that covers defect classes first; default all",
+        help="judge only N bases per corpus (or CORPUS=N,... with N or all per corpus; a corpus "
+        "not named is judged whole), each with all its mutants, chosen by a seeded shuffle that "
+        "covers defect classes first; default all",
     )
     run.add_argument(
         "--sample-seed",

@@ -70,7 +70,9 @@ ProgressHook = Callable[[str, int, int], None]
 ``judges`` or ``peers``); an exception it raises stops the study (finished model calls stay
 cached)."""
 
-JudgeSample = int | Mapping[str, int] | None
+JudgeSample = int | Mapping[str, int | None] | None
+"""Bases per corpus the judges score: a number for every corpus, a mapping corpus -> number
+(``None``: all of that corpus; a corpus not named: all), or ``None`` for everything."""
 
 Judges = Sequence[str | JudgeSpec] | Mapping[str, "str | ModelConfig"] | None
 """Several named judges: ``["NAME=SPEC", ...]`` or ``{name: spec or ModelConfig}`` (see
@@ -118,8 +120,8 @@ class StudyPlan(BaseModel):
     """Output id -> corpus name."""
     judged: frozenset[str]
     """Ids of the outputs the LLM judges score (all of them unless sampled)."""
-    judge_sample: int | dict[str, int] | None = None
-    """Bases per corpus the judges score (``None``: all)."""
+    judge_sample: int | dict[str, int | None] | None = None
+    """Bases per corpus the judges score (``None``: all; see :data:`JudgeSample`)."""
     seed: int = 0
     """Seed of the judge sample."""
 
@@ -259,7 +261,11 @@ class StudyPlan(BaseModel):
         return SamplingRecord(
             judged_outputs=len(self.judged),
             total_outputs=len(self.outputs),
-            bases_per_corpus=quotas,
+            # a corpus judged whole ("CORPUS=all") is recorded with its number of bases
+            bases_per_corpus={
+                name: quota if quota is not None else bases[name][1]
+                for name, quota in quotas.items()
+            },
             seed=self.seed,
             note=(
                 f"The LLM judges scored a deterministic sample of {len(self.judged)} of "
@@ -272,7 +278,7 @@ class StudyPlan(BaseModel):
         )
 
 
-def _plain(sample: int | Mapping[str, int]) -> int | dict[str, int]:
+def _plain(sample: int | Mapping[str, int | None]) -> int | dict[str, int | None]:
     return sample if isinstance(sample, int) else dict(sample)
 
 
@@ -313,11 +319,11 @@ def load_plan(
     return StudyPlan.from_corpora(corpora, msets, judge_sample=judge_sample, seed=seed)
 
 
-def _quotas(names: Sequence[str], sample: JudgeSample) -> dict[str, int]:
+def _quotas(names: Sequence[str], sample: JudgeSample) -> dict[str, int | None]:
     if sample is None:
         return {}
     if isinstance(sample, int) and not isinstance(sample, bool):
-        quotas = dict.fromkeys(names, sample)
+        quotas: dict[str, int | None] = dict.fromkeys(names, sample)
     elif isinstance(sample, Mapping):
         unknown = sorted(set(sample) - set(names))
         if unknown:
@@ -332,6 +338,8 @@ def _quotas(names: Sequence[str], sample: JudgeSample) -> dict[str, int]:
             f"(all), got {sample!r}"
         )
     for name, value in quotas.items():
+        if value is None:
+            continue  # all of that corpus
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ConfigError(f"judge_sample for {name} must be at least 1 base (or all)")
     return quotas
@@ -341,7 +349,7 @@ def _sample(
     corpora: Sequence[Corpus],
     outputs: Sequence[Output],
     corpus_of: Mapping[str, str],
-    quotas: Mapping[str, int],
+    quotas: Mapping[str, int | None],
     seed: int,
 ) -> set[str]:
     """Bases chosen per corpus (with all their mutants), covering defect classes first.
