@@ -102,6 +102,17 @@ def test_bad_lines_are_reported_counted_and_do_not_stop_the_others(
     assert "5 unusable lines" in err
 
 
+def test_a_file_of_only_bad_lines_prints_no_empty_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = _write(tmp_path / "cases.jsonl", ["{not json", {"id": "no-answer", "context": "x"}])
+    assert main(["check", str(cases)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing was checked: no table with a header and no row
+    assert "0 checked" in err
+    assert "2 unusable lines" in err
+
+
 def test_ten_megabyte_context_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     big = dict(GOOD, context="Policy text without figures. " * 350_000 + CONTEXT)
     cases = _write(tmp_path / "cases.jsonl", [big])

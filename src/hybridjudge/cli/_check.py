@@ -276,6 +276,8 @@ def _emit(obj: dict[str, Any]) -> None:
 
 
 def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
+    if not rows:  # every line unusable: the errors and the summary say so, no empty table
+        return
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
