@@ -20,6 +20,7 @@ goes on and ends with 3 when the unscored share is above the threshold.
 from __future__ import annotations
 
 import argparse
+import sys
 
 __all__ = [
     "EXIT_CODES_EPILOG",
@@ -30,6 +31,7 @@ __all__ = [
     "EXIT_USAGE",
     "add_max_unscored_argument",
     "incomplete",
+    "judged_incomplete",
     "max_unscored_fraction",
 ]
 
@@ -87,3 +89,18 @@ def incomplete(unscored: int, total: int, max_share: float = 0.0) -> bool:
     if total <= 0:
         return False
     return unscored / total > max_share + 1e-12
+
+
+def judged_incomplete(command: str, unscored: int, total: int, max_share: float, see: str) -> bool:
+    """Whether a judging run is incomplete (exit 3): every result unscored, or a share above
+    ``max_share`` (``--max-unscored``); when it is, say so on stderr (``see``: where the
+    reasons are). One rule for ``judge`` in one process and on Ray."""
+    every = total > 0 and unscored == total
+    if not (every or incomplete(unscored, total, max_share)):
+        return False
+    print(
+        f"{command}: {unscored} of {total} result(s) unscored, above --max-unscored "
+        f"{max_share:g}; the run is incomplete ({see})",
+        file=sys.stderr,
+    )
+    return True

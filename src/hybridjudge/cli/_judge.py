@@ -125,7 +125,7 @@ def _parse_scorers(items: list[str]) -> tuple[str, ...]:
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._params import check_repetitions
     from hybridjudge.cli._check import below_thresholds, parse_fail_under
-    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INCOMPLETE, incomplete
+    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.corpus import read_cases
 
@@ -185,13 +185,9 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     results = [r for o in batch.outcomes for r in o.results.values()]
     unscored = sum(r.status == "unscored" for r in results)
-    every = bool(results) and unscored == len(results)
-    if every or incomplete(unscored, len(results), args.max_unscored):
-        print(
-            f"hybridjudge judge: {unscored} of {len(results)} result(s) unscored, above "
-            f"--max-unscored {args.max_unscored:g}; the run is incomplete (see the reasons above)",
-            file=sys.stderr,
-        )
+    if judged_incomplete(
+        "hybridjudge judge", unscored, len(results), args.max_unscored, "see the reasons above"
+    ):
         return EXIT_INCOMPLETE
     if thresholds:
         scores: dict[str, list[float]] = {name: [] for name in scorers}

@@ -140,7 +140,7 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
     """``hybridjudge judge --ray``: exit 0 when every record was judged, 2 when some was unusable,
     3 when the share of unscored results is above ``--max-unscored`` (as without ``--ray``: what
     was not measured is never counted as passed)."""
-    from hybridjudge.cli._exit import EXIT_INCOMPLETE, incomplete
+    from hybridjudge.cli._exit import EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.dist import judge_dataset
 
     out = _check_out(args)
@@ -176,13 +176,7 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
     )
     if failed:
         return 2
-    every = bool(results) and unscored == len(results)
-    if every or incomplete(unscored, len(results), args.max_unscored):
-        print(
-            f"hybridjudge judge: {unscored} of {len(results)} result(s) unscored, above "
-            f"--max-unscored {args.max_unscored:g}; the run is incomplete (see the "
-            "<scorer>_unscored_reason columns)",
-            file=sys.stderr,
-        )
+    see = "see the <scorer>_unscored_reason columns"
+    if judged_incomplete("hybridjudge judge", unscored, len(results), args.max_unscored, see):
         return EXIT_INCOMPLETE
     return 0
