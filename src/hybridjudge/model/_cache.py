@@ -469,34 +469,50 @@ def is_cache_url(location: Path | str) -> bool:
     return isinstance(location, str) and location.startswith(_REDIS_SCHEMES)
 
 
+class _Tally:
+    """Entries, entries per prompt and the saved cost of a cache, one entry at a time (the disk
+    and the Redis cache count alike)."""
+
+    def __init__(self) -> None:
+        self.entries = 0
+        self.saved = 0.0
+        self.by_prompt: Counter[str] = Counter()
+
+    def add(self, entry: CachedReply | None) -> None:
+        """Count one stored entry (``None``: unreadable or of another format version)."""
+        self.entries += 1
+        if entry is None:
+            self.by_prompt["(unreadable or other format version)"] += 1
+            return
+        self.by_prompt[f"{entry.model} {entry.prompt_name}@{entry.prompt_version}"] += 1
+        self.saved += entry.cost_usd or 0.0  # an unknown price saves an unknown amount
+
+    def stats(self, location: str, size_bytes: int, *, exists: bool) -> CacheStats:
+        """The :class:`CacheStats` of what was counted."""
+        return CacheStats(
+            directory=location,
+            exists=exists,
+            entries=self.entries,
+            size_bytes=size_bytes,
+            saved_cost_usd=self.saved,
+            by_prompt=dict(sorted(self.by_prompt.items())),
+        )
+
+
 def _redis_stats(url: str) -> CacheStats:
-    by_prompt: Counter[str] = Counter()
-    saved = 0.0
-    entries = 0
+    tally = _Tally()
     size = 0
     store = RedisReplyCache(url)
     try:
         for raw in store.values():
             if raw is None:
                 continue  # deleted between SCAN and MGET
-            entries += 1
             size += len(raw.encode("utf-8") if isinstance(raw, str) else raw)
-            entry = _decode(raw)
-            if entry is None:
-                by_prompt["(unreadable or other format version)"] += 1
-                continue
-            by_prompt[f"{entry.model} {entry.prompt_name}@{entry.prompt_version}"] += 1
-            saved += entry.cost_usd or 0.0
+            tally.add(_decode(raw))
     finally:
         store.close()
-    return CacheStats(
-        directory=store.location,
-        exists=entries > 0,
-        entries=entries,
-        size_bytes=size,
-        saved_cost_usd=saved,
-        by_prompt=dict(sorted(by_prompt.items())),
-    )
+    # a Redis cache with no reply key is no cache yet, as an absent folder
+    return tally.stats(store.location, size, exists=tally.entries > 0)
 
 
 def cache_stats(directory: Path | str) -> CacheStats:
@@ -518,19 +534,11 @@ def cache_stats(directory: Path | str) -> CacheStats:
             saved_cost_usd=0.0,
             by_prompt={},
         )
-    by_prompt: Counter[str] = Counter()
-    saved = 0.0
-    entries = 0
+    tally = _Tally()
     try:
         with ReplyCache(path) as cache:
             for key in cache._cache.iterkeys():
-                entries += 1
-                entry = cache.get(str(key))
-                if entry is None:
-                    by_prompt["(unreadable or other format version)"] += 1
-                    continue
-                by_prompt[f"{entry.model} {entry.prompt_name}@{entry.prompt_version}"] += 1
-                saved += entry.cost_usd or 0.0  # an unknown price saves an unknown amount
+                tally.add(cache.get(str(key)))
     except (CorruptCacheError, sqlite3.DatabaseError) as exc:
         detail = str(exc) if not isinstance(exc, CorruptCacheError) else exc.message
         return CacheStats(
@@ -542,14 +550,7 @@ def cache_stats(directory: Path | str) -> CacheStats:
             by_prompt={},
             corrupt=detail,
         )
-    return CacheStats(
-        directory=str(path),
-        exists=True,
-        entries=entries,
-        size_bytes=_disk_size(path),
-        saved_cost_usd=saved,
-        by_prompt=dict(sorted(by_prompt.items())),
-    )
+    return tally.stats(str(path), _disk_size(path), exists=True)
 
 
 def clear_cache(directory: Path | str) -> int:
