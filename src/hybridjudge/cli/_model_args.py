@@ -114,7 +114,7 @@ _FLAGS: tuple[_Flag, ...] = (
         "max_concurrency",
         "--concurrency",
         "HYBRIDJUDGE_CONCURRENCY",
-        "most requests (and connections) open at once (default 2 local, 8 openai)",
+        "most requests (and connections) open at once (default 1 local, 8 openai)",
         "N",
         int,
     ),
