@@ -212,13 +212,13 @@ def quote_in_context(quote: str, sentences: Sequence[str]) -> bool:
     words = _words(text)
     for sentence in sentences:
         other = _words(sentence)
-        matched = _matched_positions(words, other)
-        if len(matched) < _MIN_QUOTE_OVERLAP * len(words):
+        pairs = _aligned(words, other)
+        if len(pairs) < _MIN_QUOTE_OVERLAP * len(words):
             continue
-        span = other[matched[0] : matched[-1] + 1]
+        span = other[pairs[0][1] : pairs[-1][1] + 1]
         if _negations(span) != _negations(words):
             continue
-        kept = {words[i] for i in _matched_needle(words, other)}
+        kept = {words[i] for i, _ in pairs}
         if any(w not in _STOP and w not in kept for w in words):
             continue  # a content word of the quote is not in the sentence: "lost" for "won"
         if not {w for w in words if w.isdigit()} <= {w for w in span if w.isdigit()}:
@@ -234,13 +234,9 @@ def _negations(words: Sequence[str]) -> set[str]:
     return {w for w in words if w in _NEGATIONS}
 
 
-def _matched_needle(needle: list[str], haystack: list[str]) -> list[int]:
-    """Positions in ``needle`` of a longest common subsequence of the two word lists."""
-    return _matched_positions(haystack, needle)
-
-
-def _matched_positions(needle: list[str], haystack: list[str]) -> list[int]:
-    """Positions in ``haystack`` of a longest common subsequence of the two word lists."""
+def _aligned(needle: list[str], haystack: list[str]) -> list[tuple[int, int]]:
+    """A longest common subsequence of the two word lists, as pairs of positions (in
+    ``needle``, in ``haystack``), in order."""
     n, m = len(needle), len(haystack)
     table = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
@@ -249,15 +245,15 @@ def _matched_positions(needle: list[str], haystack: list[str]) -> list[int]:
                 table[i][j] = table[i + 1][j + 1] + 1
             else:
                 table[i][j] = max(table[i + 1][j], table[i][j + 1])
-    positions: list[int] = []
+    pairs: list[tuple[int, int]] = []
     i = j = 0
     while i < n and j < m:
         if needle[i] == haystack[j]:
-            positions.append(j)
+            pairs.append((i, j))
             i += 1
             j += 1
         elif table[i + 1][j] >= table[i][j + 1]:
             i += 1
         else:
             j += 1
-    return positions
+    return pairs
