@@ -15,6 +15,7 @@ __all__ = [
     "check_repetitions",
     "check_resamples",
     "check_seed",
+    "over_max_unscored",
 ]
 
 MAX_REPETITIONS = 1_000
@@ -80,3 +81,17 @@ def check_seed(value: object, *, name: str = "seed") -> int:
             f"{name}={value!r}: use a whole number from 0 to 2**63 - 1", code="invalid_seed"
         )
     return value
+
+
+def over_max_unscored(unscored: int, total: int, max_share: float = 0.0) -> bool:
+    """Whether one scorer's ``unscored`` of ``total`` results fail the ``max_unscored``
+    threshold: a share above ``max_share``, or every result unscored (a scorer that measured
+    nothing is never complete, whatever the threshold). Applied per scorer by ``judge``,
+    ``study run`` and ``gate``: a pooled share would let a deterministic scorer that never fails
+    hide a judge's failures.
+
+    ``total == 0`` (nothing evaluated) is never over: callers report an empty input themselves.
+    """
+    if total <= 0:
+        return False
+    return unscored == total or unscored / total > max_share + 1e-12

@@ -191,9 +191,10 @@ def test_judge_ray_fails_closed_when_the_judges_could_not_score(
     assert unscored == 2  # only rec-0's questions were unreadable
     assert f"{unscored} of {len(statuses)} results unscored" in err
     assert "costing unknown" in err
-    assert "above --max-unscored 0;" in err
+    for name in ("support", "contradiction"):  # each scorer is held to the threshold
+        assert f"judge: {name}: 1 of 10 result(s) unscored (above --max-unscored 0)" in err
 
-    share = unscored / len(statuses)  # 2 of 20
+    share = 1 / 10  # per scorer (pooled, 2 of 20 would be the same share here)
     args = _judge_args(source, tmp_path / "judged-2", openai_server, cache)
     assert main([*args, "--max-unscored", f"{share + 0.01:.2f}"]) == 0
     args = _judge_args(source, tmp_path / "judged-3", openai_server, cache)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from hybridjudge._params import over_max_unscored
 from hybridjudge.cli import build_parser, main
 from hybridjudge.cli._exit import (
     EXIT_FINDINGS,
@@ -19,7 +20,6 @@ from hybridjudge.cli._exit import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
-    incomplete,
 )
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -131,8 +131,10 @@ def test_exit_code_constants_and_threshold() -> None:
         3,
         130,
     )
-    assert not incomplete(0, 10)
-    assert incomplete(1, 10)  # default threshold 0: any unscored result
-    assert not incomplete(1, 10, 0.1)
-    assert incomplete(2, 10, 0.1)
-    assert not incomplete(0, 0)  # nothing evaluated is reported as exit 2 by the caller
+    assert not over_max_unscored(0, 10)
+    assert over_max_unscored(1, 10)  # default threshold 0: any unscored result
+    assert not over_max_unscored(1, 10, 0.1)
+    assert over_max_unscored(2, 10, 0.1)
+    assert over_max_unscored(10, 10, 1.0)  # nothing measured is never complete
+    assert not over_max_unscored(9, 10, 1.0)
+    assert not over_max_unscored(0, 0)  # nothing evaluated is reported as exit 2 by the caller

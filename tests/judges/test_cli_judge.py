@@ -212,7 +212,9 @@ def _unscored_for_ten_days(request: RecordedRequest) -> Step:
     return _responder(request)
 
 
-@pytest.mark.parametrize(("max_unscored", "code"), [("0", 3), ("0.5", 0), ("25%", 0)])
+# 25% was enough when the share was pooled over the scorers (1 of 4 results); each scorer is now
+# held to the threshold on its own (support: 1 of 2 = 50%)
+@pytest.mark.parametrize(("max_unscored", "code"), [("0", 3), ("0.5", 0), ("25%", 3), ("49%", 3)])
 def test_unscored_share_above_max_unscored_exits_3(
     openai_server: FakeOpenAIServer,
     tmp_path: Path,
@@ -231,11 +233,12 @@ def test_unscored_share_above_max_unscored_exits_3(
     assert main([*args, *_args(openai_server, tmp_path / "c")]) == code
     captured = capsys.readouterr()
     rows = [json.loads(x) for x in captured.out.splitlines()]
-    # by hand: 2 cases x 2 scorers; only wrong's support result is unscored: 1 of 4 = 25%
+    # by hand: 2 cases x 2 scorers; only wrong's support result is unscored: support 1 of 2
     unscored = [
         (r["id"], n) for r in rows for n, v in r["results"].items() if v["status"] == "unscored"
     ]
     assert unscored == [("wrong", "support")]
-    assert ("1 of 4 result(s) unscored" in captured.err) is (code == 3)
+    assert ("support: 1 of 2 result(s) unscored" in captured.err) is (code == 3)
+    assert "contradiction:" not in captured.err
     # the case's own extra field travels with its result
     assert [r["metadata"] for r in rows] == [{"team": "web"}, {}]

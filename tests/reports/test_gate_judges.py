@@ -85,6 +85,18 @@ def test_a_judge_that_did_not_run_fails_as_incomplete() -> None:
     assert ("not_measured", "b:support") in kinds  # its cells are not measured now
 
 
+def test_a_judge_that_did_not_run_fails_as_incomplete_even_at_max_unscored_1() -> None:
+    now = _two_judges(b_unscored=True)
+    n = sum(o.scorer == "b:support" for o in now.observations)  # outputs x repetitions
+    result = gate(now, _two_judges(), max_unscored=1.0)
+    assert result.exit_code == 3
+    (failure,) = [f for f in result.failures if f.kind == "unscored"]
+    assert failure.scorer == "b:support"
+    assert f"b:support: {n} of {n} evaluations unscored (every one: model_error {n})" in (
+        failure.message
+    )
+
+
 def test_a_judge_missing_or_renamed_cannot_be_compared() -> None:
     result = gate(_two_judges(judges=("a",)), _two_judges())
     assert result.exit_code == 2

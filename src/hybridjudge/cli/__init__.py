@@ -3,7 +3,7 @@
 Each subcommand lives in its own private module exposing ``register(subparsers)``; the module
 imports heavy dependencies only inside its handler so ``hybridjudge --help`` stays fast.
 Exit codes (defined once in :mod:`hybridjudge.cli._exit`): 0 success, 1 findings or regression,
-2 unusable input or usage, 3 incomplete (unscored share above ``--max-unscored``), 130
+2 unusable input or usage, 3 incomplete (a scorer's unscored share above ``--max-unscored``), 130
 interrupted. A closed stdout (``| head``) ends quietly; text that cannot be encoded (a lone
 surrogate in an id) is printed escaped instead of crashing.
 """

@@ -6,21 +6,25 @@ code   meaning
 0      success: everything asked was evaluated and nothing failed
 1      findings or regression: the evaluated system failed (ungrounded cases, a failed gate)
 2      unusable input or usage: a bad flag, an unreadable or empty file, a wrong endpoint or key
-3      incomplete: the share of unscored results is above ``--max-unscored`` (default 0), or no
-       model call succeeded
+3      incomplete: a scorer's share of unscored results is above ``--max-unscored`` (default 0),
+       or every one of its results is unscored (whatever the threshold)
 130    interrupted (Ctrl-C); finished model calls are cached, rerun the same command to resume
 =====  ===========================================================================================
 
 An unusable endpoint (HTTP 401/403/404 before any request to it succeeded) is exit 2: the key,
 URL or model is wrong for every request. Any other failure of one request (HTTP 400 from a content
 filter, 5xx after the retries, a reply that does not parse) makes that output unscored; the run
-goes on and ends with 3 when the unscored share is above the threshold.
+goes on and ends with 3 when a scorer's unscored share is above the threshold (each scorer is
+counted on its own: a judge's failures are not diluted by a deterministic scorer that never fails).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
+
+from hybridjudge._params import over_max_unscored
 
 __all__ = [
     "EXIT_CODES_EPILOG",
@@ -30,7 +34,6 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "add_max_unscored_argument",
-    "incomplete",
     "judged_incomplete",
     "max_unscored_fraction",
 ]
@@ -49,7 +52,8 @@ EXIT_INTERRUPTED = 130
 EXIT_CODES_EPILOG = (
     "exit codes: 0 success; 1 findings or regression; 2 unusable input or usage (incl. an "
     "endpoint that rejects every request: HTTP 401/403/404 before any success); 3 incomplete "
-    "(unscored share above --max-unscored, default 0); 130 interrupted"
+    "(a scorer's unscored share above --max-unscored, default 0, or all of its results "
+    "unscored); 130 interrupted"
 )
 """One paragraph for the ``--help`` epilog of every command."""
 
@@ -75,32 +79,30 @@ def add_max_unscored_argument(parser: argparse.ArgumentParser) -> None:
         type=max_unscored_fraction,
         default=0.0,
         metavar="FRACTION",
-        help="largest share of unscored results that still counts as a complete run "
-        "(default 0: any unscored result exits 3)",
+        help="largest share of each scorer's results that may be unscored in a complete run "
+        "(default 0: any unscored result exits 3; a scorer with every result unscored always "
+        "exits 3)",
     )
 
 
-def incomplete(unscored: int, total: int, max_share: float = 0.0) -> bool:
-    """True when ``unscored`` of ``total`` results is above ``max_share`` (exit 3).
-
-    Nothing evaluated (``total == 0``) is never "incomplete" here: callers report an empty
-    input as exit 2 before they get this far.
-    """
-    if total <= 0:
-        return False
-    return unscored / total > max_share + 1e-12
-
-
-def judged_incomplete(command: str, unscored: int, total: int, max_share: float, see: str) -> bool:
-    """Whether a judging run is incomplete (exit 3): every result unscored, or a share above
-    ``max_share`` (``--max-unscored``); when it is, say so on stderr (``see``: where the
-    reasons are). One rule for ``judge`` in one process and on Ray."""
-    every = total > 0 and unscored == total
-    if not (every or incomplete(unscored, total, max_share)):
-        return False
-    print(
-        f"{command}: {unscored} of {total} result(s) unscored, above --max-unscored "
-        f"{max_share:g}; the run is incomplete ({see})",
-        file=sys.stderr,
-    )
-    return True
+def judged_incomplete(
+    command: str, counts: Mapping[str, tuple[int, int]], max_share: float, see: str
+) -> bool:
+    """Whether a run is incomplete (exit 3): some scorer's results (``counts``: scorer ->
+    (unscored, total)) are all unscored, or their unscored share is above ``max_share``
+    (``--max-unscored``; :func:`hybridjudge._params.over_max_unscored`, the rule ``gate`` applies
+    too). When it is, say which scorer on stderr (``see``: where the reasons are). One rule for
+    ``judge`` in one process, on Ray, and ``study run``."""
+    over = [
+        (name, unscored, total)
+        for name, (unscored, total) in counts.items()
+        if over_max_unscored(unscored, total, max_share)
+    ]
+    for name, unscored, total in over:
+        why = "every result" if unscored == total else f"above --max-unscored {max_share:g}"
+        print(
+            f"{command}: {name}: {unscored} of {total} result(s) unscored ({why}); the run is "
+            f"incomplete ({see})",
+            file=sys.stderr,
+        )
+    return bool(over)

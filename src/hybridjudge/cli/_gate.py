@@ -34,8 +34,9 @@ def register(subparsers: Any) -> None:
             "1 naming each regression (or each baseline cell not measured now); 2 when the "
             "studies cannot be compared (different corpora, scorers or defect classes, a judge "
             "of --judge NAME=SPEC missing or on another model, or no rate compared at all) or "
-            "a file is unusable; 3 when the current study has more "
-            "unscored evaluations than --max-unscored (judges that did not run never pass)."
+            "a file is unusable; 3 when a scorer of the current study has a larger share of "
+            "unscored evaluations than --max-unscored, or no scored one (judges that did not "
+            "run never pass)."
         ),
     )
     parser.add_argument(

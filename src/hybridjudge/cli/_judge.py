@@ -4,8 +4,8 @@ Reads the same case records as ``hybridjudge check`` (``id``, ``answer``, ``cont
 ``question`` ...) and judges them with :func:`hybridjudge.judges.ajudge_many`, the loop the study
 uses too. A bad line is reported on stderr with its line number and the others are still judged.
 Exit codes (:mod:`hybridjudge.cli._exit`): 0 done; 1 a ``--fail-under`` threshold missed; 2 some
-line was unusable or the configuration is invalid; 3 more results unscored than
-``--max-unscored`` allows (or every result unscored).
+line was unusable or the configuration is invalid; 3 a scorer with more results unscored than
+``--max-unscored`` allows (or every one of its results unscored).
 
 ``--json`` prints one object per case and repetition (format version :data:`JSON_FORMAT_VERSION`):
 ``{"format_version", "line", "id", "repetition", "mode", "results": {scorer: JudgeResult},
@@ -183,11 +183,14 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    results = [r for o in batch.outcomes for r in o.results.values()]
-    unscored = sum(r.status == "unscored" for r in results)
-    if judged_incomplete(
-        "hybridjudge judge", unscored, len(results), args.max_unscored, "see the reasons above"
-    ):
+    counts = {
+        name: (
+            sum(o.results[name].status == "unscored" for o in batch.outcomes if name in o.results),
+            sum(name in o.results for o in batch.outcomes),
+        )
+        for name in scorers
+    }
+    if judged_incomplete("hybridjudge judge", counts, args.max_unscored, "see the reasons above"):
         return EXIT_INCOMPLETE
     if thresholds:
         scores: dict[str, list[float]] = {name: [] for name in scorers}

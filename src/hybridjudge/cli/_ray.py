@@ -138,7 +138,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str, ...]) -> int:
     """``hybridjudge judge --ray``: exit 0 when every record was judged, 2 when some was unusable,
-    3 when the share of unscored results is above ``--max-unscored`` (as without ``--ray``: what
+    3 when a scorer's share of unscored results is above ``--max-unscored`` (as without ``--ray``: what
     was not measured is never counted as passed)."""
     from hybridjudge.cli._exit import EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.dist import judge_dataset
@@ -177,6 +177,11 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
     if failed:
         return 2
     see = "see the <scorer>_unscored_reason columns"
-    if judged_incomplete("hybridjudge judge", unscored, len(results), args.max_unscored, see):
+    judged = [r for r in rows if r["status"] != "failed"]
+    counts = {
+        name: (sum(r[f"{name}_status"] == "unscored" for r in judged), len(judged))
+        for name in scorers
+    }
+    if judged_incomplete("hybridjudge judge", counts, args.max_unscored, see):
         return EXIT_INCOMPLETE
     return 0

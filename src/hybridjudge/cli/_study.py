@@ -179,7 +179,7 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge._atomic import OutDirLock, check_out_dir
     from hybridjudge._errors import ConfigError
     from hybridjudge._params import check_repetitions
-    from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, incomplete
+    from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._progress import ProgressLines
     from hybridjudge.reports import (
@@ -307,14 +307,11 @@ def _run(args: argparse.Namespace) -> int:
         print_study_summary(result, console)
     for kind, path in paths.items():
         print(f"{kind}: {path}", file=sys.stdout)
-    unscored = sum(unscored_count(row) for row in result.analysis.unscored)
-    evaluations = sum(row.evaluations for row in result.analysis.unscored)
-    if incomplete(unscored, evaluations, args.max_unscored):
-        print(
-            f"hybridjudge study run: {unscored} of {evaluations} evaluation(s) unscored, above "
-            f"--max-unscored {args.max_unscored:g}; see the unscored table in the report",
-            file=sys.stderr,
-        )
+    counts = {
+        row.scorer: (unscored_count(row), row.evaluations) for row in result.analysis.unscored
+    }
+    see = "see the unscored table in the report"
+    if judged_incomplete("hybridjudge study run", counts, args.max_unscored, see):
         return EXIT_INCOMPLETE
     return EXIT_OK
 

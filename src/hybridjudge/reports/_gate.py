@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import ConfigError
-from hybridjudge.study import StudyResult
+from hybridjudge._params import over_max_unscored
+from hybridjudge.study import StudyResult, unscored_count, unscored_share
 
 __all__ = ["GateFailure", "GateResult", "gate"]
 
@@ -76,14 +77,6 @@ class GateResult:
         if "unscored" in kinds:
             return 3
         return 1 if kinds else 0
-
-
-def _shares(study: StudyResult) -> dict[str, float]:
-    shares: dict[str, float] = {}
-    for row in study.analysis.unscored:
-        bad = sum(row.by_reason.values())
-        shares[row.scorer] = bad / row.evaluations if row.evaluations else 0.0
-    return shares
 
 
 def _classes(study: StudyResult) -> set[tuple[str, str, str]]:
@@ -158,11 +151,16 @@ def gate(
     if not 0.0 <= max_unscored <= 1.0:
         raise ConfigError(f"max_unscored must be a fraction in [0, 1], got {max_unscored}")
     failures: list[GateFailure] = _mismatch(current, baseline)
-    shares = _shares(current)
-    for scorer, share in shares.items():
-        if share > max_unscored + 1e-12:
-            row = next(r for r in current.analysis.unscored if r.scorer == scorer)
+    for row in current.analysis.unscored:
+        if over_max_unscored(unscored_count(row), row.evaluations, max_unscored):
+            scorer, share = row.scorer, unscored_share(row)
             reasons = ", ".join(f"{k} {v}" for k, v in row.by_reason.items())
+            missing = unscored_count(row)
+            above = (
+                "every one"
+                if missing == row.evaluations
+                else f"{100 * share:.1f}% > max_unscored {100 * max_unscored:g}%"
+            )
             failures.append(
                 GateFailure(
                     kind="unscored",
@@ -172,9 +170,8 @@ def gate(
                     scorer=scorer,
                     baseline=max_unscored,
                     current=share,
-                    message=f"{scorer}: {sum(row.by_reason.values())} of {row.evaluations} "
-                    f"evaluations unscored ({100 * share:.1f}% > max_unscored "
-                    f"{100 * max_unscored:g}%: {reasons}); its rates are not measured",
+                    message=f"{scorer}: {missing} of {row.evaluations} evaluations unscored "
+                    f"({above}: {reasons}); its rates are not measured",
                 )
             )
     compared = 0
@@ -266,4 +263,8 @@ def gate(
                 "the current study, so nothing is shown to hold; regenerate the baseline",
             )
         )
-    return GateResult(failures=failures, compared=compared, unscored_share=shares)
+    return GateResult(
+        failures=failures,
+        compared=compared,
+        unscored_share={row.scorer: unscored_share(row) for row in current.analysis.unscored},
+    )
