@@ -458,19 +458,42 @@ _FRAGMENT_WHY = (
 )
 
 
-def _quote_label(claim: str, quote: str, answer: str | None) -> tuple[str, str] | None:
-    """Why a quote that is in the context does not support ``claim`` (``None``: it does)."""
+_Fit = Literal["off_topic", "opposite", "usable"]
+_QuoteUse = Literal["none", "outside", "off_topic", "opposite", "usable"]
+
+
+def _fit(claim: str, quote: str, answer: str | None) -> _Fit:
+    """How a quote that is in the context serves ``claim``: not about it (too few of its words,
+    or not its numbers), the same thing with the opposite polarity, or usable evidence."""
     if not quote_covers(claim, quote, answer=answer):
-        return "not_supported", (
+        return "off_topic"
+    if polarity_differs(claim, quote):
+        return "opposite"
+    return "usable"
+
+
+def _quote_use(claim: str, quote: str, context: Sequence[str], answer: str | None) -> _QuoteUse:
+    """How a support reply's quote serves ``claim``: none given, not in the context, or (in
+    it) :func:`_fit`. One rule for the pointing cue (:func:`_needs_pointing`) and the verdict
+    (:func:`_read`)."""
+    if not quote:
+        return "none"
+    if not quote_in_context(quote, context):
+        return "outside"
+    return _fit(claim, quote, answer)
+
+
+def _refusal_why(fit: _Fit, quote: str) -> str:
+    """Why a quote in the context that does not fit the claim is not counted as support."""
+    if fit == "off_topic":
+        return (
             f"the model quoted {quote!r}, which is in the context but not about the claim (too "
             "few of its words, or not its numbers): not counted as supported"
         )
-    if polarity_differs(claim, quote):
-        return "not_supported", (
-            f"the model quoted {quote!r}, which is in the context, but it says the same thing "
-            "as the claim with the opposite polarity (one is negated): not counted as supported"
-        )
-    return None
+    return (
+        f"the model quoted {quote!r}, which is in the context, but it says the same thing "
+        "as the claim with the opposite polarity (one is negated): not counted as supported"
+    )
 
 
 def _needs_pointing(
@@ -481,10 +504,7 @@ def _needs_pointing(
     opposite polarity is not a cue: it is the model's own evidence against the claim."""
     if not isinstance(reply, SupportReply) or reply.verdict != "YES":
         return False
-    quote = _cut(reply.quote)
-    if not quote or not quote_in_context(quote, context):
-        return True
-    return not quote_covers(claim, quote, answer=answer)
+    return _quote_use(claim, _cut(reply.quote), context, answer) in ("none", "outside", "off_topic")
 
 
 def _read(
@@ -515,7 +535,8 @@ def _read(
         )
     assert isinstance(reply, SupportReply | SharedReply)
     quote = _cut(reply.quote)
-    found = quote_in_context(quote, context) if quote else False
+    use = _quote_use(claim, quote, context, answer)
+    found = use not in ("none", "outside")
     stated = reply.verdict if isinstance(reply, SupportReply) else reply.stated
     point = replies[1] if len(replies) > 1 and isinstance(replies[1], PointReply) else None
     if point is not None:
@@ -532,12 +553,11 @@ def _read(
             )
         numbers = sorted(set(point.sentences))
         cited = " ".join(_sentence(evidence[n - 1]) for n in numbers)
-        refusal = _quote_label(claim, cited, answer)
+        fit = _fit(claim, cited, answer)
         shown_cited = _cut(cited)
-        if refusal is not None:
-            return _Verdict(
-                refusal[0], f"{first}; on a second look {refusal[1]}", shown_cited, True
-            )
+        if fit != "usable":
+            why = f"{first}; on a second look {_refusal_why(fit, cited)}"
+            return _Verdict("not_supported", why, shown_cited, True)
         where = ", ".join(str(n) for n in numbers)
         return _Verdict(
             "supported",
@@ -546,9 +566,9 @@ def _read(
             shown_cited,
             True,
         )
-    if stated == "YES" and found and (refusal := _quote_label(claim, quote, answer)) is not None:
-        label, why = refusal
-    elif stated == "YES" and found:
+    if stated == "YES" and (use == "off_topic" or use == "opposite"):
+        label, why = "not_supported", _refusal_why(use, quote)
+    elif stated == "YES" and use == "usable":
         label, why = "supported", f"the context states it: {quote!r}"
     elif stated == "YES":
         shown = repr(quote) if quote else "no quote"
