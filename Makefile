@@ -26,6 +26,10 @@ STUDY_MODE        ?= separate
 # unscored always fails. The gate (`hybridjudge gate`) keeps its own default, 0.
 STUDY_MAX_UNSCORED ?= 0.05
 STUDY_ARGS        ?=
+# The judges' backend: the embedded model, unless STUDY_ARGS names an endpoint (--base-url), as
+# `make study STUDY_ARGS="--base-url URL --model NAME"` does; an explicit local backend and a base
+# URL are refused by the CLI.
+STUDY_BACKEND     ?= $(if $(findstring --base-url,$(STUDY_ARGS)),openai,local)
 
 .PHONY: study test test-peers peers-study bench-judges lint check bench corpus mutations clean docs
 
@@ -52,7 +56,8 @@ study: $(VENV)/.main-installed
 		--mutations mutations/opengate.jsonl --mutations mutations/halueval.jsonl \
 		--scorers deterministic,support,contradiction \
 		--repetitions $(STUDY_REPETITIONS) --judge-sample $(STUDY_SAMPLE) --judge-mode $(STUDY_MODE) \
-		--backend local --max-unscored $(STUDY_MAX_UNSCORED) --out $(STUDY_OUT) $(STUDY_ARGS)
+		--backend $(STUDY_BACKEND) --max-unscored $(STUDY_MAX_UNSCORED) --out $(STUDY_OUT) \
+		$(STUDY_ARGS)
 
 test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -q

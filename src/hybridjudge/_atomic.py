@@ -83,11 +83,12 @@ def atomic_write_text(path: str | Path, text: str, *, encoding: str = "utf-8") -
     return atomic_write_bytes(path, text.encode(encoding, errors="replace"))
 
 
-def check_out_dir(path: str | Path, *, flag: str = "--out") -> Path:
+def check_out_dir(path: str | Path, *, flag: str = "--out", create: bool = True) -> Path:
     """Validate a results directory before any work starts.
 
     The directory may exist (it is reused) or not (it is created now, with its parents), but it
-    must be a directory and writable.
+    must be a directory and writable. ``create=False`` (a dry run) creates nothing: a missing
+    directory's nearest existing parent must be a writable directory instead.
 
     Raises:
         ConfigError: ``path`` is an existing file, or cannot be created or written; the message
@@ -100,6 +101,15 @@ def check_out_dir(path: str | Path, *, flag: str = "--out") -> Path:
             "results (study.json, report.md, report.html)",
             code="invalid_out",
         )
+    if not create and not out.exists():
+        parent = next((p for p in out.absolute().parents if p.exists()), None)
+        if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+            raise ConfigError(
+                f"{flag} {out}: cannot be created ({parent} is not a writable directory); "
+                "choose another place",
+                code="invalid_out",
+            )
+        return out
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

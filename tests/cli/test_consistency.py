@@ -4,6 +4,7 @@ its defaults; a flag name means one thing across commands; lists are parsed one 
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections import defaultdict
 from collections.abc import Iterator
 
@@ -161,6 +162,19 @@ def test_commas_and_spaces_give_the_same_list(levels: list[str]) -> None:
 def test_every_example_names_a_real_command() -> None:
     names = {path for path, _ in COMMANDS} | {"hybridjudge"}
     assert set(EXAMPLES) <= names | {"corpus"}, set(EXAMPLES) - names
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES))
+def test_every_example_parses(path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # `model`'s example was "hybridjudge model info", a command that does not exist (exit 2)
+    words = shlex.split(EXAMPLES[path].replace("\\\n", " "))
+    assert words[0] == "hybridjudge"
+    try:
+        build_parser().parse_known_args(words[1:])
+    except SystemExit:
+        err = capsys.readouterr().err
+        assert "invalid choice" not in err, err
+        assert "..." in words, err  # only an example abbreviated with "..." may be incomplete
 
 
 def test_verbose_and_quiet_on_every_command() -> None:

@@ -116,6 +116,18 @@ def test_out_that_is_a_file_is_refused(tmp_path: Path) -> None:
         check_out_dir(file)
 
 
+def test_a_dry_run_checks_out_without_creating_it(tmp_path: Path) -> None:
+    out = tmp_path / "a" / "b"
+    assert check_out_dir(out, create=False) == out
+    assert not (tmp_path / "a").exists()
+    file = tmp_path / "file"
+    file.write_text("not a directory")
+    with pytest.raises(ConfigError, match=r"--out .*file/b: cannot be created .* not a writable"):
+        check_out_dir(file / "b", create=False)  # its nearest existing parent is a file
+    assert check_out_dir(out) == out
+    assert out.is_dir()  # a real run creates it
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
 def test_out_that_is_not_writable_is_refused(tmp_path: Path) -> None:
     locked = tmp_path / "ro"

@@ -53,7 +53,9 @@ EXAMPLES: dict[str, str] = {
         "hybridjudge triage report preds.csv --reference-column nurse --prediction-column model \\\n"
         "      --scale KTAS --label-source expert --html triage.html"
     ),
-    "model": "hybridjudge model info",
+    "model": "hybridjudge model verify",
+    "model serve": "hybridjudge model serve --port 8080",
+    "model path": "hybridjudge model path",
     "cache": "hybridjudge cache stats",
     "cache stats": "hybridjudge cache stats --cache-dir .hybridjudge-cache --json",
     "cache clear": "hybridjudge cache clear --yes",

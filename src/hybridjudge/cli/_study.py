@@ -227,7 +227,7 @@ def _run(args: argparse.Namespace) -> int:
             f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: "
             f"{', '.join(JUDGE_SCORERS)}{named}"
         )
-    out = check_out_dir(args.out)
+    out = check_out_dir(args.out, create=not args.dry_run)  # a dry run writes nothing
     plan = load_plan(
         corpus_paths=args.corpus,
         mutation_paths=args.mutations,
