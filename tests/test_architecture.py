@@ -43,7 +43,6 @@ UTILITIES: frozenset[str] = frozenset(
         "_jsonl",  # the one JSONL reader
         "_atomic",  # atomic file writes and the output-directory lock
         "_stats",  # confidence intervals
-        "_logging",  # the package logger
         "_sync",  # sync entry points that also work inside a running event loop
         "_frames",  # rows -> pandas DataFrame behind the [pandas] extra
         "_redact",  # secrets out of every stored or printed text

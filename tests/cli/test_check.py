@@ -56,7 +56,15 @@ def test_findings_exit_1_and_json_has_one_object_per_line(
     assert main(["check", str(cases), "--json"]) == 1
     out, _ = capsys.readouterr()
     first, second = (json.loads(line) for line in out.splitlines())
-    assert first == {"id": "good", "grounded": True, "abstained": False, "findings": []}
+    assert first == {
+        "format_version": 1,  # like judge --json's lines, each says its format
+        "line": 1,
+        "id": "good",
+        "grounded": True,
+        "abstained": False,
+        "findings": [],
+    }
+    assert second["line"] == 2
     assert second["id"] == "fabricated"
     assert second["grounded"] is False
     kinds = [f["kind"] for f in second["findings"]]
@@ -93,7 +101,8 @@ def test_bad_lines_are_reported_counted_and_do_not_stop_the_others(
     objects = [json.loads(line) for line in out.splitlines()]
     assert len(objects) == 7  # one per input line, in order
     assert [o.get("grounded") for o in objects] == [True, None, None, None, None, None, False]
-    assert [o.get("line") for o in objects[1:6]] == [2, 3, 4, 5, 6]
+    assert [o["line"] for o in objects] == [1, 2, 3, 4, 5, 6, 7]
+    assert {o["format_version"] for o in objects} == {1}
     assert "line 2: invalid JSON" in err
     assert "line 3: not valid UTF-8" in err
     assert "line 4, case 'no-answer', field 'answer'" in err
@@ -157,6 +166,8 @@ def test_other_formats_and_field_names_with_metadata_echoed(
     assert main(["check", str(csv_file), "--json"]) == 0
     (line,) = capsys.readouterr().out.splitlines()
     assert json.loads(line) == {
+        "format_version": 1,
+        "line": 2,
         "id": "record-2",  # no id: record-N, N the line (line 1 is the CSV header)
         "grounded": True,
         "abstained": False,

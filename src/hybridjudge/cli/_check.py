@@ -16,7 +16,19 @@ if TYPE_CHECKING:
     from hybridjudge.corpus import CaseLine
     from hybridjudge.grounding import DerivedPolicy, GroundingReport
 
-__all__ = ["add_input_arguments", "below_thresholds", "parse_fail_under", "register"]
+__all__ = [
+    "JSON_FORMAT_VERSION",
+    "add_input_arguments",
+    "below_thresholds",
+    "parse_fail_under",
+    "register",
+]
+
+JSON_FORMAT_VERSION = 1
+"""Version of a ``check --json`` line: ``format_version``, ``line``, ``id``, then ``grounded``,
+``abstained``, ``findings`` (``kind``, ``message``, ``subject``, ``evidence``, ``span``),
+``derived`` (``number``, ``derivation``; only when some number was derived) and ``metadata``
+(only when the case has extra fields); an unusable line has ``error`` and ``field`` instead."""
 
 DETERMINISTIC = "deterministic"
 """The scorer name of the grounding checks in ``--fail-under`` (as in the study)."""
@@ -62,7 +74,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object per input line instead of a table",
+        help="print one JSON object per input line instead of a table (format_version 1: "
+        "line, id, grounded, abstained, findings, derived, metadata; an unusable line: error, "
+        "field)",
     )
     add_input_arguments(parser)
     parser.add_argument(
@@ -209,8 +223,9 @@ def _run(args: argparse.Namespace) -> int:
             if args.json:
                 _emit(
                     {
-                        "id": err.case_id,
+                        "format_version": JSON_FORMAT_VERSION,
                         "line": result.line,
+                        "id": err.case_id,
                         "error": err.message,
                         "field": err.field,
                     }
@@ -221,6 +236,8 @@ def _run(args: argparse.Namespace) -> int:
         rows.append((result.line, result.case.id, report))
         if args.json:
             record: dict[str, Any] = {
+                "format_version": JSON_FORMAT_VERSION,
+                "line": result.line,
                 "id": result.case.id,
                 "grounded": report.grounded,
                 "abstained": report.abstained,

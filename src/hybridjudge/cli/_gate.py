@@ -29,7 +29,7 @@ def register(subparsers: Any) -> None:
         "gate",
         help="fail when a detection rate falls or a false-alarm rate rises vs a baseline",
         description=(
-            "Compare a study with a baseline study cell by cell: every (corpus, defect class, "
+            "Compare a study with a baseline study cell by cell: every (corpus, defect class, origin, "
             "scorer) detection rate and every false-alarm rate. Exit 0 when nothing regressed; "
             "1 naming each regression (or each baseline cell not measured now); 2 when the "
             "studies cannot be compared (different corpora, scorers or defect classes, a judge "

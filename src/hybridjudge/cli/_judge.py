@@ -85,7 +85,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="judge each case R times (repetition index in the cache key; default 1)",
     )
     parser.add_argument(
-        "--json", action="store_true", help="print one JSON object per case and repetition"
+        "--json",
+        action="store_true",
+        help="print one JSON object per case and repetition (format_version "
+        f"{JSON_FORMAT_VERSION}: line, id, repetition, mode, results per scorer, usage, "
+        "metadata)",
     )
     add_input_arguments(parser)
     parser.add_argument(

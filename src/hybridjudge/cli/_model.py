@@ -56,7 +56,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=int,
         default=2,
         metavar="N",
-        help="request slots decoded together (default 2)",
+        help="request slots decoded together (default 2, for throughput; 1 makes replies "
+        "reproducible: requests batched together change the arithmetic from run to run, which "
+        "is why the local backend sends one request at a time)",
     )
     serve.add_argument(
         "--threads",

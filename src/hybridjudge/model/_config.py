@@ -320,7 +320,7 @@ class ModelConfig(BaseModel):
 
     @classmethod
     def local(cls, **overrides: Any) -> ModelConfig:
-        """The embedded-model defaults (backend ``local``, price 0, two requests at a time,
+        """The embedded-model defaults (backend ``local``, price 0, one request at a time,
         300 s timeout); ``overrides`` change single fields. Environment variables are ignored.
 
         Raises:
