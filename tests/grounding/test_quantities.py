@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hybridjudge.grounding import parse_quantities
+from hybridjudge.grounding import check_grounding, parse_quantities
 
 # --- golden values: each expected value is computed by hand from the text -------------------
 
@@ -282,3 +282,32 @@ def test_lone_surrogates_do_not_break_parsing() -> None:
     # e.g. text decoded with errors="surrogateescape"
     quantities = parse_quantities("take 5 mg \udc80 then ½ \ud800")
     assert [(q.text, q.value) for q in quantities] == [("5 mg", 5), ("½", Fraction(1, 2))]
+
+
+# A figure of more than 80 characters was dropped unread, so a fabricated one passed: "It costs
+# 1 followed by 72 zeros dollars" against "It costs 5 dollars" was grounded (by hand: its digits
+# appear nowhere in the context).
+_HUGE = "1" + "0" * 72
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "grounded"),
+    [
+        (f"It costs {_HUGE} dollars.", "It costs 5 dollars.", False),
+        (f"It costs {_HUGE} dollars.", f"The price is {_HUGE} dollars.", True),
+        # the same digits written with thousands separators are the same figure
+        ("Account 1," + ",".join(["000"] * 30) + ".", "Account 1" + "0" * 90 + ".", True),
+        ("Account 1," + ",".join(["000"] * 30) + ".", "Account 1" + "0" * 89 + ".", False),
+        # a model's runaway digits, beyond what int() reads at once, are still a finding
+        ("The code is " + "9" * 5000 + ".", "The code is 42.", False),
+        ("The code is " + "9" * 5000 + ".", "The code is " + "9" * 5000 + ".", True),
+    ],
+)
+def test_an_overlong_figure_is_checked_not_dropped(
+    answer: str, context: str, grounded: bool
+) -> None:
+    report = check_grounding(answer, [context])
+    assert report.grounded is grounded
+    if not grounded:
+        (finding,) = report.findings
+        assert finding.kind == "ungrounded_number"

@@ -18,6 +18,7 @@ derivation in the report).
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
@@ -578,7 +579,11 @@ class GroundingContext:
         if table is None:
             return "the context contains no quantity of this kind"
         keys, pool = table
-        x = float(q.base_value if same else q.value)
+        value = q.base_value if same else q.value
+        try:
+            x = float(value)
+        except OverflowError:  # a figure of hundreds of digits: beyond every context figure
+            x = math.inf if value > 0 else -math.inf
         k = bisect_right(keys, x)
         best = min(
             (j for j in (k - 1, k) if 0 <= j < len(keys)), key=lambda j: (abs(keys[j] - x), j)

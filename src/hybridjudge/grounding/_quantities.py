@@ -489,8 +489,21 @@ def placeholder_of(kind: str, value: Fraction, dimension: str | None, base: Frac
     return f"{_Q_OPEN}{raw}{_Q_DIM}{dimension or ''}{_Q_BASE}{base}{_Q_CLOSE}"
 
 
-_MAX_NUMBER_CHARS = 80  # longer digit runs are not quantities (and would overflow int parsing)
+_MAX_NUMBER_CHARS = 80  # longer digit runs are not quantities: see _long_number
 _MAX_WORDS_CHARS = 400  # "nine hundred and ninety-nine million nine hundred ..." fits
+_MAX_LONG_DIGITS = 4000  # below the interpreter's limit on int("...") and str(int) (4,300)
+
+
+def _long_number(written: str, start: int, end: int) -> Ident | None:
+    """A figure written with more than :data:`_MAX_NUMBER_CHARS` characters (an account
+    number, a hash, a model's runaway "99999…", or a fabricated figure such as 1 followed by 72
+    zeros): kept as an identifier of all its digits, which an answer may only repeat from the
+    context, never dropped unread. Its number (shown in a finding) is that of its first
+    :data:`_MAX_LONG_DIGITS` digits. ``None``: no digit at all."""
+    digits = "".join(ch for ch in written if "0" <= ch <= "9")
+    if not digits:
+        return None
+    return Ident(digits, start, end, Fraction(int(digits[:_MAX_LONG_DIGITS])))
 
 
 def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
@@ -941,10 +954,12 @@ def scan(text: str | NormalizedText) -> Scan:
             # (see _SIMPLE), at a fraction of the cost
             start, end = sm.span()
             last_end = end
-            if end - start > _MAX_NUMBER_CHARS:
-                continue  # as _parse: too long to be a quantity
             group = "num"
             written = sm.group()
+            if end - start > _MAX_NUMBER_CHARS:  # too long to be a quantity: an identifier
+                if (long := _long_number(written, start, end)) is not None:
+                    idents.append(long)
+                continue
             key = (group, written, False)
             p = memo.get(key, _NOTHING)
             if p is _NOTHING:
@@ -971,6 +986,10 @@ def scan(text: str | NormalizedText) -> Scan:
                 continue
             if group == "legal":
                 idents.append(Ident(re.sub(r"[\s()]", "", written), start, end, None))
+                continue
+            if group == "num" and end - start > _MAX_NUMBER_CHARS:  # as in the cell path above
+                if (long := _long_number(written, start, end)) is not None:
+                    idents.append(long)
                 continue
             upper = False
             if group == "num":
