@@ -13,6 +13,7 @@ a process that no longer exists (kill -9) is taken over.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -57,9 +58,16 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
         OSError: the folder cannot be written (the previous file, if any, is untouched).
     """
     target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a folder; give a file path", str(target))
     folder = target.parent
     folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:  # name the folder, not the temporary file's random name
+        raise OSError(
+            exc.errno, f"cannot write a file in this folder ({exc.strerror})", str(folder)
+        ) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -130,17 +130,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"hybridjudge {args.command}: hint: {hint}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print(
-            f"hybridjudge {args.command}: interrupted; finished model calls are cached, "
-            "rerun the same command to resume.",
-            file=sys.stderr,
-        )
+        if args.command in _MODEL_COMMANDS:
+            why = "finished model calls are cached, rerun the same command to resume."
+        else:
+            why = "no file was left half-written; rerun the same command."
+        print(f"hybridjudge {args.command}: interrupted; {why}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): what it wanted was delivered; end quietly.
         _silence_stdout()
         return EXIT_OK
+    except OSError as exc:  # a file or folder the command could not read or write
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        print(
+            f"hybridjudge {args.command}: error [io_error]: {where}{exc.strerror or exc}; check "
+            "the path (an output must be a writable place, not an existing folder where a file "
+            "is expected) and run the command again",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     return code
+
+
+_MODEL_COMMANDS = frozenset({"judge", "study"})
+"""Commands whose interruption leaves finished model calls in the reply cache."""
 
 
 if __name__ == "__main__":  # pragma: no cover

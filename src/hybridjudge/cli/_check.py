@@ -123,6 +123,7 @@ def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, f
             scorer, or names one twice.
     """
     from hybridjudge._errors import ConfigError
+    from hybridjudge.cli._exit import parse_fraction
 
     out: dict[str, float] = {}
     for value in values:
@@ -131,14 +132,11 @@ def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, f
                 continue
             name, sep, number = part.partition("=")
             name = name.strip()
-            try:
-                threshold = float(number) if sep else float("nan")
-            except ValueError:
-                threshold = float("nan")
+            threshold = parse_fraction(number) if sep else float("nan")
             if not 0.0 <= threshold <= 1.0:
                 raise ConfigError(
                     f"--fail-under {part!r}: give SCORER=NUMBER with NUMBER between 0 and 1, "
-                    f"e.g. {scorers[0]}=0.8"
+                    f"e.g. {scorers[0]}=0.8 or {scorers[0]}=80%"
                 )
             if name not in scorers:
                 raise ConfigError(
@@ -192,9 +190,11 @@ def _check_line(
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._errors import CaseFileError
     from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+    from hybridjudge.cli._ray import check_ray_flags
     from hybridjudge.corpus import read_cases
     from hybridjudge.grounding import GroundingInputError
 
+    check_ray_flags(args)
     if args.ray is not None:  # on a Ray cluster: hybridjudge.dist
         from hybridjudge.cli._ray import run_check
 
@@ -265,7 +265,8 @@ def _run(args: argparse.Namespace) -> int:
     summary = f"{checked} checked, {checked - failed} grounded, {failed} not grounded"
     if bad:
         summary += f", {bad} unusable line{'s' if bad != 1 else ''} (reported above)"
-    print(f"hybridjudge check: {path}: {summary}", file=sys.stderr)
+    if not args.quiet:  # -q: only errors on stderr (each bad line was one, above)
+        print(f"hybridjudge check: {path}: {summary}", file=sys.stderr)
     if bad:
         return EXIT_USAGE
     if not rows:

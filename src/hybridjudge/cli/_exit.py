@@ -36,6 +36,7 @@ __all__ = [
     "add_max_unscored_argument",
     "judged_incomplete",
     "max_unscored_fraction",
+    "parse_fraction",
 ]
 
 EXIT_OK = 0
@@ -58,13 +59,21 @@ EXIT_CODES_EPILOG = (
 """One paragraph for the ``--help`` epilog of every command."""
 
 
-def max_unscored_fraction(text: str) -> float:
-    """``argparse`` type of ``--max-unscored``: a fraction in [0, 1] (``5%`` also accepted)."""
+def parse_fraction(text: str) -> float:
+    """A fraction written ``0.05`` or ``5%``, or NaN when ``text`` is not one in [0, 1]: the one
+    reading of every fraction flag (``--max-unscored``, ``--tolerance``, ``--fail-under``,
+    ``--threshold``), each of which refuses NaN with its own message."""
     raw = text.strip()
     try:
         value = float(raw[:-1]) / 100.0 if raw.endswith("%") else float(raw)
     except ValueError:
-        value = float("nan")
+        return float("nan")
+    return value if 0.0 <= value <= 1.0 else float("nan")
+
+
+def max_unscored_fraction(text: str) -> float:
+    """``argparse`` type of ``--max-unscored``: a fraction in [0, 1] (``5%`` also accepted)."""
+    value = parse_fraction(text)
     if not 0.0 <= value <= 1.0:  # also rejects NaN
         raise argparse.ArgumentTypeError(
             f"--max-unscored expects a fraction in [0, 1] (e.g. 0.05 or 5%), got {text!r}"

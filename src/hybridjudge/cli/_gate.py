@@ -8,18 +8,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hybridjudge.cli._exit import add_max_unscored_argument
+from hybridjudge.cli._exit import add_max_unscored_argument, parse_fraction
 
 __all__ = ["register"]
 
 
 def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
+    value = parse_fraction(text)
     if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"--tolerance expects a fraction in [0, 1], got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"--tolerance expects a fraction in [0, 1] (e.g. 0.05 or 5%), got {text!r}"
+        )
     return value
 
 

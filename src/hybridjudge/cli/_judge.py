@@ -131,12 +131,14 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge.cli._check import below_thresholds, parse_fail_under
     from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
+    from hybridjudge.cli._ray import check_ray_flags
     from hybridjudge.corpus import read_cases
 
     scorers = _parse_scorers(args.scorers)
     check_repetitions(args.repetitions)
     thresholds = parse_fail_under(args.fail_under, scorers)
     config = config_from_args(args)
+    check_ray_flags(args)
     if args.ray is not None:  # on a Ray cluster: hybridjudge.dist
         from hybridjudge.cli._ray import run_judge
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from hybridjudge.model import ModelConfig
 
-__all__ = ["add_ray_arguments", "run_check", "run_judge"]
+__all__ = ["add_ray_arguments", "check_ray_flags", "run_check", "run_judge"]
 
 _LOCAL = "local"
 
@@ -85,6 +85,7 @@ def _input(args: argparse.Namespace) -> tuple[ray.data.Dataset, str | None, str]
 
 
 def _check_out(args: argparse.Namespace) -> Path:
+    from hybridjudge._atomic import check_out_dir
     from hybridjudge._errors import ConfigError
 
     if getattr(args, "json", False):
@@ -93,12 +94,45 @@ def _check_out(args: argparse.Namespace) -> Path:
         raise ConfigError("--fail-under is not available with --ray; read the results in --out")
     if args.out is None:
         raise ConfigError("--ray needs --out DIR, the folder for the result files")
+    if getattr(args, "dry_run", False):
+        raise ConfigError(
+            "--dry-run and --ray do not go together: run the estimate without --ray, on the "
+            "same cases (it sends no request either way)"
+        )
     out: Path = args.out
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ConfigError(f"--out {out}: exists and is not an empty folder; choose a new one")
+    check_out_dir(out, create=False)  # writable, before any work: Ray creates it at the end
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: give 1 or more")
     return out
+
+
+def check_ray_flags(args: argparse.Namespace) -> None:
+    """Refuse the flags that only ``--ray`` uses when it is not given (they would be ignored).
+
+    Raises:
+        ConfigError: ``--out``, ``--out-format`` or ``--workers`` without ``--ray``.
+    """
+    from hybridjudge._errors import ConfigError
+
+    if args.ray is not None:
+        return
+    given = [
+        flag
+        for flag, value in (
+            ("--out", args.out),
+            ("--out-format", args.out_format),
+            ("--workers", args.workers),
+        )
+        if value is not None
+    ]
+    if given:
+        raise ConfigError(
+            f"{', '.join(given)} only go{'es' if len(given) == 1 else ''} with --ray (results "
+            "as files in a folder); without --ray the results are printed: add --ray, or use "
+            "--json > FILE"
+        )
 
 
 def _write(ds: ray.data.Dataset, out: Path, fmt: str) -> None:
@@ -138,8 +172,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str, ...]) -> int:
     """``hybridjudge judge --ray``: exit 0 when every record was judged, 2 when some was unusable,
-    3 when a scorer's share of unscored results is above ``--max-unscored`` (as without ``--ray``: what
-    was not measured is never counted as passed)."""
+    3 when a scorer's share of unscored results is above ``--max-unscored`` (as without
+    ``--ray``: what was not measured is never counted as passed)."""
     from hybridjudge.cli._exit import EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.dist import judge_dataset
 

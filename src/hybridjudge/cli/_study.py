@@ -9,19 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from hybridjudge.cli._common import ListAction
+from hybridjudge.cli._exit import parse_fraction
 
 __all__ = ["register"]
 
 
 def _threshold(text: str) -> tuple[str, float]:
     name, sep, value = text.partition("=")
-    try:
-        number = float(value)
-    except ValueError:
-        number = float("nan")
+    number = parse_fraction(value)
     if not sep or not name or not 0.0 <= number <= 1.0:
         raise argparse.ArgumentTypeError(
-            f"expected SCORER=VALUE with VALUE in [0, 1], got {text!r}"
+            f"expected SCORER=VALUE with VALUE in [0, 1] (e.g. support=0.9 or support=90%), got "
+            f"{text!r}"
         )
     return name, number
 
