@@ -26,6 +26,7 @@ __all__ = [
     "OutDirLock",
     "atomic_write_bytes",
     "atomic_write_text",
+    "check_creatable",
     "check_out_dir",
 ]
 
@@ -91,6 +92,23 @@ def atomic_write_text(path: str | Path, text: str, *, encoding: str = "utf-8") -
     return atomic_write_bytes(path, text.encode(encoding, errors="replace"))
 
 
+def check_creatable(path: str | Path, *, flag: str) -> None:
+    """Check, creating nothing, that ``path`` (a file or folder that does not exist yet) could be
+    created: its nearest existing parent is a writable directory.
+
+    Raises:
+        ConfigError: it is not (code ``invalid_out``); the message names ``flag``.
+    """
+    target = Path(path)
+    parent = next((p for p in target.absolute().parents if p.exists()), None)
+    if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"{flag} {target}: cannot be created ({parent} is not a writable directory); "
+            "choose another place",
+            code="invalid_out",
+        )
+
+
 def check_out_dir(path: str | Path, *, flag: str = "--out", create: bool = True) -> Path:
     """Validate a results directory before any work starts.
 
@@ -110,13 +128,7 @@ def check_out_dir(path: str | Path, *, flag: str = "--out", create: bool = True)
             code="invalid_out",
         )
     if not create and not out.exists():
-        parent = next((p for p in out.absolute().parents if p.exists()), None)
-        if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-            raise ConfigError(
-                f"{flag} {out}: cannot be created ({parent} is not a writable directory); "
-                "choose another place",
-                code="invalid_out",
-            )
+        check_creatable(out, flag=flag)
         return out
     try:
         out.mkdir(parents=True, exist_ok=True)

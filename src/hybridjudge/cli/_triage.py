@@ -184,18 +184,20 @@ def _read_pairs(
 
 
 def _report(args: argparse.Namespace) -> int:
-    from hybridjudge.metrics.ordinal import KNOWN_SCALES, load_plan, triage_report
+    from hybridjudge._atomic import check_creatable
+    from hybridjudge.metrics.ordinal import load_plan, scale_levels, triage_report
     from hybridjudge.reports import render_triage_markdown
 
     labels = _parse_levels(args.labels, "--labels") if args.labels else None
-    scale_labels = labels
-    if scale_labels is None:
-        if args.scale.strip().upper() not in KNOWN_SCALES:
-            raise ConfigError(
-                f"--scale {args.scale!r} is not one of {', '.join(KNOWN_SCALES)}: pass the "
-                "levels in order with --labels (and name it custom:<name>)"
-            )
-        scale_labels = (1, 2, 3, 4, 5)
+    try:  # the scale as the report will resolve it, before any row is read
+        _, scale_labels = scale_levels(args.scale, labels, args.most_urgent)
+    except ConfigError as exc:
+        raise ConfigError(f"--scale {args.scale!r}: {exc}") from None
+    if args.html is not None:  # a place the page can be written, before any work
+        if args.html.is_dir():
+            raise ConfigError(f"--html {args.html}: is a folder; give the HTML file's path")
+        if not args.html.exists():
+            check_creatable(args.html, flag="--html")
     lookup = {str(label): label for label in scale_labels}
     acuity_text = _parse_levels(args.high_acuity, "--high-acuity")
     unknown = [str(level) for level in acuity_text if str(level) not in lookup]

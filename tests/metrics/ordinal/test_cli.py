@@ -235,7 +235,7 @@ def test_custom_scale_with_named_levels(tmp_path: Path, capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("extra", "needle"),
     [
-        (["--scale", "Manchester"], "--scale 'Manchester' is not one of"),
+        (["--scale", "Manchester"], "--scale 'Manchester': unknown scale 'Manchester'; use one of"),
         (["--high-acuity", "1,9"], "--high-acuity 1,9: ['9'] not levels"),
         (["--delimiter", ";;"], "--delimiter ';;': use a single character"),
         (["--encoding", "klingon"], "--encoding 'klingon' is not a known text encoding"),
@@ -256,3 +256,49 @@ def test_missing_file_and_no_action(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "cannot open the predictions file" in capsys.readouterr().err
     assert cli.main(["triage"]) == 2
     assert "report" in capsys.readouterr().err
+
+
+def _with(flag: str, value: str) -> list[str]:
+    args = list(BASE)
+    args[args.index(flag) + 1] = value
+    return args
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        # a custom scale without its levels: the message asked to "name it custom:<name>",
+        # which it already was; the missing piece is --labels
+        (_with("--scale", "custom:foo"), "is a custom scale: pass its levels in order"),
+        # a known scale with other levels was accepted, then failed on a data row
+        ([*BASE, "--labels", "1,2,3"], "scale KTAS has levels [1, 2, 3, 4, 5], not [1, 2, 3]"),
+        (_with("--scale", "XYZ"), "unknown scale 'XYZ'"),
+    ],
+)
+def test_the_scale_is_checked_before_any_row_is_read(
+    args: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = list(args)
+    args[2] = str(tmp_path / "missing.csv")  # never opened: the scale is refused first
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert said in err
+    assert "missing.csv" not in err
+
+
+def test_an_unwritable_html_path_is_refused_before_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    assert cli.main([*BASE, "--html", str(folder)]) == 2
+    captured = capsys.readouterr()
+    assert f"--html {folder}: is a folder; give the HTML file's path" in captured.err
+    assert captured.out == ""  # was: the whole report printed, then exit 2
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert cli.main([*BASE, "--html", str(blocker / "r.html")]) == 2
+    captured = capsys.readouterr()
+    assert "--html" in captured.err
+    assert "cannot be created" in captured.err
+    assert captured.out == ""

@@ -43,6 +43,7 @@ from hybridjudge.metrics.ordinal._report import (
     TriageReport,
     check_invariants,
     compare,
+    scale_levels,
     triage_report,
 )
 
@@ -76,6 +77,7 @@ __all__ = [
     "over_triage_rate",
     "parse_plan",
     "recall_per_level",
+    "scale_levels",
     "triage_report",
     "under_triage_rate",
     "weighted_kappa_score",

@@ -39,6 +39,7 @@ __all__ = [
     "TriageReport",
     "check_invariants",
     "compare",
+    "scale_levels",
     "triage_report",
 ]
 
@@ -263,6 +264,20 @@ def check_invariants(report: TriageReport) -> tuple[str, ...]:
     return tuple(statements)
 
 
+def scale_levels(
+    scale: str, labels: Sequence[Any] | None = None, most_urgent: str = "first"
+) -> tuple[str, tuple[Any, ...]]:
+    """The canonical name and the levels of a triage scale, as :func:`triage_report` resolves
+    them: a known five-level scale (``KTAS`` ...) with its levels 1-5, or ``custom:<name>`` with
+    ``labels`` in order. Lets a caller validate the scale before reading any data.
+
+    Raises:
+        ConfigError: an unknown scale, a custom scale without labels, labels that are not a
+            known scale's, or ``most_urgent`` other than ``"first"`` for a known scale.
+    """
+    return _resolve_scale(scale, labels, check_most_urgent(most_urgent))
+
+
 def _resolve_scale(
     scale: str, labels: Sequence[Any] | None, most_urgent: MostUrgent
 ) -> tuple[str, tuple[Any, ...]]:
@@ -274,7 +289,7 @@ def _resolve_scale(
         if labels is not None and tuple(labels) != _FIVE_LEVELS:
             raise ConfigError(
                 f"scale {canonical} has levels {list(_FIVE_LEVELS)}, not {list(labels)}; omit "
-                "labels or use scale='custom:<name>' for another scale"
+                "the labels (--labels) or name another scale custom:<name>"
             )
         if most_urgent != "first":
             raise ConfigError(
@@ -284,7 +299,8 @@ def _resolve_scale(
     if name.lower().startswith("custom:") and name[len("custom:") :].strip():
         if labels is None:
             raise ConfigError(
-                f"scale {name!r} is a custom scale: pass its levels in order with labels=[...]"
+                f"scale {name!r} is a custom scale: pass its levels in order (labels=[...], or "
+                "--labels 1,2,3 on the command line)"
             )
         return "custom:" + name[len("custom:") :].strip(), tuple(labels)
     raise ConfigError(
