@@ -119,6 +119,20 @@ def test_dry_run_estimates_without_any_request(
     unpriced = [a for a in argv if a not in ("--price-in", "--price-out", "1", "2")]
     assert main(unpriced) == 0
     assert "cost at most unknown price" in capsys.readouterr().out
+    # with --json, the same estimate as one JSON object on stdout (it printed plain text)
+    assert main([*argv, "--repetitions", "3", "--json"]) == 0
+    estimate = json.loads(capsys.readouterr().out)
+    assert estimate == {
+        "dry_run": True,
+        "model": "fake-model",
+        "backend": "openai",
+        "evaluations": 6,
+        "calls": 27,
+        "prompt_tokens": estimate["prompt_tokens"],
+        "completion_tokens": budget,
+        "cost_usd": estimate["cost_usd"],
+    }
+    assert estimate["cost_usd"] > 0  # priced by _flags' --price-in/--price-out
     assert openai_server.request_count == 0
 
 

@@ -180,3 +180,21 @@ def test_ctrl_c_says_what_a_rerun_gets(
     assert f"hybridjudge {command}: {said}" in err
     if command == "check":
         assert "model calls" not in err  # check makes none
+
+
+@pytest.mark.parametrize("command", ["check", "judge"])
+def test_repeated_case_ids_are_warned_about(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "c.jsonl"
+    other = {**GOOD, "id": "other"}
+    path.write_text("".join(json.dumps(x) + "\n" for x in (GOOD, other, GOOD)), encoding="utf-8")
+    args = [command, str(path)]
+    if command == "judge":
+        args += ["--dry-run", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
+    assert main(args) == 0  # a warning, not an error: a log may repeat an id on purpose
+    err = capsys.readouterr().err
+    assert f"hybridjudge {command}: warning: 1 case id(s) appear more than once ('good' on " in err
+    assert "lines 1, 3)" in err
+    assert main([*args, "-q"]) == 0
+    assert "warning" not in capsys.readouterr().err

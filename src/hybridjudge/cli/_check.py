@@ -22,6 +22,7 @@ __all__ = [
     "below_thresholds",
     "parse_fail_under",
     "register",
+    "warn_duplicate_ids",
 ]
 
 JSON_FORMAT_VERSION = 1
@@ -261,6 +262,8 @@ def _run(args: argparse.Namespace) -> int:
             _emit(record)
     if not args.json:
         _table(rows)
+    if not args.quiet:
+        warn_duplicate_ids("hybridjudge check", [(line, case_id) for line, case_id, _ in rows])
     checked = len(rows)
     summary = f"{checked} checked, {checked - failed} grounded, {failed} not grounded"
     if bad:
@@ -287,6 +290,27 @@ def _run(args: argparse.Namespace) -> int:
             )
         return EXIT_FINDINGS if below else EXIT_OK
     return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def warn_duplicate_ids(command: str, items: list[tuple[int, str]]) -> None:
+    """Warn on stderr when case ids repeat (``items``: line, id): the results are then told apart
+    only by their line. Not an error: a log may repeat an id on purpose."""
+    lines_of: dict[str, list[int]] = {}
+    for line, case_id in items:
+        lines_of.setdefault(case_id, []).append(line)
+    repeated = [(case_id, lines) for case_id, lines in lines_of.items() if len(lines) > 1]
+    if not repeated:
+        return
+    shown = "; ".join(
+        f"{case_id!r} on lines {', '.join(map(str, lines[:4]))}{', ...' if len(lines) > 4 else ''}"
+        for case_id, lines in repeated[:3]
+    )
+    more = f"; and {len(repeated) - 3} more" if len(repeated) > 3 else ""
+    print(
+        f"{command}: warning: {len(repeated)} case id(s) appear more than once ({shown}{more}); "
+        "their results are told apart only by their line (give each case its own id)",
+        file=sys.stderr,
+    )
 
 
 def _emit(obj: dict[str, Any]) -> None:

@@ -13,6 +13,8 @@ configured or table price, or "unknown price".
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -91,8 +93,17 @@ def estimate_judging(
     )
 
 
-def print_estimate(command: str, estimate: DryRunEstimate, config: ModelConfig) -> None:
-    """Print the estimate (stdout) and say that no request was made."""
+def print_estimate(
+    command: str, estimate: DryRunEstimate, config: ModelConfig, *, as_json: bool = False
+) -> None:
+    """Print the estimate (stdout) and say that no request was made; ``as_json``: as one JSON
+    object (``dry_run``, ``model``, ``backend``, the :class:`DryRunEstimate` fields; a cost of
+    ``null`` is an unknown price), for ``--json``."""
+    if as_json:
+        record = {"dry_run": True, "model": config.model, "backend": config.backend}
+        print(json.dumps(record | dataclasses.asdict(estimate)))
+        sys.stdout.flush()
+        return
     cost = "unknown price" if estimate.cost_usd is None else f"${estimate.cost_usd:.4f}"
     print(
         f"{command} --dry-run: {estimate.evaluations} evaluation(s) on {config.model} "

@@ -128,7 +128,7 @@ def _parse_scorers(items: list[str]) -> tuple[str, ...]:
 
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._params import check_repetitions
-    from hybridjudge.cli._check import below_thresholds, parse_fail_under
+    from hybridjudge.cli._check import below_thresholds, parse_fail_under, warn_duplicate_ids
     from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._ray import check_ray_flags
@@ -153,6 +153,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"hybridjudge judge: skipped: {item.error}", file=sys.stderr)
         elif item.case is not None:
             cases.append((item.line, item.case))
+    if not args.quiet:
+        warn_duplicate_ids("hybridjudge judge", [(line, case.id) for line, case in cases])
     if not lines:  # an empty or blank file: nothing to judge is not a success
         print(
             f"hybridjudge judge: {args.cases}: no case in the file; nothing was judged (give one "
@@ -168,7 +170,7 @@ def _run(args: argparse.Namespace) -> int:
         estimate = estimate_judging(
             answers, scorers=scorers, mode=args.mode, repetitions=args.repetitions, config=config
         )
-        print_estimate("hybridjudge judge", estimate, config)
+        print_estimate("hybridjudge judge", estimate, config, as_json=args.json)
         return 2 if bad else 0
 
     import asyncio  # here, not at the top: `hybridjudge check` builds this parser too
