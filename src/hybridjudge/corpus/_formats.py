@@ -155,12 +155,26 @@ def read_raw_records(source: Any, *, format: str | None = None) -> Iterator[RawR
 
     *source* is a path (``str`` or :class:`~pathlib.Path`), a pandas ``DataFrame``, a Hugging
     Face ``Dataset``, a RAGAS or DeepEval evaluation dataset, or an iterable of mappings or
-    objects with fields.
+    objects with fields. A CSV record with a list cell that is not valid JSON (see
+    :func:`_csv_cell`) is yielded as a :class:`CaseFileError` naming the line and field.
 
     Raises:
         CaseFileError: the file cannot be opened, its format is unknown or needs a missing
             optional package, or *source* is not something records can be read from.
     """
+    path = str(source) if isinstance(source, str | Path) else None
+    for number, data in _raw_records(source, format=format):
+        bad = _bad_cells(data) if isinstance(data, dict) else {}
+        if not bad:
+            yield number, data
+            continue
+        texts = [f"{name}: {problem}" for name, problem in bad.items()]
+        field, message = next(iter(bad.items())) if len(bad) == 1 else (None, "; ".join(texts))
+        yield number, CaseFileError(message, path=path, line=number, field=field)
+
+
+def _raw_records(source: Any, *, format: str | None = None) -> Iterator[RawRecord]:
+    """:func:`read_raw_records` before broken CSV list cells are turned into errors."""
     if isinstance(source, str | Path):
         path = Path(source)
         fmt = _format_of(path, format)
@@ -248,6 +262,7 @@ def _record_error(path: Path | str | None, number: int, message: str) -> CaseFil
 
 
 def _csv(path: Path) -> Iterator[RawRecord]:
+    """CSV records, each numbered by the line it STARTS on (a quoted cell may span lines)."""
     raw = _read_bytes(path)
     try:
         text = raw.decode("utf-8-sig")
@@ -255,33 +270,108 @@ def _csv(path: Path) -> Iterator[RawRecord]:
         raise CaseFileError(
             f"not valid UTF-8 (byte {exc.start}); re-encode the file as UTF-8", path=str(path)
         ) from None
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if not reader.fieldnames:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise CaseFileError(
+            f"cannot read the header row: {_csv_error_hint(exc)}", path=str(path)
+        ) from None
+    if not header:
         return
-    for row in reader:
-        number = reader.line_num
-        if None in row:
+    while True:
+        # csv's line_num is the line a record ENDS on: the next record starts one line later
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield start, CaseFileError(_csv_error_hint(exc), path=str(path), line=start)
+            if reader.line_num < start:  # nothing consumed: do not loop on the same error
+                return
+            continue
+        if not row:
+            continue  # a blank line is no record (as csv.DictReader skips it)
+        if len(row) > len(header):
             yield (
-                number,
+                start,
                 CaseFileError(
-                    f"{len(row[None])} more cell(s) than header columns; quote cells that hold commas",
+                    f"{len(row) - len(header)} more cell(s) than header columns; quote cells "
+                    "that hold commas",
                     path=str(path),
-                    line=number,
+                    line=start,
                 ),
             )
             continue
         # an empty cell is an absent field (CSV has no null)
-        yield number, {k: _csv_cell(k, v) for k, v in row.items() if v not in (None, "")}
+        yield start, {k: _csv_cell(k, v) for k, v in zip(header, row, strict=False) if v != ""}
+
+
+def _csv_error_hint(exc: csv.Error) -> str:
+    """What the csv module could not read, and how to fix it."""
+    if "field limit" in str(exc):
+        return (
+            f"a cell is longer than the CSV reader allows ({csv.field_size_limit()} characters); "
+            "shorten it or write the records as JSONL"
+        )
+    return (
+        f"not readable as CSV ({exc}); put a cell holding commas, quotes or line breaks in "
+        'double quotes, with each quote inside it doubled ("")'
+    )
+
+
+_LIST_COLUMNS: dict[str, str] = {
+    name: ours for ours in ("context", "anchors", "allowed_numbers") for name in FIELD_ALIASES[ours]
+}
+"""Every accepted column name of a list field -> our field name."""
+
+_LIST_EXAMPLES = {
+    "context": '["first passage", "second passage"]',
+    "anchors": '["30 days"]',
+    "allowed_numbers": '["30", "45"]',
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _BadCell:
+    """A CSV list cell that is meant as JSON but is not valid JSON (reported, never kept)."""
+
+    problem: str
+
+
+def _bad_cells(data: Mapping[str, Any]) -> dict[str, str]:
+    """Column name -> problem, for every broken list cell of a decoded CSV record."""
+    return {k: v.problem for k, v in data.items() if isinstance(v, _BadCell)}
 
 
 def _csv_cell(name: str, value: str) -> Any:
-    """A CSV cell: JSON arrays/objects and booleans are decoded, everything else stays text."""
+    """A CSV cell: JSON arrays/objects and booleans are decoded, everything else stays text.
+
+    A list-field cell (``anchors``, ``allowed_numbers``, ``context`` and their other names)
+    that starts with ``[`` or ``{`` but is not valid JSON is a :class:`_BadCell`, never a
+    literal string: ``["30 days"`` (no closing bracket) must not become the anchor
+    ``["30 days"``. A ``context`` cell counts only when it starts like an array of strings
+    (``["``), so a plain passage such as ``[1] Refunds take 30 days`` stays one passage.
+    """
     stripped = value.strip()
     if stripped[:1] in ("[", "{"):
         try:
             return json.loads(stripped)
-        except json.JSONDecodeError:
-            return value
+        except json.JSONDecodeError as exc:
+            reason = f"{exc.msg} at character {exc.pos + 1}"
+        except RecursionError:
+            reason = "nested too deeply to read"
+        except ValueError as exc:  # an integer past Python's 4,300-digit limit
+            reason = str(exc)
+        ours = _LIST_COLUMNS.get(name)
+        if ours is not None and _meant_as_json(ours, stripped):
+            kind = "a JSON array" if stripped[0] == "[" else "valid JSON"
+            return _BadCell(
+                f"not {kind} ({reason}); write a list cell as a JSON array such as "
+                f"{_LIST_EXAMPLES[ours]}"
+            )
+        return value
     if name == "answerable":
         lowered = stripped.lower()
         if lowered in ("true", "yes", "1"):
@@ -291,6 +381,13 @@ def _csv_cell(name: str, value: str) -> Any:
         if lowered in ("null", "none", "unknown"):
             return None
     return value
+
+
+def _meant_as_json(ours: str, stripped: str) -> bool:
+    """Whether a list cell starting with ``[`` or ``{`` was meant as JSON (see _csv_cell)."""
+    if ours != "context":
+        return True  # an anchor or a number never starts with a bracket
+    return stripped[0] == "[" and stripped[1:].lstrip()[:1] in ('"', "]", "")
 
 
 def _parquet(path: Path) -> Iterator[RawRecord]:
@@ -515,12 +612,19 @@ def _record(
     path: str | None,
     line_based: bool,
 ) -> InputRecord:
+    bad = _bad_cells(data)
+    if bad:  # reported as they are, and read as absent so no other problem repeats them
+        data = {k: v for k, v in data.items() if k not in bad}
     mapped, reference, problems = normalize_record(data, number=number, strict=strict)
+    problems[:0] = list(bad.items())
+    covered = {_LIST_COLUMNS[name] for name in bad}
     case: CaseLine | None = None
     try:
         case = CaseLine.model_validate(mapped)
     except ValidationError as exc:
         for field, msg in _describe_all(exc):
+            if field in covered:
+                continue
             if msg == "required field is missing; add it":
                 msg = _missing_hint(field, strict) or msg
             problems.append((field, msg))
@@ -566,7 +670,7 @@ def read_cases(
     path = str(source) if is_path else None
     line_based = is_path and _format_of(Path(source), format) in ("jsonl", "csv")
     out: list[InputRecord] = []
-    for number, data in read_raw_records(source, format=format):
+    for number, data in _raw_records(source, format=format):
         if isinstance(data, CaseFileError):
             out.append(InputRecord(number, None, data, None, (data.message,)))
         else:

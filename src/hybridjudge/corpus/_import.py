@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._anchor import Anchor
-from hybridjudge._errors import ConfigError
+from hybridjudge._errors import CaseFileError, ConfigError
 from hybridjudge.corpus._formats import InputRecord, read_cases
 from hybridjudge.corpus._io import write_jsonl_models
 from hybridjudge.corpus._load import CASES_FILE, OUTPUTS_FILE
@@ -216,6 +216,25 @@ def _source_label(source: Any) -> tuple[str, str | None]:
     return type(source).__name__, None
 
 
+def _nothing_usable(source: Any, label: str, skipped: Sequence[SkippedRecord]) -> CaseFileError:
+    """The error for a source that gave no case: empty, or every record bad (the first three
+    shown), naming the source."""
+    path = str(source) if isinstance(source, str | Path) else None
+    where = "" if path is not None else f"the {label}: "
+    if not skipped:
+        return CaseFileError(
+            f"{where}no record to import: the source is empty (a CSV needs a header row and "
+            "one row per record); add records",
+            path=path,
+        )
+    shown = "; ".join(f"record {s.record}: {'; '.join(s.problems)}" for s in skipped[:3])
+    more = f"; and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+    return CaseFileError(
+        f"{where}no usable record, nothing imported; fix these and import again: {shown}{more}",
+        path=path,
+    )
+
+
 def import_corpus(
     source: Any,
     out_dir: str | Path,
@@ -240,16 +259,17 @@ def import_corpus(
     every problem; the others are imported.
 
     Raises:
-        CaseFileError: the source cannot be read at all.
-        ConfigError: *out_dir* holds files and *overwrite* is false, or no record is usable.
+        CaseFileError: the source cannot be read at all, is empty, or has no usable record
+            (code ``invalid_case_file``).
+        ConfigError: *out_dir* holds files and *overwrite* is false.
     """
     root = Path(out_dir)
     if root.exists() and not root.is_dir():
         raise ConfigError(f"{root}: exists and is not a folder; choose another output folder")
     if root.is_dir() and any(root.iterdir()) and not overwrite:
         raise ConfigError(
-            f"{root}: folder is not empty; choose a new output folder, or allow overwriting to "
-            "replace the corpus files in it"
+            f"{root}: folder is not empty; choose a new output folder, or pass --overwrite "
+            "(overwrite=True in the API) to replace the corpus files in it"
         )
     label, digest = _source_label(source)
     records: list[InputRecord] = read_cases(source, strict=strict, format=format)
@@ -315,8 +335,7 @@ def import_corpus(
             Output(id=f"{line.id}::base", case_id=line.id, text=line.answer, producer=producer)
         )
     if not cases:
-        shown = "; ".join(f"record {s.record}: {'; '.join(s.problems)}" for s in skipped[:3])
-        raise ConfigError(f"{label}: no usable record, nothing imported ({shown})")
+        raise _nothing_usable(source, label, skipped)
 
     root.mkdir(parents=True, exist_ok=True)
     write_jsonl_models(root / CASES_FILE, cases)
