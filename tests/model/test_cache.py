@@ -265,8 +265,8 @@ def test_cache_clear_removes_a_corrupt_cache_and_the_next_run_caches_again(
     cache_dir = tmp_path / "c"
     corrupt(cache_dir)
     (cache_dir / "notes.txt").write_text("the user's own file")
-    assert main(["cache", "stats", "--cache-dir", str(cache_dir)]) == 0
-    assert "CORRUPT" in capsys.readouterr().out
+    assert main(["cache", "stats", "--cache-dir", str(cache_dir)]) == 2  # a typed error
+    assert "hybridjudge cache clear --cache-dir" in capsys.readouterr().err
     assert main(["cache", "clear", "--cache-dir", str(cache_dir), "--yes"]) == 0
     assert "removed the corrupt cache" in capsys.readouterr().out
     assert not (cache_dir / "cache.db").exists()

@@ -78,9 +78,11 @@ def _directory(args: argparse.Namespace) -> Path | str:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from hybridjudge.model import cache_stats
+    from hybridjudge.model import CorruptCacheError, cache_stats
 
-    stats = cache_stats(_directory(args))
+    stats = cache_stats(_directory(args))  # creates nothing: a folder without cache.db is no cache
+    if stats.corrupt is not None:  # a typed error (exit 2) naming the fix, as a run reports it
+        raise CorruptCacheError(Path(stats.directory), stats.corrupt)
     if args.json:
         print(stats.model_dump_json())
         return 0
@@ -88,8 +90,6 @@ def _stats(args: argparse.Namespace) -> int:
         print(f"no cache at {stats.directory} (0 entries)")
         return 0
     print(f"location:   {stats.directory}")
-    if stats.corrupt:
-        print(f"CORRUPT:    {stats.corrupt}")
     print(f"entries:    {stats.entries}")
     print(f"size:       {_human_size(stats.size_bytes)} ({stats.size_bytes} bytes)")
     print(f"cost saved per full rerun: ${stats.saved_cost_usd:.4f}")

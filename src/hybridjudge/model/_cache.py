@@ -30,7 +30,11 @@ afterwards loses no reply it already received (a rerun or a retried task gets it
 Failures: a cache that cannot be written (disk full, read-only folder, Redis gone mid-run) logs
 one warning and the run continues without caching (replies are still returned, just not stored);
 a corrupt cache file (``sqlite3.DatabaseError``) raises :class:`CorruptCacheError` naming the folder
-and the fix (``hybridjudge cache clear``, which removes it).
+and the fix (``hybridjudge cache clear --cache-dir DIR --yes``, which removes it).
+
+Inspecting (:func:`cache_stats`) never creates or changes a cache: a folder without diskcache's
+database file (``cache.db``) is "no cache"; an existing one is read through SQLite without writing,
+and only diskcache's own files count towards the size.
 """
 
 from __future__ import annotations
@@ -39,16 +43,19 @@ import hashlib
 import json
 import logging
 import os
+import shlex
 import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol
 
 import diskcache
+from diskcache.core import DBNAME, MODE_BINARY, MODE_RAW, MODE_TEXT
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from hybridjudge._errors import ConfigError, InputError
@@ -143,12 +150,27 @@ class CorruptCacheError(InputError):
     code = "corrupt_cache"
 
     def __init__(self, directory: Path, detail: str) -> None:
+        command = f"hybridjudge cache clear --cache-dir {shlex.quote(str(directory))} --yes"
         super().__init__(
             f"the reply cache in {directory} is corrupt ({detail}); remove it with "
-            "the `hybridjudge cache clear` command (or delete the folder), "
-            "or use another cache_dir"
+            f"`{command}` (it deletes only the cache's own files), or use another cache folder"
         )
         self.directory = directory
+        self.detail = detail
+
+
+_CACHE_DB = DBNAME
+"""diskcache's database file in the cache folder (``cache.db``)."""
+
+_CACHE_DB_SIDE_FILES = tuple(f"{_CACHE_DB}{suffix}" for suffix in ("-wal", "-shm", "-journal"))
+"""SQLite's journal files next to the database (present while it is open, or after a crash)."""
+
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+def _is_value_dir(path: Path) -> bool:
+    """A folder diskcache stores large values in: two hex digits (``ab/cd/<hex>.val``)."""
+    return len(path.name) == 2 and set(path.name) <= _HEX_DIGITS and path.is_dir()
 
 
 class ReplyStore(Protocol):
@@ -409,7 +431,7 @@ def open_reply_cache(config: ModelConfig) -> ReplyStore | None:
         return None
     url: str | None = getattr(config, "cache_url", None)
     if url:
-        if not url.startswith(_REDIS_SCHEMES):
+        if not is_cache_url(url):
             raise ConfigError(
                 f"cache URL {_redact_url(url)!r}: only Redis is supported "
                 "(redis://host:port/db, rediss://, unix://); or leave cache_url unset to use the disk cache (cache_dir)"
@@ -438,30 +460,144 @@ class CacheStats(BaseModel):
     directory: str
     """The cache directory (absolute), or the Redis URL without its password."""
     exists: bool
-    """False when there is no cache there yet (then everything else is zero)."""
+    """False when there is no cache there yet, i.e. no ``cache.db`` (then everything else is
+    zero)."""
     entries: int
     """Stored replies."""
     size_bytes: int
-    """Bytes on disk (every file under the directory); in Redis, the bytes of the stored
-    values."""
+    """Bytes on disk of the cache's own files (``cache.db``, its journal files and the value files
+    under its two-hex-digit folders; other files in the folder do not count); in Redis, the bytes
+    of the stored values."""
     saved_cost_usd: float
     """What one more hit on every entry would save, in USD (the sum of the original costs)."""
     by_prompt: dict[str, int]
     """Entries per ``model prompt_name@prompt_version``."""
     corrupt: str | None = None
-    """Why the database cannot be read, when it is damaged (then ``entries`` is 0 and
-    ``hybridjudge cache clear`` removes it)."""
+    """SQLite's reason, when the database is damaged (then ``entries`` is 0 and
+    ``hybridjudge cache clear`` removes it; the CLI's ``cache stats`` raises
+    :class:`CorruptCacheError`)."""
+
+
+def _cache_files(directory: Path) -> Iterator[Path]:
+    """diskcache's own files in ``directory``: ``cache.db``, its journal files, and the value
+    files ``ab/cd/<hex>.val``; nothing else in the folder (results, notes) is the cache's."""
+    for name in (_CACHE_DB, *_CACHE_DB_SIDE_FILES):
+        if (directory / name).is_file():
+            yield directory / name
+    try:
+        outer = [child for child in directory.iterdir() if _is_value_dir(child)]
+        for child in outer:
+            for inner in child.iterdir():
+                if _is_value_dir(inner):
+                    yield from (f for f in inner.iterdir() if f.suffix == ".val" and f.is_file())
+    except OSError:  # a value folder that cannot be listed counts as empty
+        return
 
 
 def _disk_size(directory: Path) -> int:
     total = 0
-    for root, _dirs, files in os.walk(directory):
-        for name in files:
-            try:
-                total += (Path(root) / name).stat().st_size
-            except OSError:
-                continue
+    for path in _cache_files(directory):
+        try:
+            total += path.stat().st_size
+        except OSError:
+            continue
     return total
+
+
+def _stored_value(directory: Path, mode: int, filename: str | None, value: object) -> object:
+    """The stored value of one ``Cache`` row, as diskcache's ``Disk.fetch`` reads it, without ever
+    unpickling (an inspection runs no code from the cache): ``None`` when unreadable."""
+    if mode == MODE_RAW:
+        return value
+    if mode not in (MODE_TEXT, MODE_BINARY) or not filename:
+        return None  # a pickled value: not one of ours (ours are JSON text)
+    relative = Path(filename)
+    if relative.is_absolute() or ".." in relative.parts:
+        return None
+    try:
+        data = (directory / relative).read_bytes()
+    except OSError:
+        return None
+    return data  # _decode reads UTF-8 bytes as text
+
+
+def _connect_read_only(directory: Path) -> sqlite3.Connection:
+    """A connection to the existing ``cache.db`` in ``directory`` that cannot write.
+
+    ``mode=rw`` never creates the file (it must exist) and, unlike ``mode=ro``, lets SQLite
+    remove the WAL files it opened when it closes; ``query_only`` refuses any write.
+
+    Raises:
+        sqlite3.DatabaseError: the database cannot be opened.
+    """
+    uri = f"{(directory / _CACHE_DB).as_uri()}?mode=rw"
+    db = sqlite3.connect(uri, uri=True)
+    try:
+        db.execute("PRAGMA query_only = ON")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _read_entries(directory: Path) -> Iterator[CachedReply | None]:
+    """Every entry of the diskcache database in ``directory``, read without writing anything.
+
+    Raises:
+        sqlite3.DatabaseError: the database is damaged, or cannot be opened.
+    """
+    with closing(_connect_read_only(directory)) as db:
+        rows = db.execute("SELECT mode, filename, value FROM Cache")
+        for mode, filename, value in rows:
+            yield _decode(_stored_value(directory, mode, filename, value))
+
+
+def _is_damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Corrupt, or an SQLite file without diskcache's table: either way not a usable cache,
+    which ``cache clear`` removes."""
+    return _is_corrupt(exc) or "no such table" in str(exc).lower()
+
+
+def _has_cache_db(directory: Path) -> bool:
+    """Whether ``directory`` holds diskcache's database, i.e. a cache (never creates anything).
+
+    Raises:
+        InputError: this user may not look into ``directory`` (code ``cache_permission_denied``).
+    """
+    try:
+        return (directory / _CACHE_DB).exists()
+    except PermissionError:
+        raise InputError(
+            f"cannot look into the cache folder {directory}: permission denied; run as its "
+            "owner, give this user access to it, or use another cache folder",
+            code="cache_permission_denied",
+        ) from None
+
+
+def _unreadable_cache_error(directory: Path, exc: sqlite3.DatabaseError) -> InputError:
+    """The typed error for a cache database that exists but cannot be opened (not corrupt)."""
+    db = directory / _CACHE_DB
+    if not db.is_file():
+        why = f"{db} is not a file"
+    elif not os.access(db, os.R_OK):
+        why = f"this user may not read {db}"
+    elif not os.access(db, os.W_OK) or not os.access(directory, os.W_OK | os.X_OK):
+        why = (
+            f"this user may not write {db} or its folder, which SQLite needs even to read "
+            "(for its lock files cache.db-wal and cache.db-shm)"
+        )
+    else:
+        return InputError(
+            f"cannot read the reply cache in {directory} ({type(exc).__name__}: {exc}); "
+            "try again once no other program holds it, or use another cache folder",
+            code="cache_unreadable",
+        )
+    return InputError(
+        f"cannot open the reply cache in {directory}: permission denied ({why}; SQLite said: "
+        f"{exc}); run as the cache's owner, give this user read and write access to the folder "
+        "and its files, or use another cache folder",
+        code="cache_permission_denied",
+    )
 
 
 def is_cache_url(location: Path | str) -> bool:
@@ -516,16 +652,22 @@ def _redis_stats(url: str) -> CacheStats:
 
 
 def cache_stats(directory: Path | str) -> CacheStats:
-    """Entries, size and contents of the cache at ``directory`` (created only if it exists), or
-    of the Redis cache at a ``redis://`` URL (see :func:`is_cache_url`).
+    """Entries, size and contents of the cache at ``directory``, or of the Redis cache at a
+    ``redis://`` URL (see :func:`is_cache_url`).
+
+    Creates and changes nothing: a folder without ``cache.db`` (or no folder) is no cache
+    (``exists`` False); an existing database is only read. A damaged database is reported in
+    ``corrupt`` (not raised), so ``cache clear`` can still remove it.
 
     Raises:
+        InputError: ``cache.db`` exists but cannot be opened (code ``cache_permission_denied``
+            when this user lacks the rights, else ``cache_unreadable``).
         ConfigError: a Redis URL whose server cannot be reached, or without the redis client.
     """
     if is_cache_url(directory):
         return _redis_stats(str(directory))
     path = Path(directory).resolve()
-    if not path.is_dir():
+    if not _has_cache_db(path):  # nothing to open, and opening would create it
         return CacheStats(
             directory=str(path),
             exists=False,
@@ -536,11 +678,11 @@ def cache_stats(directory: Path | str) -> CacheStats:
         )
     tally = _Tally()
     try:
-        with ReplyCache(path) as cache:
-            for key in cache._cache.iterkeys():
-                tally.add(cache.get(str(key)))
-    except (CorruptCacheError, sqlite3.DatabaseError) as exc:
-        detail = str(exc) if not isinstance(exc, CorruptCacheError) else exc.message
+        for entry in _read_entries(path):
+            tally.add(entry)
+    except sqlite3.DatabaseError as exc:
+        if not _is_damaged(exc):
+            raise _unreadable_cache_error(path, exc) from None
         return CacheStats(
             directory=str(path),
             exists=True,
@@ -548,7 +690,7 @@ def cache_stats(directory: Path | str) -> CacheStats:
             size_bytes=_disk_size(path),
             saved_cost_usd=0.0,
             by_prompt={},
-            corrupt=detail,
+            corrupt=str(exc),
         )
     return tally.stats(str(path), _disk_size(path), exists=True)
 
@@ -559,9 +701,12 @@ def clear_cache(directory: Path | str) -> int:
 
     A corrupt cache (:class:`CorruptCacheError`) is removed from disk instead: diskcache's own
     files (``cache.db`` with its journal files, and its value folders) go, anything else in the
-    folder stays; the count is then 0 (the entries could not be read).
+    folder stays; the count is then 0 (the entries could not be read). A folder without
+    ``cache.db`` is left as it is (0).
 
     Raises:
+        InputError: ``cache.db`` exists but cannot be opened and is not corrupt (permissions,
+            locked): nothing is removed.
         ConfigError: a Redis URL whose server cannot be reached, or without the redis client.
     """
     if is_cache_url(directory):
@@ -571,23 +716,27 @@ def clear_cache(directory: Path | str) -> int:
         finally:
             store.close()
     path = Path(directory)
-    if not path.is_dir():
+    if not _has_cache_db(path):  # no cache: do not create one to empty it
         return 0
-    try:
+    try:  # first look without writing, as cache_stats does (diskcache's open writes)
+        with closing(_connect_read_only(path)) as db:
+            db.execute("SELECT count(*) FROM Cache").fetchone()
         with ReplyCache(path) as cache:
             return int(cache._cache.clear())
-    except (CorruptCacheError, sqlite3.DatabaseError):
+    except CorruptCacheError:
         _remove_diskcache_files(path)
         return 0
+    except sqlite3.DatabaseError as exc:
+        if _is_damaged(exc):
+            _remove_diskcache_files(path)
+            return 0
+        # locked or not permitted: a healthy cache is never deleted for it
+        raise _unreadable_cache_error(path, exc) from None
 
 
 def _remove_diskcache_files(path: Path) -> None:
-    for name in ("cache.db", "cache.db-wal", "cache.db-shm", "cache.db-journal"):
+    for name in (_CACHE_DB, *_CACHE_DB_SIDE_FILES):
         (path / name).unlink(missing_ok=True)
     for child in path.iterdir():  # diskcache stores large values in two-hex-digit folders
-        if (
-            child.is_dir()
-            and len(child.name) == 2
-            and all(c in "0123456789abcdef" for c in child.name)
-        ):
+        if _is_value_dir(child):
             shutil.rmtree(child, ignore_errors=True)
