@@ -66,8 +66,8 @@ _FLAGS: tuple[_Flag, ...] = (
         "base_url",
         "--base-url",
         "HYBRIDJUDGE_BASE_URL",
-        "base URL of an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 "
-        "(implies --backend openai)",
+        "base URL (http:// or https://) of an OpenAI-compatible endpoint, e.g. "
+        "https://api.openai.com/v1 (implies --backend openai)",
         "URL",
     ),
     _Flag("model", "--model", "HYBRIDJUDGE_MODEL", "model name sent to the endpoint", "NAME"),
@@ -238,10 +238,13 @@ def config_from_args(
 ) -> ModelConfig:
     """The :class:`~hybridjudge.model.ModelConfig` for flags parsed by :func:`add_model_arguments`.
 
-    Flags win over ``HYBRIDJUDGE_*`` variables, which win over defaults; an error names the flag.
+    Flags win over ``HYBRIDJUDGE_*`` variables, which win over defaults. Every value is checked
+    here, before any case is read or request made (so ``--dry-run`` refuses what a run would):
+    an ``http(s)://`` base URL with a host, finite numbers in range, a seed from 0 to 2**63 - 1,
+    a Redis cache URL.
 
     Raises:
-        ConfigError: a flag or variable is invalid; the message names it.
+        ConfigError: a flag or variable is invalid; the message names the flag and its variable.
     """
     from hybridjudge.model import ModelConfig
 

@@ -44,10 +44,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hybridjudge._errors import ConfigError
+from hybridjudge._params import check_seed
 from hybridjudge._redact import redact_url
 from hybridjudge.model._prices import PRICES_AS_OF, ModelPrice, lookup_price
 
@@ -138,6 +140,28 @@ def _normalize_base_url(value: str | None) -> str | None:
     return value.strip().rstrip("/")
 
 
+def _check_base_url(value: str) -> str:
+    """Return ``value`` if it is an ``http://`` or ``https://`` URL with a host name.
+
+    Anything else (``notaurl``, ``ftp://x/v1``, ``http:///v1``, a bad port) would only fail on the
+    first request, once per case, so it is refused when the configuration is built.
+
+    Raises:
+        ValueError: not such a URL; the message shows it without credentials and names the fix.
+    """
+    try:
+        parts = urlsplit(value)
+        _ = parts.port  # parsing the port is part of the check: "http://h:x" raises here
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            f"{redact_url(value)!r} is not an http:// or https:// URL with a host name: give "
+            f"the endpoint's base URL, e.g. {OPENAI_BASE_URL} or http://127.0.0.1:8000/v1"
+        )
+    return value
+
+
 class ModelConfig(BaseModel):
     """Everything the model-call layer needs to reach a model and account for it.
 
@@ -154,36 +178,36 @@ class ModelConfig(BaseModel):
     """Model name sent to the endpoint (required for ``openai``)."""
     api_key_env: str = "OPENAI_API_KEY"
     """Name of the environment variable holding the API key (the key itself is never stored)."""
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, allow_inf_nan=False)
     """Sampling temperature."""
     seed: int | None = 0
-    """Sampling seed sent to the endpoint (``None`` to omit it)."""
+    """Sampling seed sent to the endpoint, 0 to 2**63 - 1 (``None`` to omit it)."""
     max_tokens: int = Field(default=1024, gt=0)
     """Default completion-token budget per call (a call may pass its own)."""
-    timeout: float = Field(default=60.0, gt=0.0)
+    timeout: float = Field(default=60.0, gt=0.0, allow_inf_nan=False)
     """Seconds before one request times out (then it is retried); 300 for the local backend."""
     max_concurrency: int = Field(default=8, ge=1)
     """Most requests in flight, and most HTTP connections, at once; 1 for the local backend
     (its server gets as many parallel slots): one request at a time makes a cold run
     reproducible (parallel slots batch requests together in an order that varies from run to
     run, which changes the model's arithmetic) and, on 2 cores, costs no time."""
-    requests_per_minute: float | None = Field(default=None, gt=0.0)
+    requests_per_minute: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
     """Optional requests-per-minute limit (token bucket)."""
-    tokens_per_minute: float | None = Field(default=None, gt=0.0)
+    tokens_per_minute: float | None = Field(default=None, gt=0.0, allow_inf_nan=False)
     """Optional tokens-per-minute limit (estimated prompt tokens plus the completion budget)."""
     max_retries: int = Field(default=4, ge=0)
     """Retries after a retryable failure; a request is sent at most ``max_retries + 1`` times."""
-    retry_initial_wait: float = Field(default=1.0, ge=0.0)
+    retry_initial_wait: float = Field(default=1.0, ge=0.0, allow_inf_nan=False)
     """First backoff in seconds (doubles each retry) when the server sends no ``Retry-After``."""
-    retry_max_wait: float = Field(default=30.0, ge=0.0)
+    retry_max_wait: float = Field(default=30.0, ge=0.0, allow_inf_nan=False)
     """Longest exponential backoff in seconds."""
-    retry_jitter: float = Field(default=1.0, ge=0.0)
+    retry_jitter: float = Field(default=1.0, ge=0.0, allow_inf_nan=False)
     """Up to this many random seconds added to each exponential backoff."""
-    max_retry_after: float = Field(default=120.0, ge=0.0)
+    max_retry_after: float = Field(default=120.0, ge=0.0, allow_inf_nan=False)
     """Longest ``Retry-After`` honoured, in seconds (a longer one is capped)."""
-    price_input_per_mtok: float | None = Field(default=None, ge=0.0)
+    price_input_per_mtok: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     """USD per million prompt tokens; ``None``: from the price table."""
-    price_output_per_mtok: float | None = Field(default=None, ge=0.0)
+    price_output_per_mtok: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     """USD per million completion tokens; ``None``: from the price table."""
     cache_dir: Path = Field(default_factory=default_cache_dir)
     """Directory of the reply cache."""
@@ -235,7 +259,14 @@ class ModelConfig(BaseModel):
     @field_validator("base_url")
     @classmethod
     def _normalize(cls, value: str | None) -> str | None:
-        return _normalize_base_url(value)
+        normalized = _normalize_base_url(value)
+        return None if normalized is None else _check_base_url(normalized)
+
+    @field_validator("seed")
+    @classmethod
+    def _check_seed(cls, value: int | None) -> int | None:
+        # the same rule as every other seed of the project (0 to 2**63 - 1)
+        return None if value is None else check_seed(value)
 
     # -- derived values --------------------------------------------------------------------
     @property
@@ -358,7 +389,8 @@ def _resolve(
     values.update(given)
     for name in given:
         from_env.pop(name, None)
-    return _build(values, from_env, names)
+    # an empty environment (a judge spec is resolved in one) has no variable worth naming
+    return _build(values, from_env, names, CONFIG_ENV_VARS if env else {})
 
 
 def _openai_conventions(
@@ -402,13 +434,35 @@ def _openai_conventions(
 
 
 def _build(
-    values: dict[str, Any], from_env: Mapping[str, str], names: Mapping[str, str]
+    values: dict[str, Any],
+    from_env: Mapping[str, str],
+    names: Mapping[str, str],
+    variables: Mapping[str, str] | None = None,
 ) -> ModelConfig:
-    """Validate; a failure names each bad value's source (its variable, or the caller's name)."""
+    """Validate; a failure names each bad value's source and its other spelling.
+
+    A value read from a variable is reported as ``VARIABLE (name)``, a given one as
+    ``name (VARIABLE)`` (``name`` is the caller's, e.g. a flag), so the user finds it wherever it
+    was set; ``variables`` are the field's variables worth naming (none where no environment is
+    read).
+
+    Raises:
+        ConfigError: (code ``invalid_model_config``) a value is invalid, or (code
+            ``invalid_cache_url``) ``cache_url`` is not a Redis URL.
+    """
+    variables = variables or {}
 
     def name_of(field: str) -> str:
         return names.get(field, field)
 
+    def where(field: str) -> str:
+        name = name_of(field)
+        if field in from_env:
+            return f"{from_env[field]} ({name})"
+        variable = variables.get(field)
+        return f"{name} ({variable})" if variable and variable != name else name
+
+    _check_cache_url(values.get("cache_url"), where("cache_url"), where("cache_dir"))
     try:
         return ModelConfig(**values)
     except ValidationError as exc:
@@ -424,6 +478,27 @@ def _build(
             if not field:
                 problems.append(message)
                 continue
-            where = from_env.get(field) or name_of(field)
-            problems.append(f"{where}: {message}")
-        raise ConfigError("invalid model configuration: " + "; ".join(problems)) from None
+            problems.append(f"{where(field)}: {message}")
+        raise ConfigError(
+            "invalid model configuration: " + "; ".join(problems), code="invalid_model_config"
+        ) from None
+
+
+def _check_cache_url(url: object, where: str, cache_dir: str) -> None:
+    """Refuse a ``cache_url`` that is no Redis URL, by the rule ``hybridjudge cache`` applies
+    (:func:`hybridjudge.model.is_cache_url`), so a dry run refuses what the run would.
+
+    Raises:
+        ConfigError: (code ``invalid_cache_url``) ``url`` is a string but not a Redis URL.
+    """
+    if not isinstance(url, str):
+        return  # None (no shared cache), or a wrong type pydantic reports
+    from hybridjudge.model._cache import is_cache_url  # imports diskcache: only when needed
+
+    if not is_cache_url(url):
+        raise ConfigError(
+            f"invalid model configuration: {where}: {redact_url(url)!r} is not a Redis URL: "
+            "the shared cache takes redis://host:port/db, rediss:// or unix://; for a cache "
+            f"folder use {cache_dir} instead",
+            code="invalid_cache_url",
+        )
