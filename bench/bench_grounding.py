@@ -27,6 +27,13 @@ is the least disturbed measurement). Sections (``--only`` picks some):
     target is < 0.3 s on an idle machine), the bare interpreter's start for reference, and the
     import time (``python -X importtime``) with the slowest top-level imports; says whether the
     openai SDK was imported.
+``floor``
+    What the TAT-QA first-call target allows in pure Python: a deliberately minimal checker
+    (one ``findall`` of digit strings per context, their float values in a set, and for an
+    answer number not found, numpy's pairwise sums, differences, ratios and percent changes at
+    the answer's precision) on the same first calls as ``tatqa``, against opengate-grounding.
+    It reads no scale, sign word, unit, date, number word or table, so it is no checker to
+    ship; it shows how much of our first call goes into those semantics.
 ``linear``
     Time against input size from 1 MB to ``--max-mb`` (default 10) of generated text: a long
     answer checked against a 10k-character page, and a long context with a short answer. Prints
@@ -65,7 +72,7 @@ from hybridjudge.corpus import Case, Output, read_jsonl_models
 from hybridjudge.grounding import GroundingChecker, check_grounding
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTIONS = ("opengate", "tatqa", "pages", "many", "cli", "linear")
+SECTIONS = ("opengate", "tatqa", "floor", "pages", "many", "cli", "linear")
 
 
 @contextmanager
@@ -282,6 +289,63 @@ def _first_and_prepared(jobs: Sequence[Job], rounds: int) -> tuple[float, float,
                     if elapsed < target[i]:
                         target[i] = elapsed
     return statistics.fmean(best_first), statistics.fmean(best_prep), statistics.fmean(best_og)
+
+
+_FLOOR_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _floor_check(answer: str, passages: Sequence[str], question: str | None) -> list[str]:
+    """The minimal checker of the ``floor`` section: the answer's digit strings that are neither
+    a context figure nor a sum, difference, ratio or percent change of two (see the module
+    docstring); ``question`` is ignored."""
+    import numpy as np
+
+    values = {float(t.replace(",", "")) for t in _FLOOR_NUMBER.findall("\n".join(passages))}
+    derived = None
+    missing = []
+    for token in _FLOOR_NUMBER.findall(answer):
+        v = float(token.replace(",", ""))
+        if v in values:
+            continue
+        if derived is None:
+            arr = np.fromiter(values, float)
+            with np.errstate(all="ignore"):
+                ratio = arr[:, None] / arr[None, :]
+                derived = np.concatenate(
+                    [
+                        np.abs(arr[:, None] - arr[None, :]).ravel(),
+                        (arr[:, None] + arr[None, :]).ravel(),
+                        ratio.ravel(),
+                        ((ratio - 1) * 100).ravel(),
+                    ]
+                )
+        decimals = len(token.split(".")[1]) if "." in token else 0
+        if not np.any(np.abs(derived - v) <= 0.5 * 10.0**-decimals):
+            missing.append(token)
+    return missing
+
+
+def bench_floor(rounds: int) -> None:
+    jobs = _tatqa_jobs()
+    best_floor = [float("inf")] * len(jobs)
+    best_og = [float("inf")] * len(jobs)
+    serial = 0
+    with _no_gc():
+        for r in range(rounds):
+            for i, (answer, passages, question) in enumerate(jobs):
+                serial += 1
+                fresh = (*passages, _tag(serial))
+                order = (_floor_check, _og) if (r + i) % 2 == 0 else (_og, _floor_check)
+                for fn in order:
+                    t0 = time.perf_counter()
+                    fn(answer, fresh, question)
+                    elapsed = time.perf_counter() - t0
+                    target = best_floor if fn is _floor_check else best_og
+                    if elapsed < target[i]:
+                        target[i] = elapsed
+    _header(f"TAT-QA first calls, a minimal pure-Python checker: fastest of {rounds} per output")
+    ours, theirs = statistics.fmean(best_floor) * 1e6, statistics.fmean(best_og) * 1e6
+    print(_ratio_line("minimal checker (floor, not shipped)", ours, theirs))
 
 
 def bench_tatqa(rounds: int) -> None:
@@ -665,6 +729,7 @@ def main(argv: list[str] | None = None) -> int:
     runners: dict[str, Callable[[], None]] = {
         "opengate": lambda: bench_opengate(args.rounds),
         "tatqa": lambda: bench_tatqa(args.tatqa_rounds),
+        "floor": lambda: bench_floor(args.tatqa_rounds),
         "pages": lambda: bench_pages((10_000, 100_000, 1_000_000)),
         "many": bench_many,
         "cli": bench_cli,
