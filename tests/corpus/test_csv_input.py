@@ -13,6 +13,8 @@ from hybridjudge.corpus import import_corpus, load_corpus, read_cases, read_raw_
 
 HEADER = "id,answer,context,anchors\n"
 GOOD = 'b,Refunds take 30 days.,Refunds take 30 days.,"[""30 days""]"\n'
+BROKEN_THEN_GOOD = HEADER + 'a,Refunds take 30 days.,Refunds take 30 days.,"[""30 days"""\n' + GOOD
+"""Line 2: an anchors cell of broken JSON (no closing bracket); line 3: a good record."""
 
 
 def _write(path: Path, text: str) -> Path:
@@ -24,10 +26,7 @@ def _write(path: Path, text: str) -> Path:
 
 
 def test_broken_json_list_cell_is_an_error_for_its_line_and_field(tmp_path: Path) -> None:
-    path = _write(
-        tmp_path / "r.csv",
-        HEADER + 'a,Refunds take 30 days.,Refunds take 30 days.,"[""30 days"""\n' + GOOD,
-    )
+    path = _write(tmp_path / "r.csv", BROKEN_THEN_GOOD)
     bad, good = read_cases(path)
     assert bad.case is None
     assert bad.error is not None
@@ -86,10 +85,7 @@ def test_broken_context_array_is_an_error(tmp_path: Path) -> None:
 def test_check_reports_the_broken_cell_and_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _write(
-        tmp_path / "r.csv",
-        HEADER + 'a,Refunds take 30 days.,Refunds take 30 days.,"[""30 days"""\n' + GOOD,
-    )
+    path = _write(tmp_path / "r.csv", BROKEN_THEN_GOOD)
     assert main(["check", str(path)]) == 2
     out, err = capsys.readouterr()
     assert f"{path}, line 2, case 'a', field 'anchors': not a JSON array" in err
@@ -100,10 +96,7 @@ def test_check_reports_the_broken_cell_and_goes_on(
 def test_import_skips_the_broken_cell_instead_of_storing_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _write(
-        tmp_path / "r.csv",
-        HEADER + 'a,Refunds take 30 days.,Refunds take 30 days.,"[""30 days"""\n' + GOOD,
-    )
+    path = _write(tmp_path / "r.csv", BROKEN_THEN_GOOD)
     out_dir = tmp_path / "c"
     assert main(["corpus", "import", str(path), "--out", str(out_dir)]) == 2
     assert f"{path}: line 2: skipped: anchors: not a JSON array" in capsys.readouterr().err

@@ -20,27 +20,11 @@ import diskcache.core
 import pytest
 
 from hybridjudge.cli import main
-from hybridjudge.model import CachedReply, ReplyCache, clear_cache
+from hybridjudge.model import ReplyCache, clear_cache
+from tests.model.test_cache import entry
 
 EXIT_USAGE = 2
 NOBODY = 65534
-
-
-def entry(content: str = '{"answer": 4}', repetition: int = 0) -> CachedReply:
-    return CachedReply(
-        content=content,
-        finish_reason="stop",
-        model="fake-model",
-        endpoint="http://127.0.0.1:1/v1",
-        prompt_name="arith",
-        prompt_version="1",
-        repetition=repetition,
-        prompt_tokens=12,
-        completion_tokens=3,
-        cost_usd=0.25,
-        latency_s=1.0,
-        created_at="2026-01-01T00:00:00+00:00",
-    )
 
 
 def snapshot(folder: Path) -> dict[str, tuple[int, int, str]]:
@@ -95,9 +79,11 @@ def test_stats_counts_only_the_caches_own_files_and_changes_none_of_them(
 ) -> None:
     folder = tmp_path / "out"
     results_folder(folder)
-    big = entry(content='{"answer": "' + "y" * 40_000 + '"}', repetition=1)  # > 32 KiB: a file
+    big = entry(
+        content='{"answer": "' + "y" * 40_000 + '"}', repetition=1, cost_usd=0.25
+    )  # > 32 KiB: a file
     with ReplyCache(folder) as cache:
-        cache.set("small", entry())
+        cache.set("small", entry(cost_usd=0.25))
         cache.set("big", big)
     value_files = [p for p in folder.rglob("*.val") if p.is_file()]
     assert len(value_files) == 1  # diskcache stored the big reply in ab/cd/<hex>.val
