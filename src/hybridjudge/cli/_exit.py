@@ -8,7 +8,7 @@ code   meaning
 2      unusable input or usage: a bad flag, an unreadable or empty file, a wrong endpoint or key
 3      incomplete: a scorer's share of unscored results is above ``--max-unscored`` (default 0),
        or every one of its results is unscored (whatever the threshold)
-130    interrupted (Ctrl-C); finished model calls are cached, rerun the same command to resume
+130    interrupted (Ctrl-C); judge and study run keep finished model calls cached: rerun to resume
 =====  ===========================================================================================
 
 An unusable endpoint (HTTP 401/403/404 before any request to it succeeded) is exit 2: the key,
