@@ -13,7 +13,13 @@ import openai
 import pytest
 from tenacity import AsyncRetrying, RetryCallState
 
-from hybridjudge.model._retry import BackoffWait, TokenBucket, is_retryable, retry_after_seconds
+from hybridjudge.model._retry import (
+    BackoffWait,
+    TokenBucket,
+    is_quota_exhausted,
+    is_retryable,
+    retry_after_seconds,
+)
 from tests.support.openai_server import FakeOpenAIServer, rate_limited
 
 REQUEST = httpx.Request("POST", "http://127.0.0.1:1/v1/chat/completions")
@@ -37,6 +43,7 @@ def status_error(status: int, headers: dict[str, str] | None = None) -> openai.A
     ("exc", "retry"),
     [
         (status_error(429), True),
+        (status_error(408), True),  # a request timeout at the server: transient
         (status_error(500), True),
         (status_error(503), True),
         (status_error(400), False),
@@ -146,3 +153,49 @@ def test_retry_after_is_read_from_a_real_sdk_exception(openai_server: FakeOpenAI
     assert retry_after_seconds(exc) == 0.05
     wait = BackoffWait(initial=30.0, maximum=60.0, jitter=0.0, max_retry_after=10.0)
     assert wait(state_after(exc, 1)) == 0.05  # the server's 0.05 s, not the 30 s backoff
+
+
+def quota_error() -> openai.APIStatusError:
+    response = httpx.Response(429, request=REQUEST)
+    body = {"message": "You exceeded your current quota", "code": "insufficient_quota"}
+    return openai.RateLimitError("HTTP 429", response=response, body=body)
+
+
+def test_an_exhausted_quota_is_not_transient() -> None:
+    exc = quota_error()
+    assert exc.code == "insufficient_quota"
+    assert is_quota_exhausted(exc)
+    assert not is_retryable(exc)
+    assert not is_quota_exhausted(status_error(429))  # an ordinary rate limit
+    assert not is_quota_exhausted(status_error(500))
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Retry-After": "nan"},
+        {"Retry-After": "-5"},
+        {"Retry-After": "inf"},
+        {"Retry-After": "-inf"},
+        {"retry-after-ms": "nan"},
+        {"retry-after-ms": "-1"},
+        {"retry-after-ms": "soon"},
+    ],
+)
+def test_invalid_retry_after_values_are_ignored(headers: dict[str, str]) -> None:
+    assert retry_after_seconds(status_error(429, headers)) is None
+    # and the wait falls back to exponential backoff, never to 0
+    wait = BackoffWait(initial=0.5, maximum=3.0, jitter=0.0, max_retry_after=10.0)
+    assert wait(state_after(status_error(429, headers), 2)) == 1.0
+
+
+@pytest.mark.parametrize("ms", ["-1", "nan", "inf", "x"])
+def test_an_invalid_retry_after_ms_falls_back_to_a_valid_retry_after(ms: str) -> None:
+    exc = status_error(429, {"retry-after-ms": ms, "Retry-After": "2"})
+    assert retry_after_seconds(exc) == 2.0
+
+
+def test_a_valid_retry_after_ms_still_wins() -> None:
+    exc = status_error(429, {"retry-after-ms": "250", "Retry-After": "2"})
+    assert retry_after_seconds(exc) == 0.25
+    assert retry_after_seconds(status_error(429, {"Retry-After": "0"})) == 0.0

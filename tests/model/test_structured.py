@@ -113,3 +113,50 @@ def test_objects_inside_a_broken_object_are_not_candidates(text: str, expected: 
             extract_json(text)
     else:
         assert extract_json(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a reasoning preamble with an unmatched "{" that cannot begin a JSON object
+        ('<think>I must output {verdict</think>\n{"verdict": "YES"}', {"verdict": "YES"}),
+        (
+            'Let me think { step by step.\n{"quote": "", "verdict": "NO"}',
+            {"quote": "", "verdict": "NO"},
+        ),
+        ("{\n  oops\n" + '{"a": 1}', {"a": 1}),
+    ],
+)
+def test_an_unmatched_prose_brace_does_not_hide_the_final_object(text: str, expected: Any) -> None:
+    assert extract_json(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a "{" that can begin an object ('"' or '}' next), left open: still a broken object
+        '<think>{"draft": 1</think>\n{"verdict": "YES"}',
+        # an unmatched prose "{" and then a final object that is itself cut off
+        'I must output {verdict\n{"verdict": "YE',
+        # a "{" at the very end is an object that was cut off
+        '{"verdict": "NO"} and then {',
+        # a draft, a prose brace, then a cut-off object: the draft is not used
+        '{"verdict": "NO"} hmm {x\n{"verdict": "YES", "quote": "Refunds',
+        # objects in another syntax (a Python dict, JavaScript keys) are broken objects, whose
+        # inner JSON objects are not candidates
+        "{'type': 'text', 'text': '{\"verdict\": \"YES\"}'}",
+        '{verdict: "NO", evidence: {"verdict": "YES"}',
+        # an unquoted key cut off at the end of the text
+        '{"verdict": "YES"} and finally {verd',
+    ],
+)
+def test_a_prose_brace_never_turns_a_broken_reply_into_a_value(text: str) -> None:
+    with pytest.raises(InvalidReplyError):
+        extract_json(text)
+
+
+def test_json_nested_too_deeply_anywhere_in_the_reply_is_an_invalid_reply() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    for text in (deep, f'Answer: {{"a": {deep}}}', f"```json\n{deep}\n```"):
+        with pytest.raises(InvalidReplyError, match="nests JSON too deeply"):
+            extract_json(text)

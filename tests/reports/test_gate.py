@@ -121,8 +121,21 @@ def test_unscored_share_under_the_threshold_passes() -> None:
     partial = _dead_endpoint(make_study(), keep_scored=11)
     share = gate(partial, partial).unscored_share["support"]
     assert share == pytest.approx(4 / 26)
-    assert gate(partial, partial, max_unscored=0.2).passed
+    assert gate(partial, partial, max_unscored=0.5).passed
+    # the 2 unscored outputs are 2 of the 4 inversion mutants: at 0.2 the scorer passes (15.4%)
+    # but that cell (50%) does not, in either study
+    cells = gate(partial, partial, max_unscored=0.2).failures
+    assert {(f.kind, f.defect_class, f.scorer) for f in cells} == {
+        ("unscored", "inversion", "support")
+    }
+    (cell,) = cells  # the baseline's cell is named first (the current one is then not compared)
+    assert cell.message.startswith("the baseline's toy / inversion")
     assert gate(partial, partial, max_unscored=0.1).exit_code == 3
+    # the baseline is held to the same per-scorer rule: incomplete there too (exit 3)
+    kinds = {(f.kind, f.current is None) for f in gate(partial, partial, max_unscored=0.1).failures}
+    assert kinds == {("unscored", False), ("unscored", True)}  # now, and in the baseline
+    assert gate(partial, make_study(), max_unscored=0.1).exit_code == 3
+    assert gate(make_study(), partial, max_unscored=0.1).exit_code == 3
 
 
 def test_mismatched_studies_fail_as_not_comparable() -> None:
@@ -155,7 +168,13 @@ def test_zero_rates_compared_fails() -> None:
     )
     result = gate(base, empty)
     assert result.compared == 0
-    assert [f.kind for f in result.failures] == ["mismatch", "nothing_compared"]
+    # the studies differ in classes; each scorer has nothing to be compared with; and overall
+    assert [(f.kind, f.scorer) for f in result.failures] == [
+        ("mismatch", None),
+        ("nothing_compared", "deterministic"),
+        ("nothing_compared", "support"),
+        ("nothing_compared", None),
+    ]
     assert result.exit_code == 2
 
 
@@ -184,3 +203,91 @@ def test_cli_gate_exit_codes_fail_closed(
         main(["gate", str(tmp_path), "--baseline", "x", "--max-unscored", "2"])
     assert info.value.code == 2
     assert "--max-unscored expects a fraction in [0, 1]" in capsys.readouterr().err
+
+
+# -- a baseline that never measured a judge cannot pass a gate ------------------------------
+
+
+def test_a_baseline_whose_judge_never_ran_cannot_be_compared() -> None:
+    # the audit's repro: every judge result of the baseline model_error (0 scored), a blind
+    # judge now; only the deterministic cells could be compared, and the gate passed
+    dead_baseline = _dead_endpoint(make_study())
+    blind_now = make_study(detected_inversions=0)
+    result = gate(blind_now, dead_baseline, max_unscored=1.0)
+    assert not result.passed
+    assert result.exit_code == 2
+    (failure,) = result.failures
+    assert (failure.kind, failure.scorer) == ("nothing_compared", "support")
+    assert failure.message.startswith("support: the baseline measured no cell of it: 26 of 26")
+    assert "model_error 26" in failure.message
+    assert result.compared > 0  # the deterministic cells were compared, and that is not enough
+
+
+def test_a_baseline_over_max_unscored_for_one_scorer_is_incomplete() -> None:
+    partial_baseline = _dead_endpoint(make_study(), keep_scored=11)  # 4 of 26 unscored
+    result = gate(make_study(), partial_baseline)
+    assert result.exit_code == 3  # incomplete, as a current study with that share would be
+    # the scorer, then its inversion cell (2 of its 4 mutants unscored)
+    failure, cell = [f for f in result.failures if f.kind == "unscored"]
+    assert (cell.defect_class, cell.current) == ("inversion", 0.5)
+    assert (failure.scorer, failure.current) == ("support", None)
+    assert failure.baseline == pytest.approx(4 / 26)
+    assert failure.message.startswith(
+        "the baseline's support: 4 of 26 evaluations unscored (model_error 4), 15.4% > "
+        "max_unscored 0%"
+    )
+    assert "raise --max-unscored" in failure.message
+    # within the threshold (for the scorer, 15.4%, and for its inversion cell, 2 of 4) the
+    # baseline counts; its cells hold only the scored outputs
+    assert "unscored" not in {
+        f.kind for f in gate(make_study(), partial_baseline, max_unscored=0.5).failures
+    }
+
+
+def test_cli_gate_on_a_dead_baseline_says_cannot_compare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save_study(_dead_endpoint(make_study()), tmp_path / "dead.json")
+    save_study(make_study(detected_inversions=0), tmp_path / "now" / "study.json")
+    code = main(["gate", str(tmp_path / "now"), "--baseline", str(tmp_path / "dead.json")])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "CANNOT COMPARE support: the baseline measured no cell of it" in err
+    assert "passed" not in out
+
+
+def test_a_cell_mostly_unscored_is_not_compared() -> None:
+    study = make_study()
+    inversions = [o.id for o in study.outputs if o.defect == "inversion"]
+    assert len(inversions) == 4  # the toy study's inversion mutants (see _fixtures)
+    dead = set(inversions[1:])  # 3 of the 4 left unscored in both repetitions
+    observations = [
+        o
+        if o.scorer != "support" or o.output_id not in dead
+        else Observation(
+            output_id=o.output_id,
+            scorer=o.scorer,
+            repetition=o.repetition,
+            status="unscored",
+            unscored_reason="parse_failure",
+            detail="no verdict in the reply",
+        )
+        for o in study.observations
+    ]
+    thin = _reanalysed(study, observations)
+    # by hand: 6 of the support scorer's 26 evaluations are unscored (23.1%), under 25%
+    assert gate(thin, make_study(), max_unscored=0.25).unscored_share["support"] == pytest.approx(
+        6 / 26
+    )
+    result = gate(thin, make_study(), max_unscored=0.25)
+    (failure,) = result.failures
+    assert (failure.kind, failure.defect_class, failure.scorer) == (
+        "unscored",
+        "inversion",
+        "support",
+    )
+    assert "3 of 4 mutants unscored (75.0% > max_unscored 25%)" in failure.message
+    assert result.exit_code == 3
+    # and as the baseline: its thin cell is not compared either
+    (as_baseline,) = gate(make_study(), thin, max_unscored=0.25).failures
+    assert as_baseline.message.startswith("the baseline's toy / inversion")

@@ -118,3 +118,12 @@ def test_cli_gate_with_two_judges(tmp_path: Path, capsys: pytest.CaptureFixture[
     code = main(["gate", str(tmp_path / "now"), "--baseline", str(tmp_path / "baseline.json")])
     assert code == 1
     assert "REGRESSION toy / inversion [mutator] / a:support" in capsys.readouterr().err
+
+
+def test_a_judge_that_never_ran_in_the_baseline_cannot_be_compared() -> None:
+    result = gate(_two_judges(), _two_judges(b_unscored=True), max_unscored=1.0)
+    assert result.exit_code == 2
+    (failure,) = result.failures
+    assert (failure.kind, failure.scorer) == ("nothing_compared", "b:support")
+    # judge a and the deterministic scorer were compared: they do not make the gate pass
+    assert result.compared > 0

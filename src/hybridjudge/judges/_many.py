@@ -4,7 +4,7 @@
 is judged with :func:`~hybridjudge.judges.judge`; a record that cannot be judged at all (a field of
 the wrong type, an unexpected error) becomes a ``failed`` outcome whose results are unscored with
 ``record_error``, and the others go on. Errors about the whole run (an invalid setting, an endpoint
-that refuses every request) still raise.
+that refuses every request, a reply cache found corrupt in the middle of the run) still raise.
 
 Repetitions run one after the other (each has its own wall time); inside a repetition at most
 ``concurrency`` records are in flight, and the model client bounds the requests.
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from hybridjudge._errors import ConfigError, HybridJudgeError, InputError
-from hybridjudge._frames import as_record, record_id
+from hybridjudge._frames import as_record, record_id, record_list, records_problem
 from hybridjudge._params import check_repetitions
 from hybridjudge._sync import run_sync
 from hybridjudge.judges._judge import Mode, judge, scorer_names
@@ -120,7 +120,10 @@ async def ajudge_many(
     Raises:
         ConfigError: unknown or repeated scorer, unknown mode, bad repetitions or concurrency,
             both ``client`` and ``config`` given.
+        InputError: ``records`` is a string, a single mapping or not iterable (not a list of
+            records).
         ModelError: the endpoint cannot be used at all (e.g. a rejected API key).
+        CorruptCacheError: the reply cache turned out to be damaged (when opened or mid-run).
     """
     names = scorer_names(scorers)
     if mode not in ("separate", "shared"):
@@ -133,7 +136,10 @@ async def ajudge_many(
     if client is not None and config is not None:
         raise ConfigError("pass either an open client or a config, not both")
 
-    items = list(records)
+    problem = records_problem(records, call="judge_many")
+    if problem is not None:
+        raise InputError(problem)
+    items = record_list(records)
     prepared: list[JudgeRecord | str] = []
     for index, item in enumerate(items):
         try:
@@ -159,6 +165,8 @@ async def _run(
     concurrency: int | None,
     progress: JudgeProgress | None,
 ) -> JudgeBatch:
+    from hybridjudge.model import CorruptCacheError  # loaded with the client already
+
     limit = concurrency if concurrency is not None else 2 * client.config.max_concurrency
     total = len(prepared) * repetitions
     done = 0
@@ -179,6 +187,8 @@ async def _run(
                 mode=mode,
                 repetition=repetition,
             )
+        except CorruptCacheError:
+            raise  # about the whole run: every record would fail on it (exit 2 with the fix)
         except (InputError, ValidationError) as exc:
             error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             return _failed(index, record.id, repetition, names, mode, error, record.metadata)

@@ -6,12 +6,14 @@ everything that changes the reply: the key format version, the endpoint identity
 max tokens, the requested schema (name and JSON schema), the prompt name and version and the
 repetition index. Never in the key: the API key, timeouts, retry and concurrency settings, prices.
 
-What is cached: every HTTP exchange that returned a chat completion, *including* replies that
-later fail validation. The raw reply is what the model said; validating it is deterministic, so a
-rerun reproduces the same ``parse_failure`` (and the same repair request, itself cached) without
-a single request. To ask the model again, change the repetition index or the prompt version, or
-run with ``--no-cache``. Transport failures (HTTP errors, timeouts, refused connections,
-bodies that are not chat completions) are never cached.
+What is cached: the replies that led to a valid value (a first reply that validated, or a first
+reply and its repair when the repair validated). A reply that did not validate is not stored, so
+a rerun asks again exactly the requests that failed; only a caller that asks for it
+(``keep_invalid=True``, the peers' proxy) stores an invalid reply and its repair, and a rerun
+then replays that ``parse_failure`` without a request. To ask the model again for a stored reply,
+change the repetition index or the prompt version, or run with ``--no-cache``. Transport failures
+(HTTP errors, timeouts, refused connections, bodies that are not chat completions) are never
+cached.
 
 Values are JSON strings (diskcache stores ``str`` as text, never pickled) carrying
 ``format_version``; an entry of another version reads as a miss.
@@ -29,8 +31,11 @@ afterwards loses no reply it already received (a rerun or a retried task gets it
 
 Failures: a cache that cannot be written (disk full, read-only folder, Redis gone mid-run) logs
 one warning and the run continues without caching (replies are still returned, just not stored);
-a corrupt cache file (``sqlite3.DatabaseError``) raises :class:`CorruptCacheError` naming the folder
-and the fix (``hybridjudge cache clear --cache-dir DIR --yes``, which removes it).
+a corrupt cache file (``sqlite3.DatabaseError``: malformed, not a database, or a stored text
+SQLite cannot decode), whether found when it is opened or by a read or write in the middle of a
+run, raises :class:`CorruptCacheError` naming the folder and the fix
+(``hybridjudge cache clear --cache-dir DIR --yes``, which removes it); the judging loop stops the
+run on it (exit 2) instead of failing record after record.
 
 Inspecting (:func:`cache_stats`) never creates or changes a cache: a folder without diskcache's
 database file (``cache.db``) is "no cache"; an existing one is read through SQLite without writing,
@@ -128,7 +133,8 @@ class CachedReply(BaseModel):
     completion_tokens: int
     """Completion tokens billed when first made."""
     cost_usd: float | None
-    """Cost when first made (``None``: the model's price was unknown)."""
+    """Cost when first made (``None``: the model's price, or the reply's token counts, were
+    unknown)."""
     latency_s: float
     """Seconds the request took when first made."""
     created_at: str
@@ -209,11 +215,17 @@ def _decode(raw: object) -> CachedReply | None:
     return entry if entry.format_version == CACHE_FORMAT_VERSION else None
 
 
+_DAMAGE_SIGNS = ("malformed", "not a database", "could not decode", "integrity check")
+"""Fragments of SQLite's messages for a damaged file (some come as OperationalError):
+"database disk image is malformed", "file is not a database", "Could not decode to UTF-8
+column ..." (bytes overwritten inside a stored text), and this module's own integrity check."""
+
+
 def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
     """A damaged database, as opposed to one that cannot be written (OperationalError: read-only,
     disk full, locked) -- except SQLite's own corruption messages, which come as either."""
     text = str(exc).lower()
-    if "malformed" in text or "not a database" in text:
+    if any(sign in text for sign in _DAMAGE_SIGNS):
         return True
     return not isinstance(exc, sqlite3.OperationalError)
 
@@ -530,7 +542,7 @@ def _connect_read_only(directory: Path) -> sqlite3.Connection:
     Raises:
         sqlite3.DatabaseError: the database cannot be opened.
     """
-    uri = f"{(directory / _CACHE_DB).as_uri()}?mode=rw"
+    uri = f"{(directory / _CACHE_DB).absolute().as_uri()}?mode=rw"
     db = sqlite3.connect(uri, uri=True)
     try:
         db.execute("PRAGMA query_only = ON")
@@ -540,6 +552,15 @@ def _connect_read_only(directory: Path) -> sqlite3.Connection:
     return db
 
 
+def _check_intact(db: sqlite3.Connection) -> None:
+    """Raise ``sqlite3.DatabaseError`` when SQLite's ``quick_check`` finds damage (pages
+    overwritten inside the file, which plain reads may not notice until they hit them)."""
+    problems = [str(row[0]) for row in db.execute("PRAGMA quick_check").fetchmany(3)]
+    if problems != ["ok"]:
+        first = " ".join(problems[0].split()) if problems else "no answer"
+        raise sqlite3.DatabaseError(f"integrity check failed: {first[:200]}")
+
+
 def _read_entries(directory: Path) -> Iterator[CachedReply | None]:
     """Every entry of the diskcache database in ``directory``, read without writing anything.
 
@@ -547,6 +568,7 @@ def _read_entries(directory: Path) -> Iterator[CachedReply | None]:
         sqlite3.DatabaseError: the database is damaged, or cannot be opened.
     """
     with closing(_connect_read_only(directory)) as db:
+        _check_intact(db)
         rows = db.execute("SELECT mode, filename, value FROM Cache")
         for mode, filename, value in rows:
             yield _decode(_stored_value(directory, mode, filename, value))
@@ -699,7 +721,8 @@ def clear_cache(directory: Path | str) -> int:
     """Delete every entry of the cache at ``directory`` (or at a ``redis://`` URL: only the
     reply keys, :data:`REDIS_KEY_PREFIX`); returns how many were removed.
 
-    A corrupt cache (:class:`CorruptCacheError`) is removed from disk instead: diskcache's own
+    A corrupt cache (:class:`CorruptCacheError`, or one SQLite's ``quick_check`` finds damaged) is
+    removed from disk instead: diskcache's own
     files (``cache.db`` with its journal files, and its value folders) go, anything else in the
     folder stays; the count is then 0 (the entries could not be read). A folder without
     ``cache.db`` is left as it is (0).
@@ -720,6 +743,7 @@ def clear_cache(directory: Path | str) -> int:
         return 0
     try:  # first look without writing, as cache_stats does (diskcache's open writes)
         with closing(_connect_read_only(path)) as db:
+            _check_intact(db)
             db.execute("SELECT count(*) FROM Cache").fetchone()
         with ReplyCache(path) as cache:
             return int(cache._cache.clear())

@@ -6,7 +6,10 @@ Flow of :meth:`ModelClient.complete_structured`::
     key = sha256(canonical request)  --hit-->  reply from disk (usage: cache_hits, saved cost/time)
       | miss
     rate limiter -> semaphore(max_concurrency) -> POST /chat/completions   (tenacity retries:
-      | reply                                    429 / 5xx / connection / timeout, Retry-After)
+      | reply                                    408 / 429 / 5xx / connection / timeout,
+      |                                          Retry-After up to max_retry_after)
+    read the body (JSON object, UTF-8, choices, usage)  -- unreadable -> CallResult("model_error")
+      |
     extract JSON -> validate (pydantic)  -- valid -> store reply in the cache, CallResult("ok")
       | invalid
     one repair request (same path) -> valid -> store both replies, ok;
@@ -14,11 +17,27 @@ Flow of :meth:`ModelClient.complete_structured`::
                                       (keep_invalid=True: both stored, a rerun replays them)
 
 Every failure of one request is that call's ``CallResult(status="model_error")`` with the
-reason: 429/5xx/connection errors/timeouts after the retries, and any other HTTP status at once
-(e.g. a 400 from a content filter). The one exception, the *unusable endpoint* rule: HTTP 401,
-403 or 404 while no request of this client has succeeded yet raises (``ModelAuthError`` /
-``ModelHTTPError``), because a wrong key, URL or model fails every request; after one success the
-same statuses are per-output failures like any other. Failed requests are never cached.
+reason: 408/429/5xx/connection errors/timeouts after the retries; a 429 or 5xx whose
+``Retry-After`` asks for more than ``config.max_retry_after`` seconds at once (the wait asked is
+named); any other HTTP status at once (e.g. a 400 from a content filter); and a 200 whose body
+cannot be read as a chat completion (not UTF-8, not JSON, nested too deeply, a stream of
+server-sent events, no ``choices``). The one exception, the *unusable endpoint* rule: HTTP 401,
+403, 404, or a 429 with error code ``insufficient_quota``, while no request of this client has
+succeeded yet raises (``ModelAuthError`` / ``ModelHTTPError``), because a wrong key, URL or model,
+or an account without quota, fails every request; after one success the same statuses are
+per-output failures like any other (never retried). Failed requests are never cached.
+
+Usage: the server's token counts are checked; a reply without ``usage``, or with counts that are
+not whole numbers from 0 to 100,000,000, has an unknown cost (``cost_usd=None``, never $0; one
+warning per client and reason), and the valid counts are still added. So has a 2xx whose body
+cannot be read (it may have been billed). Free models (both prices 0) always cost $0.
+
+Structured output is asked as a strict JSON schema first; when the endpoint rejects the
+``response_format`` parameter itself (an HTTP 400/422 whose error ``param`` is
+``response_format``, or whose message says that parameter or its type is not supported), the
+client falls back to ``json_object`` and then to no ``response_format`` for the rest of its life,
+logging one warning per change. A 400 that merely quotes the request (and so mentions
+``response_format``) is an ordinary rejection of that one request.
 
 ``config.timeout`` is a deadline for the whole request (connect, send, wait, read every byte:
 ``asyncio.timeout`` around the call), not per read; a server that trickles bytes or never answers
@@ -58,7 +77,13 @@ from hybridjudge._redact import looks_like_key, redact_secrets, redact_url
 from hybridjudge.model._cache import CachedReply, ReplyStore, cache_key, open_reply_cache
 from hybridjudge.model._config import OPENAI_BASE_URL, ModelConfig
 from hybridjudge.model._prices import ModelPrice, price_or_unknown
-from hybridjudge.model._retry import BackoffWait, TokenBucket, is_retryable
+from hybridjudge.model._retry import (
+    BackoffWait,
+    TokenBucket,
+    is_quota_exhausted,
+    is_retryable,
+    retry_after_seconds,
+)
 from hybridjudge.model._structured import (
     FormatMode,
     InvalidReplyError,
@@ -70,7 +95,7 @@ from hybridjudge.model._structured import (
 from hybridjudge.model._types import CallResult, Usage
 
 if TYPE_CHECKING:
-    from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+    from openai.types.chat import ChatCompletionMessageParam
 
 __all__ = ["ChatMessage", "ModelClient", "RateLimiter"]
 
@@ -79,7 +104,12 @@ T = TypeVar("T", bound=BaseModel)
 _LOG = logging.getLogger(__name__)
 
 _UNUSABLE_ENDPOINT = (401, 403, 404)
-"""Statuses that stop the run while no request has succeeded yet (see the module docstring)."""
+"""Statuses that stop the run while no request has succeeded yet (see the module docstring);
+so does a 429 with an exhausted quota (:func:`_unusable_endpoint`)."""
+
+_MAX_TOKENS_PER_CALL = 100_000_000
+"""Largest token count believed from a server for one request (no model's context comes
+near it); a larger, negative or fractional count is not a count: the call's usage is unknown."""
 
 _CHARS_PER_TOKEN = 4
 """Rough prompt-size estimate for the tokens-per-minute limiter (before the server counts)."""
@@ -136,6 +166,52 @@ class _Failed:
     error: str
 
 
+@dataclass(frozen=True)
+class _Completion:
+    """What one HTTP 200 chat completion said, read from its JSON body."""
+
+    content: str
+    finish_reason: str | None
+    prompt_tokens: int
+    """The valid count (0 when missing or invalid; see ``usage_problem``)."""
+    completion_tokens: int
+    """The valid count (0 when missing or invalid; see ``usage_problem``)."""
+    usage_problem: str | None = None
+    """Why the token counts are unknown (then the cost is unknown), else ``None``."""
+
+
+def _token_count(usage: Mapping[str, Any], name: str) -> tuple[int, str | None]:
+    """One token count of a reply's ``usage``: ``(count, None)``, or ``(0, why)`` when it is
+    missing or not a plausible count (negative, fractional, not a number, absurdly large)."""
+    value = usage.get(name)
+    if value is None:
+        return 0, f"usage.{name} is missing"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return 0, f"usage.{name} is {str(value)[:40]!r}, not a whole number"
+    if not 0 <= value <= _MAX_TOKENS_PER_CALL:
+        return 0, f"usage.{name} is {value:g}, not a plausible token count"
+    return value, None
+
+
+def _read_usage(body: Mapping[str, Any]) -> tuple[int, int, str | None]:
+    """Prompt and completion tokens of a completion body, and why they are unknown (or None)."""
+    usage = body.get("usage")
+    if not isinstance(usage, Mapping):
+        return 0, 0, "the reply carries no usage (token counts)"
+    prompt_tokens, prompt_problem = _token_count(usage, "prompt_tokens")
+    completion_tokens, completion_problem = _token_count(usage, "completion_tokens")
+    problems = [p for p in (prompt_problem, completion_problem) if p]
+    return prompt_tokens, completion_tokens, "; ".join(problems) or None
+
+
+def _unusable_endpoint(exc: openai.APIStatusError) -> bool:
+    """A status that fails every request of the run: a key refused (401/403), a model or URL
+    that does not exist (404), an account out of quota (429 ``insufficient_quota``)."""
+    return exc.status_code in _UNUSABLE_ENDPOINT or is_quota_exhausted(exc)
+
+
 _ROLES = ("system", "user", "assistant")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -187,11 +263,34 @@ def _key_env_label(name: str) -> str:
     return f"${name}"
 
 
+_FORMAT_WORDS = ("response_format", "response format", "json_schema", "json_object")
+_UNSUPPORTED_WORDS = (
+    "not supported",
+    "unsupported",
+    "does not support",
+    "doesn't support",
+    "not support",
+    "unknown",
+    "unrecognized",
+    "unrecognised",
+    "not allowed",
+    "not permitted",
+    "extra inputs",
+    "extra fields",
+)
+
+
 def _rejects_response_format(exc: openai.APIStatusError) -> bool:
+    """Whether a 400/422 rejects the ``response_format`` parameter itself: the error's
+    ``param`` names it, or its message names it together with "not supported" (or alike).
+    A rejection that only quotes the request (a prompt too long, a content filter) is not."""
     if exc.status_code not in (400, 422):
         return False
-    text = f"{_server_message(exc)} {exc.response.text}".lower()
-    return "response_format" in text or "json_schema" in text or "response format" in text
+    param = exc.param if isinstance(exc.param, str) else ""
+    if param.split(".", 1)[0].split("[", 1)[0] == "response_format":
+        return True
+    text = _server_message(exc).lower()
+    return any(w in text for w in _FORMAT_WORDS) and any(w in text for w in _UNSUPPORTED_WORDS)
 
 
 def _prompt_too_long(exc: openai.APIStatusError) -> bool:
@@ -283,6 +382,7 @@ class ModelClient:
         if self._tpm is None and config.tokens_per_minute:
             self._tpm = TokenBucket(config.tokens_per_minute)
         self._format_mode = FormatMode.JSON_SCHEMA
+        self._usage_warned: set[str] = set()
         self._usage = Usage()
         self._by_scope: dict[str, Usage] = {}
         self._in_flight: dict[str, asyncio.Event] = {}
@@ -342,9 +442,14 @@ class ModelClient:
         """How structured output is currently requested (falls back after a rejection)."""
         return self._format_mode
 
-    def _cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
+    def _cost(
+        self, prompt_tokens: int, completion_tokens: int, *, tokens_known: bool = True
+    ) -> float | None:
         if self._price is None:
             return None  # unknown price: cost unknown, never $0
+        if not tokens_known:  # unknown tokens: cost unknown, unless every token is free
+            free = self._price.input_per_mtok == 0 and self._price.output_per_mtok == 0
+            return 0.0 if free else None
         return (
             prompt_tokens * self._price.input_per_mtok
             + completion_tokens * self._price.output_per_mtok
@@ -387,13 +492,16 @@ class ModelClient:
         Returns:
             ``ok`` with the validated value; ``parse_failure`` with the raw reply and the
             validation error (after one repair request); ``model_error`` when no reply came
-            after the allowed retries, or the endpoint rejected this request (any HTTP status,
-            e.g. a 400 from a content filter, or a prompt too long for the model).
+            after the allowed retries, the server asked to wait longer than
+            ``config.max_retry_after``, the endpoint rejected this request (any HTTP status,
+            e.g. a 400 from a content filter, or a prompt too long for the model), or its 2xx
+            body is not a readable chat completion (the call is still counted in the usage).
 
         Raises:
             ModelAuthError: the endpoint answered 401/403 before any request of this client
                 succeeded (bad or missing key: every request would fail).
-            ModelHTTPError: HTTP 404 before any success (unknown model or bad URL).
+            ModelHTTPError: HTTP 404 (unknown model or bad URL), or 429 ``insufficient_quota``
+                (code ``model_quota``: no quota left), before any success.
             LocalModelError: the embedded model cannot start.
             ValueError: the arguments themselves are unusable (empty messages, an unknown role,
                 a negative repetition index).
@@ -590,6 +698,12 @@ class ModelClient:
                 return _Reply(entry.content, entry.finish_reason, cached=True)
         oai = await self._transport()
         attempts = config.max_retries + 1
+
+        def worth_retrying(exc: BaseException) -> bool:
+            """Transient, and the server does not ask for a longer wait than we allow."""
+            after = retry_after_seconds(exc)
+            return is_retryable(exc) and (after is None or after <= config.max_retry_after)
+
         retrying = AsyncRetrying(
             stop=stop_after_attempt(attempts),
             wait=BackoffWait(
@@ -598,7 +712,7 @@ class ModelClient:
                 jitter=config.retry_jitter,
                 max_retry_after=config.max_retry_after,
             ),
-            retry=retry_if_exception(is_retryable),
+            retry=retry_if_exception(worth_retrying),
             reraise=True,
             before_sleep=lambda state: self._log_retry(state, tally, attempts, request),
         )
@@ -607,6 +721,14 @@ class ModelClient:
                 with attempt:
                     completion, latency = await self._send(oai, messages, request, tally)
         except openai.APIStatusError as exc:
+            after = retry_after_seconds(exc)
+            if is_retryable(exc) and after is not None and after > config.max_retry_after:
+                return self._failed(
+                    f"{self._shown_url} answered HTTP {exc.status_code} "
+                    f"({_server_message(exc)}) and asked to wait {after:.6g} s before retrying "
+                    f"(Retry-After), longer than max_retry_after {config.max_retry_after:g} s: "
+                    "not retried, not cached; a rerun asks again"
+                )
             if is_retryable(exc):
                 return self._failed(
                     f"{self._shown_url}: gave up after {attempts} attempts; the last was "
@@ -617,7 +739,7 @@ class ModelClient:
                     f"the prompt is too long for model {config.model!r} "
                     f"(HTTP {exc.status_code}: {_server_message(exc)})"
                 )
-            if exc.status_code in _UNUSABLE_ENDPOINT and not self._any_success:
+            if _unusable_endpoint(exc) and not self._any_success:
                 raise self._unusable or self._config_error(
                     exc, f"prompt {request.prompt_name}@{request.prompt_version}"
                 ) from None
@@ -639,9 +761,14 @@ class ModelClient:
         except ModelResponseError as exc:
             return self._failed(str(exc))
         self._any_success = True
-        content, finish_reason, prompt_tokens, completion_tokens = completion
-        content = redact_secrets(content, self._secrets)
-        cost = self._cost(prompt_tokens, completion_tokens)
+        content = redact_secrets(completion.content, self._secrets)
+        finish_reason = completion.finish_reason
+        prompt_tokens, completion_tokens = completion.prompt_tokens, completion.completion_tokens
+        if completion.usage_problem is not None:
+            self._warn_usage(completion.usage_problem)
+        cost = self._cost(
+            prompt_tokens, completion_tokens, tokens_known=completion.usage_problem is None
+        )
         tally.add(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost_usd=cost)
         entry = CachedReply(
             content=content,
@@ -696,9 +823,13 @@ class ModelClient:
         messages: list[ChatMessage],
         request: _Request,
         tally: _Tally,
-    ) -> tuple[tuple[str, str | None, int, int], float]:
+    ) -> tuple[_Completion, float]:
         """One attempt: rate limits, the semaphore, the request; falls back on the response
-        format if the endpoint rejects it. Returns what :meth:`_read` reads and the latency."""
+        format if the endpoint rejects it. Returns the completion read and the latency.
+
+        The body is read here, not by the SDK, so that a 200 which is not a chat completion (not
+        UTF-8, not JSON, nested too deeply, a stream) is a :class:`ModelResponseError` for this
+        one call instead of an exception that escapes the model layer."""
         if self._rpm is not None:
             await self._rpm.acquire(1)
         if self._tpm is not None:
@@ -714,7 +845,7 @@ class ModelClient:
                 tally.add(calls=1)
                 try:
                     async with asyncio.timeout(self.config.timeout):  # whole-request deadline
-                        completion = await oai.chat.completions.create(
+                        raw = await oai.chat.completions.with_raw_response.create(
                             model=self.config.model,
                             messages=cast("list[ChatCompletionMessageParam]", messages),
                             temperature=self.config.temperature,
@@ -728,48 +859,122 @@ class ModelClient:
                     ) from None
                 except openai.APIStatusError as exc:
                     if mode is not FormatMode.NONE and _rejects_response_format(exc):
-                        self._format_mode = max(self._format_mode, FormatMode(mode + 1))
+                        self._fall_back(mode, exc)
                         continue
-                    if exc.status_code in _UNUSABLE_ENDPOINT and not self._any_success:
+                    if _unusable_endpoint(exc) and not self._any_success:
                         # noted before the semaphore is released: no queued call is sent
                         self._unusable = self._config_error(
                             exc, f"prompt {request.prompt_name}@{request.prompt_version}"
                         )
                     raise
-                except json.JSONDecodeError as exc:  # the SDK could not decode the body
-                    raise ModelResponseError(
-                        f"{self._shown_url} answered HTTP 200 with a body that is not JSON "
-                        f"({exc}); is the base URL an OpenAI-compatible /v1 endpoint?"
-                    ) from None
                 finally:
                     elapsed = time.monotonic() - start
                     tally.add(latency_s=elapsed)
-                return self._read(completion), elapsed
+                try:
+                    return self._read(self._body(raw.http_response)), elapsed
+                except ModelResponseError:
+                    # a 2xx came back, maybe billed: what it cost is unknown, never $0
+                    tally.add(cost_usd=self._cost(0, 0, tokens_known=False))
+                    raise
 
-    def _read(self, completion: ChatCompletion) -> tuple[str, str | None, int, int]:
+    def _fall_back(self, mode: FormatMode, exc: openai.APIStatusError) -> None:
+        """Ask for structured output one way less strict from now on (never back up), with one
+        warning per change of mode."""
+        new = max(self._format_mode, FormatMode(mode + 1))
+        if new is not self._format_mode:
+            _LOG.warning(
+                "%s rejected response_format %s (HTTP %d: %s); asking with %s from now on",
+                self._shown_url,
+                mode.name.lower(),
+                exc.status_code,
+                redact_secrets(_server_message(exc), self._secrets),
+                "no response_format" if new is FormatMode.NONE else new.name.lower(),
+            )
+        self._format_mode = new
+
+    def _body(self, response: httpx.Response) -> Mapping[str, Any]:
+        """The JSON object of a 2xx body, or ModelResponseError saying what it is instead."""
+        where = f"{self._shown_url} answered HTTP {response.status_code}"
+        data = response.content
+        content_type = response.headers.get("content-type", "").lower()
+        if "text/event-stream" in content_type or data.lstrip().startswith(b"data:"):
+            raise ModelResponseError(
+                f"{where} with a stream of server-sent events to a request that did not ask for "
+                "streaming; turn streaming off on the server (or the proxy in front of it)"
+            )
+        try:
+            body = json.loads(data)
+        except UnicodeDecodeError as exc:
+            raise ModelResponseError(
+                f"{where} with a body that is not valid UTF-8 ({exc.reason} at byte "
+                f"{exc.start}); is the base URL an OpenAI-compatible /v1 endpoint?"
+            ) from None
+        except RecursionError:
+            raise ModelResponseError(
+                f"{where} with a JSON body nested too deeply to read; not a chat completion"
+            ) from None
+        except ValueError as exc:
+            raise ModelResponseError(
+                f"{where} with a body that is not JSON ({exc}); is the base URL an "
+                "OpenAI-compatible /v1 endpoint?"
+            ) from None
+        if not isinstance(body, Mapping):
+            raise ModelResponseError(
+                f"{where} with a JSON {type(body).__name__}, not a chat completion object; is "
+                "the base URL an OpenAI-compatible /v1 endpoint?"
+            )
+        return cast("Mapping[str, Any]", body)
+
+    def _read(self, body: Mapping[str, Any]) -> _Completion:
         """Content, finish reason and token counts of a completion, or ModelResponseError.
 
-        An endpoint that omits ``usage`` is counted as 0 tokens (OpenAI, vLLM and llama.cpp all
-        send it); a refusal without content is read as its refusal text.
+        A refusal without content is read as its refusal text. Token counts are checked
+        (:func:`_read_usage`): missing or implausible ones make the call's cost unknown.
         """
-        choices = getattr(completion, "choices", None)
+        choices = body.get("choices")
         if not isinstance(choices, list) or not choices:
+            error = body.get("error")
+            if isinstance(error, Mapping) and error.get("message"):
+                said = redact_secrets(str(error["message"]), self._secrets)[:300]
+                raise ModelResponseError(
+                    f"{self._shown_url} answered HTTP 200 with an error instead of a "
+                    f"completion: {said}"
+                )
             raise ModelResponseError(
                 f"{self._shown_url} answered without any 'choices': not a chat completion; is the "
                 "base URL an OpenAI-compatible /v1 endpoint?"
             )
-        message = getattr(choices[0], "message", None)
-        content = getattr(message, "content", None)
+        first = choices[0]
+        if not isinstance(first, Mapping):
+            raise ModelResponseError(
+                f"{self._shown_url} answered with a choice that is not an object: not a chat "
+                "completion; is the base URL an OpenAI-compatible /v1 endpoint?"
+            )
+        message = first.get("message")
+        message = message if isinstance(message, Mapping) else {}
+        content = message.get("content")
         if content is None:
-            content = getattr(message, "refusal", None) or ""
-        usage = getattr(completion, "usage", None)
-        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
-        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-        return (
-            str(content),
-            getattr(choices[0], "finish_reason", None),
-            prompt_tokens,
-            (completion_tokens),
+            content = message.get("refusal") or ""
+        finish_reason = first.get("finish_reason")
+        prompt_tokens, completion_tokens, problem = _read_usage(body)
+        return _Completion(
+            content=str(content),
+            finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            usage_problem=problem,
+        )
+
+    def _warn_usage(self, problem: str) -> None:
+        """Log once per client and reason that a reply's token counts are unknown."""
+        if problem in self._usage_warned:
+            return
+        self._usage_warned.add(problem)
+        _LOG.warning(
+            "%s: %s; the cost of such a call is unknown (reported as none, never $0) and only "
+            "valid token counts are added (logged once per reason)",
+            self._shown_url,
+            problem,
         )
 
     def _config_error(self, exc: openai.APIStatusError, what: str) -> ModelHTTPError:
@@ -786,6 +991,14 @@ class ModelClient:
                     self._secrets,
                 ),
                 status=status,
+            )
+        if is_quota_exhausted(exc):
+            return ModelHTTPError(
+                f"{where} answered HTTP 429 insufficient_quota: {said}. The account behind the "
+                "API key has no quota left, so every request would fail: add credit (or raise "
+                "its limit), or use another key",
+                status=status,
+                code="model_quota",
             )
         if status == 404:
             return ModelHTTPError(

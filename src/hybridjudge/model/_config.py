@@ -204,7 +204,8 @@ class ModelConfig(BaseModel):
     retry_jitter: float = Field(default=1.0, ge=0.0, allow_inf_nan=False)
     """Up to this many random seconds added to each exponential backoff."""
     max_retry_after: float = Field(default=120.0, ge=0.0, allow_inf_nan=False)
-    """Longest ``Retry-After`` honoured, in seconds (a longer one is capped)."""
+    """Longest ``Retry-After`` waited for, in seconds: a server asking for longer (a 429 or 5xx
+    with ``Retry-After: 99999``) fails that call at once as ``model_error`` naming the wait."""
     price_input_per_mtok: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     """USD per million prompt tokens; ``None``: from the price table."""
     price_output_per_mtok: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)

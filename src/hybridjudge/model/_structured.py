@@ -4,7 +4,10 @@ Extraction order (:func:`extract_json`): the whole reply; else the content of a 
 ```` ```json ```` block; else the **last** complete JSON object in the text (a model that "thinks
 aloud" puts its answer last), never an object nested inside a broken one, and never an earlier
 draft when the reply goes on to a later object that is broken or cut off (the model's last word
-is what counts, and it did not finish). Nothing is guessed: a reply cut short (e.g. a small model
+is what counts, and it did not finish). A ``{`` that cannot begin any object (as in a reasoning
+preamble "I must output {verdict</think>") is prose, not a broken object, so it does not hide the
+object that follows; one that could begin an object, even in another syntax (``{'key'``,
+``{key:``) or cut off at the end of the text, is still a broken object. Nothing is guessed: a reply cut short (e.g. a small model
 that stops after ``]`` without the closing ``}``) does not parse, and is sent back once for
 repair. A reply the server marks ``finish_reason=length`` must be one complete JSON value as a
 whole (see :func:`validate_reply`'s ``truncated``).
@@ -34,6 +37,10 @@ T = TypeVar("T", bound=BaseModel)
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)```", re.DOTALL)
 _MAX_ERRORS_SHOWN = 5
+_OBJECT_START = re.compile(r"""\{\s*(?:["'}]|[A-Za-z_$][\w$-]*\s*(?::|\Z)|\Z)""")
+"""What may begin an object, even a broken or cut-off one: ``{`` then (after white space) a
+quote (``"key"``, or ``'key'`` as in a Python dict), ``}``, an unquoted key and ``:`` (as in
+JavaScript), or the end of the text (cut off). Any other ``{`` is prose."""
 
 
 class FormatMode(IntEnum):
@@ -90,6 +97,10 @@ def _last_object(text: str) -> Any:
     *after* the last complete one means the model's final answer is broken: ``None`` then (a
     draft followed by a cut-off object must not be scored from the draft). Outside JSON, quotes
     are prose; inside a broken object, strings are tracked so their braces do not count.
+
+    A ``{`` that cannot begin an object (see ``_OBJECT_START``: not followed by a quote, ``}``,
+    an unquoted key and ``:``, or the end of the text) is prose and skipped; any other ``{``
+    that does not decode counts as a broken object.
     """
     decoder = json.JSONDecoder()
     found: Any = None
@@ -101,8 +112,13 @@ def _last_object(text: str) -> Any:
         char = text[index]
         if depth == 0:
             if char == "{":
+                if not _OBJECT_START.match(text, index):
+                    index += 1  # "{verdict</think>", "{ step by step": prose, not an object
+                    continue
                 try:
                     value, end = decoder.raw_decode(text, index)
+                except RecursionError:
+                    raise InvalidReplyError("the reply nests JSON too deeply to read") from None
                 except ValueError:
                     depth = 1
                     broken_after = True
@@ -161,6 +177,8 @@ def extract_json(text: str, *, truncated: bool = False) -> Any:
             return json.loads(block)
         except ValueError:
             continue
+        except RecursionError:
+            raise InvalidReplyError("the reply nests JSON too deeply to read") from None
     found = _last_object(stripped)
     if found is not None:
         return found

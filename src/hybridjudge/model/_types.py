@@ -44,7 +44,8 @@ class Usage(BaseModel):
     """Completion tokens billed by the endpoint (cache hits add none)."""
     cost_usd: float | None = 0.0
     """Cost from the price table (cache hits add none); ``None`` when the model's price is
-    unknown (never reported as $0: the tokens are still counted)."""
+    unknown, or the server's token counts are (no ``usage``, an implausible count, a 2xx body
+    that could not be read): never reported as $0; the valid tokens are still counted."""
     latency_s: float = 0.0
     """Wall seconds spent waiting on the endpoint (``time.monotonic`` around each request)."""
     saved_cost_usd: float | None = 0.0

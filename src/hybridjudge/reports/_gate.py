@@ -6,14 +6,21 @@ trusted:
 - ``mismatch``: the two studies do not share their corpora, scorers (with several judges: the
   same judge names, each ``NAME:SCORER`` a scorer) and defect classes, or a named judge runs
   another model or endpoint than in the baseline;
-- ``nothing_compared``: no rate was compared (e.g. a baseline with no cells);
-- ``unscored``: a scorer of the current study has a share of unscored evaluations above
+- ``nothing_compared``: no rate was compared (e.g. a baseline with no cells), or a scorer of
+  the current study has no measured cell in the baseline (e.g. every judge call of the baseline
+  failed): that scorer is compared with nothing, so nothing about it is shown to hold;
+- ``unscored``: a scorer of the current study, or of the baseline (the same per-scorer rule,
+  :func:`hybridjudge._params.over_max_unscored`), has a share of unscored evaluations above
   ``max_unscored`` (judges that never ran must not pass a gate: their cells are not measured);
+  ``baseline`` holds the baseline's share and ``current`` is ``None`` for the baseline's;
+  the same threshold applies to each cell (a class of mutants under one scorer) of either
+  study: a cell whose mutants were mostly left unscored is not compared (``baseline`` holds the
+  threshold, ``current`` the cell's unscored share);
 - ``not_measured``: a baseline cell has no scored output now.
 
 :attr:`GateResult.exit_code` maps these onto the exit-code scheme of ``hybridjudge.cli._exit``:
 2 for a comparison that cannot be made (mismatch, nothing compared), 3 for an incomplete current
-study, 1 for a regression, 0 for a pass.
+study or baseline, 1 for a regression, 0 for a pass.
 """
 
 from __future__ import annotations
@@ -24,7 +31,13 @@ from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import ConfigError
 from hybridjudge._params import over_max_unscored
-from hybridjudge.study import StudyResult, unscored_count, unscored_share
+from hybridjudge.study import (
+    DetectionRow,
+    StudyResult,
+    UnscoredRow,
+    unscored_count,
+    unscored_share,
+)
 
 __all__ = ["GateFailure", "GateResult", "gate"]
 
@@ -37,8 +50,8 @@ class GateFailure(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     kind: str
-    """``detection_fell``, ``false_alarms_rose``, ``not_measured``, ``unscored``, ``mismatch``
-    or ``nothing_compared``."""
+    """``detection_fell``, ``false_alarms_rose``, ``not_measured``, ``unscored`` (of the current
+    study or the baseline), ``mismatch`` or ``nothing_compared`` (overall, or for one scorer)."""
     corpus: str | None
     """Corpus (``None`` when the failure is about the whole study)."""
     defect_class: str | None
@@ -129,6 +142,92 @@ def _mismatch(current: StudyResult, baseline: StudyResult) -> list[GateFailure]:
     ]
 
 
+def _unscored_summary(row: UnscoredRow) -> str:
+    """``"4 of 4 evaluations unscored (model_error 4)"``."""
+    reasons = ", ".join(f"{k} {v}" for k, v in row.by_reason.items()) or "none"
+    return f"{unscored_count(row)} of {row.evaluations} evaluations unscored ({reasons})"
+
+
+def _baseline_failures(
+    current: StudyResult, baseline: StudyResult, max_unscored: float
+) -> list[GateFailure]:
+    """A scorer of the current study with no measured cell in the baseline (nothing to compare
+    it with: ``nothing_compared``), and a baseline scorer whose unscored share is above
+    ``max_unscored`` (the baseline did not measure it fully: ``unscored``), both per scorer: a deterministic scorer's cells must not make a
+    gate pass for judges whose baseline never ran."""
+    measured: dict[str, int] = {}
+    for d in baseline.analysis.detection:
+        if d.n > 0 and d.rate is not None:
+            measured[d.scorer] = measured.get(d.scorer, 0) + 1
+    for f in baseline.analysis.false_alarms:
+        if f.n > 0 and f.rate is not None:
+            measured[f.scorer] = measured.get(f.scorer, 0) + 1
+    rows = {row.scorer: row for row in baseline.analysis.unscored}
+    baseline_scorers = set(baseline.config.scorers) | set(rows) | set(measured)
+    failures: list[GateFailure] = []
+    for scorer in current.config.scorers:
+        if scorer not in baseline_scorers:
+            continue  # reported as a mismatch of scorers
+        row = rows.get(scorer)
+        if not measured.get(scorer):
+            why = f": {_unscored_summary(row)}" if row is not None and row.evaluations else ""
+            failures.append(
+                GateFailure(
+                    kind="nothing_compared",
+                    corpus=None,
+                    defect_class=None,
+                    origin=None,
+                    scorer=scorer,
+                    baseline=unscored_share(row) if row is not None else None,
+                    current=None,
+                    message=f"{scorer}: the baseline measured no cell of it{why}; it is "
+                    "compared with nothing, so nothing about it is shown to hold; regenerate "
+                    "the baseline with a run in which this scorer was measured",
+                )
+            )
+        elif row is not None and over_max_unscored(
+            unscored_count(row), row.evaluations, max_unscored
+        ):
+            share = unscored_share(row)
+            failures.append(
+                GateFailure(
+                    kind="unscored",
+                    corpus=None,
+                    defect_class=None,
+                    origin=None,
+                    scorer=scorer,
+                    baseline=share,
+                    current=None,
+                    message=f"the baseline's {scorer}: {_unscored_summary(row)}, "
+                    f"{100 * share:.1f}% > max_unscored {100 * max_unscored:g}%; its baseline "
+                    "rates are not fully measured: regenerate the baseline from a complete run, "
+                    "or raise --max-unscored",
+                )
+            )
+    return failures
+
+
+def _thin_cell(row: DetectionRow, whose: str, max_unscored: float) -> GateFailure | None:
+    """A cell whose mutants were mostly left unscored (``max_unscored``, per cell as per
+    scorer): its rate rests on the few that were scored, so it is not compared."""
+    total = row.n + row.unscored
+    if not row.unscored or not over_max_unscored(row.unscored, total, max_unscored):
+        return None
+    share = row.unscored / total
+    return GateFailure(
+        kind="unscored",
+        corpus=row.corpus,
+        defect_class=row.defect_class,
+        origin=row.origin,
+        scorer=row.scorer,
+        baseline=max_unscored,
+        current=share,
+        message=f"{whose}{row.corpus} / {row.defect_class} [{row.origin}] / {row.scorer}: "
+        f"{row.unscored} of {total} mutants unscored ({100 * share:.1f}% > max_unscored "
+        f"{100 * max_unscored:g}%); its rate ({row.detected}/{row.n}) is not measured",
+    )
+
+
 def gate(
     current: StudyResult,
     baseline: StudyResult,
@@ -140,8 +239,9 @@ def gate(
 
     A detection rate may fall, and a false-alarm rate rise, by at most ``tolerance`` (absolute,
     a fraction in [0, 1]). A baseline cell with no scored output now fails as not measured; a
-    current scorer whose unscored share exceeds ``max_unscored`` fails as incomplete; studies that
-    do not share corpora, scorers and defect classes, or a comparison of zero rates, fail too.
+    current or baseline scorer whose unscored share exceeds ``max_unscored`` fails as incomplete;
+    studies that do not share corpora, scorers and defect classes, a scorer with no measured cell
+    in the baseline, or a comparison of zero rates, fail too (the comparison cannot be made).
 
     Raises:
         ConfigError: ``tolerance`` or ``max_unscored`` is outside [0, 1].
@@ -151,6 +251,7 @@ def gate(
     if not 0.0 <= max_unscored <= 1.0:
         raise ConfigError(f"max_unscored must be a fraction in [0, 1], got {max_unscored}")
     failures: list[GateFailure] = _mismatch(current, baseline)
+    failures.extend(_baseline_failures(current, baseline, max_unscored))
     for row in current.analysis.unscored:
         if over_max_unscored(unscored_count(row), row.evaluations, max_unscored):
             scorer, share = row.scorer, unscored_share(row)
@@ -196,6 +297,10 @@ def gate(
                     f"baseline ({b.detected}/{b.n}) but not measured now (0 scored{unscored})",
                 )
             )
+            continue
+        thin = _thin_cell(b, "the baseline's ", max_unscored) or _thin_cell(c, "", max_unscored)
+        if thin is not None:
+            failures.append(thin)
             continue
         compared += 1
         if c.rate < b.rate - tolerance - 1e-12:
