@@ -46,6 +46,7 @@ UTILITIES: frozenset[str] = frozenset(
         "_sync",  # sync entry points that also work inside a running event loop
         "_frames",  # rows -> pandas DataFrame behind the [pandas] extra
         "_redact",  # secrets out of every stored or printed text
+        "_versions",  # the one rule for a saved file's format version
     }
 )
 """Top-level private modules every package may import; they import only each other."""

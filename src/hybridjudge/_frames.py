@@ -1,47 +1,309 @@
 """Batch records in and out: any record-like input as a typed record, and plain records to a
 pandas DataFrame, with pandas as an optional extra.
 
-The batch inputs (``check_many``, ``judge_many``) accept a typed record, a mapping or any object
-with the fields (:func:`as_record`). The batch results (:class:`hybridjudge.judges.JudgeBatch`, :class:`hybridjudge.grounding.CheckBatch`)
-convert to plain records (lists of flat dicts) with no dependency, and to a DataFrame through
+The batch inputs (``check_many``, ``judge_many``) read each record as ``hybridjudge check`` and
+``hybridjudge judge`` read a case line (docs/formats.md, "Case lines"): the same field names
+(ours, OpenGATE's ``answerAnchors``/``allowedNewNumbers``, RAGAS's and DeepEval's), the user's
+other fields kept in ``metadata``, and ``record-N`` (N the 1-based record number) as the id of a
+record without one (:func:`as_record`, :func:`record_id`). The batch results
+(:class:`hybridjudge.judges.JudgeBatch`, :class:`hybridjudge.grounding.CheckBatch`) convert to
+plain records (lists of flat dicts) with no dependency, and to a DataFrame through
 :func:`to_frame`, which names the extra to install when pandas is missing.
+
+The field-name mapping here is the one of :func:`hybridjudge.corpus.read_cases` (its
+``normalize_record``, non-strict): this module is below every stage (the grounding layer imports
+nothing else of ours), so it holds its own copy of that mapping, and a test runs the same records
+through both and compares them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
-__all__ = ["PANDAS_HINT", "as_record", "metadata_columns", "record_id", "to_frame"]
+__all__ = [
+    "FIELD_ALIASES",
+    "PANDAS_HINT",
+    "as_mapping",
+    "as_record",
+    "metadata_columns",
+    "normalize_record",
+    "record_id",
+    "record_list",
+    "records_problem",
+    "to_frame",
+]
 
 R = TypeVar("R", bound=BaseModel)
 
 PANDAS_HINT = "pip install 'hybridjudge[pandas]'"
 """How to install the optional pandas dependency."""
 
+FIELD_ALIASES: dict[str, tuple[str, ...]] = {
+    "id": ("id", "case_id", "sample_id"),
+    "question": ("question", "user_input", "input", "query"),
+    "answer": ("answer", "response", "actual_output"),
+    "context": ("context", "retrieved_contexts", "contexts", "retrieval_context"),
+    "reference": (
+        "reference",
+        "ground_truth",
+        "expected_output",
+        "reference_answer",
+        "ground_truths",
+    ),
+    "anchors": ("anchors", "answerAnchors", "required_facts"),
+    "answerable": ("answerable",),
+    "allowed_numbers": ("allowed_numbers", "allowedNewNumbers"),
+    "metadata": ("metadata", "additional_metadata"),
+}
+"""Our field name -> every field name accepted for it (ours first); the same table as
+:data:`hybridjudge.corpus.FIELD_ALIASES` (this is its one definition)."""
+
+_STRICT_NAMES: dict[str, tuple[str, ...]] = {
+    "id": ("id",),
+    "question": ("question",),
+    "answer": ("answer",),
+    "context": ("context",),
+    "reference": ("reference",),
+    "anchors": ("anchors", "answerAnchors"),
+    "answerable": ("answerable",),
+    "allowed_numbers": ("allowed_numbers", "allowedNewNumbers"),
+    "metadata": ("metadata",),
+}
+"""The names a strict reading (``--strict``) accepts: ours, and OpenGATE's anchors and allowed
+numbers."""
+_LIST_FIELDS = ("context", "anchors", "allowed_numbers")
+"""List fields where a single string is one item (a context string is one passage anyway)."""
+_LIFTED = ("id", "anchors", "answerable", "allowed_numbers")
+"""Labels read from inside ``metadata`` when the record has no such field itself."""
+
+
+def records_problem(records: object, *, call: str, argument: str = "records") -> str | None:
+    """Why ``records`` (the argument of ``call``) is not a collection of records (a string, a
+    single mapping, not iterable), or ``None`` when it is one."""
+    hint = (
+        f"pass a list of records (mappings or objects with an answer and a context) or a "
+        f"pandas DataFrame; to use a case file, read it first: cases = [r.case for r in "
+        f"hybridjudge.corpus.read_cases(path) if r.case is not None], then {call}(cases)"
+    )
+    where = f"{call}(): {argument}"
+    if isinstance(records, str | bytes | bytearray):
+        return (
+            f"{where} is a {type(records).__name__}, not a list of records (it would be read "
+            f"one character at a time); {hint}"
+        )
+    if isinstance(records, Mapping):
+        return (
+            f"{where} is a single mapping, not a list of records (it would be read one key at "
+            f"a time); wrap a single record in a list, or {hint}"
+        )
+    if _is_frame(records):
+        return None
+    if not isinstance(records, Iterable):
+        return f"{where} is a {type(records).__name__}, not a list of records; {hint}"
+    return None
+
+
+def _is_frame(records: object) -> bool:
+    """A pandas DataFrame, recognised without importing pandas."""
+    return all(hasattr(records, name) for name in ("to_dict", "columns", "iloc"))
+
+
+def record_list(records: Iterable[object]) -> list[object]:
+    """The records of ``records`` as a list (a DataFrame: one mapping per row). Check it with
+    :func:`records_problem` first."""
+    if _is_frame(records):
+        rows: list[object] = records.to_dict(orient="records")  # type: ignore[attr-defined]
+        return rows
+    return list(records)
+
+
+def _plain(value: Any) -> Any:
+    """Plain JSON values from numpy arrays and scalars, tuples, NaN (-> ``None``); a pydantic
+    model (an ``Anchor``) becomes its fields."""
+    if value is None or isinstance(value, bool | str | int):
+        return value
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, BaseModel):
+        return _plain(value.model_dump())
+    tolist = getattr(value, "tolist", None)  # numpy arrays and scalars, pyarrow scalars
+    if callable(tolist):
+        return _plain(tolist())
+    item = getattr(value, "item", None)
+    if callable(item):
+        return _plain(item())
+    if type(value).__name__ in ("NAType", "NaTType"):
+        return None
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+def as_mapping(item: object) -> dict[str, Any] | None:
+    """A record as a mapping: a mapping itself, a pydantic model's fields (RAGAS
+    ``SingleTurnSample``, DeepEval ``LLMTestCase``), a dataclass's fields or an object's public
+    attributes; ``None`` for anything else."""
+    if isinstance(item, Mapping):
+        return {str(k): v for k, v in item.items()}
+    dump = getattr(item, "model_dump", None)
+    if callable(dump):
+        dumped = dump()
+        return dict(dumped) if isinstance(dumped, Mapping) else None
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
+    fields = getattr(item, "__dict__", None)
+    if isinstance(fields, dict) and fields:
+        return {k: v for k, v in fields.items() if not k.startswith("_")}
+    return None
+
+
+def normalize_record(
+    data: Mapping[str, Any], *, number: int, strict: bool = False
+) -> tuple[dict[str, Any], str | None, list[tuple[str | None, str]]]:
+    """Map one decoded record to our field names.
+
+    Returns the mapping to validate as a :class:`~hybridjudge.corpus.CaseLine`, the reference
+    answer (``None`` if absent), and every problem found so far as ``(field, message)``.
+    """
+    names = _STRICT_NAMES if strict else FIELD_ALIASES
+    values = {str(k): _plain(v) for k, v in data.items()}
+    present = {k for k, v in values.items() if v is not None}
+    problems: list[tuple[str | None, str]] = []
+    out: dict[str, Any] = {}
+    used: set[str] = set()
+    extra_meta: dict[str, Any] = {}
+
+    if (
+        not strict
+        and "retrieval_context" in present
+        and "context" in present
+        and "retrieved_contexts" not in present
+        and "contexts" not in present
+    ):
+        # DeepEval: `context` is the ideal context, `retrieval_context` what was retrieved
+        extra_meta["reference_context"] = values["context"]
+        used.add("context")
+        present.discard("context")
+
+    if not strict:
+        # labels kept in the metadata (DeepEval's additional_metadata has no other place)
+        for meta_name in FIELD_ALIASES["metadata"]:
+            meta = values.get(meta_name)
+            if not isinstance(meta, dict):
+                continue
+            meta = dict(meta)
+            for label in _LIFTED:
+                if label in meta and label not in present:
+                    values[label] = meta.pop(label)
+                    present.add(label)
+            values[meta_name] = meta
+
+    for ours, accepted in names.items():
+        given = [name for name in accepted if name in present]
+        used.update(name for name in accepted if name in values)
+        if len(given) > 1:
+            problems.append(
+                (
+                    ours,
+                    f"both {given[0]!r} and {given[1]!r} give the {ours}; keep one",
+                )
+            )
+        if given:
+            out[ours] = values[given[0]]
+
+    extras = {k: v for k, v in values.items() if k not in used}
+    if strict:
+        for name in extras:
+            problems.append((name, "unknown field; remove it or check its spelling"))
+        extras = {}
+
+    # id: generated when absent (not in strict mode), numbers become text
+    if isinstance(out.get("id"), int | float) and not isinstance(out.get("id"), bool):
+        out["id"] = str(out["id"])
+    if "id" not in out and not strict:
+        out["id"] = f"record-{number}"
+
+    for name in _LIST_FIELDS:
+        if isinstance(out.get(name), str) and name != "context":
+            out[name] = [out[name]]
+
+    reference = out.pop("reference", None)
+    if isinstance(reference, list) and all(isinstance(r, str) for r in reference):
+        reference = "\n".join(reference)  # RAGAS legacy ground_truths
+    if reference is not None and not isinstance(reference, str):
+        problems.append(("reference", "must be a string (the reference answer)"))
+        reference = None
+
+    metadata = out.pop("metadata", None)
+    merged: dict[str, Any] = {}
+    if metadata is not None:
+        if isinstance(metadata, Mapping):
+            merged.update(metadata)
+        else:
+            problems.append(("metadata", "must be an object of your own fields"))
+    for key, value in {**extras, **extra_meta}.items():
+        if value is None:
+            continue
+        if key in merged:
+            problems.append((key, "given both as a field and inside metadata; keep one"))
+            continue
+        merged[key] = value
+    if merged:
+        out["metadata"] = merged
+    return out, reference, problems
+
 
 def as_record(model: type[R], index: int, item: object) -> R:
-    """``item`` (a ``model``, a mapping or an object with the fields) as a ``model``; a mapping
-    without an ``id`` gets its position ``index`` as its id.
+    """``item`` (a ``model``, a mapping or an object with the fields) as a ``model``, read as
+    ``hybridjudge check`` reads a case line (:func:`normalize_record`); a record without an
+    ``id`` gets ``record-<index + 1>``.
 
     Raises:
-        pydantic.ValidationError: the item does not fit ``model``.
+        pydantic.ValidationError: the item does not fit ``model`` (also for a field given under
+            two names, or a reference or metadata of the wrong type).
     """
     if isinstance(item, model):
         return item
-    if isinstance(item, Mapping):
-        data = dict(item)
-        data.setdefault("id", str(index))
-        return model.model_validate(data)
-    return model.model_validate(item, from_attributes=True)
+    data = as_mapping(item)
+    if data is None:  # e.g. an object with __slots__: read its attributes
+        return model.model_validate(item, from_attributes=True)
+    mapped, _reference, problems = normalize_record(data, number=index + 1)
+    if problems:
+        raise ValidationError.from_exception_data(
+            model.__name__,
+            [
+                InitErrorDetails(
+                    type=PydanticCustomError("invalid_record", message),
+                    loc=(field,) if field else (),
+                    input=data.get(field) if field else data,
+                )
+                for field, message in problems
+            ],
+        )
+    return model.model_validate(mapped)
 
 
 def record_id(index: int, item: object) -> str:
-    """The string ``id`` of a mapping or object, else its position (for an invalid record)."""
-    found = item.get("id") if isinstance(item, Mapping) else getattr(item, "id", None)
-    return found if isinstance(found, str) else str(index)
+    """The id :func:`as_record` gives ``item`` (for an invalid record): its ``id`` (or
+    ``case_id``, ``sample_id``, an id in its metadata) when that is text or a number, else
+    ``record-<index + 1>``."""
+    data = as_mapping(item)
+    found: object = None
+    if data is not None:
+        found = normalize_record(data, number=index + 1)[0].get("id")
+    else:
+        found = getattr(item, "id", None)
+    return found if isinstance(found, str) and found else f"record-{index + 1}"
 
 
 def metadata_columns(rows: Sequence[dict[str, Any]], fixed: Sequence[str]) -> list[str]:

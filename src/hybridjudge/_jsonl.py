@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -93,12 +93,19 @@ def _check_value(value: Any) -> str | None:
 
 
 def parse_json_line(
-    raw: bytes | str, *, path: str | None = None, line: int = 1, allow_nan: bool = False
+    raw: bytes | str,
+    *,
+    path: str | None = None,
+    line: int = 1,
+    allow_nan: bool = False,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
 ) -> JsonLine:
     """Parse one line of JSON (bytes are decoded as UTF-8); never raises for bad content.
 
     ``allow_nan=True`` accepts ``NaN``/``Infinity`` (Python's extension of JSON), for a reader whose
     format documents them (e.g. scores); by default they make the line bad.
+    ``object_pairs_hook`` builds each object, as for :func:`json.loads` (a reader that must see
+    a key listed twice passes one).
     """
     if isinstance(raw, bytes):
         if line == 1 and raw.startswith(_BOM):
@@ -116,7 +123,11 @@ def parse_json_line(
     else:
         text = raw.removeprefix("\ufeff") if line == 1 else raw
     try:
-        value = json.loads(text, parse_constant=None if allow_nan else _refuse_constant)
+        value = json.loads(
+            text,
+            parse_constant=None if allow_nan else _refuse_constant,
+            object_pairs_hook=object_pairs_hook,
+        )
     except json.JSONDecodeError as exc:
         return JsonLine(
             line,
@@ -147,16 +158,27 @@ def _bad(message: str, path: str | None, line: int) -> CaseFileError:
 
 
 def iter_json_lines(
-    lines: Iterable[bytes | str], *, path: str | None = None, allow_nan: bool = False
+    lines: Iterable[bytes | str],
+    *,
+    path: str | None = None,
+    allow_nan: bool = False,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
 ) -> Iterator[JsonLine]:
-    """Parse every non-blank line of ``lines`` (numbered from 1, blank lines counted)."""
+    """Parse every non-blank line of ``lines`` (numbered from 1, blank lines counted); the
+    keyword arguments as for :func:`parse_json_line`."""
     for number, raw in enumerate(lines, start=1):
         if number == 1:
             raw = raw[len(_BOM) :] if isinstance(raw, bytes) and raw.startswith(_BOM) else raw
             raw = raw.removeprefix("\ufeff") if isinstance(raw, str) else raw
         if not raw.strip():
             continue
-        yield parse_json_line(raw, path=path, line=number, allow_nan=allow_nan)
+        yield parse_json_line(
+            raw,
+            path=path,
+            line=number,
+            allow_nan=allow_nan,
+            object_pairs_hook=object_pairs_hook,
+        )
 
 
 def read_bytes(path: str | Path, *, hint: str = "check the path") -> bytes:

@@ -67,7 +67,7 @@ def test_a_bad_record_fails_alone_with_the_reason() -> None:
         {"id": "ok", "answer": "Refunds within 30 days.", "context": REFUND},
         {"id": "type", "answer": 30, "context": REFUND},
         {"id": "anchor", "answer": "Refunds.", "context": REFUND, "anchors": [{"aliases": ["x"]}]},
-        {"id": "extra", "answer": "Refunds.", "context": REFUND, "colour": "red"},
+        {"id": "twice", "answer": "Refunds.", "response": "Refunds.", "context": REFUND},
         {"id": "ok2", "answer": "Refunds within 31 days.", "context": REFUND},
     ]
     batch = check_many(records)
@@ -81,7 +81,7 @@ def test_a_bad_record_fails_alone_with_the_reason() -> None:
     errors = {o.id: o.error or "" for o in batch.failed}
     assert "'answer'" in errors["type"]
     assert "value" in errors["anchor"]
-    assert "'colour'" in errors["extra"]
+    assert "both 'answer' and 'response'" in errors["twice"]  # one field under two names
     assert batch.outcomes[4].grounded is False
     assert batch.outcomes[1].grounded is None
 

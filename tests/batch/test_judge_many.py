@@ -136,7 +136,7 @@ def test_an_unexpected_error_in_one_record_does_not_end_the_batch(
     records = [{"answer": "boom", "context": CONTEXT}, {"answer": "30 days.", "context": CONTEXT}]
     batch = judge_many(records, scorers=["support"], config=fake_model_config)
     first, second = batch.outcomes
-    assert first.id == "0"  # no id given: the position
+    assert first.id == "record-1"  # no id given: its 1-based position, as the CLI names it
     assert first.status == "failed"
     assert first.error == "RuntimeError: a bug in one record"
     assert second.status == "judged"

@@ -6,6 +6,8 @@ trapezoidal area under its ROC curve) on random inputs with many ties, and from 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
@@ -85,3 +87,32 @@ def test_bad_input_is_a_clear_error(
 ) -> None:
     with pytest.raises(InputError, match=words):
         auroc(positive, scores)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("positive", "scores", "words"),
+    [
+        # the audit's cases: a numpy ValueError and a TypeError before
+        ([1, 0], ["a", "b"], "scores must be numbers, got strings"),
+        ([1, 0], {"a": 1}, "scores is a dict"),
+        ({"a": 1}, [0.9, 0.1], "positive is a dict"),
+        # converted silently before: text that looks like numbers, and flags
+        ([1, 0], ["0.9", "0.1"], "scores must be numbers, got strings"),
+        ([1, 0], [True, False], "scores must be numbers, got booleans"),
+        ([1, 0], [0.9, None], "scores must be numbers, got values of type NoneType, float"),
+        ([1, 0], 0.5, "scores is a float"),
+        ([1, 0], "0.9", "scores is a str"),
+        ([1, 0], [[0.9], [0.1, 0.2]], "scores cannot be read as a 1-D array"),
+        (["1", "0"], [0.9, 0.1], "positive must hold booleans"),
+    ],
+)
+def test_unusable_types_are_a_typed_error(positive: object, scores: object, words: str) -> None:
+    for function in (auroc, auroc_interval):
+        with pytest.raises(InputError, match=re.escape(words)):
+            function(positive, scores)  # type: ignore[arg-type]
+
+
+def test_numeric_types_are_accepted_as_scikit_learn_does() -> None:
+    labels = np.array([1, 0, 1, 0])
+    for scores in ([3, 1, 2, 2], np.array([0.9, 0.1, 0.5, 0.5], dtype=np.float32)):
+        assert auroc(labels, scores) == pytest.approx(roc_auc_score(labels, scores), abs=1e-12)

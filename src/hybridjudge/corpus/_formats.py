@@ -36,10 +36,8 @@ the first, and one bad record never stops the others.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
-import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +46,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from hybridjudge._errors import CaseFileError
+from hybridjudge._frames import FIELD_ALIASES, as_mapping, normalize_record
 from hybridjudge.corpus._models import CaseLine
 
 __all__ = [
@@ -72,40 +71,6 @@ INPUT_FORMATS: dict[str, InputFormat] = {
     ".pq": "parquet",
 }
 """File extension -> format."""
-
-FIELD_ALIASES: dict[str, tuple[str, ...]] = {
-    "id": ("id", "case_id", "sample_id"),
-    "question": ("question", "user_input", "input", "query"),
-    "answer": ("answer", "response", "actual_output"),
-    "context": ("context", "retrieved_contexts", "contexts", "retrieval_context"),
-    "reference": (
-        "reference",
-        "ground_truth",
-        "expected_output",
-        "reference_answer",
-        "ground_truths",
-    ),
-    "anchors": ("anchors", "answerAnchors", "required_facts"),
-    "answerable": ("answerable",),
-    "allowed_numbers": ("allowed_numbers", "allowedNewNumbers"),
-    "metadata": ("metadata", "additional_metadata"),
-}
-"""Our field name -> every field name accepted for it (ours first)."""
-
-_STRICT_NAMES: dict[str, tuple[str, ...]] = {
-    "id": ("id",),
-    "question": ("question",),
-    "answer": ("answer",),
-    "context": ("context",),
-    "reference": ("reference",),
-    "anchors": ("anchors", "answerAnchors"),
-    "answerable": ("answerable",),
-    "allowed_numbers": ("allowed_numbers", "allowedNewNumbers"),
-    "metadata": ("metadata",),
-}
-_LIST_FIELDS = ("context", "anchors", "allowed_numbers")
-_LIFTED = ("id", "anchors", "answerable", "allowed_numbers")
-"""Labels read from inside ``metadata`` when the record has no such field itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,7 +395,7 @@ def _objects(source: Any) -> Iterator[RawRecord]:
                 "DataFrame, a datasets.Dataset or a list of records"
             ) from None
     for number, item in enumerate(rows, start=1):
-        data = _as_mapping(item)
+        data = as_mapping(item)
         if data is None:
             yield (
                 number,
@@ -442,143 +407,6 @@ def _objects(source: Any) -> Iterator[RawRecord]:
             )
         else:
             yield number, data
-
-
-def _as_mapping(item: Any) -> dict[str, Any] | None:
-    if isinstance(item, Mapping):
-        return {str(k): v for k, v in item.items()}
-    dump = getattr(item, "model_dump", None)
-    if callable(dump):  # pydantic models: RAGAS SingleTurnSample, DeepEval LLMTestCase
-        dumped = dump()
-        return dict(dumped) if isinstance(dumped, Mapping) else None
-    if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        return {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
-    fields = getattr(item, "__dict__", None)
-    if isinstance(fields, dict) and fields:
-        return {k: v for k, v in fields.items() if not k.startswith("_")}
-    return None
-
-
-# -- normalising one record -------------------------------------------------------------------
-
-
-def _plain(value: Any) -> Any:
-    """Plain JSON values from numpy arrays and scalars, tuples, NaN (-> ``None``)."""
-    if value is None or isinstance(value, bool | str | int):
-        return value
-    if isinstance(value, float):
-        return None if math.isnan(value) else value
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    tolist = getattr(value, "tolist", None)  # numpy arrays and scalars, pyarrow scalars
-    if callable(tolist):
-        return _plain(tolist())
-    item = getattr(value, "item", None)
-    if callable(item):
-        return _plain(item())
-    if type(value).__name__ in ("NAType", "NaTType"):
-        return None
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return str(value)
-
-
-def normalize_record(
-    data: Mapping[str, Any], *, number: int, strict: bool = False
-) -> tuple[dict[str, Any], str | None, list[tuple[str | None, str]]]:
-    """Map one decoded record to our field names.
-
-    Returns the mapping to validate as a :class:`~hybridjudge.corpus.CaseLine`, the reference
-    answer (``None`` if absent), and every problem found so far as ``(field, message)``.
-    """
-    names = _STRICT_NAMES if strict else FIELD_ALIASES
-    values = {str(k): _plain(v) for k, v in data.items()}
-    present = {k for k, v in values.items() if v is not None}
-    problems: list[tuple[str | None, str]] = []
-    out: dict[str, Any] = {}
-    used: set[str] = set()
-    extra_meta: dict[str, Any] = {}
-
-    if (
-        not strict
-        and "retrieval_context" in present
-        and "context" in present
-        and "retrieved_contexts" not in present
-        and "contexts" not in present
-    ):
-        # DeepEval: `context` is the ideal context, `retrieval_context` what was retrieved
-        extra_meta["reference_context"] = values["context"]
-        used.add("context")
-        present.discard("context")
-
-    if not strict:
-        # labels kept in the metadata (DeepEval's additional_metadata has no other place)
-        for meta_name in FIELD_ALIASES["metadata"]:
-            meta = values.get(meta_name)
-            if not isinstance(meta, dict):
-                continue
-            meta = dict(meta)
-            for label in _LIFTED:
-                if label in meta and label not in present:
-                    values[label] = meta.pop(label)
-                    present.add(label)
-            values[meta_name] = meta
-
-    for ours, accepted in names.items():
-        given = [name for name in accepted if name in present]
-        used.update(name for name in accepted if name in values)
-        if len(given) > 1:
-            problems.append(
-                (
-                    ours,
-                    f"both {given[0]!r} and {given[1]!r} give the {ours}; keep one",
-                )
-            )
-        if given:
-            out[ours] = values[given[0]]
-
-    extras = {k: v for k, v in values.items() if k not in used}
-    if strict:
-        for name in extras:
-            problems.append((name, "unknown field; remove it or check its spelling"))
-        extras = {}
-
-    # id: generated when absent (not in strict mode), numbers become text
-    if isinstance(out.get("id"), int | float) and not isinstance(out.get("id"), bool):
-        out["id"] = str(out["id"])
-    if "id" not in out and not strict:
-        out["id"] = f"record-{number}"
-
-    for name in _LIST_FIELDS:
-        if isinstance(out.get(name), str) and name != "context":
-            out[name] = [out[name]]
-
-    reference = out.pop("reference", None)
-    if isinstance(reference, list) and all(isinstance(r, str) for r in reference):
-        reference = "\n".join(reference)  # RAGAS legacy ground_truths
-    if reference is not None and not isinstance(reference, str):
-        problems.append(("reference", "must be a string (the reference answer)"))
-        reference = None
-
-    metadata = out.pop("metadata", None)
-    merged: dict[str, Any] = {}
-    if metadata is not None:
-        if isinstance(metadata, Mapping):
-            merged.update(metadata)
-        else:
-            problems.append(("metadata", "must be an object of your own fields"))
-    for key, value in {**extras, **extra_meta}.items():
-        if value is None:
-            continue
-        if key in merged:
-            problems.append((key, "given both as a field and inside metadata; keep one"))
-            continue
-        merged[key] = value
-    if merged:
-        out["metadata"] = merged
-    return out, reference, problems
 
 
 def _describe_all(exc: ValidationError) -> list[tuple[str | None, str]]:

@@ -11,6 +11,7 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     model_serializer,
+    model_validator,
 )
 
 from hybridjudge._anchor import Anchor
@@ -143,6 +144,32 @@ class Output(BaseModel):
     clean: bool | None = None
     """For a base: whether its gold label says it is defect-free (``None``: not labelled).
     False alarms are counted only on bases with ``clean`` not ``False``."""
+
+    @model_validator(mode="after")
+    def _origin_fits(self) -> Output:
+        """docs/formats.md: a base has no ``base_id`` and no ``defect``; a mutant names its
+        base, and a ``paper`` or ``mutator`` mutant its defect (only a ``natural`` defect may
+        be unclassified)."""
+        where = f"output {self.id!r}"
+        if self.origin == "base":
+            if self.defect is not None or self.base_id is not None:
+                raise ValueError(
+                    f"{where} has origin 'base' (the default) but a "
+                    f"{'defect' if self.defect is not None else 'base_id'}: a base output has "
+                    "neither; a mutant gives its origin ('paper', 'mutator' or 'natural')"
+                )
+            return self
+        if self.base_id is None:
+            raise ValueError(
+                f"{where} has origin {self.origin!r} but no base_id: a mutant names the base "
+                "output it derives from"
+            )
+        if self.defect is None and self.origin != "natural":
+            raise ValueError(
+                f"{where} has origin {self.origin!r} but no defect: give its defect class (one "
+                f"of {', '.join(DEFECT_CLASSES)}); only a 'natural' defect may be unclassified"
+            )
+        return self
 
 
 class CaseLine(BaseModel):

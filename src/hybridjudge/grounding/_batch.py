@@ -18,7 +18,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from hybridjudge._frames import as_record, metadata_columns, record_id, to_frame
+from hybridjudge._frames import (
+    as_record,
+    metadata_columns,
+    record_id,
+    record_list,
+    records_problem,
+    to_frame,
+)
 from hybridjudge.grounding._abstention import compile_markers
 from hybridjudge.grounding._check import GroundingChecker
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
@@ -34,14 +41,18 @@ _PROGRESS_EVERY = 50
 
 
 class CheckRecord(BaseModel):
-    """One answer to check, with its case. Built from a mapping or an object with these
-    attributes; a single context string is one passage; unknown keys are refused (put them in
-    ``metadata``)."""
+    """One answer to check, with its case; a single context string is one passage.
+
+    Built by keyword, this model refuses unknown keys (put them in ``metadata``).
+    :func:`check_many` reads a mapping or an object as ``hybridjudge check`` reads a case line
+    (docs/formats.md, "Case lines"): OpenGATE's, RAGAS's and DeepEval's field names are mapped
+    to these, every other field goes into ``metadata``, and a record without an id gets
+    ``record-N`` (N its 1-based position)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", from_attributes=True, defer_build=True)
 
-    id: str
-    """The record's identifier (its position when none was given)."""
+    id: str = Field(min_length=1)
+    """The record's identifier (``record-N``, N its 1-based position, when none was given)."""
     answer: str
     """The answer to check."""
     context: tuple[str, ...]
@@ -184,9 +195,13 @@ def check_many(
     """Check many answers; records of the same case share one prepared :class:`GroundingChecker`.
 
     Args:
-        records: :class:`CheckRecord` values, mappings with their fields (``id``, ``answer``,
-            ``context``, optional ``question``, ``anchors``, ``answerable``, ``allowed_numbers``,
-            ``metadata``) or objects with those attributes.
+        records: a list (any iterable, or a pandas ``DataFrame``) of :class:`CheckRecord`
+            values, mappings or objects with their fields, read as ``hybridjudge check``
+            reads a case line (docs/formats.md, "Case lines"): ``id`` (default ``record-N``,
+            N the 1-based position), ``answer``, ``context``, optional ``question``,
+            ``anchors``, ``answerable``, ``allowed_numbers``, ``metadata``; OpenGATE's
+            ``answerAnchors``/``allowedNewNumbers`` and RAGAS's and DeepEval's names are
+            accepted, and any other field is kept in ``metadata``.
         abstain_markers: as for :func:`check_grounding` (``None``: the built-in markers).
         progress: ``progress(done, total)`` every 50 records and at the end.
 
@@ -194,6 +209,9 @@ def check_many(
         A :class:`CheckBatch`, one outcome per record in input order.
 
     Raises:
+        GroundingTypeError: ``records`` is not a collection of records (a string such as a file
+            name, a single mapping, a number); read a file with
+            :func:`hybridjudge.corpus.read_cases` first.
         GroundingTypeError, GroundingInputError: ``abstain_markers`` is invalid (it applies to
             every record). A bad record never raises: its outcome is ``failed``.
 
@@ -205,7 +223,10 @@ def check_many(
         >>> [o.grounded for o in batch.outcomes], batch.prepared_cases
         ([True, False], 1)
     """
-    items = list(records)
+    problem = records_problem(records, call="check_many")
+    if problem is not None:
+        raise GroundingTypeError(problem, argument="records")
+    items = record_list(records)
     checkers: dict[object, GroundingChecker | str] = {}
     keys: dict[object, object] = {}
     alive: list[CheckRecord] = []

@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from hybridjudge._versions import version_problem
 
 __all__ = [
     "GROUNDING_REPORT_VERSION",
@@ -155,7 +157,7 @@ class GroundingReport(BaseModel):
     )
 
     version: int = GROUNDING_REPORT_VERSION
-    """Format version of this report."""
+    """Format version of this report; a version this hybridjudge does not know is refused."""
     grounded: bool
     """``True`` when there is no finding."""
     abstained: bool
@@ -166,6 +168,23 @@ class GroundingReport(BaseModel):
     """Everything wrong, in answer order: anchors first, then numbers, then abstention."""
     quantities: tuple[QuantityTrace, ...] = Field(default=())
     """Every quantity found in the answer with where it was traced."""
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _known_version(cls, value: object) -> object:
+        problem = version_problem(value, (GROUNDING_REPORT_VERSION,), "grounding report")
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    @model_validator(mode="after")
+    def _grounded_means_no_finding(self) -> GroundingReport:
+        if self.grounded == bool(self.findings):
+            raise ValueError(
+                f"grounded={self.grounded} with {len(self.findings)} finding(s): a report is "
+                "grounded exactly when it has no finding"
+            )
+        return self
 
     @property
     def derived(self) -> tuple[QuantityTrace, ...]:

@@ -33,7 +33,7 @@ import asyncio
 import dataclasses
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -248,9 +248,24 @@ def _abstention_only(reply: ClaimsReply, answer: str) -> str | None:
     return None
 
 
-def _passages(context: Sequence[str] | str) -> tuple[str, ...]:
+def _passages(context: object) -> tuple[str, ...]:
+    """The context as passages (a string is one passage).
+
+    Raises:
+        InputError: the context is not a string or a sequence of strings (``None``, a mapping,
+            bytes, a number), or one of its passages is not a string.
+    """
     if isinstance(context, str):
         return (context,)
+    if (
+        context is None
+        or isinstance(context, Mapping | bytes | bytearray)
+        or not isinstance(context, Iterable)
+    ):
+        raise InputError(
+            f"context must be a string or a list of strings (the retrieved passages), got "
+            f'{type(context).__name__}; pass e.g. context=["first passage", "second passage"]'
+        )
     passages = tuple(context)
     for i, passage in enumerate(passages):
         if not isinstance(passage, str):
@@ -850,7 +865,11 @@ async def judge(
     Raises:
         ConfigError: unknown or repeated scorer, unknown mode or claims source, negative
             repetition.
-        InputError: an answer or a passage that is not a string.
+        InputError: an answer or a passage that is not a string, a context that is neither a
+            string nor a list of strings, or an empty context (no passage with text) for an
+            answer that is not a recognised abstention: it would be judged without a single
+            model call. :func:`judge_many` turns these into a ``failed`` outcome
+            (``record_error``) and goes on.
     """
     results = await _judge(
         client,
@@ -919,6 +938,14 @@ async def _judge(
     if not answer.strip():
         detail = FailureDetail(stage="claims", error="the answer is empty; nothing to judge")
         return {n: common.unscored(n, "no_claims", detail) for n in names}
+    if not any(p.strip() for p in passages):
+        # every claim would be "not stated" and "not contradicted" without a single model call:
+        # a contradiction score of 1.0 ("faithful") that nobody judged (docs/failing-closed.md)
+        raise InputError(
+            "context is empty (no passage with text): there is nothing to judge the answer "
+            "against; pass the retrieved passages (if retrieval found nothing, the answer "
+            "cannot be judged for faithfulness; check its abstention with check_grounding)"
+        )
 
     raw: str | None = None
     if claims == "model":

@@ -178,17 +178,21 @@ def total_usage(results: Mapping[str, JudgeResult] | list[JudgeResult]) -> Usage
 class JudgeRecord(BaseModel):
     """One answer to judge in a batch: the answer, its context, and what travels with it.
 
-    Built from a mapping or any object with these attributes (``from_attributes``); a single
-    context string is one passage. The grounding-only keys of a check record (``anchors``,
-    ``answerable``, ``allowed_numbers``) are accepted and ignored, so one list of records feeds
-    both :func:`~hybridjudge.grounding.check_many` and :func:`judge_many`; any other unknown key
-    is refused: put it in ``metadata``.
+    A single context string is one passage. The grounding-only keys of a check record
+    (``anchors``, ``answerable``, ``allowed_numbers``) are accepted and ignored, so one list of
+    records feeds both :func:`~hybridjudge.grounding.check_many` and :func:`judge_many`. Built
+    by keyword, this model refuses any other unknown key (put it in ``metadata``);
+    :func:`judge_many` reads a mapping or an object as ``hybridjudge judge`` reads a case line
+    (docs/formats.md, "Case lines"): RAGAS's, DeepEval's and OpenGATE's field names are mapped
+    to these, every other field goes into ``metadata``, and a record without an id gets
+    ``record-N`` (N its 1-based position).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", from_attributes=True)
 
-    id: str
-    """The record's identifier, repeated in its outcome (the position when none was given)."""
+    id: str = Field(min_length=1)
+    """The record's identifier, repeated in its outcome (``record-N``, N its 1-based position,
+    when none was given)."""
     answer: str
     """The answer to judge."""
     context: tuple[str, ...]

@@ -10,7 +10,9 @@ pair half the area).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -45,15 +47,21 @@ class AurocResult:
 def _checked(
     positive: npt.ArrayLike, scores: npt.ArrayLike
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
-    labels = np.asarray(positive)
-    values = np.asarray(scores, dtype=float)
+    labels = _array(positive, "positive", "one boolean (or 0/1) per row")
+    raw = _array(scores, "scores", "one finite number per row")
+    if raw.dtype.kind not in "iuf":
+        raise InputError(
+            f"auroc: scores must be numbers, got {_describe(raw)}; pass one finite number per "
+            "row (strings and booleans are not converted)"
+        )
+    values = raw.astype(float)
     if labels.ndim != 1 or values.ndim != 1 or labels.shape != values.shape:
         raise InputError(
             f"auroc: positive has shape {labels.shape} and scores {values.shape}; pass two 1-D "
             "arrays with one label and one score per row"
         )
     if labels.dtype != np.bool_:
-        if not np.isin(labels, (0, 1)).all():
+        if labels.dtype.kind not in "iuf" or not np.isin(labels, (0, 1)).all():
             raise InputError(
                 "auroc: positive must hold booleans (or 0/1): True marks a positive row"
             )
@@ -70,6 +78,33 @@ def _checked(
             f"{labels.shape[0]}; the AUROC is undefined with one group"
         )
     return labels, values
+
+
+def _array(values: object, name: str, expected: str) -> npt.NDArray[Any]:
+    """``np.asarray(values)``, refusing what is not a sequence of plain values."""
+    if isinstance(values, str | bytes | Mapping | set | frozenset) or not isinstance(
+        values, Iterable | np.ndarray
+    ):
+        raise InputError(
+            f"auroc: {name} is a {type(values).__name__}; pass a list or 1-D array with {expected}"
+        )
+    try:
+        return np.asarray(values)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise InputError(
+            f"auroc: {name} cannot be read as a 1-D array ({exc}); pass {expected}"
+        ) from None
+
+
+def _describe(array: npt.NDArray[Any]) -> str:
+    if array.dtype.kind == "b":
+        return "booleans"
+    if array.dtype.kind in "US":
+        return "strings"
+    if array.dtype.kind == "O":
+        kinds = sorted({type(item).__name__ for item in array.ravel().tolist()})
+        return "values of type " + ", ".join(kinds)
+    return f"values of dtype {array.dtype}"
 
 
 def _auroc(labels: npt.NDArray[np.bool_], values: npt.NDArray[np.float64]) -> float:
@@ -97,8 +132,10 @@ def auroc(positive: npt.ArrayLike, scores: npt.ArrayLike) -> float:
         ``sklearn.metrics.roc_auc_score(positive, scores)`` computes it.
 
     Raises:
-        InputError: shapes differ, a score is NaN/infinite (leave unscored rows out), a label is
-            not boolean, or one of the two groups is empty.
+        InputError: shapes differ, a score is NaN/infinite (leave unscored rows out) or not a
+            number (strings, booleans and ``None`` are not converted), an argument is not a
+            sequence (a dict, a scalar), a label is not boolean, or one of the two groups is
+            empty.
 
     Examples:
         >>> auroc([True, True, False, False], [0.9, 0.5, 0.5, 0.1])

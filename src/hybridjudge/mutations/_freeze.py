@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from hybridjudge._errors import CaseFileError, ConfigError, InputError
 from hybridjudge._jsonl import describe_validation, iter_json_lines, read_bytes, validate_line
+from hybridjudge._versions import version_problem
 from hybridjudge.corpus import DEFECT_CLASSES, Corpus, DefectClass, Output, Producer
 from hybridjudge.mutations._errors import MutationRefused
 from hybridjudge.mutations._mutators import MUTATOR_VERSIONS, MUTATORS
@@ -85,6 +86,18 @@ class MutationHeader(BaseModel):
     """The tool and version that wrote the file, e.g. ``"hybridjudge 0.1.0"``."""
     refused: tuple[Refusal, ...] = ()
     """Every (base, class) pair that produced no mutant, with the reason."""
+
+    @field_validator("format_version", mode="before")
+    @classmethod
+    def _known_version(cls, value: object) -> object:
+        problem = _version_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+
+def _version_problem(value: object) -> str | None:
+    return version_problem(value, (MUTATIONS_FORMAT_VERSION,), "mutation file format")
 
 
 class MutationSet(MutationHeader):
@@ -240,11 +253,10 @@ def load_mutations(path: str | Path) -> MutationSet:
             line=1,
             field="format",
         )
-    version = head.get("format_version")
-    if version != MUTATIONS_FORMAT_VERSION:
+    problem = _version_problem(head.get("format_version"))
+    if problem is not None:
         raise CaseFileError(
-            f"unknown format_version {version!r}; this hybridjudge reads version "
-            f"{MUTATIONS_FORMAT_VERSION} (upgrade hybridjudge or regenerate the file)",
+            problem,
             path=str(p),
             line=1,
             field="format_version",

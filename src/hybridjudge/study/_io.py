@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from hybridjudge._errors import InputError
+from hybridjudge._versions import version_problem
 from hybridjudge.study._models import (
     READABLE_STUDY_FORMAT_VERSIONS,
     STUDY_FORMAT,
@@ -52,12 +53,9 @@ def load_study(path: str | Path) -> StudyResult:
     if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
         raise InputError(f"{p}: not a hybridjudge study file (format should be {STUDY_FORMAT!r})")
     version = data.get("format_version")
-    if isinstance(version, bool) or version not in READABLE_STUDY_FORMAT_VERSIONS:
-        readable = ", ".join(str(v) for v in READABLE_STUDY_FORMAT_VERSIONS)
-        raise InputError(
-            f"{p}: study format version {version!r} is not supported by this hybridjudge "
-            f"(reads versions {readable}); rerun the study or upgrade hybridjudge"
-        )
+    problem = version_problem(version, READABLE_STUDY_FORMAT_VERSIONS, "study format")
+    if problem is not None:
+        raise InputError(f"{p}: {problem}")
     # an older file reads as the current version: the fields it lacks are empty
     data["format_version"] = STUDY_FORMAT_VERSION
     try:

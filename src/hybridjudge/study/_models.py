@@ -14,9 +14,12 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    field_validator,
     model_serializer,
+    model_validator,
 )
 
+from hybridjudge._versions import version_problem
 from hybridjudge.model import Usage
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "JudgeRecord",
     "MutationSetRecord",
     "Observation",
+    "ObservationUnscoredReason",
     "OutputRecord",
     "ReferenceDifference",
     "SamplingRecord",
@@ -53,6 +57,14 @@ fields, which read as empty)."""
 
 ScorerKind = Literal["deterministic", "judge", "reference"]
 
+ObservationUnscoredReason = Literal[
+    "no_claims", "parse_failure", "model_error", "record_error", "nan", "no_score_in_paper"
+]
+"""Why an observation has no score: a judge's reasons (``no_claims``, ``parse_failure``,
+``model_error``, ``record_error``: the record could not be scored at all), a peer's ``nan`` (the
+peer returned NaN), or ``no_score_in_paper`` (a reference arm's score missing from the paper's
+files)."""
+
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -65,28 +77,45 @@ class Observation(_Frozen):
     """The scored output."""
     scorer: str
     """Scorer name: ``deterministic``, ``support``, ``contradiction`` (or a reference arm)."""
-    repetition: int
+    repetition: int = Field(ge=0)
     """0-based repetition index (part of every judge cache key)."""
     status: Literal["scored", "unscored"]
     """``unscored`` when the scorer gave no score; ``unscored_reason`` says why."""
-    score: float | None = None
-    """Deterministic: 1.0 grounded, 0.0 not. Judges: the faithfulness score in [0, 1]."""
+    score: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
+    """Deterministic: 1.0 grounded, 0.0 not. Judges and peers: the faithfulness score in
+    [0, 1]. Present exactly when scored."""
     flagged: bool | None = None
     """Deterministic: not grounded. Judges: ``score < threshold``. ``None`` when unscored."""
     issues: tuple[str, ...] = ()
     """What the scorer objected to: deterministic finding keys (``kind: subject``); for judges,
     the claims it did not accept. Deterministic reaction compares these with the base's."""
-    unscored_reason: str | None = None
-    """``no_claims``, ``parse_failure`` or ``model_error`` when unscored."""
+    unscored_reason: ObservationUnscoredReason | None = None
+    """Why there is no score (see :data:`ObservationUnscoredReason`); present exactly when
+    unscored."""
     detail: str | None = None
     """Free-text detail (the error, or the judge's abstention note)."""
-    latency_ms: float = 0.0
+    latency_ms: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
     """Milliseconds this evaluation took: measured wall time (deterministic) or time waiting on
     the endpoint (judges; 0 for cache hits)."""
     usage: Usage = Usage()
     """Model usage of this evaluation (all zeros for the deterministic scorer)."""
     cached: bool = False
     """True when every model call of this evaluation came from the cache."""
+
+    @model_validator(mode="after")
+    def _status_matches_score(self) -> Observation:
+        where = f"observation of {self.output_id!r} by {self.scorer!r}"
+        if self.status == "scored":
+            if self.score is None or self.unscored_reason is not None:
+                raise ValueError(f"{where}: a scored observation needs a score and no reason")
+            if self.flagged is None:
+                raise ValueError(f"{where}: a scored observation says whether it is flagged")
+        elif self.score is not None or self.unscored_reason is None or self.flagged is not None:
+            raise ValueError(
+                f"{where}: an unscored observation needs an unscored_reason, and no score "
+                "and no flag"
+            )
+        return self
 
 
 class OutputRecord(_Frozen):
@@ -435,7 +464,8 @@ class StudyResult(_Frozen):
     format: Literal["hybridjudge.study"] = "hybridjudge.study"
     """File format name."""
     format_version: int = Field(default=STUDY_FORMAT_VERSION)
-    """File format version; readers refuse versions they do not know."""
+    """File format version. Every version in :data:`READABLE_STUDY_FORMAT_VERSIONS` reads (an
+    older one as the current version, the fields it lacks empty); any other is refused."""
     hybridjudge_version: str
     """The version that wrote the file."""
     created_at: str
@@ -472,3 +502,11 @@ class StudyResult(_Frozen):
     reference_differences: tuple[ReferenceDifference, ...] = ()
     """Each paper output on which our deterministic scorer and the paper's disagree, with the
     issues that explain it."""
+
+    @field_validator("format_version", mode="before")
+    @classmethod
+    def _readable_version(cls, value: object) -> object:
+        problem = version_problem(value, READABLE_STUDY_FORMAT_VERSIONS, "study format")
+        if problem is not None:
+            raise ValueError(problem)
+        return STUDY_FORMAT_VERSION  # an older file reads as the current version

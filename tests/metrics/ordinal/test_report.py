@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from hybridjudge._errors import ConfigError, IncompatibleReportsError, InputError, InvariantError
 from hybridjudge._stats import bootstrap_interval
@@ -27,6 +28,7 @@ from hybridjudge.reports import render_triage_markdown as render_markdown
 from tests.metrics.ordinal.worked_example import LEVELS, WORKED_MATRIX, expand
 
 PLAN = parse_plan(
+    "format_version = 1\n"
     'primary = ["balanced_accuracy"]\n'
     'secondary = ["accuracy", "mae"]\n'
     'safety = ["under_triage_high_acuity", "recall_level_1"]\n',
@@ -85,11 +87,17 @@ def test_tampered_metric_values_break_invariants() -> None:
     for item in data["metrics"]:
         if item["name"] == "mae":
             item["value"] = 0.0
+    # the statistic itself no longer adds up: 0.0 is not its numerator 20 / denominator 100
+    with pytest.raises(InvariantError, match=re.escape("mae = 0.0 but 20/100")):
+        TriageReport.model_validate(data)
+    for item in data["metrics"]:
+        if item["name"] == "mae":
+            item["value"], item["numerator"] = 0.0, 0.0  # consistent alone, not with the matrix
     with pytest.raises(InvariantError, match=re.escape("MAE = 0.0 while accuracy = 0.82")):
         TriageReport.model_validate(data)
     for item in data["metrics"]:
         if item["name"] == "mae":
-            item["value"] = 0.3
+            item["value"], item["numerator"] = 0.3, 30.0
     with pytest.raises(InvariantError, match=re.escape("MAE = 0.3, the matrix gives 20/100")):
         TriageReport.model_validate(data)
     data = _tampered(report)
@@ -200,14 +208,16 @@ def test_without_plan_everything_is_exploratory() -> None:
 
 
 def test_plan_naming_a_level_outside_the_scale_is_refused() -> None:
-    plan = parse_plan('primary = ["recall_level_7"]')
+    plan = parse_plan('format_version = 1\nprimary = ["recall_level_7"]')
     with pytest.raises(ConfigError, match=r"unknown metric name\(s\) \['recall_level_7'\]"):
         _report(plan=plan)
 
 
 def test_plan_from_a_path(tmp_path: Path) -> None:
     path = tmp_path / "plan.toml"
-    path.write_text('primary = "mae"\nsafety = ["far_under_triage"]\n', encoding="utf-8")
+    path.write_text(
+        'format_version = 1\nprimary = "mae"\nsafety = ["far_under_triage"]\n', encoding="utf-8"
+    )
     report = _report(plan=path)
     assert report.plan is not None
     assert report.plan.source == str(path)
@@ -310,3 +320,57 @@ def test_kappa_undefined_when_everything_is_one_level() -> None:
     assert kappa.interval is None
     assert report.metric("recall_level_1").value is None
     assert "undefined" in render_markdown(report)
+
+
+# --- plan given as a mapping, or of an unusable type ------------------------------------------
+
+
+def test_plan_as_a_mapping_orders_the_metrics_as_the_parsed_plan() -> None:
+    mapping = {
+        "format_version": 1,
+        "primary": ["balanced_accuracy"],
+        "secondary": ["accuracy", "mae"],
+        "safety": ["under_triage_high_acuity", "recall_level_1"],
+    }
+    from_mapping = _report(plan=mapping)
+    from_text = _report(plan=PLAN)
+    assert [m.name for m in from_mapping.metrics] == [m.name for m in from_text.metrics]
+    assert [m.role for m in from_mapping.metrics] == [m.role for m in from_text.metrics]
+    assert isinstance(from_mapping.plan, AnalysisPlan)
+    assert from_mapping.plan.source == "plan (a mapping)"
+
+
+@pytest.mark.parametrize(
+    ("plan", "error", "needle"),
+    [
+        ({"primary": ["accuracy"]}, ConfigError, "plan (a mapping): format_version is missing"),
+        ({"format_version": 1, "primary": ["acc"]}, ConfigError, "unknown metric name(s)"),
+        (["accuracy"], ConfigError, "plan is a list; pass an AnalysisPlan (parse_plan(text)"),
+        (42, ConfigError, "plan is a int"),
+    ],
+)
+def test_unusable_plans_raise_a_typed_error(plan: Any, error: type[Exception], needle: str) -> None:
+    with pytest.raises(error, match=re.escape(needle)):
+        _report(plan=plan)
+
+
+# --- a report of another format version --------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", [2, 0, "1", None])
+def test_another_format_version_is_refused_saying_so(version: object) -> None:
+    data = _tampered(_report(), format_version=version)
+    with pytest.raises(ValidationError, match="format_version") as caught:
+        TriageReport.model_validate_json(json.dumps(data))
+    message = str(caught.value)
+    assert caught.value.error_count() == 1
+    assert f"triage report version {version!r} is not supported by this hybridjudge" in message
+    assert "(it reads version 1)" in message
+    assert "Input should be 1" not in message
+
+
+def test_a_report_round_trips_through_its_own_json() -> None:
+    report = _report(plan=PLAN)
+    loaded = TriageReport.model_validate_json(report.model_dump_json())
+    assert loaded == report
+    assert loaded.model_dump_json() == report.model_dump_json()

@@ -30,6 +30,7 @@ from hybridjudge.metrics.ordinal._plan import (
     load_plan,
     metric_names,
     parse_plan,
+    plan_from_mapping,
 )
 from hybridjudge.metrics.ordinal._report import (
     KNOWN_SCALES,
@@ -76,6 +77,7 @@ __all__ = [
     "metric_names",
     "over_triage_rate",
     "parse_plan",
+    "plan_from_mapping",
     "recall_per_level",
     "scale_levels",
     "triage_report",

@@ -9,7 +9,8 @@ The plan is a small TOML file (read with the standard library's :mod:`tomllib`):
     secondary = ["accuracy", "mae", "kappa_linear"]
     safety = ["under_triage_high_acuity", "far_under_triage", "recall_level_1"]
 
-A report lists the plan's metrics first (primary, then secondary, then safety) and marks every
+``format_version`` is required (a plan without it is refused, naming the line to add); the other
+keys but ``primary`` are optional. A report lists the plan's metrics first (primary, then secondary, then safety) and marks every
 other metric as exploratory. An unknown metric name is a :class:`ConfigError` that lists the
 valid names; the report also records the plan file's SHA-256 so it can be matched to the copy
 registered before the results were seen.
@@ -20,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,14 @@ from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import ConfigError
 
-__all__ = ["PLAN_FORMAT_VERSION", "AnalysisPlan", "load_plan", "metric_names", "parse_plan"]
+__all__ = [
+    "PLAN_FORMAT_VERSION",
+    "AnalysisPlan",
+    "load_plan",
+    "metric_names",
+    "parse_plan",
+    "plan_from_mapping",
+]
 
 PLAN_FORMAT_VERSION = 1
 """The plan file format this version of hybridjudge reads."""
@@ -113,20 +121,59 @@ def parse_plan(text: str, *, source: str | None = None) -> AnalysisPlan:
     ------
     ConfigError
         Invalid TOML, an unknown key, a wrong type, a missing primary metric, a metric named
-        twice, an unknown metric name (listing the valid ones), or another format version.
+        twice, an unknown metric name (listing the valid ones), a missing ``format_version``
+        (the line ``format_version = 1`` is required: a plan says which format it was written
+        for) or another format version.
     """
     where = source or "analysis plan"
+    if not isinstance(text, str):
+        raise ConfigError(
+            f"{where}: parse_plan takes the plan's TOML text, got {type(text).__name__}; use "
+            "load_plan(path) for a file"
+        )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(
             f"{where}: not valid TOML ({exc}); see the plan format in the docs"
         ) from exc
-    extra = sorted(set(data) - _KEYS)
-    if extra:
+    return plan_from_mapping(
+        data, source=source, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest()
+    )
+
+
+def plan_from_mapping(
+    data: Mapping[str, Any], *, source: str | None = None, sha256: str | None = None
+) -> AnalysisPlan:
+    """Check a plan given as a mapping with the keys of the TOML file (``format_version``,
+    ``description``, ``primary``, ``secondary``, ``safety``) and build the :class:`AnalysisPlan`.
+
+    :func:`parse_plan` and :func:`load_plan` end here; a mapping passed as ``plan=`` to
+    :func:`~hybridjudge.metrics.ordinal.triage_report` too (it has no file, so no ``sha256``).
+
+    Raises
+    ------
+    ConfigError
+        As :func:`parse_plan`.
+    """
+    where = source or "analysis plan"
+    if not isinstance(data, Mapping):
+        raise ConfigError(
+            f"{where}: a plan is a mapping of format_version, description, primary, secondary "
+            f"and safety, got {type(data).__name__}"
+        )
+    bad_keys = [key for key in data if not isinstance(key, str)]
+    extra = sorted(str(key) for key in data if key not in _KEYS)
+    if bad_keys or extra:
         raise ConfigError(f"{where}: unknown key(s) {extra}; a plan has only {sorted(_KEYS)}")
-    version = data.get("format_version", PLAN_FORMAT_VERSION)
-    if version != PLAN_FORMAT_VERSION:
+    if "format_version" not in data:
+        raise ConfigError(
+            f"{where}: format_version is missing; add the line "
+            f"`format_version = {PLAN_FORMAT_VERSION}` at the top of the plan (the plan format "
+            "this hybridjudge reads), so that a later format is never misread as this one"
+        )
+    version = data["format_version"]
+    if type(version) is not int or version != PLAN_FORMAT_VERSION:
         raise ConfigError(
             f"{where}: format_version={version!r}; this hybridjudge reads format_version = "
             f"{PLAN_FORMAT_VERSION}"
@@ -139,7 +186,7 @@ def parse_plan(text: str, *, source: str | None = None) -> AnalysisPlan:
         value = data.get(role, [])
         if isinstance(value, str):
             value = [value]
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
             raise ConfigError(
                 f'{where}: {role} must be a list of metric names, e.g. {role} = ["mae"]'
             )
@@ -169,7 +216,7 @@ def parse_plan(text: str, *, source: str | None = None) -> AnalysisPlan:
         secondary=roles["secondary"],
         safety=roles["safety"],
         source=source,
-        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        sha256=sha256,
     )
 
 

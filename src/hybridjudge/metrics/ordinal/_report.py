@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from hybridjudge._errors import ConfigError, IncompatibleReportsError, InputError, InvariantError
 from hybridjudge._stats import STRATIFIED_BOOTSTRAP_METHOD, percentile_interval
+from hybridjudge._versions import check_format_version
 from hybridjudge.metrics.ordinal._metrics import (
     _balanced_accuracy_kernel,
     _distance,
@@ -24,7 +25,12 @@ from hybridjudge.metrics.ordinal._metrics import (
     _under_mask,
 )
 from hybridjudge.metrics.ordinal._models import Interval, Rate, Statistic
-from hybridjudge.metrics.ordinal._plan import AnalysisPlan, load_plan, metric_names
+from hybridjudge.metrics.ordinal._plan import (
+    AnalysisPlan,
+    load_plan,
+    metric_names,
+    plan_from_mapping,
+)
 from hybridjudge.metrics.ordinal._validation import MostUrgent, check_most_urgent, encode
 
 __all__ = [
@@ -48,6 +54,9 @@ REPORT_FORMAT: Final = "hybridjudge.triage_report"
 
 REPORT_FORMAT_VERSION: Final = 1
 """Version of the JSON layout of :class:`TriageReport`."""
+
+READABLE_REPORT_FORMAT_VERSIONS: Final[tuple[int, ...]] = (1,)
+"""The ``format_version`` values this hybridjudge reads back."""
 
 KNOWN_SCALES: dict[str, str] = {
     "TTAS": "Taiwan Triage and Acuity Scale",
@@ -152,6 +161,11 @@ class TriageReport(BaseModel):
     """Every metric: the plan's first (primary, secondary, safety), then the exploratory ones."""
     invariants: tuple[str, ...] = ()
     """The invariants checked on this report, as statements with their numbers."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _supported_version(cls, data: Any) -> Any:
+        return check_format_version(data, READABLE_REPORT_FORMAT_VERSIONS, "triage report")
 
     @model_validator(mode="after")
     def _check(self) -> TriageReport:
@@ -388,7 +402,7 @@ def triage_report(
     labels: Sequence[Any] | None,
     scale: str,
     label_source: str | LabelSource,
-    plan: AnalysisPlan | str | Path | None = None,
+    plan: AnalysisPlan | Mapping[str, Any] | str | Path | None = None,
     most_urgent: str = "first",
     high_acuity: Sequence[Any] = (1, 2),
     seed: int = 0,
@@ -407,9 +421,10 @@ def triage_report(
         ``"TTAS"``, ``"KTAS"``, ``"ESI"``, ``"CTAS"``, ``"MTS"`` or ``"custom:<name>"``.
     label_source : {"bedside", "expert", "dataset"}
         Where the reference labels come from.
-    plan : AnalysisPlan, path or None
-        The analysis plan (or the path of its TOML file). Without a plan every metric is
-        marked exploratory.
+    plan : AnalysisPlan, path, mapping or None
+        The analysis plan, the path of its TOML file, or a mapping with the file's keys
+        (``{"format_version": 1, "primary": [...], ...}``, checked as the file is). Without a
+        plan every metric is marked exploratory.
     most_urgent : {"first", "last"}, default "first"
         Which end of ``labels`` is most urgent; named scales require "first".
     high_acuity : sequence, default (1, 2)
@@ -426,7 +441,8 @@ def triage_report(
     Raises
     ------
     ConfigError
-        Unknown scale, label source, direction, high-acuity level or plan metric.
+        Unknown scale, label source, direction, high-acuity level or plan metric; a plan that
+        is not a valid plan (or of another type).
     InputError
         A label outside the scale, lengths that differ, no cases.
     InvariantError
@@ -439,6 +455,14 @@ def triage_report(
     source = _label_source(label_source)
     if isinstance(plan, str | Path):
         plan = load_plan(plan)
+    elif isinstance(plan, Mapping):
+        plan = plan_from_mapping(plan, source="plan (a mapping)")
+    elif plan is not None and not isinstance(plan, AnalysisPlan):
+        raise ConfigError(
+            f"plan is a {type(plan).__name__}; pass an AnalysisPlan (parse_plan(text) or "
+            "load_plan(path)), the path of the plan's TOML file, a mapping with the plan's keys, "
+            "or None"
+        )
     if plan is not None:
         plan.check_names(scale_labels)
     encoded = encode(y_true, y_pred, scale_labels)

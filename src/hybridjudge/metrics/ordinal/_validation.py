@@ -41,15 +41,41 @@ def _as_list(values: Any, name: str) -> list[Any]:
     return [item.item() if isinstance(item, np.generic) else item for item in array]
 
 
+_MISSING_TYPES = frozenset({"NAType", "NaTType"})  # pandas.NA, pandas.NaT (pandas not imported)
+
+
+def _is_missing(value: Any) -> bool:
+    """True for None, NaN (float, numpy, Decimal) and pandas' NA/NaT: a missing label."""
+    if value is None or type(value).__name__ in _MISSING_TYPES:
+        return True
+    try:
+        return (value != value) is True  # NaN is the value not equal to itself
+    except Exception:  # an object whose comparison raises is not a missing value
+        return False
+
+
+def _refuse_missing(values: list[Any], name: str) -> None:
+    for index, value in enumerate(values):
+        if _is_missing(value):
+            raise InputError(
+                f"{name}[{index}] is missing ({value!r}); every case needs a level: drop the "
+                "case (and report how many were dropped) or fill in its level. A missing value "
+                "is never counted as a level of the scale (scikit-learn also refuses NaN)"
+            )
+
+
 def encode(y_true: Any, y_pred: Any, labels: Sequence[Any] | None) -> Encoded:
     """Validate ``y_true``/``y_pred`` against ``labels`` and return them as level positions.
 
     ``labels`` fixes the order of the scale (most urgent first or last, see ``most_urgent``);
     with ``labels=None`` the sorted union of the observed values is used, as in scikit-learn.
-    A value outside ``labels`` is an :class:`InputError` naming its 0-based position.
+    A value outside ``labels`` is an :class:`InputError` naming its 0-based position, and so is
+    a missing value (None, NaN, pandas' NA), with or without ``labels``.
     """
     reference = _as_list(y_true, "y_true")
     prediction = _as_list(y_pred, "y_pred")
+    _refuse_missing(reference, "y_true")
+    _refuse_missing(prediction, "y_pred")
     if len(reference) != len(prediction):
         raise InputError(
             f"y_true has {len(reference)} labels but y_pred has {len(prediction)}; "
@@ -66,6 +92,7 @@ def encode(y_true: Any, y_pred: Any, labels: Sequence[Any] | None) -> Encoded:
             ) from exc
     else:
         scale = tuple(_as_list(labels, "labels"))
+        _refuse_missing(list(scale), "labels")
     if len(scale) < 2:
         raise InputError(
             f"labels={list(scale)!r}: an ordinal scale needs at least two levels; "

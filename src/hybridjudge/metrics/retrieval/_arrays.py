@@ -22,7 +22,7 @@ import numpy.typing as npt
 from hybridjudge._errors import InputError, InvariantError
 from hybridjudge.metrics.retrieval._measures import RankedArrays
 
-__all__ = ["TIE_BREAKS", "JoinInfo", "TieBreak", "join"]
+__all__ = ["MAX_GRADE", "TIE_BREAKS", "JoinInfo", "TieBreak", "join"]
 
 TieBreak = Literal["trec_eval", "stable", "rank"]
 """How documents are ordered within a query.
@@ -74,24 +74,79 @@ def _check_mapping(value: object, where: str) -> Mapping[str, object]:
     return value
 
 
+MAX_GRADE: Final = 1_000_000
+"""Largest absolute relevance grade accepted, by :func:`join` and the file readers alike (TREC
+grades are small; a larger one is a typo, and ``2**grade`` must stay computable for
+``ndcg_exp``)."""
+
+
+def _is_number_type(kind: type) -> bool:
+    """int, float and the numpy integer/float types; never bool (a flag is not a score)."""
+    if kind is float or kind is int:
+        return True
+    return issubclass(kind, int | float | np.integer | np.floating) and not issubclass(
+        kind, bool | np.bool_
+    )
+
+
+def _value_types(groups: Iterable[Mapping[str, object]]) -> set[type]:
+    """The types of every value of every mapping (C-level iteration)."""
+    return set(map(type, chain.from_iterable(d.values() for d in groups)))
+
+
+def _not_a_number(value: object, what: str) -> str | None:
+    """Why ``value`` is not a usable number, or ``None`` when it is one."""
+    if isinstance(value, bool | np.bool_):
+        return f"{what} {value!r} is not a number but a boolean; give the number itself"
+    if isinstance(value, str):
+        return (
+            f"{what} {value!r} is not a number but a string; give the number itself (strings "
+            "are not converted)"
+        )
+    if not _is_number_type(type(value)):
+        return f"{what} {value!r} is not a number (a {type(value).__name__})"
+    return None
+
+
 def _locate_bad_value(
     groups: Iterable[tuple[str, Mapping[str, object]]], kind: str, what: str
 ) -> InputError:
-    """Find the first value float() rejects or that is NaN, for an error message."""
+    """Find the first value that is not a number, does not fit a float or is NaN."""
     for qid, docs in groups:
         for docid, value in docs.items():
+            where = f"{kind}: query {qid!r}, document {docid!r}"
+            reason = _not_a_number(value, what)
+            if reason is not None:
+                return InputError(f"{where}: {reason}")
             try:
                 number = float(value)  # type: ignore[arg-type]
-            except (TypeError, ValueError):
+            except OverflowError:
                 return InputError(
-                    f"{kind}: query {qid!r}, document {docid!r}: {what} {value!r} is not a number"
+                    f"{where}: {what} {_short(value)} does not fit a float; give a smaller number"
                 )
             if number != number:
                 return InputError(
-                    f"{kind}: query {qid!r}, document {docid!r}: {what} is NaN; a NaN score has "
-                    "no rank: drop the document or give it a number"
+                    f"{where}: {what} is NaN; a NaN {what} has no meaning (a NaN score no "
+                    "rank): drop the document or give it a number"
                 )
     return InputError(f"{kind}: a {what} is not a finite number")  # pragma: no cover
+
+
+def _as_float(value: object) -> float:
+    """``float(value)``, or an infinity of its sign for an integer beyond the float range."""
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf  # type: ignore[operator]
+
+
+def _short(value: object) -> str:
+    """``repr(value)`` cut to 40 characters (a huge int has no repr beyond 4,300 digits)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return "<an integer of more than 4,300 digits>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _qrels_arrays(
@@ -102,19 +157,37 @@ def _qrels_arrays(
     judged = [qrels[q] for q in qids]
     lengths = np.fromiter((len(d) for d in judged), dtype=np.int64, count=len(judged))
     total = int(lengths.sum())
+    if not all(map(_is_number_type, _value_types(judged))):
+        raise _locate_bad_value(zip(qids, judged, strict=True), "qrels", "grade")
     try:
         raw = np.fromiter(
             chain.from_iterable(d.values() for d in judged), dtype=np.float64, count=total
         )
-    except (TypeError, ValueError):
-        raise _locate_bad_value(zip(qids, judged, strict=True), "qrels", "grade") from None
-    if not np.all(np.isfinite(raw)) or np.any(raw != np.floor(raw)):
-        bad = int(np.flatnonzero(~np.isfinite(raw) | (raw != np.floor(raw)))[0])
+    except OverflowError:  # a Python int beyond the float range: out of range below
+        raw = np.fromiter(
+            map(_as_float, chain.from_iterable(d.values() for d in judged)),
+            dtype=np.float64,
+            count=total,
+        )
+    finite = np.isfinite(raw)
+    safe = np.where(finite, raw, 0.0)
+    bad_mask = ~finite | (safe != np.floor(safe)) | (np.abs(safe) > MAX_GRADE)
+    if bad_mask.any():
+        bad = int(np.flatnonzero(bad_mask)[0])
         row = int(np.searchsorted(np.cumsum(lengths), bad, side="right"))
         docid, value = list(judged[row].items())[bad - int(lengths[:row].sum())]
+        where = f"qrels: query {qids[row]!r}, document {docid!r}: grade {_short(value)}"
+        number = float(raw[bad])
+        if isinstance(value, float | np.floating) and (
+            not math.isfinite(number) or number != math.floor(number)
+        ):
+            raise InputError(
+                f"{where} is not a whole number; relevance grades are integers (0 = not "
+                "relevant, -1 = unjudged)"
+            )
         raise InputError(
-            f"qrels: query {qids[row]!r}, document {docid!r}: grade {value!r} is not a whole "
-            "number; relevance grades are integers (0 = not relevant, -1 = unjudged)"
+            f"{where} is out of range; grades must be integers between -{MAX_GRADE:,} and "
+            f"{MAX_GRADE:,} (0 = not relevant, 1 or more = relevant)"
         )
     grades = raw.astype(np.int64)
     qidx = np.repeat(np.arange(len(qids), dtype=np.int64), lengths)
@@ -277,8 +350,9 @@ def join(
     Raises
     ------
     InputError
-        For non-mapping inputs, non-string query ids, non-numeric or NaN scores, non-integer
-        grades, or when no query is in both the run and the qrels.
+        For non-mapping inputs, non-string query ids, scores that are not numbers (strings and
+        booleans included: nothing is converted) or are NaN, grades that are not whole numbers
+        or lie beyond +-:data:`MAX_GRADE`, or when no query is in both the run and the qrels.
     """
     _check_mapping(qrels, "qrels")
     _check_mapping(run, "run")
@@ -316,11 +390,13 @@ def join(
     docs_of = [run.get(q, empty) for q in qids]
     lengths = np.fromiter((len(d) for d in docs_of), dtype=np.int64, count=len(docs_of))
     total = int(lengths.sum())
+    if not all(map(_is_number_type, _value_types(docs_of))):
+        raise _locate_bad_value(zip(qids, docs_of, strict=True), "run", "score")
     try:
         scores = np.fromiter(
             chain.from_iterable(d.values() for d in docs_of), dtype=np.float64, count=total
         )
-    except (TypeError, ValueError):
+    except OverflowError:  # a Python int beyond the float range
         raise _locate_bad_value(zip(qids, docs_of, strict=True), "run", "score") from None
     if np.isnan(scores).any():
         raise _locate_bad_value(zip(qids, docs_of, strict=True), "run", "score")

@@ -2,21 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import BaseModel, ConfigDict, PlainSerializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    PlainSerializer,
+    PlainValidator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from hybridjudge._errors import InputError
+from hybridjudge._versions import check_format_version
 from hybridjudge.metrics.retrieval._arrays import TIE_BREAKS, TieBreak, join
-from hybridjudge.metrics.retrieval._measures import compute_metrics, parse_metrics
+from hybridjudge.metrics.retrieval._measures import (
+    METRIC_FAMILIES,
+    MetricNameError,
+    compute_metrics,
+    parse_metrics,
+)
 
 __all__ = ["RESULT_FORMAT_VERSION", "RetrievalResult", "evaluate"]
 
 RESULT_FORMAT_VERSION: Literal[1] = 1
 """Version of the JSON layout of :class:`RetrievalResult` (bumped on any incompatible change)."""
+
+READABLE_RESULT_FORMAT_VERSIONS: Final[tuple[int, ...]] = (1,)
+"""The ``format_version`` values this hybridjudge reads back."""
 
 
 def _to_list(values: npt.NDArray[np.float64]) -> list[float]:
@@ -24,7 +40,58 @@ def _to_list(values: npt.NDArray[np.float64]) -> list[float]:
     return result
 
 
-FloatVector = Annotated[npt.NDArray[np.float64], PlainSerializer(_to_list, return_type=list[float])]
+def _to_vector(value: Any) -> npt.NDArray[np.float64]:
+    """A read-only float64 vector from an array (Python) or a list of numbers (JSON)."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1 or value.dtype.kind not in "iuf":
+            raise PydanticCustomError(
+                "float_vector",
+                "expected a 1-D array of numbers, got shape {shape} of {dtype}",
+                {"shape": str(value.shape), "dtype": str(value.dtype)},
+            )
+        array = value.astype(np.float64, copy=False)
+    elif isinstance(value, list | tuple):
+        kinds = set(map(type, value))
+        if not kinds <= {int, float}:  # bool, str, None: a metric value is a number
+            index, item = next((i, x) for i, x in enumerate(value) if type(x) not in {int, float})
+            raise PydanticCustomError(
+                "float_vector",
+                "item {index} is {item}; a metric value is a number",
+                {"index": index, "item": repr(item)},
+            )
+        try:
+            array = np.array(value, dtype=np.float64)
+        except OverflowError:  # an integer beyond float range: not a metric value
+            raise PydanticCustomError(
+                "float_vector",
+                "an item is an integer too large for a float; a metric value is a finite number",
+            ) from None
+    else:
+        raise PydanticCustomError(
+            "float_vector",
+            "expected a list of numbers (one per query), got {type}",
+            {"type": type(value).__name__},
+        )
+    finite = np.isfinite(array)
+    if not finite.all():
+        index = int(np.flatnonzero(~finite)[0])
+        raise PydanticCustomError(
+            "float_vector",
+            "item {index} is {item}; a metric value is a finite number",
+            {"index": index, "item": repr(float(array[index]))},
+        )
+    if array.flags.writeable:
+        array = array.copy() if array is value else array
+        array.flags.writeable = False
+    return array
+
+
+FloatVector = Annotated[
+    npt.NDArray[np.float64],
+    PlainValidator(_to_vector, json_schema_input_type=list[float]),
+    PlainSerializer(_to_list, return_type=list[float]),
+]
+"""A read-only float64 array, written to JSON as a list and read back from one."""
 
 
 class RetrievalResult(BaseModel):
@@ -61,6 +128,26 @@ class RetrievalResult(BaseModel):
     queries_without_relevant: tuple[str, ...]
     """Evaluated queries with no judged document at the relevance level: every metric but
     nDCG (which uses grades below the level as gains) is 0 for them, as in trec_eval."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _supported_version(cls, data: Any) -> Any:
+        return check_format_version(data, READABLE_RESULT_FORMAT_VERSIONS, "retrieval result")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RetrievalResult:
+        if set(self.per_query) != set(self.metrics) or set(self.means) != set(self.metrics):
+            raise ValueError(
+                f"per_query has {sorted(self.per_query)} and means {sorted(self.means)}, but the "
+                f"metrics are {list(self.metrics)}: the result is incomplete or edited"
+            )
+        for name, values in self.per_query.items():
+            if values.shape[0] != len(self.query_ids):
+                raise ValueError(
+                    f"per_query[{name!r}] has {values.shape[0]} values for "
+                    f"{len(self.query_ids)} queries: the result is incomplete or edited"
+                )
+        return self
 
     @property
     def num_queries(self) -> int:
@@ -125,6 +212,7 @@ def evaluate(
         ``{qid: {docid: score}}``; higher scores rank first. A query mapped to ``{}`` retrieved
         nothing and scores 0 on every metric (it is evaluated, not skipped).
     metrics : list of str, or a comma-separated string
+        Required: there is no default set of metrics.
         E.g. ``["ndcg@10", "mrr", "hit@5", "p@10", "recall@100", "map"]``; trec_eval names such
         as ``"ndcg_cut_10"``, ``"P_10"``, ``"success_5"``, ``"recip_rank"`` are accepted. See
         :data:`METRIC_FAMILIES` for every name.
@@ -156,9 +244,12 @@ def evaluate(
     Raises
     ------
     InputError
-        Unknown metric (the message lists the valid names), a cutoff below 1, an empty run or
-        qrels, no query in common, NaN or non-numeric scores, non-integer grades, non-string
-        ids, or invalid options.
+        Unknown metric (the message lists the valid names), ``metrics=None`` or no metric (there
+        is no default set), a cutoff below 1, an empty run or qrels, no query in common, NaN,
+        non-numeric or boolean scores (a string such as ``"0.5"`` is refused, not converted),
+        grades that are not integers (``int``, a numpy integer, or a whole float such as
+        ``1.0``; strings and booleans are refused) or lie outside +-1,000,000 (the file readers'
+        bound), non-string ids, or invalid options.
 
     Examples
     --------
@@ -168,6 +259,12 @@ def evaluate(
     >>> result.means
     {'mrr': 0.5, 'p@2': 0.5, 'recall@2': 0.5}
     """
+    if isinstance(metrics, Mapping) or not isinstance(metrics, str | Iterable):
+        raise MetricNameError(
+            f"metrics={metrics!r}: name the metrics to compute, as a list such as "
+            "['ndcg@10', 'mrr'] or a comma-separated string 'ndcg@10,mrr' (there is no default "
+            "set); valid metrics: " + ", ".join(METRIC_FAMILIES)
+        )
     specs = parse_metrics(metrics if isinstance(metrics, str) else list(metrics))
     level = _check_int("relevance_level", relevance_level, 1)
     depth = None if max_docs is None else _check_int("max_docs", max_docs, 1)

@@ -22,7 +22,10 @@ cases (``eval_cases.json``, the seed articles' case file)
 
 A ranked list without scores becomes scores ``n, n-1, ..., 1`` (strictly decreasing), so every
 tie-breaking policy keeps the given order. Duplicate documents within one query are an error,
-as in trec_eval (``form_res_rels.c``: "duplicate docs").
+as in trec_eval (``form_res_rels.c``: "duplicate docs"), in every format: a JSON or JSONL object
+that lists a key twice (``{"d1": 0.9, "d1": 0.1}``, which :func:`json.loads` would silently read
+as its last value) is refused, naming the file, the line (JSONL), the query and the document.
+Grades are integers within +-:data:`MAX_GRADE`, as :func:`evaluate` requires.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hybridjudge._errors import CaseFileError, InputError
 from hybridjudge._jsonl import iter_json_lines
+from hybridjudge.metrics.retrieval._arrays import MAX_GRADE
 
 __all__ = [
     "RetrievalCase",
@@ -83,26 +87,128 @@ def _read_text(path: str | Path) -> tuple[Path, str]:
         raise InputError(f"{file}: cannot be read as UTF-8 text ({exc})") from None
 
 
-def _load_json(path: Path, text: str) -> Any:
+class _RepeatedKeys:
+    """``object_pairs_hook`` that builds dicts as :func:`json.loads` does and remembers every
+    object that lists a key twice (Python keeps the last value silently)."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[dict[str, Any], str]] = []
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.found.append((obj, key))
+                    break
+                seen.add(key)
+        return obj
+
+
+def _path_to(root: Any, target: object) -> list[str | int]:
+    """The keys and indices leading from ``root`` to the object ``target`` (by identity)."""
+    stack: list[tuple[Any, list[str | int]]] = [(root, [])]
+    while stack:
+        node, trail = stack.pop()
+        if node is target:
+            return trail
+        if isinstance(node, dict):
+            stack.extend((child, [*trail, key]) for key, child in node.items())
+        elif isinstance(node, list):
+            stack.extend((child, [*trail, index]) for index, child in enumerate(node))
+    return []  # pragma: no cover - the target was built while parsing root
+
+
+Describe = Callable[[Any, list[str | int], str], str]
+"""Turns (the parsed value, where in it the repeating object is, the repeated key) into an
+error message."""
+
+
+def _generic_repeat(root: Any, trail: list[str | int], key: str) -> str:
+    at = " at " + "".join(f"[{part!r}]" for part in trail) if trail else ""
+    return (
+        f"a JSON object{at} lists the key {key!r} twice (a JSON reader would keep the last value "
+        "silently); keep one"
+    )
+
+
+def _repeat_in_mapping(kind: str) -> Describe:
+    """Messages for ``{qid: {docid: value}}`` files: a query or a document listed twice."""
+
+    def describe(root: Any, trail: list[str | int], key: str) -> str:
+        if not trail:
+            return f"query {key!r} is listed twice; give each query one object"
+        if len(trail) == 1:
+            return (
+                f"query {trail[0]!r}: document {key!r} is listed twice; a document listed "
+                f"twice for one query is an error, as in trec_eval: keep one {kind}"
+            )
+        return _generic_repeat(root, trail, key)
+
+    return describe
+
+
+def _parse_json(text: str) -> tuple[Any, _RepeatedKeys]:
+    hook = _RepeatedKeys()
+    return json.loads(text, object_pairs_hook=hook), hook
+
+
+def _check_repeats(
+    data: Any,
+    hook: _RepeatedKeys,
+    describe: Describe,
+    *,
+    path: Path,
+    line: int | None,
+) -> None:
+    if hook.found:
+        obj, key = hook.found[0]
+        raise CaseFileError(describe(data, _path_to(data, obj), key), path=str(path), line=line)
+
+
+def _load_json(path: Path, text: str, describe: Describe = _generic_repeat) -> Any:
+    """Parse a whole JSON file; a key listed twice in one object is a :class:`CaseFileError`
+    (``describe`` words it for the file's layout)."""
     try:
-        return json.loads(text)
+        data, hook = _parse_json(text)
     except json.JSONDecodeError as exc:
         raise CaseFileError(f"invalid JSON: {exc.msg}", path=str(path), line=exc.lineno) from None
     except RecursionError:
         raise CaseFileError("invalid JSON: nested too deeply to read", path=str(path)) from None
     except ValueError as exc:  # e.g. an integer longer than Python reads (4,300 digits)
         raise CaseFileError(f"invalid JSON: {exc}", path=str(path)) from None
+    _check_repeats(data, hook, describe, path=path, line=None)
+    return data
 
 
-def _jsonl(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _jsonl(
+    path: Path, text: str, describe: Describe = _generic_repeat
+) -> Iterator[tuple[int, dict[str, Any]]]:
     # the one JSONL reader (hybridjudge._jsonl): line numbers, hostile lines as typed errors;
-    # NaN/Infinity stay accepted here, as scores (they rank as the extremes, like TREC's inf)
-    for item in iter_json_lines(text.split("\n"), path=str(path), allow_nan=True):
+    # NaN/Infinity stay accepted here, as scores (they rank as the extremes, like TREC's inf).
+    # Objects are built by a hook that sees a key listed twice (json.loads would keep the
+    # last value silently; a document listed twice is an error).
+    hook = _RepeatedKeys()
+    lines = text.split("\n")
+    for item in iter_json_lines(lines, path=str(path), allow_nan=True, object_pairs_hook=hook):
         if item.error is not None:
             raise item.error
         if not isinstance(item.value, dict):
             raise CaseFileError("each line must be a JSON object", path=str(path), line=item.line)
+        _check_repeats(item.value, hook, describe, path=path, line=item.line)
         yield item.line, item.value
+
+
+def _repeat_in_run_line(root: Any, trail: list[str | int], key: str) -> str:
+    """Messages for a JSONL run line: a document listed twice in its ``docs`` mapping."""
+    if trail == ["docs"]:
+        qid = root.get("qid", root.get("id"))
+        return (
+            f"query {qid!r}: document {key!r} is listed twice in docs; a document listed twice "
+            "for one query is an error, as in trec_eval: keep one score"
+        )
+    return _generic_repeat(root, trail, key)
 
 
 def _trec_lines(text: str) -> Iterator[tuple[int, list[str]]]:
@@ -119,11 +225,6 @@ def _short(value: Any) -> str:
     except ValueError:
         return f"<an integer of about {value.bit_length() * 0.30103:.0f} digits>"
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-MAX_GRADE = 1_000_000
-"""Largest absolute relevance grade accepted (TREC grades are small; a larger one is a typo or
-an overflow waiting to happen in the gain arrays)."""
 
 
 def _grade(value: Any, *, path: Path, line: int | None, qid: str, docid: str) -> int:
@@ -191,14 +292,15 @@ def read_qrels(path: str | Path) -> dict[str, dict[str, int]]:
     Raises
     ------
     CaseFileError
-        Malformed lines (named by file and line), non-integer grades, or a document judged
-        twice for one query.
+        Malformed lines (named by file and line), non-integer grades or grades beyond
+        +-1,000,000, a document judged twice for one query (also within one JSON object), or a
+        query listed twice in a JSON file.
     """
     file, text = _read_text(path)
     qrels: dict[str, dict[str, int]] = {}
     suffix = _suffix(file)
     if suffix == ".json":
-        data = _load_json(file, text)
+        data = _load_json(file, text, _repeat_in_mapping("judgment"))
         if not isinstance(data, dict):
             raise CaseFileError("expected an object {qid: {docid: grade}}", path=str(file))
         for qid, docs in data.items():
@@ -252,14 +354,14 @@ def read_run(path: str | Path) -> dict[str, dict[str, float]]:
     Raises
     ------
     CaseFileError
-        Malformed lines, non-numeric or NaN scores, a non-integer rank column, or a document
-        retrieved twice for one query.
+        Malformed lines, non-numeric or NaN scores, a non-integer rank column, a document
+        retrieved twice for one query (also within one JSON object), or a query listed twice.
     """
     file, text = _read_text(path)
     suffix = _suffix(file)
     run: dict[str, dict[str, float]] = {}
     if suffix == ".json":
-        data = _load_json(file, text)
+        data = _load_json(file, text, _repeat_in_mapping("score"))
         if not isinstance(data, dict):
             raise CaseFileError(
                 "expected an object {qid: {docid: score}} or {qid: [docid, ...]}", path=str(file)
@@ -268,7 +370,7 @@ def read_run(path: str | Path) -> dict[str, dict[str, float]]:
             run[qid] = ranking_to_scores(docs, where=f"query {qid!r}", path=file, line=None)
         return run
     if suffix == ".jsonl":
-        for number, record in _jsonl(file, text):
+        for number, record in _jsonl(file, text, _repeat_in_run_line):
             qid = record.get("qid", record.get("id"))
             if not isinstance(qid, str) or "docs" not in record:
                 raise CaseFileError(

@@ -141,7 +141,12 @@ def parse_metric(name: str) -> MetricSpec:
     >>> parse_metric("recip_rank").name
     'mrr'
     """
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str):
+        raise MetricNameError(
+            f"metric name {name!r} is a {type(name).__name__}; metric names are strings such as "
+            f"'ndcg@10'; valid metrics: {_valid_names()}"
+        )
+    if not name.strip():
         raise MetricNameError(f"metric name {name!r} is empty; valid metrics: {_valid_names()}")
     text = name.strip().lower()
     match = _NAME_RE.match(text)
@@ -258,7 +263,7 @@ def compute_metrics(
         grades = arrays.grade[gained].astype(np.float64)
         ideal = arrays.ideal_grade.astype(np.float64)
         if family == "ndcg_exp":
-            grades, ideal = np.exp2(grades) - 1.0, np.exp2(ideal) - 1.0
+            grades, ideal = _exp_gains(arrays, gained, grades, ideal)
         g_pos = arrays.pos[gained]
         gains[family] = (
             arrays.qidx[gained],
@@ -300,6 +305,26 @@ def compute_metrics(
                 idcg = _per_query_sum(i_q[i_keep], i_w[i_keep], nq)
             out[spec.name] = _divide(dcg, idcg)
     return out
+
+
+def _exp_gains(
+    arrays: RankedArrays, gained: IntArray, grades: FloatArray, ideal: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """Exponential gains ``2**g - 1`` of the retrieved and the ideal documents, each query's
+    scaled by ``2**-m`` (``m`` its highest judged grade) so that no gain overflows.
+
+    nDCG is a ratio of two sums over the same query, so a common factor per query cancels:
+    ``(2**g - 1) * 2**-m = 2**(g - m) - 2**-m`` is at most 1 for every grade up to the bound
+    the inputs are checked against (1,000,000), where ``2**g`` alone overflows a float past
+    ``g = 1023``. Scaling by a power of two is exact, so for small grades the values are those
+    of the unscaled formula, bit for bit (until the scaled terms become subnormal).
+    """
+    top = np.zeros(arrays.n_queries, dtype=np.float64)
+    heads = arrays.ideal_pos == 0  # the ideal ranking is sorted by grade, highest first
+    top[arrays.ideal_qidx[heads]] = arrays.ideal_grade[heads]
+    g_top = top[arrays.qidx[gained]]
+    i_top = top[arrays.ideal_qidx]
+    return np.exp2(grades - g_top) - np.exp2(-g_top), np.exp2(ideal - i_top) - np.exp2(-i_top)
 
 
 def _k(k: int | None) -> int:
