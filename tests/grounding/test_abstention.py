@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +149,11 @@ HEDGED = {
     "es": "No se especifica la fecha exacta, pero la planta abrió en marzo de 2019.",
     "fr": "Le rapport ne précise pas la date exacte, mais l'usine a ouvert en mars 2019.",
     "de": "Das genaue Datum wird nicht genannt, aber das Werk wurde im März 2019 eröffnet.",
+    # The first refusal is hedged, so the answer has answered before the second one, which only
+    # refuses another detail (this sentence was a refusal before the rule of the section
+    # "Partial answers" below; it has the shape of "Revenue was $4.2 billion. I don't know the
+    # 2022 figure.").
+    "en-later-refusal": "It does not say exactly when, but it was in 2019. I do not have information about the cost.",
 }
 
 
@@ -172,8 +178,6 @@ def test_hedged_partial_answers_are_not_refusals(text: str) -> None:
         "Les documents ne précisent pas le tarif, mais vous pouvez consulter le site officiel.",
         # a contrast before the marker does not hedge it
         "I'm sorry, but the provided documents do not mention the bookstore's hours.",
-        # the first refusal is hedged, a later one is not
-        "It does not say exactly when, but it was in 2019. I do not have information about the cost.",
     ],
 )
 def test_refusals_that_are_not_hedged_stay_refusals(text: str) -> None:
@@ -245,3 +249,180 @@ def test_opengates_real_refusal_is_recognised() -> None:
     refusal = outputs[OPENGATE_REFUSAL_ID]
     assert refusal.startswith("The context does not provide information")
     assert abstains(refusal)
+
+
+# --- Partial answers: the answer comes before the refusal of a detail -------------------------
+# An answer that states something, then says a detail is missing, answers: an answer sentence
+# before the marker's sentence, a clause of the marker's sentence before a semicolon or a
+# contrast, or the main clause after a leading concessive clause that holds the marker. The
+# expected values come from reading the sentences: each one gives a figure from the context.
+ACME = (
+    "Acme Corp reported total revenue of $4.2 billion in 2023. The company employs 12,000 people."
+)
+PARTIAL_ANSWERS = {
+    "sentence-before": "Acme employs 12,000 people. The context does not mention how many are engineers.",
+    "while-clause": "While the context does not give a breakdown, total revenue was $4.2 billion in 2023.",
+    "although-clause": "Although the report does not mention profit, revenue reached $4.2 billion.",
+    "semicolon-however": "Revenue was $4.2 billion; however, the context does not provide the growth rate.",
+    "dont-know-after": "Revenue was $4.2 billion in 2023. I don't know the 2022 figure.",
+    "comma-but": "Acme employs 12,000 people, but the context does not say how many are engineers.",
+    "framed-sentence-before": "Based on the context, revenue was $4.2 billion. The growth rate is not mentioned in the text.",
+    "although-statement": "Although revenue was $4.2 billion, the context does not give the growth rate.",
+    "even-though": "Even though the text is silent on profit, Acme employs 12,000 people.",
+    "es-aunque": "Aunque el texto no menciona el beneficio, los ingresos fueron de 4.200 millones de dólares.",
+    "fr-bien-que": "Bien que le rapport ne précise pas le bénéfice, le chiffre d'affaires a atteint 4,2 milliards.",
+    "de-obwohl": "Obwohl der Bericht den Gewinn nicht erwähnt, lag der Umsatz bei 4,2 Milliarden Dollar.",
+    "zh-before": "收入为42亿美元。上下文中没有提到增长率。",
+    "ja-before": "売上高は42億ドルです。成長率は記載されていません。",
+}
+
+
+@pytest.mark.parametrize("text", list(PARTIAL_ANSWERS.values()), ids=list(PARTIAL_ANSWERS))
+def test_an_answer_before_a_refused_detail_is_a_partial_answer(text: str) -> None:
+    assert not abstains(text)
+    assert abstains(text, include_hedged=True)  # the marker is there
+    report = check_grounding(text, ACME, answerable=True)
+    assert "over_abstention" not in report.kinds
+    assert not report.abstained
+
+
+# Refusals whose other sentences or clauses state nothing about the question: an apology, a
+# deflection, a frame, a question, a list number, a remark on what the source covers. Read by
+# hand: none of them gives the CEO's salary or any other fact, so each abstains.
+SPREAD_REFUSALS = {
+    "sorry-sentence": "I'm sorry. The context does not mention the CEO's salary.",
+    "refer-sentence": "The provided documents do not mention it. Please refer to the annual report.",
+    "thanks-unfortunately": "Thank you for your question. Unfortunately, the context does not provide the CEO's salary.",
+    "reviewed": "I have reviewed the provided documents. They do not mention the CEO's salary.",
+    "covers-only": "The context only covers revenue and headcount. It does not mention the CEO's salary.",
+    "provides-information-but": "The context provides information about revenue and headcount, but it does not mention the CEO's salary.",
+    "question-echo": "What is the CEO's salary? The context does not say.",
+    "numbered": "1. The context does not mention the CEO's salary.\n2. The context does not mention bonuses.",
+    "enumeration-subject": "The CEO's salary, bonus and stock awards are not mentioned in the context.",
+    "although-searched": "Although I searched the documents, I could not find the CEO's salary.",
+    "while-temporal": "While I was reading the documents, I could not find the CEO's salary.",
+    "let-me-check": "Let me check. The context does not mention it.",
+    "zh-sorry": "抱歉。上下文中没有提到首席执行官的薪酬。",
+    "ja-sorry": "申し訳ありませんが、提供された資料には記載されていません。",
+    "ko-sorry": "죄송합니다. 제공된 문서에 CEO의 급여 정보가 없습니다.",
+    "es-sorry": "Lo siento. No se menciona el salario del director.",
+    "fr-sorry": "Désolé, le texte ne précise pas le salaire du PDG.",
+}
+
+
+@pytest.mark.parametrize("text", list(SPREAD_REFUSALS.values()), ids=list(SPREAD_REFUSALS))
+def test_a_refusal_spread_over_sentences_stays_a_refusal(text: str) -> None:
+    assert abstains(text)
+    assert "non_abstention" not in check_grounding(text, ACME, answerable=False).kinds
+    assert "over_abstention" in check_grounding(text, ACME, answerable=True).kinds
+
+
+# --- More refusal forms ----------------------------------------------------------------------
+# Common refusals the markers missed, and natural variants. Each says, by its words, that the
+# information cannot be found or determined, so each abstains (read by hand).
+MORE_REFUSALS = {
+    "couldnt-find": "I couldn't find the CEO's salary in the provided documents.",
+    "could-not-locate": "I could not locate the CEO's salary in the context.",
+    "was-unable-to-locate": "I was unable to locate the CEO's salary in the documents.",
+    "wasnt-able-to-identify": "I wasn't able to identify who signed the contract.",
+    "not-possible-determine": "It is not possible to determine the CEO's salary from the context.",
+    "not-possible-tell": "It's not possible to tell from the documents when the plant opened.",
+    "impossible-say": "It is impossible to say how much the CEO earns.",
+    "report-not-disclose": "The report does not disclose the CEO's salary.",
+    "documents-not-specify": "The documents don't specify the CEO's salary.",
+    "passage-not-state": "The passage does not state the CEO's salary.",
+    "excerpt-not-indicate": "The excerpt doesn't indicate the CEO's salary.",
+    "text-not-include": "The text does not include the CEO's salary.",
+    "not-included-in-excerpt": "That detail is not included in the provided excerpt.",
+    "missing-from-documents": "The salary is missing from the documents.",
+    "silent": "The context is silent on the CEO's salary.",
+    "sources-silent": "The sources are silent about the CEO's salary.",
+    "unclear-from-context": "It is unclear from the context what the CEO earns.",
+    "unclear-from-text": "It's unclear from the text when the plant opened.",
+    "not-clear-from-passage": "It is not clear from the passage who the CEO is.",
+    "access": "I don't have access to that information.",
+    "access-not": "I do not have access to the company's payroll data.",
+    "n/a": "N/A",
+    "unknown": "Unknown.",
+    "unknown-bold": "**Unknown**",
+    "answer-label": "Answer: N/A",
+    "es-no-se-puede": "No se puede determinar a partir del texto.",
+    "es-no-es-posible": "No es posible saber el salario del director con esta información.",
+    "es-no-pude": "No pude encontrar el salario del director en los documentos.",
+    "es-informe": "El informe no revela el salario del director.",
+    "es-desconocido": "Desconocido.",
+    "de-reichen-nicht": "Die bereitgestellten Informationen reichen nicht aus, um die Frage zu beantworten.",
+    "de-aus-dem-text": "Aus dem Text lässt sich das Gehalt nicht bestimmen.",
+    "de-hervor": "Das Gehalt geht aus dem Text nicht hervor.",
+    "de-unbekannt": "Unbekannt.",
+    "fr-impossible": "Il est impossible de déterminer le salaire du PDG à partir du texte.",
+    "fr-pas-pu": "Je n'ai pas pu trouver le salaire du PDG dans les documents.",
+    "fr-rapport": "Le rapport n'indique pas le salaire du PDG.",
+    "zh-cannot-judge": "根据上下文无法判断首席执行官的薪酬。",
+    "zh-doc-not": "文档中并未说明首席执行官的薪酬。",
+    "zh-Hant-cannot": "根據資料無法確認執行長的薪酬。",
+    "ja-cannot-identify": "提供された情報からは特定できません。",
+    "ja-not-disclosed": "CEOの報酬は開示されていません。",
+    "ko-cannot-judge": "제공된 문서만으로는 판단할 수 없습니다.",
+    "ko-not-disclosed": "CEO의 급여는 문서에 공개되어 있지 않습니다.",
+    "th-cannot-tell": "ไม่สามารถบอกเงินเดือนของซีอีโอได้จากเอกสาร",
+}
+
+
+@pytest.mark.parametrize("text", list(MORE_REFUSALS.values()), ids=list(MORE_REFUSALS))
+def test_more_refusal_forms_are_recognised(text: str) -> None:
+    assert abstains(text)
+    assert "non_abstention" not in check_grounding(text, ACME, answerable=False).kinds
+
+
+# Ordinary answers that use the same words: a negated verb whose subject is not a source, a
+# passive without a source, a third-person search, "unknown" inside a sentence. Read by hand:
+# each states a fact.
+NOT_REFUSALS = {
+    "company-not-disclose": "The company does not disclose its margins by region.",
+    "plan-not-include": "The plan does not include dental care.",
+    "not-included-in-price": "Batteries are not included in the price.",
+    "not-included-in-this-report": "Statements for 2016 are derived from financial statements not included in this report.",
+    "rescuers-could-not-locate": "Rescuers could not locate the wreck until 1985.",
+    "police-unable-identify": "The police were unable to identify the suspect.",
+    "study-not-indicate": "The study does not indicate a link between coffee and cancer.",
+    "unknown-in-sentence": "The cause of the fire is unknown.",
+    "unknown-soldier": "Unknown Soldier is a 1990s comic series.",
+    "answer-label-fact": "Answer: Delhi",
+    "es-plan": "El plan no incluye soporte telefónico.",
+    "de-nicht-moeglich": "Eine Rückerstattung ist nach 30 Tagen nicht möglich.",
+}
+
+
+@pytest.mark.parametrize("text", list(NOT_REFUSALS.values()), ids=list(NOT_REFUSALS))
+def test_answers_with_refusal_words_are_not_refusals(text: str) -> None:
+    assert not abstains(text, include_hedged=True)
+
+
+def test_whole_answer_markers_are_custom_markers_too() -> None:
+    # ``^phrase$`` matches the whole answer only; other markers still match anywhere.
+    assert abstains("None.", markers=["^none$"])
+    assert not abstains("None of the plans has a trial.", markers=["^none$"])
+    assert abstains("n/a", markers=["^N/A$"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ("Sorry. " * 150_000) + "The context does not mention the price.",
+        ("sorry, " * 150_000) + "but the context does not mention the price.",
+        ("1. " * 350_000) + "I don't know.",
+        ("抱歉。" * 350_000) + "上下文中没有提到。",
+        "Although the context does not mention the price" + (", sorry" * 150_000) + ".",
+        ("The context does not mention X, but sorry. " * 25_000),
+        ("Revenue grew steadily over the year. " * 28_000) + "I don't know.",
+    ],
+    ids=["sentences", "clauses", "enumerators", "cjk", "concessive", "markers", "answer"],
+)
+def test_a_megabyte_answer_is_fast(text: str) -> None:
+    # Linear: about a second on a slow machine; a quadratic scan of 1 MB would take minutes.
+    assert len(text) >= 1_000_000
+    started = time.perf_counter()
+    abstains(text)
+    abstains(text, include_hedged=True)
+    assert time.perf_counter() - started < 10

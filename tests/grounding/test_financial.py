@@ -281,3 +281,167 @@ def test_a_row_label_does_not_flip_the_sign_of_a_figure() -> None:
     # text states a negative change
     assert _ungrounded("The net loss was -3,181.", "Net loss | 3,181 | 2,950") == ["-3,181"]
     assert _ungrounded("Sales changed by -3,181.", "Sales decreased by 3,181 in 2019.") == []
+
+
+# --- 5. what a derivation or a lookup may not explain (audit of the derivation) ---------------
+# Every case is written by hand; the arithmetic that would (wrongly) have explained the answer is
+# written next to it.
+
+STAFF_UP = "Staff grew from 40 to 52 between 2022 and 2023."
+VISITS_UP = "Patient visits rose from 10,000 to 11,862 in 2023."
+VISITS_TABLE_UP = "Item | 2023 | 2022\nVisits | 11,862 | 10,000"
+VISITS_TABLE_DOWN = "Item | 2023 | 2022\nVisits | 10,000 | 11,862"
+CLINIC = "The clinic has 7 doctors and 19 nurses."
+ACME = "Acme employs 12,500 people across 3 plants."
+CASH = "(in thousands)\nItem | 2019\nNet cash used in investing activities | (7,344)"
+LOSS = "(in thousands)\nItem | 2019 | 2018\nOperating loss | (3,811) | (2,950)"
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        # 52 - 40 = 12: a difference of two counts is no percentage
+        ("Staff grew by 12%.", STAFF_UP),
+        # the same two counts as adjacent cells of a table of counts (no "%" anywhere)
+        ("Staff grew by 12%.", "Item | 2023 | 2022\nStaff | 52 | 40"),
+        # (52 - 40) / 40 = +30%: the context says the staff grew, the answer that it fell
+        ("Staff fell 30%.", STAFF_UP),
+        ("Staff fell by 30%.", "Staff increased from 40 to 52 in 2023."),
+        # 11,862 - 10,000 = +1,862 in words, in a table headed by years, and with the question
+        ("Patient visits fell by 1,862.", VISITS_UP),
+        ("Visits fell by 1,862.", VISITS_TABLE_UP),
+        ("Visits rose by 1,862.", VISITS_TABLE_DOWN),
+        ("There were 1,862 fewer visits.", VISITS_TABLE_UP),
+        # (11,862 - 10,000) / 10,000 = +18.62%
+        ("Visits dropped 18.6%.", VISITS_TABLE_UP),
+        # 19 - 7 = 12: a count of doctors is not nurses minus doctors
+        ("The clinic employs 12 doctors.", CLINIC),
+        # 12,500 + 3 = 12,503: a count of plants is not added to a headcount
+        ("Acme employs 12,503 people.", ACME),
+        # 59,495 + 1 = 59,496: "Scope 1" is a label, not an operand
+        ("Emissions were 59,496 tonnes.", "Source | 2019\nScope 1 | 59,495\nScope 2 | 1,204"),
+        # 2.3 - 1 = 1.3: a version number and a phone prefix make no amount in billions of euros
+        ("Revenue was €1.3bn.", "Install version 2.3.1 or call +1 555 0100."),
+        # 40 is a count of staff, not a percentage
+        ("Roughly 40% of patients in 2023 were children.", "In 2023 the clinic had 40 staff."),
+        # "3 plants" stripped of the answer's scale: "€3.0bn" is more precise than "3", and a
+        # count of running text is no amount in billions
+        ("Acme's revenue was €3.0bn.", "Acme operates 3 plants."),
+        ("Acme's revenue was €3bn.", "Acme operates 3 plants."),
+    ],
+)
+def test_what_the_context_does_not_explain_is_flagged(answer: str, context: str) -> None:
+    report = check_grounding(answer, context)
+    assert not report.grounded, report.quantities
+    assert [f.kind for f in report.findings] == ["ungrounded_number"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "derivation"),
+    [
+        # (52 - 40) / 40 = 0.3 -> 30%, in the direction the context states
+        ("Staff grew 30%.", STAFF_UP, "30% = (52 - 40) / 40"),
+        ("Patient visits rose by 1,862.", VISITS_UP, "1,862 = 11,862 - 10,000"),
+        ("Visits rose by 1,862.", VISITS_TABLE_UP, "1,862 = 11,862 - 10,000"),
+        ("Visits fell by 1,862.", VISITS_TABLE_DOWN, "1,862 = 10,000 - 11,862"),
+        # (10,000 - 11,862) / 11,862 = -0.15697 -> 15.7% down
+        ("Visits fell 15.7%.", VISITS_TABLE_DOWN, "15.7% = (10,000 - 11,862) / 11,862"),
+        ("Visits changed by -15.7%.", VISITS_TABLE_DOWN, "-15.7% = (10,000 - 11,862) / 11,862"),
+        # (11,862 - 10,000) / 10,000 = 0.1862 -> 18.6% up
+        ("a 18.6% increase in visits", VISITS_TABLE_UP, "18.6% = (11,862 - 10,000) / 10,000"),
+        # a comparison of two counts, and a total of them, are still derived: 19 - 7, 7 + 19
+        ("The clinic has 12 more nurses than doctors.", CLINIC, "12 = 19 - 7"),
+        ("The clinic has 26 staff.", CLINIC, "26 = 7 + 19"),
+        # a count of doctors from two counts of doctors: 7 + 5 = 12
+        ("It now has 12 doctors.", "It had 7 doctors and hired 5 doctors.", "12 = 7 + 5"),
+        # amounts with their own currency and scale: 2.3 - 1 = 1.3 (billion euros)
+        ("Revenue was €1.3bn.", "Revenue fell from €2.3bn to €1bn.", "€1.3bn = €2.3bn - €1bn"),
+        # 59,495 + 1,204 = 60,699: the figures of the labelled rows add up
+        (
+            "Emissions were 60,699 tonnes.",
+            "Source | 2019\nScope 1 | 59,495\nScope 2 | 1,204",
+            "60,699 = 59,495 + 1,204",
+        ),
+        # 14.0% - 12.0% = 2.0 percentage points
+        (
+            "The margin rose by 2.0%.",
+            "Item | 2023 | 2022\nMargin | 14.0% | 12.0%",
+            "2.0% = 14.0% - 12.0%",
+        ),
+        # a table of bare percentages under a "%" heading cell: (2.9 + 3.8) / 2 = 3.35
+        (
+            "The average discount rate was 3.35%.",
+            " | 2019 | 2018\n | % | %\nDiscount rate | 2.9 | 3.8\nInflation | 2.0 | 2.0",
+            "3.35% = (2.9 + 3.8) / 2",
+        ),
+    ],
+)
+def test_what_the_context_explains_is_still_derived(
+    answer: str, context: str, derivation: str
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, report.findings
+    assert [t.derivation for t in report.derived] == [derivation]
+
+
+def test_the_question_does_not_bring_back_the_opposite_direction() -> None:
+    # the question names the row: 11,862 - 10,000 = +1,862 is still a rise, not a fall
+    question = "What was the change in visits from 2022 to 2023?"
+    assert _ungrounded("Visits fell by 1,862.", VISITS_TABLE_UP, question=question) == ["1,862"]
+    assert _ungrounded("Visits rose by 1,862.", VISITS_TABLE_UP, question=question) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        # a percentage in a table cell written without its sign, and one written as a percentage
+        ("Roughly 40% of patients were children.", "Group | Share\nChildren | 40\nAdults | 60"),
+        ("Roughly 40% of patients were children.", "About 40 percent of patients were children."),
+        # "$1,496.5 million" for a cell "1,496.5" of a table that states no scale
+        ("Sales were $1,496.5 million.", "Item | 2019\nSales | 1,496.5"),
+    ],
+)
+def test_percentages_of_cells_and_scales_of_cells_are_still_found(
+    answer: str, context: str
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, report.findings
+    assert [t.source for t in report.quantities] == ["context"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "evidence"),
+    [
+        # (7,344) thousand = -7,344,000 -> 7.3 million at the answer's one decimal, unsigned
+        ("Net cash used in investing activities was $7.3 million.", CASH, ["(7,344)"]),
+        ("The company used $7.3 million in investing activities.", CASH, ["(7,344)"]),
+        ("The company used $7,344 thousand in investing activities.", CASH, ["(7,344)"]),
+        ("Net cash used was -$7.3 million.", CASH, ["(7,344)"]),  # the sign may be written too
+        # the magnitude as written
+        (
+            "In 2019 it was 365,223.",
+            "Shares | 2019\nGranted | 120,000\nVested | (365,223)",
+            ["(365,223)"],
+        ),
+        # (3,811) thousand -> 3.8 million; (2,950) thousand -> 2.95 -> 3.0 million (half up)
+        (
+            "The operating loss widened to $3.8 million from $3.0 million.",
+            LOSS,
+            ["(3,811)", "(2,950)"],
+        ),
+    ],
+)
+def test_an_unsigned_figure_names_a_bracketed_one(
+    answer: str, context: str, evidence: list[str]
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, report.findings
+    traced = [t for t in report.quantities if t.quantity.text not in ("2019",)]
+    assert [t.matched_text for t in traced] == evidence
+    assert all(t.source == "context" for t in traced)
+
+
+def test_a_bracketed_magnitude_is_still_matched_at_the_answers_precision() -> None:
+    # (7,344) thousand is 7.3 million, not 7.4 million; a digit off is still flagged
+    assert _ungrounded("It used $7.4 million.", CASH) == ["$7.4 million"]
+    assert _ungrounded("It was 365,224.", "Vested | (365,223)") == ["365,224"]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hybridjudge.grounding import check_grounding, parse_quantities
+from hybridjudge.grounding import GroundingTypeError, check_grounding, parse_quantities
 
 # --- golden values: each expected value is computed by hand from the text -------------------
 
@@ -148,9 +148,12 @@ def test_spans_point_into_the_original_text() -> None:
     assert [q.text for q in parse_quantities(text)] == ["½", "ﬁve", "5 ＭＧ"]
 
 
-def test_wrong_type_is_a_type_error() -> None:
-    with pytest.raises(TypeError, match="needs a str"):
-        parse_quantities(b"5 mg")  # type: ignore[arg-type]
+@pytest.mark.parametrize("text", [b"5 mg", None, ["5 mg"]])
+def test_wrong_type_is_a_typed_error_naming_the_argument(text: object) -> None:
+    with pytest.raises(GroundingTypeError, match="needs the text as a str") as caught:
+        parse_quantities(text)  # type: ignore[arg-type]
+    assert caught.value.argument == "text"
+    assert isinstance(caught.value, TypeError)  # still a TypeError for callers that catch it
 
 
 # --- properties ------------------------------------------------------------------------------

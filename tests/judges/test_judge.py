@@ -529,15 +529,15 @@ def test_abstaining_and_asserting_answer_has_its_assertion_judged(
 def test_extracted_abstention_claims_are_dropped_and_recorded(
     openai_server: FakeOpenAIServer, cache_dir: Path
 ) -> None:
-    # Not recognised before extraction (no pattern covers "could not find"), but the only claim
-    # the extractor returns is itself an abstention.
+    # Not recognised before extraction (no marker covers "says nothing about"), but the only
+    # claim the extractor returns is itself an abstention.
     router = Router(
         claims=claims_reply("The documents do not provide the yearly price of the Enterprise plan.")
     )
     openai_server.respond_with(router)
     results, _, _ = run_judge(
         make_config(openai_server.base_url, cache_dir),
-        answer="Sorry, I could not find the Enterprise plan's yearly price in what I was given.",
+        answer="Sorry, what I was given says nothing about the Enterprise plan's yearly price.",
         context=UNANSWERABLE_CONTEXT,
         claims="model",
     )

@@ -5,10 +5,22 @@ compiled once per marker set into one regular expression. Latin-script markers m
 boundaries; markers in scripts written without spaces (Chinese, Japanese, Thai) and Korean match as
 substrings, since their words attach particles and endings.
 
-A marker followed by a contrast that goes on to say something (``"The report does not specify
-the exact date, but the plant opened in March 2019."``, ``"I don't know, but probably $499."``) is a
-*hedged partial answer*, not a refusal: the answer still answers. :func:`abstains` does not count
-it unless asked to (``include_hedged=True``).
+A marker written ``^phrase$`` (``"^n/a$"``, ``"^unknown$"``) matches only a whole answer, with
+the punctuation, quotes, markup and an ``Answer:`` label around it ignored: ``"Unknown."`` is a
+refusal, ``"The cause is unknown."`` an answer.
+
+An answer that answers and also says a detail is missing is a *partial answer*, not a refusal.
+The first marker of the answer belongs to a partial answer when the answer states something
+before it (an earlier sentence, or a clause of its sentence before a semicolon or a contrast:
+``"Revenue was $4.2 billion. I don't know the 2022 figure."``), when it sits in a leading
+concessive clause whose main clause states something (``"Although the report does not mention
+profit, revenue reached $4.2 billion."``), or when a contrast follows it and goes on to state
+something (``"The report does not specify the exact date, but the plant opened in March 2019."``,
+``"I don't know, but probably $499."``). Apologies, thanks, frames ("Based on the context"),
+deflections ("Please refer to the annual report"), questions, list numbers and remarks on what the
+source covers ("The context only covers revenue") state nothing. A claim in a sentence *after*
+an unhedged refusal does not make it a partial answer. :func:`abstains` does not count a partial
+answer unless asked to (``include_hedged=True``).
 """
 
 from __future__ import annotations
@@ -46,6 +58,11 @@ def _both(*phrases: str) -> tuple[str, ...]:
 def _combine(heads: tuple[str, ...], tails: tuple[str, ...]) -> tuple[str, ...]:
     """Every ``head tail`` phrase (``tails`` may hold ``""``)."""
     return tuple(f"{h} {t}".strip() for h in heads for t in tails)
+
+
+def _concat(heads: tuple[str, ...], tails: tuple[str, ...]) -> tuple[str, ...]:
+    """Every ``headtail`` phrase, without a space (scripts written without spaces)."""
+    return tuple(f"{h}{t}" for h in heads for t in tails)
 
 
 # Real refusal forms (issue 9): "I do not have (specific) information about ...", "I am unable to
@@ -144,6 +161,429 @@ _EN_SOURCE_PLURAL = _combine(
         "explicitly mention",
         "explicitly state",
     ),
+)
+
+# Sources an answer may say are silent. A negated verb of saying is a refusal only with one of
+# them as its subject ("the report does not disclose ..."): "the company does not disclose its
+# margins" or "the plan does not include dental care" are answers.
+_EN_SOURCE_ONE = (
+    "context",
+    "document",
+    "text",
+    "report",
+    "passage",
+    "excerpt",
+    "source",
+    "article",
+    "snippet",
+    "information provided",
+    "information given",
+    "provided information",
+)
+_EN_SOURCE_MANY = (
+    "contexts",
+    "documents",
+    "texts",
+    "reports",
+    "passages",
+    "excerpts",
+    "sources",
+    "articles",
+    "snippets",
+    "materials",
+)
+_EN_SOURCE_VERBS = (
+    "disclose",
+    "specify",
+    "state",
+    "indicate",
+    "include",
+    "mention",
+    "say",
+    "provide",
+    "give",
+    "contain",
+    "reveal",
+    "list",
+    "detail",
+    "cover",
+    "address",
+    "explain",
+    "clarify",
+    "discuss",
+    "describe",
+)
+_EN_SOURCE_SAYS_NOT = (
+    *_combine(_combine(_EN_SOURCE_ONE, ("doesn't",)), _EN_SOURCE_VERBS),
+    *_combine(_combine(_EN_SOURCE_MANY, ("don't",)), _EN_SOURCE_VERBS),
+    *_combine(_EN_SOURCE_ONE, ("is silent", "remains silent")),
+    *_combine(_EN_SOURCE_MANY, ("are silent", "remain silent")),
+)
+# "the provided excerpt", "the documents", "this context": after "not included in", "unclear
+# from" and the like (without a source, "not included in the price" is an answer). Not "the
+# report" or "this article": annual reports say "statements not included in this report".
+_EN_THE_SOURCE = (
+    "the provided",
+    "the given",
+    "the supplied",
+    "the retrieved",
+    "the available",
+    "the information",
+    *_combine(
+        ("the", "this"),
+        tuple(s for s in _EN_SOURCE_ONE[:9] + _EN_SOURCE_MANY if not s.startswith(("rep", "art"))),
+    ),
+)
+_EN_ABSENT_FROM_SOURCE = _combine(
+    (
+        "not included in",
+        "not disclosed in",
+        "not listed in",
+        "not given in",
+        "not indicated in",
+        "not present in",
+        "not contained in",
+        "not addressed in",
+        "not discussed in",
+        "not detailed in",
+        "not described in",
+        "not shown in",
+        "missing from",
+        "absent from",
+        "unclear from",
+        "unclear in",
+        "unclear based on",
+        "not clear from",
+        "not clear in",
+        "not clear based on",
+        "isn't clear from",
+        "isn't clear in",
+    ),
+    _EN_THE_SOURCE,
+)
+# "I couldn't find the CEO's salary ...", "I was unable to locate ...": in the first person only
+# ("rescuers could not locate the wreck" is an answer).
+_EN_SEARCHED = _combine(
+    (
+        "I couldn't",
+        "I can't",
+        "I didn't",
+        "I was unable to",
+        "I wasn't able to",
+        "I am unable to",
+        "I'm unable to",
+        "I am not able to",
+        "I'm not able to",
+        "I have been unable to",
+        "I've been unable to",
+        "I failed to",
+        "we couldn't",
+        "we can't",
+        "we didn't",
+        "we were unable to",
+        "we weren't able to",
+        "we are unable to",
+    ),
+    ("find", "locate", "identify"),
+)
+# "It is not possible to determine ...", "impossible to say", "there is no way to tell".
+_EN_NOT_POSSIBLE = _combine(
+    ("not possible to", "impossible to", "no way to"),
+    ("determine", "tell", "say", "know", "answer", "ascertain", "establish", "confirm", "verify"),
+)
+
+# Spanish, French and German counterparts of the forms above.
+_ES_SOURCE_ONE = (
+    "el texto",
+    "el documento",
+    "el informe",
+    "el pasaje",
+    "el fragmento",
+    "el extracto",
+    "la fuente",
+    "la información proporcionada",
+    "la información disponible",
+)
+_ES_SOURCE_MANY = (
+    "los textos",
+    "los informes",
+    "los pasajes",
+    "los fragmentos",
+    "los extractos",
+    "las fuentes",
+)
+_ES_SAYS_NOT = (
+    *_combine(
+        _ES_SOURCE_ONE,
+        (
+            "no menciona",
+            "no especifica",
+            "no indica",
+            "no revela",
+            "no detalla",
+            "no incluye",
+            "no proporciona",
+            "no contiene",
+            "no dice",
+            "no aclara",
+            "no precisa",
+            "no ofrece",
+            "no es suficiente",
+        ),
+    ),
+    *_combine(
+        _ES_SOURCE_MANY,
+        (
+            "no mencionan",
+            "no especifican",
+            "no indican",
+            "no revelan",
+            "no detallan",
+            "no incluyen",
+            "no proporcionan",
+            "no contienen",
+            "no dicen",
+            "no aclaran",
+            "no precisan",
+            "no ofrecen",
+            "no son suficientes",
+        ),
+    ),
+)
+_ES_CANNOT = (
+    *_combine(
+        ("no se puede", "no se pueden", "no es posible", "no puedo", "es imposible", "imposible"),
+        (
+            "determinar",
+            "saber",
+            "responder",
+            "precisar",
+            "establecer",
+            "identificar",
+            "confirmar",
+            "concluir",
+        ),
+    ),
+    *_combine(
+        ("no pude", "no puedo", "no he podido", "no logré", "no he logrado", "no fue posible"),
+        ("encontrar", "localizar", "identificar", "hallar"),
+    ),
+    *_combine(
+        ("no está claro", "no queda claro", "no resulta claro"),
+        ("a partir del", "a partir de los", "en el texto", "en el contexto", "en los documentos"),
+    ),
+    "no encontré",
+    "no he encontrado",
+    "no es suficiente para responder",
+    "no son suficientes para responder",
+    "no basta para responder",
+    "no bastan para responder",
+)
+_FR_SAYS_NOT = (
+    *_combine(
+        ("le texte", "le document", "le rapport", "le passage", "l'extrait", "la source"),
+        (
+            "n'indique pas",
+            "ne révèle pas",
+            "ne divulgue pas",
+            "ne donne pas",
+            "ne fournit pas",
+            "ne contient pas",
+            "n'inclut pas",
+            "ne dit pas",
+            "ne spécifie pas",
+            "ne détaille pas",
+            "ne fait pas mention",
+            "ne suffit pas",
+            "ne permet pas de déterminer",
+            "ne permet pas de savoir",
+        ),
+    ),
+    *_combine(
+        (
+            "les textes",
+            "les rapports",
+            "les passages",
+            "les extraits",
+            "les sources",
+            "les informations fournies",
+            "les informations disponibles",
+        ),
+        (
+            "n'indiquent pas",
+            "ne révèlent pas",
+            "ne divulguent pas",
+            "ne donnent pas",
+            "ne fournissent pas",
+            "ne contiennent pas",
+            "n'incluent pas",
+            "ne disent pas",
+            "ne spécifient pas",
+            "ne détaillent pas",
+            "ne font pas mention",
+            "ne suffisent pas",
+            "ne permettent pas de déterminer",
+            "ne permettent pas de savoir",
+        ),
+    ),
+    *_combine(
+        (
+            "ne figure pas dans",
+            "n'apparaît pas dans",
+            "n'est pas indiqué dans",
+            "pas clair d'après",
+        ),
+        ("le texte", "le document", "les documents", "le contexte", "le rapport", "l'extrait"),
+    ),
+)
+_FR_CANNOT = (
+    *_combine(
+        (
+            "impossible de",
+            "il n'est pas possible de",
+            "je ne peux pas",
+            "je ne suis pas en mesure de",
+        ),
+        ("déterminer", "savoir", "préciser", "établir", "confirmer", "dire", "identifier"),
+    ),
+    *_combine(
+        ("ne peut pas être", "ne peut être", "ne peuvent pas être"),
+        ("déterminé", "déterminée", "déterminés", "établi", "établie", "précisé", "précisée"),
+    ),
+    *_combine(
+        ("je n'ai pas pu", "je ne parviens pas à", "je n'arrive pas à", "nous n'avons pas pu"),
+        ("trouver", "localiser", "identifier"),
+    ),
+    "je ne trouve pas",
+    "je n'ai trouvé aucune",
+    "ne suffisent pas pour répondre",
+    "ne suffit pas pour répondre",
+    "ne suffisent pas à répondre",
+    "insuffisantes pour répondre",
+)
+_DE_NOT_ENOUGH = (
+    *_combine(
+        ("informationen", "angaben", "daten", "unterlagen", "dokumente", "quellen", "textstellen"),
+        ("reichen nicht aus", "sind nicht ausreichend", "genügen nicht"),
+    ),
+    *_combine(
+        ("der text", "der kontext", "das dokument", "der bericht", "der auszug", "der abschnitt"),
+        ("reicht nicht aus", "ist nicht ausreichend", "genügt nicht"),
+    ),
+    # "geht aus dem Text nicht hervor", "lässt sich aus den Dokumenten nicht bestimmen"
+    *_combine(
+        ("aus dem", "aus den"),
+        (
+            "text nicht",
+            "kontext nicht",
+            "dokument nicht",
+            "dokumenten nicht",
+            "unterlagen nicht",
+            "bericht nicht",
+            "auszug nicht",
+            "bereitgestellten informationen nicht",
+            "bereitgestellten dokumenten nicht",
+        ),
+    ),
+    "nicht bestimmen",
+    "nicht ermitteln",
+    "nicht feststellen",
+    "nicht bestimmt werden",
+    "nicht ermittelt werden",
+    "nicht festgestellt werden",
+    "nicht zu entnehmen",
+    "nicht entnehmen",
+    "nicht offengelegt",
+    "nicht auffinden",
+    "nicht finden.",
+)
+# Chinese, Japanese, Korean, Thai: a source then "not" (文档中未…, 資料には含まれていません), and
+# "cannot" + a verb of finding out.
+_ZH_HANS_MORE = (
+    *_concat(
+        ("文中", "文档中", "文件中", "资料中", "报告中", "上下文中", "文本中", "提供的信息中"),
+        ("未", "并未", "没有", "并没有"),
+    ),
+    *_concat(("无法", "未能", "没能"), ("判断", "确认", "得出", "找到", "查到", "推断", "确定")),
+    "不足以回答",
+    "不足以确定",
+    "不足以判断",
+    "无从判断",
+    "查不到",
+)
+_ZH_HANT_MORE = (
+    *_concat(
+        ("文中", "文件中", "資料中", "報告中", "上下文中", "文本中", "提供的資訊中"),
+        ("未", "並未", "沒有", "並沒有"),
+    ),
+    *_concat(("無法", "未能", "沒能"), ("判斷", "確認", "得出", "找到", "查到", "推斷", "確定")),
+    "不足以回答",
+    "不足以確定",
+    "不足以判斷",
+    "無從判斷",
+    "查不到",
+)
+_JA_MORE = (
+    *_concat(
+        ("記載", "言及", "明記", "明示", "開示", "説明", "記述", "掲載"),
+        ("されていません", "されておりません", "されていない", "されておらず"),
+    ),
+    *_concat(
+        ("特定", "判断", "確認", "判別", "断定", "把握"),
+        ("できません", "することはできません", "することができません", "できかねます"),
+    ),
+    *_concat(
+        ("資料には", "文書には", "コンテキストには", "テキストには", "文脈には", "本文には"),
+        ("含まれていません", "ありません"),
+    ),
+    "見当たりません",
+    "見つけられませんでした",
+    "見つけることができませんでした",
+    "情報はありません",
+)
+_KO_MORE = (
+    *_combine(
+        (
+            "문서에",
+            "문서에는",
+            "자료에",
+            "자료에는",
+            "본문에",
+            "본문에는",
+            "텍스트에",
+            "텍스트에는",
+            "컨텍스트에",
+            "컨텍스트에는",
+            "보고서에",
+            "보고서에는",
+        ),
+        (
+            "공개되어 있지 않",
+            "공개되지 않",
+            "포함되지 않",
+            "기재되어 있지 않",
+            "기재되지 않",
+            "설명되어 있지 않",
+            "언급이 없",
+            "나와 있지 않",
+        ),
+    ),
+    "판단할 수 없",
+    "파악할 수 없",
+    "특정할 수 없",
+    "확인할 수 없",
+    "찾지 못했",
+    "찾을 수 없",
+    "정보가 부족",
+)
+_TH_MORE = (
+    *_concat(("ไม่สามารถ",), ("หา", "บอก", "ยืนยัน", "ตัดสิน", "สรุป", "ระบุ")),
+    *_concat(("ไม่ปรากฏใน", "ไม่พบใน"), ("เอกสาร", "ข้อความ", "บริบท")),
+    "ไม่ได้เปิดเผย",
+    "ไม่ได้ให้รายละเอียด",
+    "ไม่ได้บอก",
+    "หาไม่พบ",
+    "ค้นหาไม่พบ",
 )
 
 
@@ -246,6 +686,28 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "unable to confirm",
         "can't say more",
         "can't be sure",
+        *_EN_SOURCE_SAYS_NOT,
+        *_EN_ABSENT_FROM_SOURCE,
+        *_EN_SEARCHED,
+        *_EN_NOT_POSSIBLE,
+        "I don't have access",
+        "I have no access",
+        "we don't have access",
+        "I lack access",
+        # The whole answer only (``^...$``): "Unknown." answers nothing, "the cause is unknown"
+        # is an answer.
+        "^n/a$",
+        "^unknown$",
+        "^not known$",
+        "^not available$",
+        "^not specified$",
+        "^not stated$",
+        "^not mentioned$",
+        "^not provided$",
+        "^not given$",
+        "^no answer$",
+        "^unanswerable$",
+        "^not answerable$",
     ),
     "zh-Hans": (
         "不知道",
@@ -278,6 +740,10 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "无从得知",
         "我不清楚",
         "未说明",
+        *_ZH_HANS_MORE,
+        "^未知$",
+        "^不详$",
+        "^不明$",
     ),
     "zh-Hant": (
         "不知道",
@@ -309,6 +775,10 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "無從得知",
         "我不清楚",
         "未說明",
+        *_ZH_HANT_MORE,
+        "^未知$",
+        "^不詳$",
+        "^不明$",
     ),
     "ja": (
         "わかりません",
@@ -341,6 +811,8 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "記述がありません",
         "わかりかねます",
         "分かりかねます",
+        *_JA_MORE,
+        "^不明$",
     ),
     "ko": (
         "모르겠습니다",
@@ -372,6 +844,10 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "정보를 가지고 있지 않",
         "정보를 갖고 있지 않",
         "알지 못합니다",
+        *_KO_MORE,
+        "^알 수 없음$",
+        "^불명$",
+        "^미상$",
     ),
     "th": (
         "ไม่ทราบ",
@@ -389,6 +865,8 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "ไม่ได้มีการกล่าวถึง",
         "ไม่สามารถระบุได้",
         "ไม่แน่ใจ",
+        *_TH_MORE,
+        "^ไม่ระบุ$",
     ),
     "es": (
         "no lo sé",
@@ -426,6 +904,13 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "no puedo dar una respuesta",
         "no puedo ofrecer una respuesta",
         "los documentos no",
+        *_ES_SAYS_NOT,
+        *_ES_CANNOT,
+        "^desconocido$",
+        "^desconocida$",
+        "^no disponible$",
+        "^no especificado$",
+        "^n/d$",
     ),
     "fr": (
         "je ne sais pas",
@@ -472,6 +957,14 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "n'est pas spécifiée",
         "aucune mention",
         "les documents ne",
+        *_FR_SAYS_NOT,
+        *_FR_CANNOT,
+        "^inconnu$",
+        "^inconnue$",
+        "^non disponible$",
+        "^non précisé$",
+        "^non spécifié$",
+        "^non communiqué$",
     ),
     "de": (
         "ich weiß nicht",
@@ -506,6 +999,13 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "keine antwort geben",
         "nicht beantwortet werden",
         "die dokumente enthalten keine",
+        *_DE_NOT_ENOUGH,
+        "^unbekannt$",
+        "^nicht bekannt$",
+        "^keine angabe$",
+        "^k. a.$",
+        "^k.a.$",
+        "^nicht verfügbar$",
     ),
 }
 """Built-in abstention markers per language (BCP 47 tags)."""
@@ -539,16 +1039,29 @@ class MarkerSet:
     engine, so markers are grouped by a *trigger*: their longest run of ASCII letters. A group is
     searched only when its trigger is among the letter runs of the text (which the quantity scan
     computes anyway). Markers without ASCII letters (Chinese, Japanese, Korean, Thai) are searched
-    only in non-ASCII texts.
+    only in non-ASCII texts. Markers written ``^phrase$`` match only a whole (short) answer.
     """
 
-    __slots__ = ("_groups", "_needs", "_others", "_sources", "_triggers", "markers")
+    __slots__ = (
+        "_groups",
+        "_needs",
+        "_other_markers",
+        "_others",
+        "_sources",
+        "_triggers",
+        "_whole",
+        "markers",
+    )
 
     def __init__(self, markers: tuple[str, ...]) -> None:
         self.markers = markers
         grouped: dict[bytes | None, list[str]] = {}
         needs: dict[bytes, list[frozenset[bytes]]] = {}
+        whole: list[str] = []
         for m in dict.fromkeys(markers):
+            if _is_whole_answer(m):
+                whole.append(m[1:-1])
+                continue
             runs = letter_runs(normalize_plain(m))
             ordered = sorted(runs, key=lambda r: (-len(r), r))
             trigger = ordered[0] if ordered else None
@@ -562,9 +1075,25 @@ class MarkerSet:
         self._groups: dict[bytes, re.Pattern[str]] = {}
         # A group is searched only if all letter runs of one of its markers are in the text.
         self._needs = needs
-        others = grouped.get(None)
-        self._others = _alternation(others) if others else None
+        # Markers without ASCII letters: compiled on the first non-ASCII text.
+        self._other_markers = grouped.get(None) or []
+        self._others: re.Pattern[str] | None = None
         self._triggers = frozenset(self._sources)
+        # Punctuation, quotes and markup around a whole answer are ignored ("**N/A**", "Unknown."),
+        # and so is a label before it ("Answer: N/A").
+        self._whole = (
+            re.compile(rf"[\W_]*(?:{_ANSWER_LABEL}[\W_]*)?(?:{_bodies(whole)})[\W_]*\Z")
+            if whole
+            else None
+        )
+
+    def _other(self, text: str) -> re.Pattern[str] | None:
+        """The expression of the markers without ASCII letters, if any and ``text`` is not ASCII."""
+        if not self._other_markers or text.isascii():
+            return None
+        if self._others is None:
+            self._others = _alternation(self._other_markers)
+        return self._others
 
     def _group(self, trigger: bytes) -> re.Pattern[str]:
         """The expression of the markers whose trigger is ``trigger`` (compiled once)."""
@@ -583,10 +1112,15 @@ class MarkerSet:
         """The first marker found in the *normalised* ``text`` (``None``: no abstention).
 
         ``words`` is the set of ASCII letter runs of ``text`` (:func:`letter_runs`) when the
-        caller has it. Markers ending in a full stop also match at the very end of the text.
-        A marker that opens a hedged partial answer (a contrast follows that still answers; see
-        :func:`abstains`) is skipped unless ``include_hedged``.
+        caller has it. Markers ending in a full stop also match at the very end of the text;
+        ``^phrase$`` markers match only the whole text. Unless ``include_hedged``, ``None`` when
+        the first marker belongs to a partial answer (see :func:`abstains`): the text answers,
+        so later markers only refuse details of it.
         """
+        if self._whole is not None and len(text) <= _WHOLE_ANSWER_MAX:
+            whole = self._whole.match(text)
+            if whole is not None:
+                return whole
         if words is None:
             words = letter_runs(text)
         text += "."  # so that sentence-final markers match an answer without a final stop
@@ -595,22 +1129,17 @@ class MarkerSet:
             for t in words & self._triggers  # a frozenset: iterates the smaller side
             if any(need <= words for need in self._needs[t])
         ]
-        if self._others is not None and not text.isascii():
-            triggered.append(self._others)
-        # The next match of each pattern, searched again only once passed: linear in the text
-        # however many hedged markers it holds.
-        ahead: list[re.Match[str] | None] = [p.search(text) for p in triggered]
-        while True:
-            best: re.Match[str] | None = None
-            for m in ahead:
-                if m is not None and (best is None or m.start() < best.start()):
-                    best = m
-            if best is None or include_hedged or not self._hedged(text, best):
-                return best
-            pos = best.end()  # a hedged partial answer: look for a later refusal
-            for i, m in enumerate(ahead):
-                if m is not None and m.start() < pos:
-                    ahead[i] = triggered[i].search(text, pos)
+        other = self._other(text)
+        if other is not None:
+            triggered.append(other)
+        first: re.Match[str] | None = None
+        for pattern in triggered:
+            m = pattern.search(text)
+            if m is not None and (first is None or m.start() < first.start()):
+                first = m
+        if first is None or include_hedged or not self._hedged(text, first):
+            return first
+        return None
 
     def _matches(self, text: str, words: frozenset[bytes]) -> list[re.Match[str]]:
         """Every marker occurrence in ``text`` (already ending in a full stop), in text order."""
@@ -619,18 +1148,64 @@ class MarkerSet:
             if not any(need <= words for need in self._needs[trigger]):
                 continue
             found.extend(self._group(trigger).finditer(text))
-        if self._others is not None and not text.isascii():
-            found.extend(self._others.finditer(text))
+        other = self._other(text)
+        if other is not None:
+            found.extend(other.finditer(text))
         found.sort(key=lambda m: m.start())
         return found
 
+    def _refuses(self, text: str) -> bool:
+        """Whether ``text`` (a stretch of the answer) holds a marker, hedged or not."""
+        return bool(self._matches(text + ".", letter_runs(text)))
+
     def _hedged(self, text: str, m: re.Match[str]) -> bool:
-        """Whether the marker ``m`` opens a hedged partial answer: a contrast follows it (in its
-        sentence, or opening the next one) and goes on to say something that is not itself a
-        refusal (``"... does not specify the exact date, but the plant opened in 2019."``)."""
-        # Positions, not slices of the rest of the text: linear however many markers there are.
-        stop = _SENTENCE_END.search(text, m.end())
-        end = stop.end() if stop else len(text)
+        """Whether the first marker ``m`` of ``text`` belongs to a partial answer, one that still
+        answers, on any of three counts:
+
+        1. the text before it states something: an earlier sentence, or a clause of its own
+           sentence before a contrast or a semicolon (``"Revenue was $4.2 billion. I don't
+           know the 2022 figure."``, ``"Revenue was $4.2 billion; however, the context does
+           not provide the growth rate."``);
+        2. it sits in a leading concessive clause whose main clause states something
+           (``"Although the report does not mention profit, revenue reached $4.2 billion."``);
+        3. a contrast follows it (in its sentence, or opening the next one) and goes on to state
+           something (``"... does not specify the exact date, but the plant opened in 2019."``).
+
+        What "states something" means is :func:`_asserts`; a stretch that holds a marker itself
+        never counts.
+        """
+        # Positions, not slices of the rest of the text: linear in the text.
+        begin = 0
+        for stop in _SENTENCE_END.finditer(text, 0, m.start()):
+            if stop.group() not in "?？" and _asserts(text[begin : stop.start()]):
+                return True
+            begin = stop.end()
+        head = text[begin : m.start()]  # the marker's sentence up to the marker
+        last_break = -1
+        for brk in _HEAD_BREAK.finditer(head):
+            last_break = brk.start()
+        if last_break > 0 and _asserts(head[:last_break]):
+            return True
+        after = _SENTENCE_END.search(text, m.end())
+        end = after.end() if after else len(text)
+        concessive = _CONCESSIVE.match(head)
+        if concessive is not None:
+            # "Although revenue was $4.2 billion, the context does not give ...": the clause
+            # before the marker (not after "while", often temporal: "While I was reading the
+            # documents, I could not find ..."); "Although the context does not give ...,
+            # revenue was ...": the main clause after it.
+            closed = _CLAUSE_END.search(head, concessive.end())
+            if (
+                closed is not None
+                and concessive.group().strip() not in ("while", "whilst")
+                and _asserts(head[concessive.end() : closed.start()])
+            ):
+                return True
+            main = _CLAUSE_END.search(text, m.end(), end)
+            if main is not None:
+                rest = text[main.end() : end]
+                if _asserts(rest) and not self._refuses(rest):
+                    return True
         cut = _CONTRAST_IN.search(text, m.end(), end)
         if cut is not None:
             continuation = text[cut.end() : end]
@@ -640,9 +1215,23 @@ class MarkerSet:
                 return False
             stop2 = _SENTENCE_END.search(text, start.end())
             continuation = text[start.end() : stop2.end() if stop2 else len(text)]
-        if not _says_something(continuation) or _DEFLECTION.match(continuation):
-            return False
-        return not self._matches(continuation + ".", letter_runs(continuation))
+        return _asserts(continuation) and not self._refuses(continuation)
+
+
+_WHOLE_ANSWER_MAX = 200
+"""Longest text tried against the whole-answer (``^phrase$``) markers."""
+_ANSWER_LABEL = r"(?:answer|response|respuesta|réponse|antwort|答案|回答|답변|คำตอบ)\s*:"
+
+
+def _is_whole_answer(marker: str) -> bool:
+    """Whether ``marker`` is written ``^phrase$`` (matches only a whole answer)."""
+    return len(marker) > 2 and marker[0] == "^" and marker[-1] == "$" and bool(marker[1:-1].strip())
+
+
+def _bodies(phrases: list[str]) -> str:
+    """An alternation of the normalised ``phrases``, longest first, any spacing between words."""
+    texts = sorted({" ".join(normalize_plain(p).split()) for p in phrases}, key=len, reverse=True)
+    return "|".join(r"\s+".join(re.escape(w) for w in t.split(" ")) for t in texts)
 
 
 # Sentence ends: . ! ? and their CJK forms (not a decimal point), or a line break.
@@ -666,6 +1255,21 @@ _CONTRAST_IN = re.compile(rf"(?<!\w)(?:{_CONTRAST_WORDS})(?!\w)|;|{_CONTRAST_CJK
 _CONTRAST_OPENS = re.compile(
     rf"\s*(?:(?:{_CONTRAST_WORDS}|still|yet)(?!\w)|{_CONTRAST_CJK})", re.IGNORECASE
 )
+# What separates a statement from a refusal that follows it in the same sentence ("Revenue was
+# $4.2 billion; however, the context ..."): a semicolon or a contrast. A comma alone does not:
+# "The salary, bonus and options are not mentioned." is one refusal.
+_HEAD_BREAK = re.compile(
+    r";|(?<!\w)(?:but|however|although|though|yet|whereas|pero|sin embargo|aunque|mais|"
+    r"cependant|toutefois|pourtant|aber|jedoch|allerdings)(?!\w)|"
+    r"但|不过|不過|然而|可是|ただし|しかし|ですが|が、|が,|하지만|그러나|지만|แต่"
+)
+# A sentence opening with a concessive subordinate clause ("Although ..., <main clause>").
+_CONCESSIVE = re.compile(
+    r"\s*(?:(?:although|though|even though|while|whilst|even if|aunque|si bien|a pesar de que|"
+    r"bien que|quoique|même si|obwohl|obgleich|wenngleich|auch wenn)(?!\w)|虽然|雖然|尽管|儘管)"
+)
+# The end of a clause: a comma (not a thousands or decimal one), a semicolon or a dash.
+_CLAUSE_END = re.compile(r",(?!\d)|;|、|\s-\s")
 # A continuation that only points elsewhere ("but you can check the website", "However, I can
 # suggest ...") does not answer.
 _DEFLECTION = re.compile(
@@ -684,6 +1288,110 @@ _DEFLECTION = re.compile(
     r"建议|建議|请|請|お問い合わせ|ご確認|문의|확인하시기|กรุณา|แนะนำ"
     r")"
 )
+# Clauses that state nothing about the question, dropped whole: apologies, thanks, greetings,
+# "I have reviewed the documents", "Regarding your question", "As an AI ...".
+_FILLER = re.compile(
+    r"\s*(?:(?:"
+    r"sorry|i'm sorry|i am sorry|we're sorry|we are sorry|apologies|my apologies|"
+    r"i apologi[sz]e|we apologi[sz]e|unfortunately|regrettably|sadly|alas|thank you|thanks|"
+    r"hello|hi|hey|dear|good question|great question|that's a (?:good|great) question|"
+    r"certainly|sure|of course|okay|ok|well|hmm|let me|here is|here's|here are|"
+    r"as an ai|i'm an ai|i am an ai|to answer|in response to|regarding|concerning|as for|"
+    r"as to|with regard to|with respect to|in regard to|you asked|you're asking|"
+    r"you are asking|(?:the|this|your) question (?:asks|is asking|is about|concerns|refers to)|"
+    r"please note|"
+    r"(?:i|we) (?:have |had |'ve )?(?:carefully |thoroughly )?(?:reviewed|checked|read|"
+    r"searched|examined|looked|gone through|went through|scanned|analy[sz]ed)|"
+    r"after (?:carefully )?(?:reviewing|checking|reading|searching|examining|looking|"
+    r"analy[sz]ing|going through)|upon (?:reviewing|checking|reading|examining|review)|"
+    r"having (?:reviewed|checked|read|searched|examined|looked)|"
+    r"lo siento|lamentablemente|desafortunadamente|disculp[ae]|perdón|gracias|hola|claro|"
+    r"por supuesto|con respecto a|en cuanto a|respecto a|después de revisar|tras revisar|"
+    r"he revisado|revisé|"
+    r"désolée?|je suis désolée?|malheureusement|hélas|pardon|excusez|je m'excuse|merci|"
+    r"bonjour|bien sûr|concernant|en ce qui concerne|quant à|après avoir|"
+    r"j'ai (?:examiné|consulté|vérifié|lu|parcouru)|"
+    r"leider|entschuldigung|es tut mir leid|tut mir leid|bedauerlicherweise|danke|"
+    r"vielen dank|hallo|natürlich|bezüglich|hinsichtlich|nach (?:prüfung|durchsicht)"
+    r")(?![\w'-])|"
+    r"抱歉|很抱歉|非常抱歉|对不起|對不起|不好意思|遗憾|遺憾|您好|你好|谢谢|謝謝|感谢|感謝|关于|關於|"
+    r"申し訳|すみません|恐れ入り|残念|ご質問|こんにちは|ありがとう|"
+    r"죄송|미안|유감스럽게도|안녕하세요|감사합니다|"
+    r"ขออภัย|ขอโทษ|เสียใจ|น่าเสียดาย|สวัสดี|ขอบคุณ"
+    r")"
+)
+# A frame before what a clause states ("Based on the provided context, ...", "Según el
+# texto, ..."), dropped from the clause.
+_SOURCE_NOUNS = (
+    r"contexts?|documents?|texts?|passages?|excerpts?|sources?|materials?|information|reports?|"
+    r"articles?|snippets?|contexto|texto|documentos?|información|fragmentos?|pasajes?|informe|"
+    r"fuentes?|contexte|texte|informations?|extraits?|rapport|kontext|textes?|dokumente?n?|"
+    r"unterlagen|informationen|angaben|quellen?|bericht|berichts|auszug"
+)
+_FRAME = re.compile(
+    r"\s*(?:(?:based on|according to|from|in|within|given|per|looking (?:at|through|over)|"
+    r"reviewing|checking|searching|según|de acuerdo con|basándome en|basado en|con base en|en|"
+    r"a partir de|selon|d'après|sur la base d[eu]s?|en me basant sur|dans|à partir d[eu]s?|"
+    r"laut|gemäß|basierend auf|auf grundlage|anhand|im|in den|aus dem|aus den)"
+    rf"\s+(?:\S+\s+){{0,3}}?(?:{_SOURCE_NOUNS})(?!\w)"
+    r"(?:\s+(?:provided|given|available|supplied|above|below|retrieved|proporcionad[oa]s?|"
+    r"dad[oa]s?|disponibles?|fournie?s?|donnée?s?))?|"
+    r"(?:根据|根據|依据|依據|基于|基於|按照)[^,。]{0,12}?(?:文档|文件|资料|資料|上下文|文本|内容|內容|"
+    r"信息|資訊|报告|報告)(?:中|里|裡|内|內)?|"
+    r"提供された(?:資料|文書|ドキュメント|コンテキスト|情報|テキスト)(?:によると|に基づくと|では|には)?|"
+    r"제공된 (?:문서|자료|정보|컨텍스트|텍스트)(?:에 따르면|에 의하면|를 바탕으로|에서는|에는)?"
+    r")"
+)
+# A remark on what the source is about, not what it says: "The context only covers revenue and
+# headcount", "It mainly discusses the merger" (but "The report mentions that ..." states).
+_META = re.compile(
+    r"\s*(?:(?:the|this|these) )?(?:(?:provided|given|retrieved|available|supplied) )?"
+    r"(?:contexts?|documents?|texts?|passages?|excerpts?|sources?|reports?|articles?|"
+    r"information|materials?|snippets?|it|they)(?: provided| given| above)?"
+    r"(?: only| mainly| primarily| just)? (?:mentions?|discuss(?:es)?|describes?|covers?|"
+    r"talks? about|focus(?:es)? on|is about|are about|deals? with|refers? to|concerns?|"
+    r"relates? to|address(?:es)?|(?:contains?|provides?|includes?|gives?|has|have) "
+    r"(?:some |only |general |limited )?information)(?!\w)(?! that)"
+)
+_CONNECTOR = re.compile(
+    r"(?:\s*(?:(?:but|however|although|though|yet|still|and|so|also|instead|nevertheless|"
+    r"nonetheless|that said|pero|sin embargo|aunque|y|mais|cependant|toutefois|pourtant|et|"
+    r"aber|jedoch|allerdings|doch|und)(?![\w'-])|但是|但|不过|不過|然而|可是|しかし|ただし|"
+    r"하지만|그러나|다만|แต่)[\s,]*){0,3}"
+)
+# A clause that is only a list number ("1" of "1. The context does not ...").
+_ENUMERATOR = re.compile(r"[\W_]*\d{1,2}[\W_]*")
+_CLAUSE_BREAK = re.compile(r"[,;:、]|\s-\s")
+
+
+@lru_cache(maxsize=4096)  # answers repeat sentences ("Sorry." ...): each is analysed once
+def _asserts(text: str) -> bool:
+    """Whether ``text``, a stretch of an answer without a marker, states something: it is not a
+    question, and once the clauses that state nothing about the question are dropped (fillers
+    such as apologies, thanks, greetings and "I have reviewed the documents"; deflections such
+    as "Please consult the annual report"; remarks on what the source covers; list numbers) and
+    frames cut ("Based on the context, ..."), what is left says something (:func:`_says_something`:
+    a figure, or two words)."""
+    text = text.strip()
+    if text.endswith(("?", "？")):
+        return False
+    kept: list[str] = []
+    for clause in _CLAUSE_BREAK.split(text):
+        connector = _CONNECTOR.match(clause)
+        if connector is not None:
+            clause = clause[connector.end() :]
+        frame = _FRAME.match(clause)
+        if frame is not None:
+            clause = clause[frame.end() :]
+        if (
+            _FILLER.match(clause)
+            or _DEFLECTION.match(clause)
+            or _META.match(clause)
+            or _ENUMERATOR.fullmatch(clause)
+        ):
+            continue
+        kept.append(clause)
+    return _says_something(" ".join(kept))
 
 
 def _says_something(text: str) -> bool:
@@ -708,6 +1416,9 @@ def _compile(markers: tuple[str, ...]) -> MarkerSet | None:
 
 def compile_markers(markers: Sequence[str] | None) -> MarkerSet | None:
     """Validate and compile a marker set (``None``: the built-in markers; empty: never abstains).
+
+    A marker matches as a phrase anywhere in the answer; one ending in a full stop also at the
+    end of a sentence or of the answer; one written ``^phrase$`` only as the whole answer.
 
     Raises:
         GroundingTypeError: ``markers`` is a bare string or holds a non-string.
@@ -739,9 +1450,13 @@ def abstains(
 ) -> bool:
     """Whether ``text`` abstains, i.e. contains one of ``markers`` (built-in ones by default).
 
-    A hedged partial answer, a marker followed by a contrast that still answers ("The report
+    A partial answer is not an abstention unless ``include_hedged`` (then any marker counts):
+    one that states something before its first marker ("Revenue was $4.2 billion. I don't know
+    the 2022 figure."), around it in a concessive sentence ("Although the report does not
+    mention profit, revenue reached $4.2 billion.") or after it behind a contrast ("The report
     does not specify the exact date, but the plant opened in 2019.", "I don't know, but probably
-    $499."), is not an abstention unless ``include_hedged`` (then any marker counts).
+    $499."). Fillers, frames, deflections and questions state nothing ("I'm sorry. The context
+    does not mention it." abstains).
 
     Examples:
         >>> abstains("The context does not provide the annual price.")
@@ -753,6 +1468,10 @@ def abstains(
         >>> abstains("It does not specify the exact date, but the plant opened in 2019.")
         False
         >>> abstains("I don't know, but probably $499.", include_hedged=True)
+        True
+        >>> abstains("Revenue was $4.2 billion. I don't know the 2022 figure.")
+        False
+        >>> abstains("Unknown.")
         True
     """
     if not isinstance(text, str):

@@ -9,11 +9,18 @@ and a caller that checks many answers keeps the prepared objects instead.
 
 How an answer's number is traced, in order: the same quantity in the context, the question, the
 allowed numbers or an anchor (exact value and unit; a scale the context states for a table or
-block applies to its figures, and the sign may be stated in words); the same figure rounded to the
-precision the answer writes (``$16.5 billion`` for ``16,525`` under ``(in millions)``); a
-constant or counting word of shown working (``x 100``, ``these two figures``); and a figure
-derived from two context figures or from the answer's own working (``derived``, with the
-derivation in the report).
+block applies to its figures, the sign may be stated in words, and an unsigned figure may name an
+accounting negative ``(7,344)`` by its magnitude); the same figure rounded to the precision the
+answer writes (``$16.5 billion`` for ``16,525`` under ``(in millions)``, ``$7.3 million`` for
+``(7,344)`` in thousands); a constant or counting word of shown working (``x 100``, ``these two
+figures``); and a figure derived from two context figures or from the answer's own working
+(``derived``, with the derivation in the report).
+
+A percentage matches a bare context figure only in a table cell (a ``%`` column's cells are often
+written without the sign), never a count of running text (``40%`` is not ``40 staff``); a scale
+word the answer adds (``$1,496.5 million``) matches a figure without a stated scale only in a
+table cell or with a currency, and never a figure written less precisely (``€3.0bn`` is not the
+``3`` of ``3 plants``).
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -38,7 +45,16 @@ from hybridjudge.grounding._anchors import (
     negation_cue,
     negation_cues,
 )
-from hybridjudge.grounding._derive import Figure, Figures, Hint, Target, explain_from
+from hybridjudge.grounding._derive import (
+    Figure,
+    Figures,
+    Hint,
+    Target,
+    clause_trend,
+    counted_noun,
+    explain_from,
+    stated_trend,
+)
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
@@ -62,7 +78,9 @@ from hybridjudge.grounding._quantities import (
     F_YEAR,
     Meta,
     Scan,
+    frequency_after,
     scan,
+    uncounted_frequency,
 )
 
 if TYPE_CHECKING:
@@ -122,15 +140,25 @@ class _Index:
     exact: dict[_Key, _Occ] = field(default_factory=dict)
     numer: dict[_Key, _Occ] = field(default_factory=dict)
     unitless: dict[_Key, _Occ] = field(default_factory=dict)
+    cells: dict[_Key, _Occ] = field(default_factory=dict)
+    """Unitless figures of table cells: a percentage may match them (a ``%`` column's cells are
+    often written bare), not a count of running text."""
+    loose_percent: bool = True
+    """Whether a percentage matches any unitless figure (the question, the allowed numbers and
+    the anchors) or, for a context, only those of :attr:`cells`."""
     any_raw: dict[_Key, _Occ] = field(default_factory=dict)
-    mantissa: dict[_Key, _Occ] = field(default_factory=dict)
+    mantissa: dict[_Key, tuple[_Occ, int]] = field(default_factory=dict)
+    """Figures without a stated scale (of table cells, or with a currency) and the most decimals
+    written for each: ``$1,496.5 million`` may name the cell ``1,496.5``, ``€3.0bn`` not ``3``."""
     bracketed: dict[_Key, _Occ] = field(default_factory=dict)
-    """Magnitudes of accounting negatives ``(43)``: shown working may use them unsigned."""
+    """Magnitudes of accounting negatives ``(43)``, also with their block's scale: an unsigned
+    figure of the answer may name them (``used $7.3 million`` for ``(7,344)`` thousand)."""
     dates_md: dict[int, _Occ] = field(default_factory=dict)
     dates_md_yearless: dict[int, _Occ] = field(default_factory=dict)
     items: list[tuple[Quantity, _Occ]] = field(default_factory=list)
 
-    def add(self, q: Quantity, occ: _Occ) -> None:
+    def add(self, q: Quantity, occ: _Occ, cell: bool = True) -> None:
+        """Add a quantity (``cell``: it stands in a table cell, see :attr:`cells`)."""
         self.items.append((q, occ))
         if q.kind == "date":
             v = int(q.value)
@@ -149,16 +177,22 @@ class _Index:
         dim = q.dimension
         if dim is None:
             self.unitless.setdefault((None, num, den), occ)
+            if cell:
+                self.cells.setdefault((None, num, den), occ)
             return
         b = q.base_value
         key = (dim, b.numerator, b.denominator)
         self.exact.setdefault(key, occ)
         self.numer.setdefault(key if "/" not in dim or q.unit is None else _numerator_key(q), occ)
 
-    def add_value(self, value: Fraction, dimension: str | None, occ: _Occ) -> None:
+    def add_value(
+        self, value: Fraction, dimension: str | None, occ: _Occ, cell: bool = True
+    ) -> None:
         """Add a value a context figure also stands for (scaled, or signed by words)."""
         self.any_raw.setdefault(_k(None, value), occ)
         self.unitless.setdefault(_k(None, value), occ)
+        if cell:
+            self.cells.setdefault(_k(None, value), occ)
         if dimension is not None:
             self.exact.setdefault(_k(dimension, value), occ)
 
@@ -172,11 +206,16 @@ class _Index:
             return self.exact.get(_k("time", q.value))
         if q.dimension is None:
             return self.any_raw.get(_k(None, q.value))
-        return (
-            self.exact.get(_k(q.dimension, q.base_value))
-            or self.numer.get(_numerator_key(q))
-            or self.unitless.get(_k(None, q.value))
-        )
+        occ = self.exact.get(_k(q.dimension, q.base_value)) or self.numer.get(_numerator_key(q))
+        if occ is not None:
+            return occ
+        if q.dimension == "percent" and not self.loose_percent:
+            return self.cells.get(_k(None, q.value))
+        return self.unitless.get(_k(None, q.value))
+
+
+_LABELLED_FIGURE = re.compile(r"[a-z]{2,6} \S|(?:fy|cy)\d")
+"""Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year)."""
 
 
 def _passages(context: object) -> tuple[str, ...]:
@@ -187,6 +226,12 @@ def _passages(context: object) -> tuple[str, ...]:
     if isinstance(context, bytes | bytearray):
         raise GroundingTypeError(
             "context must be text, not bytes; decode it first (e.g. data.decode('utf-8'))",
+            argument="context",
+        )
+    if isinstance(context, Mapping):
+        raise GroundingTypeError(
+            "context must be a str or a list of str passages, not a mapping (its keys would be "
+            "read as the passages); pass list(d.values()) or the passages themselves",
             argument="context",
         )
     if isinstance(context, Iterable):
@@ -333,6 +378,18 @@ def _precision(meta: Meta) -> float:
 
 
 _SEPARATORS = re.compile(r"[|\t]")
+_LETTER = re.compile(r"[^\W\d_]")
+_PCT_CELL = re.compile(r"(?:^|[|\t])[ ]*%[ ]*(?=[|\t\n]|$)", re.MULTILINE)
+"""A table cell that is only ``%``: the heading of a column of bare percentages."""
+
+COUNT_LIMIT = 100
+"""A whole number below this, without a currency, a scale or decimals, written in running text
+before a noun (``3 plants``) or in a row's label cell after a word (``Scope 1 | 59,495``), is a
+count or a label (:attr:`Figure.count`)."""
+
+_Row = tuple[float, float, "_Occ", bool]
+"""A context figure for rounded matches: value (scale applied), precision, where, and whether a
+percentage may match it (a percentage or a table cell)."""
 
 
 class GroundingContext:
@@ -368,16 +425,20 @@ class GroundingContext:
         self._identifiers: frozenset[str] = frozenset()
         self._parsed: list[tuple[Scan, list[_Scope]]] = []
         self._figures: Figures | None = None
-        self._approx_rows: list[tuple[float, float, _Occ]] | None = None
-        self._approx: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], list[_Occ]] | None
-        self._approx = None
+        self._approx_rows: list[_Row] | None = None
+        self._approx: (
+            tuple[
+                npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_], list[_Occ]
+            ]
+            | None
+        ) = None
         self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
 
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
         index = self._index
         if index is None:
-            index = _Index()
+            index = _Index(loose_percent=False)
             idents: set[str] = set()
             parsed: list[tuple[Scan, list[_Scope]]] = []
             for i, passage in enumerate(self.passages):
@@ -385,26 +446,49 @@ class GroundingContext:
                 scopes = _scopes(sc.norm.text)
                 self._index_passage(i, sc, scopes, index)
                 parsed.append((sc, scopes))
-                idents.update(ident.text for ident in sc.idents)
+                for ident in sc.idents:
+                    idents.add(ident.text)
+                    if ident.number is not None and _LABELLED_FIGURE.match(ident.text):
+                        # "OR 1.8", "RR 16", "FY 2023", "FY2023": a figure after its label;
+                        # an answer may write the figure alone ("the odds ratio was 1.8"),
+                        # not with a unit or currency ("ISO 500" is no "$500")
+                        span = sc.norm.to_original(ident.start, ident.end)
+                        occ: _Occ = ("context", i, span, passage[span[0] : span[1]])
+                        index.any_raw.setdefault(_k(None, ident.number), occ)
             self._identifiers = frozenset(idents)
             self._parsed = parsed
             self._index = index
         return index
+
+    def _parsed_passages(self) -> list[tuple[Scan, list[_Scope]]]:
+        """Every passage's scan and scale scopes (parsed on first need)."""
+        self._idx()
+        return self._parsed
 
     @staticmethod
     def _index_passage(i: int, sc: Scan, scopes: list[_Scope], index: _Index) -> None:
         """Add one passage's quantities to the lookup index: as written, signed by words, and
         with the scale its block states."""
         starts = [sc_.start for sc_ in scopes]
+        s = sc.norm.text
+        line_end = -1
+        cell = False
         for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
+            if a > line_end:  # a new line: whether it is a table row (linear overall)
+                line_end = s.find("\n", a)
+                if line_end < 0:
+                    line_end = len(s)
+                line_start = s.rfind("\n", 0, a) + 1
+                cell = _SEPARATORS.search(s, line_start, line_end) is not None
             occ: _Occ = ("context", i, q.span, q.text)
-            index.add(q, occ)
+            index.add(q, occ, cell)
             if q.kind != "number":
                 continue
             flags = meta[3]
             if flags & F_CHANGE and q.value > 0:
-                index.add_value(-q.value, q.dimension, occ)
-            if flags & F_PAREN and q.value < 0:
+                index.add_value(-q.value, q.dimension, occ, cell)
+            bracketed = flags & F_PAREN and q.value < 0
+            if bracketed:
                 index.bracketed.setdefault(_k(None, -q.value), occ)
             scope: _Scope | None = None
             if starts:
@@ -418,17 +502,23 @@ class GroundingContext:
             ):
                 if scope is not None and scope.scale != 1:
                     scaled = q.value * scope.scale
-                    index.add_value(scaled, q.dimension or scope.currency, occ)
+                    index.add_value(scaled, q.dimension or scope.currency, occ, cell)
                     if flags & F_CHANGE and q.value > 0:
-                        index.add_value(-scaled, q.dimension or scope.currency, occ)
-                else:
-                    index.mantissa.setdefault(_k(None, q.value), occ)
+                        index.add_value(-scaled, q.dimension or scope.currency, occ, cell)
+                    if bracketed:
+                        index.bracketed.setdefault(_k(None, -scaled), occ)
+                elif cell or q.dimension is not None:
+                    # a figure without a scale, to which an answer may add its own scale word
+                    key = _k(None, q.value)
+                    known = index.mantissa.get(key)
+                    if known is None or known[1] < meta[1]:
+                        index.mantissa[key] = (occ if known is None else known[0], meta[1])
 
-    def _operands(self) -> tuple[Figures, list[tuple[float, float, _Occ]]]:
+    def _operands(self) -> tuple[Figures, list[_Row]]:
         """The derivation operands and the rounding rows, built on first need."""
         if self._figures is None or self._approx_rows is None:
             figures = Figures()
-            rows: list[tuple[float, float, _Occ]] = []
+            rows: list[_Row] = []
             self._idx()
             for i, (sc, scopes) in enumerate(self._parsed):
                 self._add_passage(i, sc, scopes, figures, rows)
@@ -441,10 +531,11 @@ class GroundingContext:
         sc: Scan,
         scopes: list[_Scope],
         figures: Figures,
-        rows: list[tuple[float, float, _Occ]],
+        rows: list[_Row],
     ) -> None:
         """Add one passage's figures to the derivation operands (with their row, column and
-        block) and to the rows of rounded matches (as written, and scaled)."""
+        block, and in running text the direction and the noun around them) and to the rows of
+        rounded matches (as written, scaled, and by magnitude for a bracketed figure)."""
         s = sc.norm.text
         starts = [sc_.start for sc_ in scopes]
         years: dict[tuple[int, int], list[float]] = {}
@@ -455,7 +546,8 @@ class GroundingContext:
         column = 0
         block = figures.blocks  # block numbers run on across passages
         pos = 0
-        for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
+        pct_cells = [m.start() for m in _PCT_CELL.finditer(s)] if "%" in s else []
+        for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
                 continue
             occ: _Occ = ("context", i, q.span, q.text)
@@ -473,6 +565,8 @@ class GroundingContext:
                 table = sep is not None
                 if sep is not None:  # the row's label: what a question names it by
                     figures.labels[(block, line)] = s[line_start : sep.start()]
+                if pct_cells and bisect_left(pct_cells, pos) < bisect_left(pct_cells, a):
+                    figures.percent_blocks.add(block)  # a column headed "%" above
                 column = 0
                 pos = line_start
             if table:
@@ -491,9 +585,12 @@ class GroundingContext:
             prec = float(meta[0]) * 10.0 ** (-meta[1])  # _precision(meta), inlined
             value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
             percent = q.unit == "%"
+            bracketed = bool(flags & F_PAREN) and value < 0
             scale = 1
+            # a percentage may round a percentage or a cell, not a count of running text
+            pct_ok = percent or table
             if scope is not None and scope.percent and q.dimension is None:
-                percent = True
+                percent = pct_ok = True
             elif (
                 plain
                 and not flags & (F_OWN_SCALE | F_YEAR)
@@ -501,9 +598,13 @@ class GroundingContext:
                 and scope.scale != 1
             ):
                 scale = scope.scale
-                rows.append((value * scale, prec * scale, occ))
+                rows.append((value * scale, prec * scale, occ, pct_ok))
+                if bracketed:  # "used $7.3 million" for "(7,344)" in thousands
+                    rows.append((-value * scale, prec * scale, occ, False))
             if plain or percent:
-                rows.append((value, prec, occ))
+                rows.append((value, prec, occ, pct_ok))
+                if bracketed and plain:
+                    rows.append((-value, prec, occ, False))
             if flags & F_YEAR and table:
                 figures.column_years.setdefault((block, column), int(value))
             if flags & F_YEAR and table and block not in figures.newest_first:
@@ -513,6 +614,25 @@ class GroundingContext:
                     figures.newest_first[block] = row_years[0] > row_years[1]
             if flags & F_YEAR or not (plain or percent):
                 continue
+            currency = (q.dimension is not None and q.dimension.startswith("currency-")) or (
+                scope is not None and scope.currency is not None and not percent
+            )
+            noun = "" if table else counted_noun(s, b)
+            count = (
+                not percent
+                and not currency
+                and scale == 1
+                and not flags & F_OWN_SCALE
+                and meta[1] == 0
+                and q.value.denominator == 1
+                and abs(q.value.numerator) < COUNT_LIMIT
+                # a label ("Scope 1 | 59,495") or a count of running text ("3 plants")
+                and (
+                    bool(noun)
+                    if not table
+                    else column == 0 and _LETTER.search(s, line_start, a) is not None
+                )
+            )
             # the signed value: "(709)" is -709 (the derivation search decides where the
             # magnitude is meant instead)
             figures.add(
@@ -526,6 +646,10 @@ class GroundingContext:
                     table,
                     percent,
                     bool(flags & F_PAREN),
+                    0 if table else clause_trend(s, a),
+                    noun,
+                    count,
+                    currency or scale != 1 or bool(flags & F_OWN_SCALE),
                 )
             )
         figures.blocks = block + 1
@@ -535,9 +659,13 @@ class GroundingContext:
         """Every quantity of the context as ``(passage index, quantity)``."""
         return tuple((occ[1] or 0, q) for q, occ in self._idx().items)
 
-    def rounded(self, value: float, half: float, precision: float) -> _Occ | None:
+    def rounded(
+        self, value: float, half: float, precision: float, percent: bool = False
+    ) -> _Occ | None:
         """A context figure (scale applied) that rounds to ``value`` at the answer's precision:
-        written more precisely than the answer and within half its last unit."""
+        written more precisely than the answer and within half its last unit. An unsigned
+        ``value`` may round the magnitude of a bracketed figure (``7.3`` million for ``(7,344)``
+        thousand); a ``percent`` only a percentage or a table cell."""
         if self._approx is None:
             import numpy as np
 
@@ -545,16 +673,17 @@ class GroundingContext:
             self._approx = (
                 np.array([r[0] for r in rows], dtype=np.float64),
                 np.array([r[1] for r in rows], dtype=np.float64),
+                np.array([r[3] for r in rows], dtype=np.bool_),
                 [r[2] for r in rows],
             )
         import numpy as np
 
-        values, precs, occs = self._approx
+        values, precs, pct_ok, occs = self._approx
         tol = half * (1 + 1e-9) + 1e-12
         lo = int(np.searchsorted(values, value - tol, side="left"))
         hi = int(np.searchsorted(values, value + tol, side="right"))
         for k in range(lo, hi):
-            if precs[k] < precision * (1 - 1e-9):
+            if precs[k] < precision * (1 - 1e-9) and (pct_ok[k] or not percent):
                 return occs[k]
         return None
 
@@ -673,7 +802,10 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
         kind = "plain"
     else:
         return None
-    return Target(float(q.value), _precision(meta) / 2, float(mult), kind, sig, q.text)
+    currency = q.dimension is not None and q.dimension.startswith("currency-")
+    return Target(
+        float(q.value), _precision(meta) / 2, float(mult), kind, sig, q.text, currency=currency
+    )
 
 
 class GroundingChecker:
@@ -830,7 +962,9 @@ class GroundingChecker:
         memo = self._memo
         operands: list[tuple[float, str, bool]] = []
         meta_of = sc.meta or ((1, 0, 1, 0),) * len(sc.quantities)
-        for q, ph, meta in zip(sc.quantities, sc.placeholders, meta_of, strict=True):
+        for n, (q, ph, meta) in enumerate(
+            zip(sc.quantities, sc.placeholders, meta_of, strict=True)
+        ):
             key = (ph, q.unit, meta)
             try:
                 occ = memo[key]
@@ -848,7 +982,11 @@ class GroundingChecker:
             if flags & (F_CONSTANT | F_COUNT):
                 out.append(QuantityTrace(q, "working"))
                 continue
-            how = self._derive(q, meta, operands)
+            once = self._once(q, sc, n)
+            if once is not None:
+                out.append(QuantityTrace(q, once[0], once[1], once[2], once[3]))
+                continue
+            how = self._derive(q, meta, operands, sc, n)
             if how is not None:
                 out.append(QuantityTrace(q, "derived", derivation=how))
                 operands.append((float(q.value), q.text, q.unit == "%"))
@@ -879,48 +1017,73 @@ class GroundingChecker:
             out.sort(key=lambda t: t.quantity.span)
         return tuple(out)
 
+    def _once(self, q: Quantity, sc: Scan, n: int) -> _Occ | None:
+        """``once daily`` for a context that says ``daily`` (or ``per day``) with no count
+        before it: the frequency it states, once per day (``twice daily`` does not trace)."""
+        if q.value != 1 or q.text.casefold() != "once":
+            return None
+        unit = frequency_after(sc.norm.text, sc.norm_spans[n][1])
+        if unit is None:
+            return None
+        for i, (scanned, _scopes) in enumerate(self.context._parsed_passages()):
+            found = uncounted_frequency(scanned.norm.text, unit)
+            if found is not None:
+                span = scanned.norm.to_original(*found)
+                return ("context", i, span, scanned.norm.original[span[0] : span[1]])
+        return None
+
     def _lookup(self, q: Quantity, meta: Meta) -> _Occ | None:
         """Trace ``q`` to the context, question, allowed numbers or anchors (no derivation)."""
         occ = self._find(q)
         if occ is not None or q.kind != "number":
             return occ
-        mult, _decimals, sig, flags = meta
+        mult, decimals, sig, flags = meta
         if flags & F_DECREASE and q.value > 0:
             occ = self._find(replace(q, value=-q.value, base_value=-q.base_value))
             if occ is not None:
                 return occ
-        if flags & F_OPERAND:
-            occ = self.context._idx().bracketed.get(_k(None, abs(q.value)))
+        index = self.context._idx()
+        money = q.dimension is None or q.dimension.startswith("currency-")
+        if flags & F_OPERAND or (money and q.value > 0):
+            # an unsigned figure may name an accounting negative "(7,344)" by its magnitude
+            occ = index.bracketed.get(_k(None, abs(q.value)))
             if occ is not None:
                 return occ
-        plain = q.dimension is None or q.dimension.startswith("currency-") or q.unit == "%"
-        if not plain:
+        if not money and q.unit != "%":
             return None
         if flags & F_OWN_SCALE and mult != 1:
-            # "$1,496.5 million" for a figure "1,496.5" whose scale the context does not state
+            # "$1,496.5 million" for a cell "1,496.5" whose scale the context does not state,
+            # never more precisely than the cell is written ("€3.0bn" is not "3")
             mantissa = q.value / mult
-            occ = self.context._idx().mantissa.get(_k(None, mantissa))
-            if occ is None and flags & F_DECREASE and mantissa > 0:
-                occ = self.context._idx().mantissa.get(_k(None, -mantissa))
-            if occ is not None:
-                return occ
+            known = index.mantissa.get(_k(None, mantissa))
+            if known is None and flags & F_DECREASE and mantissa > 0:
+                known = index.mantissa.get(_k(None, -mantissa))
+            if known is not None and known[1] >= decimals:
+                return known[0]
         if sig >= 2 or flags & F_OWN_SCALE:
             precision = _precision(meta)
             values = [float(q.value)]
             if flags & F_DECREASE and q.value > 0:
                 values.append(-float(q.value))
             for v in values:
-                occ = self.context.rounded(v, precision / 2, precision)
+                occ = self.context.rounded(v, precision / 2, precision, q.unit == "%")
                 if occ is not None:
                     return occ
         return None
 
     def _derive(
-        self, q: Quantity, meta: Meta, operands: list[tuple[float, str, bool]]
+        self, q: Quantity, meta: Meta, operands: list[tuple[float, str, bool]], sc: Scan, n: int
     ) -> str | None:
         target = _target(q, meta)
         if target is None:
             return None
+        if n < len(sc.norm_spans):  # the direction and the noun the answer states with it
+            start, end = sc.norm_spans[n]
+            text = sc.norm.text
+            trend = stated_trend(text, start, end)
+            noun = counted_noun(text, end)
+            if trend or noun:
+                target = replace(target, trend=trend, noun=noun)
         targets = [target]
         if meta[3] & F_DECREASE and target.value > 0:
             targets.append(replace(target, value=-target.value))

@@ -28,13 +28,30 @@ percent changes; ratios and shares compare magnitudes, and the mean of a run of 
 is also taken by magnitude. Nothing is computed before an answer's number is not found as
 written: the operands are gathered on first need and the index of derived values is built only
 when the question's figures do not explain the number.
+
+What a derivation may not explain:
+
+* a percentage from a sum or difference of plain figures, except neighbouring cells of a table
+  of percentages (one holding a ``%`` figure or a column headed ``%``): ``12% = 52 - 40`` of two
+  counts is no percentage;
+* a change against the direction the answer states in words (``fell``, ``1,862 fewer``; see
+  :func:`stated_trend`) when the table's years or the words of the context's clause
+  (:func:`clause_trend`) fix its sign;
+* a sum or difference with a count or label (``Scope 1``, ``3 plants``) more than
+  :data:`COUNT_RATIO` times smaller than the other operand, or a count of one thing from a count
+  of it and a count of another (``12 doctors = 19 nurses - 7 doctors``);
+* an answer with its own scale word or currency from operands of running text with neither
+  (``€1.3bn = 2.3 - +1``);
+* outside the question's figures and a table row, a sum or difference whose smaller operand is
+  under :data:`NEAR_OPERAND` units of the answer's last digit and under :data:`NEAR_SHARE` of
+  the larger: it only says that the answer is close to the larger figure.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -43,15 +60,21 @@ if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays 
 
 __all__ = [
     "COLUMN_SPAN",
+    "COUNT_RATIO",
     "MAX_PAIRS",
     "MEAN_RUN",
     "MIN_SIGNIFICANT",
+    "NEAR_OPERAND",
+    "NEAR_SHARE",
     "PROSE_SPAN",
     "Figure",
     "Figures",
     "Hint",
     "Target",
+    "clause_trend",
+    "counted_noun",
     "explain_from",
+    "stated_trend",
 ]
 
 MAX_PAIRS = 100_000
@@ -79,6 +102,18 @@ RATIO_LIMIT = 10.0
 """A plain answer number (no ``%``, no ``x``) is traced to a ratio of two figures only below
 this value: larger ratios are rarely stated without a unit and would explain many fabrications."""
 
+COUNT_RATIO = 10.0
+"""A count or label (:attr:`Figure.count`: ``Scope 1``, ``3 plants``) is not added to, or taken
+from, a figure more than this many times its size (``12,503 = 12,500 + 3``), unless both count
+the same thing."""
+NEAR_OPERAND = 50.0
+"""A sum or difference whose smaller operand is under this many units of the answer's last digit
+and under :data:`NEAR_SHARE` of the larger operand is no evidence outside the question's figures
+and a table row: it only says that the answer is close to the larger operand
+(``33.4 = 34.3 - 0.9``, ``12,503 = 12,500 + 3``)."""
+NEAR_SHARE = 0.1
+"""See :data:`NEAR_OPERAND`."""
+
 TargetKind = Literal["percent", "ratio", "plain"]
 
 
@@ -104,6 +139,17 @@ class Figure:
     """Whether it is a percentage (written with ``%`` or under an ``in %`` heading)."""
     bracketed: bool = False
     """Whether it is an accounting negative in brackets (``(709)``: ``value`` is -709)."""
+    trend: int = 0
+    """The direction its clause of running text states before it: ``1`` (rose, increased),
+    ``-1`` (fell, decreased), ``0`` (none, or a table cell)."""
+    noun: str = ""
+    """What a figure of running text counts: the word after it (``doctor`` in ``7 doctors``)."""
+    count: bool = False
+    """A small whole number glued to a word: a label (``Scope 1`` in a row's label cell) or a
+    count of things in running text (``3 plants``), without a currency or a scale."""
+    measured: bool = False
+    """Whether it carries a currency or a scale (its own, ``$5``, ``2.3 billion``, or the one
+    its block states)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +168,14 @@ class Target:
     """Significant digits written."""
     text: str
     """The number as written in the answer."""
+    trend: int = 0
+    """The direction the answer states for it in words (``fell 30%``: ``-1``; ``grew by 12%``,
+    ``1,862 more``: ``1``; ``0``: none). A change traced with the opposite sign is no
+    explanation."""
+    noun: str = ""
+    """What the answer counts with it (``doctor`` in ``12 doctors``; see :func:`counted_noun`)."""
+    currency: bool = False
+    """Whether the answer writes it with a currency."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +279,70 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_UP_WORDS = r"increase[sd]?|increasing|rose|rises?|risen|rising|grew|grows?|grown|growing|growth"
+_DOWN_WORDS = (
+    r"decrease[sd]?|decreasing|declined?|declines|declining|fell|falls?|fallen|falling|dropped"
+    r"|drops?|dropping|reduction|reduced|shrank|contracted"
+)
+_TREND_BEFORE = re.compile(
+    rf"(?<![\w])(?:(?P<up>{_UP_WORDS}|climbed|jumped|expanded|gain(?:ed|s)?|up|higher)"
+    rf"|(?P<down>{_DOWN_WORDS}|lower|down))(?:\s+(?:by|of))?"
+    r"(?:\s+(?:approximately|about|some|around|roughly|nearly|almost|over|just))?\s*$"
+)
+_TREND_AFTER = re.compile(
+    r"\s*(?:(?P<up>increase|rise|growth|gain|jump|higher|more)"
+    r"|(?P<down>decrease|decline|drop|fall|reduction|lower|fewer|less))(?![\w])"
+)
+_TREND_WORD = re.compile(rf"(?<![\w])(?:(?P<up>{_UP_WORDS})|(?P<down>{_DOWN_WORDS}))(?![\w])")
+_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\n|\b(?:but|while|whereas|however|although)\b")
+_NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])")
+_NOT_NOUNS = frozenset(
+    {
+        *("and", "are", "but", "for", "from", "per", "than", "the", "was", "were", "with"),
+        *("more", "fewer", "less", "million", "billion", "thousand", "percent", "compared"),
+        *("respectively", "each", "over", "under", "into", "since", "during", "while", "which"),
+    }
+)
+
+
+def stated_trend(text: str, start: int, end: int) -> int:
+    """The direction an answer states in words for its number at ``text[start:end]``
+    (normalised text): a change word right before it (``fell 30%``, ``grew by 12%``, ``an
+    increase of 5``) or right after it (``a 30% increase``, ``1,862 more``, ``12% lower``).
+    ``1`` up, ``-1`` down, ``0`` none (``rose to 52`` states a level, not a change)."""
+    m = _TREND_BEFORE.search(text, max(0, start - 40), start)
+    if m is None:
+        m = _TREND_AFTER.match(text, end)
+    if m is None:
+        return 0
+    return 1 if m["up"] else -1
+
+
+def clause_trend(text: str, start: int) -> int:
+    """The direction the clause of running text before ``start`` states (``Staff rose from 40
+    to``: ``1``): its last change word, ``0`` when it has none."""
+    lo = max(0, start - 160)
+    cut = lo
+    for m in _CLAUSE_END.finditer(text, lo, start):
+        cut = m.end()
+    trend = 0
+    for m in _TREND_WORD.finditer(text, cut, start):
+        trend = 1 if m["up"] else -1
+    return trend
+
+
+def counted_noun(text: str, end: int) -> str:
+    """What the number ending at ``end`` counts: the word right after it, singular
+    (``7 doctors``: ``doctor``), or ``""``."""
+    m = _NOUN_AFTER.match(text, end)
+    if m is None:
+        return ""
+    word = m.group(1)
+    if word in _NOT_NOUNS:
+        return ""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 @dataclass(slots=True)
 class _Table:
     """Derived values of one family, sorted for window searches, with how each was made."""
@@ -279,6 +397,9 @@ class Figures:
     """Blocks numbered so far (block numbers run on from one passage to the next)."""
     column_years: dict[tuple[int, int], int] = field(default_factory=dict)
     """Per table column ``(block, column)``: the year its header names."""
+    percent_blocks: set[int] = field(default_factory=set)
+    """Blocks whose table heads a column with a bare ``%`` cell (its figures are written
+    without the sign)."""
     _row_dates: dict[tuple[int, int], int] = field(default_factory=dict)
     _label_words: dict[tuple[int, int], frozenset[str]] | None = None
     _by_row: dict[tuple[int, int], list[int]] | None = None
@@ -319,7 +440,7 @@ class Figures:
                 return None  # the figures the question names give the opposite sign
         if self._tables is None:
             self._tables = self._build()
-        return _search(self._tables, self.figures, target)
+        return _search(self._tables, self, target)
 
     def hint(self, question: str) -> Hint | None:
         """The figures ``question`` points at: the cells of the table rows it names (by the
@@ -508,6 +629,13 @@ class Figures:
             add_scale = np.concatenate([pair_scale[p[4]] for p in parts])
             add_pct = np.concatenate([both_pct[p[4]] for p in parts])
             add_plain = np.concatenate([no_pct[p[4]] for p in parts])
+            # a table of percentages: a block holding one, or a column headed "%"
+            pct_blocks = np.zeros(int(block.max()) + 1 if len(block) else 1, dtype=np.bool_)
+            pct_blocks[block[pct]] = True
+            heads = [k for k in self.percent_blocks if k < len(pct_blocks)]
+            pct_blocks[heads] = True
+            pair_table = table[ai] & table[bi] & pct_blocks[block[ai]] & pct_blocks[block[bi]]
+            add_table = np.concatenate([pair_table[p[4]] for p in parts])
             runs = self._runs()
             # the mean of a run of accounting negatives also by magnitude: "(709)" may be an
             # outflow of 709 ("net cash used"); a question naming them rejects the flipped sign
@@ -536,6 +664,7 @@ class Figures:
                 add_scale = np.concatenate([add_scale, run_scale, run_scale])
                 add_pct = np.concatenate([add_pct, run_pct, run_pct])
                 add_plain = np.concatenate([add_plain, ~run_pct, ~run_pct])
+                add_table = np.concatenate([add_table, np.ones(2 * len(runs), dtype=np.bool_)])
             unscaled = add_scale == 1.0
             ratio_ok = np.concatenate([no_pct | both_pct, no_pct | both_pct])
             # a ratio or a share compares sizes: "(709)" is an outflow of 709
@@ -559,8 +688,9 @@ class Figures:
             "add_raw": sub(add_plain & unscaled, add_v),
             # differences of percentages: percentage points
             "add_pct": sub(add_pct, add_v),
-            # neighbouring figures of a column headed "%" need not carry the sign
-            "add_near": sub(add_plain & add_near & unscaled, add_v),
+            # neighbouring cells of a column headed "%" need not carry the sign (cells only: a
+            # difference of two counts of running text is no percentage)
+            "add_near": sub(add_plain & add_near & add_table & unscaled, add_v),
             "ratio": _Table.build(
                 rat[ratio_ok],
                 np.full(int(ratio_ok.sum()), _RATIO),
@@ -579,19 +709,55 @@ class Figures:
 
 
 def _negated(t: Target) -> Target:
-    return Target(-t.value, t.half, t.mult, t.kind, t.significant, t.text)
+    return replace(t, value=-t.value)
 
 
-def _newer_first(figs: Figures, fa: Figure, fb: Figure) -> bool | None:
-    """Whether ``fa - fb`` is the newer figure minus the older (``None``: not known)."""
+def _newer_first(figs: Figures, fa: Figure, fb: Figure, strict: bool = False) -> bool | None:
+    """Whether ``fa - fb`` is the newer figure minus the older (``None``: not known; ``strict``:
+    only from the years the table states, not from its default order)."""
     ya = figs.year_of(fa)
     yb = figs.year_of(fb)
     if ya is not None and yb is not None and ya != yb:
         return ya > yb
     if fa.table and fb.table and (fa.block, fa.line) == (fb.block, fb.line):
+        if strict and fa.block not in figs.newest_first:
+            return None
         # a table lists the newest year first unless its header says otherwise
         return (fa.column < fb.column) == figs.newest_first.get(fa.block, True)
     return None
+
+
+def _plausible(figs: Figures, t: Target, op: int, fa: Figure, fb: Figure, value: float) -> bool:
+    """Whether ``value``, derived from ``fa`` and ``fb`` by ``op``, may explain ``t``.
+
+    A sum, difference or mean of two figures does not explain an answer with its own scale word
+    or currency when an operand has neither and stands in running text (``€1.3bn = 2.3 - +1``);
+    a count or label is not combined with a much larger figure (``12,503 = 12,500 + 3``); a
+    count of one thing is not computed from a count of it and a count of another (``12
+    doctors = 19 nurses - 7 doctors``). A change (a difference or a percent change) whose sign
+    the table's years or the context's words fix does not explain an answer stating the
+    opposite direction (``fell 30%`` for a rise from 40 to 52)."""
+    if op in (_SUM, _DIFF, _MEAN2):
+        if (t.mult != 1.0 or t.currency) and not (
+            (fa.table or fa.measured) and (fb.table or fb.measured)
+        ):
+            return False
+        if fa.count or fb.count:
+            small, big = (fa, fb) if fa.count and abs(fa.value) <= abs(fb.value) else (fb, fa)
+            much_larger = abs(big.value) * big.scale > COUNT_RATIO * abs(small.value)
+            if small.count and much_larger and not (small.noun and small.noun == big.noun):
+                return False
+        if t.noun and fa.noun and fb.noun and fa.noun != fb.noun and t.noun in (fa.noun, fb.noun):
+            return False
+    if t.trend and op in (_DIFF, _PCH) and value:
+        newer = _newer_first(figs, fa, fb, strict=True)
+        if newer is not None:
+            rise = (value > 0) == newer
+            if (rise and t.trend < 0) or (not rise and t.trend > 0):
+                return False
+        elif -t.trend in (fa.trend, fb.trend) and t.trend not in (fa.trend, fb.trend):
+            return False
+    return True
 
 
 def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
@@ -636,9 +802,21 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                 diff_ok = newer is not False
             ta, tb = fa.text, fb.text
             if t.kind == "percent":
-                if "diff" in want and fa.percent and diff_ok and hit(a - b, t.value, h):
+                if (
+                    "diff" in want
+                    and fa.percent
+                    and diff_ok
+                    and hit(a - b, t.value, h)
+                    and _plausible(figs, t, _DIFF, fa, fb, a - b)
+                ):
                     return f"{t.text} = {ta} - {tb}"
-                if "pch" in want and b and diff_ok and hit((a - b) / b * 100.0, t.value, h):
+                if (
+                    "pch" in want
+                    and b
+                    and diff_ok
+                    and hit(pch := (a - b) / b * 100.0, t.value, h)
+                    and _plausible(figs, t, _PCH, fa, fb, pch)
+                ):
                     return f"{t.text} = ({ta} - {tb}) / {tb}"
                 if "ratio" in want and b and hit(abs(a) / abs(b) * 100.0, t.value, h):
                     return f"{t.text} = {ta} / {tb}"
@@ -651,11 +829,26 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                 continue
             if fa.percent or fa.scale != fb.scale:
                 continue
-            if "sum" in want and i < j and plain(a + b, fa.scale):
+            if (
+                "sum" in want
+                and i < j
+                and plain(a + b, fa.scale)
+                and _plausible(figs, t, _SUM, fa, fb, a + b)
+            ):
                 return f"{t.text} = {ta} + {tb}"
-            if "diff" in want and diff_ok and plain(a - b, fa.scale):
+            if (
+                "diff" in want
+                and diff_ok
+                and plain(a - b, fa.scale)
+                and _plausible(figs, t, _DIFF, fa, fb, a - b)
+            ):
                 return f"{t.text} = {ta} - {tb}"
-            if "mean" in want and i < j and plain((a + b) / 2.0, fa.scale):
+            if (
+                "mean" in want
+                and i < j
+                and plain((a + b) / 2.0, fa.scale)
+                and _plausible(figs, t, _MEAN2, fa, fb, (a + b) / 2.0)
+            ):
                 return f"{t.text} = ({ta} + {tb}) / 2"
             if "ratio" in want and b and abs(t.value) < RATIO_LIMIT and hit(abs(a / b), t.value, h):
                 return f"{t.text} = {ta} / {tb}"
@@ -753,10 +946,26 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
     return None
 
 
-def _search(tables: dict[str, _Table], figs: Sequence[Figure], t: Target) -> str | None:
+def _bridges(fa: Figure, fb: Figure, scale: float, unit: float) -> bool:
+    """Whether a sum or difference of ``fa`` and ``fb`` only bridges the gap between the answer
+    and the larger figure: the smaller is under :data:`NEAR_OPERAND` units of the answer's last
+    digit (``unit``, in the units of ``scale``) and under :data:`NEAR_SHARE` of the larger,
+    and the two are not cells of one table row (a change over the years may be small)."""
+    small, big = sorted((abs(fa.value), abs(fb.value)))
+    if small * scale >= NEAR_OPERAND * unit or small >= NEAR_SHARE * big:
+        return False
+    return not (fa.table and fb.table and (fa.block, fa.line) == (fb.block, fb.line))
+
+
+SEARCH_HITS = 64
+"""Most derived values within an answer's precision that are checked for plausibility."""
+
+
+def _search(tables: dict[str, _Table], owner: Figures, t: Target) -> str | None:
     eps = 1e-9 * abs(t.value) + 1e-12
     h = t.half + eps
     v = t.value
+    figs = owner.figures
     plans: list[tuple[str, float, float]] = []  # (table, target, tolerance) in table units
     if t.kind == "percent":
         plans += [("pch", v, h), ("ratio", v / 100.0, h / 100.0), ("add_pct", v, h)]
@@ -777,11 +986,18 @@ def _search(tables: dict[str, _Table], figs: Sequence[Figure], t: Target) -> str
         inner = tol * (t.half - eps) / h if t.half > eps else tol
         lo, hi = (x - tol, x + inner) if x >= 0 else (x - inner, x + tol)
         hits = table.window(lo, hi, t.significant < needed)
-        if hits:
-            k = hits[0]
-            return _describe(
-                t, int(table.op[k]), int(table.a[k]), int(table.b[k]), figs, name == "ratio"
-            )
+        unit = 2.0 * tol
+        for k in hits[:SEARCH_HITS]:
+            op, a, b = int(table.op[k]), int(table.a[k]), int(table.b[k])
+            if op != _MEAN and op != _RUNSUM:
+                fa, fb = figs[a], figs[b]
+                if not _plausible(owner, t, op, fa, fb, float(table.values[k])):
+                    continue
+                if op in (_SUM, _DIFF) and _bridges(
+                    fa, fb, fa.scale if name == "add_abs" else 1.0, unit
+                ):
+                    continue
+            return _describe(t, op, a, b, figs, name == "ratio")
     return None
 
 

@@ -13,7 +13,9 @@ import unicodedata
 from fractions import Fraction
 
 __all__ = [
+    "CJK_COUNTERS",
     "CJK_NUMERAL",
+    "CJK_PERCENT",
     "FOREIGN_AMBIGUOUS",
     "FOREIGN_FIRST_WORDS",
     "FOREIGN_PHRASE_SOURCE",
@@ -142,18 +144,28 @@ _CJK_DIGITS = {
 _CJK_SMALL = {"十": 10, "百": 100, "千": 1000}
 _CJK_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12}
 _CJK_CHARS = "".join([*_CJK_DIGITS, *_CJK_SMALL, *_CJK_BIG])
+CJK_COUNTERS = frozenset("名人个個位家件次种種只台辆輛张張本条條项項例岁歳間所")
+"""Counters after a CJK numeral (``八百名员工``, ``三家公司``): the numeral counts, with no unit."""
 _CJK_UNITS = tuple(
     sorted(
         {a for aliases in FOREIGN_UNIT_ALIASES.values() for a in aliases if ord(a[0]) > 0x2E80}
-        | {"%", "倍"},
+        | {"%", "倍"}
+        | CJK_COUNTERS,
         key=lambda u: (-len(u), u),
     )
 )
 CJK_NUMERAL = re.compile(
-    rf"(?P<cjk>[{_CJK_CHARS}]+)(?P<cjku>{'|'.join(re.escape(u) for u in _CJK_UNITS)})"
+    rf"(?<![{_CJK_CHARS}])(?P<cjk>[{_CJK_CHARS}]++)"
+    rf"(?P<cjku>{'|'.join(re.escape(u) for u in _CJK_UNITS)})"
 )
 """A run of CJK numerals followed by a unit (``三十天``, ``两个月``); a numeral run alone (``一些``,
-``万一``) is too often part of a word to be read as a number."""
+``万一``) is too often part of a word to be read as a number. Tried only where a run starts,
+and without backtracking into it (no unit starts with a numeral), so a long run of numerals
+costs linear time, not quadratic."""
+
+
+CJK_PERCENT = re.compile(rf"百分之(?P<cjk>[{_CJK_CHARS}]++)")
+"""A percentage in CJK numerals: ``百分之三十`` is 30%."""
 
 
 def cjk_value(text: str) -> int | None:

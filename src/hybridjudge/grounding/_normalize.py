@@ -135,8 +135,53 @@ class NormalizedText:
         return o_start + min(pos - n_start, max(o_len - 1, 0))
 
 
+_CSV_ROW = re.compile(r"^(?=[^\n]*,[^\s,])(?![^\n]*, )(?![^\n]*[|\t])[^\n]*", re.MULTILINE)
+"""A line that may be a row of comma-separated values: a comma before a non-blank, no comma
+followed by a space (running text has those), no other cell separator."""
+_GROUPED = re.compile(r"\d,\d{3}(?!\d)")
+
+
+def _csv_cells(text: str) -> str:
+    """``text`` with the commas that separate the cells of a CSV row (``Segment,2019,2018``)
+    written as ``|``, the cell separator the checks read (one character for one: offsets do
+    not move). A row needs two separators; a comma inside a figure (``1,234``) stays."""
+    if "," not in text or _CSV_ROW.search(text) is None:
+        return text
+    chars: list[str] | None = None
+    for row in _CSV_ROW.finditer(text):
+        line, base = row.group(), row.start()
+        separators = [k for k, ch in enumerate(line) if ch == "," and not _groups(line, k)]
+        if len(separators) >= 2:
+            if chars is None:
+                chars = list(text)
+            for k in separators:
+                chars[base + k] = "|"
+    return text if chars is None else "".join(chars)
+
+
+def _groups(line: str, k: int) -> bool:
+    """Whether the comma at ``k`` groups the thousands of a figure (``1,234``, not
+    ``194.3,172.5`` nor ``2018,2019``)."""
+    if k == 0 or _GROUPED.match(line, k - 1) is None:
+        return False
+    j = k - 1
+    while j >= 0 and line[j].isdigit():
+        j -= 1
+    return not (j >= 0 and line[j] == ".")  # "3.5,100": a decimal ends the figure before
+
+
 def normalize(text: str) -> NormalizedText:
-    """Normalise ``text`` for matching and keep the map back to the original offsets."""
+    """Normalise ``text`` for matching and keep the map back to the original offsets (commas
+    separating CSV cells become ``|``, one for one)."""
+    if "," in text:
+        if text.isascii():
+            return NormalizedText(_csv_cells(text.lower()), text, ())
+        norm = _normalize(text)
+        return NormalizedText(_csv_cells(norm.text), text, norm.segments)
+    return _normalize(text)
+
+
+def _normalize(text: str) -> NormalizedText:
     if text.isascii():
         return NormalizedText(text.lower(), text, ())
     # Common typographic characters (curly quotes, dashes, no-break spaces) fold one to one;

@@ -22,11 +22,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from hybridjudge.grounding._errors import GroundingTypeError
 from hybridjudge.grounding._languages import (
+    CJK_COUNTERS,
     CJK_NUMERAL,
+    CJK_PERCENT,
     FOREIGN_AMBIGUOUS,
     FOREIGN_FIRST_WORDS,
     FOREIGN_PHRASE_SOURCE,
+    FOREIGN_SCALES,
     FOREIGN_UNIT_ALIASES,
     NO_SPACE_CHARS,
     cjk_value,
@@ -36,7 +40,16 @@ from hybridjudge.grounding._languages import (
 from hybridjudge.grounding._models import Quantity, QuantityKind
 from hybridjudge.grounding._normalize import NormalizedText, normalize
 
-__all__ = ["Ident", "Scan", "letter_runs", "parse_quantities", "placeholder_of", "scan"]
+__all__ = [
+    "Ident",
+    "Scan",
+    "frequency_after",
+    "letter_runs",
+    "parse_quantities",
+    "placeholder_of",
+    "scan",
+    "uncounted_frequency",
+]
 
 # ---------------------------------------------------------------------------------------------
 # Units: alias -> (canonical unit, dimension, factor to the dimension's base unit). Conversions
@@ -133,7 +146,36 @@ for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
     for _alias in _aliases:
         _UNITS.setdefault(_alias, _BY_CANON[_canon])
 
-_CURRENCY_SYMBOLS = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"}
+_CURRENCY_SYMBOLS = {
+    "$": "usd",
+    "€": "eur",
+    "£": "gbp",
+    "¥": "jpy",
+    "₹": "inr",
+    # a dollar sign with its country's prefix (normalised text is lower case): US$9.9, HK$512
+    "us$": "usd",
+    "hk$": "hkd",
+    "nz$": "nzd",
+    "nt$": "twd",
+    "s$": "sgd",
+    "c$": "cad",
+    "a$": "aud",
+    "r$": "brl",
+}
+_CURRENCY_CODES = {
+    **{c: c for c in ("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw")},
+    **{c: c for c in ("thb", "nzd", "sek", "nok", "dkk", "hkd", "sgd", "brl", "mxn", "zar")},
+    "twd": "twd",
+    "rmb": "cny",
+}
+"""Upper-case ISO codes written before a figure (``USD 9.9 billion``, ``EUR 3.2bn``): its
+currency. After a figure only the codes in the unit table are read (``9.9 usd``), as other
+three-letter words after a number are rarely currencies (``5 CAD drawings``)."""
+_CURRENCY_SYMBOLS.update(_CURRENCY_CODES)  # a code glued to its figure is read as a sign
+_GLUED_CODES = "(?:usd|eur|gbp|rmb|hkd|cny|jpy|chf|inr|sgd|aud|cad)"
+_CUR_PREFIX = re.compile(rf"(?:us|hk|nz|nt|s|c|a|r)\$|{_GLUED_CODES}(?=\d)")
+"""A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``) or an ISO
+code glued to the figure (``USD500 million``, ``RMB3,550 million``)."""
 
 _SCALES: dict[str, int] = {
     "thousand": 10**3,
@@ -147,6 +189,14 @@ _SCALES: dict[str, int] = {
     "b": 10**9,
     "bn": 10**9,
     "tn": 10**12,
+    # French, German and Spanish, after a figure (1,9 Millionen Euro, 3,5 milliards): the
+    # scale words of the number-word tables, accents kept as written, and abbreviations
+    **FOREIGN_SCALES,
+    "millón": 10**6,
+    "mio.": 10**6,
+    "mio": 10**6,
+    "mrd.": 10**9,
+    "mrd": 10**9,
     "万": 10**4,
     "萬": 10**4,
     "亿": 10**8,
@@ -157,7 +207,17 @@ _SCALES: dict[str, int] = {
 ``$12.4bn``, ``10k``, ``1.5万``) and in number words (``three million``)."""
 _SCALE_WORDS = ("thousand", "million", "billion", "trillion")
 _CASE_SENSITIVE_SCALES = frozenset({"m", "mm"})
-"""``82.9M`` is millions, ``82.9m`` metres (``mm`` millimetres) unless a currency is written."""
+"""``82.9M`` is millions, ``82.9m`` metres (``mm`` millimetres) unless a currency is written
+(``$5m``, ``5m euros``) or what follows is counted, not measured (``1.2m active users``)."""
+_COUNTED_AFTER = re.compile(
+    r"\s?(?:(?:monthly|daily|weekly|active|new|unique|registered|paying|total|more|fewer|additional)"
+    r"\s+){0,2}(?:users|customers|clients|subscribers|people|downloads|visitors|shares|members"
+    r"|employees|patients|views|installs|devices|accounts|households|passengers|units|orders"
+    r"|transactions|barrels|tonnes|tons|cases|deaths|votes|viewers|listeners|readers|followers"
+    r"|vehicles|cars|homes|jobs|students|residents|copies|items|products|records)(?![a-z])"
+)
+"""Nouns after ``1.2m`` that make it millions of something, not metres."""
+_NO_UNIT: tuple[str | None, str | None, Fraction] = (None, None, Fraction(1))
 
 _SMALL = {
     "zero": 0,
@@ -235,26 +295,64 @@ _FREQ = (
     r"(?:\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour|night|morning|evening)"
     r"|\s+(?:daily|weekly|monthly|yearly|annually|nightly|hourly))\b"
 )
+_FREQ_AFTER = re.compile(
+    r"\s+(?:(?:a|an|per|every|each)\s+(?P<unit>day|week|month|year|hour|night|morning|evening)"
+    r"|(?P<adverb>daily|weekly|monthly|yearly|annually|nightly|hourly))\b"
+)
+_ADVERB_UNITS = {
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "yearly": "year",
+    "annually": "year",
+    "nightly": "night",
+    "hourly": "hour",
+}
+_COUNTED_BEFORE = re.compile(r"(?:twice|thrice|times|\d\s*x|\d|once)\s*$")
+
+
+def frequency_after(text: str, end: int) -> str | None:
+    """The unit of the frequency written right after ``end`` in normalised ``text`` (``day``
+    for ``once daily`` or ``once a day``), or ``None``."""
+    m = _FREQ_AFTER.match(text, end)
+    if m is None:
+        return None
+    return m["unit"] or _ADVERB_UNITS[m["adverb"]]
+
+
+def uncounted_frequency(text: str, unit: str) -> tuple[int, int] | None:
+    """The span of the first frequency of ``unit`` in normalised ``text`` that no count
+    precedes (``daily``, ``per day``: once a day, as ``once daily`` says; not ``twice
+    daily``), or ``None``."""
+    for m in _FREQ_AFTER.finditer(text):
+        if (m["unit"] or _ADVERB_UNITS[m["adverb"]]) != unit:
+            continue
+        if _COUNTED_BEFORE.search(text, max(0, m.start() - 12), m.start()) is None:
+            return m.start() + len(m.group()) - len(m.group().lstrip()), m.end()
+    return None
 
 
 def _unit_part(prefix: str) -> str:
     """The optional unit after a number, with group names prefixed (names must be unique)."""
     return (
         rf"(?:(?P<{prefix}pct>\s?%|\s?per\s?cent(?![a-z])|\s?percentage\s+points?(?![a-z])"
-        rf"|\s?pp(?![a-z]))"
+        rf"|\s?pp(?![a-z])|\s?(?:パーセント|퍼센트))"
         rf"|(?:\s?|-)(?P<{prefix}unit>{_UNIT_ALT})"
         rf"(?:(?:/|\s+per\s+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
         rf"|\s?(?P<{prefix}opq>(?!and/|or/)[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
     )
 
 
-_MULT = r"""(?:\s?(?:thousand|million|billion|trillion)(?![a-z])|\s?(?:bn|mn|tn)(?![a-z])
+_FOREIGN_MULT = _alt([*(w for w in FOREIGN_SCALES if w not in _SCALE_WORDS), "millón"])
+_MULT = rf"""(?:\s?(?:thousand|million|billion|trillion)(?![a-z])|\s?(?:bn|mn|tn)(?![a-z])
+       |\s(?:{_FOREIGN_MULT})(?![a-z])
+       |\s(?:mio|mrd)(?:\.|(?![a-z]))
        |(?:mm|m|b|k)(?![a-zμ°])|\s?[万萬亿億兆])"""
 _ALTERNATIVES: dict[str, str] = {
     "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
        |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
        |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d]))""",
-    "skip": r"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])|(?<![\w.,])[$€£¥]\s?'?000s?(?![\d,.]))""",
+    "skip": r"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])|(?<![\w.,])(?:(?:us|hk|nz|nt|s|c|a|r)?\$|[€£¥₹])\s?'?000s?(?![\d,.]))""",
     "legal": r"""(?P<legal>(?<![\w.,])\d{3}\s?\(\s?[a-z]\s?\)(?:\(\d{1,2}\))?(?![\w(])
        |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
     "iso": r"""(?P<iso>(?<![\w.])(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})(?![\w-]))""",
@@ -262,14 +360,18 @@ _ALTERNATIVES: dict[str, str] = {
        \s+(?P<dy>\d{{4}})(?![\w]))""",
     "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
        (?:,?\s+(?P<my>\d{{4}}))?(?![\w:]))""",
-    "sdate": r"""(?P<sdate>(?<![\w./])\d{1,2}/\d{1,2}/\d{2,4}(?![\w/]))""",
+    "sdate": r"""(?P<sdate>(?<![\w./])(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{4}|\d{2})(?![\w/])
+       |(?<![\w./])(?P<da>\d{1,2})\.(?P<db>\d{1,2})\.(?P<dy2>\d{4})(?![\w]|\.\d))""",
+    "ver": r"""(?P<ver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w]|\.\d))""",
+    "cdate": r"""(?P<cdate>(?P<cy>\d{4})\s?[年년]\s?(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<![.,/])(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥]))?(?:(?P<cur>[$€£¥])\s?)?(?P<par>\((?=[$€£¥\d.-]))?
-       (?:(?P<cur2>[$€£¥])\s?)?(?P<sign>[-+](?=[\d.]))?
+    "num": rf"""(?P<num>(?<![./])(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?P<cur>(?:us|hk|nz|nt|s|c|a|r)?\$|[€£¥₹]|{_GLUED_CODES}(?=\d))\s?)?
+       (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
-         |(?P<dec>(?>(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+)(?:\.\d+)?|\.\d+)))
+         |(?P<dec>(?>(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d+)(?:\.\d+)?|\.\d+))
+         (?P<exp>e[-+]?\d{{1,2}}(?!\d))?)
        (?P<m1>{_MULT})?(?(par)\s?\))(?(m1)|(?P<m2>{_MULT})?)
        (?P<xm>\s?[x×](?!\w)(?!\s*[\d(.$])|\s+times(?![a-z])(?!\s+[\d(]))?
        {_unit_part("n")}(?!{_W}))""",
@@ -295,21 +397,19 @@ def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     match is the same without the others (smaller expressions compile and match faster; the
     full alternation is never compiled). At any other character only ``enum`` (blanks,
     bullets, ``(``), ``skip`` (a currency sign) and ``num`` (sign, currency, ``(``, ``.``) can
-    start: every other alternative starts with a digit or an ASCII letter. Compiled on the
+    start: every other alternative starts with a digit or an ASCII letter (a currency at a
+    word start, ``us$9.9`` or ``usd500``, is tried with the former). Compiled on the
     first scan, not at import: compiling them is most of this module's import time, and
     ``import hybridjudge`` / ``hybridjudge --help`` never scan."""
     return (
         _master(("enum", "skip", "num")),
-        _master(("enum", "skip", "legal", "iso", "dmy", "sdate", "time", "num")),
+        _master(("enum", "skip", "legal", "iso", "dmy", "sdate", "ver", "cdate", "time", "num")),
         _master(("mdy", "times", "words", "half", "ident")),
     )
 
 
 # Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
-_NOT_ACRONYMS = frozenset(
-    {"usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw", "thb", "nzd", "sek"}
-    | {a for a in _UNITS if a.isalpha()}
-)
+_NOT_ACRONYMS = frozenset(set(_CURRENCY_CODES) | {a for a in _UNITS if a.isalpha()})
 _ACRONYM_BEFORE = re.compile(r"(?<![\w])([a-z]{2,6}) $")
 _MAX_RANGE_GAP = 11  # len(" through ") plus slack: longer gaps cannot be range separators
 _RANGE_SEP = re.compile(r"\s*(?:-|to|through|and)\s*")
@@ -408,8 +508,19 @@ class Scan:
         return self._placeholders
 
 
+def _numeral(dec: str) -> str:
+    """A numeral's digits with ``.`` as its decimal point: commas group thousands
+    (``16,525``) unless a single comma has one or two digits after it, a decimal comma
+    (``1,9 Millionen``, ``3,5 %``: the master expression reads no other form)."""
+    if "," not in dec:
+        return dec
+    if len(dec) - dec.rfind(",") <= 3 and dec.count(",") == 1 and "." not in dec:
+        return dec.replace(",", ".")
+    return dec.replace(",", "")
+
+
 def _dec(text: str) -> Fraction:
-    digits = text.replace(",", "")
+    digits = _numeral(text)
     if "." not in digits:
         return Fraction(int(digits))
     whole, frac = digits.split(".", 1)
@@ -509,7 +620,8 @@ def _long_number(written: str, start: int, end: int) -> Ident | None:
 def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
     """Parse one master-regex candidate into exact values (``None``: not a quantity after all).
 
-    ``upper``: the scale abbreviation after a number is written in capitals (``82.9M``)."""
+    ``upper``: the scale abbreviation after a number is written in capitals (``82.9M``); for
+    a date in figures (``sdate``), that the text writes its dates day first."""
     if m.end() - m.start() > (_MAX_WORDS_CHARS if group == "words" else _MAX_NUMBER_CHARS):
         return None
     if group == "iso":
@@ -518,6 +630,10 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         return _date(int(m["dy"]), _MONTHS[m["dm"]], int(m["dd"]))
     if group == "mdy":
         return _date(int(m["my"] or 0), _MONTHS[m["mm"]], int(m["md"]))
+    if group == "sdate":
+        return _numeric_date(m, upper)
+    if group == "cdate":
+        return _date(int(m["cy"]), int(m["cm"]), int(m["cd"]))
     if group == "time":
         return _time(m["th"] or m["th2"], m["tm"] or m["tm2"], m["ap"])
     if group == "times":
@@ -539,6 +655,24 @@ def _date(y: int, mo: int, d: int) -> _Parsed | None:
     return ("date", v, "date", "date", v, 1, 0, 8, 0)
 
 
+_DAY_FIRST = re.compile(r"(?<![\w./])(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])/\d{2,4}(?![\w/])")
+"""A slashed date that can only be day first (``25/12/2024``): the text's convention."""
+
+
+def _numeric_date(m: re.Match[str], day_first: bool) -> _Parsed | None:
+    """A date written in figures: ``03/07/2024`` (month first, unless the first figure exceeds
+    12 or the text writes its dates day first, ``day_first``), ``07.03.2024`` (day first, as
+    the languages that write it so do), a two-digit year in the 2000s below 70."""
+    if m["sa"] is not None:
+        a, b, y = int(m["sa"]), int(m["sb"]), int(m["sy"])
+        if len(m["sy"]) == 2:
+            y += 2000 if y < 70 else 1900
+        if a > 12 or (day_first and b <= 12):
+            a, b = b, a
+        return _date(y, a, b)
+    return _date(int(m["dy2"]), int(m["db"]), int(m["da"]))
+
+
 def _time(h: str, mi: str | None, ap: str | None) -> _Parsed | None:
     hour = int(h)
     minute = int(mi) if mi else 0
@@ -556,7 +690,7 @@ def _time(h: str, mi: str | None, ap: str | None) -> _Parsed | None:
 
 _NUMBER_GROUPS = (
     *("dec", "mi", "mn", "md2", "fn", "fd", "sign", "sign0", "cur", "cur2", "m1", "m2"),
-    *("nunit", "nden", "nopq", "par", "xm", "npct"),
+    *("nunit", "nden", "nopq", "par", "xm", "npct", "exp"),
 )
 
 
@@ -565,7 +699,7 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
         return _bare_number(m["dec"])
     # every group in one call (each lookup by name is a call of its own)
     (dec, mi, mn, md2, fn, fd, sign, sign0, cur, cur2, m1, m2) = m.group(*_NUMBER_GROUPS[:12])
-    unit_word, den, opq, par, xm, npct = m.group(*_NUMBER_GROUPS[12:])
+    unit_word, den, opq, par, xm, npct, exp = m.group(*_NUMBER_GROUPS[12:])
     decimals, sig = 0, 1
     # a decimal numeral is kept as integers (numerator, power of ten) until sign and scale
     # are known: one Fraction is made, not three (Fraction arithmetic is comparatively slow)
@@ -580,7 +714,7 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
             return None
         written = Fraction(int(fn), int(fd))
     else:  # _dec and the digits written, in one pass over the numeral
-        digits = dec.replace(",", "")
+        digits = _numeral(dec)
         if "." not in digits:
             numerator = int(digits)
             sig = len(digits.lstrip("0")) or 1
@@ -603,6 +737,14 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
         else:
             mult = _SCALES[mult_text]
             flags |= F_OWN_SCALE
+    if exp is not None:  # scientific notation: 6.02e23, 2.5E+03 (its own scale)
+        e = int(exp[1:])
+        decimals -= e
+        if e >= 0:
+            numerator *= 10**e
+        else:
+            tens *= 10**-e
+        flags |= F_OWN_SCALE
     if written is None:
         numerator *= -mult if negative else mult
         value = Fraction(numerator) if tens == 1 else Fraction(numerator, tens)
@@ -638,7 +780,7 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
 
 
 _SIMPLE = re.compile(
-    r"""(?<![^ |\t\n])(?:(?P<c>[$€£¥])\s?(?!000(?![\d,.])))?
+    r"""(?<![^ |\t\n])(?:(?P<c>[$€£¥₹])\s?(?!000(?![\d,.])))?
     (?P<d>(?>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)
     (?=[ \t]*(?:\||\Z|\n[ \t]*\|))""",
     re.VERBOSE,
@@ -663,7 +805,7 @@ def _simple_number(cur: str | None, dec: str) -> _Parsed:
 def _bare_number(dec: str) -> _Parsed:
     """:func:`_number` for a numeral that is the whole match (``16,525``, ``3.5``): no sign,
     currency, scale, unit, bracket or percent sign can be part of it (the common case in tables)."""
-    digits = dec.replace(",", "")
+    digits = _numeral(dec)
     if "." in digits:
         whole, frac = digits.split(".", 1)
         value = Fraction(int(whole + frac), 10 ** len(frac))
@@ -710,7 +852,7 @@ def _words(m: re.Match[str]) -> _Parsed | None:
     return ("number", value, unit, dim, value * factor, 1, 0, sig, 0)
 
 
-_DIGIT_RUN = re.compile(r"[\d$€£¥]+")
+_DIGIT_RUN = re.compile(r"[\d$€£¥₹]+")
 _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 
@@ -759,7 +901,7 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
         else:
             if prev in "-+.(":
                 add(p - 1)
-                if prev == "(" and p > 1 and s[p - 2] in "$€£¥":
+                if prev == "(" and p > 1 and s[p - 2] in "$€£¥₹":
                     add(p - 2)
             add(p)
         if e < n and s[e] in ".)" and _at_line_start(s, p):
@@ -842,6 +984,9 @@ _LAST_OF_INTEREST = frozenset("=x×*/÷(+-")
 _FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
 """First characters after a number (spaces skipped) that may set a flag."""
 _OPERATOR_WORDS = ("by", "times", "over")
+_OPERATOR_WORD_BEFORE = re.compile(r"(?:(?:divid|multipl)[a-z]*\s+by|[\d)%]\s*(?:times|over))$")
+"""An operator in words, as working writes it: ``divided by 2``, ``multiply by 100``, ``14 times 3``, ``(a - b) over
+b``; a bare ``by``/``over`` is running text (``rose by 12``, ``over 100 customers``)."""
 
 
 def _flags_in_context(
@@ -877,7 +1022,11 @@ def _flags_in_context(
         and not p[8] & F_OWN_SCALE
         and (
             (last in _OPERATOR_END and not (last == "x" and before[-2:-1].isalpha()))
-            or (last.isalpha() and before.endswith(_OPERATOR_WORDS))
+            or (
+                last.isalpha()
+                and before.endswith(_OPERATOR_WORDS)
+                and _OPERATOR_WORD_BEFORE.search(before) is not None
+            )
             or (value.numerator == 100 and _OPERATOR_AFTER.match(s, end) is not None)
             or (value.numerator == 1 and last != "" and last in "-+")
         )
@@ -935,6 +1084,7 @@ def scan(text: str | NormalizedText) -> Scan:
     master_other, master_digit, master_alpha = _masters()
     m: re.Match[str] | None
     cells = "|" in s  # without a cell separator, the master expression does as well
+    day_first: bool | None = None
     for cand in _candidates(s, words):
         if cand < last_end:
             continue
@@ -969,20 +1119,28 @@ def scan(text: str | NormalizedText) -> Scan:
             if "0" <= ch <= "9" or (ch > "\x7f" and ch.isdecimal()):  # what \d matches
                 m = master_digit.match(s, cand)
             elif "a" <= ch <= "z":
-                m = master_alpha.match(s, cand)
+                m = (
+                    master_other.match(s, cand)  # "US$9.9": the sign's prefix
+                    if (s.find("$", cand + 1, cand + 3) > 0 or s[cand + 3 : cand + 4].isdigit())
+                    and _CUR_PREFIX.match(s, cand)
+                    else master_alpha.match(s, cand)
+                )
             else:
                 m = master_other.match(s, cand)
             if m is None:
                 continue
             last_end = m.end()
             lastgroup = m.lastgroup
-            if lastgroup is None or lastgroup in ("enum", "sdate", "skip"):
+            if lastgroup is None or lastgroup in ("enum", "skip"):
                 continue
             group = lastgroup
             start, end = m.span()
             written = m.group()
             if group == "ident":
                 idents.append(_ident(written, start, end))
+                continue
+            if group == "ver":  # a version or an address (2.3.1, 192.168.1.1): no quantity
+                idents.append(Ident(written, start, end, Fraction(int(written.split(".", 1)[0]))))
                 continue
             if group == "legal":
                 idents.append(Ident(re.sub(r"[\s()]", "", written), start, end, None))
@@ -992,11 +1150,19 @@ def scan(text: str | NormalizedText) -> Scan:
                     idents.append(long)
                 continue
             upper = False
-            if group == "num":
+            if group == "sdate":  # the text's convention, decided once per text
+                if day_first is None:
+                    day_first = "/" in s and _DAY_FIRST.search(s) is not None
+                upper = day_first
+            elif group == "num":
                 mt = m["m1"] or m["m2"]
                 if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
                     a = m.start("m1") if m["m1"] else m.start("m2")
-                    upper = _is_upper_in_original(norm, a, a + 1, alpha_only=False)
+                    upper = (
+                        _is_upper_in_original(norm, a, a + 1, alpha_only=False)
+                        or (_UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
+                        or _COUNTED_AFTER.match(s, m.end()) is not None
+                    )
             key = (group, written, upper)
             p = memo.get(key, _NOTHING)
             if p is _NOTHING:
@@ -1011,13 +1177,16 @@ def scan(text: str | NormalizedText) -> Scan:
             and s[start - 2].isalpha()
         ):
             acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
-            if (
-                acro is not None
-                and acro.group(1) not in _NOT_ACRONYMS
-                and _is_upper_in_original(norm, acro.start(1), acro.end(1))
-            ):
-                idents.append(Ident(f"{acro.group(1)} {written}", acro.start(1), end, p[1]))
-                continue
+            if acro is not None and _is_upper_in_original(norm, acro.start(1), acro.end(1)):
+                code = _CURRENCY_CODES.get(acro.group(1))
+                if code is not None:  # "USD 9.9 billion": the figure's currency
+                    start = acro.start(1)
+                    p = (p[0], p[1], code, f"currency-{code}", p[1], *p[5:])
+                elif acro.group(1) not in _NOT_ACRONYMS:
+                    idents.append(Ident(f"{acro.group(1)} {written}", acro.start(1), end, p[1]))
+                    continue
+        if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
+            start, end, p = _latex_math(s, start, end, p)
         kind, value, unit, dim, base, mult, decimals, sig, flags = p
         if flags & F_PAREN and p[0] == "number" and m is not None:
             dec = m["dec"] or ""
@@ -1057,6 +1226,18 @@ _UNIT_AFTER_CJK = {
 }
 
 
+def _latex_math(s: str, start: int, end: int, p: _Parsed) -> tuple[int, int, _Parsed]:
+    """A figure between the dollar signs of LaTeX math (``$12$``, ``$35\\%$``) is not in
+    dollars: its span, parse and flags without the currency (a percentage when ``\\%``
+    closes it); any other figure is returned as it is."""
+    closing = s[end : end + 3]
+    if closing.startswith("$"):
+        return start, end, (p[0], p[1], None, None, p[1], *p[5:])
+    if closing == "\\%$":
+        return start, end + 2, (p[0], p[1], "%", "percent", p[1], *p[5:])
+    return start, end, p
+
+
 def _url_spans(s: str) -> list[tuple[int, int]]:
     """Spans of URLs and e-mail addresses: the digits inside them are not claims."""
     if "://" not in s and "www." not in s and "@" not in s and ":" not in s:
@@ -1075,11 +1256,22 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             continue
         v = Fraction(value)
         unit_text = m["cjku"]
-        canon, dim, factor = _UNIT_AFTER_CJK.get(unit_text) or _UNITS[unit_text]
+        if unit_text in CJK_COUNTERS:
+            if m["cjk"] == "一":  # 一个, 一家: mostly the article "a", as "one" alone in English
+                continue
+            canon, dim, factor = None, None, _ONE
+        else:
+            canon, dim, factor = _UNIT_AFTER_CJK.get(unit_text) or _UNITS[unit_text]
         flags = F_YEAR if canon is None and 1900 <= value <= 2100 else 0
         extra.append(
             _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), (1, 0, 1, flags))
         )
+    if "百分之" in s:
+        for m in CJK_PERCENT.finditer(s):
+            value = cjk_value(m["cjk"])
+            if value is not None:
+                v = Fraction(value)
+                extra.append(_Raw("number", v, "%", "percent", v, m.start(), m.end(), (1, 0, 1, 0)))
     extra.extend(_foreign(s, words))
     if extra:
         _merge_into(raws, extra)
@@ -1140,9 +1332,16 @@ def _merge_into(raws: list[_Raw], extra: list[_Raw]) -> None:
     raws[:] = out
 
 
+_SEPARABLE = re.compile(r"[a-z]+-(\d+)|(?:fy|cy)(\d{2}|\d{4})|q([1-4])|h([12])")
+"""Identifiers whose number is a claim of its own: ``covid-19``, and periods glued to their
+prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is a finding."""
+
+
 def _ident(text: str, start: int, end: int) -> Ident:
-    hy = re.fullmatch(r"([a-z]+)-(\d+)", text)
-    return Ident(text, start, end, Fraction(int(hy.group(2))) if hy else None)
+    sep = _SEPARABLE.fullmatch(text)
+    if sep is None:
+        return Ident(text, start, end, None)
+    return Ident(text, start, end, Fraction(int(next(g for g in sep.groups() if g))))
 
 
 def _is_upper_in_original(
@@ -1206,5 +1405,8 @@ def parse_quantities(text: str) -> list[Quantity]:
         ['0.5 g', '2', '30 day']
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_quantities() needs a str, got {type(text).__name__}")
+        raise GroundingTypeError(
+            f"parse_quantities() needs the text as a str, got {type(text).__name__}",
+            argument="text",
+        )
     return list(scan(text).quantities)

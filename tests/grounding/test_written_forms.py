@@ -1,0 +1,364 @@
+"""Figures in the written forms a second audit found unread or misread: a dollar sign's country
+prefix, currency codes before a figure, lists and CSV rows without spaces, decimal commas and
+continental scale words, LaTeX math, dates in figures, versions and addresses.
+
+Every expected value is read off the sentence by hand (the figure a reader sees in it)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hybridjudge.grounding import check_grounding, parse_quantities
+
+
+def _read(text: str) -> list[tuple[str, Fraction, str | None]]:
+    return [(q.text, q.value, q.dimension) for q in parse_quantities(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Revenue was US$9.9 billion.", [("US$9.9 billion", Fraction(9_900_000_000), "usd")]),
+        ("Net profit was HK$512 million.", [("HK$512 million", Fraction(512_000_000), "hkd")]),
+        ("It costs S$45.", [("S$45", Fraction(45), "sgd")]),
+        ("C$3 and A$4", [("C$3", Fraction(3), "cad"), ("A$4", Fraction(4), "aud")]),
+        ("USD 9.9 billion", [("USD 9.9 billion", Fraction(9_900_000_000), "usd")]),
+        ("EUR 3.2bn", [("EUR 3.2bn", Fraction(3_200_000_000), "eur")]),
+        ("HKD 512", [("HKD 512", Fraction(512), "hkd")]),
+        ("RMB3,550 million", [("RMB3,550 million", Fraction(3_550_000_000), "cny")]),
+        ("INR19 a share", [("INR19", Fraction(19), "inr")]),
+        ("₹5,000", [("₹5,000", Fraction(5000), "inr")]),
+    ],
+)
+def test_a_currency_written_before_the_figure_is_read(
+    text: str, expected: list[tuple[str, Fraction, str]]
+) -> None:
+    assert _read(text) == [(t, v, f"currency-{c}") for t, v, c in expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " | US$000 | US$000",  # a column header's unit, not a figure
+        " | US$'000 | US$'000",
+        "bus$5",  # not a currency prefix
+    ],
+)
+def test_what_only_looks_like_a_currency_figure_is_not_read(text: str) -> None:
+    assert parse_quantities(text) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        ("Revenue was US$9.9 billion.", "Revenue was US$3.2 billion in 2023.", True),
+        ("Revenue was US$3.2 billion.", "Revenue was US$3.2 billion in 2023.", False),
+        ("Net profit was HK$512 million.", "Net profit was HK$388 million.", True),
+        ("It costs S$45.", "It costs S$30.", True),
+        ("Revenue was USD 3.2bn.", "Revenue was $3.2 billion.", False),
+        ("Revenue was EUR 3.2 billion.", "Revenue was $3.2 billion.", True),
+        ("Revenue was 3.2 billion.", "Revenue was $3.2 billion.", False),
+    ],
+)
+def test_a_figure_with_a_prefixed_currency_is_checked(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Segment,2019,2018", [2019, 2018]),
+        ("Marine Services,194.3,172.5", [Fraction(1943, 10), Fraction(345, 2)]),
+        ("Doses: 5,15,20 mg.", [5, 15, 20]),
+        ("[1,3,5]", [1, 3, 5]),
+        ("300万元，450万元，520万元", [3_000_000, 4_500_000, 5_200_000]),
+        ("1,234,567 units", [1_234_567]),  # thousands separators stay thousands separators
+        ("sold for$264,000.", []),  # ",000" continues a figure glued to a word: not zero
+    ],
+)
+def test_figures_after_a_comma_without_a_space_are_read(
+    text: str, values: list[Fraction | int]
+) -> None:
+    assert [q.value for q in parse_quantities(text)] == values
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        ("前三个季度的收入分别为300万元，990万元，520万元。", True),
+        ("第二季度收入为450万元。", False),
+    ],
+)
+def test_a_chinese_list_with_full_width_commas_is_checked(answer: str, flagged: bool) -> None:
+    context = "前三个季度的收入分别为300万元，450万元，520万元。"
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+def test_a_changed_figure_in_a_list_without_spaces_is_flagged() -> None:
+    # 17 is no figure of the context, nor a sum, difference or ratio of two of 5, 10, 20
+    report = check_grounding("Doses: 5,17,20 mg.", "Doses: 5,10,20 mg.")
+    assert [t.quantity.text for t in report.quantities if t.source is None] == ["17"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dimension"),
+    [
+        ("1,9 Millionen Euro", Fraction(1_900_000), "currency-eur"),
+        ("3,8 milliards", Fraction(3_800_000_000), None),
+        ("2,5 Mio. Euro", Fraction(2_500_000), "currency-eur"),
+        ("1,2 Mrd. Dollar", Fraction(1_200_000_000), "currency-usd"),
+        ("4,7 %", Fraction(47, 10), "percent"),
+        ("2,50 €", Fraction(5, 2), None),
+    ],
+)
+def test_a_decimal_comma_and_continental_scale_words_are_read(
+    text: str, value: Fraction, dimension: str | None
+) -> None:
+    (q,) = parse_quantities(text)[:1]
+    assert (q.value, q.dimension) == (value, dimension)
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        ("Der Umsatz betrug 1,9 Millionen Euro.", "Der Umsatz betrug 1,2 Millionen Euro.", True),
+        ("Der Umsatz betrug 1,2 Millionen Euro.", "Der Umsatz betrug 1,2 Millionen Euro.", False),
+        ("Le chiffre a atteint 3,8 milliards.", "Le chiffre a atteint 3,5 milliards.", True),
+        ("La marge est de 4,7 %.", "La marge est de 4,2 %.", True),
+        ("Revenue was 1.9 million euros.", "Der Umsatz betrug 1,9 Millionen Euro.", False),
+    ],
+)
+def test_a_changed_figure_with_a_decimal_comma_is_flagged(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+def test_figures_in_latex_math_are_not_dollars() -> None:
+    assert _read(r"LDL fell by $35\%$ over $12$ weeks.") == [
+        (r"$35\%", Fraction(35), "percent"),
+        ("$12", Fraction(12), None),
+    ]
+    context = "LDL fell by 35% over 12 weeks."
+    assert not check_grounding(r"LDL fell by $35\%$ over $12$ weeks.", context).findings
+    assert check_grounding(r"LDL fell by $45\%$ over $12$ weeks.", context).findings
+
+
+@pytest.mark.parametrize(
+    ("text", "yyyymmdd"),
+    [
+        ("Discharge date: 03/07/2024.", 20240307),  # month first by default
+        ("12/31/2024", 20241231),
+        ("31/12/2024", 20241231),  # the first figure exceeds 12: day first
+        ("on 25/12/2024 and 03/07/2024", 20240703),  # the text writes its dates day first
+        ("3/7/24", 20240307),
+        ("07.03.2024", 20240307),  # dotted: day first
+        ("2023年3月5日に", 20230305),
+        ("2023년 3월 5일", 20230305),
+    ],
+)
+def test_a_date_in_figures_is_a_date(text: str, yyyymmdd: int) -> None:
+    dates = [q for q in parse_quantities(text) if q.kind == "date"]
+    assert dates[-1].value == yyyymmdd
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        ("He was discharged on 03/09/2024.", "Discharge date: 03/07/2024.", True),
+        ("He was discharged on March 7, 2024.", "Discharge date: 03/07/2024.", False),
+        (
+            "He was discharged on 7 March 2024.",
+            "Admitted 25/02/2024, discharged 07/03/2024.",
+            False,
+        ),
+        ("Er wurde am 08.03.2024 entlassen.", "Entlassung: 07.03.2024.", True),
+        ("The meeting was on March 5, 2023.", "会議は2023年3月5日に開催された。", False),
+        ("会議は2023年3月6日に開催された。", "The meeting was held on March 5, 2023.", True),
+    ],
+)
+def test_a_changed_date_in_figures_is_flagged(answer: str, context: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+@pytest.mark.parametrize("text", ["version 2.3.1", "192.168.1.1", "Section 4.2.1"])
+def test_versions_and_addresses_are_not_quantities(text: str) -> None:
+    assert parse_quantities(text) == []
+
+
+def test_a_version_the_context_does_not_hold_is_flagged() -> None:
+    assert check_grounding("Upgrade to version 2.4.0.", "Version 2.3.1 fixes the bug.").findings
+    assert not check_grounding("Upgrade to 2.3.1.", "Version 2.3.1 fixes the bug.").findings
+
+
+def test_a_long_run_of_cjk_numerals_is_read_where_it_ends_with_a_unit() -> None:
+    # one run of 20,000 numerals with no unit (formerly quadratic), then a real figure
+    assert [q.value for q in parse_quantities("三" * 20_000 + "。退款期限为三十天")] == [30]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dimension"),
+    [
+        ("1e6 days", Fraction(1_000_000), "time"),
+        ("The dose is 5e3 mg.", Fraction(5000), "mass"),
+        ("We ship 6.02e23 units.", Fraction(602 * 10**21), None),
+        ("It costs 2.5E+03 dollars.", Fraction(2500), "currency-usd"),
+        ("5e-3 g", Fraction(1, 200), "mass"),
+    ],
+)
+def test_scientific_notation_is_read(text: str, value: Fraction, dimension: str | None) -> None:
+    (q,) = parse_quantities(text)
+    assert (q.value, q.dimension) == (value, dimension)
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        ("Refunds within 1e6 days.", "Refunds within 30 days."),
+        ("The dose is 5e3 mg.", "The dose is 10 mg."),
+        ("公司有八百名员工。", "公司员工五百人。"),
+        ("百分之四十的客户续约。", "百分之三十的客户续约。"),
+        ("利用者の40パーセントが更新した。", "利用者の30パーセントが更新した。"),
+        ("It has 1.5m active users.", "It has 1.2 million active users."),
+    ],
+)
+def test_a_changed_figure_in_these_forms_is_flagged(answer: str, context: str) -> None:
+    assert check_grounding(answer, context).findings
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        ("公司有五百名员工。", "公司员工五百人。"),
+        ("百分之三十的客户续约。", "30%的客户续约。"),
+        ("利用者の30パーセントが更新した。", "利用者の30%が更新した。"),
+        ("It has 1.2m active users.", "It has 1.2 million active users."),
+        ("A budget of 5m euros.", "The budget is EUR 5 million."),
+        ("一个问题", "没有数字的上下文"),  # 一个 is the article "a", not a claim of one
+    ],
+)
+def test_the_same_figure_in_these_forms_is_grounded(answer: str, context: str) -> None:
+    assert not check_grounding(answer, context).findings
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a 5m wall", (Fraction(5), "length")),  # measured: metres
+        ("the 100m sprint", (Fraction(100), "length")),
+        ("1.2m monthly active users", (Fraction(1_200_000), None)),  # counted: millions
+    ],
+)
+def test_a_lower_case_m_is_millions_only_before_what_is_counted(
+    text: str, expected: tuple[Fraction, str | None]
+) -> None:
+    (q,) = parse_quantities(text)
+    assert (q.value, q.dimension) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        ("FY2024 Q3 sales were $3.2bn.", True),  # a fiscal year the context does not hold
+        ("FY2023 Q4 sales were $3.2bn.", True),  # a quarter it does not hold
+        ("FY2023 Q3 sales were $3.2bn.", False),
+    ],
+)
+def test_a_fiscal_period_is_checked(answer: str, flagged: bool) -> None:
+    context = "FY2023 Q3 sales were $3.2bn."
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+CSV_TABLE = "Segment,2019,2018\nMarine Services,194.3,172.5\nTotal,350.1,300.2"
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        # the same cells as a "|" table: a scale the answer adds to a cell, and derivations
+        # along a row (194.3 - 172.5 = 21.8; 21.8 / 172.5 = 12.6%), all by hand
+        ("Marine Services revenue was $194.3 million in 2019.", "context"),
+        ("Marine Services revenue was $172.5 million in 2018.", "context"),
+        ("Revenue grew by $21.8 million.", "derived"),
+        ("Revenue grew by 12.6%.", "derived"),
+        ("Marine Services revenue was $195.3 million in 2019.", None),
+    ],
+)
+def test_a_csv_table_is_read_as_a_table(answer: str, source: str | None) -> None:
+    report = check_grounding(answer, CSV_TABLE)
+    assert report.quantities[0].source == source
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised"),
+    [
+        ("Segment,2019,2018", "segment|2019|2018"),
+        ("Revenue was 1,234, up from 1,100.", "revenue was 1,234, up from 1,100."),  # prose
+        ("Total,1,234,567", "total,1,234,567"),  # one separator: not a row
+        ("Item,3.5,1,250", "item|3.5|1,250"),  # the thousands comma stays
+    ],
+)
+def test_only_the_cell_separators_of_a_csv_row_become_bars(text: str, normalised: str) -> None:
+    from hybridjudge.grounding._normalize import normalize
+
+    assert normalize(text).text == normalised
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # a figure written after its abbreviation in the context may be named without it
+        ("The adjusted odds ratio was 1.8.", "Adjusted OR 1.8 (95% CI 1.2-2.7).", False),
+        ("Respiratory rate was 16.", "Vitals: RR 16, HR 88.", False),
+        ("Respiratory rate was 18.", "Vitals: RR 16, HR 88.", True),
+        ("Sales in fiscal 2023 were $3.2bn.", "FY2023 Q3 sales were $3.2bn.", False),
+        ("It costs $500.", "Certified to ISO 500.", True),  # never with a currency or unit
+    ],
+)
+def test_a_labelled_figure_in_the_context_grounds_the_bare_figure(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        ("Take metoprolol 50 mg once daily.", "Metoprolol 50 mg PO daily.", False),
+        ("Take it once a week.", "Take it weekly.", False),
+        ("Take metoprolol 50 mg once daily.", "Metoprolol 50 mg PO twice daily.", True),
+        ("Take it once a day.", "Take it every week.", True),
+    ],
+)
+def test_once_is_the_frequency_the_context_states_without_a_count(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        ("Staff rose by 12.", None),  # "by" in running text is no operator: 12 is a claim
+        ("We have over 100 customers.", None),
+        ("The total divided by 2 is the mean.", "working"),
+        ("We multiply by 100.", "working"),
+    ],
+)
+def test_only_an_operator_in_words_makes_a_constant_of_working(
+    answer: str, source: str | None
+) -> None:
+    report = check_grounding(answer, "Staff: 45.")
+    assert report.quantities[0].source == source
+
+
+def test_a_mapping_is_not_a_context() -> None:
+    from hybridjudge.grounding import GroundingTypeError
+
+    with pytest.raises(GroundingTypeError, match="not a mapping") as caught:
+        check_grounding("30 days", {"Refunds within 30 days.": 1})  # type: ignore[arg-type]
+    assert caught.value.argument == "context"
