@@ -135,28 +135,27 @@ class NormalizedText:
         return o_start + min(pos - n_start, max(o_len - 1, 0))
 
 
-_CSV_ROW = re.compile(r"^(?=[^\n]*,[^\s,])(?![^\n]*, )(?![^\n]*[|\t])[^\n]*", re.MULTILINE)
-"""A line that may be a row of comma-separated values: a comma before a non-blank, no comma
-followed by a space (running text has those), no other cell separator."""
 _GROUPED = re.compile(r"\d,\d{3}(?!\d)")
 
 
 def _csv_cells(text: str) -> str:
     """``text`` with the commas that separate the cells of a CSV row (``Segment,2019,2018``)
     written as ``|``, the cell separator the checks read (one character for one: offsets do
-    not move). A row needs two separators; a comma inside a figure (``1,234``) stays."""
-    if "," not in text or _CSV_ROW.search(text) is None:
-        return text
-    chars: list[str] | None = None
-    for row in _CSV_ROW.finditer(text):
-        line, base = row.group(), row.start()
-        separators = [k for k, ch in enumerate(line) if ch == "," and not _groups(line, k)]
-        if len(separators) >= 2:
-            if chars is None:
-                chars = list(text)
-            for k in separators:
-                chars[base + k] = "|"
-    return text if chars is None else "".join(chars)
+    not move). A row is a line with no comma followed by a space (running text has those) and
+    no other cell separator, with two commas or more that do not group the thousands of a
+    figure (``1,234`` stays)."""
+    out: list[str] | None = None
+    pos = 0
+    for line in text.split("\n"):
+        if line.count(",") >= 2 and ", " not in line and "|" not in line and "\t" not in line:
+            separators = [k for k, ch in enumerate(line) if ch == "," and not _groups(line, k)]
+            if len(separators) >= 2:
+                if out is None:
+                    out = list(text)
+                for k in separators:
+                    out[pos + k] = "|"
+        pos += len(line) + 1
+    return text if out is None else "".join(out)
 
 
 def _groups(line: str, k: int) -> bool:
