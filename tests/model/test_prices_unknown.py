@@ -105,7 +105,7 @@ def test_judge_cli_reports_unknown_price_never_zero_dollars(
     flags += ["--cache-dir", str(tmp_path / "cache"), "--scorers", "support"]
     assert main(["judge", str(cases), *flags]) == 0
     out = capsys.readouterr().out
-    assert "costing unknown price" in out
+    assert "costing unknown cost" in out
     assert "costing $" not in out
     assert scripted.requests == 2  # 2 answers x 1 sentence x 1 scorer (support)
 
@@ -159,4 +159,4 @@ def test_openai_base_url_reaches_the_scripted_server(
     request = openai_server.requests[0]
     assert request.body["model"] == "fake-model"
     assert request.headers["authorization"] == "Bearer sk-scripted-test-key"
-    assert "unknown price" in capsys.readouterr().out
+    assert "unknown cost" in capsys.readouterr().out

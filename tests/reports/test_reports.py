@@ -228,7 +228,7 @@ def test_numbers_are_formatted_for_people() -> None:
     assert fmt_duration_ms(0.138) == "0.14 ms"
     assert fmt_duration_s(237.4) == "4.0 min"
     assert fmt_usd(0) == "$0"
-    assert fmt_usd(None) == "unknown price"
+    assert fmt_usd(None) == "unknown cost"
 
 
 def test_a_zero_bar_is_drawn_as_nothing() -> None:

@@ -220,8 +220,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _usd(value: float | None) -> str:
-    """Dollars, or "unknown price" (a model without a known price is never shown as $0)."""
-    return "unknown price" if value is None else f"${value:.4f}"
+    """Dollars, or "unknown cost" (a model without a known price, or a reply without usable
+    token counts, is never shown as $0)."""
+    return "unknown cost" if value is None else f"${value:.4f}"
 
 
 async def _judge_all(

@@ -108,7 +108,7 @@ def cost_chart(rows: Sequence[CostRow]) -> tuple[str, str] | None:
             ax.set_xlabel(label)
             ax.set_yticks(positions, names)
             for i, v in enumerate(values):
-                text = "unknown price" if v is None else fmt(v)
+                text = "unknown cost" if v is None else fmt(v)
                 ax.text(float(v) if v else left, i, " " + text, va="center", fontsize=8)
             # every bar carries its value as text: no tick labels to misread on a log scale
             ax.xaxis.set_major_locator(NullLocator())

@@ -54,9 +54,10 @@ def fmt_duration_s(seconds: float) -> str:
 
 def fmt_usd(value: float | None) -> str:
     """Dollars with the precision the amount needs: ``0`` -> ``$0``; ``11.49`` -> ``$11.49``;
-    ``0.00042`` -> ``$0.00042``; ``None`` -> ``unknown price``."""
+    ``0.00042`` -> ``$0.00042``; ``None`` -> ``unknown cost`` (no price for the model, or a
+    reply without usable token counts: never shown as $0)."""
     if value is None:
-        return "unknown price"
+        return "unknown cost"
     if value == 0:
         return "$0"
     if value >= 1:
