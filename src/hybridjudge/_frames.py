@@ -10,10 +10,9 @@ record without one (:func:`as_record`, :func:`record_id`). The batch results
 plain records (lists of flat dicts) with no dependency, and to a DataFrame through
 :func:`to_frame`, which names the extra to install when pandas is missing.
 
-The field-name mapping here is the one of :func:`hybridjudge.corpus.read_cases` (its
-``normalize_record``, non-strict): this module is below every stage (the grounding layer imports
-nothing else of ours), so it holds its own copy of that mapping, and a test runs the same records
-through both and compares them.
+The field-name mapping (:func:`normalize_record`) is defined here, below every stage (the
+grounding layer imports nothing else of ours), and :func:`hybridjudge.corpus.read_cases` uses it
+too: a file and a list of records are read by the same rules.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ __all__ = [
     "PANDAS_HINT",
     "as_mapping",
     "as_record",
+    "is_frame",
     "metadata_columns",
     "normalize_record",
     "record_id",
@@ -77,7 +77,7 @@ _STRICT_NAMES: dict[str, tuple[str, ...]] = {
 }
 """The names a strict reading (``--strict``) accepts: ours, and OpenGATE's anchors and allowed
 numbers."""
-_LIST_FIELDS = ("context", "anchors", "allowed_numbers")
+_LIST_FIELDS = ("anchors", "allowed_numbers")
 """List fields where a single string is one item (a context string is one passage anyway)."""
 _LIFTED = ("id", "anchors", "answerable", "allowed_numbers")
 """Labels read from inside ``metadata`` when the record has no such field itself."""
@@ -102,14 +102,14 @@ def records_problem(records: object, *, call: str, argument: str = "records") ->
             f"{where} is a single mapping, not a list of records (it would be read one key at "
             f"a time); wrap a single record in a list, or {hint}"
         )
-    if _is_frame(records):
+    if is_frame(records):
         return None
     if not isinstance(records, Iterable):
         return f"{where} is a {type(records).__name__}, not a list of records; {hint}"
     return None
 
 
-def _is_frame(records: object) -> bool:
+def is_frame(records: object) -> bool:
     """A pandas DataFrame, recognised without importing pandas."""
     return all(hasattr(records, name) for name in ("to_dict", "columns", "iloc"))
 
@@ -117,7 +117,7 @@ def _is_frame(records: object) -> bool:
 def record_list(records: Iterable[object]) -> list[object]:
     """The records of ``records`` as a list (a DataFrame: one mapping per row). Check it with
     :func:`records_problem` first."""
-    if _is_frame(records):
+    if is_frame(records):
         rows: list[object] = records.to_dict(orient="records")  # type: ignore[attr-defined]
         return rows
     return list(records)
@@ -234,7 +234,7 @@ def normalize_record(
         out["id"] = f"record-{number}"
 
     for name in _LIST_FIELDS:
-        if isinstance(out.get(name), str) and name != "context":
+        if isinstance(out.get(name), str):
             out[name] = [out[name]]
 
     reference = out.pop("reference", None)

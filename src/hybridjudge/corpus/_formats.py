@@ -46,7 +46,13 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from hybridjudge._errors import CaseFileError
-from hybridjudge._frames import FIELD_ALIASES, as_mapping, normalize_record
+from hybridjudge._frames import (
+    FIELD_ALIASES,
+    as_mapping,
+    is_frame,
+    normalize_record,
+    record_list,
+)
 from hybridjudge.corpus._models import CaseLine
 
 __all__ = [
@@ -373,9 +379,8 @@ def _parquet(path: Path) -> Iterator[RawRecord]:
 
 
 def _objects(source: Any) -> Iterator[RawRecord]:
-    # pandas DataFrame (duck-typed: no import of pandas)
-    if hasattr(source, "to_dict") and hasattr(source, "columns") and hasattr(source, "iloc"):
-        rows: Iterable[Any] = source.to_dict(orient="records")
+    if is_frame(source):  # a pandas DataFrame, recognised without importing pandas
+        rows: Iterable[Any] = record_list(source)
     # RAGAS EvaluationDataset (.samples) and DeepEval EvaluationDataset (.test_cases)
     elif isinstance(getattr(source, "samples", None), list):
         rows = source.samples

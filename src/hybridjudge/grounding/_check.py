@@ -519,8 +519,7 @@ class GroundingContext:
         if self._figures is None or self._approx_rows is None:
             figures = Figures()
             rows: list[_Row] = []
-            self._idx()
-            for i, (sc, scopes) in enumerate(self._parsed):
+            for i, (sc, scopes) in enumerate(self._parsed_passages()):
                 self._add_passage(i, sc, scopes, figures, rows)
             self._figures, self._approx_rows = figures, rows
         return self._figures, self._approx_rows

@@ -173,7 +173,11 @@ currency. After a figure only the codes in the unit table are read (``9.9 usd``)
 three-letter words after a number are rarely currencies (``5 CAD drawings``)."""
 _CURRENCY_SYMBOLS.update(_CURRENCY_CODES)  # a code glued to its figure is read as a sign
 _GLUED_CODES = "(?:usd|eur|gbp|rmb|hkd|cny|jpy|chf|inr|sgd|aud|cad)"
-_CUR_PREFIX = re.compile(rf"(?:us|hk|nz|nt|s|c|a|r)\$|{_GLUED_CODES}(?=\d)")
+_DOLLAR_PREFIXES = (
+    "(?:" + "|".join(k[:-1] for k in _CURRENCY_SYMBOLS if k.endswith("$") and k != "$") + ")"
+)
+"""The country prefixes of a dollar sign (``us``, ``hk``...), from :data:`_CURRENCY_SYMBOLS`."""
+_CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)")
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``) or an ISO
 code glued to the figure (``USD500 million``, ``RMB3,550 million``)."""
 
@@ -352,7 +356,7 @@ _ALTERNATIVES: dict[str, str] = {
     "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
        |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
        |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d]))""",
-    "skip": r"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])|(?<![\w.,])(?:(?:us|hk|nz|nt|s|c|a|r)?\$|[€£¥₹])\s?'?000s?(?![\d,.]))""",
+    "skip": rf"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])|(?<![\w.,])(?:{_DOLLAR_PREFIXES}?\$|[€£¥₹])\s?'?000s?(?![\d,.]))""",
     "legal": r"""(?P<legal>(?<![\w.,])\d{3}\s?\(\s?[a-z]\s?\)(?:\(\d{1,2}\))?(?![\w(])
        |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
     "iso": r"""(?P<iso>(?<![\w.])(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})(?![\w-]))""",
@@ -366,7 +370,7 @@ _ALTERNATIVES: dict[str, str] = {
     "cdate": r"""(?P<cdate>(?P<cy>\d{4})\s?[年년]\s?(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<![./])(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?P<cur>(?:us|hk|nz|nt|s|c|a|r)?\$|[€£¥₹]|{_GLUED_CODES}(?=\d))\s?)?
+    "num": rf"""(?P<num>(?<![./])(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d))\s?)?
        (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
@@ -944,8 +948,6 @@ _DECREASE_BEFORE = re.compile(
     r"(?:\s+(?P<by>by|of)|\s+(?:was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
     r"around|roughly|nearly|almost))?\s*$"
 )
-_OPERATOR_BEFORE = re.compile(r"(?:[x×*/÷]|divided\s+by|multiplied\s+by|times|over)\s*\(?\s*$")
-_ONE_BEFORE = re.compile(r"[-+]\s*$")
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
 _OPERATOR_AFTER = re.compile(r"\s*\)?\s*(?:[x×*/÷]\s*[\d(]|=)")
 _CONSTANTS = frozenset((1, 2, 3, 4, 5, 6, 10, 12, 100, 1000))
@@ -1177,13 +1179,18 @@ def scan(text: str | NormalizedText) -> Scan:
             and s[start - 2].isalpha()
         ):
             acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
-            if acro is not None and _is_upper_in_original(norm, acro.start(1), acro.end(1)):
-                code = _CURRENCY_CODES.get(acro.group(1))
+            word = acro.group(1) if acro is not None else ""
+            code = _CURRENCY_CODES.get(word)
+            if (
+                acro is not None
+                and (code is not None or word not in _NOT_ACRONYMS)
+                and _is_upper_in_original(norm, acro.start(1), acro.end(1))
+            ):
                 if code is not None:  # "USD 9.9 billion": the figure's currency
                     start = acro.start(1)
                     p = (p[0], p[1], code, f"currency-{code}", p[1], *p[5:])
-                elif acro.group(1) not in _NOT_ACRONYMS:
-                    idents.append(Ident(f"{acro.group(1)} {written}", acro.start(1), end, p[1]))
+                else:
+                    idents.append(Ident(f"{word} {written}", acro.start(1), end, p[1]))
                     continue
         if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
             start, end, p = _latex_math(s, start, end, p)
