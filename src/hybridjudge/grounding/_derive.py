@@ -442,6 +442,12 @@ class Figures:
             self._tables = self._build()
         return _search(self._tables, self, target)
 
+    def prepare(self) -> None:
+        """Build now what :meth:`explain` builds on first use (for a context prepared once and
+        checked many times)."""
+        if self._tables is None:
+            self._tables = self._build()
+
     def hint(self, question: str) -> Hint | None:
         """The figures ``question`` points at: the cells of the table rows it names (by the
         words of their labels), in the columns of the years it names; ``None`` when it names
@@ -671,7 +677,11 @@ class Figures:
             mag_a, mag_b = np.abs(a), np.abs(b)
             rat = np.concatenate([mag_a / mag_b, mag_b / mag_a])
             pch = np.concatenate([(a - b) / b * 100.0, (b - a) / a * 100.0])
-            pch_ok = np.concatenate([fwd, bwd]) & ratio_ok
+            # in running text a change may be a rise from the smaller figure or a fall from the
+            # larger one ("fell from 200 to 150": -25%), the sign tells which; in a table the
+            # years of a row fix the direction, and between rows it is a rise
+            prose = ~table[ai] & ~table[bi]
+            pch_ok = np.concatenate([fwd | prose, bwd | prose]) & ratio_ok
             two_a = np.concatenate([ai, bi])
             two_b = np.concatenate([bi, ai])
             two_near = np.concatenate([near, near])

@@ -455,6 +455,8 @@ F_RESULT = 256
 F_CHANGE = 512
 """The sign is stated by a change with its amount (``decreased by 5,022``, ``a decline of 3%``)
 in running text, not by a label such as ``Net loss`` in a table row."""
+F_APPROX = 1024
+"""Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``."""
 
 # kind, value, unit, dimension, base value, scale multiplier, decimals, significant digits, flags
 _Parsed = tuple[QuantityKind, Fraction, str | None, str | None, Fraction, int, int, int, int]
@@ -980,8 +982,13 @@ def _is_cell(s: str, start: int, end: int) -> bool:
     return "|" in line or "\t" in line or not (s[ls:start].strip() or s[end:le].strip())
 
 
+_APPROX_WORDS = (
+    *("approximately", "approx.", "approx", "about", "around", "roughly", "nearly", "almost"),
+    *("some", "circa", "ca.", "close to", "estimated", "~"),
+)
+"""Words before a figure that make it an approximation (on the normalised text)."""
 _OPERATOR_END = frozenset("x×*/÷(")
-_LAST_OF_INTEREST = frozenset("=x×*/÷(+-")
+_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~")
 """Characters before a number that may set a flag (besides letters)."""
 _FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
 """First characters after a number (spaces skipped) that may set a flag."""
@@ -1009,6 +1016,11 @@ def _flags_in_context(
             return 0
     flags = 0
     value = p[1]
+    if (last.isalpha() or last in "~.") and before.endswith(_APPROX_WORDS):
+        w = next(w for w in _APPROX_WORDS if before.endswith(w))
+        k = len(before) - len(w)
+        if k == 0 or w == "~" or not before[k - 1].isalpha():
+            flags |= F_APPROX
     if decrease_words and last.isalpha():
         m = _DECREASE_BEFORE.search(before + " ")
         if m is not None:

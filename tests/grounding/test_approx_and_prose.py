@@ -1,0 +1,106 @@
+"""Correct answers that were flagged: approximations, changes in running text, a bare dollar
+sign for a dollar with a country prefix, and a scale stated as ``€m`` in a column header.
+
+Every expected value is computed by hand in the comment next to it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hybridjudge.grounding import check_grounding
+
+STAFF = "At year end the company had 1,204 employees and 96 offices; costs were 1,987."
+
+
+def _sources(answer: str, context: str | list[str]) -> list[tuple[str, str | None]]:
+    report = check_grounding(answer, context)
+    return [(t.quantity.text, t.source) for t in report.quantities]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The company had approximately 1,200 employees.",  # 1,204 rounds to 1,200 (hundreds)
+        "The company had about 1,200 employees.",
+        "The company had ~1,200 employees.",
+        "The company had some 1,200 employees.",
+        "The company had roughly 1,200 employees.",
+        "Costs were nearly 2,000.",  # 1,987 rounds to 2,000; 13 is under 5% of 2,000 (100)
+        "Costs were close to 2,000.",
+        "There were about 100 offices.",  # 96 rounds to 100; 4 is under 5% of 100
+    ],
+)
+def test_an_approximation_rounds_to_its_last_non_zero_digit(answer: str) -> None:
+    report = check_grounding(answer, STAFF)
+    assert report.grounded, report.findings
+    assert [t.source for t in report.quantities] == ["context"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The company had 1,200 employees.",  # no approximation word: 1,200 is not 1,204
+        "The company had about 1,300 employees.",  # 1,204 rounds to 1,200, not 1,300
+        "There were about 60 offices.",  # 96 is not about 60
+        "There were about 90 offices.",  # 96 rounds to 100 at tens; |96 - 90| = 6 > 5% of 90
+        "The company had throughout 1,200 employees.",  # "about" must be a word of its own
+    ],
+)
+def test_an_approximation_that_misses_is_still_flagged(answer: str) -> None:
+    report = check_grounding(answer, STAFF)
+    assert report.kinds == {"ungrounded_number"}
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        "Revenue fell from $200 million in 2018 to $150 million in 2019.",
+        "Revenue was 200 in 2018 and 150 in 2019.",
+    ],
+)
+def test_a_fall_in_running_text_is_a_derived_percent_change(context: str) -> None:
+    # (150 - 200) / 200 = -25%: "decreased by 25%" states the sign in words
+    report = check_grounding("Revenue decreased by 25%.", context)
+    assert report.grounded, report.findings
+    (trace,) = report.quantities
+    assert trace.source == "derived"
+    assert trace.derivation is not None
+    assert "200" in trace.derivation
+    # the rise from the smaller figure is 33.3% ((200 - 150) / 150): 25% is no rise
+    assert check_grounding("Revenue increased by 25%.", context).kinds == {"ungrounded_number"}
+
+
+def test_a_change_between_table_rows_stays_a_rise() -> None:
+    # two rows of one column: no years fix the direction, so only (larger - smaller) / smaller
+    # = (200 - 150) / 150 = 33.3% is derived, not the fall (150 - 200) / 200 = -25%
+    table = "Item | 2019\nRevenue | 200\nCosts | 150"
+    assert check_grounding("The change was 33.3%.", table).grounded
+    assert check_grounding("The change was -25%.", table).kinds == {"ungrounded_number"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("Revenue was $512 million.", True),  # a bare "$" may name HK$
+        ("Revenue was HK$512 million.", True),
+        ("Costs were $40.2 million.", True),  # S$
+        ("Revenue was US$512 million.", False),  # an explicit US dollar is another currency
+        ("Revenue was USD 512 million.", False),
+        ("Revenue was $513 million.", False),
+    ],
+)
+def test_a_bare_dollar_sign_names_a_prefixed_dollar(answer: str, grounded: bool) -> None:
+    context = "Revenue was HK$512 million and costs S$40.2 million."
+    assert check_grounding(answer, context).grounded is grounded
+
+
+def test_a_scale_in_a_column_header_governs_the_table() -> None:
+    # "2019 €m" heads the columns (no "in", "(" or "$" in the passage): 4 is €4 million; no
+    # two cells add up to 9 (at most 4 + 3 = 7)
+    table = " | 2019 €m | 2018 €m\nSalaries and fees | 4 | 3\nOther benefits | 1 | 2"
+    assert _sources("Salaries and fees were €4 million in 2019.", table)[0] == (
+        "€4 million",
+        "context",
+    )
+    assert check_grounding("Salaries were €9 million.", table).kinds == {"ungrounded_number"}
