@@ -104,3 +104,73 @@ def test_a_scale_in_a_column_header_governs_the_table() -> None:
         "context",
     )
     assert check_grounding("Salaries were €9 million.", table).kinds == {"ungrounded_number"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Shown working: the result of the expression the answer writes before "="
+
+WORKING = (
+    "Options | 2017 | 2016\nExercised | 235,514 | 81,794\nPrice | $2.92 | $3.59\n"
+    "Interest | 598 | 268\nTax | 197 | 101 | 206\nShare of revenue | 34% | 11%\n"
+    "Employees in Asia | 1,027 | 990"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "derivation"),
+    [
+        # 235,514 × 2.92 + 81,794 × 3.59 = 687,700.88 + 293,640.46 = 981,341.34
+        (
+            "(235,514 * 2.92) + (81,794 * 3.59) = 981,341.34",
+            "981,341.34 = (235,514 * 2.92) + (81,794 * 3.59)",
+        ),
+        # -(598 + 268) / 2 = -433; the working leaves out "thousand"
+        ("-(598 + 268) / 2 = -433 thousand", "-433 thousand = -(598 + 268) / 2"),
+        # (197 + 101 + 206) / 3 = 168
+        ("The average is [197 + 101 + 206] / 3 = 168.", "168 = [197 + 101 + 206] / 3"),
+        # 34 + 11 = 45 percentage points
+        ("34% + 11% = 45%", "45% = 34% + 11%"),
+        # 1,027 / 0.11 = 9,336.36 (a percentage as an operand is a fraction)
+        ("1,027 / 11% = 9,336.36", "9,336.36 = 1,027 / 11%"),
+        # (598 - 268) / 268 = 1.2313 -> 123.13% (the working leaves out × 100)
+        ("(598 - 268) / 268 = 123.13%", "123.13% = (598 - 268) / 268"),
+        ("(598 - 268) / 268 × 100 = 123.13%", "123.13% = (598 - 268) / 268 × 100"),
+    ],
+)
+def test_the_result_of_shown_working_is_its_value(answer: str, derivation: str) -> None:
+    report = check_grounding(answer, WORKING)
+    assert report.grounded, report.findings
+    assert report.quantities[-1].source == "derived"
+    assert report.quantities[-1].derivation == derivation
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "(235,514 * 2.92) + (81,794 * 3.59) = 981,441.34",  # one digit off
+        "-(598 + 268) / 2 = 433 thousand",  # the sign the working gives is minus
+        "(598 + 268) / 2 = 443",  # (598 + 268) / 2 = 433
+        "34% + 11% = 46%",
+        "(598 - 268) / 268 = 12.31%",  # 123.13%, not a tenth of it
+    ],
+)
+def test_a_result_the_working_does_not_give_is_flagged(answer: str) -> None:
+    report = check_grounding(answer, WORKING)
+    assert report.kinds == {"ungrounded_number"}
+    assert report.findings[-1].subject == answer.rsplit("= ", 1)[1]
+
+
+def test_working_with_a_figure_not_in_the_context_leaves_the_result_unexplained() -> None:
+    # 599 is not in the context: the working proves nothing about 433.5 = (599 + 268) / 2
+    report = check_grounding("(599 + 268) / 2 = 433.5", WORKING)
+    assert [f.subject for f in report.findings] == ["599", "433.5"]
+
+
+def test_an_operand_of_working_may_leave_out_its_scale_word() -> None:
+    # "S$123 million" and "S$344 million" in the text; the working writes 123 + 344
+    context = "Payments of S$123 million were made for Videology and S$344 million for Kaleyra."
+    report = check_grounding("123 + 344 = $467 million", context)
+    assert report.grounded, report.findings
+    assert [t.source for t in report.quantities] == ["context", "context", "derived"]
+    # outside working a bare 123 is no "S$123 million"
+    assert check_grounding("They paid 123.", context).kinds == {"ungrounded_number"}

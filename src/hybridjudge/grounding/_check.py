@@ -53,6 +53,7 @@ from hybridjudge.grounding._derive import (
     clause_trend,
     counted_noun,
     explain_from,
+    shown_working,
     stated_trend,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
@@ -165,6 +166,10 @@ class _Index:
     mantissa: dict[_Key, tuple[_Occ, int]] = field(default_factory=dict)
     """Figures without a stated scale (of table cells, or with a currency) and the most decimals
     written for each: ``$1,496.5 million`` may name the cell ``1,496.5``, ``€3.0bn`` not ``3``."""
+    own_scaled: dict[_Key, _Occ] = field(default_factory=dict)
+    """Figures written with their own scale word, by the figure before it (``60.3`` for
+    ``$60.3 million``): what an operand of shown working may write (``60.3 + 80.5 = $140.8
+    million``)."""
     bracketed: dict[_Key, _Occ] = field(default_factory=dict)
     """Magnitudes of accounting negatives ``(43)``, also with their block's scale: an unsigned
     figure of the answer may name them (``used $7.3 million`` for ``(7,344)`` thousand)."""
@@ -513,6 +518,8 @@ class GroundingContext:
             if q.kind != "number":
                 continue
             flags = meta[3]
+            if flags & F_OWN_SCALE and meta[0] != 1:
+                index.own_scaled.setdefault(_k(None, q.value / meta[0]), occ)
             if flags & F_CHANGE and q.value > 0:
                 index.add_value(-q.value, q.dimension, occ, cell)
             bracketed = flags & F_PAREN and q.value < 0
@@ -1000,6 +1007,7 @@ class GroundingChecker:
         out: list[QuantityTrace] = []
         memo = self._memo
         operands: list[tuple[float, str, bool]] = []
+        traced = [False] * len(sc.quantities)
         meta_of = sc.meta or ((1, 0, 1, 0),) * len(sc.quantities)
         for n, (q, ph, meta) in enumerate(
             zip(sc.quantities, sc.placeholders, meta_of, strict=True)
@@ -1014,20 +1022,24 @@ class GroundingChecker:
                 memo[key] = occ
             if occ is not None:
                 out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3]))
+                traced[n] = True
                 if q.kind == "number":
                     operands.append((float(q.value), q.text, q.unit == "%"))
                 continue
             flags = meta[3]
             if flags & (F_CONSTANT | F_COUNT):
                 out.append(QuantityTrace(q, "working"))
+                traced[n] = True
                 continue
             once = self._once(q, sc, n)
             if once is not None:
                 out.append(QuantityTrace(q, once[0], once[1], once[2], once[3]))
+                traced[n] = True
                 continue
-            how = self._derive(q, meta, operands, sc, n)
+            how = self._derive(q, meta, operands, sc, n, traced)
             if how is not None:
                 out.append(QuantityTrace(q, "derived", derivation=how))
+                traced[n] = True
                 operands.append((float(q.value), q.text, q.unit == "%"))
                 continue
             out.append(QuantityTrace(q, None))
@@ -1088,6 +1100,12 @@ class GroundingChecker:
                 if occ is not None:
                     return occ
         index = self.context._idx()
+        if flags & F_OPERAND and q.dimension is None and mult == 1:
+            # an operand of shown working without its scale word: "60.3 + 80.5 = ..." for
+            # "$60.3 million" and "$80.5 million"
+            occ = index.own_scaled.get(_k(None, q.value))
+            if occ is not None:
+                return occ
         money = q.dimension is None or q.dimension.startswith("currency-")
         if flags & F_OPERAND or (money and q.value > 0):
             # an unsigned figure may name an accounting negative "(7,344)" by its magnitude
@@ -1126,11 +1144,22 @@ class GroundingChecker:
         return None
 
     def _derive(
-        self, q: Quantity, meta: Meta, operands: list[tuple[float, str, bool]], sc: Scan, n: int
+        self,
+        q: Quantity,
+        meta: Meta,
+        operands: list[tuple[float, str, bool]],
+        sc: Scan,
+        n: int,
+        traced: Sequence[bool] = (),
     ) -> str | None:
         target = _target(q, meta)
         if target is None:
             return None
+        if meta[3] & F_RESULT and n < len(sc.norm_spans):
+            shown_how = _from_shown_working(q, meta, sc, n, traced)
+            if shown_how is not None:
+                # the working the answer shows decides: its value, or no derivation at all
+                return shown_how or None
         if n < len(sc.norm_spans):  # the direction and the noun the answer states with it
             start, end = sc.norm_spans[n]
             text = sc.norm.text
@@ -1181,6 +1210,46 @@ class GroundingChecker:
             span=q.span,
             evidence=evidence,
         )
+
+
+def _from_shown_working(
+    q: Quantity, meta: Meta, sc: Scan, n: int, traced: Sequence[bool]
+) -> str | None:
+    """``q`` as the result of the expression the answer writes before its ``=`` (``(235,514
+    × 2.92) + (81,794 × 3.59) = 981,341.34``), every figure of which was traced: its value at
+    the precision the answer writes, also when the working leaves out the result's scale word
+    (``123 + 344 = $467 million``) or its ``× 100`` (``(a - b) / b = 30.8%``).
+
+    Returns the derivation, ``""`` when the expression has another value (the result does not
+    follow from the working shown), or ``None`` when there is no such expression."""
+    text = sc.norm.text
+    eq = text.rfind("=", 0, sc.norm_spans[n][0])
+    if eq < 0:
+        return None
+    figures = [
+        (a, b, x.value, bool(m[3] & F_PAREN), k < len(traced) and traced[k], x.unit == "%")
+        for k, (x, (a, b), m) in enumerate(
+            zip(sc.quantities[:n], sc.norm_spans[:n], sc.meta[:n], strict=True)
+        )
+        if b <= eq and x.kind == "number"
+    ]
+    found = shown_working(text, eq, figures)
+    if found is None:
+        return None
+    start, values = found
+    result = float(q.value)
+    mult = float(meta[0])
+    tol = _precision(meta) / 2 * (1 + 1e-9) + 1e-12
+    for v in values:
+        x = float(v)
+        if (
+            abs(x - result) <= tol
+            or (mult != 1.0 and abs(x * mult - result) <= tol)
+            or (q.unit == "%" and abs(x * 100.0 - result) <= tol)
+        ):
+            a, b = sc.norm.to_original(start, eq)
+            return f"{q.text} = {sc.norm.original[a:b].strip()}"
+    return ""
 
 
 def _check_anchor(

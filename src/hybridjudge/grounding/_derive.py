@@ -49,9 +49,11 @@ What a derivation may not explain:
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -1077,3 +1079,118 @@ def explain_from(operands: Sequence[tuple[float, str, bool]], t: Target) -> str 
                 shown = " + ".join(o[1] for o in operands[start : end + 1])
                 return f"{t.text} = {shown}" if is_sum else f"{t.text} = ({shown}) / {length}"
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Shown working: "(235,514 × 2.92) + (81,794 × 3.59) = 981,341.34"
+
+_WORKING_CHARS = frozenset(" \t()[]{}+-*/×÷x·")
+"""Characters an arithmetic expression holds besides its figures."""
+_TO_PYTHON = str.maketrans({"×": "*", "÷": "/", "x": "*", "·": "*", "[": "(", "]": ")"})
+_TO_PYTHON.update({ord("{"): "(", ord("}"): ")"})
+MAX_WORKING_FIGURES = 12
+"""Most figures of one shown expression that are evaluated (longer working is not traced)."""
+
+
+def _evaluate(node: ast.expr, values: Sequence[Fraction]) -> Fraction | None:
+    """The value of an expression of placeholders ``_0``, ``_1``... and + - × / (exact)."""
+    if isinstance(node, ast.Name) and node.id.startswith("_") and node.id[1:].isdigit():
+        return values[int(node.id[1:])]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        v = _evaluate(node.operand, values)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
+        a = _evaluate(node.left, values)
+        b = _evaluate(node.right, values)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return a + b
+        if isinstance(node.op, ast.Sub):
+            return a - b
+        if isinstance(node.op, ast.Mult):
+            return a * b
+        return None if b == 0 else a / b
+    return None
+
+
+def shown_working(
+    text: str,
+    eq: int,
+    figures: Sequence[tuple[int, int, Fraction, bool, bool, bool]],
+) -> tuple[int, list[Fraction]] | None:
+    """The arithmetic expression an answer writes before its ``=`` at ``eq`` in ``text``.
+
+    ``figures``: the answer's figures that end before ``eq``, as ``(start, end, value,
+    bracketed, traced, percent)`` in order. Returns where the expression starts and its values:
+    as the figures read, and, when some are bracketed, with the brackets as grouping
+    (``(-2,088)`` in working is -2,088, not an accounting negative), and when some are
+    percentages, with them as fractions (``1,027 / 11%`` is 1,027 / 0.11). ``None`` when no
+    expression of two to
+    :data:`MAX_WORKING_FIGURES` figures and + - × / ends there, or one of its figures was not
+    traced (the result is then left to the other checks).
+    """
+    pos = eq
+    k = len(figures) - 1
+    used: list[int] = []
+    i = eq - 1
+    while i >= 0:
+        if k >= 0 and i < figures[k][1]:
+            if i < figures[k][0]:  # pragma: no cover - figures end before eq, in order
+                k -= 1
+                continue
+            used.append(k)
+            pos = figures[k][0]
+            i = pos - 1
+            k -= 1
+            continue
+        ch = text[i]
+        if ch not in _WORKING_CHARS:
+            break
+        if ch not in " \t":
+            pos = i
+        i -= 1
+    used.reverse()
+    if not 2 <= len(used) <= MAX_WORKING_FIGURES or not all(figures[u][4] for u in used):
+        return None
+    # the expression in Python's syntax, its figures as placeholders _0, _1...
+    pieces: list[str] = []
+    cursor = pos
+    for j, u in enumerate(used):
+        pieces.append(text[cursor : figures[u][0]].translate(_TO_PYTHON))
+        pieces.append(f" _{j} ")
+        cursor = figures[u][1]
+    pieces.append(text[cursor:eq].translate(_TO_PYTHON))
+    source = "".join(pieces)
+    tree: ast.Expression | None = None
+    offset = 0  # characters dropped from the start ("x" of a word, an unmatched bracket)
+    while offset < len(source) and tree is None:
+        head = source[offset:]
+        first = head.lstrip()[:1]
+        if first in ("", ")", "*", "/", "+"):
+            offset += 1
+            continue
+        blanks = len(head) - len(head.lstrip())
+        try:
+            tree = ast.parse(head.strip(), mode="eval")
+        except SyntaxError:
+            if first not in ("(", "-"):
+                return None
+            offset += blanks + 1
+    if tree is None:
+        return None
+    # the characters before the first figure translate one for one: offsets into the text
+    lead = offset + blanks
+    start = pos + lead if lead < len(pieces[0]) else figures[used[0]][0]
+    flips = (False, True) if any(figures[u][3] for u in used) else (False,)
+    shares = (False, True) if any(figures[u][5] for u in used) else (False,)
+    readings = [
+        [
+            (-f[2] if flip and f[3] else f[2]) / (100 if share and f[5] else 1)
+            for f in (figures[u] for u in used)
+        ]
+        for flip in flips
+        for share in shares
+    ]
+    values = [v for r in readings if (v := _evaluate(tree.body, r)) is not None]
+    return (start, values) if values else None
