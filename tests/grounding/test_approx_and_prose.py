@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from hybridjudge.grounding import check_grounding
+from hybridjudge.grounding import check_grounding, parse_quantities
 
 STAFF = "At year end the company had 1,204 employees and 96 offices; costs were 1,987."
 
@@ -174,3 +174,12 @@ def test_an_operand_of_working_may_leave_out_its_scale_word() -> None:
     assert [t.source for t in report.quantities] == ["context", "context", "derived"]
     # outside working a bare 123 is no "S$123 million"
     assert check_grounding("They paid 123.", context).kinds == {"ungrounded_number"}
+
+
+def test_a_unit_word_on_the_next_line_is_not_the_figures_unit() -> None:
+    # a table row ending in "$10.26" above the row "Second Quarter": dollars, not seconds
+    table = "Quarter | High\nFirst Quarter | $10.26\nSecond Quarter | $8.40"
+    quantities = parse_quantities(table)
+    assert [q.describe() for q in quantities] == ["10.26 usd", "8.4 usd"]
+    assert [q.describe() for q in parse_quantities("It took 12\nseconds")] == ["12"]
+    assert [q.describe() for q in parse_quantities("It took 12 seconds")] == ["12 s"]

@@ -9,10 +9,16 @@ blanked. Spans found in the normalised text are mapped back to the caller's text
 ASCII runs take a fast path (``str.lower`` is NFKC + casefold for ASCII); non-ASCII runs whose
 normalised length equals their own length are mapped one to one; anything else is normalised one
 character cluster (base + combining marks) at a time.
+
+Tables are read in the forms the checks understand (rows as lines, cells separated by ``|`` or
+tabs): the commas of CSV rows and the markup of HTML tables are rewritten into that form one
+character for one character (:func:`_csv_cells`, :func:`_html_cells`), so the offset map stays
+exact.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from bisect import bisect_right
@@ -169,9 +175,185 @@ def _groups(line: str, k: int) -> bool:
     return not (j >= 0 and line[j] == ".")  # "3.5,100": a decimal ends the figure before
 
 
+_HTML_TABLE = re.compile(r"<(?:table|tr|td|th)\b", re.IGNORECASE)
+"""A tag of an HTML table: only a text holding one is read as HTML (others keep the fast path)."""
+_MARKUP = re.compile(
+    r"<!--.*?(?:-->|\Z)"  # a comment
+    r"|<(?P<close>/?)(?P<name>[a-z][a-z0-9]*)\b[^<>]*>"  # a tag, with its attributes
+    r"|&(?:#[0-9]{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});",  # an entity (with its ";")
+    re.DOTALL,
+)
+_COLSPAN = re.compile(r"""\bcolspan\s*=\s*["']?\s*(\d+)""")
+_IN_TABLE_BLANKS = str.maketrans("\n\r\t", "   ")
+"""Inside a table a row is one line and only tags separate cells: line breaks and tabs (the
+other cell separator) become spaces."""
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_GLUE_BACK = re.compile(r"[^\W_]|[%).]")
+"""What an entity's character stays glued to when it follows it (``5&#37;`` -> ``5%``)."""
+
+
+def _html_cells(s: str) -> tuple[str, list[tuple[int, int]]]:
+    """``s`` (normalised, so lower case) with its HTML table markup rewritten into the table
+    form the checks read, one character for one character (offsets do not move), and the
+    characters that stand for a whole entity (see below) as ``(offset, shift)``: the original
+    offset that ``offset`` maps to is ``shift`` away from its own.
+
+    * ``<table>`` starts a line (its first character becomes a line break) and the
+      ``</table>`` that closes it ends the block (its first two become a blank line: a scale
+      stated in its caption or just above governs the table, not the prose after it);
+    * ``<tr>`` starts a line: a row is one line (no blank line is made before a row, so a
+      table stays one block, and an empty row adds no line);
+    * ``<td>`` / ``<th>`` start with ``|``, except the first cell of a row (its label, as in
+      ``Revenue | 16,525 | 15,001``); a cell spanning ``n`` columns (``colspan="n"``) is
+      followed by ``n - 1`` more ``|`` at its closing tag, so its content heads the first
+      column it spans (``rowspan`` is not read);
+    * inside a table, line breaks and tabs between tags become spaces;
+    * every other tag (``<caption>``, ``<thead>``, ``<br>``, ``<p>``, ``<b>``, ...) and comment
+      becomes blanks (line breaks outside a table are kept);
+    * an entity ending in ``;`` (``&amp;``, ``&#36;``, ``&#x24;``, ``&minus;``) becomes the
+      character it stands for, normalised like the text around it (``&minus;`` -> ``-``,
+      ``&nbsp;`` -> a space) and padded with spaces: the character takes the entity's first
+      position after a letter, digit, ``%``, ``)`` or ``.`` (``5&#37;`` -> ``5%``) and its last
+      position otherwise, glued to what follows (``&#36;16,525`` -> ``$16,525``,
+      ``&minus;5`` -> ``-5``), and a span that starts (ends) at that character maps back to
+      the start (end) of the entity, so ``$16,525`` points at ``&#36;16,525``; an entity whose
+      characters do not fit is blanked (a multi-character one keeps the offsets as they are),
+      an unknown one is kept as written.
+
+    Tables nested in a cell are read as part of the outer table's rows."""
+    out = list(s)
+    moved: list[tuple[int, int]] = []
+    depth = 0  # open tables (a row or cell before any <table> opens one)
+    first_cell = True  # no cell yet in the current row
+    pending = 0  # separators still owed by a cell spanning several columns
+    line = 0  # the end of the last tag that left a line start (blanks since then keep it)
+    pos = 0
+    for m in _MARKUP.finditer(s):
+        start, end = m.span()
+        if depth and pos < start:
+            out[pos:start] = s[pos:start].translate(_IN_TABLE_BLANKS)
+        pos = end
+        if s[start] == "&":
+            shift = _entity(m[0], start, out)
+            if shift is not None:
+                moved.append(shift)
+            continue
+        name = m["name"]
+        width = end - start
+        blank = " " * width if depth else _NOT_NEWLINE.sub(" ", m[0])
+        if name == "table":
+            if m["close"]:
+                depth = max(depth - 1, 0)
+                out[start:end] = "\n\n" + " " * (width - 2) if depth == 0 else blank
+                line = end if depth == 0 else line
+            else:
+                if depth == 0:
+                    out[start:end] = _line_start(out, line, start, width)
+                    line = end
+                else:
+                    out[start:end] = " " * width
+                depth += 1
+                first_cell, pending = True, 0
+        elif name == "tr":
+            if not m["close"]:
+                depth = depth or 1
+                first_cell, pending = True, 0
+                out[start:end] = _line_start(out, line, start, width)
+                line = end
+            else:
+                out[start:end] = _pipes(pending, width)
+                pending = 0
+        elif name in ("td", "th"):
+            if m["close"]:
+                out[start:end] = _pipes(pending, width)
+                pending = 0
+            else:
+                depth = depth or 1
+                out[start:end] = _pipes(pending + (not first_cell), width)
+                first_cell = False
+                span = _COLSPAN.search(m[0])
+                pending = min(int(span[1]), 100) - 1 if span else 0
+        else:
+            out[start:end] = blank
+    if depth and pos < len(s):
+        out[pos:] = s[pos:].translate(_IN_TABLE_BLANKS)
+    return "".join(out), moved
+
+
+def _line_start(out: list[str], line: int, start: int, width: int) -> str:
+    """A tag of ``width`` characters at ``out[start]`` that starts a line: a line break and
+    spaces, or only spaces when the line already starts there (nothing but blanks since a line
+    break, the start of the text or ``line``, the end of the last tag that started a line: a
+    table right after a line break, a row right after ``<table>``, an empty row), so that no
+    blank line splits a table's block."""
+    k = start - 1
+    while k >= line and out[k] == " ":
+        k -= 1
+    if k < line or out[k] == "\n":
+        return " " * width
+    return "\n" + " " * (width - 1)
+
+
+def _pipes(n: int, width: int) -> str:
+    """``n`` cell separators (as many as fit) padded with spaces to ``width`` characters."""
+    n = max(0, min(n, width))
+    return "|" * n + " " * (width - n)
+
+
+def _entity(entity: str, start: int, out: list[str]) -> tuple[int, int] | None:
+    """Write the character an HTML entity stands for (normalised) at ``out[start:]``, padded
+    to the entity's width (see :func:`_html_cells`); return where a single character went and
+    how far its original offset lies from there (the entity's start, or its end)."""
+    char = html.unescape(entity)
+    if char == entity:
+        return None  # not an entity html knows: kept as written
+    width = len(entity)
+    folded = "".join(_fold_cluster(c) for c in char)
+    if not folded.strip() or len(folded) > width:
+        out[start : start + width] = " " * width
+        return None
+    back = start > 0 and _GLUE_BACK.match(out[start - 1]) is not None
+    out[start : start + width] = folded.ljust(width) if back else folded.rjust(width)
+    if len(folded) != 1:
+        return None
+    return (start, width - 1) if back else (start + width - 1, 1 - width)
+
+
+def _shifted(
+    norm: NormalizedText, moved: list[tuple[int, int]]
+) -> tuple[tuple[int, int, int], ...]:
+    """``norm``'s segments with a one-character segment for each ``(offset, shift)`` of
+    ``moved`` (sorted; every offset lies in an ASCII run, mapped one to one)."""
+    segments = norm.segments or ((0, 0, len(norm.original)),)
+    out: list[tuple[int, int, int]] = []
+    i = 0
+    for k, (n_start, o_start, o_len) in enumerate(segments):
+        n_end = segments[k + 1][0] if k + 1 < len(segments) else len(norm.text)
+        pos = n_start
+        while i < len(moved) and moved[i][0] < n_end:
+            at, shift = moved[i]
+            i += 1
+            if at > pos:
+                out.append((pos, o_start + pos - n_start, at - pos))
+            out.append((at, o_start + at - n_start + shift, 1))
+            pos = at + 1
+        if pos == n_start:
+            out.append((n_start, o_start, o_len))
+        elif pos < n_end:
+            out.append((pos, o_start + pos - n_start, o_len - (pos - n_start)))
+    return tuple(out)
+
+
 def normalize(text: str) -> NormalizedText:
     """Normalise ``text`` for matching and keep the map back to the original offsets (commas
-    separating CSV cells become ``|``, one for one)."""
+    separating CSV cells become ``|``, and HTML table markup rows, cells and blanks: both one
+    character for one, see :func:`_html_cells`)."""
+    if "<" in text and _HTML_TABLE.search(text) is not None:
+        norm = _normalize(text)
+        cells, moved = _html_cells(norm.text)
+        if "," in text:
+            cells = _csv_cells(cells)
+        return NormalizedText(cells, text, _shifted(norm, moved) if moved else norm.segments)
     if "," in text:
         if text.isascii():
             return NormalizedText(_csv_cells(text.lower()), text, ())

@@ -337,21 +337,22 @@ def uncounted_frequency(text: str, unit: str) -> tuple[int, int] | None:
 
 
 def _unit_part(prefix: str) -> str:
-    """The optional unit after a number, with group names prefixed (names must be unique)."""
+    """The optional unit after a number, with group names prefixed (names must be unique); on
+    the number's line (``$10.26\nSecond Quarter`` is no 10.26 seconds)."""
     return (
-        rf"(?:(?P<{prefix}pct>\s?%|\s?per\s?cent(?![a-z])|\s?percentage\s+points?(?![a-z])"
-        rf"|\s?pp(?![a-z])|\s?(?:パーセント|퍼센트))"
-        rf"|(?:\s?|-)(?P<{prefix}unit>{_UNIT_ALT})"
-        rf"(?:(?:/|\s+per\s+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
-        rf"|\s?(?P<{prefix}opq>(?!and/|or/)[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
+        rf"(?:(?P<{prefix}pct>[ \t]?%|[ \t]?per[ \t]?cent(?![a-z])|[ \t]?percentage[ \t]+points?(?![a-z])"
+        rf"|[ \t]?pp(?![a-z])|[ \t]?(?:パーセント|퍼센트))"
+        rf"|(?:[ \t]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
+        rf"(?:(?:/|[ \t]+per[ \t]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
+        rf"|[ \t]?(?P<{prefix}opq>(?!and/|or/)[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
     )
 
 
 _FOREIGN_MULT = _alt([*(w for w in FOREIGN_SCALES if w not in _SCALE_WORDS), "millón"])
-_MULT = rf"""(?:\s?(?:thousand|million|billion|trillion)(?![a-z])|\s?(?:bn|mn|tn)(?![a-z])
-       |\s(?:{_FOREIGN_MULT})(?![a-z])
-       |\s(?:mio|mrd)(?:\.|(?![a-z]))
-       |(?:mm|m|b|k)(?![a-zμ°])|\s?[万萬亿億兆])"""
+_MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn)(?![a-z])
+       |[ \t](?:{_FOREIGN_MULT})(?![a-z])
+       |[ \t](?:mio|mrd)(?:\.|(?![a-z]))
+       |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆])"""
 _ALTERNATIVES: dict[str, str] = {
     "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
        |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
@@ -376,8 +377,8 @@ _ALTERNATIVES: dict[str, str] = {
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
          |(?P<dec>(?>(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d+)(?:\.\d+)?|\.\d+))
          (?P<exp>e[-+]?\d{{1,2}}(?!\d))?)
-       (?P<m1>{_MULT})?(?(par)\s?\))(?(m1)|(?P<m2>{_MULT})?)
-       (?P<xm>\s?[x×](?!\w)(?!\s*[\d(.$])|\s+times(?![a-z])(?!\s+[\d(]))?
+       (?P<m1>{_MULT})?(?(par)[ \t]?\))(?(m1)|(?P<m2>{_MULT})?)
+       (?P<xm>[ \t]?[x×](?!\w)(?!\s*[\d(.$])|[ \t]+times(?![a-z])(?!\s+[\d(]))?
        {_unit_part("n")}(?!{_W}))""",
     "times": rf"""(?P<times>(?<![\w])(?:twice|thrice|once(?={_FREQ}))(?![\w]))""",
     "words": rf"""(?P<words>(?<![\w-])(?:a\s+(?=(?:hundred|thousand|million|billion)\b))?(?:{_WORD_ALT})
