@@ -426,3 +426,211 @@ def test_a_megabyte_answer_is_fast(text: str) -> None:
     abstains(text)
     abstains(text, include_hedged=True)
     assert time.perf_counter() - started < 10
+
+
+# --- Refusals that first say what the source covers ------------------------------------------
+# A model that cannot answer often says what the context does cover before it refuses, or draws
+# the refusal as a conclusion ("..., so I cannot answer."). Each sentence below refuses the asked
+# thing (read by hand; the first three are the forms reported): none gives the Enterprise plan's
+# price, the 2021 revenue, the side effects or the shipping time it was asked about. All but the
+# first two were read as partial answers (or found no marker) before.
+UNANSWERABLE = (
+    "Our Pro plan includes unlimited projects, priority support, and a 30-day free trial. "
+    "Contact sales for volume discounts. All plans are billed monthly or annually."
+)
+RESTATED_REFUSALS = {
+    "revenue-so-cannot-answer": "The context mentions the company's 2019 revenue but does not state its 2021 revenue, so I cannot answer.",
+    "while-dosage": "While the passage discusses the drug's dosage, it does not provide information about its side effects.",
+    "policy-so-cant-say": "The policy covers refunds; however, nothing in the provided documents says how long shipping takes, so I can't say.",
+    "mentions-that-therefore": "The context mentions that all plans are billed monthly or annually, but it does not specify the annual price of the Enterprise plan. Therefore, I cannot answer this question.",
+    "figure-so-cannot-answer": "The context mentions that the company's 2019 revenue was $3.1 million, but it does not state its 2021 revenue, so I cannot answer.",
+    "relative-clause": "The provided context describes the Pro plan, which includes unlimited projects, priority support, and a 30-day free trial, but it does not mention the price of the Enterprise plan.",
+    "list": "The context mentions the Pro plan's unlimited projects, priority support, and 30-day free trial, but it does not provide the annual price of the Enterprise plan.",
+    "provides-details": "The documents provide details about the Pro plan, such as unlimited projects and priority support, but they do not include pricing for the Enterprise plan.",
+    "pronoun-next-sentence": "The provided context only discusses the Pro plan. It does not provide the annual price of the Enterprise plan.",
+    "outlines-but-does-not": "The passage outlines the recommended dosage of 500 mg three times daily but does not list any side effects.",
+    "explains-so-unable": "The text explains that amoxicillin is taken three times daily for 5 days; however, it doesn't say what the side effects are, so I'm unable to answer your question.",
+    "as-a-result": "The context refers to the 2019 annual report, but it does not contain the 2021 revenue figure. As a result, I am unable to provide an answer based on the provided context.",
+    "statement-so-unable": "The Pro plan has a 30-day free trial. However, the context does not mention the annual price of the Enterprise plan, so I'm unable to answer.",
+    "therefore-dont-know": "Refunds are available within 30 days. The documents do not say how long shipping takes, therefore I don't know.",
+    "name-but-not-salary": "The document mentions the CEO's name, John Smith, but does not provide his salary.",
+    "de-daher": "Der Text erwähnt, dass alle Pläne monatlich oder jährlich abgerechnet werden, aber der Preis des Enterprise-Plans wird nicht genannt. Daher kann ich die Frage nicht beantworten.",
+    "de-daher-clause": "Der Kontext beschreibt den Pro-Plan, nennt aber keinen Preis für den Enterprise-Plan, daher kann ich die Frage nicht beantworten.",
+    "es-por-lo-que": "El texto menciona que todos los planes se facturan mensual o anualmente, pero no especifica el precio del plan Enterprise, por lo que no puedo responder.",
+    "fr-donc": "Le texte indique que la période d'essai est de 30 jours, mais ne précise pas le prix du plan Enterprise, donc je ne peux pas répondre à cette question.",
+    "fr-ne-peux-donc-pas": "Le contexte mentionne que les remboursements sont possibles sous 30 jours ; cependant, il ne précise pas les délais de livraison, je ne peux donc pas répondre.",
+    "zh-so-cannot-answer": "收入为42亿美元，但上下文中没有提到2021年的收入，所以无法回答。",
+}
+
+
+@pytest.mark.parametrize("text", list(RESTATED_REFUSALS.values()), ids=list(RESTATED_REFUSALS))
+def test_a_refusal_that_restates_what_the_source_covers_abstains(text: str) -> None:
+    assert abstains(text)
+    assert "non_abstention" not in check_grounding(text, UNANSWERABLE, answerable=False).kinds
+    assert "over_abstention" in check_grounding(text, UNANSWERABLE, answerable=True).kinds
+
+
+# Partial answers beside refusal words that are no verdict on the question: a refused detail
+# ("so I can't say which day"), a disclaimer on certainty ("but I can't say for sure"), a
+# verdict followed by a contrast that answers, "I don't know whether ...". Each states a fact or
+# a guess as its answer (read by hand), so each is a partial answer, not a refusal. "The context
+# mentions that X, but it does not say Y" states X, as "According to the context, X" does.
+STILL_PARTIAL = {
+    "exact-date-but": "The document does not specify the exact date, but the refund takes 30 days.",
+    "why-semicolon": "It does not say why; the fee is $25.",
+    "so-cant-say-which": "The plant opened in 2019, but the exact day is not given, so I can't say which day.",
+    "cant-say-for-sure": "It was probably in 2019, but I can't say for sure.",
+    "but-cant-say": "It was probably in 2019, but I can't say.",
+    "growth-precisely": "Revenue was $4.2 billion in 2023, but the 2022 figure is not mentioned in the context, so I cannot determine the growth rate precisely.",
+    "second-part": "The fee is $25. I cannot answer the second part of your question, as the context does not mention refunds.",
+    "verdict-then-contrast": "I cannot answer this question, but the fee is probably $25.",
+    "mentions-that": "The context mentions that refunds take 30 days, but it does not say how long shipping takes.",
+    "de-ob": "Der Umsatz betrug 4,2 Milliarden Dollar. Ich weiß nicht, ob er 2022 höher war.",
+    "es-pero": "El reembolso tarda 30 días, pero no se especifica el plazo de envío.",
+    "fr-mais": "Le remboursement prend 30 jours, mais le délai de livraison n'est pas précisé.",
+}
+
+
+@pytest.mark.parametrize("text", list(STILL_PARTIAL.values()), ids=list(STILL_PARTIAL))
+def test_partial_answers_without_a_verdict_stay_partial(text: str) -> None:
+    assert not abstains(text)
+    assert abstains(text, include_hedged=True)  # the marker is there
+    assert "non_abstention" in check_grounding(text, UNANSWERABLE, answerable=False).kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If I cannot answer, the fee is $25.",  # a verdict in a condition
+        "Although I cannot answer this question fully, the fee is $25.",  # no verdict
+        "Although I cannot answer the question, the fee is probably $25.",  # concessive clause
+    ],
+)
+def test_cannot_answer_in_a_condition_or_a_concession_does_not_refuse(text: str) -> None:
+    assert not abstains(text)
+
+
+# "it does not include ..." refuses only when "it" is a source: the sentence (or the sentence
+# before, for one that opens with the pronoun) has a source as its subject.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The context discusses the Pro plan, but it does not include the price of the Enterprise plan.",
+        "The documents cover the refund process but do not give the shipping time.",
+        "The provided text only describes the Pro plan. However, it does not disclose the Enterprise price.",
+        "Unfortunately, the passage mentions the dosage, but it does not list side effects.",
+    ],
+)
+def test_a_pronoun_for_the_source_refuses(text: str) -> None:
+    assert abstains(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The plan is cheap, but it does not include dental care.",
+        "The Pro plan costs $29 per month, but it does not include priority support.",
+        "It does not include dental care, but it covers eye exams.",
+        "The warranty covers parts. It does not cover labour.",
+        "They don't provide refunds after 30 days.",
+        "Free cash flow does not represent total cash flow since it does not include the cash "
+        "flows used in financing activities.",
+    ],
+)
+def test_a_pronoun_for_anything_else_does_not_refuse(text: str) -> None:
+    assert not abstains(text, include_hedged=True)
+
+
+# --- Short refusal forms that answers use in German, French and Spanish -----------------------
+# Each sentence is an answer a model could write from its context (read by hand: each states a
+# fact, a default or a rule) that held a bare marker and was taken for a refusal or a hedged one:
+# a condition ("Falls nicht angegeben, ..."), a past event ("Der Kaufpreis wurde nicht
+# offengelegt", as English "was not disclosed"), a "cannot find out" whose subject is not the
+# answerer, personal data ("aucune information personnelle"), "indiqué" in the medical sense,
+# "no se proporciona" of a service (as English "not provided with the kit").
+GUARDED_ANSWERS = {
+    "de-past-disclosed": "Der Kaufpreis wurde nicht offengelegt.",
+    "de-past-terms": "Die Bedingungen der Übernahme wurden nicht offengelegt.",
+    "de-cause-of-death": "Die Todesursache konnte nicht festgestellt werden.",
+    "de-police": "Die Polizei konnte den Täter nicht ermitteln.",
+    "de-doctors": "Die Ärzte konnten die Ursache der Entzündung nicht feststellen.",
+    "de-rescuers": "Die Rettungskräfte konnten den Vermissten nicht finden.",
+    "de-wreck": "Das Wrack konnte nicht gefunden werden, bis Taucher es 1985 entdeckten.",
+    "de-donor": "Der Name des Spenders wurde auf dessen Wunsch nicht genannt.",
+    "de-patient": "Der Patient machte keine Angaben zu Allergien.",
+    "de-published": "Die Firma hat keine Informationen über den Vorfall veröffentlicht.",
+    "de-no-figures-2019": "Im Jahr 2019 wurden keine Angaben zum Umsatz veröffentlicht.",
+    "de-doctor-answer": "Der Arzt konnte keine Antwort geben, da die Laborwerte fehlten.",
+    "de-support": "Der Kundendienst kann Fragen zur Abrechnung nicht beantworten.",
+    "de-commission": "Die Frage konnte von der Kommission nicht beantwortet werden.",
+    "de-third-parties": "Der Anbieter gibt keine Informationen an Dritte weiter.",
+    "de-if-not-given": "Falls nicht angegeben, beträgt die Kündigungsfrist 30 Tage.",
+    "de-if-dose": "Wenn die Dosis nicht angegeben ist, nehmen Sie 5 mg.",
+    "fr-indicated-child": "Le médicament n'est pas indiqué chez l'enfant de moins de 6 ans.",
+    "fr-indicated-pregnancy": "Ce traitement n'est pas indiqué pendant la grossesse.",
+    "fr-surgery": "La chirurgie n'est pas indiquée dans ce cas ; un traitement antibiotique suffit.",
+    "fr-third-parties": "L'entreprise ne partage aucune information avec des tiers.",
+    "fr-personal": "Nous ne vendons pas d'informations personnelles à des tiers.",
+    "fr-personal-kept": "Aucune information personnelle n'est conservée après 30 jours.",
+    "fr-if-date": "Si la date n'est pas précisée, le délai est de 30 jours.",
+    "fr-unless": "Sauf si ce n'est pas précisé autrement, les prix sont hors taxes.",
+    "es-transport": "No se proporciona transporte desde el aeropuerto.",
+    "es-lunch": "El almuerzo no se proporciona; cada participante debe traer el suyo.",
+    "es-if-date": "Si no se especifica una fecha, el plazo es de 30 días.",
+    "es-if-date-after": "El plazo es de 30 días si no se especifica otra fecha.",
+    "es-pregnancy": "No se indica su uso durante el embarazo.",
+    "es-personal": "No hay información personal almacenada en el dispositivo.",
+}
+
+
+@pytest.mark.parametrize("text", list(GUARDED_ANSWERS.values()), ids=list(GUARDED_ANSWERS))
+def test_answers_with_short_refusal_forms_are_not_refusals(text: str) -> None:
+    assert not abstains(text, include_hedged=True)
+
+
+# The same markers where they refuse: of a source, of the answerer, of finding the information,
+# in the present tense, or with what is missing.
+GUARDED_REFUSALS = {
+    "de-present": "Der Preis wird im Text nicht genannt.",
+    "de-past-source": "Der Preis wurde im Kontext nicht erwähnt.",
+    "de-past-found": "Es konnten keine Informationen zum Preis gefunden werden.",
+    "de-first-person": "Ich konnte den Preis nicht finden.",
+    "de-reflexive": "Das lässt sich nicht bestimmen.",
+    "de-passive": "Die Frage kann nicht beantwortet werden.",
+    "de-no-details": "Leider gibt es keine Angaben zum Preis.",
+    "de-past-passive-source": "Die Antwort konnte in den Unterlagen nicht gefunden werden.",
+    "fr-indicated": "Le prix n'est pas indiqué.",
+    "fr-indicated-source": "Le prix n'est pas indiqué dans le document.",
+    "fr-no-information": "Il n'y a aucune information sur le prix.",
+    "es-no-information-provided": "No se proporciona información sobre el precio.",
+    "es-provided-source": "El precio no se proporciona en el texto.",
+    "es-provided-end": "El precio no se proporciona.",
+    "es-indicated": "No se indica el precio del plan.",
+    "en-condition-before": "If you are asking about the Enterprise plan, the context does not mention its price.",
+}
+
+
+@pytest.mark.parametrize("text", list(GUARDED_REFUSALS.values()), ids=list(GUARDED_REFUSALS))
+def test_short_refusal_forms_still_refuse_where_they_refuse(text: str) -> None:
+    assert abstains(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The plan is cheap, but it does not include dental care. " * 18_000,
+        "Falls nicht angegeben, beträgt die Frist 30 Tage. " * 20_000,
+        "Der Kaufpreis wurde nicht offengelegt. " * 26_000,
+        "Revenue was $4.2 billion. " + "So I can't say, but it was $4.2 billion. " * 25_000,
+        "Revenue was $4.2 billion. " + "I can't say. " * 80_000,
+        "The context mentions " + "revenue, " * 110_000 + "but it does not state profit.",
+    ],
+    ids=["pronoun", "condition", "german-past", "verdicts", "weak-verdicts", "remark-list"],
+)
+def test_a_megabyte_answer_with_guarded_markers_is_fast(text: str) -> None:
+    # Linear: each rejected marker, verdict and remark is looked at once, within its sentence.
+    assert len(text) >= 990_000
+    started = time.perf_counter()
+    abstains(text)
+    abstains(text, include_hedged=True)
+    assert time.perf_counter() - started < 10

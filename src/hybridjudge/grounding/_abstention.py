@@ -18,16 +18,28 @@ profit, revenue reached $4.2 billion."``), or when a contrast follows it and goe
 something (``"The report does not specify the exact date, but the plant opened in March 2019."``,
 ``"I don't know, but probably $499."``). Apologies, thanks, frames ("Based on the context"),
 deflections ("Please refer to the annual report"), questions, list numbers and remarks on what the
-source covers ("The context only covers revenue") state nothing. A claim in a sentence *after*
-an unhedged refusal does not make it a partial answer. :func:`abstains` does not count a partial
-answer unless asked to (``include_hedged=True``).
+source covers ("The context only covers revenue", "The documents discuss the Pro plan, which
+includes priority support") state nothing. A claim in a sentence *after* an unhedged refusal does
+not make it a partial answer, and neither does anything before a verdict that the question cannot
+be answered ("The policy covers refunds; however, nothing says how long shipping takes, so I can't
+say.", "..., so I cannot answer this question."). :func:`abstains` does not count a partial answer
+unless asked to (``include_hedged=True``).
+
+A marker refuses only where it stands for a refusal: not inside a condition ("If no date is
+specified, the deadline is 30 days", "Falls nicht angegeben, ...", "Si no se especifica una
+fecha, ..."), not about personal data ("pas d'informations personnelles"), not in another sense
+("n'est pas indiqué chez l'enfant"); "it does not include" only when "it" is a source ("The
+context discusses the Pro plan, but it does not include the price" refuses, "The plan is cheap,
+but it does not include dental care" answers); and a German marker in the past tense reports an
+event unless it speaks of the answerer, a source or finding the information ("Der Kaufpreis wurde
+nicht offengelegt" answers, as English "was not disclosed" does).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache, lru_cache, partial
 
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._normalize import normalize_plain
@@ -219,6 +231,22 @@ _EN_SOURCE_SAYS_NOT = (
     *_combine(_EN_SOURCE_ONE, ("is silent", "remains silent")),
     *_combine(_EN_SOURCE_MANY, ("are silent", "remain silent")),
 )
+# "it does not include the price", "but does not provide the fee": the source as a pronoun, or
+# left out after "but". Each counts only in a sentence whose subject is a source (or after one
+# such sentence): "The context discusses the Pro plan, but it does not include the price of the
+# Enterprise plan." refuses, "The plan is cheap, but it does not include dental care." answers
+# (:func:`_refuses_here`). The verbs that are markers on their own ("doesn't mention") are not
+# repeated.
+_EN_PRONOUN_SAYS_NOT = _both(
+    *_combine(
+        ("it doesn't", "they don't", "but doesn't", "but don't"),
+        tuple(
+            v
+            for v in _EN_SOURCE_VERBS
+            if v not in ("specify", "state", "mention", "say", "address")
+        ),
+    )
+)
 # "the provided excerpt", "the documents", "this context": after "not included in", "unclear
 # from" and the like (without a source, "not included in the price" is an answer). Not "the
 # report" or "this article": annual reports say "statements not included in this report".
@@ -378,6 +406,38 @@ _ES_CANNOT = (
     "no son suficientes para responder",
     "no basta para responder",
     "no bastan para responder",
+)
+_ES_NOT_PROVIDED = (
+    *_combine(
+        ("no se proporciona", "no se proporcionan"),
+        (
+            "información",
+            "informaciones",
+            "datos",
+            "detalles",
+            "ningún dato",
+            "ninguna información",
+            "ningún detalle",
+            "esa información",
+            "esta información",
+            "dicha información",
+            "el dato",
+            "los datos",
+            "la información",
+            "la cifra",
+            "en el texto",
+            "en el contexto",
+            "en el documento",
+            "en los documentos",
+            "en el informe",
+            "en el fragmento",
+            "en el pasaje",
+            "en la información",
+            "en las fuentes",
+        ),
+    ),
+    "no se proporciona.",
+    "no se proporcionan.",
 )
 _FR_SAYS_NOT = (
     *_combine(
@@ -605,6 +665,8 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "doesn't mention",
         "doesn't specify",
         "doesn't say",
+        # "It mentions the 2019 revenue but does not state the 2021 figure." (as "don't state")
+        "doesn't state",
         "doesn't contain information",
         "doesn't include information",
         # Passive forms only at the end of a sentence ("the price is not mentioned."), or with
@@ -687,6 +749,7 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "can't say more",
         "can't be sure",
         *_EN_SOURCE_SAYS_NOT,
+        *_EN_PRONOUN_SAYS_NOT,
         *_EN_ABSENT_FROM_SOURCE,
         *_EN_SEARCHED,
         *_EN_NOT_POSSIBLE,
@@ -872,7 +935,9 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "no lo sé",
         "no sé",
         "no se menciona",
-        "no se proporciona",
+        # "no se proporciona" only with what is missing, a source or at the end of a sentence:
+        # "No se proporciona transporte desde el aeropuerto." is an answer (as "not provided").
+        *_ES_NOT_PROVIDED,
         "no se especifica",
         "no hay información",
         "no tengo información",
@@ -1109,7 +1174,8 @@ class MarkerSet:
         *,
         include_hedged: bool = False,
     ) -> re.Match[str] | None:
-        """The first marker found in the *normalised* ``text`` (``None``: no abstention).
+        """The first marker found in the *normalised* ``text`` that refuses where it stands
+        (:func:`_refuses_here`; ``None``: no abstention).
 
         ``words`` is the set of ASCII letter runs of ``text`` (:func:`letter_runs`) when the
         caller has it. Markers ending in a full stop also match at the very end of the text;
@@ -1132,25 +1198,42 @@ class MarkerSet:
         other = self._other(text)
         if other is not None:
             triggered.append(other)
-        first: re.Match[str] | None = None
+        found: list[tuple[re.Match[str], re.Pattern[str]]] | None = None  # most texts: none
         for pattern in triggered:
             m = pattern.search(text)
-            if m is not None and (first is None or m.start() < first.start()):
+            if m is not None:
+                if found is None:
+                    found = []
+                found.append((m, pattern))
+        first: re.Match[str] | None = None
+        while found:
+            i = min(range(len(found)), key=lambda k: found[k][0].start())
+            m, pattern = found[i]
+            if _refuses_here(text, m):
                 first = m
+                break
+            # Rare: the earliest marker states a condition, reports an event... (see
+            # :func:`_refuses_here`): that expression goes on from its next character.
+            later = pattern.search(text, m.start() + 1)
+            if later is None:
+                del found[i]
+            else:
+                found[i] = (later, pattern)
         if first is None or include_hedged or not self._hedged(text, first):
             return first
         return None
 
     def _matches(self, text: str, words: frozenset[bytes]) -> list[re.Match[str]]:
-        """Every marker occurrence in ``text`` (already ending in a full stop), in text order."""
+        """Every marker occurrence in ``text`` (already ending in a full stop) that refuses where
+        it stands (:func:`_refuses_here`), in text order."""
         found: list[re.Match[str]] = []
         for trigger in words & self._triggers:
             if not any(need <= words for need in self._needs[trigger]):
                 continue
-            found.extend(self._group(trigger).finditer(text))
+            found.extend(_scan(self._group(trigger), text))
         other = self._other(text)
         if other is not None:
-            found.extend(other.finditer(text))
+            found.extend(_scan(other, text))
         found.sort(key=lambda m: m.start())
         return found
 
@@ -1169,11 +1252,19 @@ class MarkerSet:
         2. it sits in a leading concessive clause whose main clause states something
            (``"Although the report does not mention profit, revenue reached $4.2 billion."``);
         3. a contrast follows it (in its sentence, or opening the next one) and goes on to state
-           something (``"... does not specify the exact date, but the plant opened in 2019."``).
+           something (``"... does not specify the exact date, but the plant opened in 2019."``);
+
+        unless the answer, from that marker on, concludes that it cannot answer the question
+        (:meth:`_concludes`: ``"The policy covers refunds; however, nothing says how long
+        shipping takes, so I can't say."``): what it stated was not the answer.
 
         What "states something" means is :func:`_asserts`; a stretch that holds a marker itself
         never counts.
         """
+        return self._answers_around(text, m) and not self._concludes(text, m.start())
+
+    def _answers_around(self, text: str, m: re.Match[str]) -> bool:
+        """Counts 1 to 3 of :meth:`_hedged`."""
         # Positions, not slices of the rest of the text: linear in the text.
         begin = 0
         for stop in _SENTENCE_END.finditer(text, 0, m.start()):
@@ -1186,8 +1277,6 @@ class MarkerSet:
             last_break = brk.start()
         if last_break > 0 and _asserts(head[:last_break]):
             return True
-        after = _SENTENCE_END.search(text, m.end())
-        end = after.end() if after else len(text)
         concessive = _CONCESSIVE.match(head)
         if concessive is not None:
             # "Although revenue was $4.2 billion, the context does not give ...": the clause
@@ -1201,12 +1290,21 @@ class MarkerSet:
                 and _asserts(head[concessive.end() : closed.start()])
             ):
                 return True
+            after = _SENTENCE_END.search(text, m.end())
+            end = after.end() if after else len(text)
             main = _CLAUSE_END.search(text, m.end(), end)
             if main is not None:
                 rest = text[main.end() : end]
                 if _asserts(rest) and not self._refuses(rest):
                     return True
-        cut = _CONTRAST_IN.search(text, m.end(), end)
+        return self._contrast_answers(text, m.end())
+
+    def _contrast_answers(self, text: str, pos: int) -> bool:
+        """Whether a contrast after ``pos`` (in its sentence, or opening the next one) goes on
+        to state something that is no refusal (count 3 of :meth:`_hedged`)."""
+        after = _SENTENCE_END.search(text, pos)
+        end = after.end() if after else len(text)
+        cut = _CONTRAST_IN.search(text, pos, end)
         if cut is not None:
             continuation = text[cut.end() : end]
         else:
@@ -1216,6 +1314,34 @@ class MarkerSet:
             stop2 = _SENTENCE_END.search(text, start.end())
             continuation = text[start.end() : stop2.end() if stop2 else len(text)]
         return _asserts(continuation) and not self._refuses(continuation)
+
+    def _concludes(self, text: str, pos: int) -> bool:
+        """Whether ``text`` from ``pos`` on says, as its verdict, that it cannot answer the
+        question: a refusal of the whole question (``"I cannot answer this question."``,
+        ``"I am unable to provide an answer based on the context."``), or a bare "I can't say"
+        or "I don't know" drawn as a conclusion (``"..., so I can't say."``, ``"Therefore, I
+        don't know."``), with nothing after it in the clause but a source (``"... from the
+        provided documents"``), not in a condition or a leading concessive clause, and not
+        followed by a contrast that answers (``"I cannot answer, but it is probably $499."``).
+        A refusal of a detail (``"I can't say how it grew"``) or of certainty (``"I can't say
+        for sure"``) is no verdict."""
+        # From the sentence of ``pos`` on: a verdict may hold the marker at ``pos`` ("daher kann
+        # ich die Frage nicht beantworten").
+        for v in _VERDICT().finditer(text, _since(_LAST_SENTENCE_END, text, pos)):
+            start = v.start()
+            weak = v.lastgroup in ("weak", "weak_cjk")
+            if weak and _CONCLUSION_BEFORE().search(text, max(0, start - 60), start) is None:
+                continue
+            clause = _since(_LAST_CLAUSE_BREAK, text, start)
+            if _CONDITION().search(text, clause, start) is not None:
+                continue
+            sentence = _since(_LAST_SENTENCE_END, text, start)
+            concessive = _CONCESSIVE.match(text, sentence, start)
+            if concessive is not None and _CLAUSE_END.search(text, concessive.end(), start) is None:
+                continue
+            if not self._contrast_answers(text, v.end()):
+                return True
+        return False
 
 
 _WHOLE_ANSWER_MAX = 200
@@ -1343,15 +1469,20 @@ _FRAME = re.compile(
     r")"
 )
 # A remark on what the source is about, not what it says: "The context only covers revenue and
-# headcount", "It mainly discusses the merger" (but "The report mentions that ..." states).
+# headcount", "It mainly discusses the merger", "The documents provide details about the Pro
+# plan" (but "The report mentions that ..." states, as "According to the report, ..." does).
 _META = re.compile(
     r"\s*(?:(?:the|this|these) )?(?:(?:provided|given|retrieved|available|supplied) )?"
     r"(?:contexts?|documents?|texts?|passages?|excerpts?|sources?|reports?|articles?|"
     r"information|materials?|snippets?|it|they)(?: provided| given| above)?"
     r"(?: only| mainly| primarily| just)? (?:mentions?|discuss(?:es)?|describes?|covers?|"
     r"talks? about|focus(?:es)? on|is about|are about|deals? with|refers? to|concerns?|"
-    r"relates? to|address(?:es)?|(?:contains?|provides?|includes?|gives?|has|have) "
-    r"(?:some |only |general |limited )?information)(?!\w)(?! that)"
+    r"relates? to|address(?:es)?|explains?|outlines?|lists?(?! for| at)|summari[sz]es?|"
+    r"touch(?:es)? on|"
+    r"highlights?|(?:contains?|provides?|includes?|gives?|offers?|has|have) "
+    r"(?:some |only |general |limited |detailed |specific |more |extensive |a lot of )?"
+    r"(?:information|details|data|an overview|a description|a summary|an explanation))"
+    r"(?!\w)(?! that)"
 )
 _CONNECTOR = re.compile(
     r"(?:\s*(?:(?:but|however|although|though|yet|still|and|so|also|instead|nevertheless|"
@@ -1369,28 +1500,33 @@ def _asserts(text: str) -> bool:
     """Whether ``text``, a stretch of an answer without a marker, states something: it is not a
     question, and once the clauses that state nothing about the question are dropped (fillers
     such as apologies, thanks, greetings and "I have reviewed the documents"; deflections such
-    as "Please consult the annual report"; remarks on what the source covers; list numbers) and
-    frames cut ("Based on the context, ..."), what is left says something (:func:`_says_something`:
-    a figure, or two words)."""
+    as "Please consult the annual report"; remarks on what the source covers, with the rest of
+    their clause up to a semicolon: "The context mentions the trial, the discounts, ..."; list
+    numbers) and frames cut ("Based on the context, ..."), what is left says something
+    (:func:`_says_something`: a figure, or two words)."""
     text = text.strip()
     if text.endswith(("?", "？")):
         return False
     kept: list[str] = []
-    for clause in _CLAUSE_BREAK.split(text):
-        connector = _CONNECTOR.match(clause)
-        if connector is not None:
-            clause = clause[connector.end() :]
-        frame = _FRAME.match(clause)
-        if frame is not None:
-            clause = clause[frame.end() :]
-        if (
-            _FILLER.match(clause)
-            or _DEFLECTION.match(clause)
-            or _META.match(clause)
-            or _ENUMERATOR.fullmatch(clause)
-        ):
-            continue
-        kept.append(clause)
+    for part in text.split(";"):
+        for clause in _CLAUSE_BREAK.split(part):
+            connector = _CONNECTOR.match(clause)
+            if connector is not None:
+                clause = clause[connector.end() :]
+            frame = _FRAME.match(clause)
+            if frame is not None:
+                clause = clause[frame.end() :]
+            if _META.match(clause):
+                if clause.lstrip().startswith(("it ", "they ")):
+                    continue  # "It covers dental care, vision and hearing" may be the product
+                # A remark on the source runs on to the semicolon: its list or relative clause
+                # says what the source covers ("The documents discuss the Pro plan, which
+                # includes priority support, ...", "The context mentions the trial, the
+                # discounts, ...").
+                break
+            if _FILLER.match(clause) or _DEFLECTION.match(clause) or _ENUMERATOR.fullmatch(clause):
+                continue
+            kept.append(clause)
     return _says_something(" ".join(kept))
 
 
@@ -1400,6 +1536,290 @@ def _says_something(text: str) -> bool:
         return True
     words = [w for w in re.findall(r"\w+", text) if len(w) > 1 or not w.isascii()]
     return len(words) >= 2 or (len(words) == 1 and not words[0].isascii() and len(words[0]) >= 2)
+
+
+def _lazy(pattern: str) -> Callable[[], re.Pattern[str]]:
+    """``pattern``, compiled on first use: the expressions below are needed only once an answer
+    holds a marker, and compiling them all would add milliseconds to every import."""
+    return cache(partial(re.compile, pattern))
+
+
+# --- Verdicts: an answer that concludes it cannot answer the question --------------------------
+# Written as expressions over the normalised text (case folded, "ß" as "ss"), not as phrase lists:
+# the phrases they stand for would make a pattern ten times as long, 50 ms to compile.
+_EN_UNABLE = (
+    r"(?:i|we)(?:\s+(?:can't|cannot|can\s+not|couldn't|could\s+not|won't\s+be\s+able\s+to|"
+    r"will\s+not\s+be\s+able\s+to)|(?:\s+am|'m|\s+are|'re|\s+was|\s+were)\s+(?:unable|not\s+able)"
+    r"\s+to)"
+)
+# A refusal of the whole question, a verdict wherever it stands.
+_VERDICT_STRONG = (
+    # English
+    rf"{_EN_UNABLE}\s+(?:answer(?:\s+(?:this|that|it))?|(?:provide|give|offer|determine|find)\s+"
+    r"(?:an?|the)\s+(?:(?:definitive|specific|precise|clear|accurate)\s+)?answer)|"
+    r"(?:the|this|your)\s+question\s+(?:can't|cannot|can\s+not)\s+be\s+answered|"
+    r"it(?:\s+is|'s)\s+(?:not\s+possible|impossible)\s+to\s+answer|there\s+is\s+no\s+way\s+to\s+"
+    r"answer|(?:there\s+is|there's|there\s+isn't|i\s+(?:don't|do\s+not)\s+have)\s+(?:not\s+)?"
+    r"(?:enough|sufficient|insufficient)\s+information\s+to\s+answer|"
+    # Spanish
+    r"(?:no\s+(?:puedo|podemos|me\s+es\s+posible|es\s+posible|se\s+puede)|es\s+imposible)\s+"
+    r"(?:responder|contestar|(?:dar|proporcionar|ofrecer)\s+una\s+respuesta|dar\s+la\s+respuesta)|"
+    # French
+    r"(?:je\s+ne\s+peux(?:\s+donc)?\s+pas|nous\s+ne\s+pouvons(?:\s+donc)?\s+pas|"
+    r"(?:je|nous)\s+ne\s+(?:suis|sommes)(?:\s+donc)?\s+pas\s+en\s+mesure\s+de|"
+    r"il\s+(?:m'est|est)(?:\s+donc)?\s+impossible\s+de|il\s+n'est(?:\s+donc)?\s+pas\s+possible\s+"
+    r"de|impossible\s+de)\s+(?:répondre|(?:donner|fournir|apporter)\s+(?:une|de)\s+réponse)|"
+    # German
+    r"(?:kann\s+ich|ich\s+kann)(?:\s+(?:die|diese|ihre)\s+frage|\s+das|\s+dies)?"
+    r"(?:\s+(?:daher|deshalb|somit|also|leider))*\s+(?:nicht\s+beantworten|keine\s+antwort\s+geben)|"
+    r"lässt\s+sich(?:\s+(?:die|diese)\s+frage)?\s+nicht\s+beantworten|"
+    r"kann(?:\s+(?:die|diese)\s+frage)?\s+nicht\s+beantwortet\s+werden|ist\s+nicht\s+zu\s+beantworten"
+)
+# A bare "I can't say" or "I don't know": a verdict only when drawn as a conclusion
+# ("..., so I can't say."); after a statement and "but" it is a disclaimer on that statement.
+_VERDICT_WEAK = (
+    rf"{_EN_UNABLE}\s+(?:say(?:\s+(?:more|for\s+sure|for\s+certain|with\s+certainty))?|"
+    r"tell(?:\s+for\s+sure)?|determine(?:\s+(?:this|it))?|know|confirm)|"
+    r"(?:i|we)\s+(?:don't|do\s+not)\s+know|i(?:'m|\s+am)\s+not\s+sure|"
+    r"it(?:\s+is|'s)\s+(?:not\s+possible|impossible)\s+to\s+(?:say|tell|determine|know)|"
+    r"(?:it|this)\s+(?:can't|cannot|can\s+not)\s+be\s+determined|"
+    r"no\s+(?:lo\s+)?sé|no\s+estoy\s+segur[oa]|"
+    r"no\s+(?:puedo|es\s+posible|se\s+puede)\s+(?:saber|determinar|decir)(?:lo)?|"
+    r"je\s+ne\s+sais\s+pas|je\s+l'ignore|je\s+ne\s+suis\s+pas\s+sûre?|"
+    r"(?:je\s+ne\s+peux\s+pas|(?:il\s+est\s+)?impossible\s+de|on\s+ne\s+peut\s+pas)\s+le\s+"
+    r"(?:dire|savoir|déterminer|préciser)|"
+    r"ich\s+weiss(?:\s+es)?\s+nicht|weiss\s+ich(?:\s+(?:es|das))?\s+nicht|"
+    r"(?:ich\s+bin|bin\s+ich)\s+mir\s+nicht\s+sicher|"
+    r"(?:kann\s+ich|lässt\s+sich)(?:\s+(?:es|das))?\s+nicht\s+sagen|"
+    r"lässt\s+sich(?:\s+das)?\s+nicht\s+bestimmen"
+)
+_VERDICT_STRONG_CJK = (
+    r"(?:无法|無法|不能|无从|無從)回答(?:这个|這個|该|該|此|您的|你的)?(?:问题|問題)?"
+)
+_VERDICT_WEAK_CJK = r"(?:我)?(?:不知道|无法确定|無法確定|无法判断|無法判斷)"
+# What may follow a verdict in its clause: the question, then the source, then "at this time".
+_QUESTION_TAIL = (
+    r"(?:\s+(?:(?:to|a|à)\s+)?(?:the|this|your|that|la|esta|su|tu|cette|votre|ta)\s+"
+    r"(?:question|pregunta)s?)?"
+)
+_SOURCE_TAIL = (
+    r"(?:\s*,?\s*(?:(?:based|solely|only)\s+(?:(?:solely|only)\s+)?on|from|with|using|given|"
+    r"according\s+to|in|con|a\s+partir\s+de|según|con\s+base\s+en|basándome\s+en|"
+    r"à\s+partir\s+d[eu]s?|d'après|selon|avec|sur\s+la\s+base\s+d[eu]s?|"
+    r"en\s+me\s+basant\s+sur)\s+(?:\S+\s+){0,4}?"
+    rf"(?:{_SOURCE_NOUNS}|data|datos|données)(?!\w)"
+    r"(?:\s+(?:provided|given|available|above|alone|proporcionad[oa]s?|dad[oa]s?|"
+    r"disponibles?|fournie?s?|donnée?s?))?)?"
+    r"(?:\s+(?:at\s+this\s+time|at\s+the\s+moment|right\s+now|here))?"
+)
+# The end of the verdict's clause; not a comma that opens what is not known ("Ich weiß nicht,
+# ob ...").
+_VERDICT_END = (
+    r"(?=\s*(?:[.!?;。！？；\n]|[,，](?!\s*(?:ob|wie|was|wann|wo|warum|wer|welche\w*|dass|whether|"
+    r"if|si|qué|cuál|cuándo|cómo|dónde|quand|où|comment|pourquoi|what|which|when|how|why|who)"
+    r"(?!\w))))"
+)
+_VERDICT = _lazy(
+    rf"(?:(?<![\w'])(?P<strong>{_VERDICT_STRONG}){_QUESTION_TAIL}"
+    rf"|(?P<strong_cjk>{_VERDICT_STRONG_CJK})"
+    rf"|(?<![\w'])(?P<weak>{_VERDICT_WEAK})"
+    rf"|(?P<weak_cjk>{_VERDICT_WEAK_CJK})){_SOURCE_TAIL}{_VERDICT_END}"
+)
+# A conclusion just before a weak verdict: "..., so (unfortunately) I can't say".
+_CONCLUSION_WORDS = (
+    "so|therefore|thus|hence|consequently|as a result|as such|accordingly|for this reason|"
+    "for that reason|which is why|that is why|that's why|this is why|which means|meaning|"
+    "por lo tanto|por tanto|por lo que|así que|por eso|por ello|por consiguiente|"
+    "en consecuencia|de modo que|de manera que|"
+    "donc|par conséquent|ainsi|c'est pourquoi|de ce fait|dès lors|en conséquence|"
+    "daher|deshalb|deswegen|somit|folglich|darum|also|aus diesem grund|weshalb"
+).replace(" ", r"\s+")
+_CONCLUSION_BEFORE = _lazy(
+    rf"(?:(?<![\w'])(?:{_CONCLUSION_WORDS})(?:\s+that)?[\s,]*"
+    r"(?:(?:unfortunately|sadly|regrettably|i'm\s+afraid|i\s+am\s+afraid|lamentablemente|"
+    r"malheureusement|leider)[\s,]*)?|(?:所以|因此|因而|故而)[\s,，]*)\Z"
+)
+"""A verdict whose group is ``weak`` or ``weak_cjk`` counts only after one of these."""
+
+
+# --- Markers that do not refuse where they stand ---------------------------------------------
+_LOOKBACK = 200
+"""How far back (characters) the clause or sentence of a marker is looked for."""
+_LAST_CLAUSE_BREAK = re.compile(r"(?s:.*)(?:[,;:!?。！？、；\n]|\.(?!\d)|\s-\s)")
+_LAST_SENTENCE_END = re.compile(r"(?s:.*)(?:[!?。！？\n]|\.(?!\d))")
+
+
+def _since(last_break: re.Pattern[str], text: str, pos: int) -> int:
+    """Where the clause or sentence holding ``pos`` opens (``last_break``: what closes one),
+    looking back at most :data:`_LOOKBACK` characters."""
+    lo = max(0, pos - _LOOKBACK)
+    m = last_break.match(text, lo, pos)
+    return m.end() if m is not None else lo
+
+
+# A condition ("If no date is specified, ...", "Falls nicht angegeben, ...", "Si no se especifica
+# una fecha, ..."), not a concession ("even if", "auch wenn", "même si", "si bien").
+_CONDITION = _lazy(
+    r"(?<![\w'-])(?<!even )(?<!auch )(?<!selbst )(?<!même )(?<!aun )(?<!incluso )"
+    r"(?:if|unless|si|wenn|falls|sofern|soweit|a\s+menos\s+que|salvo\s+que|"
+    r"en\s+caso\s+de\s+que|à\s+moins\s+que|au\s+cas\s+où)(?![\w'-])(?!\s+(?:bien|auch)(?!\w))"
+)
+# What a missing-information marker is followed by when it speaks of personal data, not of the
+# source: "Nous ne vendons pas d'informations personnelles", "Der Anbieter gibt keine
+# Informationen an Dritte weiter", "No hay información personal almacenada en el dispositivo".
+_PERSONAL_DATA_AFTER = _lazy(
+    r"\s+(?:personnelles?|personal(?:es)?|persönliche[nrs]?|personenbezogene[nrs]?|"
+    r"confidentielles?|confidenciales?|vertrauliche[nrs]?|(?:à|aux|avec)\s+(?:des\s+)?tiers|"
+    r"(?:a|con)\s+terceros|an\s+dritte|(?:with|to)\s+third\s+parties)(?![\w'-])"
+)
+# "indicated" in the medical sense: "Le médicament n'est pas indiqué chez l'enfant", "No se
+# indica su uso durante el embarazo".
+_FR_INDICATED_FOR = _lazy(
+    r"\s+(?:chez|pendant|durant|lors|en\s+cas|en\s+association|en\s+monothérapie|"
+    r"en\s+(?:première|deuxième|seconde)\s+intention|(?:dans|pour)\s+(?:le\s+traitement|"
+    r"la\s+prise\s+en\s+charge|la\s+prévention|ce\s+cas|cette\s+indication|les\s+cas)|"
+    r"avant\s+l'âge|aux?\s+(?:enfants?|patients?|femmes?|personnes?|adultes?|nourrissons?))"
+    r"(?![\w'-])"
+)
+_ES_INDICATED_FOR = _lazy(
+    r"\s+(?:en\s+(?:niños|niñas|menores|pacientes|embarazadas|mujeres|adultos|personas|"
+    r"ancianos|lactantes|el\s+embarazo|caso\s+de)|durante|para\s+el\s+tratamiento|"
+    r"en\s+el\s+tratamiento|como\s+tratamiento|su\s+uso|el\s+uso)(?![\w'-])"
+)
+_SENSE_AFTER: dict[str, Callable[[], re.Pattern[str]]] = {
+    "n'est pas indiqué": _FR_INDICATED_FOR,
+    "n'est pas indiquée": _FR_INDICATED_FOR,
+    "no se indica": _ES_INDICATED_FOR,
+}
+"""Built-in markers that have another sense when these follow them."""
+
+# German: who did not find out. A refusal speaks of the answerer ("ich", "wir"), of a source
+# ("im Text", "in den Unterlagen") or of finding the information ("Es konnten keine Informationen
+# gefunden werden"); with none of them, a marker in the past tense reports an event ("Der
+# Kaufpreis wurde nicht offengelegt", "Die Todesursache konnte nicht festgestellt werden"), as
+# English "was not disclosed" is no marker, and an active "cannot find out" has another subject
+# ("Der Kundendienst kann Fragen zur Abrechnung nicht beantworten"), as English "could not
+# locate" counts only in the first person.
+_DE_SOURCE = _lazy(
+    r"(?<!\w)(?:ich|wir|mir|mich|uns|texte?s?|kontexte?s?|dokumente?[ns]?|berichte?[ns]?|"
+    r"unterlagen|quellen?|auszug|auszüge[n]?|abschnitte?[ns]?|textstellen?|passagen?|artikel|"
+    r"materialien|bereitgestellte\w*|vorliegende\w*)(?!\w)"
+)
+_DE_FINDING = _lazy(
+    r"(?<!\w)(?:informationen|information|angaben|antwort|daten|hinweise?|gefunden|finden|"
+    r"auffinden|entnehmen|entnommen|ersichtlich|hervor)(?!\w)"
+)
+_DE_PAST = _lazy(
+    r"(?<!\w)(?:wurden?|worden|waren?|konnten?|hatten?|hat|haben|machten?|gaben?|lagen?)(?!\w)"
+)
+_DE_REFLEXIVE = _lazy(r"(?<!\w)sich(?!\w)")
+_DE_ACTIVE = frozenset(
+    (
+        "nicht bestimmen",
+        "nicht ermitteln",
+        "nicht feststellen",
+        "nicht finden.",
+        "nicht auffinden",
+        "nicht beantworten",
+        "nicht entnehmen",
+        "keine antwort geben",
+        "kann keine antwort",
+    )
+)
+"""German markers whose verb has a subject who did not find out."""
+
+
+def _phrase(marker: str) -> str:
+    """A marker (or a marker's match) as its set keeps it: normalised, single spaces."""
+    return " ".join(normalize_plain(marker).split())
+
+
+@cache
+def _de_who() -> frozenset[str]:
+    """German markers that do not name a source themselves (checked by
+    :func:`_german_refuses`)."""
+    return frozenset(
+        _phrase(m)
+        for m in MARKERS_BY_LANGUAGE["de"]
+        if not _is_whole_answer(m) and _DE_SOURCE().search(_phrase(m)) is None
+    )
+
+
+def _german_refuses(text: str, m: re.Match[str], phrase: str, clause: int) -> bool:
+    """Whether the German marker ``m`` (``phrase``) speaks of the answerer, a source or finding
+    the information, or else is in the present tense (and, for an active "cannot find out", has
+    a reflexive subject: "lässt sich nicht bestimmen")."""
+    start, end = m.span()
+    sentence = _since(_LAST_SENTENCE_END, text, start)
+    stop = _SENTENCE_END.search(text, end, end + _LOOKBACK)
+    close = stop.start() if stop is not None else min(len(text), end + _LOOKBACK)
+    around = f"{text[sentence:start]} {text[end:close]}"
+    if _DE_SOURCE().search(around) is not None or _DE_FINDING().search(around) is not None:
+        return True
+    if phrase in _DE_ACTIVE:
+        return _DE_REFLEXIVE().search(around) is not None
+    closed = _CLAUSE_BREAK.search(text, end, close)
+    clause_text = f"{text[clause:start]} {text[end : closed.start() if closed else close]}"
+    return _DE_PAST().search(clause_text) is None
+
+
+_EN_PRONOUN_MARKERS = frozenset(_phrase(m) for m in _EN_PRONOUN_SAYS_NOT)
+# A sentence whose subject is a source: "The provided context discusses ...", "While the
+# documents cover ...", "Unfortunately, the passage ...".
+_SOURCE_OPENING = _lazy(
+    r"[\s\W]*(?:(?:unfortunately|however|but|sorry|while|whilst|although|though|even\s+though|"
+    r"also|moreover|additionally|furthermore)(?!\w)[\s,]*)*"
+    r"(?:the|this|these)\s+(?:(?:provided|given|retrieved|available|supplied|above)\s+)?"
+    r"(?:contexts?|documents?|texts?|passages?|excerpts?|sources?|reports?|articles?|snippets?|"
+    r"materials?|information)(?!\w)"
+)
+
+
+def _source_pronoun(text: str, start: int) -> bool:
+    """Whether a pronoun marker at ``start`` ("it does not include") speaks of a source: its
+    sentence opens with a source as subject, or it opens its sentence after one that does."""
+    sentence = _since(_LAST_SENTENCE_END, text, start)
+    if _SOURCE_OPENING().match(text, sentence, start) is not None:
+        return True
+    if sentence == 0 or text[sentence:start].strip(" \t,;") not in ("", "however", "but"):
+        return False
+    previous = _since(_LAST_SENTENCE_END, text, sentence - 1)
+    return _SOURCE_OPENING().match(text, previous, sentence) is not None
+
+
+def _scan(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """Every match of ``pattern`` in ``text`` that refuses where it stands; past one that does
+    not, the scan goes on from its next character (a shorter marker may start inside it)."""
+    found: list[re.Match[str]] = []
+    pos = 0
+    while (m := pattern.search(text, pos)) is not None:
+        if _refuses_here(text, m):
+            found.append(m)
+            pos = m.end()
+        else:
+            pos = m.start() + 1
+    return found
+
+
+def _refuses_here(text: str, m: re.Match[str]) -> bool:
+    """Whether the marker ``m`` refuses where it stands in ``text``: not inside a condition
+    ("If no date is specified, the deadline is 30 days", "Falls nicht angegeben, ..."), not
+    about personal data ("aucune information personnelle"), not in another sense ("n'est pas
+    indiqué chez l'enfant"), a pronoun marker only of a source (:func:`_source_pronoun`) and,
+    in German, not an event report (:func:`_german_refuses`)."""
+    start, end = m.span()
+    clause = _since(_LAST_CLAUSE_BREAK, text, start)
+    if _CONDITION().search(text, clause, start) is not None:
+        return False
+    if _PERSONAL_DATA_AFTER().match(text, end) is not None:
+        return False
+    phrase = " ".join(m.group().split())
+    if phrase in _EN_PRONOUN_MARKERS and not _source_pronoun(text, start):
+        return False
+    sense = _SENSE_AFTER.get(phrase)
+    if sense is not None and sense().match(text, end) is not None:
+        return False
+    return phrase not in _de_who() or _german_refuses(text, m, phrase, clause)
 
 
 def _alternation(markers: list[str]) -> re.Pattern[str]:
