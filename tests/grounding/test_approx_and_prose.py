@@ -183,3 +183,29 @@ def test_a_unit_word_on_the_next_line_is_not_the_figures_unit() -> None:
     assert [q.describe() for q in quantities] == ["10.26 usd", "8.4 usd"]
     assert [q.describe() for q in parse_quantities("It took 12\nseconds")] == ["12"]
     assert [q.describe() for q in parse_quantities("It took 12 seconds")] == ["12 s"]
+
+
+def test_a_row_of_a_table_without_years_may_change_either_way() -> None:
+    # "181-360 days | >360 days" names no years: 2,447 - 944 = 1,503 and 944 - 2,447 = -1,503
+    table = "Days past due | 181-360 | >360\nCountry risk: low | 944 | 2,447"
+    assert check_grounding("The difference is 1,503.", table).grounded
+    assert check_grounding("The difference is -1,503.", table).grounded
+    # a table with years keeps its order: 2019 minus 2018 = 944 - 2,447 = -1,503
+    dated = "Item | 2019 | 2018\nCountry risk: low | 944 | 2,447"
+    assert check_grounding("The change was -1,503.", dated).grounded
+    assert check_grounding("The change was 1,503.", dated).kinds == {"ungrounded_number"}
+
+
+def test_a_percent_heading_in_a_table_governs_its_column_or_row_not_the_table() -> None:
+    # "Change (%)" heads one column and "Gross margin (%)" one row: "Closing cash" is money
+    # under "(in millions)", 183.2 - 121.6 = 61.6 million
+    table = (
+        "(in millions)\n\nItem | 2019 | 2018 | Change (%)\nRevenue | 503.6 | 476.9 | 5.6\n"
+        "Gross margin (%) | 73.2 | 72.2 | 1.0\nClosing cash | 183.2 | 121.6 | 50.7"
+    )
+    report = check_grounding("Closing cash grew by $61.6 million.", table)
+    assert report.grounded, report.findings
+    assert report.quantities[0].derivation == "$61.6 million = 183.2 - 121.6"
+    # the margin row: 73.2% - 72.2% = 1 percentage point, and 73.2 is a percentage
+    assert check_grounding("The gross margin was 73.2%.", table).grounded
+    assert check_grounding("Revenue was $503.6 million.", table).grounded

@@ -357,10 +357,20 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     if words.isdisjoint(_SCALE_RUNS) and "000" not in s and "%" not in s:
         return []
     found: list[tuple[int, int, int, str | None, bool]] = []
+    rows: list[tuple[int, int]] = []  # table rows whose label says "(%)"
     for m in _SCALE_DECL.finditer(s):
         word = m["scale"] or m["scale2"] or m["abbr"]
         if m["pct"] or word in ("%", "percent", "percentages"):
-            found.append((m.start(), m.end(), 1, None, True))
+            line_start = s.rfind("\n", 0, m.start()) + 1
+            line_end = s.find("\n", m.end())
+            line_end = len(s) if line_end < 0 else line_end
+            sep = _SEPARATORS.search(s, line_start, line_end)
+            if sep is None:
+                found.append((m.start(), m.end(), 1, None, True))
+            elif m.start() < sep.start():
+                # "Gross margin (%) | 73.2 | 72.2": the row's figures are percentages
+                rows.append((m.start(), line_end))
+            # "| 2019 | 2018 | Change (%)": a column's heading, not the table's scale
             continue
         cur = m["cur2"] or m["cur3"] or m["cur4"] or (m["scale2"] and s[m.start()])
         if cur is None and m["scale"]:
@@ -370,7 +380,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         found.append((m.start(), m.end(), _DECL_SCALE[word], dim, False))
     out: list[_Scope] = []
     if not found:
-        return out
+        return [_Scope(a, b, 1, None, True) for a, b in rows]
     blanks = [(m.start(), m.end()) for m in _BLANK_LINE.finditer(s)]
     blank_starts = [b[0] for b in blanks]
     for k, (start, end, scale, dim, pct) in enumerate(found):
@@ -382,7 +392,29 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         if k + 1 < len(found):
             stop = min(stop, found[k + 1][0])
         out.append(_Scope(start, stop, scale, dim, pct))
-    return out
+    return _with_rows(out, rows) if rows else out
+
+
+def _with_rows(scopes: list[_Scope], rows: list[tuple[int, int]]) -> list[_Scope]:
+    """``scopes`` (in order, not overlapping) with each percent row of ``rows`` cut out of the
+    scope around it (the scope resumes after the row)."""
+    out: list[_Scope] = []
+    pending = sorted(scopes + [_Scope(a, b, 1, None, True) for a, b in rows], key=lambda x: x.start)
+    open_scope: _Scope | None = None
+    for sc in pending:
+        if open_scope is not None and open_scope.end > sc.start:
+            # a row inside an open scope: the scope stops at the row and resumes after it
+            out.append(replace(open_scope, end=sc.start))
+            out.append(sc)
+            rest = replace(open_scope, start=sc.end)
+            open_scope = rest if rest.end > rest.start else None
+            continue
+        if open_scope is not None:
+            out.append(open_scope)
+        open_scope = sc
+    if open_scope is not None:
+        out.append(open_scope)
+    return [x for x in out if x.end > x.start]
 
 
 _Sorted = tuple[list[float], list[tuple[Quantity, "_Occ"]]]

@@ -604,6 +604,9 @@ class Figures:
         block = np.array([f.block for f in figs], dtype=np.int64)
         table = np.array([f.table for f in figs], dtype=np.bool_)
         newest = np.array([self.newest_first.get(f.block, True) for f in figs], dtype=np.bool_)
+        # a table whose header names no years ("181-360 days | >360 days") has no order: a
+        # change along its rows may go either way
+        ordered = np.array([f.block in self.newest_first for f in figs], dtype=np.bool_)
         ai_l, bi_l, near_l = self._pairs()
         ai = np.array(ai_l, dtype=np.int64)
         bi = np.array(bi_l, dtype=np.int64)
@@ -613,8 +616,9 @@ class Figures:
         # larger minus the smaller: "total - item" explains the other item, not its negation.
         row = table[ai] & (line[ai] == line[bi]) & (block[ai] == block[bi])
         a, b = val[ai], val[bi]
-        fwd = (row & newest[ai]) | (~row & (a >= b))
-        bwd = (row & ~newest[ai]) | (~row & (b >= a))
+        unordered = row & ~ordered[ai]
+        fwd = (row & newest[ai]) | (~row & (a >= b)) | unordered
+        bwd = (row & ~newest[ai]) | (~row & (b >= a)) | unordered
         same_scale = scl[ai] == scl[bi]
         both_pct = pct[ai] & pct[bi]
         no_pct = ~pct[ai] & ~pct[bi]
