@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from hybridjudge.grounding._abstention import compile_markers
 from hybridjudge.grounding._anchors import (
@@ -85,10 +85,6 @@ from hybridjudge.grounding._quantities import (
     scan,
     uncounted_frequency,
 )
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
 
 __all__ = [
     "DerivedPolicy",
@@ -159,6 +155,8 @@ class _Index:
     cells: dict[_Key, _Occ] = field(default_factory=dict)
     """Unitless figures of table cells: a percentage may match them (a ``%`` column's cells are
     often written bare), not a count of running text."""
+    currencies: set[str] = field(default_factory=set)
+    """The currency dimensions of the quantities added (``currency-hkd``...)."""
     loose_percent: bool = True
     """Whether a percentage matches any unitless figure (the question, the allowed numbers and
     the anchors) or, for a context, only those of :attr:`cells`."""
@@ -202,6 +200,8 @@ class _Index:
             return
         b = q.base_value
         key = (dim, b.numerator, b.denominator)
+        if dim.startswith("currency-"):
+            self.currencies.add(dim)
         self.exact.setdefault(key, occ)
         self.numer.setdefault(key if "/" not in dim or q.unit is None else _numerator_key(q), occ)
 
@@ -214,6 +214,8 @@ class _Index:
         if cell:
             self.cells.setdefault(_k(None, value), occ)
         if dimension is not None:
+            if dimension.startswith("currency-"):
+                self.currencies.add(dimension)
             self.exact.setdefault(_k(dimension, value), occ)
 
     def find(self, q: Quantity) -> _Occ | None:
@@ -491,12 +493,7 @@ class GroundingContext:
         self._parsed: list[tuple[Scan, list[_Scope]]] = []
         self._figures: Figures | None = None
         self._approx_rows: list[_Row] | None = None
-        self._approx: (
-            tuple[
-                npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_], list[_Occ]
-            ]
-            | None
-        ) = None
+        self._approx: tuple[list[float], list[float], list[bool], list[_Occ]] | None = None
         self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
 
     def _idx(self) -> _Index:
@@ -732,29 +729,24 @@ class GroundingContext:
         written more precisely than the answer and within half its last unit. An unsigned
         ``value`` may round the magnitude of a bracketed figure (``7.3`` million for ``(7,344)``
         thousand); a ``percent`` only a percentage or a table cell."""
-        import numpy as np
-
         values, precs, pct_ok, occs = self._approx_arrays()
         tol = half * (1 + 1e-9) + 1e-12
-        lo = int(np.searchsorted(values, value - tol, side="left"))
-        hi = int(np.searchsorted(values, value + tol, side="right"))
+        lo = bisect_left(values, value - tol)
+        hi = bisect_right(values, value + tol)
         for k in range(lo, hi):
             if precs[k] < precision * (1 - 1e-9) and (pct_ok[k] or not percent):
                 return occs[k]
         return None
 
-    def _approx_arrays(
-        self,
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_], list[_Occ]]:
-        """The rounding rows sorted by value, as arrays (built on first need)."""
+    def _approx_arrays(self) -> tuple[list[float], list[float], list[bool], list[_Occ]]:
+        """The rounding rows sorted by value, as columns (built on first need; plain lists and
+        bisection: a rounded match never imports numpy, only a derivation does)."""
         if self._approx is None:
-            import numpy as np
-
             rows = sorted(self._operands()[1], key=lambda r: r[0])
             self._approx = (
-                np.array([r[0] for r in rows], dtype=np.float64),
-                np.array([r[1] for r in rows], dtype=np.float64),
-                np.array([r[3] for r in rows], dtype=np.bool_),
+                [r[0] for r in rows],
+                [r[1] for r in rows],
+                [r[3] for r in rows],
                 [r[2] for r in rows],
             )
         return self._approx
@@ -1127,10 +1119,12 @@ class GroundingChecker:
                 return occ
         if q.dimension == "currency-usd" and _BARE_DOLLAR.search(q.text) is not None:
             # a bare "$" may name a figure in any dollar ("$512 million" for "HK$512 million")
+            held = self.context._idx().currencies.union(*(ix.currencies for ix in self._indexes))
             for dim in _OTHER_DOLLARS:
-                occ = self._find(replace(q, unit=dim[9:], dimension=dim))
-                if occ is not None:
-                    return occ
+                if dim in held:
+                    occ = self._find(replace(q, unit=dim[9:], dimension=dim))
+                    if occ is not None:
+                        return occ
         index = self.context._idx()
         if flags & F_OPERAND and q.dimension is None and mult == 1:
             # an operand of shown working without its scale word: "60.3 + 80.5 = ..." for
