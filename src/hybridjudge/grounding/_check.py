@@ -360,6 +360,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         return []
     found: list[tuple[int, int, int, str | None, bool]] = []
     rows: list[tuple[int, int]] = []  # table rows whose label says "(%)"
+    markdown = "--" in s and _MARKDOWN_RULE.search(s) is not None
     for m in _SCALE_DECL.finditer(s):
         word = m["scale"] or m["scale2"] or m["abbr"]
         if m["pct"] or word in ("%", "percent", "percentages"):
@@ -367,6 +368,9 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
             line_end = s.find("\n", m.end())
             line_end = len(s) if line_end < 0 else line_end
             sep = _SEPARATORS.search(s, line_start, line_end)
+            if sep is not None and markdown and not s[line_start : sep.start()].strip():
+                # a Markdown row ("| Gross margin (%) | 73.2 |"): its label is the next cell
+                sep = _SEPARATORS.search(s, sep.end(), line_end) or sep
             if sep is None:
                 found.append((m.start(), m.end(), 1, None, True))
             elif m.start() < sep.start():
@@ -445,6 +449,9 @@ def _precision(meta: Meta) -> float:
 
 
 _SEPARATORS = re.compile(r"[|\t]")
+_MARKDOWN_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.MULTILINE)
+"""The rule under a Markdown table's header (``|---|---|``, ``| :--- | ---: |``): its rows open
+with a ``|``, so a row's label is the cell after it."""
 _LETTER = re.compile(r"[^\W\d_]")
 _PCT_CELL = re.compile(r"(?:^|[|\t])[ ]*%[ ]*(?=[|\t\n]|$)", re.MULTILINE)
 """A table cell that is only ``%``: the heading of a column of bare percentages."""
@@ -610,6 +617,7 @@ class GroundingContext:
         block = figures.blocks  # block numbers run on across passages
         pos = 0
         pct_cells = [m.start() for m in _PCT_CELL.finditer(s)] if "%" in s else []
+        markdown = "--" in s and _MARKDOWN_RULE.search(s) is not None
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
                 continue
@@ -626,12 +634,18 @@ class GroundingContext:
                     line_end = len(s)
                 sep = _SEPARATORS.search(s, line_start, line_end)
                 table = sep is not None
-                if sep is not None:  # the row's label: what a question names it by
-                    figures.labels[(block, line)] = s[line_start : sep.start()]
+                row_start = line_start
+                if sep is not None and markdown and not s[line_start : sep.start()].strip():
+                    # "| Products | 16,525 |": the cell after the leading "|" is the label
+                    row_start = sep.end()
+                    sep = _SEPARATORS.search(s, row_start, line_end)
+                if table:  # the row's label: what a question names it by
+                    label_end = sep.start() if sep is not None else line_end
+                    figures.labels[(block, line)] = s[row_start:label_end]
                 if pct_cells and bisect_left(pct_cells, pos) < bisect_left(pct_cells, a):
                     figures.percent_blocks.add(block)  # a column headed "%" above
                 column = 0
-                pos = line_start
+                pos = row_start
             if table:
                 column += s.count("|", pos, a) + s.count("\t", pos, a)
             pos = a
