@@ -15,12 +15,8 @@ outcomes on the gold answers with those on the ``|`` rendering.
 from __future__ import annotations
 
 import html
-import importlib.util
 import re
-import sys
 from collections.abc import Sequence
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -30,8 +26,7 @@ from hypothesis import strategies as st
 import hybridjudge.grounding._normalize as normalize_module
 from hybridjudge.grounding import GroundingReport, check_grounding, parse_quantities
 from hybridjudge.grounding._normalize import normalize
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.tatqa import load_tatqa
 
 # The TAT-QA-like table of the issue, on one line, with its scale in the caption, and the
 # paragraph after it (which the caption's scale must not govern).
@@ -447,26 +442,12 @@ def test_tatqa_passages_never_take_the_html_path(monkeypatch: pytest.MonkeyPatch
         raise AssertionError(f"HTML rewrite on {s[:60]!r}")
 
     monkeypatch.setattr(normalize_module, "_html_cells", fail)
-    for doc in _tatqa().load_documents():
-        for text in _tatqa().context_passages(doc):
+    for doc in load_tatqa().load_documents():
+        for text in load_tatqa().context_passages(doc):
             normalize(text)
 
 
 # --- 6. TAT-QA tables rendered as HTML --------------------------------------------------------
-
-
-def _tatqa() -> ModuleType:
-    name = "hj_validity_tatqa"  # the name tests/validity/test_tatqa.py loads it under
-    module = sys.modules.get(name)
-    if module is not None:
-        return module
-    spec = importlib.util.spec_from_file_location(name, ROOT / "validity" / "tatqa.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
 
 
 def _html_table(table: Sequence[Sequence[Any]]) -> str:
@@ -484,7 +465,7 @@ def _html_table(table: Sequence[Sequence[Any]]) -> str:
 
 
 def test_tatqa_gold_answers_get_the_same_outcome_with_html_tables() -> None:
-    tq = _tatqa()
+    tq = load_tatqa()
     raw = tq.load_documents()
     docs = tq.build_documents(raw, every=14)  # 20 contexts spread over the dev split
     assert len(docs) == 20

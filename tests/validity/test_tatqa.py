@@ -8,31 +8,14 @@ multi-span >= 98%, arithmetic >= 90%; perturbed answers flagged >= 95%).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from decimal import Decimal
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.tatqa import load_tatqa
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "hj_validity_tatqa", ROOT / "validity" / "tatqa.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
-
-
-tatqa = _load()
+tatqa = load_tatqa()
 RAW = tatqa.load_documents()
 EVERY = 10
 """The slice the construction tests read: every 10th context (28 contexts, ~950 answers)."""

@@ -346,8 +346,19 @@ def _shifted(
 
 def normalize(text: str) -> NormalizedText:
     """Normalise ``text`` for matching and keep the map back to the original offsets (commas
-    separating CSV cells become ``|``, and HTML table markup rows, cells and blanks: both one
-    character for one, see :func:`_html_cells`)."""
+    separating CSV cells, the gaps between the columns of a table laid out with spaces, and
+    HTML table markup become ``|``, rows and blanks, one character for one: see
+    :func:`_csv_cells`, :func:`_layout_cells` and :func:`_html_cells`)."""
+    norm = _tables(text)
+    if "  " in text:
+        laid = _layout_cells(norm.text)
+        if laid is not norm.text:
+            return NormalizedText(laid, text, norm.segments)
+    return norm
+
+
+def _tables(text: str) -> NormalizedText:
+    """:func:`normalize` before the laid-out tables are read."""
     if "<" in text and _HTML_TABLE.search(text) is not None:
         norm = _normalize(text)
         cells, moved = _html_cells(norm.text)
@@ -360,6 +371,80 @@ def normalize(text: str) -> NormalizedText:
         norm = _normalize(text)
         return NormalizedText(_csv_cells(norm.text), text, norm.segments)
     return _normalize(text)
+
+
+_GAP = re.compile(r" {2,}")
+_FIGURE_CELL = re.compile(
+    r"""[-+(]?[ ]?(?:[$€£¥₹]|[a-z]{1,3}\$)?[ ]?\(?[ ]?\d[\d,.]*[ ]?\)?[ ]?
+    (?:%|[a-z$€£¥]{1,3}|\([a-z$€£¥%]{1,3}\))?\)?
+    |-{1,3}|n/?a|nm""",
+    re.VERBOSE,
+)
+"""A cell of a laid-out table that holds a figure (``1,234``, ``(567)``, ``$ 12.5``, ``12%``,
+``2019 €m``) or stands for one (a dash, ``n/a``, ``nm``)."""
+LAYOUT_WINDOW = 3
+"""A line laid out as a table row is read as one when another such line is at most this many
+lines away (a table has two rows or more; a lone line with wide spaces is text)."""
+
+
+def _layout_row(line: str) -> tuple[list[int], bool] | None:
+    """Where the gaps between the columns of ``line`` start, when it is laid out as a table row
+    (a label, then cells two or more spaces apart, none of them running text), and whether
+    most of those cells are figures; else ``None``. A row whose label is empty (a header of
+    years under a caption) starts with a gap of its own."""
+    end = len(line.rstrip(" "))
+    lead = len(line) - len(line.lstrip(" "))
+    if end == 0 or "|" in line or "\t" in line:
+        return None
+    seps = [lead - 1] if lead >= 2 else []
+    seps.extend(m.start() for m in _GAP.finditer(line, lead, end))
+    if not seps:
+        return None
+    figures = 0
+    for k, sep in enumerate(seps):
+        stop = seps[k + 1] if k + 1 < len(seps) else end
+        cell = line[sep:stop].strip(" ")
+        if _FIGURE_CELL.fullmatch(cell) is not None:
+            figures += 1
+        elif len(cell) > 40:  # running text, not a cell
+            return None
+    return seps, 2 * figures >= len(seps) and figures > 0
+
+
+def _layout_cells(text: str) -> str:
+    """``text`` with the gaps between the columns of a table laid out with spaces (as
+    ``pdftotext -layout`` and fixed-width reports write them) starting with ``|``, the cell
+    separator the checks read, one character for one: ``Revenue     16,525     14,020`` reads
+    as ``Revenue|    16,525|    14,020``. A table is two or more lines laid out as rows whose
+    cells are mostly figures, at most :data:`LAYOUT_WINDOW` lines apart, with the lines laid
+    out in columns just above them (its header: ``Total    2020    2021-2022``, dates)."""
+    lines = text.split("\n")
+    rows = [_layout_row(line) if "  " in line else None for line in lines]
+    body = [k for k, r in enumerate(rows) if r is not None and r[1]]
+    if len(body) < 2:
+        return text
+    chosen: set[int] = set()
+    for i, k in enumerate(body):
+        if (i > 0 and k - body[i - 1] <= LAYOUT_WINDOW) or (
+            i + 1 < len(body) and body[i + 1] - k <= LAYOUT_WINDOW
+        ):
+            chosen.add(k)
+            # its header: the lines laid out in columns right above the table's first row
+            j = k - 1
+            while j >= 0 and j not in chosen and rows[j] is not None and k - j <= LAYOUT_WINDOW:
+                chosen.add(j)
+                j -= 1
+    if not chosen:
+        return text
+    out = list(text)
+    start = 0
+    for k, line in enumerate(lines):
+        row = rows[k]
+        if k in chosen and row is not None:
+            for sep in row[0]:
+                out[start + sep] = "|"
+        start += len(line) + 1
+    return "".join(out)
 
 
 def _normalize(text: str) -> NormalizedText:
