@@ -209,3 +209,41 @@ def test_a_percent_heading_in_a_table_governs_its_column_or_row_not_the_table() 
     # the margin row: 73.2% - 72.2% = 1 percentage point, and 73.2 is a percentage
     assert check_grounding("The gross margin was 73.2%.", table).grounded
     assert check_grounding("Revenue was $503.6 million.", table).grounded
+
+
+EURO_TABLE = "€ million | 2019 | 2018\nRevenue | 16,525 | 14,020\nCosts | 3,676.2 | 460.8"
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("Revenue was €16.5 billion in 2019.", True),  # 16,525 million rounds to 16.5 billion
+        ("Revenue was 16,525,000,000 euros.", True),
+        ("Costs rose by €3.2 billion.", True),  # 3,676.2 - 460.8 = 3,215.4 million
+        ("Revenue was €17.5 billion in 2019.", False),
+        ("Revenue was $16.5 billion in 2019.", False),  # the table is in euros
+    ],
+)
+def test_a_singular_scale_after_a_currency_governs_the_table(answer: str, grounded: bool) -> None:
+    assert check_grounding(answer, EURO_TABLE).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    ("heading", "scale"),
+    [
+        ("$ million", 10**6),
+        ("(€ thousand)", 10**3),
+        ("USD million", 10**6),
+        ("(S$ million)", 10**6),
+        ("in CHF million", 10**6),
+    ],
+)
+def test_singular_scale_headings(heading: str, scale: int) -> None:
+    # 12 under the heading is 12 x scale; "per $ million" is a rate and "$5 million" a figure
+    table = f"{heading} | 2019\nRevenue | 12"
+    written = f"{12 * scale:,}"
+    report = check_grounding(f"Revenue was {written}.", table)
+    assert report.grounded, report.findings
+    assert not check_grounding(
+        "It was 5,000,000.", "Emissions per $ million of revenue | 5"
+    ).grounded

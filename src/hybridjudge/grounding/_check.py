@@ -356,7 +356,12 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     """Every scale statement of a normalised passage (``words``: its letter runs) with the
     block it governs: from the statement to the next blank line (or the next statement); a
     statement alone in its block (a caption above a table) governs the next block."""
-    if words.isdisjoint(_SCALE_RUNS) and "000" not in s and "%" not in s:
+    if (
+        words.isdisjoint(_SCALE_RUNS)
+        and words.isdisjoint(_SINGULAR_RUNS)
+        and "000" not in s
+        and "%" not in s
+    ):
         return []
     found: list[tuple[int, int, int, str | None, bool]] = []
     rows: list[tuple[int, int]] = []  # table rows whose label says "(%)"
@@ -384,6 +389,9 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
             cur = before["cur"] if before else None
         dim = _CURRENCY_DIM.get(re.sub(r"\s+", " ", cur)) if cur else None
         found.append((m.start(), m.end(), _DECL_SCALE[word], dim, False))
+    if not words.isdisjoint(_SINGULAR_RUNS):
+        found.extend(_singular_scales(s))
+        found.sort()
     out: list[_Scope] = []
     if not found:
         return [_Scope(a, b, 1, None, True) for a, b in rows]
@@ -399,6 +407,33 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
             stop = min(stop, found[k + 1][0])
         out.append(_Scope(start, stop, scale, dim, pct))
     return _with_rows(out, rows) if rows else out
+
+
+_SINGULAR = re.compile(r"(?<![\w])(thousand|million|billion)(?![\w])")
+_SINGULAR_RUNS = frozenset((b"thousand", b"million", b"billion"))
+_CURRENCY_THEN = re.compile(
+    r"(?:^|(?<=[\s(|]))(?:in\s+)?(?P<cur>[$€£¥₹]|[a-z]{1,2}\$|usd|eur|gbp|chf|jpy|cny|rmb|hkd"
+    r"|sgd|aud|cad)\s?$"
+)
+"""A currency (``$``, ``€``, ``S$``, ``EUR``, ``CHF``, also after ``in``) right before a
+singular scale word: ``€ million``, ``(S$ million)``, ``USD million``, ``in € thousand``."""
+
+
+def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
+    """Scale statements with a singular scale word after a currency (``$ million``, ``(€
+    million)``, ``EUR million``), as :func:`_scopes` collects them; not a rate (``per $
+    million of revenues``) nor a figure's own scale (``$5 million``)."""
+    out: list[tuple[int, int, int, str | None, bool]] = []
+    for m in _SINGULAR.finditer(s):
+        before = _CURRENCY_THEN.search(s, max(0, m.start() - 12), m.start())
+        if before is None or s[max(0, before.start() - 5) : before.start()].rstrip().endswith(
+            "per"
+        ):
+            continue
+        code = _CURRENCY_SYMBOLS.get(before["cur"])
+        dim = f"currency-{code}" if code is not None else None
+        out.append((before.start(), m.end(), _DECL_SCALE[m[1] + "s"], dim, False))
+    return out
 
 
 def _with_rows(scopes: list[_Scope], rows: list[tuple[int, int]]) -> list[_Scope]:
@@ -461,9 +496,10 @@ COUNT_LIMIT = 100
 before a noun (``3 plants``) or in a row's label cell after a word (``Scope 1 | 59,495``), is a
 count or a label (:attr:`Figure.count`)."""
 
-_Row = tuple[float, float, "_Occ", bool]
-"""A context figure for rounded matches: value (scale applied), precision, where, and whether a
-percentage may match it (a percentage or a table cell)."""
+_Row = tuple[float, float, "_Occ", bool, str | None]
+"""A context figure for rounded matches: value (scale applied), precision, where, whether a
+percentage may match it (a percentage or a table cell), and its currency (its own or its
+block's: ``currency-eur``), if known."""
 
 
 class GroundingContext:
@@ -500,7 +536,9 @@ class GroundingContext:
         self._parsed: list[tuple[Scan, list[_Scope]]] = []
         self._figures: Figures | None = None
         self._approx_rows: list[_Row] | None = None
-        self._approx: tuple[list[float], list[float], list[bool], list[_Occ]] | None = None
+        self._approx: (
+            tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]] | None
+        ) = None
         self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
 
     def _idx(self) -> _Index:
@@ -663,6 +701,13 @@ class GroundingContext:
             value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
             percent = q.unit == "%"
             bracketed = bool(flags & F_PAREN) and value < 0
+            money = (
+                q.dimension
+                if plain and q.dimension is not None
+                else scope.currency
+                if scope is not None and not percent
+                else None
+            )
             scale = 1
             # a percentage may round a percentage or a cell, not a count of running text
             pct_ok = percent or table
@@ -675,13 +720,13 @@ class GroundingContext:
                 and scope.scale != 1
             ):
                 scale = scope.scale
-                rows.append((value * scale, prec * scale, occ, pct_ok))
+                rows.append((value * scale, prec * scale, occ, pct_ok, money))
                 if bracketed:  # "used $7.3 million" for "(7,344)" in thousands
-                    rows.append((-value * scale, prec * scale, occ, False))
+                    rows.append((-value * scale, prec * scale, occ, False, money))
             if plain or percent:
-                rows.append((value, prec, occ, pct_ok))
+                rows.append((value, prec, occ, pct_ok, money))
                 if bracketed and plain:
-                    rows.append((-value, prec, occ, False))
+                    rows.append((-value, prec, occ, False, money))
             if flags & F_YEAR and table:
                 figures.column_years.setdefault((block, column), int(value))
             if flags & F_YEAR and table and block not in figures.newest_first:
@@ -737,22 +782,35 @@ class GroundingContext:
         return tuple((occ[1] or 0, q) for q, occ in self._idx().items)
 
     def rounded(
-        self, value: float, half: float, precision: float, percent: bool = False
+        self,
+        value: float,
+        half: float,
+        precision: float,
+        percent: bool = False,
+        currencies: frozenset[str] | None = None,
     ) -> _Occ | None:
         """A context figure (scale applied) that rounds to ``value`` at the answer's precision:
         written more precisely than the answer and within half its last unit. An unsigned
         ``value`` may round the magnitude of a bracketed figure (``7.3`` million for ``(7,344)``
-        thousand); a ``percent`` only a percentage or a table cell."""
-        values, precs, pct_ok, occs = self._approx_arrays()
+        thousand); a ``percent`` only a percentage or a table cell; with ``currencies`` (the
+        answer's), a figure whose currency is known only in one of them (``$16.5 billion`` is
+        not ``16,525`` under ``€ million``)."""
+        values, precs, pct_ok, occs, money = self._approx_arrays()
         tol = half * (1 + 1e-9) + 1e-12
         lo = bisect_left(values, value - tol)
         hi = bisect_right(values, value + tol)
         for k in range(lo, hi):
-            if precs[k] < precision * (1 - 1e-9) and (pct_ok[k] or not percent):
+            if (
+                precs[k] < precision * (1 - 1e-9)
+                and (pct_ok[k] or not percent)
+                and (currencies is None or money[k] is None or money[k] in currencies)
+            ):
                 return occs[k]
         return None
 
-    def _approx_arrays(self) -> tuple[list[float], list[float], list[bool], list[_Occ]]:
+    def _approx_arrays(
+        self,
+    ) -> tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]]:
         """The rounding rows sorted by value, as columns (built on first need; plain lists and
         bisection: a rounded match never imports numpy, only a derivation does)."""
         if self._approx is None:
@@ -762,6 +820,7 @@ class GroundingContext:
                 [r[1] for r in rows],
                 [r[3] for r in rows],
                 [r[2] for r in rows],
+                [r[4] for r in rows],
             )
         return self._approx
 
@@ -1164,6 +1223,10 @@ class GroundingChecker:
             if known is not None and known[1] >= decimals:
                 return known[0]
         approx = bool(flags & F_APPROX) and decimals == 0 and q.value.denominator == 1
+        currencies: frozenset[str] | None = None
+        if q.dimension is not None:  # a currency (money): the figures it may round
+            bare = q.dimension == "currency-usd" and _BARE_DOLLAR.search(q.text) is not None
+            currencies = frozenset((q.dimension, *(_OTHER_DOLLARS if bare else ())))
         if sig >= 2 or flags & F_OWN_SCALE or approx:
             precision = _precision(meta)
             half = precision / 2
@@ -1178,7 +1241,7 @@ class GroundingChecker:
             if flags & F_DECREASE and q.value > 0:
                 values.append(-float(q.value))
             for v in values:
-                occ = self.context.rounded(v, half, precision, q.unit == "%")
+                occ = self.context.rounded(v, half, precision, q.unit == "%", currencies)
                 if occ is not None:
                     return occ
         return None
