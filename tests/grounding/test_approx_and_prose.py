@@ -247,3 +247,45 @@ def test_singular_scale_headings(heading: str, scale: int) -> None:
     assert not check_grounding(
         "It was 5,000,000.", "Emissions per $ million of revenue | 5"
     ).grounded
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("The gross margin expanded by 120 basis points.", True),  # 25.8% - 24.6% = 1.2 points
+        ("The gross margin expanded by 120 bps.", True),
+        ("The gross margin expanded by 1.2 percentage points.", True),
+        ("The gross margin expanded by 130 bps.", False),
+        ("The gross margin expanded by 12 bps.", False),  # 0.12 points, not 1.2
+    ],
+)
+def test_basis_points_are_hundredths_of_a_percentage_point(answer: str, grounded: bool) -> None:
+    table = "Metric | 2019 | 2018\nGross margin | 25.8% | 24.6%"
+    assert check_grounding(answer, table).grounded is grounded
+    assert [q.describe() for q in parse_quantities("50 bps, fifty basis points, 1 bp")] == [
+        "0.5%",
+        "0.5%",
+        "0.01%",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("heading", "scale"),
+    [
+        ("Umsatz (in Mio. €)", 10**6),
+        ("Angaben in TEUR", 10**3),
+        ("in € Mio.", 10**6),
+        ("Chiffres clés (en millions d'euros)", 10**6),
+        ("(en milliers d’euros)", 10**3),
+        ("Cifras en millones de euros", 10**6),
+        ("en miles de euros", 10**3),
+    ],
+)
+def test_scale_headings_in_german_french_and_spanish(heading: str, scale: int) -> None:
+    # 12 under the heading is 12 x scale euros
+    table = f"{heading}\nKennzahl | 2019\nUmsatz | 12"
+    report = check_grounding(f"Revenue was €{12 * scale:,}.", table)
+    assert report.grounded, report.findings
+    # a figure's own scale word is no heading: 5 Mio. € is 5 million, not 5 x 10^12
+    own = "Der Umsatz stieg um 5 Mio. € auf 12 Mio. €."
+    assert check_grounding("Der Umsatz stieg um 5 Mio. €.", own).grounded

@@ -359,6 +359,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     if (
         words.isdisjoint(_SCALE_RUNS)
         and words.isdisjoint(_SINGULAR_RUNS)
+        and words.isdisjoint(_FOREIGN_SCALE_RUNS)
         and "000" not in s
         and "%" not in s
     ):
@@ -391,6 +392,9 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         found.append((m.start(), m.end(), _DECL_SCALE[word], dim, False))
     if not words.isdisjoint(_SINGULAR_RUNS):
         found.extend(_singular_scales(s))
+        found.sort()
+    if not words.isdisjoint(_FOREIGN_SCALE_RUNS):
+        found.extend(_foreign_scales(s))
         found.sort()
     out: list[_Scope] = []
     if not found:
@@ -433,6 +437,64 @@ def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
         code = _CURRENCY_SYMBOLS.get(before["cur"])
         dim = f"currency-{code}" if code is not None else None
         out.append((before.start(), m.end(), _DECL_SCALE[m[1] + "s"], dim, False))
+    return out
+
+
+_FOREIGN_SCALE = re.compile(
+    r"""(?<![\w])(?:
+      (?:in\s+)?(?P<de>mio|mrd|tsd)\.?\s*(?P<cur>€|eur|euro|chf|usd|\$)(?![\w])
+    | (?:in\s+)?(?P<cur2>€|eur|chf)\s*(?P<de2>mio|mrd|tsd)(?:\.|(?![\w]))
+    | (?:in\s+)?(?P<k>teur|keur|t€|k€)(?![\w])
+    | en\s+(?P<fr>millions|milliers|milliards)\s+d['e]\s*(?P<cur3>euros?|dollars?|francs?)
+    | en\s+(?P<es>millones|miles\s+de\s+millones|miles)\s+de\s+(?P<cur4>euros?|d[oó]lares|pesos)
+    )""",
+    re.VERBOSE,
+)
+"""Scale statements in German, French and Spanish reports: ``in Mio. €``, ``Mrd. EUR``,
+``in € Tsd.``, ``TEUR``, ``en millions d'euros``, ``en milliers d'euros``, ``en millones de
+euros``, ``en miles de euros``."""
+_FOREIGN_SCALE_RUNS = frozenset(
+    w.encode()
+    for w in (
+        *("mio", "mrd", "tsd", "teur", "keur", "t", "k"),
+        *("millions", "milliers", "milliards", "millones", "miles"),
+    )
+)
+_FOREIGN_SCALE_WORDS = {
+    **dict.fromkeys(("mio", "millions", "millones"), 10**6),
+    **dict.fromkeys(("mrd", "milliards", "miles de millones"), 10**9),
+    **dict.fromkeys(("tsd", "milliers", "miles", "teur", "keur", "t€", "k€"), 10**3),
+}
+_FOREIGN_CURRENCY = {"€": "eur", "eur": "eur", "euro": "eur", "euros": "eur", "chf": "chf"}
+_FOREIGN_CURRENCY.update({"usd": "usd", "$": "usd", "dollar": "usd", "dollars": "usd"})
+_FOREIGN_CURRENCY.update({"dolares": "usd", "dólares": "usd"})
+
+
+def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
+    """Scale statements of :data:`_FOREIGN_SCALE`, as :func:`_scopes` collects them (a
+    ``pesos`` or ``francs`` statement states the scale without a currency of ours; a figure's own
+    scale, ``5 Mio. €``, is none)."""
+    out: list[tuple[int, int, int, str | None, bool]] = []
+    for m in _FOREIGN_SCALE.finditer(s):
+        before = s[max(0, m.start() - 3) : m.start()].rstrip()
+        if before[-1:].isdigit():  # a figure's own scale: "5 Mio. €"
+            continue
+        word = m["de"] or m["de2"] or m["k"] or m["fr"] or m["es"]
+        word = re.sub(r"\s+", " ", word)
+        if m["k"]:
+            cur: str | None = "eur"
+        else:
+            written = m["cur"] or m["cur2"] or m["cur3"] or m["cur4"]
+            cur = _FOREIGN_CURRENCY.get(written)
+        out.append(
+            (
+                m.start(),
+                m.end(),
+                _FOREIGN_SCALE_WORDS[word],
+                f"currency-{cur}" if cur else None,
+                False,
+            )
+        )
     return out
 
 

@@ -341,7 +341,8 @@ def _unit_part(prefix: str) -> str:
     the number's line (``$10.26\nSecond Quarter`` is no 10.26 seconds)."""
     return (
         rf"(?:(?P<{prefix}pct>[ \t]?%|[ \t]?per[ \t]?cent(?![a-z])|[ \t]?percentage[ \t]+points?(?![a-z])"
-        rf"|[ \t]?pp(?![a-z])|[ \t]?(?:パーセント|퍼센트))"
+        rf"|[ \t]?pp(?![a-z])|[ \t]?(?:パーセント|퍼센트)"
+        rf"|[ \t]?(?P<{prefix}bp>bps?|basis[ \t]+points?)(?![a-z]))"
         rf"|(?:[ \t]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
         rf"(?:(?:/|[ \t]+per[ \t]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
         rf"|[ \t]?(?P<{prefix}opq>(?!and/|or/)[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
@@ -764,6 +765,9 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
     if xm:
         flags |= F_RATIO
     if npct:
+        if m["nbp"]:  # basis points: hundredths of a percentage point (120 bps = 1.2 points)
+            value /= 100
+            decimals += 2
         return ("number", value, "%", "percent", value, mult, decimals, sig, flags)
     if unit_word is None and opq is None:
         unit, dim, factor = None, None, _ONE
@@ -854,6 +858,8 @@ def _words(m: re.Match[str]) -> _Parsed | None:
         return None  # "one" alone is usually a pronoun ("one of", "the one that")
     sig = len(str(value.numerator).rstrip("0")) or 1
     if m["wpct"]:
+        if m["wbp"]:  # "fifty basis points": half a percentage point
+            return ("number", value / 100, "%", "percent", value / 100, 1, 2, sig, 0)
         return ("number", value, "%", "percent", value, 1, 0, sig, 0)
     unit, dim, factor = _unit_info(m["wunit"], m["wden"], m["wopq"])
     return ("number", value, unit, dim, value * factor, 1, 0, sig, 0)
