@@ -360,6 +360,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         words.isdisjoint(_SCALE_RUNS)
         and words.isdisjoint(_SINGULAR_RUNS)
         and words.isdisjoint(_FOREIGN_SCALE_RUNS)
+        and "€" not in s
         and "000" not in s
         and "%" not in s
     ):
@@ -393,7 +394,12 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     if not words.isdisjoint(_SINGULAR_RUNS):
         found.extend(_singular_scales(s))
         found.sort()
-    if not words.isdisjoint(_FOREIGN_SCALE_RUNS):
+    if (
+        not words.isdisjoint(_FOREIGN_SCALE_RUNS)
+        or (b"millions" in words and b"en" in words)
+        or "t€" in s
+        or "k€" in s
+    ):
         found.extend(_foreign_scales(s))
         found.sort()
     out: list[_Scope] = []
@@ -413,7 +419,9 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     return _with_rows(out, rows) if rows else out
 
 
-_SINGULAR = re.compile(r"(?<![\w])(thousand|million|billion)(?![\w])")
+_SINGULAR = re.compile(r"(thousand|million|billion)(?![\w])")
+"""A singular scale word (the word start is checked after a match: an expression that starts
+with a look-behind is tried at every position)."""
 _SINGULAR_RUNS = frozenset((b"thousand", b"million", b"billion"))
 _CURRENCY_THEN = re.compile(
     r"(?:^|(?<=[\s(|]))(?:in\s+)?(?P<cur>[$€£¥₹]|[a-z]{1,2}\$|usd|eur|gbp|chf|jpy|cny|rmb|hkd"
@@ -423,12 +431,21 @@ _CURRENCY_THEN = re.compile(
 singular scale word: ``€ million``, ``(S$ million)``, ``USD million``, ``in € thousand``."""
 
 
+_CURRENCY_ENDS = frozenset("$€£¥₹dfrpyb")
+"""The last characters of the currencies of :data:`_CURRENCY_THEN` (a cheap test first)."""
+
+
 def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
     """Scale statements with a singular scale word after a currency (``$ million``, ``(€
     million)``, ``EUR million``), as :func:`_scopes` collects them; not a rate (``per $
     million of revenues``) nor a figure's own scale (``$5 million``)."""
     out: list[tuple[int, int, int, str | None, bool]] = []
     for m in _SINGULAR.finditer(s):
+        j = m.start() - 1
+        if j >= 0 and s[j] == " ":
+            j -= 1
+        if j < 0 or s[j] not in _CURRENCY_ENDS or (j == m.start() - 1 and s[j].isalpha()):
+            continue  # "$5 million", "a million": no currency right before the word
         before = _CURRENCY_THEN.search(s, max(0, m.start() - 12), m.start())
         if before is None or s[max(0, before.start() - 5) : before.start()].rstrip().endswith(
             "per"
@@ -455,10 +472,7 @@ _FOREIGN_SCALE = re.compile(
 euros``, ``en miles de euros``."""
 _FOREIGN_SCALE_RUNS = frozenset(
     w.encode()
-    for w in (
-        *("mio", "mrd", "tsd", "teur", "keur", "t", "k"),
-        *("millions", "milliers", "milliards", "millones", "miles"),
-    )
+    for w in ("mio", "mrd", "tsd", "teur", "keur", "milliers", "milliards", "millones", "miles")
 )
 _FOREIGN_SCALE_WORDS = {
     **dict.fromkeys(("mio", "millions", "millones"), 10**6),

@@ -350,11 +350,98 @@ def normalize(text: str) -> NormalizedText:
     HTML table markup become ``|``, rows and blanks, one character for one: see
     :func:`_csv_cells`, :func:`_layout_cells` and :func:`_html_cells`)."""
     norm = _tables(text)
+    out = norm.text
     if "  " in text:
-        laid = _layout_cells(norm.text)
-        if laid is not norm.text:
-            return NormalizedText(laid, text, norm.segments)
-    return norm
+        out = _layout_cells(out)
+    out = _continental(out)
+    return norm if out is norm.text else NormalizedText(out, text, norm.segments)
+
+
+_ANGLO = re.compile(r",(?<=\d,)\d{3}(?:(?:,\d{3})+(?!\d)|\.\d)")
+"""Figures only the English convention writes: ``1,234,567``, ``1,234.5``. This and the
+expressions below start with a literal character (the engine skips ahead to it) and look back
+for the digit before it: a leading digit class is tried at every position, several times
+slower."""
+_CONTINENTAL = re.compile(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?![\d.,]))")
+"""Figures only the continental convention writes: ``3.676,2``, ``1.234.567``."""
+_DECIMAL_COMMA = re.compile(r",(?<=\d,)\d{1,2}(?![\d.,])")
+_CONTINENTAL_WORDS = frozenset(
+    (
+        *("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "milliards", "millones"),
+        *("der", "und", "betrug", "betragen", "wurde", "im", "beim", "auf"),
+        *("le", "les", "des", "est", "une", "du", "aux", "sont"),
+        *("el", "los", "las", "del", "fue", "una", "por"),
+    )
+)
+"""Words of German, French and Spanish texts (and their scale words): with a decimal comma
+or two of them, a text writes figures the continental way."""
+_CONTINENTAL_RUNS = frozenset(w.encode() for w in _CONTINENTAL_WORDS)
+_CONTINENTAL_FIGURE = re.compile(
+    r"(?<![\w.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?![\w]|[.,]\d)"
+)
+
+
+_DOTTED_THOUSANDS = re.compile(
+    r"(?:^|(?<=\|))[ \t]*\(?[$€£¥]?[ \t]?\(?-?[1-9]\d{0,2}\.\d{3}\)?[ \t]*(?=\||$)", re.M
+)
+_OTHER_DECIMALS = re.compile(r"\d\.(?:\d{1,2}|\d{4,})(?![\d.,])")
+
+
+def _dotted_thousands(text: str) -> bool:
+    """Whether two or more table cells are figures with three digits after a point and no
+    figure has another number of decimals (``16.525 | 14.020``): thousands grouped with dots
+    (an English table with such decimals also writes others, ``0.125``, ``3.14``; running text
+    is no evidence: ``2.625%``)."""
+    found = _DOTTED_THOUSANDS.findall(text)
+    return len(found) >= 2 and _OTHER_DECIMALS.search(text) is None
+
+
+_DOT3 = re.compile(r"\.(?<=\d\.)\d{3}(?![\d.])")
+_ASCII_LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+
+
+def _continental_words(text: str, comma: bool) -> bool:
+    """Whether ``text`` (normalised, lower case) holds two words of :data:`_CONTINENTAL_WORDS`,
+    or one and a decimal comma (``comma``); its ASCII letter runs are read in one C-level
+    pass."""
+    runs = set(text.encode("utf-8", "replace").translate(_ASCII_LETTERS).split())
+    hits = len(runs & _CONTINENTAL_RUNS)
+    return hits >= 2 or (hits == 1 and comma)
+
+
+def _continental(text: str) -> str:
+    """``text`` with its figures written the continental way (``16.525``, ``3.676,2``,
+    ``1.234.567``, ``1,9``) in the English way, one character for one (``16,525``,
+    ``3,676.2``, ``1,234,567``, ``1.9``), when the text writes them so: it holds a figure only
+    that convention writes, figures grouped by dots only (:func:`_dotted_thousands`), or
+    German, French or Spanish words (two, or one and a decimal comma), and no figure only the
+    English convention writes. Dates (``07.03.2024``), versions (``2.3.1``)
+    and addresses (``192.168.1.1``) are not figures of this form."""
+    # cheapest first: most texts hold neither a decimal comma nor three digits after a point
+    comma = _DECIMAL_COMMA.search(text) is not None
+    if not comma and _DOT3.search(text) is None:
+        return text
+    if _ANGLO.search(text) is not None:
+        return text
+    if (
+        _CONTINENTAL.search(text) is None
+        and not ("|" in text and _dotted_thousands(text))
+        and not _continental_words(text, comma)
+    ):
+        return text
+    out: list[str] | None = None
+    for m in _CONTINENTAL_FIGURE.finditer(text):
+        figure = m.group()
+        if figure.count(".") == 3 and all(int(g) <= 255 for g in figure.split(".")):
+            continue  # an address
+        if out is None:
+            out = list(text)
+        for k, ch in enumerate(figure, m.start()):
+            if ch == ".":
+                out[k] = ","
+            elif ch == ",":
+                out[k] = "."
+    return text if out is None else "".join(out)
 
 
 def _tables(text: str) -> NormalizedText:
