@@ -377,8 +377,11 @@ _CONTINENTAL_WORDS = frozenset(
 or two of them, a text writes figures the continental way."""
 _CONTINENTAL_RUNS = frozenset(w.encode() for w in _CONTINENTAL_WORDS)
 _CONTINENTAL_FIGURE = re.compile(
-    r"(?<![\w.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?![\w]|[.,]\d)"
+    r"(?<![\w.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{1,3}(?: \d{3})+(?:,\d+)?(?![ ]?\d)|\d+,\d+)"
+    r"(?![\w]|[.,]\d)"
 )
+_SPACE3 = re.compile(r" (?<=\d )\d{3}(?!\d)")
+"""Thousands grouped by a space (``12 500``, French), read only with the words of such a text."""
 
 
 _DOTTED_THOUSANDS = re.compile(
@@ -411,15 +414,16 @@ def _continental_words(text: str, comma: bool) -> bool:
 
 def _continental(text: str) -> str:
     """``text`` with its figures written the continental way (``16.525``, ``3.676,2``,
-    ``1.234.567``, ``1,9``) in the English way, one character for one (``16,525``,
-    ``3,676.2``, ``1,234,567``, ``1.9``), when the text writes them so: it holds a figure only
+    ``1.234.567``, ``1,9``, ``12 500``) in the English way, one character for one (``16,525``,
+    ``3,676.2``, ``1,234,567``, ``1.9``, ``12,500``), when the text writes them so: it holds a
+    figure only
     that convention writes, figures grouped by dots only (:func:`_dotted_thousands`), or
     German, French or Spanish words (two, or one and a decimal comma), and no figure only the
     English convention writes. Dates (``07.03.2024``), versions (``2.3.1``)
     and addresses (``192.168.1.1``) are not figures of this form."""
     # cheapest first: most texts hold neither a decimal comma nor three digits after a point
     comma = _DECIMAL_COMMA.search(text) is not None
-    if not comma and _DOT3.search(text) is None:
+    if not comma and _DOT3.search(text) is None and _SPACE3.search(text) is None:
         return text
     if _ANGLO.search(text) is not None:
         return text
@@ -437,7 +441,7 @@ def _continental(text: str) -> str:
         if out is None:
             out = list(text)
         for k, ch in enumerate(figure, m.start()):
-            if ch == ".":
+            if ch in ". ":
                 out[k] = ","
             elif ch == ",":
                 out[k] = "."
