@@ -381,7 +381,14 @@ _CONTINENTAL_FIGURE = re.compile(
     r"(?![\w]|[.,]\d)"
 )
 _SPACE3 = re.compile(r" (?<=\d )\d{3}(?!\d)")
-"""Thousands grouped by a space (``12 500``, French), read only with the words of such a text."""
+"""Thousands grouped by a space (``12 500``, French), read only with the words of such a text,
+and looked for only in a text that :func:`_french` finds French (a space is everywhere)."""
+
+
+def _french(text: str) -> bool:
+    """Whether ``text`` (normalised) looks French at a glance: an ``é`` or ``è``, ``les`` or
+    ``des`` (a few substring tests, cheap beside any expression)."""
+    return "é" in text or "è" in text or " les " in text or " des " in text
 
 
 _DOTTED_THOUSANDS = re.compile(
@@ -423,7 +430,11 @@ def _continental(text: str) -> str:
     and addresses (``192.168.1.1``) are not figures of this form."""
     # cheapest first: most texts hold neither a decimal comma nor three digits after a point
     comma = _DECIMAL_COMMA.search(text) is not None
-    if not comma and _DOT3.search(text) is None and _SPACE3.search(text) is None:
+    if (
+        not comma
+        and _DOT3.search(text) is None
+        and not (_french(text) and _SPACE3.search(text) is not None)
+    ):
         return text
     if _ANGLO.search(text) is not None:
         return text
