@@ -289,3 +289,17 @@ def test_scale_headings_in_german_french_and_spanish(heading: str, scale: int) -
     # a figure's own scale word is no heading: 5 Mio. € is 5 million, not 5 x 10^12
     own = "Der Umsatz stieg um 5 Mio. € auf 12 Mio. €."
     assert check_grounding("Der Umsatz stieg um 5 Mio. €.", own).grounded
+
+
+def test_a_fiscal_year_heading_orders_the_table() -> None:
+    # "2017/2018 | 2018/2019" are fiscal years ending in 2018 and 2019 (not fractions): the
+    # change is right minus left, (828 - 713) / 713 = 16.13%, and the reversed one is a finding
+    table = "€ million | 2017/2018 | 2018/2019\nEBIT | 713 | 828"
+    question = "What was the percentage change in EBIT in 2018/2019 from 2017/2018?"
+    assert check_grounding("16.13%", table, question=question).grounded
+    assert not check_grounding("-13.9%", table, question=question).grounded
+    assert [q.describe() for q in parse_quantities("2018/19, 2018/2019, 1/2")] == [
+        "2019",
+        "2019",
+        "0.5",
+    ]

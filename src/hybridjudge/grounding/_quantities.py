@@ -712,15 +712,22 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
     # a decimal numeral is kept as integers (numerator, power of ten) until sign and scale
     # are known: one Fraction is made, not three (Fraction arithmetic is comparatively slow)
     written: Fraction | None = None
+    fiscal = False
     numerator, tens = 0, 1
     if mi is not None:
         if int(md2) == 0:
             return None
         written = int(mi) + Fraction(int(mn), int(md2))
     elif fn is not None:
-        if int(fd) == 0:
+        first, second = int(fn), int(fd)
+        if second == 0:
             return None
-        written = Fraction(int(fn), int(fd))
+        if len(fn) == 4 and 1900 <= first < 2100 and second in (first + 1, (first + 1) % 100):
+            # a fiscal year ("2018/19", "2018/2019") is the year it ends in, not a fraction
+            fiscal = True
+            written = Fraction(first + 1)
+        else:
+            written = Fraction(first, second)
     else:  # _dec and the digits written, in one pass over the numeral
         digits = _numeral(dec)
         if "." not in digits:
@@ -731,7 +738,7 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
             numerator, tens = int(whole + frac), 10 ** len(frac)
             decimals = len(frac)
             sig = len((whole + frac).lstrip("0")) or 1
-    flags = 0
+    flags = F_YEAR if fiscal else 0
     negative = (sign == "-") != (sign0 == "-")
     cur = cur or cur2
     mult_text = (m1 or m2 or "").strip()
