@@ -303,3 +303,21 @@ def test_a_fiscal_year_heading_orders_the_table() -> None:
         "2019",
         "0.5",
     ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        # (177,866 - 135,987) / 135,987 = 30.80%: "about 30%" rounds it at the tens within 5%
+        # of 30 (1.5 points); a bare "30%" states the units
+        ("Revenue grew about 30%.", True),
+        ("Revenue grew 30%.", False),
+        ("Revenue grew about 40%.", False),
+        # 177,866 - 135,987 = 41,879: "approximately 40,000" is within 5% (2,000)
+        ("Revenue grew by approximately 40,000.", True),
+        ("Revenue grew by approximately 50,000.", False),
+    ],
+)
+def test_an_approximate_derived_figure(answer: str, grounded: bool) -> None:
+    table = "Item | 2019 | 2018\nRevenue | 177,866 | 135,987"
+    assert check_grounding(answer, table).grounded is grounded

@@ -1005,6 +1005,20 @@ def _anchor_index(compiled: CompiledAnchors) -> _Index:
     return index
 
 
+def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
+    """For a round whole figure stated as an approximation (``approximately 1,200``, ``about
+    30%``): the precision it states (its last non-zero digit: 100, 10) and how far a figure may
+    lie from it (half that, at most :data:`APPROX_SHARE` of it: ``about 100`` is not 60);
+    ``None`` for any other figure."""
+    mult, decimals, _sig, flags = meta
+    if not flags & F_APPROX or decimals != 0 or q.value.denominator != 1:
+        return None
+    whole = str(abs(q.value.numerator) // mult if mult else 0)
+    zeros = len(whole) - len(whole.rstrip("0")) if whole != "0" else 0
+    precision = _precision(meta) * 10**zeros
+    return precision, min(precision / 2, APPROX_SHARE * abs(float(q.value)))
+
+
 def _target(q: Quantity, meta: Meta) -> Target | None:
     """The answer's number as a derivation target (``None``: not a plain figure)."""
     if q.kind != "number" or q.range_role is not None:
@@ -1019,9 +1033,9 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
     else:
         return None
     currency = q.dimension is not None and q.dimension.startswith("currency-")
-    return Target(
-        float(q.value), _precision(meta) / 2, float(mult), kind, sig, q.text, currency=currency
-    )
+    approx = _approximation(q, meta)
+    half = approx[1] if approx is not None else _precision(meta) / 2
+    return Target(float(q.value), half, float(mult), kind, sig, q.text, currency=currency)
 
 
 class GroundingChecker:
@@ -1298,21 +1312,13 @@ class GroundingChecker:
                 known = index.mantissa.get(_k(None, -mantissa))
             if known is not None and known[1] >= decimals:
                 return known[0]
-        approx = bool(flags & F_APPROX) and decimals == 0 and q.value.denominator == 1
+        approx = _approximation(q, meta)
         currencies: frozenset[str] | None = None
         if q.dimension is not None:  # a currency (money): the figures it may round
             bare = q.dimension == "currency-usd" and _BARE_DOLLAR.search(q.text) is not None
             currencies = frozenset((q.dimension, *(_OTHER_DOLLARS if bare else ())))
-        if sig >= 2 or flags & F_OWN_SCALE or approx:
-            precision = _precision(meta)
-            half = precision / 2
-            if approx:
-                # "approximately 1,200" for 1,204: rounded to its last non-zero digit, and
-                # within APPROX_SHARE of it ("about 100" is not 60)
-                whole = str(abs(q.value.numerator) // mult if mult else 0)
-                zeros = len(whole) - len(whole.rstrip("0")) if whole != "0" else 0
-                precision *= 10**zeros
-                half = min(precision / 2, APPROX_SHARE * abs(float(q.value)))
+        if sig >= 2 or flags & F_OWN_SCALE or approx is not None:
+            precision, half = approx or (_precision(meta), _precision(meta) / 2)
             values = [float(q.value)]
             if flags & F_DECREASE and q.value > 0:
                 values.append(-float(q.value))
