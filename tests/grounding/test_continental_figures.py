@@ -128,3 +128,18 @@ def test_tatqa_gold_answers_against_tables_written_the_french_way() -> None:
     # 2,386 differ; before spaces were read as thousands separators, 992 did)
     assert compared == 172
     assert differ == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "kinds"),
+    [
+        ("Der Betrag von 12.500 Euro wurde gezahlt.", set()),  # German: 12,500
+        ("The amount was 12,500 euros.", set()),
+        ("The amount was 13,500 euros.", {"missing_anchor", "ungrounded_number"}),
+    ],
+)
+def test_an_anchor_reads_as_the_answer_writes_it(answer: str, kinds: set[str]) -> None:
+    # the anchor "12.500 Euro" alone has no sign of its convention: either reading satisfies it
+    context = "Der Betrag von 12.500 Euro wurde im Mai gezahlt."
+    report = check_grounding(answer, context, anchors=["12.500 Euro"])
+    assert set(report.kinds) == kinds

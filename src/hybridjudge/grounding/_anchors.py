@@ -25,6 +25,7 @@ from typing import Any
 from hybridjudge._anchor import Anchor
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import Quantity
+from hybridjudge.grounding._normalize import continental_reading
 from hybridjudge.grounding._quantities import (
     _Q_BASE,
     _Q_CLOSE,
@@ -338,14 +339,19 @@ def _compile_one(anchor: Anchor) -> CompiledAnchor:
     sources: list[str] = []
     quantities: list[Quantity] = []
     variants: list[_Variant] = []
-    for v in (anchor.value, *anchor.aliases):
+    written = (anchor.value, *anchor.aliases)
+    # "12.500 Euro" alone reads as 12.5, but an answer in German may write 12,500 so: the
+    # continental reading of an anchor's figures is one more way to write it
+    extra = tuple(c for v in written if (c := continental_reading(v)) is not None)
+    for k, v in enumerate((*written, *extra)):
         sc = scan(v)
         compiled = _variant(v, sc)
         if compiled is not None:
             variants.append(compiled)
-        for q in sc.quantities:
-            quantities.append(q)
-            sources.append(v)
+        if k < len(written):  # the numbers an answer may repeat: as the anchor writes them
+            for q in sc.quantities:
+                quantities.append(q)
+                sources.append(v)
     return CompiledAnchor(anchor, tuple(variants), tuple(quantities), tuple(sources))
 
 

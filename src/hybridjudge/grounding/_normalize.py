@@ -24,7 +24,7 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 
-__all__ = ["NormalizedText", "normalize", "normalize_plain"]
+__all__ = ["NormalizedText", "continental_reading", "normalize", "normalize_plain"]
 
 # Folded after NFKC + casefold; every entry maps one character to one character so the fast path
 # keeps offsets aligned.
@@ -444,11 +444,23 @@ def _continental(text: str) -> str:
         and not _continental_words(text, comma)
     ):
         return text
+    return _swap_figures(text)
+
+
+_GROUPED_COMMA = re.compile(r"\d{1,3},\d{3}")
+
+
+def _swap_figures(text: str, grouped_commas: bool = True) -> str:
+    """``text`` with every figure of :data:`_CONTINENTAL_FIGURE` written the English way, one
+    character for one (``text`` itself when there is none); without ``grouped_commas``, not a
+    figure whose comma has three digits after it (``1,400`` reads as English)."""
     out: list[str] | None = None
     for m in _CONTINENTAL_FIGURE.finditer(text):
         figure = m.group()
         if figure.count(".") == 3 and all(int(g) <= 255 for g in figure.split(".")):
             continue  # an address
+        if not grouped_commas and _GROUPED_COMMA.fullmatch(figure) is not None:
+            continue
         if out is None:
             out = list(text)
         for k, ch in enumerate(figure, m.start()):
@@ -457,6 +469,18 @@ def _continental(text: str) -> str:
             elif ch == ",":
                 out[k] = "."
     return text if out is None else "".join(out)
+
+
+def continental_reading(text: str) -> str | None:
+    """``text`` with its figures read the continental way (``12.500 Euro`` -> ``12,500 Euro``)
+    whatever else it says, except a comma before three digits (``1,400`` stays English), or
+    ``None`` when that changes nothing or a figure is written the English way only
+    (``1,234,567``). For a short text without the signals of
+    :func:`_continental` (an anchor), whose reading may follow the answer's."""
+    if _ANGLO.search(text) is not None:
+        return None
+    out = _swap_figures(text, grouped_commas=False)
+    return None if out is text else out
 
 
 def _tables(text: str) -> NormalizedText:
