@@ -115,7 +115,7 @@ _OTHER_DOLLARS = tuple(
 _BARE_DOLLAR = re.compile(r"(?<![A-Za-z.])\$")
 """A dollar sign without a country prefix (``US$``, ``HK$``) in the text of a quantity."""
 
-APPROX_SHARE = 0.05
+APPROX_SHARE = 0.025
 """How far a context figure may be from a round figure the answer states as an approximation
 (``approximately 1,200``), as a share of it, besides rounding to its last non-zero digit."""
 
@@ -1007,9 +1007,9 @@ def _anchor_index(compiled: CompiledAnchors) -> _Index:
 
 def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     """For a round whole figure stated as an approximation (``approximately 1,200``, ``about
-    30%``): the precision it states (its last non-zero digit: 100, 10) and how far a figure may
-    lie from it (half that, at most :data:`APPROX_SHARE` of it: ``about 100`` is not 60);
-    ``None`` for any other figure."""
+    30%``): the precision it states (its last non-zero digit: 100, 10) and how far a context
+    figure may lie from it (half that, at most :data:`APPROX_SHARE` of it: ``about 100`` is not
+    96, ``approximately 700,000`` not 722,664); ``None`` for any other figure."""
     mult, decimals, _sig, flags = meta
     if not flags & F_APPROX or decimals != 0 or q.value.denominator != 1:
         return None
@@ -1033,9 +1033,11 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
     else:
         return None
     currency = q.dimension is not None and q.dimension.startswith("currency-")
-    approx = _approximation(q, meta)
-    half = approx[1] if approx is not None else _precision(meta) / 2
-    return Target(float(q.value), half, float(mult), kind, sig, q.text, currency=currency)
+    # at the precision written, also for an approximation: widened, it would let chance
+    # derivations explain invented round figures ("about 20%" = 95% - 76%)
+    return Target(
+        float(q.value), _precision(meta) / 2, float(mult), kind, sig, q.text, currency=currency
+    )
 
 
 class GroundingChecker:
