@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from hybridjudge.cli import main
 from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
 from tests.judges.helpers import (
     claims_reply,
@@ -228,6 +229,26 @@ def fast_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
             super().__init__(initial=0.001, maximum=0.002, jitter=0.0, max_retry_after=0.01)
 
     monkeypatch.setattr(_client, "BackoffWait", Fast)
+
+
+def run_study(corpus: Path, base_url: str, out: Path, cache_root: Path) -> int:
+    """``hybridjudge study run`` of ``corpus`` with the deterministic checks and both judges
+    against the fake server at ``base_url``, quiet, into ``out`` (its reply cache of its own under
+    ``cache_root``): the exit code."""
+    return main(
+        [
+            "study",
+            "run",
+            "--corpus",
+            str(corpus),
+            "--scorers",
+            "deterministic,support,contradiction",
+            "--out",
+            str(out),
+            "--quiet",
+            *model_args(base_url, cache_root / f"cache-{out.name}"),
+        ]
+    )
 
 
 def model_args(base_url: str, cache: Path) -> list[str]:

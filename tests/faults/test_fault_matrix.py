@@ -30,6 +30,7 @@ from tests.faults._support import (
     fast_backoff,
     files_containing,
     model_args,
+    run_study,
     write_cases,
     write_corpus,
 )
@@ -410,20 +411,7 @@ def test_gate_fails_a_dead_endpoint_study_against_a_good_baseline_end_to_end(
     corpus = write_corpus(tmp_path / "toy")
 
     def study(base_url: str, out: Path) -> int:
-        return main(
-            [
-                "study",
-                "run",
-                "--corpus",
-                str(corpus),
-                "--scorers",
-                "deterministic,support,contradiction",
-                "--out",
-                str(out),
-                "--quiet",
-                *model_args(base_url, tmp_path / f"cache-{out.name}"),
-            ]
-        )
+        return run_study(corpus, base_url, out, tmp_path)
 
     assert study(openai_server.base_url, tmp_path / "good") == EXIT_OK
     with FakeOpenAIServer() as gone:

@@ -36,6 +36,7 @@ from tests.faults._support import (
     FaultyJudge,
     fast_backoff,
     model_args,
+    run_study,
     write_cases,
     write_corpus,
 )
@@ -511,20 +512,7 @@ def test_gate_on_a_baseline_whose_judges_never_ran_cannot_compare_end_to_end(
     corpus = write_corpus(tmp_path / "toy")
 
     def study(base_url: str, out: Path) -> int:
-        return main(
-            [
-                "study",
-                "run",
-                "--corpus",
-                str(corpus),
-                "--scorers",
-                "deterministic,support,contradiction",
-                "--out",
-                str(out),
-                "--quiet",
-                *model_args(base_url, tmp_path / f"cache-{out.name}"),
-            ]
-        )
+        return run_study(corpus, base_url, out, tmp_path)
 
     with FakeOpenAIServer() as gone:
         dead_url = gone.base_url  # nothing listens there any more
