@@ -42,8 +42,8 @@ from collections.abc import Callable, Sequence
 from functools import cache, lru_cache, partial
 
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
-from hybridjudge.grounding._normalize import normalize_plain
-from hybridjudge.grounding._quantities import letter_runs
+from hybridjudge.grounding._languages import compiled
+from hybridjudge.grounding._normalize import letter_runs, normalize_plain
 
 __all__ = [
     "DEFAULT_ABSTAIN_MARKERS",
@@ -1086,8 +1086,13 @@ def _latin_word_char(ch: str) -> bool:
     return ch.isalnum() and ord(ch) < 0x0250
 
 
+def _phrase(marker: str) -> str:
+    """A marker (or a marker's match) as its set keeps it: normalised, single spaces."""
+    return " ".join(normalize_plain(marker).split())
+
+
 def _marker_pattern(marker: str) -> str:
-    text = " ".join(normalize_plain(marker).split())
+    text = _phrase(marker)
     body = r"\s+".join(re.escape(w) for w in text.split(" "))
     tail = r"(?!\w)" if _latin_word_char(text[-1]) else ""
     if _latin_word_char(text[0]) and body[0] == text[0]:
@@ -1356,7 +1361,7 @@ def _is_whole_answer(marker: str) -> bool:
 
 def _bodies(phrases: list[str]) -> str:
     """An alternation of the normalised ``phrases``, longest first, any spacing between words."""
-    texts = sorted({" ".join(normalize_plain(p).split()) for p in phrases}, key=len, reverse=True)
+    texts = sorted({_phrase(p) for p in phrases}, key=len, reverse=True)
     return "|".join(r"\s+".join(re.escape(w) for w in t.split(" ")) for t in texts)
 
 
@@ -1539,9 +1544,10 @@ def _says_something(text: str) -> bool:
 
 
 def _lazy(pattern: str) -> Callable[[], re.Pattern[str]]:
-    """``pattern``, compiled on first use: the expressions below are needed only once an answer
-    holds a marker, and compiling them all would add milliseconds to every import."""
-    return cache(partial(re.compile, pattern))
+    """``pattern``, compiled on first use (by :func:`compiled`, keyed by the pattern itself):
+    the expressions below are needed only once an answer holds a marker, and compiling them all
+    would add milliseconds to every import."""
+    return partial(compiled, pattern, pattern)
 
 
 # --- Verdicts: an answer that concludes it cannot answer the question --------------------------
@@ -1727,11 +1733,6 @@ _DE_ACTIVE = frozenset(
     )
 )
 """German markers whose verb has a subject who did not find out."""
-
-
-def _phrase(marker: str) -> str:
-    """A marker (or a marker's match) as its set keeps it: normalised, single spaces."""
-    return " ".join(normalize_plain(marker).split())
 
 
 @cache

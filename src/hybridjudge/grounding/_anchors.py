@@ -25,14 +25,13 @@ from typing import Any
 from hybridjudge._anchor import Anchor
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import Quantity
-from hybridjudge.grounding._normalize import continental_reading
+from hybridjudge.grounding._normalize import continental_reading, letter_runs
 from hybridjudge.grounding._quantities import (
     _Q_BASE,
     _Q_CLOSE,
     _Q_DIM,
     _Q_OPEN,
     Scan,
-    letter_runs,
     placeholder_of,
     scan,
 )

@@ -333,6 +333,11 @@ _CURRENCY_DIM = {
     "¥": "currency-jpy",
     "rmb": "currency-cny",
     "yuan": "currency-cny",
+    # in the scale headings of German, French and Spanish reports (_FOREIGN_SCALE)
+    "dollar": "currency-usd",
+    "dolares": "currency-usd",
+    "dólares": "currency-usd",
+    "chf": "currency-chf",
 }
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _DIGIT = re.compile(r"\d")
@@ -367,20 +372,17 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         return []
     found: list[tuple[int, int, int, str | None, bool]] = []
     rows: list[tuple[int, int]] = []  # table rows whose label says "(%)"
-    markdown = "--" in s and _MARKDOWN_RULE.search(s) is not None
+    markdown = _is_markdown(s)
     for m in _SCALE_DECL.finditer(s):
         word = m["scale"] or m["scale2"] or m["abbr"]
         if m["pct"] or word in ("%", "percent", "percentages"):
             line_start = s.rfind("\n", 0, m.start()) + 1
             line_end = s.find("\n", m.end())
             line_end = len(s) if line_end < 0 else line_end
-            sep = _SEPARATORS.search(s, line_start, line_end)
-            if sep is not None and markdown and not s[line_start : sep.start()].strip():
-                # a Markdown row ("| Gross margin (%) | 73.2 |"): its label is the next cell
-                sep = _SEPARATORS.search(s, sep.end(), line_end) or sep
-            if sep is None:
+            label = _row_label(s, line_start, line_end, markdown)
+            if label is None:
                 found.append((m.start(), m.end(), 1, None, True))
-            elif m.start() < sep.start():
+            elif label[1] is not None and m.start() < label[1].start():
                 # "Gross margin (%) | 73.2 | 72.2": the row's figures are percentages
                 rows.append((m.start(), line_end))
             # "| 2019 | 2018 | Change (%)": a column's heading, not the table's scale
@@ -479,9 +481,6 @@ _FOREIGN_SCALE_WORDS = {
     **dict.fromkeys(("mrd", "milliards", "miles de millones"), 10**9),
     **dict.fromkeys(("tsd", "milliers", "miles", "teur", "keur", "t€", "k€"), 10**3),
 }
-_FOREIGN_CURRENCY = {"€": "eur", "eur": "eur", "euro": "eur", "euros": "eur", "chf": "chf"}
-_FOREIGN_CURRENCY.update({"usd": "usd", "$": "usd", "dollar": "usd", "dollars": "usd"})
-_FOREIGN_CURRENCY.update({"dolares": "usd", "dólares": "usd"})
 
 
 def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
@@ -495,19 +494,9 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
             continue
         word = m["de"] or m["de2"] or m["k"] or m["fr"] or m["es"]
         word = re.sub(r"\s+", " ", word)
-        if m["k"]:
-            cur: str | None = "eur"
-        else:
-            written = m["cur"] or m["cur2"] or m["cur3"] or m["cur4"]
-            cur = _FOREIGN_CURRENCY.get(written)
+        written = "eur" if m["k"] else m["cur"] or m["cur2"] or m["cur3"] or m["cur4"]
         out.append(
-            (
-                m.start(),
-                m.end(),
-                _FOREIGN_SCALE_WORDS[word],
-                f"currency-{cur}" if cur else None,
-                False,
-            )
+            (m.start(), m.end(), _FOREIGN_SCALE_WORDS[word], _CURRENCY_DIM.get(written), False)
         )
     return out
 
@@ -563,6 +552,28 @@ _SEPARATORS = re.compile(r"[|\t]")
 _MARKDOWN_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.MULTILINE)
 """The rule under a Markdown table's header (``|---|---|``, ``| :--- | ---: |``): its rows open
 with a ``|``, so a row's label is the cell after it."""
+
+
+def _is_markdown(s: str) -> bool:
+    """Whether passage ``s`` holds a Markdown table (a :data:`_MARKDOWN_RULE`)."""
+    return "--" in s and _MARKDOWN_RULE.search(s) is not None
+
+
+def _row_label(
+    s: str, line_start: int, line_end: int, markdown: bool
+) -> tuple[int, re.Match[str] | None] | None:
+    """Where the label cell of the table row on ``s[line_start:line_end]`` starts, and the cell
+    separator that ends it (``None``: the label runs to the line's end); ``None`` when the line
+    is no table row. In a Markdown table (``markdown``) a row that opens with ``|`` has its
+    label in the cell after it (``| Products | 16,525 |``)."""
+    sep = _SEPARATORS.search(s, line_start, line_end)
+    if sep is None:
+        return None
+    if markdown and not s[line_start : sep.start()].strip():
+        return sep.end(), _SEPARATORS.search(s, sep.end(), line_end)
+    return line_start, sep
+
+
 _LETTER = re.compile(r"[^\W\d_]")
 _PCT_CELL = re.compile(r"(?:^|[|\t])[ ]*%[ ]*(?=[|\t\n]|$)", re.MULTILINE)
 """A table cell that is only ``%``: the heading of a column of bare percentages."""
@@ -731,7 +742,7 @@ class GroundingContext:
         block = figures.blocks  # block numbers run on across passages
         pos = 0
         pct_cells = [m.start() for m in _PCT_CELL.finditer(s)] if "%" in s else []
-        markdown = "--" in s and _MARKDOWN_RULE.search(s) is not None
+        markdown = _is_markdown(s)
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
                 continue
@@ -746,14 +757,11 @@ class GroundingContext:
                 line_end = s.find("\n", a)
                 if line_end < 0:
                     line_end = len(s)
-                sep = _SEPARATORS.search(s, line_start, line_end)
-                table = sep is not None
+                label = _row_label(s, line_start, line_end, markdown)
+                table = label is not None
                 row_start = line_start
-                if sep is not None and markdown and not s[line_start : sep.start()].strip():
-                    # "| Products | 16,525 |": the cell after the leading "|" is the label
-                    row_start = sep.end()
-                    sep = _SEPARATORS.search(s, row_start, line_end)
-                if table:  # the row's label: what a question names it by
+                if label is not None:  # the row's label: what a question names it by
+                    row_start, sep = label
                     label_end = sep.start() if sep is not None else line_end
                     figures.labels[(block, line)] = s[row_start:label_end]
                 if pct_cells and bisect_left(pct_cells, pos) < bisect_left(pct_cells, a):
@@ -812,9 +820,7 @@ class GroundingContext:
                     figures.newest_first[block] = row_years[0] > row_years[1]
             if flags & F_YEAR or not (plain or percent):
                 continue
-            currency = (q.dimension is not None and q.dimension.startswith("currency-")) or (
-                scope is not None and scope.currency is not None and not percent
-            )
+            currency = money is not None  # its own currency or its block's
             noun = "" if table else counted_noun(s, b)
             count = (
                 not percent
@@ -871,7 +877,7 @@ class GroundingContext:
         thousand); a ``percent`` only a percentage or a table cell; with ``currencies`` (the
         answer's), a figure whose currency is known only in one of them (``$16.5 billion`` is
         not ``16,525`` under ``€ million``)."""
-        values, precs, pct_ok, occs, money = self._approx_arrays()
+        values, precs, pct_ok, occs, money = self._rounding_columns()
         tol = half * (1 + 1e-9) + 1e-12
         lo = bisect_left(values, value - tol)
         hi = bisect_right(values, value + tol)
@@ -884,7 +890,7 @@ class GroundingContext:
                 return occs[k]
         return None
 
-    def _approx_arrays(
+    def _rounding_columns(
         self,
     ) -> tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]]:
         """The rounding rows sorted by value, as columns (built on first need; plain lists and
@@ -900,6 +906,12 @@ class GroundingContext:
             )
         return self._approx
 
+    def _nearest_tables(self) -> dict[tuple[str, str, str | None], _Sorted]:
+        """The context's quantities sorted for :meth:`nearest_evidence` (built on first need)."""
+        if self._nearest is None:
+            self._nearest = _nearest_tables(self._idx().items)
+        return self._nearest
+
     def derive(self, target: Target, hint: Hint | None = None) -> str | None:
         """How ``target`` derives from two context figures (or a mean), if it does; ``hint``
         (from :meth:`hint`): the figures a question points at, tried first."""
@@ -912,12 +924,11 @@ class GroundingContext:
     def nearest_evidence(self, q: Quantity) -> str:
         """Describe the context quantity nearest to ``q`` (same dimension first, else same
         kind), for the evidence of an ``ungrounded_number`` finding."""
-        if self._nearest is None:
-            self._nearest = _nearest_tables(self._idx().items)
-        table = self._nearest.get(("dim", q.kind, q.dimension))
+        nearest = self._nearest_tables()
+        table = nearest.get(("dim", q.kind, q.dimension))
         same = table is not None
         if table is None:
-            table = self._nearest.get(("kind", q.kind, None))
+            table = nearest.get(("kind", q.kind, None))
         if table is None:
             return "the context contains no quantity of this kind"
         keys, pool = table
@@ -956,8 +967,8 @@ def prepare_context(context: str | Sequence[str] | GroundingContext) -> Groundin
         return context
     prepared = GroundingContext(_passages(context))
     figures, _rows = prepared._operands()
-    prepared._approx_arrays()
-    prepared._nearest = _nearest_tables(prepared._idx().items)
+    prepared._rounding_columns()
+    prepared._nearest_tables()
     figures.prepare()
     return prepared
 
@@ -1282,7 +1293,8 @@ class GroundingChecker:
             occ = self._find(replace(q, value=-q.value, base_value=-q.base_value))
             if occ is not None:
                 return occ
-        if q.dimension == "currency-usd" and _BARE_DOLLAR.search(q.text) is not None:
+        bare = q.dimension == "currency-usd" and _BARE_DOLLAR.search(q.text) is not None
+        if bare:
             # a bare "$" may name a figure in any dollar ("$512 million" for "HK$512 million")
             held = self.context._idx().currencies.union(*(ix.currencies for ix in self._indexes))
             for dim in _OTHER_DOLLARS:
@@ -1317,7 +1329,6 @@ class GroundingChecker:
         approx = _approximation(q, meta)
         currencies: frozenset[str] | None = None
         if q.dimension is not None:  # a currency (money): the figures it may round
-            bare = q.dimension == "currency-usd" and _BARE_DOLLAR.search(q.text) is not None
             currencies = frozenset((q.dimension, *(_OTHER_DOLLARS if bare else ())))
         if sig >= 2 or flags & F_OWN_SCALE or approx is not None:
             precision, half = approx or (_precision(meta), _precision(meta) / 2)

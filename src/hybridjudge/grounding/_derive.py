@@ -440,15 +440,18 @@ class Figures:
                 return how
             if _search_hint(self, hint, _negated(target)) is not None:
                 return None  # the figures the question names give the opposite sign
-        if self._tables is None:
-            self._tables = self._build()
-        return _search(self._tables, self, target)
+        return _search(self._derived_tables(), self, target)
 
     def prepare(self) -> None:
         """Build now what :meth:`explain` builds on first use (for a context prepared once and
         checked many times)."""
+        self._derived_tables()
+
+    def _derived_tables(self) -> dict[str, _Table]:
+        """The derived values of the figures, by family (built on first need)."""
         if self._tables is None:
             self._tables = self._build()
+        return self._tables
 
     def hint(self, question: str) -> Hint | None:
         """The figures ``question`` points at: the cells of the table rows it names (by the
@@ -1130,9 +1133,8 @@ def shown_working(
     as the figures read, and, when some are bracketed, with the brackets as grouping
     (``(-2,088)`` in working is -2,088, not an accounting negative), and when some are
     percentages, with them as fractions (``1,027 / 11%`` is 1,027 / 0.11). ``None`` when no
-    expression of two to
-    :data:`MAX_WORKING_FIGURES` figures and + - × / ends there, or one of its figures was not
-    traced (the result is then left to the other checks).
+    expression of two to :data:`MAX_WORKING_FIGURES` figures and + - × / ends there, or one of
+    its figures was not traced (the result is then left to the other checks).
     """
     pos = eq
     k = len(figures) - 1

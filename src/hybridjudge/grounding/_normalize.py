@@ -24,7 +24,7 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 
-__all__ = ["NormalizedText", "continental_reading", "normalize", "normalize_plain"]
+__all__ = ["NormalizedText", "continental_reading", "letter_runs", "normalize", "normalize_plain"]
 
 # Folded after NFKC + casefold; every entry maps one character to one character so the fast path
 # keeps offsets aligned.
@@ -407,15 +407,18 @@ def _dotted_thousands(text: str) -> bool:
 
 
 _DOT3 = re.compile(r"\.(?<=\d\.)\d{3}(?![\d.])")
-_ASCII_LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+_LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+
+
+def letter_runs(s: str) -> frozenset[bytes]:
+    """Every run of ASCII lower-case letters in ``s``, as bytes (fast: one C-level pass)."""
+    return frozenset(s.encode("utf-8", "replace").translate(_LETTERS_ONLY).split())
 
 
 def _continental_words(text: str, comma: bool) -> bool:
     """Whether ``text`` (normalised, lower case) holds two words of :data:`_CONTINENTAL_WORDS`,
-    or one and a decimal comma (``comma``); its ASCII letter runs are read in one C-level
-    pass."""
-    runs = set(text.encode("utf-8", "replace").translate(_ASCII_LETTERS).split())
-    hits = len(runs & _CONTINENTAL_RUNS)
+    or one and a decimal comma (``comma``)."""
+    hits = len(letter_runs(text) & _CONTINENTAL_RUNS)
     return hits >= 2 or (hits == 1 and comma)
 
 
@@ -423,11 +426,10 @@ def _continental(text: str) -> str:
     """``text`` with its figures written the continental way (``16.525``, ``3.676,2``,
     ``1.234.567``, ``1,9``, ``12 500``) in the English way, one character for one (``16,525``,
     ``3,676.2``, ``1,234,567``, ``1.9``, ``12,500``), when the text writes them so: it holds a
-    figure only
-    that convention writes, figures grouped by dots only (:func:`_dotted_thousands`), or
-    German, French or Spanish words (two, or one and a decimal comma), and no figure only the
-    English convention writes. Dates (``07.03.2024``), versions (``2.3.1``)
-    and addresses (``192.168.1.1``) are not figures of this form."""
+    figure only that convention writes, figures grouped by dots only
+    (:func:`_dotted_thousands`), or German, French or Spanish words (two, or one and a decimal
+    comma), and no figure only the English convention writes. Dates (``07.03.2024``), versions
+    (``2.3.1``) and addresses (``192.168.1.1``) are not figures of this form."""
     # cheapest first: most texts hold neither a decimal comma nor three digits after a point
     comma = _DECIMAL_COMMA.search(text) is not None
     if (
@@ -484,7 +486,7 @@ def continental_reading(text: str) -> str | None:
 
 
 def _tables(text: str) -> NormalizedText:
-    """:func:`normalize` before the laid-out tables are read."""
+    """:func:`normalize` before tables laid out with spaces and continental figures are read."""
     if "<" in text and _HTML_TABLE.search(text) is not None:
         norm = _normalize(text)
         cells, moved = _html_cells(norm.text)

@@ -38,13 +38,12 @@ from hybridjudge.grounding._languages import (
     foreign_value,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
-from hybridjudge.grounding._normalize import NormalizedText, normalize
+from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
 
 __all__ = [
     "Ident",
     "Scan",
     "frequency_after",
-    "letter_runs",
     "parse_quantities",
     "placeholder_of",
     "scan",
@@ -873,14 +872,6 @@ def _words(m: re.Match[str]) -> _Parsed | None:
 
 
 _DIGIT_RUN = re.compile(r"[\d$€£¥₹]+")
-_LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
-
-
-def letter_runs(s: str) -> frozenset[bytes]:
-    """Every run of ASCII lower-case letters in ``s``, as bytes (fast: one C-level pass)."""
-    return frozenset(s.encode("utf-8", "replace").translate(_LETTERS_ONLY).split())
-
-
 _STARTER_WORDS = frozenset(
     w.encode()
     for w in {*_SMALL, *_TENS, "hundred", *_SCALE_WORDS, "half", "twice", "thrice", "once"}
