@@ -142,9 +142,14 @@ def _mismatch(current: StudyResult, baseline: StudyResult) -> list[GateFailure]:
     ]
 
 
+def _reasons(row: UnscoredRow) -> str:
+    """``"model_error 3, parse_failure 1"`` (empty when nothing is unscored)."""
+    return ", ".join(f"{k} {v}" for k, v in row.by_reason.items())
+
+
 def _unscored_summary(row: UnscoredRow) -> str:
     """``"4 of 4 evaluations unscored (model_error 4)"``."""
-    reasons = ", ".join(f"{k} {v}" for k, v in row.by_reason.items()) or "none"
+    reasons = _reasons(row) or "none"
     return f"{unscored_count(row)} of {row.evaluations} evaluations unscored ({reasons})"
 
 
@@ -253,10 +258,9 @@ def gate(
     failures: list[GateFailure] = _mismatch(current, baseline)
     failures.extend(_baseline_failures(current, baseline, max_unscored))
     for row in current.analysis.unscored:
-        if over_max_unscored(unscored_count(row), row.evaluations, max_unscored):
+        missing = unscored_count(row)
+        if over_max_unscored(missing, row.evaluations, max_unscored):
             scorer, share = row.scorer, unscored_share(row)
-            reasons = ", ".join(f"{k} {v}" for k, v in row.by_reason.items())
-            missing = unscored_count(row)
             above = (
                 "every one"
                 if missing == row.evaluations
@@ -272,7 +276,7 @@ def gate(
                     baseline=max_unscored,
                     current=share,
                     message=f"{scorer}: {missing} of {row.evaluations} evaluations unscored "
-                    f"({above}: {reasons}); its rates are not measured",
+                    f"({above}: {_reasons(row)}); its rates are not measured",
                 )
             )
     compared = 0
