@@ -131,9 +131,49 @@ def test_dry_run_estimates_without_any_request(
         "prompt_tokens": estimate["prompt_tokens"],
         "completion_tokens": budget,
         "cost_usd": estimate["cost_usd"],
+        "refused": [],
     }
     assert estimate["cost_usd"] > 0  # priced by _flags' --price-in/--price-out
     assert openai_server.request_count == 0
+
+
+def test_dry_run_names_the_records_a_run_would_refuse(
+    openai_server: FakeOpenAIServer,
+    scripted: TextJudge,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A record with an empty context is refused by the judges (record_error, no model call):
+    the dry run names it, leaves it out of the estimate and exits as the run would."""
+    cases = _ragas(tmp_path / "rag.jsonl")
+    empty = {"user_input": "Refunds?", "response": HALF, "retrieved_contexts": [" "]}
+    with cases.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(empty) + "\n")
+    argv = ["judge", str(cases), *_flags(openai_server, tmp_path)]
+    # by default no result may be unscored: the dry run and the run both exit 3 (incomplete)
+    assert main([*argv, "--dry-run"]) == 3
+    captured = capsys.readouterr()
+    assert openai_server.request_count == 0
+    assert (
+        "hybridjudge judge --dry-run: line 3: would not be judged (record_error): context is empty"
+        in (captured.err)
+    )
+    assert "support: 1 of 3 result(s) unscored" in captured.err
+    # the estimate counts the 3 evaluations but only the 2 judgeable records' 3 claims x 3 calls
+    assert "3 evaluation(s) on fake-model (openai): at most 9 model call(s)" in captured.out
+    assert main(argv) == 3
+    run = capsys.readouterr()
+    assert "support: 1 of 3 result(s) unscored" in run.err
+    # allowing a share of unscored results, both pass (1 of 3 is within 0.4)
+    assert main([*argv, "--dry-run", "--max-unscored", "0.4"]) == 0
+    assert "line 3: would not be judged" in capsys.readouterr().err
+    assert main([*argv, "--max-unscored", "0.4"]) == 0
+    capsys.readouterr()
+    # with --json, the refused record is in the estimate object
+    assert main([*argv, "--dry-run", "--json", "--max-unscored", "0.4"]) == 0
+    estimate = json.loads(capsys.readouterr().out)
+    assert [r["index"] for r in estimate["refused"]] == [2]
+    assert estimate["refused"][0]["error"].startswith("context is empty")
 
 
 def test_study_run_dry_run_makes_no_request(
@@ -170,3 +210,26 @@ def test_study_run_dry_run_makes_no_request(
     assert expected in out
     assert openai_server.request_count == 0
     assert not (tmp_path / "results" / "study.json").exists()
+
+
+def test_study_run_dry_run_names_outputs_a_run_would_refuse(
+    openai_server: FakeOpenAIServer,
+    scripted: TextJudge,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    records = ragas_records()[:3]
+    records[1]["retrieved_contexts"] = [""]  # retrieval found nothing
+    import_corpus(records, tmp_path / "shop")
+    empty_id = records[1]["id"]
+    argv = ["study", "run", "--corpus", str(tmp_path / "shop"), "--scorers", "support"]
+    argv += ["--out", str(tmp_path / "results"), *_flags(openai_server, tmp_path)]
+    assert main([*argv, "--dry-run"]) == 3
+    err = capsys.readouterr().err
+    assert f"(case {empty_id!r}): would not be judged (record_error): context is empty" in err
+    assert "support: 1 of 3 result(s) unscored" in err
+    assert openai_server.request_count == 0
+    # the run agrees: one record_error out of three, exit 3 after writing its reports
+    assert main(argv) == 3
+    assert "support: 1 of 3 result(s) unscored" in capsys.readouterr().err
+    assert main([*argv, "--dry-run", "--max-unscored", "0.5"]) == 0

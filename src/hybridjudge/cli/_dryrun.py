@@ -7,7 +7,9 @@ bound) and replies already in the cache are not subtracted. Prompt tokens: the r
 messages' characters / 4 (the usual rule of thumb for English with OpenAI tokenizers), with
 the claims as long as the answer. Completion tokens: the judges' own ``max_tokens`` budgets
 (an upper bound), the number of claims taken as the answer's sentence count. Cost: the
-configured or table price, or "unknown price".
+configured or table price, or "unknown price". A record that a run would refuse (an empty
+context) is not estimated: it is listed with the reason, as the run would record it
+(``record_error``), and counts as unscored for ``--max-unscored``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from hybridjudge.model import ModelConfig
 
-__all__ = ["DryRunEstimate", "add_dry_run_argument", "estimate_judging", "print_estimate"]
+__all__ = [
+    "DryRunEstimate",
+    "RefusedRecord",
+    "add_dry_run_argument",
+    "estimate_judging",
+    "print_estimate",
+    "refused_incomplete",
+]
 
 
 def add_dry_run_argument(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +42,16 @@ def add_dry_run_argument(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="estimate the judges' model calls, tokens and cost, then stop without any request",
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedRecord:
+    """A record that a run would not judge (``record_error``), found by the dry run."""
+
+    index: int
+    """Its position among the answers estimated (0-based)."""
+    error: str
+    """Why, as the run would record it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +68,9 @@ class DryRunEstimate:
     """Completion tokens at most (the judges' ``max_tokens`` budgets)."""
     cost_usd: float | None
     """Cost at the configured or table price; ``None`` when the price is unknown."""
+    refused: tuple[RefusedRecord, ...] = ()
+    """Records a run would refuse (not in the figures above); each is ``record_error``
+    (unscored) in every repetition of a real run."""
 
 
 def _tokens(text: str) -> int:
@@ -64,14 +86,21 @@ def estimate_judging(
     config: ModelConfig,
 ) -> DryRunEstimate:
     """Estimate judging every ``(answer, context, question)`` *repetitions* times."""
+    from hybridjudge._errors import InputError
     from hybridjudge.judges import planned_calls
     from hybridjudge.model import price_or_unknown
 
     calls = prompt = completion = 0
-    for answer, context, question in answers:
+    refused: list[RefusedRecord] = []
+    for index, (answer, context, question) in enumerate(answers):
         # every verdict call the judges can make (one per claim and question, claims being the
         # answer's sentences): an upper bound
-        for call in planned_calls(answer, context, question, scorers=scorers, mode=mode):
+        try:
+            planned = planned_calls(answer, context, question, scorers=scorers, mode=mode)
+        except InputError as error:  # the run records it as record_error and goes on
+            refused.append(RefusedRecord(index, str(error)))
+            continue
+        for call in planned:
             prompt += sum(_tokens(m["content"]) for m in call.messages)
             completion += call.max_tokens
             calls += 1
@@ -90,6 +119,7 @@ def estimate_judging(
         prompt_tokens=prompt,
         completion_tokens=completion,
         cost_usd=cost,
+        refused=tuple(refused),
     )
 
 
@@ -98,7 +128,8 @@ def print_estimate(
 ) -> None:
     """Print the estimate (stdout) and say that no request was made; ``as_json``: as one JSON
     object (``dry_run``, ``model``, ``backend``, the :class:`DryRunEstimate` fields; a cost of
-    ``null`` is an unknown price), for ``--json``."""
+    ``null`` is an unknown price; ``refused``: ``{"index", "error"}`` objects), for ``--json``.
+    Refused records are listed by :func:`refused_incomplete`, not here."""
     if as_json:
         record = {"dry_run": True, "model": config.model, "backend": config.backend}
         print(json.dumps(record | dataclasses.asdict(estimate)))
@@ -113,3 +144,32 @@ def print_estimate(
         "(before cache hits). No request was made."
     )
     sys.stdout.flush()
+
+
+def refused_incomplete(
+    command: str,
+    estimate: DryRunEstimate,
+    names: Sequence[str],
+    scorers: Sequence[str],
+    repetitions: int,
+    max_share: float,
+) -> bool:
+    """Name on stderr each record a run would refuse (``names``: how to call the record at each
+    index, e.g. its line), and say whether the run would end incomplete (exit 3) on their
+    account: every scorer gets one ``record_error`` per refused record and repetition, out of
+    ``estimate.evaluations`` results (the rule of :func:`hybridjudge.cli._exit.judged_incomplete`,
+    which prints the verdict)."""
+    from hybridjudge.cli._exit import judged_incomplete
+
+    for record in estimate.refused:
+        print(
+            f"{command} --dry-run: {names[record.index]}: would not be judged (record_error): "
+            f"{record.error}",
+            file=sys.stderr,
+        )
+    if not estimate.refused:
+        return False
+    unscored = len(estimate.refused) * repetitions
+    counts = dict.fromkeys(scorers, (unscored, estimate.evaluations))
+    see = "a run would record the refused records above as record_error"
+    return judged_incomplete(f"{command} --dry-run", counts, max_share, see)

@@ -164,14 +164,24 @@ def _run(args: argparse.Namespace) -> int:
         return 2
 
     if args.dry_run:
-        from hybridjudge.cli._dryrun import estimate_judging, print_estimate
+        from hybridjudge.cli._dryrun import estimate_judging, print_estimate, refused_incomplete
 
         answers = [(c.answer, c.context, c.question) for _, c in cases]
         estimate = estimate_judging(
             answers, scorers=scorers, mode=args.mode, repetitions=args.repetitions, config=config
         )
         print_estimate("hybridjudge judge", estimate, config, as_json=args.json)
-        return 2 if bad else 0
+        where = [f"line {line}" for line, _ in cases]
+        if bad:
+            refused_incomplete(
+                "hybridjudge judge", estimate, where, scorers, args.repetitions, args.max_unscored
+            )
+            return 2
+        if refused_incomplete(
+            "hybridjudge judge", estimate, where, scorers, args.repetitions, args.max_unscored
+        ):
+            return EXIT_INCOMPLETE
+        return 0
 
     import asyncio  # here, not at the top: `hybridjudge check` builds this parser too
 

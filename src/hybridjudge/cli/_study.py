@@ -235,7 +235,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     config = config_from_args(args) if needs_model and not judges else None
     if args.dry_run:
-        from hybridjudge.cli._dryrun import estimate_judging, print_estimate
+        from hybridjudge.cli._dryrun import estimate_judging, print_estimate, refused_incomplete
 
         judge_scorers = [s for s in args.scorers if s in JUDGE_SCORERS]
         configs = dict(judges) if judges else {"": config} if config is not None else {}
@@ -245,10 +245,13 @@ def _run(args: argparse.Namespace) -> int:
                 print("hybridjudge study run --dry-run: peer scorers are not estimated")
             return EXIT_OK
         answers = []
+        where = []
         for output in plan.outputs:
             if output.id in plan.judged:
                 case = plan.case_of(output)
                 answers.append((output.text, case.context, case.question))
+                where.append(f"output {output.id!r} (case {case.id!r})")
+        incomplete = False
         for name, judge_config in configs.items():
             estimate = estimate_judging(
                 answers,
@@ -259,9 +262,12 @@ def _run(args: argparse.Namespace) -> int:
             )
             label = f"hybridjudge study run (judge {name})" if name else "hybridjudge study run"
             print_estimate(label, estimate, judge_config)
+            incomplete |= refused_incomplete(
+                label, estimate, where, judge_scorers, args.repetitions, args.max_unscored
+            )
         if peers:
             print("hybridjudge study run --dry-run: peer scorers are not estimated")
-        return EXIT_OK
+        return EXIT_INCOMPLETE if incomplete else EXIT_OK
     sampling = plan.sampling()
     if sampling is not None and needs_model:
         logging.getLogger("hybridjudge.cli.study").warning("sampled run: %s", sampling.note)

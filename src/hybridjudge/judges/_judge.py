@@ -938,14 +938,7 @@ async def _judge(
     if not answer.strip():
         detail = FailureDetail(stage="claims", error="the answer is empty; nothing to judge")
         return {n: common.unscored(n, "no_claims", detail) for n in names}
-    if not any(p.strip() for p in passages):
-        # every claim would be "not stated" and "not contradicted" without a single model call:
-        # a contradiction score of 1.0 ("faithful") that nobody judged (docs/failing-closed.md)
-        raise InputError(
-            "context is empty (no passage with text): there is nothing to judge the answer "
-            "against; pass the retrieved passages (if retrieval found nothing, the answer "
-            "cannot be judged for faithfulness; check its abstention with check_grounding)"
-        )
+    _require_context(passages)
 
     raw: str | None = None
     if claims == "model":
@@ -1004,6 +997,19 @@ class PlannedCall:
     """The completion budget."""
 
 
+def _require_context(passages: Sequence[str]) -> None:
+    """Refuse an empty context (no passage with text), for :func:`judge` and the dry run's
+    :func:`planned_calls` alike: every claim would be "not stated" and "not contradicted"
+    without a single model call, a contradiction score of 1.0 ("faithful") that nobody judged
+    (docs/failing-closed.md)."""
+    if not any(p.strip() for p in passages):
+        raise InputError(
+            "context is empty (no passage with text): there is nothing to judge the answer "
+            "against; pass the retrieved passages (if retrieval found nothing, the answer "
+            "cannot be judged for faithfulness; check its abstention with check_grounding)"
+        )
+
+
 def planned_calls(
     answer: str,
     context: Sequence[str],
@@ -1014,12 +1020,20 @@ def planned_calls(
 ) -> list[PlannedCall]:
     """Every verdict call :func:`judge` (``claims="sentences"``) can make for this answer, without
     any request: an upper bound for a dry run (the contradiction question's second look is
-    counted wherever it can happen; the model's first answer decides whether it does)."""
+    counted wherever it can happen; the model's first answer decides whether it does).
+
+    Raises:
+        InputError: what :func:`judge` refuses for this answer (an empty context for an answer
+            that is not a recognised abstention), so that a dry run names the records a run
+            would record as ``record_error``.
+    """
     names = _validate(scorers, mode, 0, answer, question, "sentences")
     if pure_abstention_reason(answer) is not None or not answer.strip():
         return []
+    passages = _passages(context)
+    _require_context(passages)
     kept, _ = _clean_claims(claim_sentences(answer))
-    sentences = context_sentences(_passages(context))
+    sentences = context_sentences(passages)
     prompts = ["shared"] if mode == "shared" else [SCORERS[n].prompt for n in names]
     calls: list[PlannedCall] = []
     for claim in kept:
