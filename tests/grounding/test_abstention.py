@@ -460,6 +460,14 @@ RESTATED_REFUSALS = {
     "fr-donc": "Le texte indique que la période d'essai est de 30 jours, mais ne précise pas le prix du plan Enterprise, donc je ne peux pas répondre à cette question.",
     "fr-ne-peux-donc-pas": "Le contexte mentionne que les remboursements sont possibles sous 30 jours ; cependant, il ne précise pas les délais de livraison, je ne peux donc pas répondre.",
     "zh-so-cannot-answer": "收入为42亿美元，但上下文中没有提到2021年的收入，所以无法回答。",
+    # Japanese, Korean, Thai (written by hand as their models phrase it): the source's topic,
+    # what it does not say, then "therefore I cannot answer (this question)" or "... don't know"
+    "ja-tame-kotaeraremasen": "文書は返金ポリシーについて説明していますが、配送期間については記載されていないため、この質問には答えられません。",
+    "ja-shitagatte-wakarimasen": "文書には返金の条件が書かれています。しかし、配送期間は記載されていません。したがって、わかりません。",
+    "ko-eumeuro-dap-hal-su-eopseumnida": "문서는 환불 정책을 설명하지만 배송 기간에 대한 정보는 없으므로 이 질문에 답할 수 없습니다.",
+    "ko-ttaraseo-al-su-eopseumnida": "문서는 환불 정책을 설명합니다. 하지만 배송 기간은 언급되지 않았습니다. 따라서 알 수 없습니다.",
+    "th-dangnan-mai-samat-top": "เอกสารอธิบายนโยบายการคืนเงิน แต่ไม่ได้ระบุระยะเวลาการจัดส่ง ดังนั้นจึงไม่สามารถตอบคำถามนี้ได้",
+    "th-chueng-mai-thrap": "เอกสารอธิบายนโยบายการคืนเงิน แต่ไม่ได้ระบุระยะเวลาการจัดส่ง จึงไม่ทราบ",
 }
 
 
@@ -488,6 +496,11 @@ STILL_PARTIAL = {
     "de-ob": "Der Umsatz betrug 4,2 Milliarden Dollar. Ich weiß nicht, ob er 2022 höher war.",
     "es-pero": "El reembolso tarda 30 días, pero no se especifica el plazo de envío.",
     "fr-mais": "Le remboursement prend 30 jours, mais le délai de livraison n'est pas précisé.",
+    "ja-statement-then-missing": "返金は30日以内です。配送期間については記載されていません。",
+    "ja-detail-wakarimasen": "返金は30日以内です。配送日数は記載されていないため、正確な日付はわかりません。",
+    "ko-statement-then-missing": "환불 기간은 30일입니다. 배송 기간에 대한 정보는 없습니다.",
+    "th-but-not-stated": "การคืนเงินภายใน 30 วัน แต่ไม่ได้ระบุระยะเวลาการจัดส่ง",
+    "th-verdict-then-contrast": "ไม่สามารถตอบคำถามนี้ได้ แต่ค่าธรรมเนียมน่าจะเป็น 25 ดอลลาร์",
 }
 
 

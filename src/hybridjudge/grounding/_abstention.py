@@ -38,6 +38,7 @@ nicht offengelegt" answers, as English "was not disclosed" does).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache, partial
 
@@ -884,6 +885,8 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "답변할 수 없",
         "답할 수 없",
         "정보가 없",
+        "정보는 없",  # "…에 대한 정보는 없습니다": the topic particle
+        "정보도 없",
         "언급되어 있지 않",
         "언급되지 않",
         "제공되지 않",
@@ -1599,10 +1602,27 @@ _VERDICT_WEAK = (
     r"(?:kann\s+ich|lässt\s+sich)(?:\s+(?:es|das))?\s+nicht\s+sagen|"
     r"lässt\s+sich(?:\s+das)?\s+nicht\s+bestimmen"
 )
+# Chinese, Japanese, Korean and Thai (no word boundaries: their verbs attach endings).
 _VERDICT_STRONG_CJK = (
-    r"(?:无法|無法|不能|无从|無從)回答(?:这个|這個|该|該|此|您的|你的)?(?:问题|問題)?"
+    r"(?:无法|無法|不能|无从|無從)回答(?:这个|這個|该|該|此|您的|你的)?(?:问题|問題)?|"
+    # Japanese: "(この質問には)答えられません", "回答できません", "お答えすることができません"
+    r"(?:(?:この|その|ご)?(?:ご)?質問(?:に|には|へは)\s*)?(?:お)?(?:答え|回答)(?:られ|でき|"
+    r"することができ|いたしかね|しかね)(?:ません|ない)|"
+    # Korean: "(이 질문에) 답할 수 없습니다", "답변을 드릴 수 없습니다", "대답할 수 없어요"
+    r"(?:(?:이|그|해당)\s*질문에\s*(?:대해(?:서는)?\s*)?)?(?:답변|대답|답)(?:을|를)?\s*(?:하|할|드릴)\s*"
+    r"수\s*(?:없습니다|없어요|없다|없음)|"
+    # Thai: "ไม่สามารถตอบ(คำถามนี้)ได้", "ตอบคำถามนี้ไม่ได้" (in NFKC, as texts are normalised:
+    # SARA AM is two characters there)
+    + unicodedata.normalize(
+        "NFKC", r"ไม่สามารถ(?:ให้)?(?:ตอบ|คำตอบ)(?:คำถาม(?:นี้)?)?(?:ได้)?|ตอบ(?:คำถาม(?:นี้)?)?ไม่ได้"
+    )
 )
-_VERDICT_WEAK_CJK = r"(?:我)?(?:不知道|无法确定|無法確定|无法判断|無法判斷)"
+_VERDICT_WEAK_CJK = (
+    r"(?:我)?(?:不知道|无法确定|無法確定|无法判断|無法判斷)|"
+    r"(?:わかりません|分かりません|判断できません|特定できません|確認できません)|"
+    r"(?:(?:잘\s*)?모르겠습니다|(?:알|확인할|판단할)\s*수\s*(?:없습니다|없어요))|"
+    r"(?:ไม่ทราบ|ไม่รู้|ไม่สามารถ(?:ระบุ|ยืนยัน|บอก)ได้)"
+)
 # What may follow a verdict in its clause: the question, then the source, then "at this time".
 _QUESTION_TAIL = (
     r"(?:\s+(?:(?:to|a|à)\s+)?(?:the|this|your|that|la|esta|su|tu|cette|votre|ta)\s+"
@@ -1643,7 +1663,11 @@ _CONCLUSION_WORDS = (
 _CONCLUSION_BEFORE = _lazy(
     rf"(?:(?<![\w'])(?:{_CONCLUSION_WORDS})(?:\s+that)?[\s,]*"
     r"(?:(?:unfortunately|sadly|regrettably|i'm\s+afraid|i\s+am\s+afraid|lamentablemente|"
-    r"malheureusement|leider)[\s,]*)?|(?:所以|因此|因而|故而)[\s,，]*)\Z"
+    r"malheureusement|leider)[\s,]*)?|"
+    # Chinese; Japanese ("...ため、", "したがって"); Korean ("...없으므로", "따라서");
+    # Thai ("ดังนั้น(จึง)")
+    r"(?:所以|因此|因而|故而|したがって|従って|そのため|ため|ので|よって|따라서|그러므로|그래서|"
+    r"므로|때문에|ดังนั้น(?:จึง)?|จึง)[\s,，、]*)\Z"
 )
 """A verdict whose group is ``weak`` or ``weak_cjk`` counts only after one of these."""
 
