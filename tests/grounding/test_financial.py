@@ -283,6 +283,35 @@ def test_a_row_label_does_not_flip_the_sign_of_a_figure() -> None:
     assert _ungrounded("Sales changed by -3,181.", "Sales decreased by 3,181 in 2019.") == []
 
 
+@pytest.mark.parametrize(
+    "context",
+    [
+        "Revenue decreased 5% in 2019.",
+        "Revenue fell 5% in 2019.",
+        "Revenue declined 5% in 2019.",
+        "Revenue was down 5% in 2019.",
+        "Revenue dropped approximately 5% in 2019.",
+    ],
+)
+def test_a_verb_of_change_with_its_amount_states_a_negative_change(context: str) -> None:
+    # "fell 5%" says the change was -5%, as "fell by 5%" does: an answer may write either
+    assert _ungrounded("Revenue changed by -5% in 2019.", context) == []
+    assert _ungrounded("Revenue fell 5% in 2019.", context) == []
+    # ... but it is no -5% figure elsewhere, and a rise stays wrong: -5% is not +6%
+    assert _ungrounded("Revenue changed by -6% in 2019.", context) == ["-6%"]
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        "Revenue fell to 5% of the total in 2019.",  # a level reached, not a change
+        "Item | 2019\nRevenue down | 5%",  # a table label
+    ],
+)
+def test_a_figure_after_a_fall_that_is_no_change_keeps_its_sign(context: str) -> None:
+    assert _ungrounded("Revenue changed by -5% in 2019.", context) != []
+
+
 # --- 5. what a derivation or a lookup may not explain (audit of the derivation) ---------------
 # Every case is written by hand; the arithmetic that would (wrongly) have explained the answer is
 # written next to it.

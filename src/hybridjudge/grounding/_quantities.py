@@ -950,9 +950,10 @@ _URL_NO_MAIL = re.compile(_URL_SOURCE)
 """``_URL`` for a text without ``@``: the e-mail alternative, which starts with a letter run,
 cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
 _DECREASE_BEFORE = re.compile(
-    r"(?<![\w])(?:decrease[sd]?|declined?|declines|fell|falls?|dropped|drops?|reduction|reduced"
-    r"|loss(?:es)?|lower|down|negative|deficit|outflows?|minus|shrank|contracted)"
-    r"(?:\s+(?P<by>by|of)|\s+(?:was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
+    r"(?<![\w])(?:(?P<verb>decrease[sd]|declined|declines|fell|falls|dropped|drops|shrank"
+    r"|contracted|down)|decrease|decline|falls?|drops?|reduction|reduced"
+    r"|loss(?:es)?|lower|negative|deficit|outflows?|minus)"
+    r"(?:\s+(?P<by>by|of)|\s+(?P<was>was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
     r"around|roughly|nearly|almost))?\s*$"
 )
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
@@ -1030,7 +1031,9 @@ def _flags_in_context(
         m = _DECREASE_BEFORE.search(before + " ")
         if m is not None:
             flags |= F_DECREASE
-            if m["by"] and not _in_table_line(s, start):
+            # "decreased by 5,022", and a verb of change with its amount ("revenue fell 5%",
+            # "down 3%"): the change is the negative figure
+            if (m["by"] or (m["verb"] and not m["was"])) and not _in_table_line(s, start):
                 flags |= F_CHANGE
     if last == "=":
         flags |= F_RESULT
