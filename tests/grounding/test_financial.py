@@ -230,6 +230,9 @@ def test_fabricated_numbers_are_rarely_explained_by_chance() -> None:
         ("$82.9M", [(Fraction(82_900_000), "usd")]),  # millions, not metres
         ("82.9M", [(Fraction(82_900_000), None)]),
         ("a 5m cable", [(Fraction(5), "m")]),  # lower-case m without currency: metres
+        ("EUR 5m", [(Fraction(5_000_000), "eur")]),  # after a currency code: millions
+        ("GBP 2.5m", [(Fraction(2_500_000), "gbp")]),
+        ("ISO 5m", [(Fraction(5), "m")]),  # a code that is no currency: metres
         ("1.5x", [(Fraction(3, 2), None)]),  # not 1
         ("$1.5B", [(Fraction(1_500_000_000), "usd")]),  # not 1
         ("$12.4bn", [(Fraction(12_400_000_000), "usd")]),  # not 12

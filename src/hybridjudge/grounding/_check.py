@@ -338,6 +338,7 @@ _CURRENCY_DIM = {
     "dolares": "currency-usd",
     "dólares": "currency-usd",
     "chf": "currency-chf",
+    **dict.fromkeys(("₹", "rs", "rs.", "inr", "rupees"), "currency-inr"),
 }
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _DIGIT = re.compile(r"\d")
@@ -466,17 +467,25 @@ _FOREIGN_SCALE = re.compile(
     | (?:in\s+)?(?P<k>teur|keur|t€|k€)(?![\w])
     | en\s+(?P<fr>millions|milliers|milliards)\s+d['e]\s*(?P<cur3>euros?|dollars?|francs?)
     | en\s+(?P<es>millones|miles\s+de\s+millones|miles)\s+de\s+(?P<cur4>euros?|d[oó]lares|pesos)
+    | (?:in\s+(?P<cur5>₹|rs\.?|inr|rupees)?|(?P<cur6>₹|rs\.?|inr|rupees)(?:\s*in)?)\s*
+      (?P<inr>crores?|lakhs?|lacs?)(?![\w])
     )""",
     re.VERBOSE,
 )
 """Scale statements in German, French and Spanish reports: ``in Mio. €``, ``Mrd. EUR``,
 ``in € Tsd.``, ``TEUR``, ``en millions d'euros``, ``en milliers d'euros``, ``en millones de
-euros``, ``en miles de euros``."""
+euros``, ``en miles de euros``; and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
+``(in ₹ crore)``, ``(₹ crore)``."""
 _FOREIGN_SCALE_RUNS = frozenset(
     w.encode()
-    for w in ("mio", "mrd", "tsd", "teur", "keur", "milliers", "milliards", "millones", "miles")
+    for w in (
+        *("mio", "mrd", "tsd", "teur", "keur", "milliers", "milliards", "millones", "miles"),
+        *("crore", "crores", "lakh", "lakhs", "lac", "lacs"),
+    )
 )
 _FOREIGN_SCALE_WORDS = {
+    **dict.fromkeys(("crore", "crores"), 10**7),
+    **dict.fromkeys(("lakh", "lakhs", "lac", "lacs"), 10**5),
     **dict.fromkeys(("mio", "millions", "millones"), 10**6),
     **dict.fromkeys(("mrd", "milliards", "miles de millones"), 10**9),
     **dict.fromkeys(("tsd", "milliers", "miles", "teur", "keur", "t€", "k€"), 10**3),
@@ -492,9 +501,13 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
         before = s[max(0, m.start() - 3) : m.start()].rstrip()
         if before[-1:].isdigit():  # a figure's own scale: "5 Mio. €"
             continue
-        word = m["de"] or m["de2"] or m["k"] or m["fr"] or m["es"]
+        word = m["de"] or m["de2"] or m["k"] or m["fr"] or m["es"] or m["inr"]
         word = re.sub(r"\s+", " ", word)
-        written = "eur" if m["k"] else m["cur"] or m["cur2"] or m["cur3"] or m["cur4"]
+        written = (
+            "eur"
+            if m["k"]
+            else m["cur"] or m["cur2"] or m["cur3"] or m["cur4"] or m["cur5"] or m["cur6"]
+        )
         out.append(
             (m.start(), m.end(), _FOREIGN_SCALE_WORDS[word], _CURRENCY_DIM.get(written), False)
         )

@@ -142,6 +142,10 @@ class NormalizedText:
 
 
 _GROUPED = re.compile(r"\d,\d{3}(?!\d)")
+_INDIAN_GROUPED = re.compile(r"\d{1,2}(?:,\d\d)+,\d{3}")
+"""A figure in Indian grouping (``1,50,000``, ``2,50,00,000``): read so only in a text with
+:data:`_INDIAN_SIGNAL`; elsewhere ``10,20,300`` is three CSV cells."""
+_INDIAN_SIGNAL = re.compile(r"₹|(?<![a-z])(?:rs\.?\s?\d|inr(?![a-z])|lakhs?|lacs?|crores?|rupees?)")
 
 
 def _csv_cells(text: str) -> str:
@@ -152,9 +156,14 @@ def _csv_cells(text: str) -> str:
     figure (``1,234`` stays)."""
     out: list[str] | None = None
     pos = 0
+    indian: bool | None = None  # decided once per text, on the first row's need
     for line in text.split("\n"):
         if line.count(",") >= 2 and ", " not in line and "|" not in line and "\t" not in line:
-            separators = [k for k, ch in enumerate(line) if ch == "," and not _groups(line, k)]
+            if indian is None:
+                indian = _INDIAN_SIGNAL.search(text) is not None
+            separators = [
+                k for k, ch in enumerate(line) if ch == "," and not _groups(line, k, indian)
+            ]
             if len(separators) >= 2:
                 if out is None:
                     out = list(text)
@@ -164,15 +173,29 @@ def _csv_cells(text: str) -> str:
     return text if out is None else "".join(out)
 
 
-def _groups(line: str, k: int) -> bool:
+def _groups(line: str, k: int, indian: bool = False) -> bool:
     """Whether the comma at ``k`` groups the thousands of a figure (``1,234``, not
-    ``194.3,172.5`` nor ``2018,2019``)."""
-    if k == 0 or _GROUPED.match(line, k - 1) is None:
+    ``194.3,172.5`` nor ``2018,2019``; with ``indian``, also ``1,50,000``)."""
+    if k == 0:
         return False
+    if _GROUPED.match(line, k - 1) is None:
+        return indian and _in_indian_figure(line, k)
     j = k - 1
     while j >= 0 and line[j].isdigit():
         j -= 1
     return not (j >= 0 and line[j] == ".")  # "3.5,100": a decimal ends the figure before
+
+
+def _in_indian_figure(line: str, k: int) -> bool:
+    """Whether the comma at ``k`` lies in a figure of :data:`_INDIAN_GROUPED` (the whole run of
+    digits and commas around it)."""
+    a = k
+    while a > 0 and (line[a - 1].isdigit() or line[a - 1] == ","):
+        a -= 1
+    b = k
+    while b < len(line) and (line[b].isdigit() or line[b] == ","):
+        b += 1
+    return _INDIAN_GROUPED.fullmatch(line, a, b) is not None
 
 
 _HTML_TABLE = re.compile(r"<(?:table|tr|td|th)\b", re.IGNORECASE)

@@ -160,6 +160,9 @@ _CURRENCY_SYMBOLS = {
     "c$": "cad",
     "a$": "aud",
     "r$": "brl",
+    # the rupee written out before a figure: Rs. 500, Rs 1,50,000, Rs.600
+    "rs": "inr",
+    "rs.": "inr",
 }
 _CURRENCY_CODES = {
     **{c: c for c in ("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw")},
@@ -176,9 +179,11 @@ _DOLLAR_PREFIXES = (
     "(?:" + "|".join(k[:-1] for k in _CURRENCY_SYMBOLS if k.endswith("$") and k != "$") + ")"
 )
 """The country prefixes of a dollar sign (``us``, ``hk``...), from :data:`_CURRENCY_SYMBOLS`."""
-_CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)")
-"""A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``) or an ISO
-code glued to the figure (``USD500 million``, ``RMB3,550 million``)."""
+_RUPEES = r"rs\.?(?=\s?\d)"
+_CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_RUPEES}")
+"""A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
+code glued to the figure (``USD500 million``, ``RMB3,550 million``) or the rupee written out
+(``Rs. 500``, ``Rs.600``)."""
 
 _SCALES: dict[str, int] = {
     "thousand": 10**3,
@@ -205,6 +210,9 @@ _SCALES: dict[str, int] = {
     "亿": 10**8,
     "億": 10**8,
     "兆": 10**12,
+    # Indian numbering: a lakh is 100,000, a crore 10,000,000 (1.5 lakh, ₹500 crore)
+    **dict.fromkeys(("lakh", "lakhs", "lac", "lacs"), 10**5),
+    **dict.fromkeys(("crore", "crores"), 10**7),
 }
 """The one table of scale words and abbreviations after a number (``2.5 million``, ``$82.9M``,
 ``$12.4bn``, ``10k``, ``1.5万``) and in number words (``three million``)."""
@@ -352,6 +360,7 @@ _FOREIGN_MULT = _alt([*(w for w in FOREIGN_SCALES if w not in _SCALE_WORDS), "mi
 _MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn)(?![a-z])
        |[ \t](?:{_FOREIGN_MULT})(?![a-z])
        |[ \t](?:mio|mrd)(?:\.|(?![a-z]))
+       |[ \t](?:lakhs?|lacs?|crores?)(?![a-z])
        |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆])"""
 _ALTERNATIVES: dict[str, str] = {
     "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
@@ -371,11 +380,11 @@ _ALTERNATIVES: dict[str, str] = {
     "cdate": r"""(?P<cdate>(?P<cy>\d{4})\s?[年년]\s?(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<![./])(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d))\s?)?
+    "num": rf"""(?P<num>(?<![./])(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_RUPEES})\s?)?
        (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
-         |(?P<dec>(?>(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d+)(?:\.\d+)?|\.\d+))
+         |(?P<dec>(?>(?:\d{{1,2}}(?:,\d\d)+,\d{{3}}(?!\d)|\d{{1,3}}(?:,\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d+)(?:\.\d+)?|\.\d+))
          (?P<exp>e[-+]?\d{{1,2}}(?!\d))?)
        (?P<m1>{_MULT})?(?(par)[ \t]?\))(?(m1)|(?P<m2>{_MULT})?)
        (?P<xm>[ \t]?[x×](?!\w)(?!\s*[\d(.$])|[ \t]+times(?![a-z])(?!\s+[\d(]))?
@@ -416,6 +425,21 @@ def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
 # Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
 _NOT_ACRONYMS = frozenset(set(_CURRENCY_CODES) | {a for a in _UNITS if a.isalpha()})
 _ACRONYM_BEFORE = re.compile(r"(?<![\w])([a-z]{2,6}) $")
+
+
+def _code_before(norm: NormalizedText, start: int) -> bool:
+    """Whether a currency code in capitals stands right before ``start`` (``EUR 5m``)."""
+    s = norm.text
+    if start < 4 or s[start - 1] != " ":
+        return False
+    acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
+    return (
+        acro is not None
+        and acro.group(1) in _CURRENCY_CODES
+        and _is_upper_in_original(norm, acro.start(1), acro.end(1))
+    )
+
+
 _MAX_RANGE_GAP = 11  # len(" through ") plus slack: longer gaps cannot be range separators
 _RANGE_SEP = re.compile(r"\s*(?:-|to|through|and)\s*")
 _BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$")
@@ -874,7 +898,7 @@ def _words(m: re.Match[str]) -> _Parsed | None:
 _DIGIT_RUN = re.compile(r"[\d$€£¥₹]+")
 _STARTER_WORDS = frozenset(
     w.encode()
-    for w in {*_SMALL, *_TENS, "hundred", *_SCALE_WORDS, "half", "twice", "thrice", "once"}
+    for w in {*_SMALL, *_TENS, "hundred", *_SCALE_WORDS, "half", "twice", "thrice", "once", "rs"}
     | set(_MONTHS)
 )
 _A_SCALE = {w: f"a {w}" for w in ("hundred", *_SCALE_WORDS)}
@@ -1143,7 +1167,11 @@ def scan(text: str | NormalizedText) -> Scan:
             elif "a" <= ch <= "z":
                 m = (
                     master_other.match(s, cand)  # "US$9.9": the sign's prefix
-                    if (s.find("$", cand + 1, cand + 3) > 0 or s[cand + 3 : cand + 4].isdigit())
+                    if (
+                        s.find("$", cand + 1, cand + 3) > 0
+                        or s[cand + 3 : cand + 4].isdigit()
+                        or s.startswith("rs", cand)
+                    )
                     and _CUR_PREFIX.match(s, cand)
                     else master_alpha.match(s, cand)
                 )
@@ -1184,6 +1212,7 @@ def scan(text: str | NormalizedText) -> Scan:
                         _is_upper_in_original(norm, a, a + 1, alpha_only=False)
                         or (_UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
                         or _COUNTED_AFTER.match(s, m.end()) is not None
+                        or _code_before(norm, cand)  # "EUR 5m", "GBP 2.5m": millions
                     )
             key = (group, written, upper)
             p = memo.get(key, _NOTHING)
