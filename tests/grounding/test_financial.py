@@ -287,6 +287,23 @@ def test_a_row_label_does_not_flip_the_sign_of_a_figure() -> None:
 
 
 @pytest.mark.parametrize(
+    ("heading", "right"),
+    [("(€ million)", "€5 billion"), ("(in € millions)", "€5 billion"), ("(£m)", "£5 billion")],
+)
+def test_a_heading_s_currency_is_the_figures_currency(heading: str, right: str) -> None:
+    # 5,000 under a euro (pound) million heading is 5 billion euros (pounds), not dollars, as the
+    # cell "€5,000" would be (it was matched as a figure without currency)
+    context = f"{heading}\nItem | 2019\nRevenue | 5,000"
+    assert _ungrounded(f"Revenue was {right}.", context) == []
+    assert _ungrounded("Revenue was 5 billion.", context) == []
+    assert _ungrounded("Revenue was $5 billion.", context) == ["$5 billion"]
+    # a heading without a currency leaves the currency to the answer
+    assert (
+        _ungrounded("Revenue was $5 billion.", "(in millions)\nItem | 2019\nRevenue | 5,000") == []
+    )
+
+
+@pytest.mark.parametrize(
     "context",
     [
         "Revenue decreased 5% in 2019.",

@@ -208,11 +208,15 @@ class _Index:
     def add_value(
         self, value: Fraction, dimension: str | None, occ: _Occ, cell: bool = True
     ) -> None:
-        """Add a value a context figure also stands for (scaled, or signed by words)."""
+        """Add a value a context figure also stands for (scaled, or signed by words). With a
+        currency (the figure's, or its heading's: ``(€ million)``) it is no unitless figure: an
+        answer's ``$5 billion`` does not name ``5,000`` under ``(€ million)``, as it does not
+        name ``€5,000 million``."""
         self.any_raw.setdefault(_k(None, value), occ)
-        self.unitless.setdefault(_k(None, value), occ)
-        if cell:
-            self.cells.setdefault(_k(None, value), occ)
+        if dimension is None or not dimension.startswith("currency-"):
+            self.unitless.setdefault(_k(None, value), occ)
+            if cell:
+                self.cells.setdefault(_k(None, value), occ)
         if dimension is not None:
             if dimension.startswith("currency-"):
                 self.currencies.add(dimension)
