@@ -273,6 +273,23 @@ def test_a_fiscal_period_is_checked(answer: str, flagged: bool) -> None:
     assert bool(check_grounding(answer, context).findings) is flagged
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # a quarter or a half the context names in words: "Q3" for "third quarter"
+        ("Q3 revenue was $5M.", "Third-quarter revenue was $5 million.", False),
+        ("Q4 sales were $5M.", "Sales in the 4th quarter were $5 million.", False),
+        ("H1 sales were $5M.", "Sales in the first half were $5 million.", False),
+        ("Q2 revenue was $5M.", "Third-quarter revenue was $5 million.", True),
+        ("H2 sales were $5M.", "Sales in the first half were $5 million.", True),
+    ],
+)
+def test_a_quarter_named_in_words_grounds_its_label(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 CSV_TABLE = "Segment,2019,2018\nMarine Services,194.3,172.5\nTotal,350.1,300.2"
 
 

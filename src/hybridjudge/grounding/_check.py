@@ -242,6 +242,27 @@ class _Index:
 
 _LABELLED_FIGURE = re.compile(r"[a-z]{2,6} \S|(?:fy|cy)\d")
 """Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year)."""
+_PERIOD_NAMED = re.compile(
+    r"(?<![\w])(?:(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter"
+    r"|(first|second|1st|2nd)[\s-]+half)(?![\w])"
+)
+"""A quarter or a half named in words (``third quarter``, ``third-quarter``, ``first half``):
+the context names ``Q3`` (``H1``) so, and an answer may write it so."""
+_PERIOD_RUNS = frozenset((b"quarter", b"half"))
+_ORDINAL_NUMBER = {
+    **dict.fromkeys(("first", "1st"), "1"),
+    **dict.fromkeys(("second", "2nd"), "2"),
+    **dict.fromkeys(("third", "3rd"), "3"),
+    **dict.fromkeys(("fourth", "4th"), "4"),
+}
+
+
+def _named_periods(s: str) -> set[str]:
+    """The identifiers (``q3``, ``h1``) of the quarters and halves ``s`` names in words."""
+    return {
+        f"q{_ORDINAL_NUMBER[m[1]]}" if m[1] else f"h{_ORDINAL_NUMBER[m[2]]}"
+        for m in _PERIOD_NAMED.finditer(s)
+    }
 
 
 def _passages(context: object) -> tuple[str, ...]:
@@ -657,6 +678,8 @@ class GroundingContext:
                 scopes = _scopes(sc.norm.text, sc.words)
                 self._index_passage(i, sc, scopes, index)
                 parsed.append((sc, scopes))
+                if not sc.words.isdisjoint(_PERIOD_RUNS):
+                    idents.update(_named_periods(sc.norm.text))
                 for ident in sc.idents:
                     idents.add(ident.text)
                     if ident.number is not None and _LABELLED_FIGURE.match(ident.text):
