@@ -72,6 +72,16 @@ EQUAL = [
     ("90 minutes", "1.5 hours"),
     ("2 weeks", "14 days"),
     ("48 h", "2 days"),
+    # US customary units by their exact definitions (1 lb = 0.45359237 kg, 1 ft = 12 in =
+    # 0.3048 m, 1 yd = 3 ft, 1 mi = 1,760 yd, 1 lb = 16 oz, 1 gal = 128 fl oz = 3.785411784 L)
+    ("16 oz", "1 lb"),
+    ("1 lb", "453.59237 g"),
+    ("12 inches", "1 ft"),
+    ("3 ft", "1 yard"),
+    ("1 mile", "1,760 yards"),
+    ("1 mile", "1.609344 km"),
+    ("1 gallon", "128 fl oz"),
+    ("1 gal", "3.785411784 L"),
 ]
 
 
@@ -80,6 +90,16 @@ def test_conversions_are_exact(a: str, b: str) -> None:
     (qa,) = parse_quantities(a)
     (qb,) = parse_quantities(b)
     assert qa.key == qb.key
+
+
+def test_a_unit_error_in_us_units_is_a_finding() -> None:
+    # "5 miles" was read as a bare 5, which matched "5 km"
+    assert check_grounding("The trail is 5 miles long.", "The trail is 5 km long.").findings
+    assert check_grounding("It weighs 5 lbs.", "It weighs 5 kg.").findings
+    assert check_grounding("It weighs 5 lbs.", "It weighs 5 lb.").grounded
+    assert check_grounding("A 6-foot fence.", "The fence is 6 ft high.").grounded
+    # "in" (a preposition) and "pound(s)" (a currency too) stay no unit
+    assert [q.unit for q in parse_quantities("5 in total, 5 pounds")] == [None, None]
 
 
 def test_different_dimensions_never_equal() -> None:

@@ -93,6 +93,21 @@ _UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
     ),
     ("m", "length", Fraction(1), ("m", "meter", "meters", "metre", "metres")),
     ("km", "length", Fraction(1000), ("km", "kilometer", "kilometers", "kilometre", "kilometres")),
+    # US customary units, by their exact definitions (not "in": a preposition; not "pound": a
+    # currency too)
+    ("lb", "mass", Fraction(45359237, 100000), ("lb", "lbs")),
+    ("oz", "mass", Fraction(28349523125, 10**9), ("oz", "ounce", "ounces")),
+    ("inch", "length", Fraction(254, 10000), ("inch", "inches")),
+    ("ft", "length", Fraction(3048, 10000), ("ft", "foot", "feet")),
+    ("yd", "length", Fraction(9144, 10000), ("yd", "yds", "yard", "yards")),
+    ("mi", "length", Fraction(1609344, 1000), ("mi", "mile", "miles")),
+    (
+        "fl oz",
+        "volume",
+        Fraction(295735295625, 10**13),
+        ("fl oz", "fl. oz", "fluid ounce", "fluid ounces"),
+    ),
+    ("gal", "volume", Fraction(3785411784, 10**9), ("gal", "gallon", "gallons")),
     ("ms", "time", Fraction(1, 1000), ("ms", "millisecond", "milliseconds")),
     ("s", "time", Fraction(1), ("s", "sec", "secs", "second", "seconds")),
     ("min", "time", Fraction(60), ("min", "mins", "minute", "minutes")),
