@@ -71,6 +71,35 @@ def test_a_fall_in_running_text_is_a_derived_percent_change(context: str) -> Non
     assert check_grounding("Revenue increased by 25%.", context).kinds == {"ungrounded_number"}
 
 
+@pytest.mark.parametrize(
+    ("answer", "derived"),
+    [
+        # 5.00 - 4.75 = 0.25 points = 25 basis points (by hand); "X to Y" after a verb of
+        # change is the change and the level reached, not a range from X to Y
+        ("The rate fell 25 bps to 4.75%.", "25 bps"),
+        ("The rate fell 0.25 percentage points to 4.75%.", "0.25 percentage points"),
+    ],
+)
+def test_a_change_then_the_level_reached_is_no_range(answer: str, derived: str) -> None:
+    report = check_grounding(answer, "The rate fell from 5.00% to 4.75%.")
+    assert report.grounded, report.findings
+    assert [(t.quantity.text, t.quantity.range_role, t.source) for t in report.quantities] == [
+        (derived, None, "derived"),
+        ("4.75%", None, "context"),
+    ]
+
+
+def test_a_rise_then_the_level_reached_is_checked() -> None:
+    # (1.05 - 1.0) / 1.0 = 5% (by hand): 6% is a finding, the level is in the context
+    context = "Revenue grew from $1.0 billion to $1.05 billion."
+    assert check_grounding("Revenue rose 5% to $1.05 billion.", context).grounded
+    report = check_grounding("Revenue rose 6% to $1.05 billion.", context)
+    assert [f.subject for f in report.findings] == ["6%"]
+    # a range is still a range
+    (low, high) = check_grounding("Take 6 to 8 tablets.", "Take 6 to 8 tablets daily.").quantities
+    assert (low.quantity.range_role, high.quantity.range_role) == ("low", "high")
+
+
 def test_a_change_between_table_rows_stays_a_rise() -> None:
     # two rows of one column: no years fix the direction, so only (larger - smaller) / smaller
     # = (200 - 150) / 150 = 33.3% is derived, not the fall (150 - 200) / 200 = -25%
