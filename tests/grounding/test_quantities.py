@@ -82,6 +82,10 @@ EQUAL = [
     ("1 mile", "1.609344 km"),
     ("1 gallon", "128 fl oz"),
     ("1 gal", "3.785411784 L"),
+    # hundredths of a currency: 45 cents = $0.45, 45 pence = £0.45
+    ("45 cents", "$0.45"),
+    ("45¢", "$0.45"),
+    ("45 pence", "£0.45"),
 ]
 
 
@@ -98,6 +102,8 @@ def test_a_unit_error_in_us_units_is_a_finding() -> None:
     assert check_grounding("It weighs 5 lbs.", "It weighs 5 kg.").findings
     assert check_grounding("It weighs 5 lbs.", "It weighs 5 lb.").grounded
     assert check_grounding("A 6-foot fence.", "The fence is 6 ft high.").grounded
+    assert check_grounding("EPS came in at $0.46.", "EPS was 45 cents.").findings
+    assert check_grounding("The rate is 5 per cent.", "The rate is 5%.").grounded  # no cents
     # "in" (a preposition) and "pound(s)" (a currency too) stay no unit
     assert [q.unit for q in parse_quantities("5 in total, 5 pounds")] == [None, None]
 

@@ -143,6 +143,9 @@ _UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
     ("usd", "currency-usd", Fraction(1), ("usd", "dollar", "dollars", "us$")),
     ("eur", "currency-eur", Fraction(1), ("eur", "euro", "euros")),
     ("gbp", "currency-gbp", Fraction(1), ("gbp",)),
+    # hundredths: "45 cents" is $0.45 (the dollar's, as English writes it), "45 pence" £0.45
+    ("cent", "currency-usd", Fraction(1, 100), ("cent", "cents", "¢")),
+    ("pence", "currency-gbp", Fraction(1, 100), ("pence",)),
     ("cny", "currency-cny", Fraction(1), ("cny", "rmb", "yuan")),
     ("jpy", "currency-jpy", Fraction(1), ("jpy", "yen")),
     ("krw", "currency-krw", Fraction(1), ("krw",)),
