@@ -159,6 +159,9 @@ def test_figures_in_latex_math_are_not_dollars() -> None:
         ("07.03.2024", 20240307),  # dotted: day first
         ("2023年3月5日に", 20230305),
         ("2023년 3월 5일", 20230305),
+        ("2024/01/05", 20240105),  # year first with slashes (read as the year 2024 before)
+        ("Filed on 24-Jan-2024.", 20240124),  # day-month-year with hyphens (read as 24 before)
+        ("24-January-2024", 20240124),
     ],
 )
 def test_a_date_in_figures_is_a_date(text: str, yyyymmdd: int) -> None:
@@ -171,6 +174,10 @@ def test_a_date_in_figures_is_a_date(text: str, yyyymmdd: int) -> None:
     [
         ("He was discharged on 03/09/2024.", "Discharge date: 03/07/2024.", True),
         ("He was discharged on March 7, 2024.", "Discharge date: 03/07/2024.", False),
+        ("It opened on 2024/02/05.", "It opened on 5 January 2024.", True),
+        ("It opened on 2024/01/05.", "It opened on 5 January 2024.", False),
+        ("Filed on 25-Jan-2024.", "Filed on January 24, 2024.", True),
+        ("Filed on 24-Jan-2024.", "Filed on January 24, 2024.", False),
         (
             "He was discharged on 7 March 2024.",
             "Admitted 25/02/2024, discharged 07/03/2024.",
