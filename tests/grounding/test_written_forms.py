@@ -148,6 +148,18 @@ def test_figures_in_latex_math_are_not_dollars() -> None:
     assert check_grounding(r"LDL fell by $45\%$ over $12$ weeks.", context).findings
 
 
+def test_swiss_grouping_is_read() -> None:
+    # 10'000 and 1'250'000.50 as Swiss reports write them (the typographic apostrophe too)
+    assert _read("CHF 10'000 and CHF 1’250’000.50") == [
+        ("CHF 10'000", Fraction(10_000), "currency-chf"),
+        ("CHF 1’250’000.50", Fraction(2_500_001, 2), "currency-chf"),
+    ]
+    assert check_grounding("The fee is CHF 10'000.", "The fee is CHF 10,000.").grounded
+    assert check_grounding("The fee is CHF 12'000.", "The fee is CHF 10,000.").findings
+    # an apostrophe before two digits is no grouping (5'10" is five feet ten)
+    assert [q.value for q in parse_quantities("5'10\"")] == [5, 10]
+
+
 @pytest.mark.parametrize(
     ("text", "yyyymmdd"),
     [

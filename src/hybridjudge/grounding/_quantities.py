@@ -402,7 +402,7 @@ _ALTERNATIVES: dict[str, str] = {
        (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
-         |(?P<dec>(?>(?:\d{{1,2}}(?:,\d\d)+,\d{{3}}(?!\d)|\d{{1,3}}(?:,\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d+)(?:\.\d+)?|\.\d+))
+         |(?P<dec>(?>(?:\d{{1,2}}(?:,\d\d)+,\d{{3}}(?!\d)|\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d{{1,3}}(?:'\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d+)(?:\.\d+)?|\.\d+))
          (?P<exp>e[-+]?\d{{1,2}}(?!\d))?)
        (?P<m1>{_MULT})?(?(par)[ \t]?\))(?(m1)|(?P<m2>{_MULT})?)
        (?P<xm>[ \t]?[x×](?!\w)(?!\s*[\d(.$])|[ \t]+times(?![a-z])(?!\s+[\d(]))?
@@ -568,6 +568,8 @@ def _numeral(dec: str) -> str:
     """A numeral's digits with ``.`` as its decimal point: commas group thousands
     (``16,525``) unless a single comma has one or two digits after it, a decimal comma
     (``1,9 Millionen``, ``3,5 %``: the master expression reads no other form)."""
+    if "'" in dec:  # Swiss grouping: 10'000 (the normalised apostrophe)
+        dec = dec.replace("'", "")
     if "," not in dec:
         return dec
     if len(dec) - dec.rfind(",") <= 3 and dec.count(",") == 1 and "." not in dec:
