@@ -148,6 +148,26 @@ def test_figures_in_latex_math_are_not_dollars() -> None:
     assert check_grounding(r"LDL fell by $45\%$ over $12$ weeks.", context).findings
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # prescription abbreviations (BID = twice daily, TID = three times daily, q12h = every
+        # 12 hours): an answer writes them in words
+        ("Take 500 mg twice daily.", "Amoxicillin 500 mg PO BID", False),
+        ("Take 500 mg twice daily.", "Amoxicillin 500 mg b.i.d.", False),
+        ("Take it 3 times a day.", "Amoxicillin 500 mg TID for 7 days", False),
+        ("Take 500 mg every 12 hours.", "Amoxicillin 500 mg PO q12h", False),
+        ("Take 500 mg three times daily.", "Amoxicillin 500 mg PO BID", True),
+        ("Take 500 mg every 8 hours.", "Amoxicillin 500 mg PO q12h", True),
+        ("The bid was 2 dollars.", "The company placed a bid on the shares.", True),  # a word
+    ],
+)
+def test_prescription_frequencies_ground_their_words(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_swiss_grouping_is_read() -> None:
     # 10'000 and 1'250'000.50 as Swiss reports write them (the typographic apostrophe too)
     assert _read("CHF 10'000 and CHF 1’250’000.50") == [

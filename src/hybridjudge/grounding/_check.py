@@ -249,6 +249,38 @@ _PERIOD_NAMED = re.compile(
 """A quarter or a half named in words (``third quarter``, ``third-quarter``, ``first half``):
 the context names ``Q3`` (``H1``) so, and an answer may write it so."""
 _PERIOD_RUNS = frozenset((b"quarter", b"half"))
+_DOSING = re.compile(r"(?<![\w.])(?:(bid|tid|qid|qd)|(b\.i\.d|t\.i\.d|q\.i\.d|q\.d)\.?)(?![\w])")
+"""The prescription abbreviations of a daily frequency: ``BID`` (twice daily), ``TID``, ``QID``,
+``QD`` (once daily), in capitals (``bid`` is also a word) or dotted (``b.i.d.``)."""
+_DOSING_RUNS = frozenset((b"bid", b"tid", b"qid", b"qd"))
+_DOSING_TIMES = {"bid": 2, "tid": 3, "qid": 4, "qd": 1}
+_INTERVAL = re.compile(r"q(\d{1,2})(?:h|hr|hrs)")
+"""A dosing interval: ``q8h`` is every 8 hours."""
+_HOUR = _UNITS["h"][2]
+
+
+def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
+    """Add the daily frequencies and dosing intervals a passage writes as prescriptions do
+    (``500 mg PO BID``, ``q8h``): an answer writes them ``twice daily``, ``every 8 hours``."""
+    s = sc.norm.text
+    if not sc.words.isdisjoint(_DOSING_RUNS) or ".i.d" in s or "q.d" in s:
+        for m in _DOSING.finditer(s):
+            if m[1] and not sc.norm.original[slice(*sc.norm.to_original(*m.span(1)))].isupper():
+                continue  # "a bid of $5"
+            span = sc.norm.to_original(*m.span())
+            occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+            times = _DOSING_TIMES[(m[1] or m[2]).replace(".", "")]
+            index.add_value(Fraction(times), None, occ, cell=False)
+    for ident in sc.idents:
+        interval = _INTERVAL.fullmatch(ident.text)
+        if interval is not None:
+            span = sc.norm.to_original(ident.start, ident.end)
+            occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+            hours = Fraction(int(interval[1]))
+            index.exact.setdefault(_k("time", hours * _HOUR), occ)
+            index.any_raw.setdefault(_k(None, hours), occ)
+
+
 _ORDINAL_NUMBER = {
     **dict.fromkeys(("first", "1st"), "1"),
     **dict.fromkeys(("second", "2nd"), "2"),
@@ -680,6 +712,7 @@ class GroundingContext:
                 parsed.append((sc, scopes))
                 if not sc.words.isdisjoint(_PERIOD_RUNS):
                     idents.update(_named_periods(sc.norm.text))
+                _add_dosing(i, sc, index)
                 for ident in sc.idents:
                     idents.add(ident.text)
                     if ident.number is not None and _LABELLED_FIGURE.match(ident.text):
