@@ -81,6 +81,7 @@ from hybridjudge.grounding._quantities import (
     F_YEAR,
     Meta,
     Scan,
+    _is_upper_in_original,
     frequency_after,
     scan,
     uncounted_frequency,
@@ -265,7 +266,7 @@ def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
     s = sc.norm.text
     if not sc.words.isdisjoint(_DOSING_RUNS) or ".i.d" in s or "q.d" in s:
         for m in _DOSING.finditer(s):
-            if m[1] and not sc.norm.original[slice(*sc.norm.to_original(*m.span(1)))].isupper():
+            if m[1] and not _is_upper_in_original(sc.norm, *m.span(1)):
                 continue  # "a bid of $5"
             span = sc.norm.to_original(*m.span())
             occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
