@@ -168,6 +168,27 @@ def test_prescription_frequencies_ground_their_words(
     assert bool(check_grounding(answer, context).findings) is flagged
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # a figure glued to a unit the checks do not read was dropped, so a wrong one passed
+        ("The plan includes 5GB of data.", "The plan includes 10 GB of data.", True),
+        ("It reaches 100mph.", "Top speed is 80 mph.", True),
+        ("The battery holds 75kWh.", "Battery capacity: 60 kWh.", True),
+        # the same figure, glued or not, on either side
+        ("The plan includes 10GB of data.", "The plan includes 10 GB of data.", False),
+        ("The plan includes 10 GB of data.", "The plan includes 10GB of data.", False),
+        ("It runs at 3.5GHz.", "Clock speed: 3.5GHz.", False),
+        # an ordinal is no figure (as before)
+        ("It ranked 3rd.", "It came third in the survey.", False),
+    ],
+)
+def test_a_figure_glued_to_an_unknown_unit_is_checked(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_swiss_grouping_is_read() -> None:
     # 10'000 and 1'250'000.50 as Swiss reports write them (the typographic apostrophe too)
     assert _read("CHF 10'000 and CHF 1’250’000.50") == [

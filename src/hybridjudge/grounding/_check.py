@@ -243,6 +243,8 @@ class _Index:
 
 _LABELLED_FIGURE = re.compile(r"[a-z]{2,6} \S|(?:fy|cy)\d")
 """Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year)."""
+_GLUED_UNIT = re.compile(r"[\d,.]+[a-z]+\Z")
+"""Identifiers that are a figure glued to a unit we do not read (``10gb``, ``220v``)."""
 _PERIOD_NAMED = re.compile(
     r"(?<![\w])(?:(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter"
     r"|(first|second|1st|2nd)[\s-]+half)(?![\w])"
@@ -716,9 +718,12 @@ class GroundingContext:
                 _add_dosing(i, sc, index)
                 for ident in sc.idents:
                     idents.add(ident.text)
-                    if ident.number is not None and _LABELLED_FIGURE.match(ident.text):
-                        # "OR 1.8", "RR 16", "FY 2023", "FY2023": a figure after its label;
-                        # an answer may write the figure alone ("the odds ratio was 1.8"),
+                    if ident.number is not None and (
+                        _LABELLED_FIGURE.match(ident.text) or _GLUED_UNIT.match(ident.text)
+                    ):
+                        # "OR 1.8", "RR 16", "FY 2023", "FY2023": a figure after its label,
+                        # and "10GB", "220V": a figure with a unit we do not read; an answer
+                        # may write the figure alone ("the odds ratio was 1.8", "10 GB"),
                         # not with a unit or currency ("ISO 500" is no "$500")
                         span = sc.norm.to_original(ident.start, ident.end)
                         occ: _Occ = ("context", i, span, passage[span[0] : span[1]])

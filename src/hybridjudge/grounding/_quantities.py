@@ -413,6 +413,7 @@ _ALTERNATIVES: dict[str, str] = {
        (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?!{_W}))""",
     "half": r"""(?P<half>(?<![\w])half(?![\w]))""",
     "ident": r"""(?P<ident>(?<![\w-])[a-z]+-?\d[a-z\d]*(?:-\d+)?(?![\w-]))""",
+    "glued": r"""(?P<glued>(?<![\w.,])(?P<gnum>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<gsuf>[a-z]{1,6})(?![\w]))""",
 }
 """The master expression's alternatives, in priority order (named groups are unique)."""
 
@@ -435,7 +436,9 @@ def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     ``import hybridjudge`` / ``hybridjudge --help`` never scan."""
     return (
         _master(("enum", "skip", "num")),
-        _master(("enum", "skip", "legal", "iso", "dmy", "sdate", "ver", "cdate", "time", "num")),
+        _master(
+            ("enum", "skip", "legal", "iso", "dmy", "sdate", "ver", "cdate", "time", "num", "glued")
+        ),
         _master(("mdy", "times", "words", "half", "ident")),
     )
 
@@ -1216,6 +1219,10 @@ def scan(text: str | NormalizedText) -> Scan:
             if group == "ident":
                 idents.append(_ident(written, start, end))
                 continue
+            if group == "glued":  # "5GB", "100mph", "220V": a figure with a unit we do not know
+                if m["gsuf"] not in _ORDINAL_SUFFIXES:  # "3rd", "5th" are no claims of a figure
+                    idents.append(Ident(written, start, end, _dec(m["gnum"])))
+                continue
             if group == "ver":  # a version or an address (2.3.1, 192.168.1.1): no quantity
                 idents.append(Ident(written, start, end, Fraction(int(written.split(".", 1)[0]))))
                 continue
@@ -1418,6 +1425,9 @@ def _merge_into(raws: list[_Raw], extra: list[_Raw]) -> None:
 _SEPARABLE = re.compile(r"[a-z]+-(\d+)|(?:fy|cy)(\d{2}|\d{4})|q([1-4])|h([12])")
 """Identifiers whose number is a claim of its own: ``covid-19``, and periods glued to their
 prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is a finding."""
+
+
+_ORDINAL_SUFFIXES = frozenset(("st", "nd", "rd", "th"))
 
 
 def _ident(text: str, start: int, end: int) -> Ident:
