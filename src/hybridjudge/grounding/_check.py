@@ -266,7 +266,8 @@ def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
     """Add the daily frequencies and dosing intervals a passage writes as prescriptions do
     (``500 mg PO BID``, ``q8h``): an answer writes them ``twice daily``, ``every 8 hours``."""
     s = sc.norm.text
-    if not sc.words.isdisjoint(_DOSING_RUNS) or ".i.d" in s or "q.d" in s:
+    words = sc.words
+    if not words.isdisjoint(_DOSING_RUNS) or (b"d" in words and (".i.d" in s or "q.d" in s)):
         for m in _DOSING.finditer(s):
             if m[1] and not _is_upper_in_original(sc.norm, *m.span(1)):
                 continue  # "a bid of $5"
