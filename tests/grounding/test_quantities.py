@@ -96,6 +96,23 @@ def test_conversions_are_exact(a: str, b: str) -> None:
     assert qa.key == qb.key
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # exact conversions, by hand: 38 x 9/5 + 32 = 100.4; 37 x 9/5 + 32 = 98.6
+        ("A fever is above 100.4°F.", "Fever: a temperature of 38 °C or higher.", False),
+        ("A fever is 38°C or more.", "Fever: a temperature of 100.4 °F or higher.", False),
+        ("Normal is 98.6 °F.", "Normal body temperature is 37 °C.", False),
+        # 38 °C is 100.4 °F, not 101 °F; no rounding across scales
+        ("A fever is 101°F.", "Fever: a temperature of 38 °C or higher.", True),
+    ],
+)
+def test_a_temperature_converts_exactly_between_scales(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_a_unit_error_in_us_units_is_a_finding() -> None:
     # "5 miles" was read as a bare 5, which matched "5 km"
     assert check_grounding("The trail is 5 miles long.", "The trail is 5 km long.").findings

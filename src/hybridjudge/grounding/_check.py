@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -203,6 +203,9 @@ class _Index:
         key = (dim, b.numerator, b.denominator)
         if dim.startswith("currency-"):
             self.currencies.add(dim)
+        elif dim in _OTHER_SCALE:  # 38 °C is exactly 100.4 °F (an affine conversion)
+            other, convert = _OTHER_SCALE[dim]
+            self.exact.setdefault(_k(other, convert(b)), occ)
         self.exact.setdefault(key, occ)
         self.numer.setdefault(key if "/" not in dim or q.unit is None else _numerator_key(q), occ)
 
@@ -241,6 +244,12 @@ class _Index:
         return self.unitless.get(_k(None, q.value))
 
 
+_OTHER_SCALE: dict[str, tuple[str, Callable[[Fraction], Fraction]]] = {
+    "temp_c": ("temp_f", lambda c: c * Fraction(9, 5) + 32),
+    "temp_f": ("temp_c", lambda f: (f - 32) * Fraction(5, 9)),
+}
+"""A temperature on the other scale, exactly (no rounding: ``38 °C`` is ``100.4 °F``, ``37.5 °C``
+is ``99.5 °F``, but ``39 °C`` is ``102.2 °F``, not ``102 °F``)."""
 _LABELLED_FIGURE = re.compile(r"[a-z]{2,6} \S|(?:fy|cy)\d")
 """Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year)."""
 _GLUED_UNIT = re.compile(r"[\d,.]+[a-z]+\Z")
