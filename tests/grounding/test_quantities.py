@@ -113,6 +113,23 @@ def test_a_temperature_converts_exactly_between_scales(
     assert bool(check_grounding(answer, context).findings) is flagged
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # one unit written with an article in the context: a week is 7 days, an hour 60 minutes
+        ("Refunds take 7 days.", "Refunds are processed within a week.", False),
+        ("It takes 60 minutes.", "It takes an hour.", False),
+        ("Within 14 days.", "Within a fortnight.", False),
+        ("Symptoms last 7-10 days.", "Symptoms resolve within a week to 10 days.", False),
+        ("Refunds take 10 days.", "Refunds are processed within a week.", True),
+        # after a count it is a frequency, not a duration of one day
+        ("Take it for 1 day.", "Take it twice a day for 5 days.", True),
+    ],
+)
+def test_a_duration_of_one_unit_in_words_is_read(answer: str, context: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_a_unit_error_in_us_units_is_a_finding() -> None:
     # "5 miles" was read as a bare 5, which matched "5 km"
     assert check_grounding("The trail is 5 miles long.", "The trail is 5 km long.").findings

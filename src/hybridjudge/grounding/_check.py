@@ -271,6 +271,31 @@ _INTERVAL = re.compile(r"q(\d{1,2})(?:h|hr|hrs)")
 _HOUR = _UNITS["h"][2]
 
 
+_ONE_UNIT = re.compile(
+    r"(?<![\w])(?:within|in|for|after|over|up\s+to|less\s+than|more\s+than|about|around"
+    r"|at\s+least|at\s+most|under|than|lasts?|takes?)\s+an?\s+"
+    r"(minute|hour|day|week|fortnight|month|year)(?![\w])"
+)
+"""A duration of one unit written with the article (``within a week``, ``for an hour``): not
+after a count (``twice a day`` is a frequency, read elsewhere)."""
+_ONE_UNIT_RUNS = frozenset((b"minute", b"hour", b"day", b"week", b"fortnight", b"month", b"year"))
+_FORTNIGHT: tuple[str | None, str | None, Fraction] = ("fortnight", "time", Fraction(14 * 86400))
+
+
+def _add_one_unit(i: int, sc: Scan, index: _Index) -> None:
+    """Add the durations of one unit a passage writes with an article (``within a week`` is
+    ``7 days`` or ``one week`` for an answer)."""
+    if sc.words.isdisjoint(_ONE_UNIT_RUNS) or (b"a" not in sc.words and b"an" not in sc.words):
+        return
+    for m in _ONE_UNIT.finditer(sc.norm.text):
+        _unit, dim, factor = _FORTNIGHT if m[1] == "fortnight" else _UNITS[m[1]]
+        if dim is None:  # pragma: no cover - every unit above has a dimension
+            continue
+        span = sc.norm.to_original(*m.span(1))
+        occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+        index.exact.setdefault(_k(dim, factor), occ)
+
+
 def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
     """Add the daily frequencies and dosing intervals a passage writes as prescriptions do
     (``500 mg PO BID``, ``q8h``): an answer writes them ``twice daily``, ``every 8 hours``."""
@@ -726,6 +751,7 @@ class GroundingContext:
                 if not sc.words.isdisjoint(_PERIOD_RUNS):
                     idents.update(_named_periods(sc.norm.text))
                 _add_dosing(i, sc, index)
+                _add_one_unit(i, sc, index)
                 for ident in sc.idents:
                     idents.add(ident.text)
                     if ident.number is not None and (
