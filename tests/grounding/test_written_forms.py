@@ -201,6 +201,20 @@ def test_swiss_grouping_is_read() -> None:
     assert [q.value for q in parse_quantities("5'10\"")] == [5, 10]
 
 
+def test_typographic_space_grouping_is_read() -> None:
+    # a no-break, narrow no-break or thin space between digit groups (typeset and SI style)
+    assert _read("10\u00a0000 and 1\u202f234\u202f567.5 and 2\u2009500") == [
+        ("10\u00a0000", Fraction(10_000), None),
+        ("1\u202f234\u202f567.5", Fraction(2_469_135, 2), None),
+        ("2\u2009500", Fraction(2_500), None),
+    ]
+    context = "The trial enrolled 10\u202f000 patients."
+    assert check_grounding("The trial enrolled 10,000 patients.", context).grounded
+    assert check_grounding("The trial enrolled 12,000 patients.", context).findings
+    # plain spaces between figures stay separators ("in 2019 500 people")
+    assert [q.value for q in parse_quantities("in 2019 500 people")] == [2019, 500]
+
+
 @pytest.mark.parametrize(
     ("text", "yyyymmdd"),
     [

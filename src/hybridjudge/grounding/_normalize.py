@@ -377,7 +377,34 @@ def normalize(text: str) -> NormalizedText:
     if "  " in text:
         out = _layout_cells(out)
     out = _continental(out)
+    if (
+        not text.isascii()
+        and ("\u202f" in text or "\u00a0" in text or "\u2009" in text)
+        and _TYPOGRAPHIC_GROUPING.search(text) is not None
+    ):
+        out = _si_grouping(out)
     return norm if out is norm.text else NormalizedText(out, text, norm.segments)
+
+
+_TYPOGRAPHIC_GROUPING = re.compile(r"\d[\u00a0\u202f\u2009]\d{3}(?!\d)")
+"""Thousands grouped by a no-break, narrow no-break or thin space (``10 000`` as typeset
+documents and SI style write it): no list separates its items so."""
+_SPACE_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?!\d|,\d)")
+
+
+def _si_grouping(text: str) -> str:
+    """``text`` (normalised: those spaces are plain) with its space-grouped figures written with
+    commas, one character for one (``10 000`` -> ``10,000``, ``1 234 567.5`` ->
+    ``1,234,567.5``), for a text that groups thousands with :data:`_TYPOGRAPHIC_GROUPING`; a
+    figure with a decimal comma (``12 500,5``) is left to the continental reading."""
+    out: list[str] | None = None
+    for m in _SPACE_GROUPED.finditer(text):
+        if out is None:
+            out = list(text)
+        for k in range(m.start(), m.end()):
+            if text[k] == " ":
+                out[k] = ","
+    return text if out is None else "".join(out)
 
 
 _ANGLO = re.compile(r",(?<=\d,)\d{3}(?:(?:,\d{3})+(?!\d)|\.\d)")
