@@ -25,6 +25,7 @@ from hybridjudge.grounding import (
     compile_anchors,
     prepare_context,
 )
+from tests.support.tatqa import load_tatqa
 
 MODULES = [
     anchors_module,
@@ -109,3 +110,23 @@ def test_a_context_is_parsed_once_and_only_when_needed() -> None:
         assert scanned.count(text) == 2  # parsed at once
         assert eager._figures is not None
     assert check_grounding("Products grew by 25.", eager) == derived
+
+
+def test_a_checker_reused_over_many_answers_reports_as_fresh_calls() -> None:
+    """A prepared checker remembers the lookups and the derivations of the quantities it has
+    seen; over TAT-QA's answers (gold and perturbed, with their question, every 10th context),
+    checked in order and again in reverse, every report equals a fresh ``check_grounding``."""
+    tq = load_tatqa()
+    docs = tq.build_documents(tq.load_documents())[::10]
+    compared = 0
+    for doc in docs:
+        by_question: dict[str, list[str]] = {}
+        for item in doc.items:
+            by_question.setdefault(item.question, []).append(item.answer)
+        for question, answers in by_question.items():
+            checker = GroundingChecker(doc.passages, question=question)
+            fresh = {a: check_grounding(a, doc.passages, question=question) for a in answers}
+            for answer in [*answers, *reversed(answers)]:
+                assert checker.check(answer) == fresh[answer], (question, answer)
+                compared += 1
+    assert compared > 500  # 28 contexts, each question with its gold and perturbed answers

@@ -1177,6 +1177,7 @@ class GroundingChecker:
     __slots__ = (
         "_anchors",
         "_derived",
+        "_derived_memo",
         "_evidence",
         "_hint",
         "_indexes",
@@ -1246,6 +1247,7 @@ class GroundingChecker:
         # Where each distinct quantity traces to: answers of one case repeat most quantities.
         self._memo: dict[tuple[str, str | None, Meta], _Occ | None] = {}
         self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
+        self._derived_memo: dict[Target, str | None] = {}
 
     def check(self, answer: str) -> GroundingReport:
         """Check one answer against the prepared case."""
@@ -1488,12 +1490,26 @@ class GroundingChecker:
             how = explain_from(shown, t)
             # the result of shown working ("... = 30.8%") must follow from that working
             if how is None and not (meta[3] & F_RESULT and len(shown) >= 2):
-                if self._hint is False:
-                    self._hint = self.context.hint(self._question) if self._question else None
-                how = self.context.derive(t, self._hint if isinstance(self._hint, Hint) else None)
+                how = self._context_derivation(t)
             if how is not None:
                 return how
         return None
+
+    def _context_derivation(self, target: Target) -> str | None:
+        """How ``target`` derives from the context's figures (the question's hint applied),
+        remembered per target: answers of one case repeat most derived figures."""
+        memo = self._derived_memo
+        try:
+            return memo[target]
+        except KeyError:
+            pass
+        if self._hint is False:
+            self._hint = self.context.hint(self._question) if self._question else None
+        how = self.context.derive(target, self._hint if isinstance(self._hint, Hint) else None)
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        memo[target] = how
+        return how
 
     def _find(self, q: Quantity) -> _Occ | None:
         occ = self.context._idx().find(q)
