@@ -142,7 +142,7 @@ class NormalizedText:
 
 
 _GROUPED = re.compile(r"\d,\d{3}(?!\d)")
-_INDIAN_GROUPED = re.compile(r"\d{1,2}(?:,\d\d)+,\d{3}")
+_INDIAN_GROUPED = re.compile(r"(?<![\d,])\d{1,2}(?:,\d\d)+,\d{3}(?![\d,])")
 """A figure in Indian grouping (``1,50,000``, ``2,50,00,000``): read so only in a text with
 :data:`_INDIAN_SIGNAL`; elsewhere ``10,20,300`` is three CSV cells."""
 _INDIAN_SIGNAL = re.compile(r"₹|(?<![a-z])(?:rs\.?\s?\d|inr(?![a-z])|lakhs?|lacs?|crores?|rupees?)")
@@ -161,8 +161,11 @@ def _csv_cells(text: str) -> str:
         if line.count(",") >= 2 and ", " not in line and "|" not in line and "\t" not in line:
             if indian is None:
                 indian = _INDIAN_SIGNAL.search(text) is not None
+            grouping = _indian_commas(line) if indian else frozenset()
             separators = [
-                k for k, ch in enumerate(line) if ch == "," and not _groups(line, k, indian)
+                k
+                for k, ch in enumerate(line)
+                if ch == "," and k not in grouping and not _groups(line, k)
             ]
             if len(separators) >= 2:
                 if out is None:
@@ -173,29 +176,26 @@ def _csv_cells(text: str) -> str:
     return text if out is None else "".join(out)
 
 
-def _groups(line: str, k: int, indian: bool = False) -> bool:
+def _groups(line: str, k: int) -> bool:
     """Whether the comma at ``k`` groups the thousands of a figure (``1,234``, not
-    ``194.3,172.5`` nor ``2018,2019``; with ``indian``, also ``1,50,000``)."""
-    if k == 0:
+    ``194.3,172.5`` nor ``2018,2019``)."""
+    if k == 0 or _GROUPED.match(line, k - 1) is None:
         return False
-    if _GROUPED.match(line, k - 1) is None:
-        return indian and _in_indian_figure(line, k)
     j = k - 1
     while j >= 0 and line[j].isdigit():
         j -= 1
     return not (j >= 0 and line[j] == ".")  # "3.5,100": a decimal ends the figure before
 
 
-def _in_indian_figure(line: str, k: int) -> bool:
-    """Whether the comma at ``k`` lies in a figure of :data:`_INDIAN_GROUPED` (the whole run of
-    digits and commas around it)."""
-    a = k
-    while a > 0 and (line[a - 1].isdigit() or line[a - 1] == ","):
-        a -= 1
-    b = k
-    while b < len(line) and (line[b].isdigit() or line[b] == ","):
-        b += 1
-    return _INDIAN_GROUPED.fullmatch(line, a, b) is not None
+def _indian_commas(line: str) -> frozenset[int]:
+    """The offsets of the commas of ``line`` that group a figure of :data:`_INDIAN_GROUPED`
+    (a whole run of digits and commas; one pass over the line)."""
+    return frozenset(
+        k
+        for m in _INDIAN_GROUPED.finditer(line)
+        for k in range(m.start(), m.end())
+        if line[k] == ","
+    )
 
 
 _HTML_TABLE = re.compile(r"<(?:table|tr|td|th)\b", re.IGNORECASE)
