@@ -142,7 +142,7 @@ class NormalizedText:
 
 
 _GROUPED = re.compile(r"\d,\d{3}(?!\d)")
-_INDIAN_GROUPED = re.compile(r"(?<![\d,])\d{1,2}(?:,\d\d)+,\d{3}(?![\d,])")
+_INDIAN_GROUPED = re.compile(r"(?<![\d,])\d{1,2}(?:,\d\d){1,6},\d{3}(?![\d,])")
 """A figure in Indian grouping (``1,50,000``, ``2,50,00,000``): read so only in a text with
 :data:`_INDIAN_SIGNAL`; elsewhere ``10,20,300`` is three CSV cells."""
 _INDIAN_SIGNAL = re.compile(r"₹|(?<![a-z])(?:rs\.?\s?\d|inr(?![a-z])|lakhs?|lacs?|crores?|rupees?)")
@@ -389,7 +389,8 @@ def normalize(text: str) -> NormalizedText:
 _TYPOGRAPHIC_GROUPING = re.compile(r"\d[\u00a0\u202f\u2009]\d{3}(?!\d)")
 """Thousands grouped by a no-break, narrow no-break or thin space (``10 000`` as typeset
 documents and SI style write it): no list separates its items so."""
-_SPACE_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?!\d|,\d)")
+_SPACE_GROUPED = re.compile(r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}(?!\d|,\d)")
+"""At most seven groups (below 10**21), each tried only from the start of its run: linear."""
 
 
 def _si_grouping(text: str) -> str:
