@@ -286,6 +286,23 @@ def test_a_row_label_does_not_flip_the_sign_of_a_figure() -> None:
     assert _ungrounded("Sales changed by -3,181.", "Sales decreased by 3,181 in 2019.") == []
 
 
+def test_the_nearest_figure_of_a_finding_has_its_heading_s_scale() -> None:
+    # "16,525" under "(in millions)" is 16,525,000,000 (by hand): the figure the wrong
+    # "$17.5 billion" is nearest to, shown with that value; a bare "16,600" is nearest the cell
+    context = "(in millions)\nItem | 2019 | 2018\nRevenue | 16,525 | 15,200"
+    (finding,) = check_grounding("Revenue was $17.5 billion.", context).findings
+    assert finding.evidence is not None
+    assert finding.evidence.startswith('nearest in the context: "16,525" = 16525000000 ')
+    (finding,) = check_grounding("Revenue was 16,600.", context).findings
+    assert finding.evidence is not None
+    assert finding.evidence.startswith('nearest in the context: "16,525" = 16525 ')
+    (finding,) = check_grounding(
+        "Revenue was €17.5 billion.", "(€ million)\nRevenue | 16,525"
+    ).findings
+    assert finding.evidence is not None
+    assert '"16,525" = 16525000000 eur' in finding.evidence
+
+
 @pytest.mark.parametrize(
     ("heading", "right"),
     [("(€ million)", "€5 billion"), ("(in € millions)", "€5 billion"), ("(£m)", "£5 billion")],

@@ -175,6 +175,9 @@ class _Index:
     dates_md: dict[int, _Occ] = field(default_factory=dict)
     dates_md_yearless: dict[int, _Occ] = field(default_factory=dict)
     items: list[tuple[Quantity, _Occ]] = field(default_factory=list)
+    scaled: list[tuple[Quantity, Fraction, str | None, _Occ]] = field(default_factory=list)
+    """Figures with the scale their heading states (the figure, its scaled value, its currency
+    dimension): candidates for the nearest-figure evidence of a finding."""
 
     def add(self, q: Quantity, occ: _Occ, cell: bool = True) -> None:
         """Add a quantity (``cell``: it stands in a table cell, see :attr:`cells`)."""
@@ -634,6 +637,18 @@ def _with_rows(scopes: list[_Scope], rows: list[tuple[int, int]]) -> list[_Scope
 _Sorted = tuple[list[float], list[tuple[Quantity, "_Occ"]]]
 
 
+def _scaled_items(
+    scaled: list[tuple[Quantity, Fraction, str | None, _Occ]],
+) -> list[tuple[Quantity, _Occ]]:
+    """The figures of :attr:`_Index.scaled` as quantities of their scaled value (``16,525``
+    under ``(in millions)`` is 16525000000), as written, for the nearest-figure evidence."""
+    out: list[tuple[Quantity, _Occ]] = []
+    for q, value, dim, occ in scaled:
+        unit = dim.split("-", 1)[1] if dim is not None and dim.startswith("currency-") else None
+        out.append((Quantity(q.text, q.span, "number", value, unit, dim, value), occ))
+    return out
+
+
 def _nearest_tables(
     items: list[tuple[Quantity, _Occ]],
 ) -> dict[tuple[str, str, str | None], _Sorted]:
@@ -814,6 +829,7 @@ class GroundingContext:
                 if scope is not None and scope.scale != 1:
                     scaled = q.value * scope.scale
                     index.add_value(scaled, q.dimension or scope.currency, occ, cell)
+                    index.scaled.append((q, scaled, q.dimension or scope.currency, occ))
                     if flags & F_CHANGE and q.value > 0:
                         index.add_value(-scaled, q.dimension or scope.currency, occ, cell)
                     if bracketed:
@@ -1024,7 +1040,8 @@ class GroundingContext:
     def _nearest_tables(self) -> dict[tuple[str, str, str | None], _Sorted]:
         """The context's quantities sorted for :meth:`nearest_evidence` (built on first need)."""
         if self._nearest is None:
-            self._nearest = _nearest_tables(self._idx().items)
+            index = self._idx()
+            self._nearest = _nearest_tables([*index.items, *_scaled_items(index.scaled)])
         return self._nearest
 
     def derive(self, target: Target, hint: Hint | None = None) -> str | None:
