@@ -471,6 +471,37 @@ RESTATED_REFUSALS = {
 }
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # refusals as models write them (read by hand: none answers the question)
+        "Nothing in the context indicates when the product launched.",
+        "No information is given about the side effects.",
+        "That detail isn't covered in the provided material.",
+        "I don't see any reference to the 2021 revenue in the context.",
+        "The price is not found in the documents.",
+        "This isn't available in the provided text.",
+    ],
+)
+def test_more_refusal_forms_abstain(text: str) -> None:
+    assert abstains(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # answers about coverage, availability and contents (they were read as refusals)
+        "Water damage is not covered in the warranty.",
+        "Flood damage isn't covered in the standard policy.",
+        "The X200 is not available in the UK.",
+        "Gluten is not found in the product.",
+    ],
+)
+def test_not_covered_available_or_found_in_a_thing_answers(text: str) -> None:
+    assert not abstains(text, include_hedged=True)
+    assert "over_abstention" not in check_grounding(text, UNANSWERABLE, answerable=True).kinds
+
+
 @pytest.mark.parametrize("text", list(RESTATED_REFUSALS.values()), ids=list(RESTATED_REFUSALS))
 def test_a_refusal_that_restates_what_the_source_covers_abstains(text: str) -> None:
     assert abstains(text)
