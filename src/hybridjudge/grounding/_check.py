@@ -274,13 +274,14 @@ _INTERVAL = re.compile(r"q(\d{1,2})(?:h|hr|hrs)")
 _HOUR = _UNITS["h"][2]
 
 
-_ONE_UNIT = re.compile(
+_ONE_UNIT = re.compile(r"(?:minute|hour|day|week|fortnight|month|year)(?![\w])")
+_ONE_UNIT_BEFORE = re.compile(
     r"(?<![\w])(?:within|in|for|after|over|up\s+to|less\s+than|more\s+than|about|around"
-    r"|at\s+least|at\s+most|under|than|lasts?|takes?)\s+an?\s+"
-    r"(minute|hour|day|week|fortnight|month|year)(?![\w])"
+    r"|at\s+least|at\s+most|under|than|lasts?|takes?)\s+an?\s+\Z"
 )
 """A duration of one unit written with the article (``within a week``, ``for an hour``): not
-after a count (``twice a day`` is a frequency, read elsewhere)."""
+after a count (``twice a day`` is a frequency, read elsewhere). The unit is searched first (a
+literal), then what precedes it."""
 _ONE_UNIT_RUNS = frozenset((b"minute", b"hour", b"day", b"week", b"fortnight", b"month", b"year"))
 _FORTNIGHT: tuple[str | None, str | None, Fraction] = ("fortnight", "time", Fraction(14 * 86400))
 
@@ -290,11 +291,18 @@ def _add_one_unit(i: int, sc: Scan, index: _Index) -> None:
     ``7 days`` or ``one week`` for an answer)."""
     if sc.words.isdisjoint(_ONE_UNIT_RUNS) or (b"a" not in sc.words and b"an" not in sc.words):
         return
-    for m in _ONE_UNIT.finditer(sc.norm.text):
-        _unit, dim, factor = _FORTNIGHT if m[1] == "fortnight" else _UNITS[m[1]]
+    s = sc.norm.text
+    for m in _ONE_UNIT.finditer(s):
+        start = m.start()
+        if start < 2 or s[start - 2] not in "an":  # "a week", "an hour"
+            continue
+        if _ONE_UNIT_BEFORE.search(s, max(0, start - 20), start) is None:
+            continue
+        word = m.group()
+        _unit, dim, factor = _FORTNIGHT if word == "fortnight" else _UNITS[word]
         if dim is None:  # pragma: no cover - every unit above has a dimension
             continue
-        span = sc.norm.to_original(*m.span(1))
+        span = sc.norm.to_original(*m.span())
         occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
         index.exact.setdefault(_k(dim, factor), occ)
 
