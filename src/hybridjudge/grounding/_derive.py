@@ -77,6 +77,7 @@ __all__ = [
     "counted_noun",
     "explain_from",
     "stated_trend",
+    "trend_before",
 ]
 
 MAX_PAIRS = 100_000
@@ -312,9 +313,19 @@ def stated_trend(text: str, start: int, end: int) -> int:
     (normalised text): a change word right before it (``fell 30%``, ``grew by 12%``, ``an
     increase of 5``) or right after it (``a 30% increase``, ``1,862 more``, ``12% lower``).
     ``1`` up, ``-1`` down, ``0`` none (``rose to 52`` states a level, not a change)."""
-    m = _TREND_BEFORE.search(text, max(0, start - 40), start)
+    before = trend_before(text, start)
+    if before:
+        return before
+    m = _TREND_AFTER.match(text, end)
     if m is None:
-        m = _TREND_AFTER.match(text, end)
+        return 0
+    return 1 if m["up"] else -1
+
+
+def trend_before(text: str, start: int) -> int:
+    """The direction a change word right before ``text[start:]`` states (``fell 30%``, ``grew
+    by 12%``, ``an increase of 5``): ``1`` up, ``-1`` down, ``0`` none."""
+    m = _TREND_BEFORE.search(text, max(0, start - 40), start)
     if m is None:
         return 0
     return 1 if m["up"] else -1

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from hybridjudge.grounding._derive import trend_before
 from hybridjudge.grounding._errors import GroundingTypeError
 from hybridjudge.grounding._languages import (
     CJK_COUNTERS,
@@ -464,13 +465,6 @@ def _code_before(norm: NormalizedText, start: int) -> bool:
 _MAX_RANGE_GAP = 11  # len(" through ") plus slack: longer gaps cannot be range separators
 _RANGE_SEP = re.compile(r"\s*(?:-|to|through|and)\s*")
 _BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$")
-_CHANGE_BEFORE = re.compile(
-    r"(?<![\w])(?:rose|risen|rises|increased|increases|grew|grown|grows|climbed|jumped|gained"
-    r"|fell|fallen|falls|decreased|decreases|declined|declines|dropped|drops|slipped|slid|up|down)"
-    r"(?:\s+by)?(?:\s+(?:approximately|about|around|roughly|nearly|almost|some))?\s+$"
-)
-"""A verb of change right before a figure: ``X to Y`` after it is the change, then the level
-reached (``fell 25 bps to 4.75%``), not a range."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1466,8 +1460,10 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
         if hi.start - lo.end <= _MAX_RANGE_GAP and lo.kind == hi.kind == "number" and not lo.role:
             sep = _RANGE_SEP.fullmatch(s, lo.end, hi.start)
             ok = sep is not None and not _is_working(s, lo.start, hi.end)
-            if ok and lo.start and _CHANGE_BEFORE.search(s, max(0, lo.start - 30), lo.start):
-                ok = False  # "fell 25 bps to 4.75%", "rose 5% to $1.2 billion": a change, then a level
+            if ok and lo.start and trend_before(s, lo.start):
+                # after a word of change, "X to Y" is the change, then the level reached ("fell
+                # 25 bps to 4.75%", "rose 5% to $1.2 billion"), not a range
+                ok = False
             if ok and "and" in s[lo.end : hi.start]:
                 ok = _BETWEEN_BEFORE.search(s, max(0, lo.start - 9), lo.start) is not None
             if ok and lo.unit is None and hi.unit is not None:
