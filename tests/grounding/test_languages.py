@@ -104,3 +104,41 @@ def test_units_convert_across_languages() -> None:
     (q,) = parse_quantities("两周")  # two weeks = 14 days
     assert q.base_value == 14 * DAY
     assert check_grounding("14 days", "两周内").grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        # figures with CJK or Korean scale characters, read whole (by hand: 1亿 = 10**8,
+        # 万/만 = 10**4, 천 = 1,000): they were read in parts ("1" and "5000万元")
+        ("1亿5000万元", Fraction(150_000_000), "cny"),
+        ("3亿2000万", Fraction(320_000_000), None),
+        ("5만 원", Fraction(50_000), "krw"),
+        ("3천만 원", Fraction(30_000_000), "krw"),
+        ("1억 2천만 원", Fraction(120_000_000), "krw"),
+        ("5만 명", Fraction(50_000), None),
+    ],
+)
+def test_figures_with_scale_characters_are_read_whole(
+    text: str, value: Fraction, unit: str | None
+) -> None:
+    assert [(q.value, q.unit) for q in parse_quantities(text)] == [(value, unit)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        ("营收为1.5亿元。", "公司营收达到1亿5000万元。", False),
+        ("营收为1.6亿元。", "公司营收达到1亿5000万元。", True),
+        ("가격은 5만 원입니다.", "가격은 50,000원입니다.", False),
+        ("가격은 6만 원입니다.", "가격은 50,000원입니다.", True),
+        # a date without its year is the dated context's month and day ("5日" was 5 days)
+        ("会议于3月5日举行。", "会议定于2023年3月5日召开。", False),
+        ("会议于3月6日举行。", "会议定于2023年3月5日召开。", True),
+        ("회의는 3월 5일입니다.", "회의는 2024년 3월 5일에 열립니다.", False),
+        # "제3조" (Article 3) is no 3 x 10**12
+        ("제3조에 따라 30일 이내.", "제3조: 30일 이내에 신청", False),
+    ],
+)
+def test_scale_characters_and_dates_without_year(answer: str, context: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from fractions import Fraction
 
 __all__ = [
@@ -21,9 +22,11 @@ __all__ = [
     "FOREIGN_PHRASE_SOURCE",
     "FOREIGN_SCALES",
     "FOREIGN_UNIT_ALIASES",
+    "MIXED_NUMBER",
     "NO_SPACE_CHARS",
     "cjk_value",
     "foreign_value",
+    "mixed_value",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -172,23 +175,59 @@ def cjk_value(text: str) -> int | None:
     """The value of a run of CJK numerals (``None`` when the run is not one number)."""
     if len(text) > 1 and all(ch in _CJK_DIGITS for ch in text):
         return int("".join(str(_CJK_DIGITS[ch]) for ch in text))  # 二〇二四 = 2024
-    total = 0
-    section = 0
-    number: int | None = None
-    for ch in text:
-        if ch in _CJK_DIGITS:
+    value = _compose(
+        (_CJK_DIGITS[ch], 0, 0)
+        if ch in _CJK_DIGITS
+        else (None, _CJK_SMALL.get(ch, 0), _CJK_BIG.get(ch, 0))
+        for ch in text
+    )
+    return None if value is None else int(value)
+
+
+def _compose(tokens: Iterable[tuple[Fraction | int | None, int, int]]) -> Fraction | None:
+    """The value of a number written as figures and scale characters, in order: each token is
+    ``(figure, 0, 0)``, ``(None, small scale, 0)`` (十 百 千 천) or ``(None, 0, big scale)`` (万
+    亿 兆 만 억): ``三万五千`` is 35,000, ``1亿5000万`` 150,000,000, ``3천만`` 30,000,000.
+    ``None``: two figures in a row (not one number)."""
+    total = Fraction(0)
+    section = Fraction(0)
+    number: Fraction | None = None
+    for figure, small, big in tokens:
+        if figure is not None:
             if number is not None and number != 0:
                 return None
-            number = _CJK_DIGITS[ch]
-        elif ch in _CJK_SMALL:
-            section += (1 if number is None else number) * _CJK_SMALL[ch]
+            number = Fraction(figure)
+        elif small:
+            section += (1 if number is None else number) * small
             number = None
         else:
             section += number or 0
-            total += (section or 1) * _CJK_BIG[ch]
-            section = 0
+            total += (section or 1) * big
+            section = Fraction(0)
             number = None
     return total + section + (number or 0)
+
+
+_MIXED_SMALL = {"十": 10, "百": 100, "千": 1000, "백": 100, "천": 1000}
+_MIXED_BIG = {**_CJK_BIG, "만": 10**4, "억": 10**8}
+MIXED_NUMBER = re.compile(
+    r"(?<![\d.,])\d+(?:\.\d+)?(?:\s?(?:\d+(?:\.\d+)?\s?)?[十百千백천万萬亿億兆만억]){1,6}"
+)
+"""A figure in digits with CJK or Korean scale characters (``1亿5000万``, ``3천만``, ``5만``,
+``1억 2천만``): read whole by :func:`mixed_value`."""
+_MIXED_TOKEN = re.compile(r"(\d+(?:\.\d+)?)|([十百千백천])|([万萬亿億兆만억])")
+
+
+def mixed_value(text: str) -> Fraction | None:
+    """The value of a :data:`MIXED_NUMBER` (``None``: not one number)."""
+    return _compose(
+        (Fraction(m[1]), 0, 0)
+        if m[1]
+        else (None, _MIXED_SMALL[m[2]], 0)
+        if m[2]
+        else (None, 0, _MIXED_BIG[m[3]])
+        for m in _MIXED_TOKEN.finditer(text)
+    )
 
 
 # ---------------------------------------------------------------------------------------------

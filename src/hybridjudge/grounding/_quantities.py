@@ -33,10 +33,12 @@ from hybridjudge.grounding._languages import (
     FOREIGN_PHRASE_SOURCE,
     FOREIGN_SCALES,
     FOREIGN_UNIT_ALIASES,
+    MIXED_NUMBER,
     NO_SPACE_CHARS,
     cjk_value,
     compiled,
     foreign_value,
+    mixed_value,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
 from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
@@ -1359,6 +1361,42 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
     extra.extend(_foreign(s, words))
     if extra:
         _merge_into(raws, extra)
+    first: list[_Raw] = []  # read whole, over the parts the expressions above found
+    if _MIXED_CHARS.search(s) is not None:
+        for m in MIXED_NUMBER.finditer(s):
+            written = m.group()
+            korean = any(ch in _KOREAN_SCALES for ch in written)
+            if not korean and sum(ch in _CJK_SCALES for ch in written) < 2:
+                continue  # "5000万元", "1.5亿": the master expression reads them, with units
+            mixed = mixed_value(written)
+            if mixed is None:
+                continue
+            end = m.end()
+            unit = _CJK_MONEY.match(s, end)
+            if unit is not None:
+                code = _CJK_CURRENCY[unit[1]]
+                first.append(
+                    _Raw(
+                        "number",
+                        mixed,
+                        code,
+                        f"currency-{code}",
+                        mixed,
+                        m.start(),
+                        unit.end(),
+                        (1, 0, 1, 0),
+                    )
+                )
+            else:
+                first.append(_Raw("number", mixed, None, None, mixed, m.start(), end, (1, 0, 1, 0)))
+    if "月" in s or "월" in s:
+        for m in _CJK_MONTH_DAY.finditer(s):
+            parsed = _date(0, int(m[1]), int(m[2]))
+            if parsed is not None:
+                v = parsed[1]
+                first.append(_Raw("date", v, "date", "date", v, m.start(), m.end(), (1, 0, 4, 0)))
+    if first:
+        _replace_into(raws, first)
 
 
 def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
@@ -1394,6 +1432,41 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
             _Raw("number", value, unit, dim, value * factor, m.start(), m.end(), (1, 0, 1, 0))
         )
     return out
+
+
+_KOREAN_SCALES = frozenset("백천만억")
+_CJK_SCALES = frozenset("十百千万萬亿億兆")
+_MIXED_CHARS = re.compile(r"\d\s?[十百千백천万萬亿億兆만억]")
+_CJK_MONEY = re.compile(r"\s?(원|元|円|人民币)")
+_CJK_CURRENCY = {"원": "krw", "元": "cny", "円": "jpy", "人民币": "cny"}
+_CJK_MONTH_DAY = re.compile(r"(?<![\d年년])(\d{1,2})\s?[月월]\s?(\d{1,2})\s?[日일]")
+"""A date without its year (``3月5日``, ``3월 5일``): matched by a dated context's month and day."""
+
+
+def _replace_into(raws: list[_Raw], first: list[_Raw]) -> None:
+    """Put ``first`` into the sorted ``raws`` in place of every quantity it overlaps (``1亿5000万``
+    over ``1`` and ``5000万``; ``3月5日`` over ``3`` and ``5日``), except a date it would cut
+    (``2023年3月5日`` stays whole)."""
+    first.sort(key=lambda r: r.start)
+    kept: list[_Raw] = []
+    for r in first:
+        if kept and r.start < kept[-1].end:
+            continue
+        if any(
+            q.kind == "date"
+            and q.start < r.end
+            and r.start < q.end
+            and q.end - q.start > r.end - r.start
+            for q in raws
+        ):
+            continue
+        kept.append(r)
+    if not kept:
+        return
+    out = [q for q in raws if not any(q.start < r.end and r.start < q.end for r in kept)]
+    out.extend(kept)
+    out.sort(key=lambda q: q.start)
+    raws[:] = out
 
 
 def _merge_into(raws: list[_Raw], extra: list[_Raw]) -> None:
