@@ -8,6 +8,7 @@ Expected values are the numbers' meanings, worked out by hand (三十 = 3 x 10 =
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 import pytest
@@ -142,3 +143,13 @@ def test_figures_with_scale_characters_are_read_whole(
 )
 def test_scale_characters_and_dates_without_year(answer: str, context: str, flagged: bool) -> None:
     assert bool(check_grounding(answer, context).findings) is flagged
+
+
+def test_many_figures_with_scale_characters_are_read_in_linear_time() -> None:
+    # 100,000 figures "5만 원" and dates "3月5日" in one text: each replaces its parts in one pass
+    # over the text's quantities (about a second on a slow machine)
+    text = " ".join("5만 원" for _ in range(50_000)) + "，".join("3月5日" for _ in range(50_000))
+    started = time.perf_counter()
+    quantities = parse_quantities(text)
+    assert time.perf_counter() - started < 10
+    assert len(quantities) == 100_000

@@ -1445,27 +1445,32 @@ _CJK_MONTH_DAY = re.compile(r"(?<![\d年년])(\d{1,2})\s?[月월]\s?(\d{1,2})\s?
 
 def _replace_into(raws: list[_Raw], first: list[_Raw]) -> None:
     """Put ``first`` into the sorted ``raws`` in place of every quantity it overlaps (``1亿5000万``
-    over ``1`` and ``5000万``; ``3月5日`` over ``3`` and ``5日``), except a date it would cut
-    (``2023年3月5日`` stays whole)."""
+    over ``1`` and ``5000万``; ``3月5日`` over ``3`` and ``5日``), except where it would cut a
+    longer date (``2023年3月5日`` stays whole); one linear pass over both."""
     first.sort(key=lambda r: r.start)
-    kept: list[_Raw] = []
+    out: list[_Raw] = []
+    i = 0
+    n = len(raws)
+    last_end = -1
     for r in first:
-        if kept and r.start < kept[-1].end:
+        if r.start < last_end:
             continue
-        if any(
-            q.kind == "date"
-            and q.start < r.end
-            and r.start < q.end
-            and q.end - q.start > r.end - r.start
-            for q in raws
-        ):
+        while i < n and raws[i].end <= r.start:
+            out.append(raws[i])
+            i += 1
+        j = i
+        cuts_a_date = False
+        while j < n and raws[j].start < r.end:
+            q = raws[j]
+            if q.kind == "date" and q.end - q.start > r.end - r.start:
+                cuts_a_date = True
+            j += 1
+        if cuts_a_date:
             continue
-        kept.append(r)
-    if not kept:
-        return
-    out = [q for q in raws if not any(q.start < r.end and r.start < q.end for r in kept)]
-    out.extend(kept)
-    out.sort(key=lambda q: q.start)
+        i = j  # the quantities it overlaps are dropped
+        out.append(r)
+        last_end = r.end
+    out.extend(raws[i:])
     raws[:] = out
 
 
