@@ -642,34 +642,41 @@ def _with_rows(scopes: list[_Scope], rows: list[tuple[int, int]]) -> list[_Scope
     return [x for x in out if x.end > x.start]
 
 
-_Sorted = tuple[list[float], list[tuple[Quantity, "_Occ"]]]
+_Sorted = tuple[list[float], list[int]]
+"""Values sorted, and for each the position of its quantity (among the index's items, then its
+scaled figures)."""
 
 
-def _scaled_items(
-    scaled: list[tuple[Quantity, Fraction, str | None, _Occ]],
-) -> list[tuple[Quantity, _Occ]]:
-    """The figures of :attr:`_Index.scaled` as quantities of their scaled value (``16,525``
-    under ``(in millions)`` is 16525000000), as written, for the nearest-figure evidence."""
-    out: list[tuple[Quantity, _Occ]] = []
-    for q, value, dim, occ in scaled:
-        unit = dim.split("-", 1)[1] if dim is not None and dim.startswith("currency-") else None
-        out.append((Quantity(q.text, q.span, "number", value, unit, dim, value), occ))
-    return out
+def _scaled_quantity(q: Quantity, value: Fraction, dim: str | None) -> Quantity:
+    """A figure of :attr:`_Index.scaled` as a quantity of its scaled value (``16,525`` under
+    ``(in millions)`` is 16525000000), as written, for the nearest-figure evidence."""
+    unit = dim.split("-", 1)[1] if dim is not None and dim.startswith("currency-") else None
+    return Quantity(q.text, q.span, "number", value, unit, dim, value)
 
 
 def _nearest_tables(
     items: list[tuple[Quantity, _Occ]],
+    scaled: list[tuple[Quantity, Fraction, str | None, _Occ]],
 ) -> dict[tuple[str, str, str | None], _Sorted]:
     """Context quantities sorted by value, per (kind, dimension) and per kind, for finding the
-    nearest one by bisection (built once, on the first finding)."""
+    nearest one by bisection (built once, on the first finding); the figures with their
+    heading's scale (``scaled``) are numbers too, made quantities only when one is chosen."""
     groups: dict[tuple[str, str, str | None], list[tuple[float, int]]] = {}
     for i, (c, _occ) in enumerate(items):
         groups.setdefault(("dim", c.kind, c.dimension), []).append((float(c.base_value), i))
         groups.setdefault(("kind", c.kind, None), []).append((float(c.value), i))
+    kind_rows = groups.setdefault(("kind", "number", None), []) if scaled else []
+    n = len(items)
+    for k, (_q, value, dim, _occ) in enumerate(scaled):
+        x = float(value)
+        groups.setdefault(("dim", "number", dim), []).append((x, n + k))
+        kind_rows.append((x, n + k))
     out: dict[tuple[str, str, str | None], _Sorted] = {}
     for key, rows in groups.items():
+        if not rows:
+            continue
         rows.sort()  # ties: the earliest occurrence first
-        out[key] = ([r[0] for r in rows], [items[r[1]] for r in rows])
+        out[key] = ([r[0] for r in rows], [r[1] for r in rows])
     return out
 
 
@@ -1049,7 +1056,7 @@ class GroundingContext:
         """The context's quantities sorted for :meth:`nearest_evidence` (built on first need)."""
         if self._nearest is None:
             index = self._idx()
-            self._nearest = _nearest_tables([*index.items, *_scaled_items(index.scaled)])
+            self._nearest = _nearest_tables(index.items, index.scaled)
         return self._nearest
 
     def derive(self, target: Target, hint: Hint | None = None) -> str | None:
@@ -1071,7 +1078,7 @@ class GroundingContext:
             table = nearest.get(("kind", q.kind, None))
         if table is None:
             return "the context contains no quantity of this kind"
-        keys, pool = table
+        keys, positions = table
         value = q.base_value if same else q.value
         try:
             x = float(value)
@@ -1082,7 +1089,13 @@ class GroundingContext:
             (j for j in (k - 1, k) if 0 <= j < len(keys)), key=lambda j: (abs(keys[j] - x), j)
         )
         best = bisect_left(keys, keys[best])  # the first occurrence of that value
-        c, occ = pool[best]
+        index = self._idx()
+        position = positions[best]
+        if position < len(index.items):
+            c, occ = index.items[position]
+        else:
+            figure, value, dim, occ = index.scaled[position - len(index.items)]
+            c = _scaled_quantity(figure, value, dim)
         return (
             f'nearest in the context: "{c.text}" = {c.describe()} '
             f"(passage {occ[1]}, characters {occ[2][0]}-{occ[2][1]})"
