@@ -17,11 +17,14 @@ __all__ = [
     "CJK_COUNTERS",
     "CJK_NUMERAL",
     "CJK_PERCENT",
+    "CJK_SCALES",
     "FOREIGN_AMBIGUOUS",
     "FOREIGN_FIRST_WORDS",
     "FOREIGN_PHRASE_SOURCE",
     "FOREIGN_SCALES",
     "FOREIGN_UNIT_ALIASES",
+    "KOREAN_SCALES",
+    "MIXED_HINT",
     "MIXED_NUMBER",
     "NO_SPACE_CHARS",
     "cjk_value",
@@ -208,14 +211,22 @@ def _compose(tokens: Iterable[tuple[Fraction | int | None, int, int]]) -> Fracti
     return total + section + (number or 0)
 
 
-_MIXED_SMALL = {"十": 10, "百": 100, "千": 1000, "백": 100, "천": 1000}
+_MIXED_SMALL = {**_CJK_SMALL, "백": 100, "천": 1000}
 _MIXED_BIG = {**_CJK_BIG, "만": 10**4, "억": 10**8}
+CJK_SCALES = frozenset({*_CJK_SMALL, *_CJK_BIG})
+"""The scale characters of CJK numerals (十 百 千 万 萬 亿 億 兆)."""
+KOREAN_SCALES = frozenset({*_MIXED_SMALL, *_MIXED_BIG}) - CJK_SCALES
+"""Korean scale characters after figures (백 천 만 억)."""
+_SMALL_CLASS = "".join(_MIXED_SMALL)
+_BIG_CLASS = "".join(_MIXED_BIG)
 MIXED_NUMBER = re.compile(
-    r"(?<![\d.,])\d+(?:\.\d+)?(?:\s?(?:\d+(?:\.\d+)?\s?)?[十百千백천万萬亿億兆만억]){1,6}"
+    rf"(?<![\d.,])\d+(?:\.\d+)?(?:\s?(?:\d+(?:\.\d+)?\s?)?[{_SMALL_CLASS}{_BIG_CLASS}]){{1,6}}"
 )
 """A figure in digits with CJK or Korean scale characters (``1亿5000万``, ``3천만``, ``5만``,
 ``1억 2천만``): read whole by :func:`mixed_value`."""
-_MIXED_TOKEN = re.compile(r"(\d+(?:\.\d+)?)|([十百千백천])|([万萬亿億兆만억])")
+MIXED_HINT = re.compile(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
+"""A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
+_MIXED_TOKEN = re.compile(rf"(\d+(?:\.\d+)?)|([{_SMALL_CLASS}])|([{_BIG_CLASS}])")
 
 
 def mixed_value(text: str) -> Fraction | None:

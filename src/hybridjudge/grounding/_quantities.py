@@ -28,11 +28,14 @@ from hybridjudge.grounding._languages import (
     CJK_COUNTERS,
     CJK_NUMERAL,
     CJK_PERCENT,
+    CJK_SCALES,
     FOREIGN_AMBIGUOUS,
     FOREIGN_FIRST_WORDS,
     FOREIGN_PHRASE_SOURCE,
     FOREIGN_SCALES,
     FOREIGN_UNIT_ALIASES,
+    KOREAN_SCALES,
+    MIXED_HINT,
     MIXED_NUMBER,
     NO_SPACE_CHARS,
     cjk_value,
@@ -398,7 +401,7 @@ _ALTERNATIVES: dict[str, str] = {
     "sdate": r"""(?P<sdate>(?<![\w./])(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{4}|\d{2})(?![\w/])
        |(?<![\w./])(?P<da>\d{1,2})\.(?P<db>\d{1,2})\.(?P<dy2>\d{4})(?![\w]|\.\d))""",
     "ver": r"""(?P<ver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w]|\.\d))""",
-    "cdate": r"""(?P<cdate>(?P<cy>\d{4})\s?[年년]\s?(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
+    "cdate": r"""(?P<cdate>(?:(?P<cy>\d{4})\s?[年년]\s?|(?<![\d年년]))(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
     "num": rf"""(?P<num>(?<![./])(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_RUPEES})\s?)?
@@ -690,7 +693,7 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
     if group == "sdate":
         return _numeric_date(m, upper)
     if group == "cdate":
-        return _date(int(m["cy"]), int(m["cm"]), int(m["cd"]))
+        return _date(int(m["cy"] or 0), int(m["cm"]), int(m["cd"]))  # 3月5日: no year
     if group == "time":
         return _time(m["th"] or m["th2"], m["tm"] or m["tm2"], m["ap"])
     if group == "times":
@@ -1361,42 +1364,22 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
     extra.extend(_foreign(s, words))
     if extra:
         _merge_into(raws, extra)
-    first: list[_Raw] = []  # read whole, over the parts the expressions above found
-    if _MIXED_CHARS.search(s) is not None:
+    if MIXED_HINT.search(s) is not None:
+        first: list[_Raw] = []  # read whole, over the parts the expressions above found
         for m in MIXED_NUMBER.finditer(s):
             written = m.group()
-            korean = any(ch in _KOREAN_SCALES for ch in written)
-            if not korean and sum(ch in _CJK_SCALES for ch in written) < 2:
+            korean = any(ch in KOREAN_SCALES for ch in written)
+            if not korean and sum(ch in CJK_SCALES for ch in written) < 2:
                 continue  # "5000万元", "1.5亿": the master expression reads them, with units
             mixed = mixed_value(written)
             if mixed is None:
                 continue
-            end = m.end()
-            unit = _CJK_MONEY.match(s, end)
-            if unit is not None:
-                code = _CJK_CURRENCY[unit[1]]
-                first.append(
-                    _Raw(
-                        "number",
-                        mixed,
-                        code,
-                        f"currency-{code}",
-                        mixed,
-                        m.start(),
-                        unit.end(),
-                        (1, 0, 1, 0),
-                    )
-                )
-            else:
-                first.append(_Raw("number", mixed, None, None, mixed, m.start(), end, (1, 0, 1, 0)))
-    if "月" in s or "월" in s:
-        for m in _CJK_MONTH_DAY.finditer(s):
-            parsed = _date(0, int(m[1]), int(m[2]))
-            if parsed is not None:
-                v = parsed[1]
-                first.append(_Raw("date", v, "date", "date", v, m.start(), m.end(), (1, 0, 4, 0)))
-    if first:
-        _replace_into(raws, first)
+            money = _CJK_MONEY.match(s, m.end())
+            unit, dim, _factor = _NO_UNIT if money is None else _UNITS[money[1]]
+            end = m.end() if money is None else money.end()
+            first.append(_Raw("number", mixed, unit, dim, mixed, m.start(), end, (1, 0, 1, 0)))
+        if first:
+            _replace_into(raws, first)
 
 
 def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
@@ -1434,19 +1417,14 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
     return out
 
 
-_KOREAN_SCALES = frozenset("백천만억")
-_CJK_SCALES = frozenset("十百千万萬亿億兆")
-_MIXED_CHARS = re.compile(r"\d\s?[十百千백천万萬亿億兆만억]")
 _CJK_MONEY = re.compile(r"\s?(원|元|円|人民币)")
-_CJK_CURRENCY = {"원": "krw", "元": "cny", "円": "jpy", "人民币": "cny"}
-_CJK_MONTH_DAY = re.compile(r"(?<![\d年년])(\d{1,2})\s?[月월]\s?(\d{1,2})\s?[日일]")
-"""A date without its year (``3月5日``, ``3월 5일``): matched by a dated context's month and day."""
+"""A currency after a figure read whole (``5만 원``, ``1亿5000万元``), from :data:`_UNITS`."""
 
 
 def _replace_into(raws: list[_Raw], first: list[_Raw]) -> None:
     """Put ``first`` into the sorted ``raws`` in place of every quantity it overlaps (``1亿5000万``
-    over ``1`` and ``5000万``; ``3月5日`` over ``3`` and ``5日``), except where it would cut a
-    longer date (``2023年3月5日`` stays whole); one linear pass over both."""
+    over ``1`` and ``5000万``), except where it would cut a longer date; one linear pass over
+    both."""
     first.sort(key=lambda r: r.start)
     out: list[_Raw] = []
     i = 0
