@@ -117,19 +117,7 @@ def test_study_survives_the_fault_and_a_rerun_completes_it(
     openai_server.respond_with(judge)
     corpus = write_corpus(tmp_path / "toy")
     out_dir = tmp_path / "results"
-    argv = [
-        "study",
-        "run",
-        "--corpus",
-        str(corpus),
-        "--scorers",
-        "deterministic,support,contradiction",
-        "--out",
-        str(out_dir),
-        "--quiet",
-        *model_args(openai_server.base_url, tmp_path / "cache"),
-    ]
-    code = main(argv)
+    code = run_study(corpus, openai_server.base_url, out_dir, tmp_path)
     out, err = capsys.readouterr()
     assert code == EXIT_INCOMPLETE, err
     study = json.loads((out_dir / "study.json").read_text(encoding="utf-8"))
@@ -152,7 +140,7 @@ def test_study_survives_the_fault_and_a_rerun_completes_it(
     judge.fault = None
     judge.by_output.clear()
     before = openai_server.request_count
-    code = main(argv)
+    code = run_study(corpus, openai_server.base_url, out_dir, tmp_path)
     out, err = capsys.readouterr()
     assert code == EXIT_OK, err
     assert openai_server.request_count - before == CALLS_PER_OUTPUT

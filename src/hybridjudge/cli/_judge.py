@@ -172,16 +172,12 @@ def _run(args: argparse.Namespace) -> int:
         )
         print_estimate("hybridjudge judge", estimate, config, as_json=args.json)
         where = [f"line {line}" for line, _ in cases]
-        if bad:
-            refused_incomplete(
-                "hybridjudge judge", estimate, where, scorers, args.repetitions, args.max_unscored
-            )
-            return 2
-        if refused_incomplete(
+        incomplete = refused_incomplete(
             "hybridjudge judge", estimate, where, scorers, args.repetitions, args.max_unscored
-        ):
-            return EXIT_INCOMPLETE
-        return 0
+        )
+        if bad:
+            return 2
+        return EXIT_INCOMPLETE if incomplete else 0
 
     import asyncio  # here, not at the top: `hybridjudge check` builds this parser too
 
