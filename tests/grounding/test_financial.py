@@ -511,3 +511,60 @@ def test_a_bracketed_magnitude_is_still_matched_at_the_answers_precision() -> No
     # (7,344) thousand is 7.3 million, not 7.4 million; a digit off is still flagged
     assert _ungrounded("It used $7.4 million.", CASH) == ["$7.4 million"]
     assert _ungrounded("It was 365,224.", "Vested | (365,223)") == ["365,224"]
+
+
+# --- zero, and the nil cells of a table -------------------------------------------------------
+
+NIL_TABLE = """(In thousands) | 2019 | 2018
+Realized gains | — | (42,271)
+Accrued pension | 3.4 | 3.3
+Restructuring | $— | 1.4
+Tax rate | —% | 21.0%"""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "0",  # the nil cell of 2019
+        "$0",
+        "0%",  # "—%"
+        "Realized gains were $0 thousand in 2019.",
+        "0 - (-42,271) = 42,271 thousand",  # TAT-QA's own working for such a row
+    ],
+)
+def test_a_dash_cell_of_a_table_is_a_zero(answer: str) -> None:
+    report = check_grounding(answer, NIL_TABLE)
+    assert report.grounded, report.findings
+    zero = next(t for t in report.quantities if t.quantity.value == 0)
+    assert zero.source == "context"
+    assert zero.matched_text in ("—", "$—", "—%")
+
+
+def test_a_dash_in_running_text_is_no_zero() -> None:
+    assert _ungrounded("0", "Revenue - as reported - was 14 and 15.") == ["0"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "subject"),
+    [
+        # a zero is no rounding of a smaller figure: "0.0 million" was matched to the cell 1.4
+        # (thousands) as written, "0" derived as 1.4 / 3.3 = 0.42 at a precision of 1
+        ("0.0 million", "0.0 million"),
+        ("0", "0"),
+        ("It was 0.0 million.", "0.0 million"),
+        # shown working without the scale word: 3.4 - 3.3 = 0.1, not 0.0 (million)
+        ("3.4 - 3.3 = 0.0 million", "0.0 million"),
+    ],
+)
+def test_a_zero_is_grounded_only_by_a_zero(answer: str, subject: str) -> None:
+    context = "(In thousands) | 2019 | 2018\nAccrued pension | 3.4 | 3.3\nOther | 1.4 | 2.5"
+    assert _ungrounded(answer, context) == [subject]
+
+
+def test_a_zero_derived_exactly_or_rounded_from_its_working() -> None:
+    context = "(In millions) | 2019 | 2018\nCash | 3,795 | 3,795\nRate | 3.41 | 3.40"
+    for answer in ("$0 thousand", "0%", "3,795 - 3,795 = $0 million"):  # 3,795 - 3,795 = 0
+        assert _ungrounded(answer, context) == [], answer
+    # the working shows a difference that rounds to zero at the result's precision:
+    # 3.41 - 3.40 = 0.01 -> 0.0 (million)
+    assert _ungrounded("3.41 - 3.40 = 0.0 million", context) == []

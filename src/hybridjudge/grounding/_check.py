@@ -307,6 +307,25 @@ def _add_one_unit(i: int, sc: Scan, index: _Index) -> None:
         index.exact.setdefault(_k(dim, factor), occ)
 
 
+_NIL_CELL = re.compile(r"(?<=[|\t])[ \t]*((?:[$€£¥₹][ \t]?)?-(?:[ \t]?%)?)[ \t]*(?=[|\t\n]|\Z)")
+"""A table cell that is only a dash (``—``, ``–``, ``-`` once normalised), also after a currency
+sign (``$—``) or before ``%``: nil, as financial statements write a zero."""
+
+
+def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
+    """Add the dash cells of a passage's tables as the figure 0 (``0 - (-42,271)`` for a row
+    ``— | (42,271)``; a zero of an answer is grounded by nothing else, see
+    :meth:`GroundingChecker._lookup`). Only for the lookup: a nil cell is no derivation
+    operand."""
+    s = sc.norm.text
+    if "-" not in s:
+        return
+    for m in _NIL_CELL.finditer(s):
+        span = sc.norm.to_original(*m.span(1))
+        occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+        index.add_value(Fraction(0), None, occ, True)
+
+
 def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
     """Add the daily frequencies and dosing intervals a passage writes as prescriptions do
     (``500 mg PO BID``, ``q8h``): an answer writes them ``twice daily``, ``every 8 hours``."""
@@ -782,6 +801,8 @@ class GroundingContext:
                     idents.update(_named_periods(sc.norm.text))
                 _add_dosing(i, sc, index)
                 _add_one_unit(i, sc, index)
+                if "|" in passage or "\t" in passage:
+                    _add_nil_cells(i, sc, index)
                 for ident in sc.idents:
                     idents.add(ident.text)
                     if ident.number is not None and (
@@ -1198,10 +1219,10 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
         return None
     currency = q.dimension is not None and q.dimension.startswith("currency-")
     # at the precision written, also for an approximation: widened, it would let chance
-    # derivations explain invented round figures ("about 20%" = 95% - 76%)
-    return Target(
-        float(q.value), _precision(meta) / 2, float(mult), kind, sig, q.text, currency=currency
-    )
+    # derivations explain invented round figures ("about 20%" = 95% - 76%); a zero only by a
+    # derivation that is zero ("0" is no rounding of 1.4 / 3.4, nor "0.0%" of a 0.04% change)
+    half = _precision(meta) / 2 if q.value else 0.0
+    return Target(float(q.value), half, float(mult), kind, sig, q.text, currency=currency)
 
 
 class GroundingChecker:
@@ -1485,7 +1506,9 @@ class GroundingChecker:
         currencies: frozenset[str] | None = None
         if q.dimension is not None:  # a currency (money): the figures it may round
             currencies = frozenset((q.dimension, *(_OTHER_DOLLARS if bare else ())))
-        if sig >= 2 or flags & F_OWN_SCALE or approx is not None:
+        # a zero rounds every figure smaller than its last digit ("0.0 million" for a cell
+        # "1.4"): only a zero grounds it
+        if q.value and (sig >= 2 or flags & F_OWN_SCALE or approx is not None):
             precision, half = approx or (_precision(meta), _precision(meta) / 2)
             values = [float(q.value)]
             if flags & F_DECREASE and q.value > 0:
@@ -1607,10 +1630,13 @@ def _from_shown_working(
     result = float(q.value)
     mult = float(meta[0])
     tol = _precision(meta) / 2 * (1 + 1e-9) + 1e-12
+    # the working in the result's units, or without its scale word (then a zero result is
+    # compared scaled only: "3.4 - 3.3 = 0.0 million" is 100,000 off, not 0.1)
+    as_written = result != 0.0 or mult == 1.0
     for v in values:
         x = float(v)
         if (
-            abs(x - result) <= tol
+            (as_written and abs(x - result) <= tol)
             or (mult != 1.0 and abs(x * mult - result) <= tol)
             or (q.unit == "%" and abs(x * 100.0 - result) <= tol)
         ):
