@@ -419,6 +419,44 @@ def test_a_labelled_figure_in_the_context_grounds_the_bare_figure(
 @pytest.mark.parametrize(
     ("answer", "context", "flagged"),
     [
+        # a two-digit fiscal or calendar year is the year (FY19 is 2019; 00-68 in the 2000s,
+        # 69-99 in the 1900s, as POSIX strptime reads %y): it was the bare 19, flagged against
+        # "fiscal 2019" (TAT-QA's gold answers written "For FY19, ...": 333 of 350 flagged)
+        ("In FY19, revenue was $5 million.", "Fiscal 2019 revenue was $5 million.", False),
+        ("In FY 19, revenue was $5 million.", "Fiscal 2019 revenue was $5 million.", False),
+        ("In FY'19, revenue was $5 million.", "Fiscal 2019 revenue was $5 million.", False),
+        ("In FY\u201919, revenue was $5 million.", "Fiscal 2019 revenue was $5 million.", False),
+        ("In FY-19, revenue was $5 million.", "Fiscal 2019 revenue was $5 million.", False),
+        ("In CY99, revenue was $5 million.", "In 1999 revenue was $5 million.", False),
+        ("In FY18, revenue was $5 million.", "Fiscal 2019 revenue was $5 million.", True),
+        ("In FY'18, revenue was $5 million.", "Fiscal 2019 revenue was $5 million.", True),
+        ("In FY2019, revenue was $5 million.", "Fiscal 2019 revenue was $5 million.", False),
+        # and the other way round: the context's FY19 grounds 2019, not 2018
+        ("In fiscal 2019, revenue was $5 million.", "FY19 revenue: $5 million.", False),
+        ("In fiscal 2019, revenue was $5 million.", "FY'19 revenue: $5 million.", False),
+        ("In fiscal 2018, revenue was $5 million.", "FY19 revenue: $5 million.", True),
+        ("In FY19, revenue was $5 million.", "FY19 revenue: $5 million.", False),
+    ],
+)
+def test_a_two_digit_fiscal_year_is_its_year(answer: str, context: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+def test_a_date_heading_before_a_colon_is_a_date() -> None:
+    # "For the year ended December 31: | 2019 | 2018" (a table's heading): December 31 without
+    # a year, which an answer's "December 31, 2018" names (it was read as no date)
+    context = (
+        "($ in millions) | | \nFor the year ended December 31: | 2019 | 2018\nCost | $100 | $82"
+    )
+    assert check_grounding("As of December 31, 2018, cost was $82 million.", context).grounded
+    assert not check_grounding("As of June 30, 2018, cost was $82 million.", context).grounded
+    # a time after a date's day is still no date's colon
+    assert [q.kind for q in parse_quantities("May 5:30 pm")] == ["time"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
         ("Take metoprolol 50 mg once daily.", "Metoprolol 50 mg PO daily.", False),
         ("Take it once a week.", "Take it weekly.", False),
         ("Take metoprolol 50 mg once daily.", "Metoprolol 50 mg PO twice daily.", True),

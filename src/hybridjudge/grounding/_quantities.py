@@ -397,7 +397,7 @@ _ALTERNATIVES: dict[str, str] = {
     "dmy": rf"""(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?|-)(?P<dm>{_MONTH_ALT})
        (?:\.?,?\s+|-)(?P<dy>\d{{4}})(?![\w]))""",
     "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
-       (?:,?\s+(?P<my>\d{{4}}))?(?![\w:]))""",
+       (?:,?\s+(?P<my>\d{{4}}))?(?![\w]|:\d))""",
     "sdate": r"""(?P<sdate>(?<![\w./])(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{4}|\d{2})(?![\w/])
        |(?<![\w./])(?P<da>\d{1,2})\.(?P<db>\d{1,2})\.(?P<dy2>\d{4})(?![\w]|\.\d))""",
     "ver": r"""(?P<ver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w]|\.\d))""",
@@ -418,7 +418,7 @@ _ALTERNATIVES: dict[str, str] = {
        (?:(?:[ \t]+|-|[ \t]+and[ \t]+)(?:{_WORD_ALT}))*(?:[ \t]+and[ \t]+a[ \t]+half)?(?![\w])
        (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?!{_W}))""",
     "half": r"""(?P<half>(?<![\w])half(?![\w]))""",
-    "ident": r"""(?P<ident>(?<![\w-])[a-z]+-?\d[a-z\d]*(?:-\d+)?(?![\w-]))""",
+    "ident": r"""(?P<ident>(?<![\w-])(?:[a-z]+-?\d[a-z\d]*(?:-\d+)?|(?:fy|cy)'\d\d)(?![\w-]))""",
     "glued": r"""(?P<glued>(?<![\w.,])(?P<gnum>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<gsuf>[a-z]{1,6})(?![\w]))""",
 }
 """The master expression's alternatives, in priority order (named groups are unique)."""
@@ -967,6 +967,8 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
                 add(p - 1)
                 if prev == "(" and p > 1 and s[p - 2] in "$€£¥₹":
                     add(p - 2)
+            elif prev == "'" and s[p - 3 : p - 1] in ("fy", "cy"):  # "FY'19"
+                add(p - 3)
             add(p)
         if e < n and s[e] in ".)" and _at_line_start(s, p):
             add(s.rfind("\n", max(0, p - 9), p) + 1)
@@ -1272,7 +1274,10 @@ def scan(text: str | NormalizedText) -> Scan:
                     start = acro.start(1)
                     p = (p[0], p[1], code, f"currency-{code}", p[1], *p[5:])
                 else:
-                    idents.append(Ident(f"{word} {written}", acro.start(1), end, p[1]))
+                    number = p[1]
+                    if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
+                        number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
+                    idents.append(Ident(f"{word} {written}", acro.start(1), end, number))
                     continue
         if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
             start, end, p = _latex_math(s, start, end, p)
@@ -1472,9 +1477,15 @@ def _merge_into(raws: list[_Raw], extra: list[_Raw]) -> None:
     raws[:] = out
 
 
-_SEPARABLE = re.compile(r"[a-z]+-(\d+)|(?:fy|cy)(\d{2}|\d{4})|q([1-4])|h([12])")
+_SEPARABLE = re.compile(r"(?:fy|cy)['-]?(\d{2}|\d{4})|[a-z]+-(\d+)|q([1-4])|h([12])")
 """Identifiers whose number is a claim of its own: ``covid-19``, and periods glued to their
 prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is a finding."""
+
+
+def two_digit_year(yy: int) -> int:
+    """The year a two-digit fiscal or calendar year names (``FY19``: 2019): 00-68 in the 2000s,
+    69-99 in the 1900s, as :func:`time.strptime` reads ``%y`` (POSIX)."""
+    return yy + (2000 if yy <= 68 else 1900)
 
 
 _ORDINAL_SUFFIXES = frozenset(("st", "nd", "rd", "th"))
@@ -1484,6 +1495,11 @@ def _ident(text: str, start: int, end: int) -> Ident:
     sep = _SEPARABLE.fullmatch(text)
     if sep is None:
         return Ident(text, start, end, None)
+    year = sep[1]
+    if year is not None:  # "FY19", "FY'19", "CY-19": the year 2019; "FY2019" as written
+        return Ident(
+            text, start, end, Fraction(two_digit_year(int(year)) if len(year) == 2 else int(year))
+        )
     return Ident(text, start, end, Fraction(int(next(g for g in sep.groups() if g))))
 
 
