@@ -237,6 +237,13 @@ def test_fabricated_numbers_are_rarely_explained_by_chance() -> None:
         ("$1.5B", [(Fraction(1_500_000_000), "usd")]),  # not 1
         ("$12.4bn", [(Fraction(12_400_000_000), "usd")]),  # not 12
         ("€3mn", [(Fraction(3_000_000), "eur")]),
+        # news-wire and informal scale words (each was the bare figure: "$539" for "$539 mln")
+        ("$539 mln", [(Fraction(539_000_000), "usd")]),
+        ("$1.2 bln", [(Fraction(1_200_000_000), "usd")]),
+        ("$539 mil.", [(Fraction(539_000_000), "usd")]),
+        ("rose 23.2 pct", [(Fraction(232, 10), "%")]),  # a percentage, not 23.2
+        ("-USD 8,137 thousand", [(Fraction(-8_137_000), "usd")]),  # the sign before the code
+        ("USD -8,137 thousand", [(Fraction(-8_137_000), "usd")]),
         ("10k users", [(Fraction(10_000), None)]),
         ("(5,022)", [(Fraction(-5022), None)]),  # accounting negative = -5,022
         ("-5,022", [(Fraction(-5022), None)]),

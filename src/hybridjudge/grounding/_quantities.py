@@ -221,6 +221,10 @@ _SCALES: dict[str, int] = {
     "b": 10**9,
     "bn": 10**9,
     "tn": 10**12,
+    # news-wire and informal abbreviations: "$539 mln", "$1.2 bln", "$539 mil"
+    "mln": 10**6,
+    "bln": 10**9,
+    "mil": 10**6,
     # French, German and Spanish, after a figure (1,9 Millionen Euro, 3,5 milliards): the
     # scale words of the number-word tables, accents kept as written, and abbreviations
     **FOREIGN_SCALES,
@@ -371,7 +375,7 @@ def _unit_part(prefix: str) -> str:
     """The optional unit after a number, with group names prefixed (names must be unique); on
     the number's line (``$10.26\nSecond Quarter`` is no 10.26 seconds)."""
     return (
-        rf"(?:(?P<{prefix}pct>[ \t]?%|[ \t]?per[ \t]?cent(?![a-z])|[ \t]?percentage[ \t]+points?(?![a-z])"
+        rf"(?:(?P<{prefix}pct>[ \t]?%|[ \t]?(?:per[ \t]?cent|pct)(?![a-z])|[ \t]?percentage[ \t]+points?(?![a-z])"
         rf"|[ \t]?pp(?![a-z])|[ \t]?(?:パーセント|퍼센트)"
         rf"|[ \t]?(?P<{prefix}bp>bps?|basis[ \t]+points?)(?![a-z]))"
         rf"|(?:[ \t]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
@@ -381,7 +385,7 @@ def _unit_part(prefix: str) -> str:
 
 
 _FOREIGN_MULT = _alt([*(w for w in FOREIGN_SCALES if w not in _SCALE_WORDS), "millón"])
-_MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn)(?![a-z])
+_MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn|mln|bln|mil)(?![a-z])
        |[ \t](?:{_FOREIGN_MULT})(?![a-z])
        |[ \t](?:mio|mrd)(?:\.|(?![a-z]))
        |[ \t](?:lakhs?|lacs?|crores?)(?![a-z])
@@ -1272,7 +1276,11 @@ def scan(text: str | NormalizedText) -> Scan:
             ):
                 if code is not None:  # "USD 9.9 billion": the figure's currency
                     start = acro.start(1)
-                    p = (p[0], p[1], code, f"currency-{code}", p[1], *p[5:])
+                    value = p[1]
+                    if start and s[start - 1] == "-" and (start == 1 or not s[start - 2].isalnum()):
+                        start -= 1  # "-USD 8,137 thousand": the sign before the code
+                        value = -value
+                    p = (p[0], value, code, f"currency-{code}", value, *p[5:])
                 else:
                     number = p[1]
                     if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
