@@ -312,6 +312,28 @@ _NIL_CELL = re.compile(r"(?<=[|\t])[ \t]*((?:[$€£¥₹][ \t]?)?-(?:[ \t]?%)?)
 sign (``$—``) or before ``%``: nil, as financial statements write a zero."""
 
 
+_PERIOD_ENDED = re.compile(
+    r"(?<![\w])(?:(?P<unit>year|quarter|half[- ]year)s?[ \t]+(?:ended|ending|to)(?![\w])"
+    r"|(?:fiscal|financial)[ \t]+(?P<fy>year)(?![\w]))"
+)
+"""The reporting period a financial statement names: ``year ended`` (``fiscal year``,
+``financial year``) is 12 months, ``quarter ended`` 3 and ``half-year ended`` 6, as an answer
+writes them (``for the twelve months ended December 31``)."""
+_PERIOD_MONTHS = {"year": 12, "quarter": 3, "half-year": 6, "half year": 6}
+_REPORTING_RUNS = frozenset((b"year", b"years", b"quarter", b"quarters"))
+
+
+def _add_reporting_periods(i: int, sc: Scan, index: _Index) -> None:
+    """Add the reporting periods a passage names (:data:`_PERIOD_ENDED`) as their months."""
+    if sc.words.isdisjoint(_REPORTING_RUNS):
+        return
+    for m in _PERIOD_ENDED.finditer(sc.norm.text):
+        unit = m["unit"] or m["fy"]
+        span = sc.norm.to_original(*m.span("unit" if m["unit"] else "fy"))
+        occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+        index.exact.setdefault(_k("calendar", Fraction(_PERIOD_MONTHS[unit])), occ)
+
+
 def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
     """Add the dash cells of a passage's tables as the figure 0 (``0 - (-42,271)`` for a row
     ``— | (42,271)``; a zero of an answer is grounded by nothing else, see
@@ -815,6 +837,8 @@ class GroundingContext:
                         span = sc.norm.to_original(ident.start, ident.end)
                         occ: _Occ = ("context", i, span, passage[span[0] : span[1]])
                         index.any_raw.setdefault(_k(None, ident.number), occ)
+            for i, (sc, _) in enumerate(parsed):  # after every figure written as such
+                _add_reporting_periods(i, sc, index)
             self._identifiers = frozenset(idents)
             self._parsed = parsed
             self._index = index

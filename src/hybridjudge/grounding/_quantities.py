@@ -380,7 +380,7 @@ def _unit_part(prefix: str) -> str:
         rf"|[ \t]?(?P<{prefix}bp>bps?|basis[ \t]+points?)(?![a-z]))"
         rf"|(?:[ \t]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
         rf"(?:(?:/|[ \t]+per[ \t]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
-        rf"|[ \t]?(?P<{prefix}opq>(?!and/|or/)[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
+        rf"|[ \t]?(?P<{prefix}opq>(?!and/|or/|[yqmhw]/[yqmhw](?![a-zμ]))[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
     )
 
 
@@ -393,7 +393,8 @@ _MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn
 _ALTERNATIVES: dict[str, str] = {
     "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
        |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
-       |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d]))""",
+       |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d])
+       |(?<=(?<![\w])step[ \t])\d{1,2}(?=[ \t]*[:.)](?!\d)))""",
     "skip": rf"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])|(?<![\w.,])(?:{_DOLLAR_PREFIXES}?\$|[€£¥₹])\s?'?000s?(?![\d,.]))""",
     "legal": r"""(?P<legal>(?<![\w.,])\d{3}\s?\(\s?[a-z]\s?\)(?:\(\d{1,2}\))?(?![\w(])
        |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
@@ -1133,6 +1134,18 @@ def _flags_in_context(
         )
     ):
         flags |= F_COUNT
+    elif (
+        group == "words"
+        and p[2] in ("year", "quarter")
+        and s[end - 1] == "s"  # "the two years", not "the five-year plan"
+        and value.denominator == 1
+        and value.numerator <= 12
+        and last.isalpha()
+        and _COUNT_BEFORE.search(before + " ") is not None
+    ):
+        # "over the two years", "of the three years shown": the years the context lists, as
+        # "the two figures" are its figures ("over 3 years", "for three years" are durations)
+        flags |= F_COUNT
     return flags
 
 
@@ -1531,6 +1544,16 @@ def _is_working(s: str, start: int, end: int) -> bool:
     )
 
 
+def _is_year(r: _Raw) -> bool:
+    """Whether a scanned figure is written as a year (four digits, 1900-2099, no unit)."""
+    return (
+        r.unit is None
+        and r.end - r.start == 4
+        and r.value.denominator == 1
+        and 1900 <= r.value.numerator < 2100
+    )
+
+
 def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
     """Mark ``6-8``, ``6 to 8`` (and ``between 6 and 8``) as ranges; return the separators."""
     seps: list[tuple[int, int]] = []
@@ -1554,6 +1577,18 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
             if ok:
                 lo.role, hi.role = "low", "high"
                 seps.append((lo.end, hi.start))
+                if (
+                    hi.end - hi.start == 2
+                    and _is_year(lo)
+                    and hi.unit is None
+                    and s[hi.start : hi.end].isdigit()
+                ):
+                    # "2018-19": the years 2018 to 2019 (a fiscal year, as "2018/19" is)
+                    century = lo.value - lo.value % 100
+                    if hi.value > lo.value - century:
+                        hi.value = hi.base = century + hi.value
+                    elif hi.value == (lo.value + 1) % 100:  # "1999-00"
+                        hi.value = hi.base = lo.value + 1
                 i += 2
                 continue
         i += 1
