@@ -20,8 +20,11 @@ Every answer is checked twice, in two modes: ``numbers`` (number traceability on
 question, no anchors) and ``anchored`` (the gold value as a required anchor as well), by
 hybridjudge's ``check_grounding`` and by opengate-grounding's ``check_grounding`` on the same
 passages. The tables print, per answer type and per scale, the share of gold answers with no
-finding and the share of perturbed answers flagged. A last table measures how many random
-fabricated numbers pass the checks (and how many a derived-number trace "explains").
+finding and the share of perturbed answers flagged. A further table measures how many random
+fabricated numbers pass the checks (and how many a derived-number trace "explains"), and a last
+one puts the gold answers and their ``digit`` perturbations in the sentences a model writes
+(``In FY19, it was ...``, ``It was ... y/y.``, ``$539 mil``: :data:`PHRASINGS`,
+:data:`SCALE_FORMS`) and prints the share each checker still gets right.
 
 Run from the repository root::
 
@@ -602,6 +605,138 @@ def run_fabricated(docs: Sequence[Document], per_doc: int = 10) -> dict[str, flo
 
 
 # --------------------------------------------------------------------------------------------
+# Phrasings: the same answers in the sentences a model writes
+
+PHRASINGS: tuple[tuple[str, str], ...] = (
+    ("as written", "{answer}"),
+    ("in a sentence with the year", "In {year}, it was {answer}."),
+    ("fiscal year", "In fiscal {year}, it was {answer}."),
+    ("two-digit fiscal year (FY19)", "In FY{yy}, it was {answer}."),
+    ("year on year (y/y)", "It was {answer} y/y."),
+    ("from one year to the other", "From {first} to {year}, it was {answer}."),
+    ("span of years (2018-19)", "In {first}-{yy}, it was {answer}."),
+    ("counting words (the two years)", "Over the two years, it was {answer}."),
+    ("numbered steps", "Step 1: find the row. Step 2: it was {answer}."),
+    ("reporting period (twelve months)", "For the twelve months ended {year}, it was {answer}."),
+)
+"""Sentences a model puts an answer in (name, template): ``{year}`` is the question's latest
+year, ``{first}`` its earliest (templates with ``{first}`` only for questions naming two years),
+``{yy}`` the latest's last two digits. None adds a claim that a context written as a financial
+statement does not support, except the reporting period where the context names none."""
+
+SCALE_FORMS: tuple[tuple[str, str, str], ...] = (
+    ("$X mn", r"\$([\d,.]+) million", r"$\1 mn"),
+    ("$X mil", r"\$([\d,.]+) million", r"$\1 mil"),
+    ("$XM", r"\$([\d,.]+) million", r"$\1M"),
+    ("$XK", r"\$([\d,.]+) thousand", r"$\1K"),
+    ("USD X million", r"\$([\d,.]+) (million|billion|thousand)", r"USD \1 \2"),
+    ("X pct", r"([\d.]+)%", r"\1 pct"),
+    ("X per cent", r"([\d.]+)%", r"\1 per cent"),
+)
+"""Other ways to write an answer's scale or percentage (name, pattern, replacement)."""
+
+
+@dataclass(slots=True)
+class PhrasingRow:
+    """One phrasing: of the gold answers (``gold`` variant, no count) each checker passes as
+    written, the share it still passes so phrased; of the ``digit`` perturbations it flags as
+    written, the share it still flags."""
+
+    phrasing: str
+    n_gold: int
+    gold_hybridjudge: float
+    gold_opengate: float
+    n_digit: int
+    digit_hybridjudge: float
+    digit_opengate: float
+
+
+def _phrased(template: str, answer: str, question: str) -> str | None:
+    years = sorted({int(m.group()) for m in _YEAR.finditer(question)})
+    if not years:
+        return None
+    if "{first}" in template and len(years) < 2:
+        return None
+    year = years[-1]
+    return template.format(answer=answer, year=year, first=years[0], yy=f"{year % 100:02d}")
+
+
+def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
+    """Gold answers and their ``digit`` perturbations in each of :data:`PHRASINGS` and
+    :data:`SCALE_FORMS`, by both checkers (numbers mode)."""
+    ours = hybridjudge_checker()
+    theirs = opengate_checker()
+    forms: list[tuple[str, Callable[[str, str], str | None]]] = [
+        (name, lambda a, q, t=template: _phrased(t, a, q)) for name, template in PHRASINGS
+    ]
+    for name, pattern, repl in SCALE_FORMS:
+        rx = re.compile(pattern)
+
+        def scale_form(a: str, q: str, rx: re.Pattern[str] = rx, repl: str = repl) -> str | None:
+            b = rx.sub(repl, a)
+            return b if b != a else None
+
+        forms.append((name, scale_form))
+    # counts[name][checker][kind] = [considered, still right]
+    counts: dict[str, list[list[int]]] = {name: [[0, 0] for _ in range(4)] for name, _ in forms}
+    for doc in docs:
+        golds = {it.question_uid: it for it in doc.items if it.variant == "gold"}
+        for it in doc.items:
+            if it.answer_type == "count" or it.variant not in ("gold", "digit"):
+                continue
+            if it.variant == "digit" and it.base != "gold":
+                continue
+            gold = it.variant == "gold"
+            question = (golds.get(it.question_uid) or it).question
+            plain = (
+                ours(it.answer, doc.passages, question, ())[0],
+                theirs(it.answer, doc.passages, question, ()),
+            )
+            for name, form in forms:
+                phrased = form(it.answer, question)
+                if phrased is None:
+                    continue
+                for k in (0, 1):
+                    if plain[k] == gold:  # wrong as written: the phrasing is not measured
+                        continue
+                    if k == 0:
+                        flagged = ours(phrased, doc.passages, question, ())[0]
+                    else:
+                        flagged = theirs(phrased, doc.passages, question, ())
+                    cell = counts[name][k * 2 + (0 if gold else 1)]
+                    cell[0] += 1
+                    cell[1] += flagged != gold
+    rows = []
+    for name, _ in forms:
+        c = counts[name]
+
+        def share(cell: list[int]) -> float:
+            return cell[1] / cell[0] if cell[0] else 0.0
+
+        rows.append(
+            PhrasingRow(name, c[0][0], share(c[0]), share(c[2]), c[1][0], share(c[1]), share(c[3]))
+        )
+    return rows
+
+
+def format_phrasings(rows: Sequence[PhrasingRow]) -> str:
+    """The phrasing table as text."""
+    lines = [
+        "",
+        "gold answers (no count) and their digit perturbations in a model's phrasing, numbers mode:",
+        "of those each checker gets right as written, the share it still gets right so phrased",
+        f"  {'phrasing':<34} {'gold n':>6} {'hybridjudge':>12} {'opengate':>9}"
+        f" {'digit n':>8} {'hybridjudge':>12} {'opengate':>9}",
+    ]
+    for r in rows:
+        lines.append(
+            f"  {r.phrasing:<34} {r.n_gold:>6} {r.gold_hybridjudge:>12.1%} {r.gold_opengate:>9.1%}"
+            f" {r.n_digit:>8} {r.digit_hybridjudge:>12.1%} {r.digit_opengate:>9.1%}"
+        )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
 # Summaries
 
 
@@ -734,6 +869,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--show", type=int, default=0, help="print up to N failures per table row kind"
     )
+    parser.add_argument(
+        "--no-phrasings",
+        action="store_true",
+        help="skip the table of answers in a model's phrasing (about half the run time)",
+    )
     args = parser.parse_args(argv)
     if args.every < 1:
         parser.error("--every must be at least 1")
@@ -761,6 +901,10 @@ def main(argv: list[str] | None = None) -> int:
             f"(explained by a derivation: {fabricated['hybridjudge_explained_by_derivation']:.1%}); "
             f"opengate-grounding: {fabricated['opengate_passed']:.1%}"
         )
+    phrasings: list[PhrasingRow] = []
+    if not args.no_phrasings:
+        phrasings = run_phrasings(docs)
+        print(format_phrasings(phrasings))
     if args.show:
         shown: dict[str, int] = defaultdict(int)
         print("")
@@ -785,6 +929,7 @@ def main(argv: list[str] | None = None) -> int:
                     "every": args.every,
                     "tables": {t: [asdict(r) for r in rows] for t, rows in tables.items()},
                     "fabricated": fabricated,
+                    "phrasings": [asdict(r) for r in phrasings],
                     "results": [asdict(r) for r in results],
                 },
                 indent=1,

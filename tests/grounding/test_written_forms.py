@@ -552,3 +552,13 @@ def test_a_quarter_ended_is_three_months() -> None:
     assert not check_grounding(
         "In the six months ended June 30, 2019, it was $5 million.", context
     ).grounded
+
+
+def test_a_year_of_the_answer_is_no_operand_of_its_own_working() -> None:
+    # "For the twelve months ended 2018, it was 0.01.": 12 / 2018 = 0.006 was "0.01" (a TAT-QA
+    # digit perturbation that passed); 2019 - 2018 = 1 is no "1%" either
+    context = "For the year ended September 30, 2018 | 2018 | 2017\nGranted | 1,500 | 800"
+    report = check_grounding("For the twelve months ended 2018, it was 0.01.", context)
+    assert [f.subject for f in report.findings] == ["0.01"]
+    report = check_grounding("From 2017 to 2018, it rose 1%.", context)
+    assert [f.subject for f in report.findings] == ["1%"]

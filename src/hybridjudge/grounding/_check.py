@@ -1423,7 +1423,7 @@ class GroundingChecker:
             if occ is not None:
                 out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3]))
                 traced[n] = True
-                if q.kind == "number":
+                if q.kind == "number" and not meta[3] & F_YEAR:  # a year is no operand
                     operands.append((float(q.value), q.text, q.unit == "%"))
                 continue
             flags = meta[3]
