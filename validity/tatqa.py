@@ -636,64 +636,109 @@ SCALE_FORMS: tuple[tuple[str, str, str], ...] = (
 """Other ways to write an answer's scale or percentage (name, pattern, replacement)."""
 
 
+OPERAND_PHRASINGS: tuple[tuple[str, str], ...] = (
+    (
+        "operands: from ... to ...",
+        "It went from {older} in {first} to {newer} in {year}, a change of {answer}.",
+    ),
+    (
+        "operands: compared with",
+        "In {year}, it was {newer} compared with {older} in {first}, a change of {answer}.",
+    ),
+)
+"""Sentences that state an arithmetic answer's two operands (TAT-QA's ``derivation`` ``newer -
+older`` or ``(newer - older) / older``, as the annotators wrote them) with the result: only for
+questions naming two years. Stating the operands must not let a wrong result through."""
+
+_DIFFERENCE = re.compile(
+    r"\(?\s*(?P<newer>-?\$?\d[\d,]*(?:\.\d+)?)\s*-\s*(?P<older>-?\$?\d[\d,]*(?:\.\d+)?)\s*\)?"
+    r"(?:\s*/\s*\(?-?\$?\d[\d,]*(?:\.\d+)?\)?)?"
+)
+"""A derivation ``newer - older``, optionally divided (a percent change), operands unbracketed."""
+
+PHRASED_KINDS = ("gold", "digit", "sign")
+"""The answers each phrasing is measured on: gold answers (no finding is right) and their
+``digit`` and ``sign`` perturbations (a finding is right)."""
+
+
 @dataclass(slots=True)
 class PhrasingRow:
-    """One phrasing: of the gold answers (``gold`` variant, no count) each checker passes as
-    written, the share it still passes so phrased; of the ``digit`` perturbations it flags as
-    written, the share it still flags."""
+    """One phrasing: of the answers of each kind (:data:`PHRASED_KINDS`) that a checker gets
+    right as written, how many it is measured on (``n``: hybridjudge's) and the share it still
+    gets right so phrased."""
 
     phrasing: str
-    n_gold: int
-    gold_hybridjudge: float
-    gold_opengate: float
-    n_digit: int
-    digit_hybridjudge: float
-    digit_opengate: float
+    n: dict[str, int]
+    hybridjudge: dict[str, float]
+    opengate: dict[str, float]
 
 
-def _phrased(template: str, answer: str, question: str) -> str | None:
+def _phrased(template: str, answer: str, question: str, derivation: str = "") -> str | None:
     years = sorted({int(m.group()) for m in _YEAR.finditer(question)})
     if not years:
         return None
     if "{first}" in template and len(years) < 2:
         return None
+    fields = {"older": "", "newer": ""}
+    if "{older}" in template:
+        m = _DIFFERENCE.fullmatch(derivation.strip())
+        if m is None:
+            return None
+        fields = {"older": m["older"], "newer": m["newer"]}
     year = years[-1]
-    return template.format(answer=answer, year=year, first=years[0], yy=f"{year % 100:02d}")
+    return template.format(
+        answer=answer, year=year, first=years[0], yy=f"{year % 100:02d}", **fields
+    )
+
+
+_Form = Callable[[str, str, str], str | None]
+"""A phrasing: (answer, question, derivation) -> the phrased answer, or ``None``."""
 
 
 def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
-    """Gold answers and their ``digit`` perturbations in each of :data:`PHRASINGS` and
-    :data:`SCALE_FORMS`, by both checkers (numbers mode)."""
+    """Gold answers and their ``digit`` and ``sign`` perturbations in each of :data:`PHRASINGS`,
+    :data:`SCALE_FORMS` and :data:`OPERAND_PHRASINGS`, by both checkers (numbers mode)."""
     ours = hybridjudge_checker()
     theirs = opengate_checker()
-    forms: list[tuple[str, Callable[[str, str], str | None]]] = [
-        (name, lambda a, q, t=template: _phrased(t, a, q)) for name, template in PHRASINGS
+    derivations = {
+        q["uid"]: str(q.get("derivation") or "") for d in load_documents() for q in d["questions"]
+    }
+    forms: list[tuple[str, _Form]] = [
+        (name, lambda a, q, d, t=template: _phrased(t, a, q, d))
+        for name, template in (*PHRASINGS, *OPERAND_PHRASINGS)
     ]
     for name, pattern, repl in SCALE_FORMS:
         rx = re.compile(pattern)
 
-        def scale_form(a: str, q: str, rx: re.Pattern[str] = rx, repl: str = repl) -> str | None:
+        def scale_form(
+            a: str, q: str, d: str, rx: re.Pattern[str] = rx, repl: str = repl
+        ) -> str | None:
             b = rx.sub(repl, a)
             return b if b != a else None
 
         forms.append((name, scale_form))
-    # counts[name][checker][kind] = [considered, still right]
-    counts: dict[str, list[list[int]]] = {name: [[0, 0] for _ in range(4)] for name, _ in forms}
+    # counts[name][(checker, kind)] = [considered, still right]
+    counts: dict[str, dict[tuple[int, str], list[int]]] = {
+        name: {(k, kind): [0, 0] for k in (0, 1) for kind in PHRASED_KINDS} for name, _ in forms
+    }
     for doc in docs:
         golds = {it.question_uid: it for it in doc.items if it.variant == "gold"}
         for it in doc.items:
-            if it.answer_type == "count" or it.variant not in ("gold", "digit"):
+            if it.answer_type == "count" or it.variant not in PHRASED_KINDS:
                 continue
-            if it.variant == "digit" and it.base != "gold":
+            if it.variant != "gold" and it.base != "gold":
                 continue
             gold = it.variant == "gold"
             question = (golds.get(it.question_uid) or it).question
+            derivation = (
+                derivations.get(it.question_uid, "") if it.answer_type == "arithmetic" else ""
+            )
             plain = (
                 ours(it.answer, doc.passages, question, ())[0],
                 theirs(it.answer, doc.passages, question, ()),
             )
             for name, form in forms:
-                phrased = form(it.answer, question)
+                phrased = form(it.answer, question, derivation)
                 if phrased is None:
                     continue
                 for k in (0, 1):
@@ -703,36 +748,44 @@ def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
                         flagged = ours(phrased, doc.passages, question, ())[0]
                     else:
                         flagged = theirs(phrased, doc.passages, question, ())
-                    cell = counts[name][k * 2 + (0 if gold else 1)]
+                    cell = counts[name][(k, it.variant)]
                     cell[0] += 1
                     cell[1] += flagged != gold
     rows = []
     for name, _ in forms:
         c = counts[name]
-
-        def share(cell: list[int]) -> float:
-            return cell[1] / cell[0] if cell[0] else 0.0
-
         rows.append(
-            PhrasingRow(name, c[0][0], share(c[0]), share(c[2]), c[1][0], share(c[1]), share(c[3]))
+            PhrasingRow(
+                name,
+                {kind: c[(0, kind)][0] for kind in PHRASED_KINDS},
+                *(
+                    {
+                        kind: c[(k, kind)][1] / c[(k, kind)][0] if c[(k, kind)][0] else 0.0
+                        for kind in PHRASED_KINDS
+                    }
+                    for k in (0, 1)
+                ),
+            )
         )
     return rows
 
 
 def format_phrasings(rows: Sequence[PhrasingRow]) -> str:
-    """The phrasing table as text."""
+    """The phrasing table as text (hybridjudge / opengate-grounding per kind)."""
+    head = "".join(f" {kind + ' n':>8} {'hj':>6} {'og':>6}" for kind in PHRASED_KINDS)
     lines = [
         "",
-        "gold answers (no count) and their digit perturbations in a model's phrasing, numbers mode:",
-        "of those each checker gets right as written, the share it still gets right so phrased",
-        f"  {'phrasing':<34} {'gold n':>6} {'hybridjudge':>12} {'opengate':>9}"
-        f" {'digit n':>8} {'hybridjudge':>12} {'opengate':>9}",
+        "gold answers (no count) and their digit and sign perturbations in a model's phrasing,",
+        "numbers mode: of those each checker gets right as written, the share it still gets right",
+        "so phrased (hj: hybridjudge, og: opengate-grounding)",
+        f"  {'phrasing':<34}{head}",
     ]
     for r in rows:
-        lines.append(
-            f"  {r.phrasing:<34} {r.n_gold:>6} {r.gold_hybridjudge:>12.1%} {r.gold_opengate:>9.1%}"
-            f" {r.n_digit:>8} {r.digit_hybridjudge:>12.1%} {r.digit_opengate:>9.1%}"
+        cells = "".join(
+            f" {r.n[kind]:>8} {r.hybridjudge[kind]:>6.1%} {r.opengate[kind]:>6.1%}"
+            for kind in PHRASED_KINDS
         )
+        lines.append(f"  {r.phrasing:<34}{cells}")
     return "\n".join(lines)
 
 

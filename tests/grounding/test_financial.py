@@ -575,3 +575,21 @@ def test_a_zero_derived_exactly_or_rounded_from_its_working() -> None:
     # the working shows a difference that rounds to zero at the result's precision:
     # 3.41 - 3.40 = 0.01 -> 0.0 (million)
     assert _ungrounded("3.41 - 3.40 = 0.0 million", context) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        # "from A to B" states the change B - A: "-0.1" does not follow from 3.3 -> 3.4 (it
+        # was explained as 3.3 - 3.4, the operands in the order written: TAT-QA's sign-flipped
+        # answers so phrased passed 55.6% of the time)
+        ("It went from 3.3 in 2018 to 3.4 in 2019, a change of -0.1 million.", True),
+        ("It went from 3.3 in 2018 to 3.4 in 2019, a change of 0.1 million.", False),
+        ("It fell from 3.4 to 3.3, a change of -0.1 million.", False),
+        ("In 2019 it was 3.4, compared with 3.3 in 2018: a change of 0.1 million.", False),
+        ("It grew from 10 to 20, up 100%.", False),  # (20 - 10) / 10
+    ],
+)
+def test_a_change_from_one_figure_to_another_has_its_direction(answer: str, flagged: bool) -> None:
+    context = "(In millions) | 2019 | 2018\nAccrued | 3.4 | 3.3\nOther | 20 | 10"
+    assert bool(_ungrounded(answer, context)) is flagged

@@ -542,6 +542,14 @@ def test_a_year_span_reads_both_years() -> None:
     # "2018-19" is 2018 to 2019 (as "2018/19" is the fiscal year 2019); "1999-00" ends in 2000
     assert [q.value for q in parse_quantities("In 2018-19 and 1999-00")] == [2018, 2019, 1999, 2000]
     assert [q.value for q in parse_quantities("pages 12-19")] == [12, 19]  # no year
+    # only written as one span: "from 82 in 2017 to 95 in 2018" is no 2095
+    assert [q.value for q in parse_quantities("from 82 in 2017 to 95 in 2018")] == [
+        82,
+        2017,
+        95,
+        2018,
+    ]
+    assert [q.value for q in parse_quantities("2018 - 19 = 1,999")] == [2018, 19, 1999]
 
 
 def test_a_quarter_ended_is_three_months() -> None:

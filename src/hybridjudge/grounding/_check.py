@@ -1406,7 +1406,7 @@ class GroundingChecker:
     def _trace(self, sc: Scan) -> tuple[QuantityTrace, ...]:
         out: list[QuantityTrace] = []
         memo = self._memo
-        operands: list[tuple[float, str, bool]] = []
+        operands: list[tuple[float, str, bool, int]] = []  # and the quantity's index
         traced = [False] * len(sc.quantities)
         meta_of = sc.meta or ((1, 0, 1, 0),) * len(sc.quantities)
         for n, (q, ph, meta) in enumerate(
@@ -1424,7 +1424,7 @@ class GroundingChecker:
                 out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3]))
                 traced[n] = True
                 if q.kind == "number" and not meta[3] & F_YEAR:  # a year is no operand
-                    operands.append((float(q.value), q.text, q.unit == "%"))
+                    operands.append((float(q.value), q.text, q.unit == "%", n))
                 continue
             flags = meta[3]
             if flags & (F_CONSTANT | F_COUNT):
@@ -1440,7 +1440,7 @@ class GroundingChecker:
             if how is not None:
                 out.append(QuantityTrace(q, "derived", derivation=how))
                 traced[n] = True
-                operands.append((float(q.value), q.text, q.unit == "%"))
+                operands.append((float(q.value), q.text, q.unit == "%", n))
                 continue
             out.append(QuantityTrace(q, None))
         if sc.idents:
@@ -1547,7 +1547,7 @@ class GroundingChecker:
         self,
         q: Quantity,
         meta: Meta,
-        operands: list[tuple[float, str, bool]],
+        operands: list[tuple[float, str, bool, int]],
         sc: Scan,
         n: int,
         traced: Sequence[bool] = (),
@@ -1571,8 +1571,10 @@ class GroundingChecker:
         if meta[3] & F_DECREASE and target.value > 0:
             targets.append(replace(target, value=-target.value))
         shown = operands[-WORKING_OPERANDS:]
+        from_to = _from_to(sc, [o[3] for o in shown])
+        values = [o[:3] for o in shown]
         for t in targets:
-            how = explain_from(shown, t)
+            how = explain_from(values, t, from_to)
             # the result of shown working ("... = 30.8%") must follow from that working
             if how is None and not (meta[3] & F_RESULT and len(shown) >= 2):
                 how = self._context_derivation(t)
@@ -1624,6 +1626,29 @@ class GroundingChecker:
             span=q.span,
             evidence=evidence,
         )
+
+
+_FROM_BEFORE = re.compile(r"(?<![\w])from\s+(?:about\s+|approximately\s+|roughly\s+)?\Z")
+_TO_BETWEEN = re.compile(
+    r"(?:[^.;\n]|\.(?=\d)){0,30}?(?<![\w])to\s+(?:about\s+|approximately\s+)?\Z"
+)
+
+
+def _from_to(sc: Scan, indices: Sequence[int]) -> frozenset[tuple[int, int]]:
+    """The pairs of ``indices`` (positions in the list) that the answer writes as a change
+    ``from A to B`` (``went from 3.3 in 2018 to 3.4``): consecutive operands only."""
+    text = sc.norm.text
+    pairs = []
+    for k in range(len(indices) - 1):
+        a_start, a_end = sc.norm_spans[indices[k]]
+        b_start = sc.norm_spans[indices[k + 1]][0]
+        if (
+            b_start - a_end <= 40
+            and _FROM_BEFORE.search(text, max(0, a_start - 20), a_start) is not None
+            and _TO_BETWEEN.fullmatch(text, a_end, b_start) is not None
+        ):
+            pairs.append((k, k + 1))
+    return frozenset(pairs)
 
 
 def _from_shown_working(

@@ -1052,11 +1052,18 @@ def _describe(t: Target, op: int, a: int, b: int, figs: Sequence[Figure], pct_ra
     return f"{t.text} = {ta} / {tb}"
 
 
-def explain_from(operands: Sequence[tuple[float, str, bool]], t: Target) -> str | None:
+def explain_from(
+    operands: Sequence[tuple[float, str, bool]],
+    t: Target,
+    from_to: frozenset[tuple[int, int]] = frozenset(),
+) -> str | None:
     """A derivation of ``t`` from numbers the answer itself shows (its working).
 
     ``operands``: ``(value, text, is_percent)`` of the answer's numbers already traced, in order.
-    Every pair is tried (the answer names its operands), and the mean of consecutive runs.
+    Every pair is tried (the answer names its operands), and the mean of consecutive runs. A
+    pair ``(i, j)`` of ``from_to`` is a change the answer states from the first to the second
+    (``from 3.3 to 3.4``): its difference is the second minus the first, its percent change
+    relative to the first (``a change of -0.1`` does not follow from it).
     """
     n = len(operands)
     if n < 2:
@@ -1067,9 +1074,10 @@ def explain_from(operands: Sequence[tuple[float, str, bool]], t: Target) -> str 
     percent = t.kind == "percent"
     vals = [o[0] for o in operands]
     for i in range(n):
-        a = vals[i]
         for j in range(i + 1, n):  # in the order the answer writes them
-            b = vals[j]
+            a, b, ia, ib = vals[i], vals[j], i, j
+            if (i, j) in from_to:
+                a, b, ia, ib = b, a, j, i
             if percent:
                 cands = [a - b]  # percentage points
                 if b:
@@ -1080,7 +1088,7 @@ def explain_from(operands: Sequence[tuple[float, str, bool]], t: Target) -> str 
                     cands.append(a / b)
             for k, x in enumerate(cands):
                 if abs(x - y1) <= d1 or abs(x - y2) <= d2:
-                    ta, tb = operands[i][1], operands[j][1]
+                    ta, tb = operands[ia][1], operands[ib][1]
                     if percent:
                         how = (f"{ta} - {tb}", f"({ta} - {tb}) / {tb}", f"{ta} / {tb}")[k]
                     else:

@@ -1578,7 +1578,8 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
                 lo.role, hi.role = "low", "high"
                 seps.append((lo.end, hi.start))
                 if (
-                    hi.end - hi.start == 2
+                    hi.start - lo.end == 1  # "2018-19", not "2017 to 95"
+                    and hi.end - hi.start == 2
                     and _is_year(lo)
                     and hi.unit is None
                     and s[hi.start : hi.end].isdigit()
