@@ -570,3 +570,26 @@ def test_a_year_of_the_answer_is_no_operand_of_its_own_working() -> None:
     assert [f.subject for f in report.findings] == ["0.01"]
     report = check_grounding("From 2017 to 2018, it rose 1%.", context)
     assert [f.subject for f in report.findings] == ["1%"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # a decade is any of its years ("1960s" was 1,960 seconds: flagged against "1964", and
+        # "1,960 seconds" grounded it); HaluEval's knowledge texts write 24 decades in 500
+        ("He was born in the 1960s.", "He was born on 5 May 1964.", False),
+        ("It was built in the late 1990s.", "Built in 1998, the bridge...", False),
+        ("He was born in the mid-1960s.", "He was born in 1965.", False),
+        ("The band formed in the 1960s.", "The band formed in the 1960s.", False),
+        ("It was built in the 1990s.", "Built in 2005, the bridge...", True),
+        ("He was born in the mid-1970s.", "He was born in 1965.", True),
+    ],
+)
+def test_a_decade_is_any_of_its_years(answer: str, context: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+def test_a_decade_is_no_duration() -> None:
+    (q,) = parse_quantities("in the 1960s")
+    assert (q.value, q.unit, q.dimension) == (1960, None, None)
+    assert [q.unit for q in parse_quantities("after 1960 s and 10s")] == ["s", "s"]

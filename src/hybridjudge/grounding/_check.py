@@ -72,6 +72,7 @@ from hybridjudge.grounding._quantities import (
     F_CHANGE,
     F_CONSTANT,
     F_COUNT,
+    F_DECADE,
     F_DECREASE,
     F_OPERAND,
     F_OWN_SCALE,
@@ -1459,7 +1460,7 @@ class GroundingChecker:
                     dimension=None,
                     base_value=ident.number,
                 )
-                found = self._find(q)
+                found = self._find_decade(q) if ident.text.endswith("0s") else self._find(q)
                 out.append(
                     QuantityTrace(q, None)
                     if found is None
@@ -1489,6 +1490,8 @@ class GroundingChecker:
         if occ is not None or q.kind != "number":
             return occ
         mult, decimals, sig, flags = meta
+        if flags & F_DECADE:
+            return self._find_decade(q)
         if flags & F_DECREASE and q.value > 0:
             occ = self._find(replace(q, value=-q.value, base_value=-q.base_value))
             if occ is not None:
@@ -1597,6 +1600,15 @@ class GroundingChecker:
             memo.clear()
         memo[target] = how
         return how
+
+    def _find_decade(self, q: Quantity) -> _Occ | None:
+        """A year of the decade ``q`` names (``1964`` or ``May 5, 1964`` for ``the 1960s``)."""
+        for year in range(int(q.value), int(q.value) + 10):
+            value = Fraction(year)
+            occ = self._find(replace(q, value=value, base_value=value))
+            if occ is not None:
+                return occ
+        return None
 
     def _find(self, q: Quantity) -> _Occ | None:
         occ = self.context._idx().find(q)

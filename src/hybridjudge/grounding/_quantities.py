@@ -514,6 +514,8 @@ F_CHANGE = 512
 in running text, not by a label such as ``Net loss`` in a table row."""
 F_APPROX = 1024
 """Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``."""
+F_DECADE = 2048
+"""A decade (``1960s``, ``mid-1990s``), valued at its first year: any year of it grounds it."""
 
 # kind, value, unit, dimension, base value, scale multiplier, decimals, significant digits, flags
 _Parsed = tuple[QuantityKind, Fraction, str | None, str | None, Fraction, int, int, int, int]
@@ -833,6 +835,17 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
             value /= 100
             decimals += 2
         return ("number", value, "%", "percent", value, mult, decimals, sig, flags)
+    if (
+        unit_word == "s"
+        and dec is not None
+        and len(dec) == 4
+        and dec.endswith("0")
+        and not (cur or mult_text or negative or par)
+        and m.end("dec") == m.start("nunit")
+        and 1000 <= numerator <= 2090
+    ):
+        # "the 1960s" is a decade, not 1,960 seconds
+        return ("number", value, None, None, value, 1, 0, 3, F_YEAR | F_DECADE)
     if unit_word is None and opq is None:
         unit, dim, factor = None, None, _ONE
     else:
@@ -1498,9 +1511,12 @@ def _merge_into(raws: list[_Raw], extra: list[_Raw]) -> None:
     raws[:] = out
 
 
-_SEPARABLE = re.compile(r"(?:fy|cy)['-]?(\d{2}|\d{4})|[a-z]+-(\d+)|q([1-4])|h([12])")
+_SEPARABLE = re.compile(
+    r"(?:fy|cy)['-]?(\d{2}|\d{4})|(?:early|mid|late)-(\d{3}0)s|[a-z]+-(\d+)|q([1-4])|h([12])"
+)
 """Identifiers whose number is a claim of its own: ``covid-19``, and periods glued to their
-prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is a finding."""
+prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is a finding;
+``mid-1990s`` is the decade 1990 (see :data:`F_DECADE`)."""
 
 
 def two_digit_year(yy: int) -> int:
