@@ -617,6 +617,8 @@ PHRASINGS: tuple[tuple[str, str], ...] = (
     ("span of years (2018-19)", "In {first}-{yy}, it was {answer}."),
     ("counting words (the two years)", "Over the two years, it was {answer}."),
     ("numbered steps", "Step 1: find the row. Step 2: it was {answer}."),
+    ("citation markers ([1][2])", "In {year}, it was {answer} [1][2]."),
+    ("cited passage (Source 2)", "According to Source 2, it was {answer} in {year}."),
     ("reporting period (twelve months)", "For the twelve months ended {year}, it was {answer}."),
 )
 """Sentences a model puts an answer in (name, template): ``{year}`` is the question's latest

@@ -593,3 +593,46 @@ def test_a_decade_is_no_duration() -> None:
     (q,) = parse_quantities("in the 1960s")
     assert (q.value, q.unit, q.dimension) == (1960, None, None)
     assert [q.unit for q in parse_quantities("after 1960 s and 10s")] == ["s", "s"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # the passage numbers a RAG answer cites are no claims about the context (each was an
+        # ungrounded number whenever the context held no such figure)
+        "Revenue was $5 million [1].",
+        "Revenue was $5 million [2][3].",
+        "Revenue was $5 million [1, 3].",
+        "Revenue was $5 million [1-3].",
+        "Revenue was $5 million [^4].",  # a Markdown footnote
+        "Revenue was $5 million^1.",
+        "Revenue was $5 million 【3†source】.",
+        "Revenue was $5 million (Source 2).",
+        "Revenue was $5 million [Doc 3].",
+        "Revenue was $5 million [source: 2].",
+        "Revenue was $5 million (see passage 3).",
+        "According to document 2, revenue was $5 million.",
+        "Sources 1 and 3 say revenue was $5 million.",
+        "In fiscal 2019 [1], revenue was $5 million.",
+    ],
+)
+def test_citation_markers_are_no_claims(answer: str) -> None:
+    report = check_grounding(answer, "Revenue was $5 million in fiscal 2019.")
+    assert report.grounded, report.findings
+    assert [t.quantity.text for t in report.quantities] == [
+        q.text for q in parse_quantities(answer)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("median 5 [3-7] days", [5, 3, 7]),  # an interquartile range after its figure
+        ("Revenue was $6 million [1].", [6_000_000]),  # the claim is still read
+        ("x^2 + 1", [2, 1]),  # an exponent, not a footnote
+        ("source 25% of", [25]),  # a figure after the word, not a passage number
+        ("[1,000] units", [1000]),
+    ],
+)
+def test_what_only_looks_like_a_citation_is_read(text: str, values: list[int]) -> None:
+    assert [q.value for q in parse_quantities(text)] == values

@@ -390,7 +390,22 @@ _MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn
        |[ \t](?:mio|mrd)(?:\.|(?![a-z]))
        |[ \t](?:lakhs?|lacs?|crores?)(?![a-z])
        |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆])"""
+_CITE_LABELS = (
+    *("source", "sources", "source:", "document", "documents", "doc", "docs", "passage"),
+    *("passages", "context", "chunk", "chunks", "snippet", "snippets", "excerpt", "excerpts"),
+    *("ref", "ref.", "refs", "reference", "references", "citation", "citation:", "cite"),
+)
+"""Words that number the retrieved passages an answer cites (``[Source 2]``, ``according to
+document 3``, ``(see passage 1)``)."""
+_CITE_SEP = r"(?:[ \t]*;[ \t]*|,[ \t]+|,(?!\d{3}(?!\d))|[ \t]*-[ \t]*)"
+"""Between the numbers of one citation (``[1, 3]``, ``[1-3]``; not ``[1,000]``)."""
+_CITE_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t])" for w in _CITE_LABELS)
 _ALTERNATIVES: dict[str, str] = {
+    "cite": rf"""(?P<cite>(?:(?<=\[)|(?<=\[\^)|(?<=【))\d{{1,3}}(?=\]|】|†)
+       |(?:(?<=[a-z]{{2}}\^)|(?<=[.)\]]\^))\d{{1,3}}(?![\d.,]\d)
+       |(?<!\d\[)(?<!\d[ ]\[)(?<=\[)\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}})+(?=\])
+       |(?:{_CITE_AFTER})\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}}|[ \t]+and[ \t]+\d{{1,3}})*
+       (?!\d|[.,]\d|[ \t]*(?:%|per[ \t]?cent|percent|thousand|million|billion)))""",
     "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
        |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
        |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d])
@@ -448,7 +463,10 @@ def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     return (
         _master(("enum", "skip", "num")),
         _master(
-            ("enum", "skip", "legal", "iso", "dmy", "sdate", "ver", "cdate", "time", "num", "glued")
+            (
+                *("cite", "enum", "skip", "legal", "iso", "dmy", "sdate", "ver", "cdate", "time"),
+                *("num", "glued"),
+            )
         ),
         _master(("mdy", "times", "words", "half", "ident")),
     )
@@ -1242,7 +1260,7 @@ def scan(text: str | NormalizedText) -> Scan:
                 continue
             last_end = m.end()
             lastgroup = m.lastgroup
-            if lastgroup is None or lastgroup in ("enum", "skip"):
+            if lastgroup is None or lastgroup in ("enum", "skip", "cite"):
                 continue
             group = lastgroup
             start, end = m.span()
