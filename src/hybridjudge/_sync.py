@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
-__all__ = ["run_sync"]
+__all__ = ["gather_all", "run_sync"]
 
 T = TypeVar("T")
 
@@ -34,3 +34,21 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
         max_workers=1, thread_name_prefix="hybridjudge-sync"
     ) as pool:
         return pool.submit(context.run, lambda: asyncio.run(make())).result()
+
+
+async def gather_all(*aws: Awaitable[T]) -> list[T]:
+    """``asyncio.gather`` that cancels the others when one fails, then raises its exception.
+
+    ``asyncio.gather`` lets the siblings of a failed awaitable run on (and send their requests)
+    after the exception has reached the caller; here they are cancelled and awaited first, so a
+    run that stops on an error (a damaged cache, a refused key) sends nothing more. The
+    exception propagates unchanged (not wrapped in an ``ExceptionGroup``, as ``TaskGroup``
+    would)."""
+    tasks = [asyncio.ensure_future(a) for a in aws]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise

@@ -29,7 +29,6 @@ Output budgets are sized to the work: ``max_tokens`` for claim extraction grows 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import math
@@ -38,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
 from hybridjudge._errors import ConfigError, InputError
+from hybridjudge._sync import gather_all
 from hybridjudge.grounding import says_something_is_missing
 from hybridjudge.judges._evidence import (
     MAX_QUOTE_CHARS,
@@ -959,7 +959,7 @@ async def _judge(
     sentences = context_sentences(passages)
     statements = [_statement(claim, question) for claim in kept]
     if mode == "shared":
-        shared = await asyncio.gather(
+        shared = await gather_all(
             *(
                 _ask_claim(client, "shared", statement, sentences, repetition)
                 for statement in statements
@@ -976,7 +976,7 @@ async def _judge(
             for n in names
         ]
 
-    per_claim = await asyncio.gather(
+    per_claim = await gather_all(
         *(one_claim(claim, st) for claim, st in zip(kept, statements, strict=True))
     )
     return {

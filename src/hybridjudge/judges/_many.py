@@ -12,7 +12,6 @@ Repetitions run one after the other (each has its own wall time); inside a repet
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -23,7 +22,7 @@ from pydantic import ValidationError
 from hybridjudge._errors import ConfigError, HybridJudgeError, InputError
 from hybridjudge._frames import as_record, record_id, record_list, records_problem
 from hybridjudge._params import check_repetitions
-from hybridjudge._sync import run_sync
+from hybridjudge._sync import gather_all, run_sync
 from hybridjudge.judges._judge import Mode, judge, scorer_names
 from hybridjudge.judges._results import (
     FailureDetail,
@@ -219,14 +218,7 @@ async def _run(
                 if progress is not None:
                     progress(done, total)
 
-        tasks = [asyncio.ensure_future(worker()) for _ in range(min(limit, len(prepared)))]
-        try:
-            await asyncio.gather(*tasks)
-        except BaseException:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
+        await gather_all(*(worker() for _ in range(min(limit, len(prepared)))))
         walls.append(time.perf_counter() - start)
 
     ordered = tuple(outcomes[key] for key in sorted(outcomes))

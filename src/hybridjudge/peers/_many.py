@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hybridjudge._errors import ConfigError
 from hybridjudge._params import check_repetitions
-from hybridjudge._sync import run_sync
+from hybridjudge._sync import gather_all, run_sync
 from hybridjudge.model import ModelConfig, Usage
 from hybridjudge.peers._adapters import ascore_peer, require_peer
 from hybridjudge.peers._proxy import PeerProxy
@@ -151,7 +151,7 @@ async def ascore_peers_many(
             for index in range(len(items))
             for peer in chosen
         ]
-        results = await asyncio.gather(*(one(items[i], p, r) for i, r, p in jobs))
+        results = await gather_all(*(one(items[i], p, r) for i, r, p in jobs))
         usage = proxy.usage
         by_peer = proxy.usage_by_scope
 
