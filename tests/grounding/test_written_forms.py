@@ -636,3 +636,33 @@ def test_citation_markers_are_no_claims(answer: str) -> None:
 )
 def test_what_only_looks_like_a_citation_is_read(text: str, values: list[int]) -> None:
     assert [q.value for q in parse_quantities(text)] == values
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # names with a number are no figures: the SEC's filings (TAT-QA's contexts cite "Form
+        # 10-K" 11 times: its 10 was a figure that grounded an answer's 10), stock indexes and
+        # rankings, a disease; and a Markdown heading's number
+        "According to its 10-K, revenue was $5 million.",
+        "Per the Form 10-Q/A, revenue was $5 million.",
+        "Its S-1 shows revenue of $5 million.",
+        "The S&P 500 company reported revenue of $5 million.",
+        "A Fortune 500 firm, a Nasdaq-100 member, had revenue of $5 million.",
+        "Due to COVID-19, revenue was $5 million.",
+        "### 1. Revenue\nRevenue was $5 million.",
+    ],
+)
+def test_names_with_a_number_are_no_claims(answer: str) -> None:
+    report = check_grounding(answer, "Revenue was $5 million, the annual report says.")
+    assert report.grounded, report.findings
+
+
+def test_a_name_is_no_figure_of_the_context_either() -> None:
+    context = "See the Form 10-K for fiscal 2019. The S&P 500 rose; sales were $5 million."
+    assert [f.subject for f in check_grounding("It has 10 plants.", context).findings] == ["10"]
+    assert [f.subject for f in check_grounding("It has 500 staff.", context).findings] == ["500"]
+    # a model's number is still its claim: the F-22 is not the F-35
+    assert [f.subject for f in check_grounding("The F-22 flew.", "The F-35 flew.").findings] == [
+        "F-22"
+    ]

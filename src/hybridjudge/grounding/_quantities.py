@@ -400,6 +400,13 @@ document 3``, ``(see passage 1)``)."""
 _CITE_SEP = r"(?:[ \t]*;[ \t]*|,[ \t]+|,(?!\d{3}(?!\d))|[ \t]*-[ \t]*)"
 """Between the numbers of one citation (``[1, 3]``, ``[1-3]``; not ``[1,000]``)."""
 _CITE_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t])" for w in _CITE_LABELS)
+_INDEX_NAMES = ("s&p", "nasdaq", "ftse", "russell", "fortune", "nikkei", "cac", "dax", "stoxx")
+_INDEX_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t-])" for w in _INDEX_NAMES) + "|(?<=s&p)"
+_INDEX_NUMBERS = "|".join(("1000", "2000", "3000", "500", "400", "600", "100", "250", "225", "40"))
+"""Stock indexes and rankings named with a number (``S&P 500``, ``Nasdaq-100``, ``FTSE 100``,
+``Russell 2000``, ``Fortune 500``, ``Nikkei 225``, ``CAC 40``): names, not figures; so are the
+SEC's filings (``10-K``, ``10-Q``, ``8-K``, ``20-F``: the ``skip`` alternative; ``S-1`` and the
+names of :data:`_NAMED` among identifiers)."""
 _ALTERNATIVES: dict[str, str] = {
     "cite": rf"""(?P<cite>(?:(?<=\[)|(?<=\[\^)|(?<=【))\d{{1,3}}(?=\]|】|†)
        |(?:(?<=[a-z]{{2}}\^)|(?<=[.)\]]\^))\d{{1,3}}(?![\d.,]\d)
@@ -409,8 +416,12 @@ _ALTERNATIVES: dict[str, str] = {
     "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
        |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
        |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d])
-       |(?<=(?<![\w])step[ \t])\d{1,2}(?=[ \t]*[:.)](?!\d)))""",
-    "skip": rf"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])|(?<![\w.,])(?:{_DOLLAR_PREFIXES}?\$|[€£¥₹])\s?'?000s?(?![\d,.]))""",
+       |(?<=(?<![\w])step[ \t])\d{1,2}(?=[ \t]*[:.)](?!\d))
+       |(?<=\#[ \t])\d{1,2}[.)]?(?=[ \t]+[^\W\d]))""",
+    "skip": rf"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])
+       |(?<![\w-])(?:10-k|10-q|8-k|20-f|40-f|6-k|11-k)(?:/a)?(?![\w-])
+       |(?:{_INDEX_AFTER})(?:{_INDEX_NUMBERS})(?![\w.,]|[ \t]*%)
+       |(?<![\w.,])(?:{_DOLLAR_PREFIXES}?\$|[€£¥₹])\s?'?000s?(?![\d,.]))""",
     "legal": r"""(?P<legal>(?<![\w.,])\d{3}\s?\(\s?[a-z]\s?\)(?:\(\d{1,2}\))?(?![\w(])
        |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
     "iso": r"""(?P<iso>(?<![\w./])(?P<iy>\d{4})(?P<isep>[-/])(?P<im>\d{1,2})(?P=isep)(?P<id>\d{1,2})(?![\w/-]))""",
@@ -1546,9 +1557,16 @@ def two_digit_year(yy: int) -> int:
 _ORDINAL_SUFFIXES = frozenset(("st", "nd", "rd", "th"))
 
 
+_NAMED = frozenset(
+    ("covid-19", "sars-cov-2", "nasdaq-100", "s-1", "s-3", "s-4", "s-8", "f-1", "f-3", "f-4")
+)
+"""Identifiers whose number is part of a name, not a claim: a disease and its virus, an index,
+the SEC's registration statements."""
+
+
 def _ident(text: str, start: int, end: int) -> Ident:
     sep = _SEPARABLE.fullmatch(text)
-    if sep is None:
+    if sep is None or text in _NAMED:
         return Ident(text, start, end, None)
     year = sep[1]
     if year is not None:  # "FY19", "FY'19", "CY-19": the year 2019; "FY2019" as written
