@@ -374,3 +374,18 @@ def test_an_overlong_figure_is_checked_not_dropped(
     if not grounded:
         (finding,) = report.findings
         assert finding.kind == "ungrounded_number"
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "grounded"),
+    [
+        # an international unit is the enzyme or hormone unit U (a TSH of 8.2 mIU/L is the
+        # 8.2 mU/L of OpenGATE's thyroid letter; it was a finding)
+        ("Your TSH was 8.2 mIU/L.", "Your TSH result was 8.2 mU/L.", True),
+        ("Give 5 IU/mL.", "Give 5 U/mL.", True),
+        ("Your TSH was 8.2 mIU/L.", "Your TSH result was 8.2 mg/L.", False),
+        ("Give 5 IU/mL.", "Give 5 U/L.", False),
+    ],
+)
+def test_an_international_unit_is_the_unit_u(answer: str, context: str, grounded: bool) -> None:
+    assert check_grounding(answer, context).grounded is grounded

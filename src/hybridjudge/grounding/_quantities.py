@@ -627,11 +627,16 @@ _SPACES = re.compile(r"\s+")
 _ONE = Fraction(1)
 
 
+_INTERNATIONAL_UNIT = re.compile(r"(?<![a-zμ])([mμnpku]?)iu(?![a-zμ])")
+"""An international unit in a unit we do not convert: the same as the enzyme or hormone unit
+``U`` (``mIU/L`` is ``mU/L``, ``IU/mL`` is ``U/mL``)."""
+
+
 def _unit_info(
     unit: str | None, den: str | None, opq: str | None
 ) -> tuple[str | None, str | None, Fraction]:
     if opq is not None:
-        return opq, f"opaque-{opq}", Fraction(1)
+        return opq, "opaque-" + _INTERNATIONAL_UNIT.sub(r"\1u", opq), Fraction(1)
     if unit is None:
         return None, None, Fraction(1)
     canon, dim, factor = _UNITS[unit] if unit in _UNITS else _UNITS[_SPACES.sub(" ", unit)]
