@@ -389,3 +389,26 @@ def test_an_overlong_figure_is_checked_not_dropped(
 )
 def test_an_international_unit_is_the_unit_u(answer: str, context: str, grounded: bool) -> None:
     assert check_grounding(answer, context).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a figure right after an abbreviation's dot is read (it was nothing, so a wrong one
+        # passed: "No.6" against "No. 5")
+        ("See Policy No.5.", [5]),
+        ("approx.5 kg", [5]),
+        ("Fig.3 shows", [3]),
+        # and still not the decimals of a figure, nor a version's parts
+        ("3.14", [Fraction(314, 100)]),
+        ("version 1.2.3", []),
+    ],
+)
+def test_a_figure_after_an_abbreviations_dot_is_read(text: str, values: list[Fraction]) -> None:
+    assert [q.value for q in parse_quantities(text)] == values
+
+
+def test_a_wrong_figure_after_an_abbreviation_is_a_finding() -> None:
+    context = "See Policy No. 5 for details; the dose is approx. 5 kg."
+    assert [f.subject for f in check_grounding("See Policy No.6.", context).findings] == ["6"]
+    assert check_grounding("See Policy No.5.", context).grounded
