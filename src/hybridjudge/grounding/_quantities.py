@@ -403,6 +403,12 @@ _CITE_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t])" for w in _CITE_LABELS)
 _INDEX_NAMES = ("s&p", "nasdaq", "ftse", "russell", "fortune", "nikkei", "cac", "dax", "stoxx")
 _INDEX_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t-])" for w in _INDEX_NAMES) + "|(?<=s&p)"
 _INDEX_NUMBERS = "|".join(("1000", "2000", "3000", "500", "400", "600", "100", "250", "225", "40"))
+_NAMED_RUNS = frozenset(
+    w.encode() for w in (*(w.rstrip(":.") for w in _CITE_LABELS), *_INDEX_NAMES[1:], "p")
+)
+"""Letter runs one of which a text holds when the ``named`` alternative (a passage number after
+its label, an index's number) can match in it (``s&p`` is the runs ``s`` and ``p``): without
+them the digit master leaves it out (its many look-behinds are tried at every figure)."""
 """Stock indexes and rankings named with a number (``S&P 500``, ``Nasdaq-100``, ``FTSE 100``,
 ``Russell 2000``, ``Fortune 500``, ``Nikkei 225``, ``CAC 40``): names, not figures; so are the
 SEC's filings (``10-K``, ``10-Q``, ``8-K``, ``20-F``: the ``skip`` alternative; ``S-1`` and the
@@ -410,9 +416,10 @@ names of :data:`_NAMED` among identifiers)."""
 _ALTERNATIVES: dict[str, str] = {
     "cite": rf"""(?P<cite>(?:(?<=\[)|(?<=\[\^)|(?<=【))\d{{1,3}}(?=\]|】|†)
        |(?:(?<=[a-z]{{2}}\^)|(?<=[.)\]]\^))\d{{1,3}}(?![\d.,]\d)
-       |(?<!\d\[)(?<!\d[ ]\[)(?<=\[)\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}})+(?=\])
-       |(?:{_CITE_AFTER})\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}}|[ \t]+and[ \t]+\d{{1,3}})*
-       (?!\d|[.,]\d|[ \t]*(?:%|per[ \t]?cent|percent|thousand|million|billion)))""",
+       |(?<!\d\[)(?<!\d[ ]\[)(?<=\[)\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}})+(?=\]))""",
+    "named": rf"""(?P<named>(?:{_CITE_AFTER})\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}}|[ \t]+and[ \t]+\d{{1,3}})*
+       (?!\d|[.,]\d|[ \t]*(?:%|per[ \t]?cent|percent|thousand|million|billion))
+       |(?:{_INDEX_AFTER})(?:{_INDEX_NUMBERS})(?![\w.,]|[ \t]*%))""",
     "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
        |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
        |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d])
@@ -420,7 +427,6 @@ _ALTERNATIVES: dict[str, str] = {
        |(?<=\#[ \t])\d{1,2}[.)]?(?=[ \t]+[^\W\d]))""",
     "skip": rf"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])
        |(?<![\w-])(?:10-k|10-q|8-k|20-f|40-f|6-k|11-k)(?:/a)?(?![\w-])
-       |(?:{_INDEX_AFTER})(?:{_INDEX_NUMBERS})(?![\w.,]|[ \t]*%)
        |(?<![\w.,])(?:{_DOLLAR_PREFIXES}?\$|[€£¥₹])\s?'?000s?(?![\d,.]))""",
     "legal": r"""(?P<legal>(?<![\w.,])\d{3}\s?\(\s?[a-z]\s?\)(?:\(\d{1,2}\))?(?![\w(])
        |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
@@ -473,14 +479,21 @@ def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     ``import hybridjudge`` / ``hybridjudge --help`` never scan."""
     return (
         _master(("enum", "skip", "num")),
-        _master(
-            (
-                *("cite", "enum", "skip", "legal", "iso", "dmy", "sdate", "ver", "cdate", "time"),
-                *("num", "glued"),
-            )
-        ),
+        _master(("cite", *_DIGIT_ALTERNATIVES)),
         _master(("mdy", "times", "words", "half", "ident")),
     )
+
+
+_DIGIT_ALTERNATIVES = (
+    *("enum", "skip", "legal", "iso", "dmy", "sdate", "ver", "cdate", "time", "num", "glued"),
+)
+
+
+@functools.cache
+def _named_master() -> re.Pattern[str]:
+    """The digit master with the ``named`` alternative, for a text holding a word of
+    :data:`_NAMED_RUNS` (compiled on the first such text)."""
+    return _master(("cite", "named", *_DIGIT_ALTERNATIVES))
 
 
 # Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
@@ -1223,6 +1236,8 @@ def scan(text: str | NormalizedText) -> Scan:
     urls = _url_spans(s)
     u = 0
     master_other, master_digit, master_alpha = _masters()
+    if not words.isdisjoint(_NAMED_RUNS):
+        master_digit = _named_master()
     m: re.Match[str] | None
     cells = "|" in s  # without a cell separator, the master expression does as well
     day_first: bool | None = None
@@ -1276,7 +1291,7 @@ def scan(text: str | NormalizedText) -> Scan:
                 continue
             last_end = m.end()
             lastgroup = m.lastgroup
-            if lastgroup is None or lastgroup in ("enum", "skip", "cite"):
+            if lastgroup is None or lastgroup in ("enum", "skip", "cite", "named"):
                 continue
             group = lastgroup
             start, end = m.span()
