@@ -138,3 +138,34 @@ def test_the_derivation_index_is_built_only_when_needed() -> None:
     assert figures._tables is None
     assert GroundingChecker(ctx).check("1,600.1").grounded
     assert figures._tables is not None
+
+
+VALUATION = "\n".join(
+    [
+        " | 2019 | 2018",
+        "Freehold internal valuation | 73% | 62%",
+        "Leasehold internal valuation | 38% | 23%",
+    ]
+)
+
+
+def test_only_the_operation_the_question_asks_for_explains_a_number() -> None:
+    q = "What is the average freehold internal valuation for 2018 and 2019?"
+    # (73 + 62) / 2 = 67.5 (hand): the mean the question asks for
+    assert _derived("67.5%", q, VALUATION) == "67.5% = (73% + 62%) / 2"
+    # 23 / 38 = 60.53% (hand): a ratio of two other cells, which explained the embedded model's
+    # wrong answer "60.5%" (validity/tatqa_model_answers.py); an average is no ratio
+    assert _derived("60.5%", q, VALUATION) is None
+    # without a question, any operation may explain it (the context alone)
+    assert check_grounding("60.5%", VALUATION).grounded
+
+
+def test_a_small_count_is_no_operation_of_the_question() -> None:
+    # "In how many years did the change ...": a count (TAT-QA's count answers, "2: 2019 and
+    # 2018", kept their traces), which the question's "change" does not restrict; here only
+    # 6 / 3 = 2 (hand) explains it, a ratio
+    context = " | 2019 | 2018 | 2017\nUnits | 6 | 3 | 7"
+    q = "In how many years was the change in units negative?"
+    assert _derived("2", q, context) == "2 = 6 / 3"
+    # a figure that is no small count is held to the question's operation: 6 / 3 = 2.0
+    assert _derived("2.0", q, context) is None

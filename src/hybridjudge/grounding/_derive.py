@@ -451,7 +451,16 @@ class Figures:
                 return how
             if _search_hint(self, hint, _negated(target)) is not None:
                 return None  # the figures the question names give the opposite sign
-        return _search(self._derived_tables(), self, target)
+        # by the operations the question asks for ("average": no ratio explains the answer);
+        # a small count ("2: 2019 and 2018" for "how many years...") is no operation's result
+        count = (
+            target.kind == "plain"
+            and target.mult == 1.0
+            and target.half >= 0.5  # written without decimals
+            and target.value in _SMALL_COUNTS
+        )
+        asked = hint.ops if hint is not None and not count else None
+        return _search(self._derived_tables(), self, target, asked)
 
     def prepare(self) -> None:
         """Build now what :meth:`explain` builds on first use (for a context prepared once and
@@ -991,7 +1000,24 @@ SEARCH_HITS = 64
 """Most derived values within an answer's precision that are checked for plausibility."""
 
 
-def _search(tables: dict[str, _Table], owner: Figures, t: Target) -> str | None:
+_SMALL_COUNTS = frozenset(float(n) for n in range(13))
+"""Whole numbers an answer may count with (how many years, rows, segments)."""
+_OP_NAMES = {
+    _SUM: "sum",
+    _RUNSUM: "sum",
+    _DIFF: "diff",
+    _PROD: "ratio",
+    _RATIO: "ratio",
+    _PCH: "pch",
+    _MEAN: "mean",
+    _MEAN2: "mean",
+}
+"""The operation a question asks for (:func:`_asked_ops`) that each derivation is."""
+
+
+def _search(
+    tables: dict[str, _Table], owner: Figures, t: Target, asked: frozenset[str] | None = None
+) -> str | None:
     eps = 1e-9 * abs(t.value) + 1e-12
     h = t.half + eps
     v = t.value
@@ -1019,6 +1045,8 @@ def _search(tables: dict[str, _Table], owner: Figures, t: Target) -> str | None:
         unit = 2.0 * tol
         for k in hits[:SEARCH_HITS]:
             op, a, b = int(table.op[k]), int(table.a[k]), int(table.b[k])
+            if asked is not None and _OP_NAMES[op] not in asked:
+                continue  # not what the question asks for ("average": no ratio explains it)
             if op != _MEAN and op != _RUNSUM:
                 fa, fb = figs[a], figs[b]
                 if not _plausible(owner, t, op, fa, fb, float(table.values[k])):
