@@ -1,0 +1,81 @@
+"""Real model answers to TAT-QA questions (validity/tatqa_model_answers.py): the labels and the
+checks' false alarms.
+
+Golden sources: TAT-QA's gold answers (Zhu et al., ACL 2021) for the labels, and hand reading
+of the cases below (the arithmetic is written next to each); the stored answers were written by
+the embedded model (Qwen2.5-Coder-1.5B-Instruct, temperature 0), not by this repository.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _module() -> ModuleType:
+    name = "hj_validity_tatqa_model_answers"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(
+        name, ROOT / "validity" / "tatqa_model_answers.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+mod = _module()
+
+
+def _q(answer: object, scale: str = "", question: str = "What was it?") -> dict[str, Any]:
+    return {"answer": answer, "scale": scale, "question": question}
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "passages", "expected"),
+    [
+        # at the answer's precision: 28.46 rounds to 28.5, 7.47 does not round to 7.4
+        ("It was 28.5%.", _q(28.46, "percent"), (), "right"),
+        ("It was 7.4%.", _q(7.47, "percent"), (), "wrong"),
+        # with the gold's scale, or without it: 1,079,520 thousand = $1,079,520,000
+        ("It was $1,079,520,000.", _q(["1,079,520"], "thousand"), (), "right"),
+        ("It was $1,079,520 thousand.", _q(["1,079,520"], "thousand"), (), "right"),
+        # a decrease stated in words: "decreased by 5" is -5
+        ("It decreased by 5 million.", _q(-5, "million"), (), "right"),
+        ("It increased by 5 million.", _q(-5, "million"), (), "wrong"),  # the sign is wrong
+        ("It was 6 million.", _q(-5, "million"), (), "wrong"),
+        # another figure of its own (a percentage it computed) cannot be judged from the gold
+        ("It rose $45,947, a 7.4% increase.", _q(45947, "thousand"), ("615,267",), "unlabelled"),
+        # a figure of the context beside the gold one is fine
+        ("1,347 - 891 = 456.", _q(456), ("1,347 | 891",), "right"),
+        # a text answer has no figure to compare
+        ("They are fixed-price.", _q(["fixed-price type"]), (), "unlabelled"),
+    ],
+)
+def test_labels_from_the_gold_answer(
+    answer: str, question: dict[str, Any], passages: tuple[str, ...], expected: str
+) -> None:
+    assert mod.label(answer, question, passages) == expected
+
+
+def test_the_stored_answers_are_flagged_when_wrong_and_rarely_when_right() -> None:
+    verdicts = mod.evaluate(mod.load_answers())
+    table = mod.summary(verdicts)
+    right, wrong = table["right"], table["wrong"]
+    assert right["n"] >= 30
+    assert wrong["n"] >= 50
+    # measured 1 December 2026: see validity/README.md
+    assert right["hybridjudge"] <= 2, [
+        v for v in verdicts if v.label == "right" and v.hybridjudge_flagged
+    ]
+    assert wrong["hybridjudge"] / wrong["n"] >= 0.40
