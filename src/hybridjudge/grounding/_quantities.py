@@ -403,16 +403,16 @@ _CITE_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t])" for w in _CITE_LABELS)
 _INDEX_NAMES = ("s&p", "nasdaq", "ftse", "russell", "fortune", "nikkei", "cac", "dax", "stoxx")
 _INDEX_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t-])" for w in _INDEX_NAMES) + "|(?<=s&p)"
 _INDEX_NUMBERS = "|".join(("1000", "2000", "3000", "500", "400", "600", "100", "250", "225", "40"))
+"""Stock indexes and rankings named with a number (``S&P 500``, ``Nasdaq-100``, ``FTSE 100``,
+``Russell 2000``, ``Fortune 500``, ``Nikkei 225``, ``CAC 40``): names, not figures; so are the
+SEC's filings (``10-K``, ``10-Q``, ``8-K``, ``20-F``: the ``skip`` alternative; ``S-1`` and the
+names of :data:`_NAMED` among identifiers)."""
 _NAMED_RUNS = frozenset(
     w.encode() for w in (*(w.rstrip(":.") for w in _CITE_LABELS), *_INDEX_NAMES[1:], "p")
 )
 """Letter runs one of which a text holds when the ``named`` alternative (a passage number after
 its label, an index's number) can match in it (``s&p`` is the runs ``s`` and ``p``): without
 them the digit master leaves it out (its many look-behinds are tried at every figure)."""
-"""Stock indexes and rankings named with a number (``S&P 500``, ``Nasdaq-100``, ``FTSE 100``,
-``Russell 2000``, ``Fortune 500``, ``Nikkei 225``, ``CAC 40``): names, not figures; so are the
-SEC's filings (``10-K``, ``10-Q``, ``8-K``, ``20-F``: the ``skip`` alternative; ``S-1`` and the
-names of :data:`_NAMED` among identifiers)."""
 _ALTERNATIVES: dict[str, str] = {
     "cite": rf"""(?P<cite>(?:(?<=\[)|(?<=\[\^)|(?<=【))\d{{1,3}}(?=\]|】|†)
        |(?:(?<=[a-z]{{2}}\^)|(?<=[.)\]]\^))\d{{1,3}}(?![\d.,]\d)
@@ -1359,7 +1359,7 @@ def scan(text: str | NormalizedText) -> Scan:
                 else:
                     number = p[1]
                     if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
-                        number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
+                        number = Fraction(_two_digit_year(int(written)))  # "FY 19": 2019
                     idents.append(Ident(f"{word} {written}", acro.start(1), end, number))
                     continue
         if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
@@ -1568,7 +1568,7 @@ prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is 
 ``mid-1990s`` is the decade 1990 (see :data:`F_DECADE`)."""
 
 
-def two_digit_year(yy: int) -> int:
+def _two_digit_year(yy: int) -> int:
     """The year a two-digit fiscal or calendar year names (``FY19``: 2019): 00-68 in the 2000s,
     69-99 in the 1900s, as :func:`time.strptime` reads ``%y`` (POSIX)."""
     return yy + (2000 if yy <= 68 else 1900)
@@ -1591,7 +1591,7 @@ def _ident(text: str, start: int, end: int) -> Ident:
     year = sep[1]
     if year is not None:  # "FY19", "FY'19", "CY-19": the year 2019; "FY2019" as written
         return Ident(
-            text, start, end, Fraction(two_digit_year(int(year)) if len(year) == 2 else int(year))
+            text, start, end, Fraction(_two_digit_year(int(year)) if len(year) == 2 else int(year))
         )
     return Ident(text, start, end, Fraction(int(next(g for g in sep.groups() if g))))
 
