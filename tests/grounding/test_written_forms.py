@@ -656,3 +656,13 @@ def test_a_name_is_no_figure_of_the_context_either() -> None:
     assert [f.subject for f in check_grounding("The F-22 flew.", "The F-35 flew.").findings] == [
         "F-22"
     ]
+
+
+def test_a_month_and_its_year_hold_the_year() -> None:
+    # TAT-QA's warrant table writes issuance dates "Jun-2018": the embedded model's "June 2018"
+    # was flagged for 2018 (the month-year was an identifier whose year the context did not hold)
+    context = "Issuance Date | 2019\nJun-2018 | 458,202\nAug - 2019 | 842,000"
+    assert check_grounding("Warrants issued in June 2018 were 458,202.", context).grounded
+    assert check_grounding("Warrants issued in Jun-2018 were 458,202.", context).grounded
+    report = check_grounding("Warrants issued in June 2017 were 458,202.", context)
+    assert [f.subject for f in report.findings] == ["2017"]

@@ -254,8 +254,12 @@ _OTHER_SCALE: dict[str, tuple[str, Callable[[Fraction], Fraction]]] = {
 }
 """A temperature on the other scale, exactly (no rounding: ``38 °C`` is ``100.4 °F``, ``37.5 °C``
 is ``99.5 °F``, but ``39 °C`` is ``102.2 °F``, not ``102 °F``)."""
-_LABELLED_FIGURE = re.compile(r"[a-z]{2,6} \S|(?:fy|cy)['-]?\d")
-"""Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year)."""
+_LABELLED_FIGURE = re.compile(
+    r"[a-z]{2,6} \S|(?:fy|cy)['-]?\d"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}-\d{4}\Z"
+)
+"""Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year, a
+month and its year: ``Jun-2018`` holds the year an answer writes ``June 2018``)."""
 _GLUED_UNIT = re.compile(r"[\d,.]+[a-z]+\Z")
 """Identifiers that are a figure glued to a unit we do not read (``10gb``, ``220v``)."""
 _PERIOD_NAMED = re.compile(
