@@ -1616,16 +1616,6 @@ def _is_working(s: str, start: int, end: int) -> bool:
     )
 
 
-def _is_year(r: _Raw) -> bool:
-    """Whether a scanned figure is written as a year (four digits, 1900-2099, no unit)."""
-    return (
-        r.unit is None
-        and r.end - r.start == 4
-        and r.value.denominator == 1
-        and 1900 <= r.value.numerator < 2100
-    )
-
-
 def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
     """Mark ``6-8``, ``6 to 8`` (and ``between 6 and 8``) as ranges; return the separators."""
     seps: list[tuple[int, int]] = []
@@ -1652,7 +1642,8 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
                 if (
                     hi.start - lo.end == 1  # "2018-19", not "2017 to 95"
                     and hi.end - hi.start == 2
-                    and _is_year(lo)
+                    and lo.meta[3] & F_YEAR
+                    and lo.end - lo.start == 4  # "2018", not "2018/19"
                     and hi.unit is None
                     and s[hi.start : hi.end].isdigit()
                 ):
