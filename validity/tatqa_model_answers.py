@@ -53,6 +53,11 @@ Label = Literal["right", "wrong", "unlabelled"]
 
 
 def _tatqa() -> ModuleType:
+    """``tatqa.py`` beside this file, loaded once per process under the name the benchmark and
+    the tests give it (a second load would replace the module their objects were built from)."""
+    module = sys.modules.get("hj_validity_tatqa")
+    if module is not None:
+        return module
     spec = importlib.util.spec_from_file_location("hj_validity_tatqa", HERE / "tatqa.py")
     if spec is None or spec.loader is None:  # pragma: no cover - the file is in the repo
         raise SystemExit("validity/tatqa.py is missing")

@@ -11,21 +11,29 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "hj_validity_tatqa"
+"""The name :func:`load_tatqa` registers ``validity/tatqa.py`` under."""
 
 
-def load_tatqa() -> ModuleType:
-    """``validity/tatqa.py`` as a module (registered under :data:`NAME`: its dataclasses look
-    their module up while being built; loaded once per process)."""
-    module = sys.modules.get(NAME)
+def load_validity(stem: str) -> ModuleType:
+    """``validity/<stem>.py`` as a module, registered as ``hj_validity_<stem>`` (its dataclasses
+    look their module up while being built; the benchmarks load ``tatqa.py`` under the same
+    name) and loaded once per process."""
+    name = f"hj_validity_{stem}"
+    module = sys.modules.get(name)
     if module is not None:
         return module
-    spec = importlib.util.spec_from_file_location(NAME, ROOT / "validity" / "tatqa.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "validity" / f"{stem}.py")
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[NAME] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def load_tatqa() -> ModuleType:
+    """``validity/tatqa.py`` as a module (registered under :data:`NAME`)."""
+    return load_validity("tatqa")
 
 
 def compare_gold(

@@ -8,33 +8,13 @@ the embedded model (Qwen2.5-Coder-1.5B-Instruct, temperature 0), not by this rep
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.tatqa import load_validity
 
-
-def _module() -> ModuleType:
-    name = "hj_validity_tatqa_model_answers"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(
-        name, ROOT / "validity" / "tatqa_model_answers.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-mod = _module()
+mod = load_validity("tatqa_model_answers")
 
 
 def _q(answer: object, scale: str = "", question: str = "What was it?") -> dict[str, Any]:
