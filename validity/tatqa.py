@@ -724,14 +724,13 @@ def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
         name: {(k, kind): [0, 0] for k in (0, 1) for kind in PHRASED_KINDS} for name, _ in forms
     }
     for doc in docs:
-        golds = {it.question_uid: it for it in doc.items if it.variant == "gold"}
         for it in doc.items:
             if it.answer_type == "count" or it.variant not in PHRASED_KINDS:
                 continue
             if it.variant != "gold" and it.base != "gold":
                 continue
             gold = it.variant == "gold"
-            question = (golds.get(it.question_uid) or it).question
+            question = it.question  # every variant of a question carries it
             derivation = (
                 derivations.get(it.question_uid, "") if it.answer_type == "arithmetic" else ""
             )
