@@ -168,6 +168,9 @@ class CorruptCacheError(InputError):
 _CACHE_DB = DBNAME
 """diskcache's database file in the cache folder (``cache.db``)."""
 
+_BUSY_TIMEOUT = 60.0
+"""Seconds a read waits for another process's write lock (diskcache's own default)."""
+
 _CACHE_DB_SIDE_FILES = tuple(f"{_CACHE_DB}{suffix}" for suffix in ("-wal", "-shm", "-journal"))
 """SQLite's journal files next to the database (present while it is open, or after a crash)."""
 
@@ -243,6 +246,11 @@ class ReplyCache:
         self.directory = Path(directory)
         self._writable = True
         try:
+            if (self.directory / _CACHE_DB).is_file():
+                # Bytes overwritten inside the file are not noticed by the reads that miss
+                # them; checking the whole file first finds the damage before any request.
+                with closing(_connect_read_only(self.directory)) as db:
+                    _check_intact(db)
             self._cache = diskcache.Cache(str(self.directory))
         except sqlite3.DatabaseError as exc:
             if _is_corrupt(exc):
@@ -543,7 +551,7 @@ def _connect_read_only(directory: Path) -> sqlite3.Connection:
         sqlite3.DatabaseError: the database cannot be opened.
     """
     uri = f"{(directory / _CACHE_DB).absolute().as_uri()}?mode=rw"
-    db = sqlite3.connect(uri, uri=True)
+    db = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT)
     try:
         db.execute("PRAGMA query_only = ON")
     except BaseException:
