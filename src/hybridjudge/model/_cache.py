@@ -236,6 +236,8 @@ def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
 class ReplyCache:
     """A disk cache of :class:`CachedReply` entries under ``directory`` (diskcache).
 
+    An existing database is checked whole (SQLite's ``quick_check``) before diskcache opens it.
+
     Raises:
         CorruptCacheError: the database file is damaged (names the folder and the fix).
         OSError, sqlite3.OperationalError: the folder cannot be created or written;
@@ -751,9 +753,8 @@ def clear_cache(directory: Path | str) -> int:
         return 0
     try:  # first look without writing, as cache_stats does (diskcache's open writes)
         with closing(_connect_read_only(path)) as db:
-            _check_intact(db)
             db.execute("SELECT count(*) FROM Cache").fetchone()
-        with ReplyCache(path) as cache:
+        with ReplyCache(path) as cache:  # checks the whole file before diskcache opens it
             return int(cache._cache.clear())
     except CorruptCacheError:
         _remove_diskcache_files(path)
