@@ -4,11 +4,9 @@ checked before any work."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from hybridjudge._atomic import LOCK_NAME, OutDirLock, atomic_write_text, check_
 from hybridjudge.cli import main
 from hybridjudge.cli._exit import EXIT_USAGE
 from tests.faults._support import KEY, KEY_ENV, FaultyJudge, model_args, write_corpus
+from tests.support.killed import run_and_kill
 from tests.support.openai_server import FakeOpenAIServer
 
 _WRITER = textwrap.dedent(
@@ -47,21 +46,7 @@ def test_sigkill_during_a_write_leaves_the_previous_file_intact(tmp_path: Path) 
     target = tmp_path / "report.md"
     atomic_write_text(target, "previous report\n")
     ready = tmp_path / "ready"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
-    proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(target), str(ready)], env=env)
-    try:
-        for _ in range(600):  # wait (up to 60 s on a loaded machine) until it is mid-write
-            if ready.exists() or proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        assert ready.exists(), "the writer never reached the middle of its write"
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == -signal.SIGKILL
+    run_and_kill(_WRITER, str(target), str(ready), ready=ready, what="the middle of its write")
     assert target.read_text(encoding="utf-8") == "previous report\n"
     # the orphan temp file is the only trace, hidden and never mistaken for the report
     leftovers = [p.name for p in tmp_path.iterdir() if p.name not in {"report.md", "ready"}]
