@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from hybridjudge.grounding import check_grounding, parse_quantities
+from hybridjudge.grounding._normalize import normalize
 
 
 def _read(text: str) -> list[tuple[str, Fraction, str | None]]:
@@ -213,6 +214,45 @@ def test_typographic_space_grouping_is_read() -> None:
     assert check_grounding("The trial enrolled 12,000 patients.", context).findings
     # plain spaces between figures stay separators ("in 2019 500 people")
     assert [q.value for q in parse_quantities("in 2019 500 people")] == [2019, 500]
+
+
+def test_typographic_space_grouping_with_a_decimal_comma_is_read() -> None:
+    # beside groups of a narrow no-break space, a comma before one or two digits is the decimal
+    # sign (SI style, German and French typesetting), with or without the words that make a
+    # text continental ("Die" and "Euro" are not among them)
+    assert _read("Die 12\u202f500,5 Euro und 1\u00a0234\u00a0567,25 Euro") == [
+        ("12\u202f500,5 Euro", Fraction(25_001, 2), "currency-eur"),
+        ("1\u00a0234\u00a0567,25 Euro", Fraction(4_938_269, 4), "currency-eur"),
+    ]
+    context = "Kosten: 12.500,5 Euro."
+    assert check_grounding("Die 12\u202f500,5 Euro.", context).grounded
+    assert check_grounding("Die 12\u202f500,6 Euro.", context).findings
+    # three digits after the comma may be a further group: no decimal is read there
+    values = [q.value for q in parse_quantities("1\u202f234,567 and 2\u202f000")]
+    assert Fraction(1_234_567, 1000) not in values
+    assert values[-1] == 2000
+
+
+def test_decimal_commas_in_running_text_are_no_csv_row() -> None:
+    # a sentence with two decimal commas and no ", " is running text, not the CSV row
+    # "Der Umsatz stieg um 3 | 5 % auf 12 | 4 Mio. Euro" (it was read so, and every figure of
+    # a correct answer was flagged)
+    de = "Der Umsatz stieg um 3,5 % auf 12,4 Mio. Euro."
+    assert _read(de) == [
+        ("3,5 %", Fraction(7, 2), "percent"),
+        ("12,4 Mio. Euro", Fraction(12_400_000), "currency-eur"),
+    ]
+    assert check_grounding("Revenue rose 3.5% to EUR 12.4 million.", de).grounded
+    assert check_grounding("Der Umsatz stieg um 3,5 %.", de).grounded
+    assert check_grounding("Revenue rose 3.6% to EUR 12.4 million.", de).findings
+    fr = "Le chiffre d'affaires a progressé de 4,2 % pour atteindre 8,7 millions d'euros."
+    assert check_grounding("Revenue grew 4.2% to 8.7 million euros.", fr).grounded
+    assert check_grounding("Revenue grew 4.2% to 7.8 million euros.", fr).findings
+    # CSV rows are still rows, figures with grouped thousands too
+    assert normalize("Segment,2019,2018\nProducts,16525,14020").text == (
+        "segment|2019|2018\nproducts|16525|14020"
+    )
+    assert normalize("Net income,1,234,5,678").text == "net income|1,234|5,678"
 
 
 @pytest.mark.parametrize(

@@ -148,12 +148,20 @@ _INDIAN_GROUPED = re.compile(r"(?<![\d,])\d{1,2}(?:,\d\d){1,6},\d{3}(?![\d,])")
 _INDIAN_SIGNAL = re.compile(r"₹|(?<![a-z])(?:rs\.?\s?\d|inr(?![a-z])|lakhs?|lacs?|crores?|rupees?)")
 
 
+_SPACED_DECIMAL = re.compile(
+    r"(?:(?<=[\s(])|^)[$€£¥]?\d[\d.\u00a0\u202f\u2009]*(?P<c>,)\d+(?=[\s%)]|[.;:](?!\d)|$)"
+)
+"""A figure with a comma standing as a word of running text (``um 3,5 % auf 12,4 Mio.``,
+``12 500,5 Euro``): the comma is its decimal sign (or groups it), no cell separator."""
+
+
 def _csv_cells(text: str) -> str:
     """``text`` with the commas that separate the cells of a CSV row (``Segment,2019,2018``)
     written as ``|``, the cell separator the checks read (one character for one: offsets do
     not move). A row is a line with no comma followed by a space (running text has those) and
-    no other cell separator, with two commas or more that do not group the thousands of a
-    figure (``1,234`` stays)."""
+    no other cell separator, with two commas or more that neither group the thousands of a
+    figure (``1,234`` stays) nor stand inside a figure written as a word of running text
+    (:data:`_SPACED_DECIMAL`: ``Der Umsatz stieg um 3,5 % auf 12,4 Mio. Euro`` is no row)."""
     out: list[str] | None = None
     pos = 0
     indian: bool | None = None  # decided once per text, on the first row's need
@@ -162,6 +170,8 @@ def _csv_cells(text: str) -> str:
             if indian is None:
                 indian = _INDIAN_SIGNAL.search(text) is not None
             grouping = _indian_commas(line) if indian else frozenset()
+            if " " in line:
+                grouping = grouping | {m.start("c") for m in _SPACED_DECIMAL.finditer(line)}
             separators = [
                 k
                 for k, ch in enumerate(line)
@@ -389,15 +399,20 @@ def normalize(text: str) -> NormalizedText:
 _TYPOGRAPHIC_GROUPING = re.compile(r"\d[\u00a0\u202f\u2009]\d{3}(?!\d)")
 """Thousands grouped by a no-break, narrow no-break or thin space (``10 000`` as typeset
 documents and SI style write it): no list separates its items so."""
-_SPACE_GROUPED = re.compile(r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}(?!\d|,\d)")
+_SPACE_GROUPED = re.compile(
+    r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}(?:(?P<dec>,)\d{1,2}(?![\d,.]))?(?!\d|,\d)"
+)
 """At most seven groups (below 10**21), each tried only from the start of its run: linear."""
 
 
 def _si_grouping(text: str) -> str:
     """``text`` (normalised: those spaces are plain) with its space-grouped figures written with
     commas, one character for one (``10 000`` -> ``10,000``, ``1 234 567.5`` ->
-    ``1,234,567.5``), for a text that groups thousands with :data:`_TYPOGRAPHIC_GROUPING`; a
-    figure with a decimal comma (``12 500,5``) is left to the continental reading."""
+    ``1,234,567.5``, and with one or two decimals after a comma ``12 500,5`` -> ``12,500.5``:
+    beside spaces grouping thousands a comma is the decimal sign, as SI style and German or
+    French typesetting write it), for a text that groups thousands with
+    :data:`_TYPOGRAPHIC_GROUPING`. Three digits after the comma (``1 234,567``) stay unread as
+    one figure: they may be a further group."""
     out: list[str] | None = None
     for m in _SPACE_GROUPED.finditer(text):
         if out is None:
@@ -405,6 +420,8 @@ def _si_grouping(text: str) -> str:
         for k in range(m.start(), m.end()):
             if text[k] == " ":
                 out[k] = ","
+        if m["dec"] is not None:
+            out[m.start("dec")] = "."
     return text if out is None else "".join(out)
 
 
