@@ -113,7 +113,10 @@ def test_a_changed_figure_in_a_list_without_spaces_is_flagged() -> None:
         ("2,5 Mio. Euro", Fraction(2_500_000), "currency-eur"),
         ("1,2 Mrd. Dollar", Fraction(1_200_000_000), "currency-usd"),
         ("4,7 %", Fraction(47, 10), "percent"),
-        ("2,50 €", Fraction(5, 2), None),
+        ("2,50 €", Fraction(5, 2), "currency-eur"),  # the euro sign after the figure
+        ("150 M€", Fraction(150_000_000), "currency-eur"),  # French: millions of euros
+        ("1,2 Md€", Fraction(1_200_000_000), "currency-eur"),
+        ("500 k€", Fraction(500_000), "currency-eur"),
     ],
 )
 def test_a_decimal_comma_and_continental_scale_words_are_read(

@@ -19,7 +19,10 @@ __all__ = [
     "CJK_PERCENT",
     "CJK_SCALES",
     "FOREIGN_AMBIGUOUS",
+    "FOREIGN_DATE",
     "FOREIGN_FIRST_WORDS",
+    "FOREIGN_MONTHS",
+    "FOREIGN_MONTH_KEYS",
     "FOREIGN_PHRASE_SOURCE",
     "FOREIGN_SCALES",
     "FOREIGN_UNIT_ALIASES",
@@ -28,6 +31,7 @@ __all__ = [
     "MIXED_NUMBER",
     "NO_SPACE_CHARS",
     "cjk_value",
+    "foreign_dates_possible",
     "foreign_value",
     "mixed_value",
 ]
@@ -212,33 +216,94 @@ def _compose(tokens: Iterable[tuple[Fraction | int | None, int, int]]) -> Fracti
 
 
 _MIXED_SMALL = {**_CJK_SMALL, "백": 100, "천": 1000}
-_MIXED_BIG = {**_CJK_BIG, "만": 10**4, "억": 10**8}
+_MIXED_BIG = {**_CJK_BIG, "만": 10**4, "억": 10**8, "조": 10**12}
 CJK_SCALES = frozenset({*_CJK_SMALL, *_CJK_BIG})
 """The scale characters of CJK numerals (十 百 千 万 萬 亿 億 兆)."""
 KOREAN_SCALES = frozenset({*_MIXED_SMALL, *_MIXED_BIG}) - CJK_SCALES
-"""Korean scale characters after figures (백 천 만 억)."""
+"""Korean scale characters after figures (백 천 만 억 조)."""
 _SMALL_CLASS = "".join(_MIXED_SMALL)
 _BIG_CLASS = "".join(_MIXED_BIG)
+_MIXED_FIGURE = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+"""A figure in a mixed number, its thousands grouped by commas or not (``1兆2,345億``)."""
 MIXED_NUMBER = re.compile(
-    rf"(?<![\d.,])\d+(?:\.\d+)?(?:\s?(?:\d+(?:\.\d+)?\s?)?[{_SMALL_CLASS}{_BIG_CLASS}]){{1,6}}"
+    rf"(?<![\d.,]){_MIXED_FIGURE}(?:\s?(?:{_MIXED_FIGURE}\s?)?[{_SMALL_CLASS}{_BIG_CLASS}]){{1,6}}"
 )
 """A figure in digits with CJK or Korean scale characters (``1亿5000万``, ``3천만``, ``5만``,
-``1억 2천만``): read whole by :func:`mixed_value`."""
+``1억 2천만``, ``1兆2,345億``, ``2조 5천억``): read whole by :func:`mixed_value`."""
 MIXED_HINT = re.compile(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
 """A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
-_MIXED_TOKEN = re.compile(rf"(\d+(?:\.\d+)?)|([{_SMALL_CLASS}])|([{_BIG_CLASS}])")
+_MIXED_TOKEN = re.compile(rf"({_MIXED_FIGURE})|([{_SMALL_CLASS}])|([{_BIG_CLASS}])")
 
 
 def mixed_value(text: str) -> Fraction | None:
     """The value of a :data:`MIXED_NUMBER` (``None``: not one number)."""
     return _compose(
-        (Fraction(m[1]), 0, 0)
+        (Fraction(m[1].replace(",", "")), 0, 0)
         if m[1]
         else (None, _MIXED_SMALL[m[2]], 0)
         if m[2]
         else (None, 0, _MIXED_BIG[m[3]])
         for m in _MIXED_TOKEN.finditer(text)
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Dates with a German, French or Spanish month name: "15. März 2024", "1er janvier 2024",
+# "31 de diciembre de 2023" (day, month, year: the order these languages write).
+
+_MONTH_NAMES: dict[int, tuple[str, ...]] = {
+    1: ("januar", "jänner", "jan", "janvier", "janv", "enero", "ene"),
+    2: ("februar", "feb", "février", "fevrier", "févr", "fevr", "febrero"),
+    3: ("märz", "maerz", "mär", "mrz", "mars", "marzo"),
+    4: ("april", "apr", "avril", "avr", "abril", "abr"),
+    5: ("mai", "mayo"),
+    6: ("juni", "jun", "juin", "junio"),
+    7: ("juli", "jul", "juillet", "juil", "julio"),
+    8: ("august", "aug", "août", "aout", "agosto", "ago"),
+    9: ("september", "sept", "sep", "septembre", "septiembre", "setiembre"),
+    10: ("oktober", "okt", "octobre", "oct", "octubre"),
+    11: ("november", "nov", "novembre", "noviembre"),
+    12: ("dezember", "dez", "décembre", "decembre", "déc", "dec", "diciembre", "dic"),
+}
+FOREIGN_MONTHS: dict[str, int] = {
+    name: month for month, names in _MONTH_NAMES.items() for name in names
+}
+"""German, French and Spanish month names and their usual abbreviations, case folded."""
+_ENGLISH_MONTHS = frozenset(
+    ("jan", "feb", "apr", "april", "jun", "jul", "aug", "august", "sep", "sept", "september"),
+) | frozenset(("oct", "nov", "november", "dec"))
+FOREIGN_MONTH_KEYS = frozenset(
+    max(re.findall(r"[a-z]+", name), key=len).encode()
+    for name in FOREIGN_MONTHS
+    if name not in _ENGLISH_MONTHS
+)
+"""The longest ASCII letter run of each month name English does not write alike: a text whose
+letter runs hold none of them, nor :data:`_DOTTED_ENGLISH_NAME`, writes no date of
+:data:`FOREIGN_DATE` (a cheap pre-filter; ``märz`` is found by ``rz``)."""
+_DOTTED_ENGLISH_NAME = re.compile(
+    r"\.[ \t]*(?:jan|feb|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[ \t]+\d"
+)
+"""German writes the day with a full stop before months English also names (``15. April 2024``,
+``3. Nov. 2023``); the English dates never do (the expression starts with its full stop: the
+engine skips ahead to it)."""
+
+
+def foreign_dates_possible(s: str, words: frozenset[bytes]) -> bool:
+    """Whether ``s`` (normalised, with its ASCII letter runs ``words``) may hold a date of
+    :data:`FOREIGN_DATE`."""
+    return not words.isdisjoint(FOREIGN_MONTH_KEYS) or (
+        "." in s and _DOTTED_ENGLISH_NAME.search(s) is not None
+    )
+
+
+_MONTH_ALT = "|".join(re.escape(n) for n in sorted(FOREIGN_MONTHS, key=lambda n: (-len(n), n)))
+FOREIGN_DATE = re.compile(
+    rf"(?<![\w.,])(?P<d>[0-3]?\d)(?:\.[ \t]*|(?:er|º|°)?[ \t]+)(?:de[ \t]+)?"
+    rf"(?P<m>{_MONTH_ALT})\.?[ \t]+(?:del?[ \t]+)?(?P<y>\d{{4}})(?![\w]|[.,]\d)"
+)
+"""A date written day, month name, year in German (``15. März 2024``), French (``1er janvier
+2024``) or Spanish (``31 de diciembre de 2023``): the year is required (``15. März`` alone, or
+``mars 2024``, is left to the figures)."""
 
 
 # ---------------------------------------------------------------------------------------------

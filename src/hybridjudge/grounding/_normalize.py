@@ -430,19 +430,26 @@ _ANGLO = re.compile(r",(?<=\d,)\d{3}(?:(?:,\d{3})+(?!\d)|\.\d)")
 expressions below start with a literal character (the engine skips ahead to it) and look back
 for the digit before it: a leading digit class is tried at every position, several times
 slower."""
-_CONTINENTAL = re.compile(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?![\d.,]))")
+_CONTINENTAL = re.compile(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?!\d|[.,]\d))")
 """Figures only the continental convention writes: ``3.676,2``, ``1.234.567``."""
 _DECIMAL_COMMA = re.compile(r",(?<=\d,)\d{1,2}(?![\d.,])")
 _CONTINENTAL_WORDS = frozenset(
     (
         *("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "milliards", "millones"),
-        *("der", "und", "betrug", "betragen", "wurde", "im", "beim", "auf"),
-        *("le", "les", "des", "est", "une", "du", "aux", "sont"),
-        *("el", "los", "las", "del", "fue", "una", "por"),
+        *("der", "die", "das", "und", "betrug", "betragen", "wurde", "wurden", "im", "beim"),
+        *("auf", "bei", "wir", "rund", "etwa", "ist", "sind", "wird", "sich", "nicht", "auch"),
+        *("nach", "zum", "zur", "vom", "eine", "einer", "einem", "einen", "insgesamt", "umsatz"),
+        *("mitarbeiter", "le", "les", "des", "est", "une", "du", "aux", "sont", "dans", "avec"),
+        *("qui", "cette", "leur", "leurs", "environ", "soit", "salari", "chiffre", "affaires"),
+        *("el", "los", "las", "del", "fue", "una", "por", "que", "como", "pero", "entre"),
+        *("hasta", "desde", "sobre", "esta", "este", "asciende", "empleados", "ventas"),
     )
 )
 """Words of German, French and Spanish texts (and their scale words): with a decimal comma
-or two of them, a text writes figures the continental way."""
+or two of them, a text writes figures the continental way. None is an English word (``et``,
+``al``, ``en``, ``la``, ``con``, ``par``, ``pour``, ``lag``, ``mit``, ``von`` are left out:
+``Smith et al.`` is English), and an English-only figure (``1,234,567``, ``1,234.5``) still
+decides for English."""
 _CONTINENTAL_RUNS = frozenset(w.encode() for w in _CONTINENTAL_WORDS)
 _CONTINENTAL_FIGURE = re.compile(
     r"(?<![\w.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{1,3}(?: \d{3})+(?:,\d+)?(?![ ]?\d)|\d+,\d+)"
@@ -474,7 +481,7 @@ def _dotted_thousands(text: str) -> bool:
     return len(found) >= 2 and _OTHER_DECIMALS.search(text) is None
 
 
-_DOT3 = re.compile(r"\.(?<=\d\.)\d{3}(?![\d.])")
+_DOT3 = re.compile(r"\.(?<=\d\.)\d{3}(?!\d|\.\d)")
 _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 

@@ -30,7 +30,9 @@ from hybridjudge.grounding._languages import (
     CJK_PERCENT,
     CJK_SCALES,
     FOREIGN_AMBIGUOUS,
+    FOREIGN_DATE,
     FOREIGN_FIRST_WORDS,
+    FOREIGN_MONTHS,
     FOREIGN_PHRASE_SOURCE,
     FOREIGN_SCALES,
     FOREIGN_UNIT_ALIASES,
@@ -40,6 +42,7 @@ from hybridjudge.grounding._languages import (
     NO_SPACE_CHARS,
     cjk_value,
     compiled,
+    foreign_dates_possible,
     foreign_value,
     mixed_value,
 )
@@ -147,7 +150,8 @@ _UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
         ("°f", "° f", "degrees f", "degrees fahrenheit", "degree fahrenheit", "fahrenheit"),
     ),
     ("usd", "currency-usd", Fraction(1), ("usd", "dollar", "dollars", "us$")),
-    ("eur", "currency-eur", Fraction(1), ("eur", "euro", "euros")),
+    # after the figure, as German, French and Spanish write euros ("150 €", "150 M€")
+    ("eur", "currency-eur", Fraction(1), ("eur", "euro", "euros", "€")),
     ("gbp", "currency-gbp", Fraction(1), ("gbp",)),
     # hundredths: "45 cents" is $0.45 (the dollar's, as English writes it), "45 pence" £0.45
     ("cent", "currency-usd", Fraction(1, 100), ("cent", "cents", "¢")),
@@ -233,6 +237,11 @@ _SCALES: dict[str, int] = {
     "mio": 10**6,
     "mrd.": 10**9,
     "mrd": 10**9,
+    # before a euro sign, as French and German abbreviate (150 M€, 1,2 Md€, 3,5 Mds€, 500 k€,
+    # 1.234 T€)
+    "md": 10**9,
+    "mds": 10**9,
+    "t": 10**3,
     "万": 10**4,
     "萬": 10**4,
     "亿": 10**8,
@@ -377,6 +386,8 @@ def _unit_part(prefix: str) -> str:
     return (
         rf"(?:(?P<{prefix}pct>[ \t]?%|[ \t]?(?:per[ \t]?cent|pct)(?![a-z])|[ \t]?percentage[ \t]+points?(?![a-z])"
         rf"|[ \t]?pp(?![a-z])|[ \t]?(?:パーセント|퍼센트)"
+        rf"|[ \t]?(?:prozent(?:punkte?n?)?|pour[ \t]?cent|points?[ \t]+de[ \t]+pourcentage"
+        rf"|por[ \t]?ciento|puntos?[ \t]+porcentuales?)(?![a-z])"
         rf"|[ \t]?(?P<{prefix}bp>bps?|basis[ \t]+points?)(?![a-z]))"
         rf"|(?:[ \t]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
         rf"(?:(?:/|[ \t]+per[ \t]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
@@ -389,6 +400,7 @@ _MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn
        |[ \t](?:{_FOREIGN_MULT})(?![a-z])
        |[ \t](?:mio|mrd)(?:\.|(?![a-z]))
        |[ \t](?:lakhs?|lacs?|crores?)(?![a-z])
+       |[ \t]?(?:mds|md|mrd|m|k|t)(?=[ \t]?€)
        |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆])"""
 _CITE_LABELS = (
     *("source", "sources", "source:", "document", "documents", "doc", "docs", "passage"),
@@ -1373,6 +1385,8 @@ def scan(text: str | NormalizedText) -> Scan:
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
     if not s.isascii() or not words.isdisjoint(_FOREIGN_KEYS):
         _other_scripts(s, words, raws)
+    if foreign_dates_possible(s, words):
+        _foreign_dates(s, raws)
     separators = _merge_ranges(s, raws)
     orig = norm.original
     norm_spans = tuple((r.start, r.end) for r in raws)
@@ -1468,6 +1482,18 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             first.append(_Raw("number", mixed, unit, dim, mixed, m.start(), end, (1, 0, 1, 0)))
         if first:
             _replace_into(raws, first)
+
+
+def _foreign_dates(s: str, raws: list[_Raw]) -> None:
+    """Put the dates of :data:`FOREIGN_DATE` (``15. März 2024``) in place of the figures read
+    in them (the day and the year)."""
+    dates: list[_Raw] = []
+    for m in FOREIGN_DATE.finditer(s):
+        p = _date(int(m["y"]), FOREIGN_MONTHS[m["m"]], int(m["d"]))
+        if p is not None:
+            dates.append(_Raw(p[0], p[1], p[2], p[3], p[4], m.start(), m.end(), p[5:]))
+    if dates:
+        _replace_into(raws, dates)
 
 
 def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:

@@ -1,0 +1,216 @@
+"""Answers in English about contexts in German, French, Spanish, Chinese, Japanese and Korean.
+
+Each context is a sentence as a report in that language writes it (decimal commas, dotted or
+spaced thousands, euro signs and scale abbreviations after the figure, percent words, dates
+with a month name, CJK and Korean scale characters). A correct English answer must be grounded;
+the same answer with one figure changed must be flagged, naming that figure. Before these
+forms were read (at 88188bc), 13 of the 27 correct answers were flagged.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hybridjudge.grounding import check_grounding
+
+CASES: list[tuple[str, str, str, str]] = [
+    # (context, correct answer, the answer with one figure changed, that figure)
+    (
+        "Der Umsatz belief sich auf 1,2 Mrd. Euro (Vorjahr: 1,1 Mrd. Euro).",
+        "Revenue was EUR 1.2 billion, up from EUR 1.1 billion.",
+        "Revenue was EUR 1.3 billion, up from EUR 1.1 billion.",
+        "EUR 1.3 billion",
+    ),
+    (
+        "Das EBIT stieg um 12 % auf 345 Mio. €.",
+        "EBIT rose 12% to €345 million.",
+        "EBIT rose 12% to €354 million.",
+        "€354 million",
+    ),
+    (
+        "Die Mitarbeiterzahl lag bei 12.345.",
+        "The company had 12,345 employees.",
+        "The company had 12,354 employees.",
+        "12,354",
+    ),
+    (
+        "Die Dividende beträgt 0,85 € je Aktie.",
+        "The dividend is €0.85 per share.",
+        "The dividend is €0.95 per share.",
+        "€0.95",
+    ),
+    (
+        "Die Hauptversammlung findet am 15. März 2024 statt.",
+        "The AGM is on March 15, 2024.",
+        "The AGM is on March 16, 2024.",
+        "March 16, 2024",
+    ),
+    (
+        "Die Hauptversammlung findet am 15. April 2024 statt.",
+        "The AGM is on 15 April 2024.",
+        "The AGM is on 15 May 2024.",
+        "15 May 2024",
+    ),
+    (
+        "Wir beschäftigen rund 3.000 Mitarbeiter.",
+        "They employ about 3,000 people.",
+        "They employ about 30,000 people.",
+        "30,000",
+    ),
+    (
+        "Die Marge verbesserte sich um 0,5 Prozentpunkte.",
+        "The margin improved by 0.5 percentage points.",
+        "The margin improved by 1.5 percentage points.",
+        "1.5 percentage points",
+    ),
+    (
+        "Die Eigenkapitalquote betrug 45,3 Prozent.",
+        "The equity ratio was 45.3%.",
+        "The equity ratio was 43.5%.",
+        "43.5%",
+    ),
+    (
+        "Der Umsatz stieg im Geschäftsjahr 2023/24 um 4,1 %.",
+        "Revenue grew 4.1% in fiscal 2023/24.",
+        "Revenue grew 4.7% in fiscal 2023/24.",
+        "4.7%",
+    ),
+    (
+        "Le chiffre d'affaires s'élève à 2,3 milliards d'euros.",
+        "Revenue amounts to €2.3 billion.",
+        "Revenue amounts to €3.2 billion.",
+        "€3.2 billion",
+    ),
+    (
+        "Le résultat net est de 150 M€.",
+        "Net income is €150 million.",
+        "Net income is €15 million.",
+        "€15 million",
+    ),
+    (
+        "Le chiffre d'affaires est en hausse de 5,2 % à 812 millions d'euros.",
+        "Revenue rose 5.2% to €812 million.",
+        "Revenue rose 5.2% to €821 million.",
+        "€821 million",
+    ),
+    (
+        "La fusion a pris effet le 1er janvier 2024.",
+        "The merger took effect on January 1, 2024.",
+        "The merger took effect on January 1, 2025.",
+        "January 1, 2025",
+    ),
+    (
+        "Le groupe compte 12 500 salariés.",
+        "The group has 12,500 employees.",
+        "The group has 15,200 employees.",
+        "15,200",
+    ),
+    (
+        "Las ventas alcanzaron 3.456 millones de euros, un 7,5 % más.",
+        "Sales reached €3,456 million, up 7.5%.",
+        "Sales reached €3,456 million, up 5.7%.",
+        "5.7%",
+    ),
+    (
+        "El ejercicio cerró el 31 de diciembre de 2023.",
+        "The fiscal year ended December 31, 2023.",
+        "The fiscal year ended December 30, 2023.",
+        "December 30, 2023",
+    ),
+    (
+        "La plantilla asciende a 8.200 empleados.",
+        "The workforce is 8,200 employees.",
+        "The workforce is 8,400 employees.",
+        "8,400",
+    ),
+    (
+        "营业收入为12.5亿元，同比增长8.3%。",
+        "Revenue was RMB 1.25 billion, up 8.3% year on year.",
+        "Revenue was RMB 1.52 billion, up 8.3% year on year.",
+        "RMB 1.52 billion",
+    ),
+    (
+        "净利润3.2亿元。",
+        "Net profit was 320 million yuan.",
+        "Net profit was 230 million yuan.",
+        "230 million yuan",
+    ),
+    (
+        "员工人数为1,234人。",
+        "There are 1,234 employees.",
+        "There are 1,243 employees.",
+        "1,243",
+    ),
+    (
+        "截至2023年12月31日，公司总资产为56亿元。",
+        "As of December 31, 2023, total assets were RMB 5.6 billion.",
+        "As of December 31, 2023, total assets were RMB 6.5 billion.",
+        "RMB 6.5 billion",
+    ),
+    (
+        "売上高は1兆2,345億円でした。",
+        "Net sales were ¥1.2345 trillion.",
+        "Net sales were ¥1.2354 trillion.",
+        "¥1.2354 trillion",
+    ),
+    (
+        "営業利益は前年同期比5.2%増の800億円。",
+        "Operating profit rose 5.2% to ¥80 billion.",
+        "Operating profit rose 5.2% to ¥8 billion.",
+        "¥8 billion",
+    ),
+    (
+        "従業員数は3万人です。",
+        "There are 30,000 employees.",
+        "There are 3,000 employees.",
+        "3,000",
+    ),
+    (
+        "매출액은 2조 5천억 원이다.",
+        "Revenue was 2.5 trillion won.",
+        "Revenue was 2.4 trillion won.",
+        "2.4 trillion",
+    ),
+    (
+        "Umsatz: 12,5 Mio. EUR; Ergebnis: 1,3 Mio. EUR; Marge: 10,4 %",
+        "Revenue EUR 12.5 million, margin 10.4%.",
+        "Revenue EUR 12.5 million, margin 14.0%.",
+        "14.0%",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer", "changed", "figure"), CASES)
+def test_a_correct_answer_in_english_is_grounded_and_a_changed_figure_flagged(
+    context: str, answer: str, changed: str, figure: str
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, [f.message for f in report.findings]
+    flagged = check_grounding(changed, context)
+    assert [f.subject for f in flagged.findings] == [figure]
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        # the same language on both sides: the figures are read alike
+        ("Der Umsatz stieg um 3,5 % auf 12,4 Mio. Euro.", "Der Umsatz stieg um 3,5 %."),
+        ("Die Hauptversammlung ist am 15. März 2024.", "Sie findet am 15.03.2024 statt."),
+        ("El ejercicio cerró el 31 de diciembre de 2023.", "Cerró el 31/12/2023."),
+        ("The AGM is on March 15, 2024.", "Die Hauptversammlung ist am 15. März 2024."),
+        ("Net income was €150 million.", "Le résultat net est de 150 M€."),
+    ],
+)
+def test_the_same_figure_written_in_either_language_is_grounded(context: str, answer: str) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, [f.message for f in report.findings]
+
+
+def test_english_texts_are_read_as_before() -> None:
+    # "et al." and a sentence-final full stop do not make a text continental
+    report = check_grounding("Smith et al. measured 12.345 mm.", "The gap was 12.345 mm.")
+    assert report.grounded
+    assert check_grounding("It was 12,345 mm.", "Smith et al. measured 12.345 mm.").findings
+    # a euro sign after a figure is its currency, not another dollar
+    assert check_grounding("It costs $150.", "Es kostet 150 €.").findings
+    assert check_grounding("It costs €150.", "Es kostet 150 €.").grounded
