@@ -268,7 +268,27 @@ _PERIOD_NAMED = re.compile(
 )
 """A quarter or a half named in words (``third quarter``, ``third-quarter``, ``first half``):
 the context names ``Q3`` (``H1``) so, and an answer may write it so."""
+_FOREIGN_ORDINALS = {
+    **dict.fromkeys(("premier", "1er", "erste", "ersten", "erstes", "primer", "1."), "1"),
+    **dict.fromkeys(("deuxième", "deuxieme", "2e", "second", "zweite", "zweiten"), "2"),
+    **dict.fromkeys(("zweites", "segundo", "2."), "2"),
+    **dict.fromkeys(("troisième", "troisieme", "3e", "dritte", "dritten", "drittes"), "3"),
+    **dict.fromkeys(("tercer", "tercero", "3."), "3"),
+    **dict.fromkeys(("quatrième", "quatrieme", "4e", "vierte", "vierten", "viertes"), "4"),
+    **dict.fromkeys(("cuarto", "4."), "4"),
+}
+_FOREIGN_PERIOD_NAMED = re.compile(
+    r"(?<![\w.])(?P<o>"
+    + "|".join(re.escape(o) for o in sorted(_FOREIGN_ORDINALS, key=lambda o: (-len(o), o)))
+    + r")[ \t]*(?:(?P<q>trimestre|quartals?)|(?P<h>semestre|halbjahr(?:e?s)?))(?![\w])"
+)
+"""The same in French, German and Spanish (``troisième trimestre``, ``3e trimestre``, ``dritten
+Quartal``, ``3. Quartal``, ``tercer trimestre``; ``premier semestre``, ``ersten Halbjahr``,
+``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer."""
 _PERIOD_RUNS = frozenset((b"quarter", b"half"))
+_FOREIGN_PERIOD_RUNS = frozenset(
+    (b"trimestre", b"quartal", b"quartals", b"semestre", b"halbjahr", b"halbjahres")
+) | frozenset((b"halbjahrs",))
 _DOSING = re.compile(r"(?<![\w.])(?:(bid|tid|qid|qd)|(b\.i\.d|t\.i\.d|q\.i\.d|q\.d)\.?)(?![\w])")
 """The prescription abbreviations of a daily frequency: ``BID`` (twice daily), ``TID``, ``QID``,
 ``QD`` (once daily), in capitals (``bid`` is also a word) or dotted (``b.i.d.``)."""
@@ -384,12 +404,21 @@ _ORDINAL_NUMBER = {
 }
 
 
-def _named_periods(s: str) -> set[str]:
-    """The identifiers (``q3``, ``h1``) of the quarters and halves ``s`` names in words."""
-    return {
-        f"q{_ORDINAL_NUMBER[m[1]]}" if m[1] else f"h{_ORDINAL_NUMBER[m[2]]}"
-        for m in _PERIOD_NAMED.finditer(s)
-    }
+def _named_periods(s: str, words: frozenset[bytes]) -> set[str]:
+    """The identifiers (``q3``, ``h1``) of the quarters and halves ``s`` names in words (its
+    ASCII letter runs ``words`` say which languages to look for)."""
+    found: set[str] = set()
+    if not words.isdisjoint(_PERIOD_RUNS):
+        found.update(
+            f"q{_ORDINAL_NUMBER[m[1]]}" if m[1] else f"h{_ORDINAL_NUMBER[m[2]]}"
+            for m in _PERIOD_NAMED.finditer(s)
+        )
+    if not words.isdisjoint(_FOREIGN_PERIOD_RUNS):
+        found.update(
+            f"{'q' if m['q'] else 'h'}{_FOREIGN_ORDINALS[m['o']]}"
+            for m in _FOREIGN_PERIOD_NAMED.finditer(s)
+        )
+    return found
 
 
 def _passages(context: object) -> tuple[str, ...]:
@@ -824,8 +853,7 @@ class GroundingContext:
                 scopes = _scopes(sc.norm.text, sc.words)
                 self._index_passage(i, sc, scopes, index)
                 parsed.append((sc, scopes))
-                if not sc.words.isdisjoint(_PERIOD_RUNS):
-                    idents.update(_named_periods(sc.norm.text))
+                idents.update(_named_periods(sc.norm.text, sc.words))
                 _add_dosing(i, sc, index)
                 _add_one_unit(i, sc, index)
                 if "|" in passage or "\t" in passage:

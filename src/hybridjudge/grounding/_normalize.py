@@ -442,7 +442,7 @@ _CONTINENTAL_WORDS = frozenset(
         *("mitarbeiter", "le", "les", "des", "est", "une", "du", "aux", "sont", "dans", "avec"),
         *("qui", "cette", "leur", "leurs", "environ", "soit", "salari", "chiffre", "affaires"),
         *("el", "los", "las", "del", "fue", "una", "por", "que", "como", "pero", "entre"),
-        *("hasta", "desde", "sobre", "esta", "este", "asciende", "empleados", "ventas"),
+        *("hasta", "desde", "sobre", "esta", "este", "asciende", "empleados", "ventas", "es"),
     )
 )
 """Words of German, French and Spanish texts (and their scale words): with a decimal comma
@@ -490,10 +490,18 @@ def letter_runs(s: str) -> frozenset[bytes]:
     return frozenset(s.encode("utf-8", "replace").translate(_LETTERS_ONLY).split())
 
 
+_SCALE_RUNS = frozenset(
+    w.encode() for w in ("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "millones")
+)
+"""Scale words no English text writes: one is as good as two other words (``2.100 millones``)."""
+
+
 def _continental_words(text: str, comma: bool) -> bool:
-    """Whether ``text`` (normalised, lower case) holds two words of :data:`_CONTINENTAL_WORDS`,
-    or one and a decimal comma (``comma``)."""
-    hits = len(letter_runs(text) & _CONTINENTAL_RUNS)
+    """Whether ``text`` (normalised, lower case) holds two words of :data:`_CONTINENTAL_WORDS`
+    (a scale word of :data:`_SCALE_RUNS` counts twice), or one and a decimal comma
+    (``comma``)."""
+    runs = letter_runs(text)
+    hits = len(runs & _CONTINENTAL_RUNS) + len(runs & _SCALE_RUNS)
     return hits >= 2 or (hits == 1 and comma)
 
 
