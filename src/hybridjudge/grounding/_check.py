@@ -404,6 +404,19 @@ _ORDINAL_NUMBER = {
 }
 
 
+_AMBIGUOUS_NUMERAL = re.compile(r"(?<![\d.,])\d{1,3}[.,]\d{3}(?![\d]|[.,]\d)")
+
+
+def _ambiguous_numeral(text: str) -> str | None:
+    """The numeral of a figure written as text (``23.400 Beschäftigte``) when it reads as
+    thousands in one convention and as a decimal in the other (one group of three digits after
+    a full stop or a comma), else ``None``."""
+    if "." not in text and "," not in text:
+        return None
+    m = _AMBIGUOUS_NUMERAL.search(text)
+    return None if m is None else m.group()
+
+
 def _named_periods(s: str, words: frozenset[bytes]) -> set[str]:
     """The identifiers (``q3``, ``h1``) of the quarters and halves ``s`` names in words (its
     ASCII letter runs ``words`` say which languages to look for)."""
@@ -822,6 +835,7 @@ class GroundingContext:
         "_identifiers",
         "_index",
         "_nearest",
+        "_numerals",
         "_parsed",
         "passages",
     )
@@ -840,6 +854,7 @@ class GroundingContext:
             tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]] | None
         ) = None
         self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
+        self._numerals: dict[str, list[tuple[Quantity, _Occ]]] | None = None
 
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
@@ -1178,6 +1193,39 @@ class GroundingContext:
             f'nearest in the context: "{c.text}" = {c.describe()} '
             f"(passage {occ[1]}, characters {occ[2][0]}-{occ[2][1]})"
         )
+
+    def same_numeral(self, q: Quantity) -> _Occ | None:
+        """A context figure written with the same ambiguous numeral as ``q`` (``23.400``,
+        ``1,234``: thousands in one convention, a decimal in the other) and read the other way
+        (each value is one reading of the numeral as written, with no scale word), of ``q``'s
+        dimension or of none: the
+        same figure as written, though the two texts were read in different conventions (a
+        short German answer gives no sign of its language; its context does)."""
+        numeral = _ambiguous_numeral(q.text)
+        if numeral is None:
+            return None
+        if self._numerals is None:
+            numerals: dict[str, list[tuple[Quantity, _Occ]]] = {}
+            for c, occ in self._idx().items:
+                if c.kind == "number" and (n := _ambiguous_numeral(c.text)) is not None:
+                    numerals.setdefault(n, []).append((c, occ))
+            self._numerals = numerals
+        # the numeral's two readings, with the answer's sign; each side must be one of them
+        # as written (a scale word would make "313,244 thousand" the reading of "313,244")
+        english = Fraction(numeral.replace(",", ""))
+        continental = Fraction(numeral.replace(".", "").replace(",", "."))
+        if q.value < 0:
+            english, continental = -english, -continental
+        if q.value == english:
+            other = continental
+        elif q.value == continental:
+            other = english
+        else:
+            return None
+        for c, occ in self._numerals.get(numeral, ()):
+            if c.value == other and (c.dimension == q.dimension or c.dimension is None):
+                return occ
+        return None
 
     @property
     def identifiers(self) -> frozenset[str]:
@@ -1551,7 +1599,7 @@ class GroundingChecker:
             if occ is not None:
                 return occ
         if not money and q.unit != "%":
-            return None
+            return self.context.same_numeral(q)
         if flags & F_OWN_SCALE and mult != 1:
             # "$1,496.5 million" for a cell "1,496.5" whose scale the context does not state,
             # never more precisely than the cell is written ("€3.0bn" is not "3")
@@ -1576,7 +1624,7 @@ class GroundingChecker:
                 occ = self.context.rounded(v, half, precision, q.unit == "%", currencies)
                 if occ is not None:
                     return occ
-        return None
+        return self.context.same_numeral(q)
 
     def _derive(
         self,

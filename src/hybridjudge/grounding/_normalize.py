@@ -496,12 +496,19 @@ _SCALE_RUNS = frozenset(
 """Scale words no English text writes: one is as good as two other words (``2.100 millones``)."""
 
 
+_CONTINENTAL_LETTERS = "ñäöüßáíóú"
+"""Letters of Spanish and German words that English borrows rarely (not ``é``: ``café``)."""
+
+
 def _continental_words(text: str, comma: bool) -> bool:
     """Whether ``text`` (normalised, lower case) holds two words of :data:`_CONTINENTAL_WORDS`
-    (a scale word of :data:`_SCALE_RUNS` counts twice), or one and a decimal comma
+    (a scale word of :data:`_SCALE_RUNS` counts twice, a letter of :data:`_CONTINENTAL_LETTERS`
+    once: ``La compañía cuenta con 15.200 empleados``), or one and a decimal comma
     (``comma``)."""
     runs = letter_runs(text)
     hits = len(runs & _CONTINENTAL_RUNS) + len(runs & _SCALE_RUNS)
+    if hits == 1 and not comma and not text.isascii():
+        hits += any(ch in text for ch in _CONTINENTAL_LETTERS)
     return hits >= 2 or (hits == 1 and comma)
 
 
