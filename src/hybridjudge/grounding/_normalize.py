@@ -461,9 +461,12 @@ and looked for only in a text that :func:`_french` finds French (a space is ever
 
 
 def _french(text: str) -> bool:
-    """Whether ``text`` (normalised) looks French at a glance: an ``é`` or ``è``, ``les`` or
-    ``des`` (a few substring tests, cheap beside any expression)."""
-    return "é" in text or "è" in text or " les " in text or " des " in text
+    """Whether ``text`` (normalised) looks French at a glance: an ``é`` or ``è``, ``les``,
+    ``des``, ``le``, ``du`` or ``une`` (a few substring tests, cheap beside any expression)."""
+    return "é" in text or "è" in text or any(w in text for w in _FRENCH_WORDS)
+
+
+_FRENCH_WORDS = (" les ", " des ", " le ", " du ", " une ")
 
 
 _DOTTED_THOUSANDS = re.compile(
@@ -518,22 +521,22 @@ def _continental(text: str) -> str:
     ``3,676.2``, ``1,234,567``, ``1.9``, ``12,500``), when the text writes them so: it holds a
     figure only that convention writes, figures grouped by dots only
     (:func:`_dotted_thousands`), or German, French or Spanish words (two, or one and a decimal
-    comma), and no figure only the English convention writes. Dates (``07.03.2024``), versions
+    comma or, in a French-looking text, a figure grouped by spaces), and no figure only the
+    English convention writes. Dates (``07.03.2024``), versions
     (``2.3.1``) and addresses (``192.168.1.1``) are not figures of this form."""
     # cheapest first: most texts hold neither a decimal comma nor three digits after a point
     comma = _DECIMAL_COMMA.search(text) is not None
-    if (
-        not comma
-        and _DOT3.search(text) is None
-        and not (_french(text) and _SPACE3.search(text) is not None)
-    ):
+    spaced = not comma and _french(text) and _SPACE3.search(text) is not None
+    if not comma and not spaced and _DOT3.search(text) is None:
         return text
     if _ANGLO.search(text) is not None:
         return text
     if (
         _CONTINENTAL.search(text) is None
         and not ("|" in text and _dotted_thousands(text))
-        and not _continental_words(text, comma)
+        # a French-looking text with a figure grouped by spaces counts as a decimal comma
+        # does: one word more decides (``L'entreprise emploie 3 200 salariés``)
+        and not _continental_words(text, comma or spaced)
     ):
         return text
     return _swap_figures(text)
