@@ -128,6 +128,9 @@ REAL_FORMS = {
     "fr-cannot-answer": "Les documents fournis ne permettent pas de répondre à cette question.",
     "de-not-enough": "Ich kann in den Dokumenten keine ausreichenden Informationen zur Gebühr finden.",
     "de-not-found": "Die Antwort konnte in den Unterlagen nicht gefunden werden.",
+    # a held-out round of 17 refusals in six languages missed these two (at 63ca9f9)
+    "fr-not-have-this": "Je ne dispose pas de cette information.",
+    "es-not-include": "Los documentos proporcionados no incluyen información sobre el dividendo.",
 }
 
 
@@ -624,6 +627,7 @@ GUARDED_ANSWERS = {
     "es-if-date-after": "El plazo es de 30 días si no se especifica otra fecha.",
     "es-pregnancy": "No se indica su uso durante el embarazo.",
     "es-personal": "No hay información personal almacenada en el dispositivo.",
+    "es-plan-info": "El plan básico no incluye información de facturación detallada.",
 }
 
 
