@@ -466,7 +466,7 @@ _ALTERNATIVES: dict[str, str] = {
     "words": rf"""(?P<words>(?<![\w-])(?:a\s+(?=(?:hundred|thousand|million|billion)\b))?(?:{_WORD_ALT})
        (?:(?:[ \t]+|-|[ \t]+and[ \t]+)(?:{_WORD_ALT}))*(?:[ \t]+and[ \t]+a[ \t]+half)?(?![\w])
        (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?!{_W}))""",
-    "half": r"""(?P<half>(?<![\w])half(?![\w]))""",
+    "half": r"""(?P<half>(?<![\w])half(?:[ \t-]+(?:an?[ \t]+)?(?P<hu>minute|hour|day|week|month|year)(?![\w]))?(?![\w]))""",
     "ident": r"""(?P<ident>(?<![\w-])(?:[a-z]+-?\d[a-z\d]*(?:-\d+)?|(?:fy|cy)'\d\d)(?![\w-]))""",
     "glued": r"""(?P<glued>(?<![\w.,])(?P<gnum>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<gsuf>[a-z]{1,6})(?![\w]))""",
 }
@@ -766,12 +766,18 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         v = Fraction({"once": 1, "twice": 2, "thrice": 3}[m.group()])
         return ("number", v, None, None, v, 1, 0, 1, 0)
     if group == "half":
-        return ("number", Fraction(1, 2), None, None, Fraction(1, 2), 1, 1, 1, 0)
+        if m["hu"] is not None:  # "half an hour", "a half-day": a duration
+            unit, dim, factor = _UNITS[m["hu"]]
+            return ("number", _HALF, unit, dim, _HALF * factor, 1, 1, 1, 0)
+        return ("number", _HALF, None, None, _HALF, 1, 1, 1, 0)
     if group == "num":
         return _number(m, upper)
     if group == "words":
         return _words(m)
     return None
+
+
+_HALF = Fraction(1, 2)
 
 
 def _date(y: int, mo: int, d: int) -> _Parsed | None:
@@ -1038,6 +1044,8 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
             while q > 0 and _wordlike(s[q - 1]):
                 q -= 1
             add(q)
+            if prev == "-" and q > 0 and "0" <= s[q - 1] <= "9":
+                add(p)  # "9am-5pm", "10k-20k": the word before the hyphen ends a figure
             continue
         else:
             if prev in "-+.(":
@@ -1387,6 +1395,8 @@ def scan(text: str | NormalizedText) -> Scan:
         _other_scripts(s, words, raws)
     if foreign_dates_possible(s, words):
         _foreign_dates(s, raws)
+    if any(r.kind == "date" and r.value < 10000 for r in raws):
+        _date_spans(s, raws)
     separators = _merge_ranges(s, raws)
     orig = norm.original
     norm_spans = tuple((r.start, r.end) for r in raws)
@@ -1640,6 +1650,103 @@ def _is_working(s: str, start: int, end: int) -> bool:
         _WORKING_BEFORE.search(s, max(0, start - 3), start) is not None
         or _WORKING_AFTER.match(s, end) is not None
     )
+
+
+_DAY_TO = re.compile(r"[ \t]*(?:-|to|through|until|till)[ \t]*\Z")
+_YEAR_AFTER = re.compile(r",?[ \t]+\Z")
+
+
+def _date_spans(s: str, raws: list[_Raw]) -> None:
+    """Give the dates of a span written with one year the year and month they share: ``June
+    3-5, 2024`` is June 3 and June 5, 2024 (not June 3, a figure 5 and a figure 2024), and
+    ``June 3 to June 5, 2024`` starts on June 3, 2024 (a December start is in the year before:
+    ``December 28 to January 3, 2025``). ``raws`` is sorted; changed in place."""
+    out: list[_Raw] = []
+    i, n = 0, len(raws)
+    while i < n:
+        r = raws[i]
+        if r.kind != "date" or r.value >= 10000 or i + 1 >= n:
+            out.append(r)
+            i += 1
+            continue
+        nxt = raws[i + 1]
+        if _DAY_TO.match(s[r.end : nxt.start]) is None or nxt.start - r.end > 9:
+            out.append(r)
+            i += 1
+            continue
+        mmdd = int(r.value)
+        if nxt.kind == "date" and nxt.value >= 10000:  # "June 3 to June 5, 2024"
+            year = int(nxt.value) // 10000
+            if mmdd > int(nxt.value) % 10000:
+                year -= 1
+            out.append(
+                _Raw(
+                    "date",
+                    Fraction(year * 10000 + mmdd),
+                    "date",
+                    "date",
+                    Fraction(year * 10000 + mmdd),
+                    r.start,
+                    r.end,
+                    r.meta,
+                )
+            )
+            i += 1
+            continue
+        day = nxt.value
+        if not (
+            nxt.kind == "number"
+            and nxt.unit is None
+            and day.denominator == 1
+            and mmdd % 100 < day.numerator <= 31
+        ):
+            out.append(r)
+            i += 1
+            continue
+        end_day = (mmdd // 100) * 100 + day.numerator
+        year_raw = raws[i + 2] if i + 2 < n else None
+        if (
+            year_raw is not None
+            and year_raw.kind == "number"
+            and year_raw.meta[3] & F_YEAR
+            and _YEAR_AFTER.match(s[nxt.end : year_raw.start]) is not None
+        ):  # "June 3-5, 2024"
+            v = Fraction(int(year_raw.value) * 10000)
+            out.append(_Raw("date", v + mmdd, "date", "date", v + mmdd, r.start, r.end, r.meta))
+            out.append(
+                _Raw(
+                    "date",
+                    v + end_day,
+                    "date",
+                    "date",
+                    v + end_day,
+                    nxt.start,
+                    year_raw.end,
+                    r.meta,
+                )
+            )
+            i += 3
+            continue
+        if s[r.end : nxt.start] != "-":  # "on June 3 - 5 people came"
+            out.append(r)
+            i += 1
+            continue
+        # "June 3-5": the end day in the same month, no year
+        out.append(r)
+        out.append(
+            _Raw(
+                "date",
+                Fraction(end_day),
+                "date",
+                "date",
+                Fraction(end_day),
+                nxt.start,
+                nxt.end,
+                r.meta,
+            )
+        )
+        i += 2
+    raws[:] = out
 
 
 def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
