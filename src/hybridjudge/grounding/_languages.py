@@ -288,11 +288,17 @@ _DOTTED_ENGLISH_NAME = re.compile(
 engine skips ahead to it)."""
 
 
+_ENGLISH_MONTH_RUNS = frozenset(m.encode() for m in _ENGLISH_MONTHS)
+_MONTH_RUNS = FOREIGN_MONTH_KEYS | _ENGLISH_MONTH_RUNS
+
+
 def foreign_dates_possible(s: str, words: frozenset[bytes]) -> bool:
     """Whether ``s`` (normalised, with its ASCII letter runs ``words``) may hold a date of
     :data:`FOREIGN_DATE`."""
+    if words.isdisjoint(_MONTH_RUNS):  # the common case: one set operation
+        return False
     return not words.isdisjoint(FOREIGN_MONTH_KEYS) or (
-        "." in s and _DOTTED_ENGLISH_NAME.search(s) is not None
+        not words.isdisjoint(_ENGLISH_MONTH_RUNS) and _DOTTED_ENGLISH_NAME.search(s) is not None
     )
 
 

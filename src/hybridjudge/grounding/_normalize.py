@@ -463,10 +463,15 @@ and looked for only in a text that :func:`_french` finds French (a space is ever
 def _french(text: str) -> bool:
     """Whether ``text`` (normalised) looks French at a glance: an ``é`` or ``è``, ``les``,
     ``des``, ``le``, ``du`` or ``une`` (a few substring tests, cheap beside any expression)."""
-    return "é" in text or "è" in text or any(w in text for w in _FRENCH_WORDS)
-
-
-_FRENCH_WORDS = (" les ", " des ", " le ", " du ", " une ")
+    return (
+        "é" in text
+        or "è" in text
+        or " les " in text
+        or " des " in text
+        or " le " in text
+        or " du " in text
+        or " une " in text
+    )
 
 
 _DOTTED_THOUSANDS = re.compile(
@@ -526,9 +531,11 @@ def _continental(text: str) -> str:
     (``2.3.1``) and addresses (``192.168.1.1``) are not figures of this form."""
     # cheapest first: most texts hold neither a decimal comma nor three digits after a point
     comma = _DECIMAL_COMMA.search(text) is not None
-    spaced = not comma and _french(text) and _SPACE3.search(text) is not None
-    if not comma and not spaced and _DOT3.search(text) is None:
-        return text
+    spaced = False
+    if not comma and _DOT3.search(text) is None:
+        if not (_french(text) and _SPACE3.search(text) is not None):
+            return text
+        spaced = True
     if _ANGLO.search(text) is not None:
         return text
     if (

@@ -1395,7 +1395,9 @@ def scan(text: str | NormalizedText) -> Scan:
         _other_scripts(s, words, raws)
     if foreign_dates_possible(s, words):
         _foreign_dates(s, raws)
-    if any(r.kind == "date" and r.value < 10000 for r in raws):
+    if not words.isdisjoint(_MONTH_RUNS) and any(
+        r.kind == "date" and r.value < 10000 for r in raws
+    ):
         _date_spans(s, raws)
     separators = _merge_ranges(s, raws)
     orig = norm.original
@@ -1652,6 +1654,8 @@ def _is_working(s: str, start: int, end: int) -> bool:
     )
 
 
+_MONTH_RUNS = frozenset(m.encode() for m in _MONTHS)
+"""A date without its year that a span may date is written with an English month name."""
 _DAY_TO = re.compile(r"[ \t]*(?:-|to|through|until|till)[ \t]*\Z")
 _YEAR_AFTER = re.compile(r",?[ \t]+\Z")
 
