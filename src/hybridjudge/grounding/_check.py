@@ -277,18 +277,19 @@ _FOREIGN_ORDINALS = {
     **dict.fromkeys(("quatrième", "quatrieme", "4e", "vierte", "vierten", "viertes"), "4"),
     **dict.fromkeys(("cuarto", "4."), "4"),
 }
-_FOREIGN_PERIOD_NAMED = re.compile(
+_FOREIGN_PERIOD_NAMED = (
     r"(?<![\w.])(?P<o>"
     + "|".join(re.escape(o) for o in sorted(_FOREIGN_ORDINALS, key=lambda o: (-len(o), o)))
     + r")[ \t]*(?:(?P<q>trimestre|quartals?)|(?P<h>semestre|halbjahr(?:e?s)?))(?![\w])"
 )
 """The same in French, German and Spanish (``troisième trimestre``, ``3e trimestre``, ``dritten
 Quartal``, ``3. Quartal``, ``tercer trimestre``; ``premier semestre``, ``ersten Halbjahr``,
-``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer."""
+``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer (compiled on first
+need)."""
 _PERIOD_RUNS = frozenset((b"quarter", b"half"))
 _FOREIGN_PERIOD_RUNS = frozenset(
-    (b"trimestre", b"quartal", b"quartals", b"semestre", b"halbjahr", b"halbjahres")
-) | frozenset((b"halbjahrs",))
+    (b"trimestre", b"quartal", b"quartals", b"semestre", b"halbjahr", b"halbjahres", b"halbjahrs")
+)
 _DOSING = re.compile(r"(?<![\w.])(?:(bid|tid|qid|qd)|(b\.i\.d|t\.i\.d|q\.i\.d|q\.d)\.?)(?![\w])")
 """The prescription abbreviations of a daily frequency: ``BID`` (twice daily), ``TID``, ``QID``,
 ``QD`` (once daily), in capitals (``bid`` is also a word) or dotted (``b.i.d.``)."""
@@ -429,7 +430,7 @@ def _named_periods(s: str, words: frozenset[bytes]) -> set[str]:
     if not words.isdisjoint(_FOREIGN_PERIOD_RUNS):
         found.update(
             f"{'q' if m['q'] else 'h'}{_FOREIGN_ORDINALS[m['o']]}"
-            for m in _FOREIGN_PERIOD_NAMED.finditer(s)
+            for m in re.finditer(_FOREIGN_PERIOD_NAMED, s)
         )
     return found
 
@@ -1198,9 +1199,9 @@ class GroundingContext:
         """A context figure written with the same ambiguous numeral as ``q`` (``23.400``,
         ``1,234``: thousands in one convention, a decimal in the other) and read the other way
         (each value is one reading of the numeral as written, with no scale word), of ``q``'s
-        dimension or of none: the
-        same figure as written, though the two texts were read in different conventions (a
-        short German answer gives no sign of its language; its context does)."""
+        dimension or of none: the same figure as written, though the two texts were read in
+        different conventions (a short German answer gives no sign of its language; its
+        context does)."""
         numeral = _ambiguous_numeral(q.text)
         if numeral is None:
             return None

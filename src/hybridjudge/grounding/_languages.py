@@ -19,7 +19,7 @@ __all__ = [
     "CJK_PERCENT",
     "CJK_SCALES",
     "FOREIGN_AMBIGUOUS",
-    "FOREIGN_DATE",
+    "FOREIGN_DATE_SOURCE",
     "FOREIGN_FIRST_WORDS",
     "FOREIGN_MONTHS",
     "FOREIGN_MONTH_KEYS",
@@ -270,8 +270,11 @@ FOREIGN_MONTHS: dict[str, int] = {
 }
 """German, French and Spanish month names and their usual abbreviations, case folded."""
 _ENGLISH_MONTHS = frozenset(
-    ("jan", "feb", "apr", "april", "jun", "jul", "aug", "august", "sep", "sept", "september"),
-) | frozenset(("oct", "nov", "november", "dec"))
+    (
+        *("jan", "feb", "apr", "april", "jun", "jul", "aug", "august", "sep", "sept"),
+        *("september", "oct", "nov", "november", "dec"),
+    )
+)
 FOREIGN_MONTH_KEYS = frozenset(
     max(re.findall(r"[a-z]+", name), key=len).encode()
     for name in FOREIGN_MONTHS
@@ -279,7 +282,7 @@ FOREIGN_MONTH_KEYS = frozenset(
 )
 """The longest ASCII letter run of each month name English does not write alike: a text whose
 letter runs hold none of them, nor :data:`_DOTTED_ENGLISH_NAME`, writes no date of
-:data:`FOREIGN_DATE` (a cheap pre-filter; ``märz`` is found by ``rz``)."""
+:data:`FOREIGN_DATE_SOURCE` (a cheap pre-filter; ``märz`` is found by ``rz``)."""
 _DOTTED_ENGLISH_NAME = re.compile(
     r"\.[ \t]*(?:jan|feb|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[ \t]+\d"
 )
@@ -289,13 +292,13 @@ engine skips ahead to it)."""
 
 
 _ENGLISH_MONTH_RUNS = frozenset(m.encode() for m in _ENGLISH_MONTHS)
-_MONTH_RUNS = FOREIGN_MONTH_KEYS | _ENGLISH_MONTH_RUNS
+_ANY_MONTH_RUNS = FOREIGN_MONTH_KEYS | _ENGLISH_MONTH_RUNS
 
 
 def foreign_dates_possible(s: str, words: frozenset[bytes]) -> bool:
     """Whether ``s`` (normalised, with its ASCII letter runs ``words``) may hold a date of
-    :data:`FOREIGN_DATE`."""
-    if words.isdisjoint(_MONTH_RUNS):  # the common case: one set operation
+    :data:`FOREIGN_DATE_SOURCE`."""
+    if words.isdisjoint(_ANY_MONTH_RUNS):  # the common case: one set operation
         return False
     return not words.isdisjoint(FOREIGN_MONTH_KEYS) or (
         not words.isdisjoint(_ENGLISH_MONTH_RUNS) and _DOTTED_ENGLISH_NAME.search(s) is not None
@@ -303,13 +306,14 @@ def foreign_dates_possible(s: str, words: frozenset[bytes]) -> bool:
 
 
 _MONTH_ALT = "|".join(re.escape(n) for n in sorted(FOREIGN_MONTHS, key=lambda n: (-len(n), n)))
-FOREIGN_DATE = re.compile(
+FOREIGN_DATE_SOURCE = (
     rf"(?<![\w.,])(?P<d>[0-3]?\d)(?:\.[ \t]*|(?:er|º|°)?[ \t]+)(?:de[ \t]+)?"
     rf"(?P<m>{_MONTH_ALT})\.?[ \t]+(?:del?[ \t]+)?(?P<y>\d{{4}})(?![\w]|[.,]\d)"
 )
 """A date written day, month name, year in German (``15. März 2024``), French (``1er janvier
 2024``) or Spanish (``31 de diciembre de 2023``): the year is required (``15. März`` alone, or
-``mars 2024``, is left to the figures)."""
+``mars 2024``, is left to the figures). Compiled on first need (:func:`compiled`), as the other
+expressions of this module: ``hybridjudge check`` on an English case never compiles it."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from hybridjudge.grounding._languages import (
     CJK_PERCENT,
     CJK_SCALES,
     FOREIGN_AMBIGUOUS,
-    FOREIGN_DATE,
+    FOREIGN_DATE_SOURCE,
     FOREIGN_FIRST_WORDS,
     FOREIGN_MONTHS,
     FOREIGN_PHRASE_SOURCE,
@@ -1395,7 +1395,7 @@ def scan(text: str | NormalizedText) -> Scan:
         _other_scripts(s, words, raws)
     if foreign_dates_possible(s, words):
         _foreign_dates(s, raws)
-    if not words.isdisjoint(_MONTH_RUNS) and any(
+    if not words.isdisjoint(_MONTH_NAME_RUNS) and any(
         r.kind == "date" and r.value < 10000 for r in raws
     ):
         _date_spans(s, raws)
@@ -1497,10 +1497,10 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
 
 
 def _foreign_dates(s: str, raws: list[_Raw]) -> None:
-    """Put the dates of :data:`FOREIGN_DATE` (``15. März 2024``) in place of the figures read
-    in them (the day and the year)."""
+    """Put the dates of :data:`FOREIGN_DATE_SOURCE` (``15. März 2024``) in place of the figures
+    read in them (the day and the year)."""
     dates: list[_Raw] = []
-    for m in FOREIGN_DATE.finditer(s):
+    for m in compiled("date", FOREIGN_DATE_SOURCE).finditer(s):
         p = _date(int(m["y"]), FOREIGN_MONTHS[m["m"]], int(m["d"]))
         if p is not None:
             dates.append(_Raw(p[0], p[1], p[2], p[3], p[4], m.start(), m.end(), p[5:]))
@@ -1654,10 +1654,16 @@ def _is_working(s: str, start: int, end: int) -> bool:
     )
 
 
-_MONTH_RUNS = frozenset(m.encode() for m in _MONTHS)
+_MONTH_NAME_RUNS = frozenset(m.encode() for m in _MONTHS)
 """A date without its year that a span may date is written with an English month name."""
 _DAY_TO = re.compile(r"[ \t]*(?:-|to|through|until|till)[ \t]*\Z")
 _YEAR_AFTER = re.compile(r",?[ \t]+\Z")
+
+
+def _date_raw(value: int, start: int, end: int, meta: Meta) -> _Raw:
+    """A date (``YYYYMMDD``, or ``MMDD`` without its year) found at ``[start, end)``."""
+    v = Fraction(value)
+    return _Raw("date", v, "date", "date", v, start, end, meta)
 
 
 def _date_spans(s: str, raws: list[_Raw]) -> None:
@@ -1669,32 +1675,21 @@ def _date_spans(s: str, raws: list[_Raw]) -> None:
     i, n = 0, len(raws)
     while i < n:
         r = raws[i]
-        if r.kind != "date" or r.value >= 10000 or i + 1 >= n:
-            out.append(r)
-            i += 1
-            continue
-        nxt = raws[i + 1]
-        if _DAY_TO.match(s[r.end : nxt.start]) is None or nxt.start - r.end > 9:
+        nxt = raws[i + 1] if i + 1 < n else None
+        if (
+            nxt is None
+            or r.kind != "date"
+            or r.value >= 10000
+            or nxt.start - r.end > 9
+            or _DAY_TO.match(s[r.end : nxt.start]) is None
+        ):
             out.append(r)
             i += 1
             continue
         mmdd = int(r.value)
         if nxt.kind == "date" and nxt.value >= 10000:  # "June 3 to June 5, 2024"
-            year = int(nxt.value) // 10000
-            if mmdd > int(nxt.value) % 10000:
-                year -= 1
-            out.append(
-                _Raw(
-                    "date",
-                    Fraction(year * 10000 + mmdd),
-                    "date",
-                    "date",
-                    Fraction(year * 10000 + mmdd),
-                    r.start,
-                    r.end,
-                    r.meta,
-                )
-            )
+            year = int(nxt.value) // 10000 - (mmdd > int(nxt.value) % 10000)
+            out.append(_date_raw(year * 10000 + mmdd, r.start, r.end, r.meta))
             i += 1
             continue
         day = nxt.value
@@ -1715,41 +1710,17 @@ def _date_spans(s: str, raws: list[_Raw]) -> None:
             and year_raw.meta[3] & F_YEAR
             and _YEAR_AFTER.match(s[nxt.end : year_raw.start]) is not None
         ):  # "June 3-5, 2024"
-            v = Fraction(int(year_raw.value) * 10000)
-            out.append(_Raw("date", v + mmdd, "date", "date", v + mmdd, r.start, r.end, r.meta))
-            out.append(
-                _Raw(
-                    "date",
-                    v + end_day,
-                    "date",
-                    "date",
-                    v + end_day,
-                    nxt.start,
-                    year_raw.end,
-                    r.meta,
-                )
-            )
+            year = int(year_raw.value) * 10000
+            out.append(_date_raw(year + mmdd, r.start, r.end, r.meta))
+            out.append(_date_raw(year + end_day, nxt.start, year_raw.end, r.meta))
             i += 3
-            continue
-        if s[r.end : nxt.start] != "-":  # "on June 3 - 5 people came"
+        elif s[r.end : nxt.start] == "-":  # "June 3-5": the end day, no year
+            out.append(r)
+            out.append(_date_raw(end_day, nxt.start, nxt.end, r.meta))
+            i += 2
+        else:  # "on June 3 - 5 people came"
             out.append(r)
             i += 1
-            continue
-        # "June 3-5": the end day in the same month, no year
-        out.append(r)
-        out.append(
-            _Raw(
-                "date",
-                Fraction(end_day),
-                "date",
-                "date",
-                Fraction(end_day),
-                nxt.start,
-                nxt.end,
-                r.meta,
-            )
-        )
-        i += 2
     raws[:] = out
 
 
