@@ -339,6 +339,31 @@ _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
 Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
 _MONTH_ALT = _alt(_MONTHS)
+_FRACTION_NUMERATORS = {
+    **{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5},
+    **{"six": 6, "seven": 7, "eight": 8, "nine": 9},
+}
+_FRACTION_DENOMINATORS = {
+    **dict.fromkeys(("third", "thirds"), 3),
+    **dict.fromkeys(("quarter", "quarters"), 4),
+    **dict.fromkeys(("fifth", "fifths"), 5),
+    **dict.fromkeys(("sixth", "sixths"), 6),
+    **dict.fromkeys(("eighth", "eighths"), 8),
+    **dict.fromkeys(("tenth", "tenths"), 10),
+}
+_FRACTION_ONE = _alt(d for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
+_FRACTION_MANY = _alt(d for d in _FRACTION_DENOMINATORS if d.endswith("s"))
+_FRACTION_MANY_NUMERATORS = _alt(n for n, v in _FRACTION_NUMERATORS.items() if v > 1)
+_SHARE_OF = (
+    r"(?<!quarter[ \t])(?<!quarters[ \t])of(?![\w])"
+    r"|of[ \t]+(?:the|a|an|its|their|our|all|this|that|these|those)(?![\w])"
+)
+"""``of`` after a spaced fraction; after ``quarter(s)`` only before a determiner: ``three quarters
+of the votes`` is a share, ``two quarters of growth`` two periods."""
+"""A fraction in words is a share, read as a percentage: ``two-thirds`` (66.67%), ``a quarter of``
+(25%), ``two fifths of`` (40%): hyphenated, or spaced before ``of`` (``a third party``, ``the
+third quarter`` and ``a quarter`` of a year are no shares), one with a singular denominator and
+more with a plural (``a five-quarter average`` is no share either)."""
 _FREQ = (
     r"(?:\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour|night|morning|evening)"
     r"|\s+(?:daily|weekly|monthly|yearly|annually|nightly|hourly))\b"
@@ -466,6 +491,9 @@ _ALTERNATIVES: dict[str, str] = {
     "words": rf"""(?P<words>(?<![\w-])(?:a\s+(?=(?:hundred|thousand|million|billion)\b))?(?:{_WORD_ALT})
        (?:(?:[ \t]+|-|[ \t]+and[ \t]+)(?:{_WORD_ALT}))*(?:[ \t]+and[ \t]+a[ \t]+half)?(?![\w])
        (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?!{_W}))""",
+    "frac": rf"""(?P<frac>(?<![\w-])(?:(?P<fn>a|one)(?:-|[ \t]+(?=(?:{_FRACTION_ONE})[ \t]+(?:{_SHARE_OF})))(?P<fd>{_FRACTION_ONE})
+       |(?P<fn2>{_FRACTION_MANY_NUMERATORS})(?:-|[ \t]+(?=(?:{_FRACTION_MANY})[ \t]+(?:{_SHARE_OF})))(?P<fd2>{_FRACTION_MANY}))(?![\w-]))""",
+    "ahalf": r"""(?P<ahalf>(?<![\w-])(?:an?|one)[ \t]+(?P<au>minute|hour|day|week|month|year)[ \t]+and[ \t]+a[ \t]+half(?![\w]))""",
     "half": r"""(?P<half>(?<![\w])half(?:[ \t-]+(?:an?[ \t]+)?(?P<hu>minute|hour|day|week|month|year)(?![\w]))?(?![\w]))""",
     "ident": r"""(?P<ident>(?<![\w-])(?:[a-z]+-?\d[a-z\d]*(?:-\d+)?|(?:fy|cy)'\d\d)(?![\w-]))""",
     "glued": r"""(?P<glued>(?<![\w.,])(?P<gnum>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<gsuf>[a-z]{1,6})(?![\w]))""",
@@ -492,7 +520,7 @@ def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     return (
         _master(("enum", "skip", "num")),
         _master(("cite", *_DIGIT_ALTERNATIVES)),
-        _master(("mdy", "times", "words", "half", "ident")),
+        _master(("mdy", "times", "frac", "ahalf", "words", "half", "ident")),
     )
 
 
@@ -765,6 +793,17 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
     if group == "times":
         v = Fraction({"once": 1, "twice": 2, "thrice": 3}[m.group()])
         return ("number", v, None, None, v, 1, 0, 1, 0)
+    if group == "frac":
+        v = Fraction(
+            100 * _FRACTION_NUMERATORS[m["fn"] or m["fn2"]],
+            _FRACTION_DENOMINATORS[m["fd"] or m["fd2"]],
+        )
+        # exact: written more precisely than any percentage that rounds it ("about 67%")
+        return ("number", v, "%", "percent", v, 1, 9, 9, 0)
+    if group == "ahalf":  # "a year and a half": one and a half of the unit
+        unit, dim, factor = _UNITS[m["au"]]
+        v = Fraction(3, 2)
+        return ("number", v, unit, dim, v * factor, 1, 1, 2, 0)
     if group == "half":
         if m["hu"] is not None:  # "half an hour", "a half-day": a duration
             unit, dim, factor = _UNITS[m["hu"]]
@@ -1014,6 +1053,10 @@ _STARTER_WORDS = frozenset(
     | set(_MONTHS)
 )
 _A_SCALE = {w: f"a {w}" for w in ("hundred", *_SCALE_WORDS)}
+_UNIT_AND_A_HALF = re.compile(
+    r"(?<![\w-])(?:an?|one)[ \t]+(?:minute|hour|day|week|month|year)[ \t]+and[ \t]+a[ \t]+half"
+)
+_FRACTION_RUNS = frozenset(d.encode() for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
 _LINE_PREFIX_CHARS = " \t-*•·("
 _FOREIGN_KEYS = frozenset(k.encode() for k in FOREIGN_FIRST_WORDS)
 _NO_SPACE = re.compile(f"[{NO_SPACE_CHARS}]")
@@ -1061,6 +1104,12 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
         w = wb.decode()
         for needle in (w, _A_SCALE[w]) if w in _A_SCALE else (w,):
             _find_all(s, needle, add)
+    if b"a" in words:
+        for wb in words & _FRACTION_RUNS:  # "a third of", "a quarter of"
+            _find_all(s, f"a {wb.decode()}", add)
+        if b"half" in words and b"and" in words:  # "a year and a half"
+            for m in _UNIT_AND_A_HALF.finditer(s):
+                add(m.start())
     return sorted(set(out))
 
 
