@@ -469,7 +469,7 @@ _ALTERNATIVES: dict[str, str] = {
        |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
     "iso": r"""(?P<iso>(?<![\w./])(?P<iy>\d{4})(?P<isep>[-/])(?P<im>\d{1,2})(?P=isep)(?P<id>\d{1,2})(?![\w/-]))""",
     "dmy": rf"""(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?|-)(?P<dm>{_MONTH_ALT})
-       (?:\.?,?\s+|-)(?P<dy>\d{{4}})(?![\w]))""",
+       (?:(?:\.?,?\s+|-)(?P<dy>\d{{4}})(?![\w])|(?<!may)(?![\w]|-\d)))""",
     "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
        (?:,?\s+(?P<my>\d{{4}}))?(?![\w]|:\d))""",
     "sdate": r"""(?P<sdate>(?<![\w./])(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{4}|\d{2})(?![\w/])
@@ -493,6 +493,7 @@ _ALTERNATIVES: dict[str, str] = {
        (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?!{_W}))""",
     "frac": rf"""(?P<frac>(?<![\w-])(?:(?P<fn>a|one)(?:-|[ \t]+(?=(?:{_FRACTION_ONE})[ \t]+(?:{_SHARE_OF})))(?P<fd>{_FRACTION_ONE})
        |(?P<fn2>{_FRACTION_MANY_NUMERATORS})(?:-|[ \t]+(?=(?:{_FRACTION_MANY})[ \t]+(?:{_SHARE_OF})))(?P<fd2>{_FRACTION_MANY}))(?![\w-]))""",
+    "clock": r"""(?P<clock>(?<![\w-])(?:midnight|noon|midday)(?![\w-]))""",
     "ahalf": r"""(?P<ahalf>(?<![\w-])(?:an?|one)[ \t]+(?P<au>minute|hour|day|week|month|year)[ \t]+and[ \t]+a[ \t]+half(?![\w]))""",
     "half": r"""(?P<half>(?<![\w])half(?:[ \t-]+(?:an?[ \t]+)?(?P<hu>minute|hour|day|week|month|year)(?![\w]))?(?![\w]))""",
     "ident": r"""(?P<ident>(?<![\w-])(?:[a-z]+-?\d[a-z\d]*(?:-\d+)?|(?:fy|cy)'\d\d)(?![\w-]))""",
@@ -520,7 +521,7 @@ def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     return (
         _master(("enum", "skip", "num")),
         _master(("cite", *_DIGIT_ALTERNATIVES)),
-        _master(("mdy", "times", "frac", "ahalf", "words", "half", "ident")),
+        _master(("mdy", "times", "clock", "frac", "ahalf", "words", "half", "ident")),
     )
 
 
@@ -780,8 +781,8 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         return None
     if group == "iso":
         return _date(int(m["iy"]), int(m["im"]), int(m["id"]))
-    if group == "dmy":
-        return _date(int(m["dy"]), _MONTHS[m["dm"]], int(m["dd"]))
+    if group == "dmy":  # "30 June 2024", and without its year "30 June" (not "3 may")
+        return _date(int(m["dy"] or 0), _MONTHS[m["dm"]], int(m["dd"]))
     if group == "mdy":
         return _date(int(m["my"] or 0), _MONTHS[m["mm"]], int(m["md"]))
     if group == "sdate":
@@ -800,6 +801,9 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         )
         # exact: written more precisely than any percentage that rounds it ("about 67%")
         return ("number", v, "%", "percent", v, 1, 9, 9, 0)
+    if group == "clock":  # "midnight" is 12 am, "noon" 12 pm
+        v = Fraction(0 if m.group() == "midnight" else 720)
+        return ("time", v, "time", "time", v, 1, 0, 4, 0)
     if group == "ahalf":  # "a year and a half": one and a half of the unit
         unit, dim, factor = _UNITS[m["au"]]
         v = Fraction(3, 2)
@@ -1050,6 +1054,7 @@ _DIGIT_RUN = re.compile(r"[\d$€£¥₹]+")
 _STARTER_WORDS = frozenset(
     w.encode()
     for w in {*_SMALL, *_TENS, "hundred", *_SCALE_WORDS, "half", "twice", "thrice", "once", "rs"}
+    | {"midnight", "noon", "midday"}
     | set(_MONTHS)
 )
 _A_SCALE = {w: f"a {w}" for w in ("hundred", *_SCALE_WORDS)}
