@@ -433,9 +433,12 @@ slower."""
 _CONTINENTAL = re.compile(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?!\d|[.,]\d))")
 """Figures only the continental convention writes: ``3.676,2``, ``1.234.567``."""
 _DECIMAL_COMMA = re.compile(r",(?<=\d,)\d{1,2}(?![\d.,])")
+_CONTINENTAL_SCALES = ("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "millones")
+"""Scale words no English text writes: one is as good as two other words (``2.100 millones``)."""
 _CONTINENTAL_WORDS = frozenset(
     (
-        *("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "milliards", "millones"),
+        *_CONTINENTAL_SCALES,
+        "milliards",
         *("der", "die", "das", "und", "betrug", "betragen", "wurde", "wurden", "im", "beim"),
         *("auf", "bei", "wir", "rund", "etwa", "ist", "sind", "wird", "sich", "nicht", "auch"),
         *("nach", "zum", "zur", "vom", "eine", "einer", "einem", "einen", "insgesamt", "umsatz"),
@@ -498,10 +501,7 @@ def letter_runs(s: str) -> frozenset[bytes]:
     return frozenset(s.encode("utf-8", "replace").translate(_LETTERS_ONLY).split())
 
 
-_SCALE_RUNS = frozenset(
-    w.encode() for w in ("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "millones")
-)
-"""Scale words no English text writes: one is as good as two other words (``2.100 millones``)."""
+_SCALE_RUNS = frozenset(w.encode() for w in _CONTINENTAL_SCALES)
 
 
 _CONTINENTAL_LETTERS = "ñäöüßáíóú"

@@ -351,6 +351,10 @@ _FRACTION_DENOMINATORS = {
     **dict.fromkeys(("eighth", "eighths"), 8),
     **dict.fromkeys(("tenth", "tenths"), 10),
 }
+"""A fraction in words is a share, read as a percentage: ``two-thirds`` (66.67%), ``a quarter of``
+(25%), ``two fifths of`` (40%): hyphenated, or spaced before ``of`` (``a third party``, ``the
+third quarter`` and ``a quarter`` of a year are no shares), one with a singular denominator and
+more with a plural (``a five-quarter average`` is no share either)."""
 _FRACTION_ONE = _alt(d for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
 _FRACTION_MANY = _alt(d for d in _FRACTION_DENOMINATORS if d.endswith("s"))
 _FRACTION_MANY_NUMERATORS = _alt(n for n, v in _FRACTION_NUMERATORS.items() if v > 1)
@@ -360,10 +364,13 @@ _SHARE_OF = (
 )
 """``of`` after a spaced fraction; after ``quarter(s)`` only before a determiner: ``three quarters
 of the votes`` is a share, ``two quarters of growth`` two periods."""
-"""A fraction in words is a share, read as a percentage: ``two-thirds`` (66.67%), ``a quarter of``
-(25%), ``two fifths of`` (40%): hyphenated, or spaced before ``of`` (``a third party``, ``the
-third quarter`` and ``a quarter`` of a year are no shares), one with a singular denominator and
-more with a plural (``a five-quarter average`` is no share either)."""
+_HALVED_UNITS = "minute|hour|day|week|month|year"
+"""Units an answer halves in words (``half an hour``, ``a year and a half``)."""
+_UNIT_AND_A_HALF_SOURCE = (
+    rf"(?<![\w-])(?:an?|one)[ \t]+(?P<au>{_HALVED_UNITS})[ \t]+and[ \t]+a[ \t]+half(?![\w])"
+)
+"""One unit and a half (``a year and a half``: 18 months), the master's ``ahalf`` alternative and
+what :func:`_candidates` looks for to start there."""
 _FREQ = (
     r"(?:\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour|night|morning|evening)"
     r"|\s+(?:daily|weekly|monthly|yearly|annually|nightly|hourly))\b"
@@ -494,8 +501,8 @@ _ALTERNATIVES: dict[str, str] = {
     "frac": rf"""(?P<frac>(?<![\w-])(?:(?P<fn>a|one)(?:-|[ \t]+(?=(?:{_FRACTION_ONE})[ \t]+(?:{_SHARE_OF})))(?P<fd>{_FRACTION_ONE})
        |(?P<fn2>{_FRACTION_MANY_NUMERATORS})(?:-|[ \t]+(?=(?:{_FRACTION_MANY})[ \t]+(?:{_SHARE_OF})))(?P<fd2>{_FRACTION_MANY}))(?![\w-]))""",
     "clock": r"""(?P<clock>(?<![\w-])(?:midnight|noon|midday)(?![\w-]))""",
-    "ahalf": r"""(?P<ahalf>(?<![\w-])(?:an?|one)[ \t]+(?P<au>minute|hour|day|week|month|year)[ \t]+and[ \t]+a[ \t]+half(?![\w]))""",
-    "half": r"""(?P<half>(?<![\w])half(?:[ \t-]+(?:an?[ \t]+)?(?P<hu>minute|hour|day|week|month|year)(?![\w]))?(?![\w]))""",
+    "ahalf": rf"""(?P<ahalf>{_UNIT_AND_A_HALF_SOURCE})""",
+    "half": rf"""(?P<half>(?<![\w])half(?:[ \t-]+(?:an?[ \t]+)?(?P<hu>{_HALVED_UNITS})(?![\w]))?(?![\w]))""",
     "ident": r"""(?P<ident>(?<![\w-])(?:[a-z]+-?\d[a-z\d]*(?:-\d+)?|(?:fy|cy)'\d\d)(?![\w-]))""",
     "glued": r"""(?P<glued>(?<![\w.,])(?P<gnum>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<gsuf>[a-z]{1,6})(?![\w]))""",
 }
@@ -1058,9 +1065,7 @@ _STARTER_WORDS = frozenset(
     | set(_MONTHS)
 )
 _A_SCALE = {w: f"a {w}" for w in ("hundred", *_SCALE_WORDS)}
-_UNIT_AND_A_HALF = re.compile(
-    r"(?<![\w-])(?:an?|one)[ \t]+(?:minute|hour|day|week|month|year)[ \t]+and[ \t]+a[ \t]+half"
-)
+_UNIT_AND_A_HALF = re.compile(_UNIT_AND_A_HALF_SOURCE)
 _FRACTION_RUNS = frozenset(d.encode() for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
 _LINE_PREFIX_CHARS = " \t-*•·("
 _FOREIGN_KEYS = frozenset(k.encode() for k in FOREIGN_FIRST_WORDS)
@@ -1557,7 +1562,7 @@ def _foreign_dates(s: str, raws: list[_Raw]) -> None:
     for m in compiled("date", FOREIGN_DATE_SOURCE).finditer(s):
         p = _date(int(m["y"]), FOREIGN_MONTHS[m["m"]], int(m["d"]))
         if p is not None:
-            dates.append(_Raw(p[0], p[1], p[2], p[3], p[4], m.start(), m.end(), p[5:]))
+            dates.append(_date_raw(int(p[1]), m.start(), m.end(), p[5:]))
     if dates:
         _replace_into(raws, dates)
 
