@@ -255,10 +255,11 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 HEAVY = ("hybridjudge.model", "openai", "matplotlib", "rich", "httpx", "diskcache")
 
 
-def _loaded_after(code: str) -> list[str]:
+def _loaded_after(code: str, modules: tuple[str, ...] = HEAVY) -> list[str]:
+    """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
     probe = (
         f"{code}\nimport sys, json\n"
-        f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))"
+        f"print(json.dumps(sorted(m for m in {modules!r} if m in sys.modules)))"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
@@ -285,17 +286,30 @@ def test_importing_the_free_half_loads_no_model_layer(statement: str) -> None:
     assert _loaded_after(statement) == []
 
 
-def test_the_check_command_loads_no_model_layer(tmp_path: Path) -> None:
+def _check_one_case(tmp_path: Path) -> str:
+    """Code that runs ``hybridjudge check --json`` on a one-case file (all grounded)."""
     cases = tmp_path / "cases.jsonl"
     cases.write_text(
         json.dumps({"id": "a", "answer": "It costs 12 EUR.", "context": "The price is 12 EUR."})
         + "\n",
         encoding="utf-8",
     )
-    code = (
+    return (
         f"from hybridjudge.cli import main\nassert main(['check', {str(cases)!r}, '--json']) == 0\n"
     )
-    assert _loaded_after(code) == []
+
+
+def test_the_check_command_loads_no_model_layer(tmp_path: Path) -> None:
+    assert _loaded_after(_check_one_case(tmp_path)) == []
+
+
+def test_a_command_loads_only_its_own_module(tmp_path: Path) -> None:
+    # `hybridjudge check` is the per-answer gate: the other commands' modules (the study's
+    # arguments, the dry run) are not imported for it, which keeps a one-case check fast
+    from hybridjudge.cli import _COMMAND_MODULES
+
+    modules = (*_COMMAND_MODULES, "hybridjudge.cli._dryrun")
+    assert _loaded_after(_check_one_case(tmp_path), modules) == ["hybridjudge.cli._check"]
 
 
 def test_the_probe_sees_a_heavy_import() -> None:

@@ -49,6 +49,17 @@ def test_all_grounded_exits_0_with_a_table(
     assert "1 checked, 1 grounded, 0 not grounded" in err
 
 
+def test_the_table_shows_case_ids_as_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # rich would turn ":tada:" into an emoji and "[b]" into bold: user text is shown as written
+    cases = _write(tmp_path / "cases.jsonl", [{**GOOD, "id": ":tada: [b]x[/b]"}])
+    assert main(["check", str(cases)]) == 0
+    out = capsys.readouterr().out
+    assert ":tada: [b]x[/b]" in out
+    assert "\N{PARTY POPPER}" not in out
+
+
 def test_findings_exit_1_and_json_has_one_object_per_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

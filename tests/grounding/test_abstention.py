@@ -682,3 +682,21 @@ def test_a_megabyte_answer_with_guarded_markers_is_fast(text: str) -> None:
     abstains(text)
     abstains(text, include_hedged=True)
     assert time.perf_counter() - started < 10
+
+
+def test_markers_without_latin_letters_are_searched_where_one_can_start() -> None:
+    # such markers are compiled on the first text holding one of their first characters, not on
+    # every non-ASCII text (curly quotes, dashes); a set searched first with such a text still
+    # finds them afterwards
+    from hybridjudge.grounding._abstention import MarkerSet
+    from hybridjudge.grounding._normalize import normalize_plain
+
+    markers = MarkerSet(("i cannot answer", "无法回答", "答えられません"))
+    assert markers.search(normalize_plain("It\u2019s 12 \u2014 \u201cplain\u201d.")) is None
+    found = markers.search(normalize_plain("抱歉，我无法回答这个问题。"))
+    assert found is not None
+    assert found.group() == "无法回答"
+    found = markers.search(normalize_plain("申し訳ありませんが、答えられません。"))
+    assert found is not None
+    assert found.group() == "答えられません"
+    assert markers.search(normalize_plain("我可以回答。")) is None

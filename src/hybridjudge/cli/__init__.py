@@ -45,8 +45,11 @@ _COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the top-level parser with every available subcommand registered."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Build the top-level parser with every available subcommand registered, or only
+    ``command``'s when it names one (what :func:`main` does when the arguments start with a
+    command: the other commands' modules are not imported, which keeps a one-case
+    ``hybridjudge check`` fast; ``--help`` and an unknown command still see them all)."""
     from hybridjudge._version import __version__
 
     parser = argparse.ArgumentParser(
@@ -58,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hybridjudge {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _COMMAND_MODULES:
+    names = [n for n in _COMMAND_MODULES if n.rsplit("._", 1)[-1] == command] or _COMMAND_MODULES
+    for name in names:
         try:
             module = importlib.import_module(name)
         except Exception as exc:  # any failure, reported when the command is used
@@ -113,8 +117,9 @@ def _silence_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code."""
     _tolerant_streams()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words else None)
+    args = parser.parse_args(words)
     configure_logging(getattr(args, "verbose", 0), getattr(args, "quiet", False))
     handler = getattr(args, "handler", None)
     if handler is None:

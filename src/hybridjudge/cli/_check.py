@@ -342,6 +342,7 @@ def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
     console = Console(
         file=sys.stdout,
         highlight=False,
+        emoji=False,  # user text: ":tada:" must show as typed
         soft_wrap=False,
         width=None if sys.stdout.isatty() else 200,
     )

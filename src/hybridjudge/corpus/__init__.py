@@ -1,5 +1,10 @@
 """Corpus records and their files: gold cases, base outputs and mutants, CLI case lines."""
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from hybridjudge.corpus._formats import (
     FIELD_ALIASES,
     INPUT_FORMATS,
@@ -8,28 +13,12 @@ from hybridjudge.corpus._formats import (
     read_cases,
     read_raw_records,
 )
-from hybridjudge.corpus._halueval import (
-    HALUEVAL_SAMPLE_SIZE,
-    HALUEVAL_SEED,
-    HALUEVAL_UNCLASSIFIED_DETAIL,
-    build_halueval,
-    sample_halueval,
-)
-from hybridjudge.corpus._import import (
-    IMPORT_FILE,
-    OMISSION_WITHOUT_ANCHORS,
-    ImportReport,
-    SkippedRecord,
-    derive_anchors,
-    import_corpus,
-)
 from hybridjudge.corpus._io import (
     LineResult,
     read_case_lines,
     read_jsonl_models,
     write_jsonl_models,
 )
-from hybridjudge.corpus._load import CASES_FILE, OUTPUTS_FILE, Corpus, load_corpus
 from hybridjudge.corpus._models import (
     DEFECT_CLASSES,
     Anchor,
@@ -39,7 +28,6 @@ from hybridjudge.corpus._models import (
     Output,
     Producer,
 )
-from hybridjudge.corpus._opengate import OPENGATE_DEFECT_MAP, build_opengate, load_opengate_source
 
 __all__ = [
     "CASES_FILE",
@@ -78,3 +66,64 @@ __all__ = [
     "sample_halueval",
     "write_jsonl_models",
 ]
+
+if TYPE_CHECKING:
+    from hybridjudge.corpus._halueval import (
+        HALUEVAL_SAMPLE_SIZE,
+        HALUEVAL_SEED,
+        HALUEVAL_UNCLASSIFIED_DETAIL,
+        build_halueval,
+        sample_halueval,
+    )
+    from hybridjudge.corpus._import import (
+        IMPORT_FILE,
+        OMISSION_WITHOUT_ANCHORS,
+        ImportReport,
+        SkippedRecord,
+        derive_anchors,
+        import_corpus,
+    )
+    from hybridjudge.corpus._load import CASES_FILE, OUTPUTS_FILE, Corpus, load_corpus
+    from hybridjudge.corpus._opengate import (
+        OPENGATE_DEFECT_MAP,
+        build_opengate,
+        load_opengate_source,
+    )
+
+# The builders of the shipped corpora and the corpus importer load on first use (PEP 562): the
+# case-file readers and the records (all that ``hybridjudge check`` needs) do not import them.
+# Name -> private module.
+_LAZY: dict[str, str] = {
+    "HALUEVAL_SAMPLE_SIZE": "_halueval",
+    "HALUEVAL_SEED": "_halueval",
+    "HALUEVAL_UNCLASSIFIED_DETAIL": "_halueval",
+    "build_halueval": "_halueval",
+    "sample_halueval": "_halueval",
+    "IMPORT_FILE": "_import",
+    "OMISSION_WITHOUT_ANCHORS": "_import",
+    "ImportReport": "_import",
+    "SkippedRecord": "_import",
+    "derive_anchors": "_import",
+    "import_corpus": "_import",
+    "CASES_FILE": "_load",
+    "OUTPUTS_FILE": "_load",
+    "Corpus": "_load",
+    "load_corpus": "_load",
+    "OPENGATE_DEFECT_MAP": "_opengate",
+    "build_opengate": "_opengate",
+    "load_opengate_source": "_opengate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a lazy name's module on first access (PEP 562) and cache the name here."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

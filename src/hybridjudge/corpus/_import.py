@@ -59,7 +59,7 @@ DERIVED_ANCHORS_KEY = "derived_anchors"
 class SkippedRecord(BaseModel):
     """A record that did not become a case, with every problem it has."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     record: int
     """1-based line (JSONL, CSV) or record number."""
@@ -70,7 +70,7 @@ class SkippedRecord(BaseModel):
 class ImportReport(BaseModel):
     """What :func:`import_corpus` did; also written as ``import.json``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     format: str = IMPORT_FORMAT
     format_version: int = IMPORT_FORMAT_VERSION

@@ -25,7 +25,7 @@ OUTPUTS_FILE = "outputs.jsonl"
 class Corpus(BaseModel):
     """A loaded corpus: gold cases, outputs, and the sha256 of every file read."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     """The corpus name (its directory name, e.g. ``"opengate"``)."""

@@ -59,7 +59,7 @@ def _context_to_passages(value: Any) -> Any:
 class Case(BaseModel):
     """A gold evaluation case: what a correct output must and must not do."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1)
     """Stable case id."""
@@ -108,7 +108,7 @@ class Case(BaseModel):
 class Producer(BaseModel):
     """Who produced an output."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     system: str
     """The producing system, e.g. ``"patiently"``, ``"halueval"``, ``"hybridjudge.mutations"``."""
@@ -121,7 +121,7 @@ class Producer(BaseModel):
 class Output(BaseModel):
     """One output to score: a base output or a mutant carrying exactly one defect."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1)
     """Stable output id, e.g. ``"case-x::base"`` or ``"case-x::omission"``."""
@@ -178,7 +178,7 @@ class CaseLine(BaseModel):
     OpenGATE's field names ``answerAnchors`` and ``allowedNewNumbers`` are accepted as aliases.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
     id: str = Field(min_length=1)
     """The case id, echoed in every result."""

@@ -1154,6 +1154,7 @@ class MarkerSet:
         "_groups",
         "_needs",
         "_other_markers",
+        "_other_starts",
         "_others",
         "_sources",
         "_triggers",
@@ -1171,8 +1172,7 @@ class MarkerSet:
                 whole.append(m[1:-1])
                 continue
             runs = letter_runs(normalize_plain(m))
-            ordered = sorted(runs, key=lambda r: (-len(r), r))
-            trigger = ordered[0] if ordered else None
+            trigger = min(runs, key=lambda r: (-len(r), r)) if runs else None  # longest, then first
             grouped.setdefault(trigger, []).append(m)
             if trigger is not None:
                 needs.setdefault(trigger, []).append(runs)
@@ -1183,9 +1183,11 @@ class MarkerSet:
         self._groups: dict[bytes, re.Pattern[str]] = {}
         # A group is searched only if all letter runs of one of its markers are in the text.
         self._needs = needs
-        # Markers without ASCII letters: compiled on the first non-ASCII text.
+        # Markers without ASCII letters: compiled on the first non-ASCII text that holds the
+        # first character of one of them (a curly quote or a dash is no reason to compile them).
         self._other_markers = grouped.get(None) or []
         self._others: re.Pattern[str] | None = None
+        self._other_starts: re.Pattern[str] | None = None
         self._triggers = frozenset(self._sources)
         # Punctuation, quotes and markup around a whole answer are ignored ("**N/A**", "Unknown."),
         # and so is a label before it ("Answer: N/A").
@@ -1198,6 +1200,13 @@ class MarkerSet:
     def _other(self, text: str) -> re.Pattern[str] | None:
         """The expression of the markers without ASCII letters, if any and ``text`` is not ASCII."""
         if not self._other_markers or text.isascii():
+            return None
+        if self._other_starts is None:
+            # every match starts with its marker's first character (a marker that normalises
+            # to nothing adds "", which matches anywhere, as its expression would)
+            starts = sorted({_phrase(m)[:1] for m in self._other_markers})
+            self._other_starts = re.compile("|".join(map(re.escape, starts)))
+        if self._other_starts.search(text) is None:
             return None
         if self._others is None:
             self._others = _alternation(self._other_markers)
@@ -1894,6 +1903,13 @@ def _compile(markers: tuple[str, ...]) -> MarkerSet | None:
     return MarkerSet(markers)
 
 
+@cache
+def _default_markers() -> MarkerSet | None:
+    """The built-in set, compiled once (``_compile``'s key would hash its ~4,000 phrases on
+    every check)."""
+    return _compile(DEFAULT_ABSTAIN_MARKERS)
+
+
 def compile_markers(markers: Sequence[str] | None) -> MarkerSet | None:
     """Validate and compile a marker set (``None``: the built-in markers; empty: never abstains).
 
@@ -1905,7 +1921,7 @@ def compile_markers(markers: Sequence[str] | None) -> MarkerSet | None:
         GroundingInputError: a marker is blank.
     """
     if markers is None:
-        return _compile(DEFAULT_ABSTAIN_MARKERS)
+        return _default_markers()
     if isinstance(markers, str | bytes):
         raise GroundingTypeError(
             "abstain_markers must be a list of phrases, not a single string; wrap it in a list",
