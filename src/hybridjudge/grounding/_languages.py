@@ -64,6 +64,9 @@ FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
         "dias",
         "día",
         "dia",
+        "giorni",
+        "giorno",
+        "dagen",
     ),
     "week": (
         "周",
@@ -78,6 +81,9 @@ FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
         "woche",
         "semanas",
         "semana",
+        "settimane",
+        "settimana",
+        "weken",
     ),
     "month": (
         "个月",
@@ -95,6 +101,10 @@ FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
         "monat",
         "meses",
         "mes",
+        "mesi",
+        "mese",
+        "maanden",
+        "maand",
     ),
     "year": (
         "年",
@@ -112,6 +122,10 @@ FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
         "anos",
         "año",
         "ano",
+        "anni",
+        "anno",
+        "jaren",
+        "jaar",
     ),
     "h": (
         "小时",
@@ -125,9 +139,14 @@ FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
         "stunde",
         "horas",
         "hora",
+        "uur",
+        "uren",
     ),
-    "min": ("分钟", "分鐘", "分間", "นาที", "minuten", "minutos", "minuto"),
-    "s": ("秒", "secondes", "seconde", "sekunden", "sekunde", "segundos", "segundo"),
+    "min": ("分钟", "分鐘", "分間", "นาที", "minuten", "minutos", "minuto", "minuti"),
+    "s": (
+        *("秒", "secondes", "seconde", "sekunden", "sekunde", "segundos", "segundo", "secondi"),
+        "seconden",
+    ),
     "cny": ("元", "人民币"),
     "jpy": ("円",),
     "krw": ("원",),
@@ -252,23 +271,44 @@ def mixed_value(text: str) -> Fraction | None:
 # "31 de diciembre de 2023" (day, month, year: the order these languages write).
 
 _MONTH_NAMES: dict[int, tuple[str, ...]] = {
-    1: ("januar", "jänner", "jan", "janvier", "janv", "enero", "ene"),
-    2: ("februar", "feb", "février", "fevrier", "févr", "fevr", "febrero"),
-    3: ("märz", "maerz", "mär", "mrz", "mars", "marzo"),
-    4: ("april", "apr", "avril", "avr", "abril", "abr"),
-    5: ("mai", "mayo"),
-    6: ("juni", "jun", "juin", "junio"),
-    7: ("juli", "jul", "juillet", "juil", "julio"),
-    8: ("august", "aug", "août", "aout", "agosto", "ago"),
-    9: ("september", "sept", "sep", "septembre", "septiembre", "setiembre"),
-    10: ("oktober", "okt", "octobre", "oct", "octubre"),
-    11: ("november", "nov", "novembre", "noviembre"),
-    12: ("dezember", "dez", "décembre", "decembre", "déc", "dec", "diciembre", "dic"),
+    1: ("januar", "jänner", "jan", "janvier", "janv", "enero", "ene", "gennaio", "janeiro"),
+    2: ("februar", "feb", "février", "fevrier", "févr", "fevr", "febrero", "febbraio"),
+    3: ("märz", "maerz", "mär", "mrz", "mars", "marzo", "março", "maart"),
+    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile"),
+    5: ("mai", "mayo", "maggio", "maio", "mei"),
+    6: ("juni", "jun", "juin", "junio", "giugno", "junho"),
+    7: ("juli", "jul", "juillet", "juil", "julio", "luglio", "julho"),
+    8: ("august", "aug", "août", "aout", "agosto", "ago", "augustus"),
+    9: (
+        "september",
+        "sept",
+        "sep",
+        "septembre",
+        "septiembre",
+        "setiembre",
+        "settembre",
+        "setembro",
+    ),
+    10: ("oktober", "okt", "octobre", "oct", "octubre", "ottobre", "outubro"),
+    11: ("november", "nov", "novembre", "noviembre", "novembro"),
+    12: (
+        "dezember",
+        "dez",
+        "décembre",
+        "decembre",
+        "déc",
+        "dec",
+        "diciembre",
+        "dic",
+        "dicembre",
+        "dezembro",
+    ),
 }
 FOREIGN_MONTHS: dict[str, int] = {
     name: month for month, names in _MONTH_NAMES.items() for name in names
 }
-"""German, French and Spanish month names and their usual abbreviations, case folded."""
+"""German, French and Spanish month names and their usual abbreviations, and the Italian,
+Portuguese and Dutch names (written out), case folded."""
 _ENGLISH_MONTHS = frozenset(
     (
         *("jan", "feb", "apr", "april", "jun", "jul", "aug", "august", "sep", "sept"),
@@ -442,9 +482,21 @@ FOREIGN_SCALES: dict[str, int] = {
         "millón": 10**6,
         "millon": 10**6,
         "millones": 10**6,
+        "milione": 10**6,
+        "milioni": 10**6,
+        "miliardo": 10**9,
+        "miliardi": 10**9,
+        "milhão": 10**6,
+        "milhões": 10**6,
+        "bilhão": 10**9,
+        "bilhões": 10**9,
+        "miljoen": 10**6,
+        "miljard": 10**9,
     }.items()
 }
-"""Scale words above the thousands (``deux millions``, ``drei Millionen``, ``dos millones``)."""
+"""Scale words above the thousands (``deux millions``, ``drei Millionen``, ``dos millones``; and
+after a figure, ``8,7 milioni``, ``3,2 milhões``, ``1,5 miljard``: Portuguese ``bilhão`` is
+Brazil's, 10^9)."""
 
 
 def _phrases() -> dict[str, int]:

@@ -433,7 +433,10 @@ slower."""
 _CONTINENTAL = re.compile(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?!\d|[.,]\d))")
 """Figures only the continental convention writes: ``3.676,2``, ``1.234.567``."""
 _DECIMAL_COMMA = re.compile(r",(?<=\d,)\d{1,2}(?![\d.,])")
-_CONTINENTAL_SCALES = ("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "millones")
+_CONTINENTAL_SCALES = (
+    *("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "millones", "milioni", "miliardi"),
+    *("miljoen", "miljard"),
+)
 """Scale words no English text writes: one is as good as two other words (``2.100 millones``)."""
 _CONTINENTAL_WORDS = frozenset(
     (
@@ -446,12 +449,18 @@ _CONTINENTAL_WORDS = frozenset(
         *("qui", "cette", "leur", "leurs", "environ", "soit", "salari", "chiffre", "affaires"),
         *("el", "los", "las", "del", "fue", "una", "por", "que", "como", "pero", "entre"),
         *("hasta", "desde", "sobre", "esta", "este", "asciende", "empleados", "ventas", "es"),
+        *("della", "delle", "degli", "dei", "nel", "nella", "sono", "stato", "stata", "anche"),
+        *("questo", "questa", "tutta", "tutti", "dipendenti", "fatturato", "ricavi", "utile"),
+        *("azienda", "uma", "foi", "foram", "pelo", "pela", "dos", "ao", "seu", "sua", "empresa"),
+        *("receita", "het", "een", "heeft", "hebben", "werd", "werden", "zijn", "bedrijf"),
+        *("omzet", "bedroeg", "medewerkers", "ongeveer", "naar", "niet", "ook", "wordt", "jaar"),
     )
 )
-"""Words of German, French and Spanish texts (and their scale words): with a decimal comma
+"""Words of German, French, Spanish, Italian, Portuguese and Dutch texts (and their scale
+words): with a decimal comma
 or two of them, a text writes figures the continental way. None is an English word (``et``,
-``al``, ``en``, ``la``, ``con``, ``par``, ``pour``, ``lag``, ``mit``, ``von`` are left out:
-``Smith et al.`` is English), and an English-only figure (``1,234,567``, ``1,234.5``) still
+``al``, ``en``, ``la``, ``con``, ``par``, ``pour``, ``lag``, ``mit``, ``von``, ``per``, ``circa``,
+``van``, ``nos``, ``nas``, ``met``, ``op`` are left out: ``Smith et al.`` is English), and an English-only figure (``1,234,567``, ``1,234.5``) still
 decides for English."""
 _CONTINENTAL_RUNS = frozenset(w.encode() for w in _CONTINENTAL_WORDS)
 _CONTINENTAL_FIGURE = re.compile(
