@@ -1,4 +1,6 @@
-"""Numbers written in other languages: CJK numerals and French, German and Spanish number words.
+"""Numbers written in other languages: CJK numerals and French, German and Spanish number words;
+the scale words, month names and units of those languages and of Italian, Portuguese and Dutch
+(whose number words are not read).
 
 Everything here is data built once at import (no memo): phrase tables, their regular expressions
 and the units written after them. Texts are matched in their normalised form (NFKC, case folded),
@@ -144,7 +146,14 @@ FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     ),
     "min": ("分钟", "分鐘", "分間", "นาที", "minuten", "minutos", "minuto", "minuti"),
     "s": (
-        *("秒", "secondes", "seconde", "sekunden", "sekunde", "segundos", "segundo", "secondi"),
+        "秒",
+        "secondes",
+        "seconde",
+        "sekunden",
+        "sekunde",
+        "segundos",
+        "segundo",
+        "secondi",
         "seconden",
     ),
     "cny": ("元", "人民币"),
