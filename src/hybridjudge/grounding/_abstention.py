@@ -40,11 +40,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
-from hybridjudge.grounding._languages import compiled
 from hybridjudge.grounding._normalize import letter_runs, normalize_plain
+from hybridjudge.grounding._patterns import lazy
 
 __all__ = [
     "DEFAULT_ABSTAIN_MARKERS",
@@ -1325,7 +1325,7 @@ class MarkerSet:
             begin = stop.end()
         head = text[begin : m.start()]  # the marker's sentence up to the marker
         last_break = -1
-        for brk in _HEAD_BREAK.finditer(head):
+        for brk in _HEAD_BREAK().finditer(head):
             last_break = brk.start()
         if last_break > 0 and _asserts(head[:last_break]):
             return True
@@ -1356,11 +1356,11 @@ class MarkerSet:
         to state something that is no refusal (count 3 of :meth:`_hedged`)."""
         after = _SENTENCE_END.search(text, pos)
         end = after.end() if after else len(text)
-        cut = _CONTRAST_IN.search(text, pos, end)
+        cut = _CONTRAST_IN().search(text, pos, end)
         if cut is not None:
             continuation = text[cut.end() : end]
         else:
-            start = _CONTRAST_OPENS.match(text, end)
+            start = _CONTRAST_OPENS().match(text, end)
             if start is None:
                 return False
             stop2 = _SENTENCE_END.search(text, start.end())
@@ -1428,15 +1428,13 @@ _CONTRAST_CJK = (
     "แต่|อย่างไรก็ตาม|อาจ|น่าจะ"
 )
 # A contrast inside the marker's sentence: a contrast word or a semicolon.
-_CONTRAST_IN = re.compile(rf"(?<!\w)(?:{_CONTRAST_WORDS})(?!\w)|;|{_CONTRAST_CJK}")
+_CONTRAST_IN = lazy(rf"(?<!\w)(?:{_CONTRAST_WORDS})(?!\w)|;|{_CONTRAST_CJK}")
 # A contrast opening the next sentence ("However, ...", "Still, ...", "但是...").
-_CONTRAST_OPENS = re.compile(
-    rf"\s*(?:(?:{_CONTRAST_WORDS}|still|yet)(?!\w)|{_CONTRAST_CJK})", re.IGNORECASE
-)
+_CONTRAST_OPENS = lazy(rf"(?i)\s*(?:(?:{_CONTRAST_WORDS}|still|yet)(?!\w)|{_CONTRAST_CJK})")
 # What separates a statement from a refusal that follows it in the same sentence ("Revenue was
 # $4.2 billion; however, the context ..."): a semicolon or a contrast. A comma alone does not:
 # "The salary, bonus and options are not mentioned." is one refusal.
-_HEAD_BREAK = re.compile(
+_HEAD_BREAK = lazy(
     r";|(?<!\w)(?:but|however|although|though|yet|whereas|pero|sin embargo|aunque|mais|"
     r"cependant|toutefois|pourtant|aber|jedoch|allerdings)(?!\w)|"
     r"但|不过|不過|然而|可是|ただし|しかし|ですが|が、|が,|하지만|그러나|지만|แต่"
@@ -1450,7 +1448,7 @@ _CONCESSIVE = re.compile(
 _CLAUSE_END = re.compile(r",(?!\d)|;|、|\s-\s")
 # A continuation that only points elsewhere ("but you can check the website", "However, I can
 # suggest ...") does not answer.
-_DEFLECTION = re.compile(
+_DEFLECTION = lazy(
     r"[\s,]*(?:"
     r"(?:i|we) (?:can|could|would|will|may|might)(?: \w+)? (?:suggest|recommend|offer|try|help|"
     r"point|direct|advise|refer)|"
@@ -1468,7 +1466,7 @@ _DEFLECTION = re.compile(
 )
 # Clauses that state nothing about the question, dropped whole: apologies, thanks, greetings,
 # "I have reviewed the documents", "Regarding your question", "As an AI ...".
-_FILLER = re.compile(
+_FILLER = lazy(
     r"\s*(?:(?:"
     r"sorry|i'm sorry|i am sorry|we're sorry|we are sorry|apologies|my apologies|"
     r"i apologi[sz]e|we apologi[sz]e|unfortunately|regrettably|sadly|alas|thank you|thanks|"
@@ -1506,7 +1504,7 @@ _SOURCE_NOUNS = (
     r"fuentes?|contexte|texte|informations?|extraits?|rapport|kontext|textes?|dokumente?n?|"
     r"unterlagen|informationen|angaben|quellen?|bericht|berichts|auszug"
 )
-_FRAME = re.compile(
+_FRAME = lazy(
     r"\s*(?:(?:based on|according to|from|in|within|given|per|looking (?:at|through|over)|"
     r"reviewing|checking|searching|según|de acuerdo con|basándome en|basado en|con base en|en|"
     r"a partir de|selon|d'après|sur la base d[eu]s?|en me basant sur|dans|à partir d[eu]s?|"
@@ -1523,7 +1521,7 @@ _FRAME = re.compile(
 # A remark on what the source is about, not what it says: "The context only covers revenue and
 # headcount", "It mainly discusses the merger", "The documents provide details about the Pro
 # plan" (but "The report mentions that ..." states, as "According to the report, ..." does).
-_META = re.compile(
+_META = lazy(
     r"\s*(?:(?:the|this|these) )?(?:(?:provided|given|retrieved|available|supplied) )?"
     r"(?:contexts?|documents?|texts?|passages?|excerpts?|sources?|reports?|articles?|"
     r"information|materials?|snippets?|it|they)(?: provided| given| above)?"
@@ -1536,7 +1534,7 @@ _META = re.compile(
     r"(?:information|details|data|an overview|a description|a summary|an explanation))"
     r"(?!\w)(?! that)"
 )
-_CONNECTOR = re.compile(
+_CONNECTOR = lazy(
     r"(?:\s*(?:(?:but|however|although|though|yet|still|and|so|also|instead|nevertheless|"
     r"nonetheless|that said|pero|sin embargo|aunque|y|mais|cependant|toutefois|pourtant|et|"
     r"aber|jedoch|allerdings|doch|und)(?![\w'-])|但是|但|不过|不過|然而|可是|しかし|ただし|"
@@ -1562,13 +1560,13 @@ def _asserts(text: str) -> bool:
     kept: list[str] = []
     for part in text.split(";"):
         for clause in _CLAUSE_BREAK.split(part):
-            connector = _CONNECTOR.match(clause)
+            connector = _CONNECTOR().match(clause)
             if connector is not None:
                 clause = clause[connector.end() :]
-            frame = _FRAME.match(clause)
+            frame = _FRAME().match(clause)
             if frame is not None:
                 clause = clause[frame.end() :]
-            if _META.match(clause):
+            if _META().match(clause):
                 if clause.lstrip().startswith(("it ", "they ")):
                     continue  # "It covers dental care, vision and hearing" may be the product
                 # A remark on the source runs on to the semicolon: its list or relative clause
@@ -1576,7 +1574,11 @@ def _asserts(text: str) -> bool:
                 # includes priority support, ...", "The context mentions the trial, the
                 # discounts, ...").
                 break
-            if _FILLER.match(clause) or _DEFLECTION.match(clause) or _ENUMERATOR.fullmatch(clause):
+            if (
+                _FILLER().match(clause)
+                or _DEFLECTION().match(clause)
+                or _ENUMERATOR.fullmatch(clause)
+            ):
                 continue
             kept.append(clause)
     return _says_something(" ".join(kept))
@@ -1588,13 +1590,6 @@ def _says_something(text: str) -> bool:
         return True
     words = [w for w in re.findall(r"\w+", text) if len(w) > 1 or not w.isascii()]
     return len(words) >= 2 or (len(words) == 1 and not words[0].isascii() and len(words[0]) >= 2)
-
-
-def _lazy(pattern: str) -> Callable[[], re.Pattern[str]]:
-    """``pattern``, compiled on first use (by :func:`compiled`, keyed by the pattern itself):
-    the expressions below are needed only once an answer holds a marker, and compiling them all
-    would add milliseconds to every import."""
-    return partial(compiled, pattern, pattern)
 
 
 # --- Verdicts: an answer that concludes it cannot answer the question --------------------------
@@ -1689,7 +1684,7 @@ _VERDICT_END = (
     r"if|si|qué|cuál|cuándo|cómo|dónde|quand|où|comment|pourquoi|what|which|when|how|why|who)"
     r"(?!\w))))"
 )
-_VERDICT = _lazy(
+_VERDICT = lazy(
     rf"(?:(?<![\w'])(?P<strong>{_VERDICT_STRONG}){_QUESTION_TAIL}"
     rf"|(?P<strong_cjk>{_VERDICT_STRONG_CJK})"
     rf"|(?<![\w'])(?P<weak>{_VERDICT_WEAK})"
@@ -1704,7 +1699,7 @@ _CONCLUSION_WORDS = (
     "donc|par conséquent|ainsi|c'est pourquoi|de ce fait|dès lors|en conséquence|"
     "daher|deshalb|deswegen|somit|folglich|darum|also|aus diesem grund|weshalb"
 ).replace(" ", r"\s+")
-_CONCLUSION_BEFORE = _lazy(
+_CONCLUSION_BEFORE = lazy(
     rf"(?:(?<![\w'])(?:{_CONCLUSION_WORDS})(?:\s+that)?[\s,]*"
     r"(?:(?:unfortunately|sadly|regrettably|i'm\s+afraid|i\s+am\s+afraid|lamentablemente|"
     r"malheureusement|leider)[\s,]*)?|"
@@ -1733,7 +1728,7 @@ def _since(last_break: re.Pattern[str], text: str, pos: int) -> int:
 
 # A condition ("If no date is specified, ...", "Falls nicht angegeben, ...", "Si no se especifica
 # una fecha, ..."), not a concession ("even if", "auch wenn", "même si", "si bien").
-_CONDITION = _lazy(
+_CONDITION = lazy(
     r"(?<![\w'-])(?<!even )(?<!auch )(?<!selbst )(?<!même )(?<!aun )(?<!incluso )"
     r"(?:if|unless|si|wenn|falls|sofern|soweit|a\s+menos\s+que|salvo\s+que|"
     r"en\s+caso\s+de\s+que|à\s+moins\s+que|au\s+cas\s+où)(?![\w'-])(?!\s+(?:bien|auch)(?!\w))"
@@ -1741,21 +1736,21 @@ _CONDITION = _lazy(
 # What a missing-information marker is followed by when it speaks of personal data, not of the
 # source: "Nous ne vendons pas d'informations personnelles", "Der Anbieter gibt keine
 # Informationen an Dritte weiter", "No hay información personal almacenada en el dispositivo".
-_PERSONAL_DATA_AFTER = _lazy(
+_PERSONAL_DATA_AFTER = lazy(
     r"\s+(?:personnelles?|personal(?:es)?|persönliche[nrs]?|personenbezogene[nrs]?|"
     r"confidentielles?|confidenciales?|vertrauliche[nrs]?|(?:à|aux|avec)\s+(?:des\s+)?tiers|"
     r"(?:a|con)\s+terceros|an\s+dritte|(?:with|to)\s+third\s+parties)(?![\w'-])"
 )
 # "indicated" in the medical sense: "Le médicament n'est pas indiqué chez l'enfant", "No se
 # indica su uso durante el embarazo".
-_FR_INDICATED_FOR = _lazy(
+_FR_INDICATED_FOR = lazy(
     r"\s+(?:chez|pendant|durant|lors|en\s+cas|en\s+association|en\s+monothérapie|"
     r"en\s+(?:première|deuxième|seconde)\s+intention|(?:dans|pour)\s+(?:le\s+traitement|"
     r"la\s+prise\s+en\s+charge|la\s+prévention|ce\s+cas|cette\s+indication|les\s+cas)|"
     r"avant\s+l'âge|aux?\s+(?:enfants?|patients?|femmes?|personnes?|adultes?|nourrissons?))"
     r"(?![\w'-])"
 )
-_ES_INDICATED_FOR = _lazy(
+_ES_INDICATED_FOR = lazy(
     r"\s+(?:en\s+(?:niños|niñas|menores|pacientes|embarazadas|mujeres|adultos|personas|"
     r"ancianos|lactantes|el\s+embarazo|caso\s+de)|durante|para\s+el\s+tratamiento|"
     r"en\s+el\s+tratamiento|como\s+tratamiento|su\s+uso|el\s+uso)(?![\w'-])"
@@ -1774,19 +1769,19 @@ _SENSE_AFTER: dict[str, Callable[[], re.Pattern[str]]] = {
 # English "was not disclosed" is no marker, and an active "cannot find out" has another subject
 # ("Der Kundendienst kann Fragen zur Abrechnung nicht beantworten"), as English "could not
 # locate" counts only in the first person.
-_DE_SOURCE = _lazy(
+_DE_SOURCE = lazy(
     r"(?<!\w)(?:ich|wir|mir|mich|uns|texte?s?|kontexte?s?|dokumente?[ns]?|berichte?[ns]?|"
     r"unterlagen|quellen?|auszug|auszüge[n]?|abschnitte?[ns]?|textstellen?|passagen?|artikel|"
     r"materialien|bereitgestellte\w*|vorliegende\w*)(?!\w)"
 )
-_DE_FINDING = _lazy(
+_DE_FINDING = lazy(
     r"(?<!\w)(?:informationen|information|angaben|antwort|daten|hinweise?|gefunden|finden|"
     r"auffinden|entnehmen|entnommen|ersichtlich|hervor)(?!\w)"
 )
-_DE_PAST = _lazy(
+_DE_PAST = lazy(
     r"(?<!\w)(?:wurden?|worden|waren?|konnten?|hatten?|hat|haben|machten?|gaben?|lagen?)(?!\w)"
 )
-_DE_REFLEXIVE = _lazy(r"(?<!\w)sich(?!\w)")
+_DE_REFLEXIVE = lazy(r"(?<!\w)sich(?!\w)")
 _DE_ACTIVE = frozenset(
     (
         "nicht bestimmen",
@@ -1835,7 +1830,7 @@ def _german_refuses(text: str, m: re.Match[str], phrase: str, clause: int) -> bo
 _EN_PRONOUN_MARKERS = frozenset(_phrase(m) for m in _EN_PRONOUN_SAYS_NOT)
 # A sentence whose subject is a source: "The provided context discusses ...", "While the
 # documents cover ...", "Unfortunately, the passage ...".
-_SOURCE_OPENING = _lazy(
+_SOURCE_OPENING = lazy(
     r"[\s\W]*(?:(?:unfortunately|however|but|sorry|while|whilst|although|though|even\s+though|"
     r"also|moreover|additionally|furthermore)(?!\w)[\s,]*)*"
     r"(?:the|this|these)\s+(?:(?:provided|given|retrieved|available|supplied|above)\s+)?"
@@ -1981,7 +1976,7 @@ def abstains(
     )
 
 
-_MISSING_CUE = re.compile(
+_MISSING_CUE = lazy(
     r"(?i)\b(?:sorry|unable to|unknown|unclear|insufficient|unavailable|no (?:information|data|"
     r"details?|mention|answer|record)|(?:not|n't|never|neither|nor|cannot|can't|could not|"
     r"couldn't)\s+(?:\w+\s+){0,2}?(?:mention|provid|stat|specif|give|given|available|found|"
@@ -2005,4 +2000,4 @@ def says_something_is_missing(text: str) -> bool:
         >>> says_something_is_missing("The plan costs $1,200.")
         False
     """
-    return abstains(text, include_hedged=True) or _MISSING_CUE.search(text) is not None
+    return abstains(text, include_hedged=True) or _MISSING_CUE().search(text) is not None

@@ -26,6 +26,7 @@ from hybridjudge._anchor import Anchor
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import Quantity
 from hybridjudge.grounding._normalize import continental_reading, letter_runs
+from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     _Q_BASE,
     _Q_CLOSE,
@@ -84,7 +85,7 @@ _NEG_WORDS = (
     "ohne",
 )
 _NEG_WORDS_B = frozenset(w.encode() for w in _NEG_WORDS)
-_NEG = re.compile(
+_NEG = lazy(
     r"(?<![\w'])(?:" + "|".join(sorted(_NEG_WORDS, key=len, reverse=True)) + r")(?![\w'])"
     r"(?!\s+(?:later|earlier|more|less|fewer|greater|sooner|longer|shorter|higher|lower|"
     r"older|younger)\s+than\b)(?!\s+(?:only|exceeding|to\s+exceed)\b)"
@@ -411,7 +412,7 @@ def negation_cues(canon: str, words: frozenset[bytes]) -> list[re.Match[str]]:
     for w in present:
         i = canon.find(w)
         while i >= 0:
-            m = _NEG.match(canon, i)
+            m = _NEG().match(canon, i)
             if m is not None:
                 found[i] = m
             i = canon.find(w, i + 1)

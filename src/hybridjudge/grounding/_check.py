@@ -65,6 +65,7 @@ from hybridjudge.grounding._models import (
     QuantityTrace,
     TraceSource,
 )
+from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     _CURRENCY_SYMBOLS,
     _UNITS,
@@ -338,7 +339,7 @@ _NIL_CELL = re.compile(r"(?<=[|\t])[ \t]*((?:[$€£¥₹][ \t]?)?-(?:[ \t]?%)?)
 sign (``$—``) or before ``%``: nil, as financial statements write a zero."""
 
 
-_PERIOD_ENDED = re.compile(
+_PERIOD_ENDED = lazy(
     r"(?<![\w])(?:(?P<unit>year|quarter|half[- ]year)s?[ \t]+(?:ended|ending|to)(?![\w])"
     r"|(?:fiscal|financial)[ \t]+(?P<fy>year)(?![\w]))"
 )
@@ -353,7 +354,7 @@ def _add_reporting_periods(i: int, sc: Scan, index: _Index) -> None:
     """Add the reporting periods a passage names (:data:`_PERIOD_ENDED`) as their months."""
     if sc.words.isdisjoint(_REPORTING_RUNS):
         return
-    for m in _PERIOD_ENDED.finditer(sc.norm.text):
+    for m in _PERIOD_ENDED().finditer(sc.norm.text):
         unit = m["unit"] or m["fy"]
         span = sc.norm.to_original(*m.span("unit" if m["unit"] else "fy"))
         occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
@@ -471,13 +472,12 @@ def _passages(context: object) -> tuple[str, ...]:
 # "$ in billions", "(€m)", "in %", "(000s)". Matched on the normalised (lower-case) text.
 # Every alternative starts with a literal character (the word boundary before "in" is checked
 # after it): the regex engine then skips ahead to those characters, twice as fast.
-_SCALE_DECL = re.compile(
-    r"""[i($€£¥](?:(?<=i)n(?<![\w]in)\s+(?:(?P<cur2>[$€£¥]|us\$|usd|eur|gbp|rmb)\s*)?
+_SCALE_DECL = lazy(
+    r"""(?x)[i($€£¥](?:(?<=i)n(?<![\w]in)\s+(?:(?P<cur2>[$€£¥]|us\$|usd|eur|gbp|rmb)\s*)?
     (?P<scale>thousands|millions|billions|000s|'000s?|%|percent(?:ages)?)(?![\w])
     (?:\s+of\s+(?P<cur3>u\.s\.\s+dollars|us\s+dollars|dollars|euros|pounds|rmb|yuan))?
     |(?<=\()\s*(?:(?P<cur4>[$€£¥])\s*)?(?P<abbr>m|mn|mm|bn|b|k|'?000s?|(?P<pct>%))\s*\)
     |(?<=[$€£¥])\s?(?P<scale2>thousands|millions|billions|'?000s?|m|bn)(?![\w,.]))""",
-    re.VERBOSE,
 )
 """The expression starts with a character class of every alternative's first character (the
 engine then skips ahead to those characters, 2.6 times as fast on TAT-QA passages as an
@@ -492,7 +492,7 @@ _SCALE_RUNS = frozenset(
 )
 """Letter runs (:func:`letter_runs`) one of which a scale statement holds unless it holds
 ``000`` or ``%``: a passage without them states no scale (no expression is run)."""
-_CURRENCY_BEFORE = re.compile(
+_CURRENCY_BEFORE = lazy(
     r"(?:^|[\s(])(?P<cur>[$€£¥]|us\$|usd|dollars|u\.s\.\s+dollars|eur|euros?|gbp|pounds|rmb)"
     r"\s*(?:(?:amounts?|figures|values|numbers|expressed|stated|presented|reported)\s+)?$"
 )
@@ -569,7 +569,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     found: list[tuple[int, int, int, str | None, bool]] = []
     rows: list[tuple[int, int]] = []  # table rows whose label says "(%)"
     markdown = _is_markdown(s)
-    for m in _SCALE_DECL.finditer(s):
+    for m in _SCALE_DECL().finditer(s):
         word = m["scale"] or m["scale2"] or m["abbr"]
         if m["pct"] or word in ("%", "percent", "percentages"):
             line_start = s.rfind("\n", 0, m.start()) + 1
@@ -585,7 +585,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
             continue
         cur = m["cur2"] or m["cur3"] or m["cur4"] or (m["scale2"] and s[m.start()])
         if cur is None and m["scale"]:
-            before = _CURRENCY_BEFORE.search(s, max(0, m.start() - 40), m.start())
+            before = _CURRENCY_BEFORE().search(s, max(0, m.start() - 40), m.start())
             cur = before["cur"] if before else None
         dim = _CURRENCY_DIM.get(re.sub(r"\s+", " ", cur)) if cur else None
         found.append((m.start(), m.end(), _DECL_SCALE[word], dim, False))
@@ -621,7 +621,7 @@ _SINGULAR = re.compile(r"(thousand|million|billion)(?![\w])")
 """A singular scale word (the word start is checked after a match: an expression that starts
 with a look-behind is tried at every position)."""
 _SINGULAR_RUNS = frozenset((b"thousand", b"million", b"billion"))
-_CURRENCY_THEN = re.compile(
+_CURRENCY_THEN = lazy(
     r"(?:^|(?<=[\s(|]))(?:in\s+)?(?P<cur>[$€£¥₹]|[a-z]{1,2}\$|usd|eur|gbp|chf|jpy|cny|rmb|hkd"
     r"|sgd|aud|cad)\s?$"
 )
@@ -644,7 +644,7 @@ def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
             j -= 1
         if j < 0 or s[j] not in _CURRENCY_ENDS or (j == m.start() - 1 and s[j].isalpha()):
             continue  # "$5 million", "a million": no currency right before the word
-        before = _CURRENCY_THEN.search(s, max(0, m.start() - 12), m.start())
+        before = _CURRENCY_THEN().search(s, max(0, m.start() - 12), m.start())
         if before is None or s[max(0, before.start() - 5) : before.start()].rstrip().endswith(
             "per"
         ):
@@ -655,8 +655,8 @@ def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
     return out
 
 
-_FOREIGN_SCALE = re.compile(
-    r"""(?<![\w])(?:
+_FOREIGN_SCALE = lazy(
+    r"""(?x)(?<![\w])(?:
       (?:in\s+)?(?P<de>mio|mrd|tsd)\.?\s*(?P<cur>€|eur|euro|chf|usd|\$)(?![\w])
     | (?:in\s+)?(?P<cur2>€|eur|chf)\s*(?P<de2>mio|mrd|tsd)(?:\.|(?![\w]))
     | (?:in\s+)?(?P<k>teur|keur|t€|k€)(?![\w])
@@ -665,7 +665,6 @@ _FOREIGN_SCALE = re.compile(
     | (?:in\s+(?P<cur5>₹|rs\.?|inr|rupees)?|(?P<cur6>₹|rs\.?|inr|rupees)(?:\s*in)?)\s*
       (?P<inr>crores?|lakhs?|lacs?)(?![\w])
     )""",
-    re.VERBOSE,
 )
 """Scale statements in German, French and Spanish reports: ``in Mio. €``, ``Mrd. EUR``,
 ``in € Tsd.``, ``TEUR``, ``en millions d'euros``, ``en milliers d'euros``, ``en millones de
@@ -692,7 +691,7 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
     ``pesos`` or ``francs`` statement states the scale without a currency of ours; a figure's own
     scale, ``5 Mio. €``, is none)."""
     out: list[tuple[int, int, int, str | None, bool]] = []
-    for m in _FOREIGN_SCALE.finditer(s):
+    for m in _FOREIGN_SCALE().finditer(s):
         before = s[max(0, m.start() - 3) : m.start()].rstrip()
         if before[-1:].isdigit():  # a figure's own scale: "5 Mio. €"
             continue

@@ -56,6 +56,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
+from hybridjudge.grounding._patterns import lazy
+
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
     import numpy as np
     import numpy.typing as npt
@@ -293,7 +295,7 @@ _DOWN_WORDS = (
 )
 """Words of change and their direction, in running text (``margin improved 140 bps to 41.2%``:
 a change, then the level reached; ``the loss narrowed``: its size fell)."""
-_TREND_BEFORE = re.compile(
+_TREND_BEFORE = lazy(
     rf"(?<![\w])(?:(?P<up>{_UP_WORDS}|climbed|jumped|expanded|gain(?:ed|s)?|up|higher)"
     rf"|(?P<down>{_DOWN_WORDS}|lower|down))(?:\s+(?:by|of))?"
     r"(?:\s+(?:approximately|about|some|around|roughly|nearly|almost|over|just))?\s*$"
@@ -302,7 +304,7 @@ _TREND_AFTER = re.compile(
     r"\s*(?:(?P<up>increase|rise|growth|gain|jump|higher|more)"
     r"|(?P<down>decrease|decline|drop|fall|reduction|lower|fewer|less))(?![\w])"
 )
-_TREND_WORD = re.compile(rf"(?<![\w])(?:(?P<up>{_UP_WORDS})|(?P<down>{_DOWN_WORDS}))(?![\w])")
+_TREND_WORD = lazy(rf"(?<![\w])(?:(?P<up>{_UP_WORDS})|(?P<down>{_DOWN_WORDS}))(?![\w])")
 _CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\n|\b(?:but|while|whereas|however|although)\b")
 _NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])")
 _NOT_NOUNS = frozenset(
@@ -331,7 +333,7 @@ def stated_trend(text: str, start: int, end: int) -> int:
 def trend_before(text: str, start: int) -> int:
     """The direction a change word right before ``text[start:]`` states (``fell 30%``, ``grew
     by 12%``, ``an increase of 5``): ``1`` up, ``-1`` down, ``0`` none."""
-    m = _TREND_BEFORE.search(text, max(0, start - 40), start)
+    m = _TREND_BEFORE().search(text, max(0, start - 40), start)
     if m is None:
         return 0
     return 1 if m["up"] else -1
@@ -345,7 +347,7 @@ def clause_trend(text: str, start: int) -> int:
     for m in _CLAUSE_END.finditer(text, lo, start):
         cut = m.end()
     trend = 0
-    for m in _TREND_WORD.finditer(text, cut, start):
+    for m in _TREND_WORD().finditer(text, cut, start):
         trend = 1 if m["up"] else -1
     return trend
 

@@ -15,6 +15,8 @@ import unicodedata
 from collections.abc import Iterable
 from fractions import Fraction
 
+from hybridjudge.grounding._patterns import lazy
+
 __all__ = [
     "CJK_COUNTERS",
     "CJK_NUMERAL",
@@ -260,7 +262,7 @@ MIXED_NUMBER = re.compile(
 ``1억 2천만``, ``1兆2,345億``, ``2조 5천억``): read whole by :func:`mixed_value`."""
 MIXED_HINT = re.compile(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
 """A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
-_MIXED_TOKEN = re.compile(rf"({_MIXED_FIGURE})|([{_SMALL_CLASS}])|([{_BIG_CLASS}])")
+_MIXED_TOKEN = lazy(rf"({_MIXED_FIGURE})|([{_SMALL_CLASS}])|([{_BIG_CLASS}])")
 
 
 def mixed_value(text: str) -> Fraction | None:
@@ -271,7 +273,7 @@ def mixed_value(text: str) -> Fraction | None:
         else (None, _MIXED_SMALL[m[2]], 0)
         if m[2]
         else (None, 0, _MIXED_BIG[m[3]])
-        for m in _MIXED_TOKEN.finditer(text)
+        for m in _MIXED_TOKEN().finditer(text)
     )
 
 
@@ -361,8 +363,8 @@ FOREIGN_DATE_SOURCE = (
 )
 """A date written day, month name, year in German (``15. März 2024``), French (``1er janvier
 2024``) or Spanish (``31 de diciembre de 2023``): the year is required (``15. März`` alone, or
-``mars 2024``, is left to the figures). Compiled on first need (:func:`compiled`), as the other
-expressions of this module: ``hybridjudge check`` on an English case never compiles it."""
+``mars 2024``, is left to the figures). Compiled on first need (``_patterns.compiled``), as the
+other expressions of this module: ``hybridjudge check`` on an English case never compiles it."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -565,17 +567,8 @@ def _phrase_pattern(phrase: str) -> str:
 _ALT = "|".join(_phrase_pattern(p) for p in sorted(FOREIGN_WORDS, key=lambda p: (-len(p), p)))
 FOREIGN_PHRASE_SOURCE = rf"(?:{_ALT})(?:[\s-]+(?:{_ALT}))*(?![\w-])"
 """Regex source: one or more phrases in a row (``trois mille``, ``dos millones``)."""
-_COMPILED: dict[str, re.Pattern[str]] = {}
-"""Expressions compiled on first use (a text without these words never pays for them); a
-constant of the module, not a memo of inputs."""
-
-
-def compiled(name: str, source: str, flags: int = 0) -> re.Pattern[str]:
-    """The expression ``source``, compiled once on first use under ``name``."""
-    pattern = _COMPILED.get(name)
-    if pattern is None:
-        pattern = _COMPILED[name] = re.compile(source, flags)
-    return pattern
+_ONE_PHRASE = lazy(rf"(?:{_ALT})(?![\w])")
+"""One phrase (:func:`foreign_value` reads a run of them one by one), compiled on first use."""
 
 
 FOREIGN_FIRST_WORDS: dict[str, frozenset[str]] = {}
@@ -609,7 +602,7 @@ def foreign_value(phrase: str) -> Fraction | None:
         if phrase[pos] in " \t\n-":
             pos += 1
             continue
-        m = compiled("one", rf"(?:{_ALT})(?![\w])").match(phrase, pos)
+        m = _ONE_PHRASE().match(phrase, pos)
         if m is None:
             return None
         v = FOREIGN_WORDS[_KEY.sub(" ", m.group())]

@@ -24,6 +24,8 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from hybridjudge.grounding._patterns import lazy
+
 __all__ = ["NormalizedText", "continental_reading", "letter_runs", "normalize", "normalize_plain"]
 
 # Folded after NFKC + casefold; every entry maps one character to one character so the fast path
@@ -148,7 +150,7 @@ _INDIAN_GROUPED = re.compile(r"(?<![\d,])\d{1,2}(?:,\d\d){1,6},\d{3}(?![\d,])")
 _INDIAN_SIGNAL = re.compile(r"₹|(?<![a-z])(?:rs\.?\s?\d|inr(?![a-z])|lakhs?|lacs?|crores?|rupees?)")
 
 
-_SPACED_DECIMAL = re.compile(
+_SPACED_DECIMAL = lazy(
     r"(?:(?<=[\s(])|^)[$€£¥]?\d[\d.\u00a0\u202f\u2009]*(?P<c>,)\d+(?=[\s%)]|[.;:](?!\d)|$)"
 )
 """A figure with a comma standing as a word of running text (``um 3,5 % auf 12,4 Mio.``,
@@ -171,7 +173,7 @@ def _csv_cells(text: str) -> str:
                 indian = _INDIAN_SIGNAL.search(text) is not None
             grouping = _indian_commas(line) if indian else frozenset()
             if " " in line:
-                grouping = grouping | {m.start("c") for m in _SPACED_DECIMAL.finditer(line)}
+                grouping = grouping | {m.start("c") for m in _SPACED_DECIMAL().finditer(line)}
             separators = [
                 k
                 for k, ch in enumerate(line)
@@ -611,11 +613,10 @@ def _tables(text: str) -> NormalizedText:
 
 
 _GAP = re.compile(r" {2,}")
-_FIGURE_CELL = re.compile(
-    r"""[-+(]?[ ]?(?:[$€£¥₹]|[a-z]{1,3}\$)?[ ]?\(?[ ]?\d[\d,.]*[ ]?\)?[ ]?
+_FIGURE_CELL = lazy(
+    r"""(?x)[-+(]?[ ]?(?:[$€£¥₹]|[a-z]{1,3}\$)?[ ]?\(?[ ]?\d[\d,.]*[ ]?\)?[ ]?
     (?:%|[a-z$€£¥]{1,3}|\([a-z$€£¥%]{1,3}\))?\)?
     |-{1,3}|n/?a|nm""",
-    re.VERBOSE,
 )
 """A cell of a laid-out table that holds a figure (``1,234``, ``(567)``, ``$ 12.5``, ``12%``,
 ``2019 €m``) or stands for one (a dash, ``n/a``, ``nm``)."""
@@ -641,7 +642,7 @@ def _layout_row(line: str) -> tuple[list[int], bool] | None:
     for k, sep in enumerate(seps):
         stop = seps[k + 1] if k + 1 < len(seps) else end
         cell = line[sep:stop].strip(" ")
-        if _FIGURE_CELL.fullmatch(cell) is not None:
+        if _FIGURE_CELL().fullmatch(cell) is not None:
             figures += 1
         elif len(cell) > 40:  # running text, not a cell
             return None

@@ -1,8 +1,9 @@
 """Finding quantities in normalised text: numbers with units, percentages, ranges, dates, times.
 
 A cheap pre-filter finds the positions where a quantity can start (digit runs by one character
-class pass, number words and month names through the text's set of letter runs); precompiled
-master expressions (one for digits, one for letters) are then tried only there, left to right.
+class pass, number words and month names through the text's set of letter runs); master
+expressions (one for digits, one for letters, one for any other character; each compiled on
+the first candidate that needs it) are then tried only there, left to right.
 Each candidate's text is parsed once (memoised on its text) into exact values
 (:class:`fractions.Fraction`). A last pass merges ``6-8``, ``6–8`` and ``6 to 8`` into ranges (two
 quantities with ``range_role``) and lets the unit of the high end apply to a bare low end.
@@ -41,13 +42,13 @@ from hybridjudge.grounding._languages import (
     MIXED_NUMBER,
     NO_SPACE_CHARS,
     cjk_value,
-    compiled,
     foreign_dates_possible,
     foreign_value,
     mixed_value,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
 from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
+from hybridjudge.grounding._patterns import compiled, lazy
 
 __all__ = [
     "Ident",
@@ -257,7 +258,7 @@ _SCALE_WORDS = ("thousand", "million", "billion", "trillion")
 _CASE_SENSITIVE_SCALES = frozenset({"m", "mm"})
 """``82.9M`` is millions, ``82.9m`` metres (``mm`` millimetres) unless a currency is written
 (``$5m``, ``5m euros``) or what follows is counted, not measured (``1.2m active users``)."""
-_COUNTED_AFTER = re.compile(
+_COUNTED_AFTER = lazy(
     r"\s?(?:(?:monthly|daily|weekly|active|new|unique|registered|paying|total|more|fewer|additional)"
     r"\s+){0,2}(?:users|customers|clients|subscribers|people|downloads|visitors|shares|members"
     r"|employees|patients|views|installs|devices|accounts|households|passengers|units|orders"
@@ -515,34 +516,33 @@ def _master(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?<!{_W})(?:{alternation})", re.VERBOSE | re.MULTILINE)
 
 
-@functools.cache
-def _masters() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """The master expression for a candidate at a digit, at a letter ``a``-``z`` and at any
-    other character: only some alternatives can start there, and the alternation's first
-    match is the same without the others (smaller expressions compile and match faster; the
-    full alternation is never compiled). At any other character only ``enum`` (blanks,
-    bullets, ``(``), ``skip`` (a currency sign) and ``num`` (sign, currency, ``(``, ``.``) can
-    start: every other alternative starts with a digit or an ASCII letter (a currency at a
-    word start, ``us$9.9`` or ``usd500``, is tried with the former). Compiled on the
-    first scan, not at import: compiling them is most of this module's import time, and
-    ``import hybridjudge`` / ``hybridjudge --help`` never scan."""
-    return (
-        _master(("enum", "skip", "num")),
-        _master(("cite", *_DIGIT_ALTERNATIVES)),
-        _master(("mdy", "times", "clock", "frac", "ahalf", "words", "half", "ident")),
-    )
-
-
 _DIGIT_ALTERNATIVES = (
     *("enum", "skip", "legal", "iso", "dmy", "sdate", "ver", "cdate", "time", "num", "glued"),
 )
+_MASTER_ALTERNATIVES = {
+    "other": ("enum", "skip", "num"),
+    "digit": ("cite", *_DIGIT_ALTERNATIVES),
+    "named": ("cite", "named", *_DIGIT_ALTERNATIVES),
+    "alpha": ("mdy", "times", "clock", "frac", "ahalf", "words", "half", "ident"),
+}
+"""The alternatives of the master expression for a candidate at a digit, at a letter ``a``-``z``
+and at any other character: only some alternatives can start there, and the alternation's
+first match is the same without the others (smaller expressions compile and match faster; the
+full alternation is never compiled). At any other character only ``enum`` (blanks, bullets,
+``(``), ``skip`` (a currency sign) and ``num`` (sign, currency, ``(``, ``.``) can start: every
+other alternative starts with a digit or an ASCII letter (a currency at a word start, ``us$9.9``
+or ``usd500``, is tried with the former). At a digit, a text holding a word of
+:data:`_NAMED_RUNS` is scanned with ``named`` as well."""
 
 
 @functools.cache
-def _named_master() -> re.Pattern[str]:
-    """The digit master with the ``named`` alternative, for a text holding a word of
-    :data:`_NAMED_RUNS` (compiled on the first such text)."""
-    return _master(("cite", "named", *_DIGIT_ALTERNATIVES))
+def _master_for(kind: str) -> re.Pattern[str]:
+    """The master expression of :data:`_MASTER_ALTERNATIVES` ``kind``, compiled on the first
+    candidate that needs it, not at import: compiling them is most of this module's import
+    time (``import hybridjudge`` and ``hybridjudge --help`` never scan), and a process whose
+    texts hold no candidate of a kind (no ``$``, ``(`` or bullet, say) never compiles its
+    expression."""
+    return _master(_MASTER_ALTERNATIVES[kind])
 
 
 # Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
@@ -1070,12 +1070,12 @@ _UNIT_AND_A_HALF = re.compile(_UNIT_AND_A_HALF_SOURCE)
 _FRACTION_RUNS = frozenset(d.encode() for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
 _LINE_PREFIX_CHARS = " \t-*•·("
 _FOREIGN_KEYS = frozenset(k.encode() for k in FOREIGN_FIRST_WORDS)
-_NO_SPACE = re.compile(f"[{NO_SPACE_CHARS}]")
+_NO_SPACE = lazy(f"[{NO_SPACE_CHARS}]")
 
 
 def _wordlike(ch: str) -> bool:
     """A letter of a script that separates words by spaces."""
-    return ch.isalpha() and _NO_SPACE.match(ch) is None
+    return ch.isalpha() and (ch.isascii() or _NO_SPACE().match(ch) is None)
 
 
 def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
@@ -1149,7 +1149,7 @@ _URL = re.compile(_URL_SOURCE + r"|[\w.+-]+@[\w-]+\.[\w.-]+")
 _URL_NO_MAIL = re.compile(_URL_SOURCE)
 """``_URL`` for a text without ``@``: the e-mail alternative, which starts with a letter run,
 cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
-_DECREASE_BEFORE = re.compile(
+_DECREASE_BEFORE = lazy(
     r"(?<![\w])(?:(?P<verb>decrease[sd]|declined|declines|fell|falls|dropped|drops|shrank"
     r"|contracted|down)|decrease|decline|falls?|drops?|reduction|reduced"
     r"|loss(?:es)?|lower|negative|deficit|outflows?|minus)"
@@ -1228,7 +1228,7 @@ def _flags_in_context(
         if k == 0 or w == "~" or not before[k - 1].isalpha():
             flags |= F_APPROX
     if decrease_words and last.isalpha():
-        m = _DECREASE_BEFORE.search(before + " ")
+        m = _DECREASE_BEFORE().search(before + " ")
         if m is not None:
             flags |= F_DECREASE
             # "decreased by 5,022", and a verb of change with its amount ("revenue fell 5%",
@@ -1315,9 +1315,11 @@ def scan(text: str | NormalizedText) -> Scan:
     decrease_words = not words.isdisjoint(_DECREASE_WORDS)
     urls = _url_spans(s)
     u = 0
-    master_other, master_digit, master_alpha = _masters()
-    if not words.isdisjoint(_NAMED_RUNS):
-        master_digit = _named_master()
+    # each master expression looked up on the first candidate that needs it (see _master_for)
+    master_other: re.Pattern[str] | None = None
+    master_digit: re.Pattern[str] | None = None
+    master_alpha: re.Pattern[str] | None = None
+    digit_kind = "digit" if words.isdisjoint(_NAMED_RUNS) else "named"
     m: re.Match[str] | None
     cells = "|" in s  # without a cell separator, the master expression does as well
     day_first: bool | None = None
@@ -1353,19 +1355,23 @@ def scan(text: str | NormalizedText) -> Scan:
             m = None
         else:
             if "0" <= ch <= "9" or (ch > "\x7f" and ch.isdecimal()):  # what \d matches
+                if master_digit is None:
+                    master_digit = _master_for(digit_kind)
                 m = master_digit.match(s, cand)
-            elif "a" <= ch <= "z":
-                m = (
-                    master_other.match(s, cand)  # "US$9.9": the sign's prefix
-                    if (
-                        s.find("$", cand + 1, cand + 3) > 0
-                        or s[cand + 3 : cand + 4].isdigit()
-                        or s.startswith("rs", cand)
-                    )
-                    and _CUR_PREFIX.match(s, cand)
-                    else master_alpha.match(s, cand)
+            elif "a" <= ch <= "z" and not (
+                (
+                    s.find("$", cand + 1, cand + 3) > 0
+                    or s[cand + 3 : cand + 4].isdigit()
+                    or s.startswith("rs", cand)
                 )
+                and _CUR_PREFIX.match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
+            ):
+                if master_alpha is None:
+                    master_alpha = _master_for("alpha")
+                m = master_alpha.match(s, cand)
             else:
+                if master_other is None:
+                    master_other = _master_for("other")
                 m = master_other.match(s, cand)
             if m is None:
                 continue
@@ -1405,7 +1411,7 @@ def scan(text: str | NormalizedText) -> Scan:
                     upper = (
                         _is_upper_in_original(norm, a, a + 1, alpha_only=False)
                         or (_UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
-                        or _COUNTED_AFTER.match(s, m.end()) is not None
+                        or _COUNTED_AFTER().match(s, m.end()) is not None
                         or _code_before(norm, cand)  # "EUR 5m", "GBP 2.5m": millions
                     )
             key = (group, written, upper)
@@ -1482,7 +1488,7 @@ def scan(text: str | NormalizedText) -> Scan:
 
 
 _NOTHING: Any = object()
-_FOREIGN_FULL = rf"(?<!{_W})(?P<fw>{FOREIGN_PHRASE_SOURCE}){_unit_part('f')}(?!{_W})"
+_FOREIGN_FULL = lazy(rf"(?x)(?<!{_W})(?P<fw>{FOREIGN_PHRASE_SOURCE}){_unit_part('f')}(?!{_W})")
 _UNIT_AFTER_CJK = {
     "倍": (None, None, Fraction(1)),
     "%": ("%", "percent", Fraction(1)),
@@ -1560,7 +1566,7 @@ def _foreign_dates(s: str, raws: list[_Raw]) -> None:
     """Put the dates of :data:`FOREIGN_DATE_SOURCE` (``15. März 2024``) in place of the figures
     read in them (the day and the year)."""
     dates: list[_Raw] = []
-    for m in compiled("date", FOREIGN_DATE_SOURCE).finditer(s):
+    for m in compiled(FOREIGN_DATE_SOURCE).finditer(s):
         p = _date(int(m["y"]), FOREIGN_MONTHS[m["m"]], int(m["d"]))
         if p is not None:
             dates.append(_date_raw(int(p[1]), m.start(), m.end(), p[5:]))
@@ -1581,7 +1587,7 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
     for pos in sorted(set(starts)):
         if pos < last_end:
             continue
-        m = compiled("full", _FOREIGN_FULL, re.VERBOSE).match(s, pos)
+        m = _FOREIGN_FULL().match(s, pos)
         if m is None:
             continue
         value = foreign_value(m["fw"])

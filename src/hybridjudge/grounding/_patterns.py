@@ -1,0 +1,35 @@
+"""Regular expressions compiled on first use.
+
+Most of the grounding checks' expressions serve texts of some kind only: a refusal's hedges, a
+table's scale heading, a German date, a figure glued to a word. Compiled at import, each costs
+every process (a one-case ``hybridjudge check`` included) whether or not a text needs it; kept
+as a source string and compiled by :func:`compiled` where it is used, it costs only the
+processes that meet such a text. Expressions on the paths every text takes stay compiled at
+import.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+__all__ = ["compiled", "lazy"]
+
+
+@functools.cache
+def compiled(source: str) -> re.Pattern[str]:
+    """``source`` compiled, on the first call, and kept for the process (its flags written
+    inline: ``(?x)``, ``(?i)``).
+
+    Not ``re``'s own cache (``re.match(source, text)``): that holds 512 expressions of the whole
+    process and may drop ours under a user's load; these are constants of the package, a few
+    dozen, never evicted. The key is the source string itself (its hash is kept by the string),
+    so a call costs a dictionary lookup."""
+    return re.compile(source)
+
+
+def lazy(source: str) -> Callable[[], re.Pattern[str]]:
+    """A function that returns ``source`` compiled (by :func:`compiled`, on its first call):
+    ``_FILLER = lazy(r"...")`` at module level, ``_FILLER().match(text)`` where it is used."""
+    return functools.partial(compiled, source)

@@ -1,0 +1,96 @@
+"""Expressions compiled on first use (``hybridjudge.grounding._patterns``).
+
+A one-case ``hybridjudge check`` pays for every expression compiled in its process; the
+expressions that only some texts need (a refusal's, a table's scale heading, a figure
+after a currency sign or a bullet) are compiled when a text needs them. Checked in a fresh
+interpreter, which records every expression ``re`` compiles.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from hybridjudge.grounding import _abstention, _check, _normalize, _quantities
+from hybridjudge.grounding._patterns import compiled, lazy
+
+_LAZY = {
+    "refusals": (_abstention._CONTRAST_IN, _abstention._HEAD_BREAK, _abstention._FILLER),
+    "scale headings": (_check._SCALE_DECL, _check._FOREIGN_SCALE),
+    "table cells": (_normalize._FIGURE_CELL,),
+}
+"""Expressions a plain English answer and context never need, by what needs them."""
+
+
+def _compiled_after(code: str) -> list[str]:
+    """The sources of every expression ``re`` compiled while a fresh interpreter ran ``code``
+    (after importing ``hybridjudge.grounding``: its imports compile what every check needs)."""
+    probe = (
+        "import json, re, re._compiler as rc\n"
+        "import hybridjudge.grounding\n"
+        "seen = []\n"
+        "_compile = rc.compile\n"
+        "def record(p, flags=0):\n"
+        "    seen.append(p if isinstance(p, str) else '')\n"
+        "    return _compile(p, flags)\n"
+        "rc.compile = record\n"
+        f"{code}\n"
+        "print(json.dumps(seen))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    seen: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
+    return seen
+
+
+def _source(pattern: object) -> str:
+    """The source of a :func:`lazy` expression (the argument its partial holds)."""
+    args = getattr(pattern, "args", None)
+    assert isinstance(args, tuple), pattern
+    source = args[0]
+    assert isinstance(source, str), pattern
+    return source
+
+
+def test_a_plain_answer_compiles_none_of_the_expressions_it_does_not_need() -> None:
+    seen = set(
+        _compiled_after(
+            "from hybridjudge.grounding import check_grounding\n"
+            "r = check_grounding('Take 500 mg three times a day for 5 days.',\n"
+            "    ['You take 500 mg three times daily for 5 days.'])\n"
+            "assert r.grounded, r\n"
+        )
+    )
+    for need, patterns in _LAZY.items():
+        assert not seen & {_source(p) for p in patterns}, need
+    # no currency sign, parenthesis or bullet: the master expression for those is not compiled
+    assert _quantities._master_for("other").pattern not in seen
+    # but the digit and letter masters were: the probe sees what the check compiles
+    assert _quantities._master_for("digit").pattern in seen
+    assert _quantities._master_for("alpha").pattern in seen
+
+
+def test_a_text_that_needs_them_compiles_them_and_is_read_as_before() -> None:
+    seen = set(
+        _compiled_after(
+            "from hybridjudge.grounding import check_grounding\n"
+            "r = check_grounding('Revenue was $16.5 billion.',\n"
+            "    ['(Dollars in millions)\\nRevenue | 16,525 | 15,010'])\n"
+            "assert r.grounded, r\n"
+            "r = check_grounding('Sorry, the documents do not say.', ['Revenue was 5.'],\n"
+            "    answerable=False)\n"
+            "assert r.abstained, r\n"
+        )
+    )
+    assert _source(_check._SCALE_DECL) in seen
+    assert _source(_abstention._CONTRAST_IN) in seen
+    assert _quantities._master_for("other").pattern in seen
+
+
+def test_a_lazy_expression_is_compiled_once_with_its_inline_flags() -> None:
+    words = lazy(r"(?ix) still \s+ yet")
+    assert words() is words() is compiled(r"(?ix) still \s+ yet")
+    assert words().fullmatch("STILL yet") is not None
