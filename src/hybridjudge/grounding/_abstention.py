@@ -1172,7 +1172,7 @@ class MarkerSet:
                 whole.append(m[1:-1])
                 continue
             runs = letter_runs(normalize_plain(m))
-            trigger = min(runs, key=lambda r: (-len(r), r)) if runs else None  # longest, then first
+            trigger = max(sorted(runs), key=len) if runs else None  # longest, then first
             grouped.setdefault(trigger, []).append(m)
             if trigger is not None:
                 needs.setdefault(trigger, []).append(runs)

@@ -740,6 +740,13 @@ def _fold_slow(
     return npos
 
 
+_ALREADY_PLAIN = re.compile(r"[a-z']+(?: [a-z']+)*")
+"""Lower-case ASCII words and single spaces: a text :func:`normalize` returns as it is (no
+capital, digit, table, layout gap or character to fold), as most abstention markers are."""
+
+
 def normalize_plain(text: str) -> str:
     """The normalised form of ``text`` without the offset map (for anchors and markers)."""
+    if _ALREADY_PLAIN.fullmatch(text) is not None:
+        return text
     return normalize(text).text
