@@ -186,7 +186,9 @@ def test_the_two_kept_outcomes() -> None:
         ("on June 3 - 5 people came", [("June 3", "date", 603), ("5", "number", 5)]),
         ("every half hour", [("half hour", "number", 0.5)]),
         ("in half a day", [("half a day", "number", 0.5)]),
-        ("half of the staff", [("half", "number", 0.5)]),
+        # a share of something: 50% (as "a quarter of" is 25%); a period is no share
+        ("half of the staff", [("half", "number", 50)]),
+        ("in the first half of the year", [("half", "number", 0.5)]),
     ],
 )
 def test_figures_in_spans_and_half_durations_are_read(

@@ -80,12 +80,14 @@ from hybridjudge.grounding._quantities import (
     F_PAREN,
     F_RATIO,
     F_RESULT,
+    F_SHARE,
     F_YEAR,
     Meta,
     Scan,
     _is_upper_in_original,
     frequency_after,
     scan,
+    share_pairs,
     uncounted_frequency,
 )
 
@@ -121,6 +123,16 @@ _BARE_DOLLAR = re.compile(r"(?<![A-Za-z.])\$")
 APPROX_SHARE = 0.025
 """How far a context figure may be from a round figure the answer states as an approximation
 (``approximately 1,200``), as a share of it, besides rounding to its last non-zero digit."""
+
+SHARE_POINTS = 0.5
+"""How far, in percentage points, a context percentage may lie from a share the answer states in
+words (``two-thirds``, ``half of the``, ``one in three``) and still be it: a fraction word is
+as precise as a whole percentage (``two-thirds`` is ``67%`` and ``66.7%``, ``a third`` is
+``33%``; ``half`` is ``50.4%``, not ``49%``)."""
+_SHARE_ROUNDING = (1.5, SHARE_POINTS)
+"""(precision, half) of :meth:`GroundingContext.rounded` for such a share: a percentage written
+to whole points or finer, within :data:`SHARE_POINTS`."""
+_HALF = Fraction(1, 2)
 
 _MEMO_MAX = 4096
 """Most distinct quantities a :class:`GroundingChecker` remembers the trace of (per checker)."""
@@ -837,6 +849,7 @@ class GroundingContext:
         "_nearest",
         "_numerals",
         "_parsed",
+        "_shares",
         "passages",
     )
 
@@ -855,6 +868,7 @@ class GroundingContext:
         ) = None
         self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
         self._numerals: dict[str, list[tuple[Quantity, _Occ]]] | None = None
+        self._shares: dict[Fraction, _Occ] | None = None
 
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
@@ -1194,6 +1208,24 @@ class GroundingContext:
             f"(passage {occ[1]}, characters {occ[2][0]}-{occ[2][1]})"
         )
 
+    def stated_share(self, percent: Fraction) -> _Occ | None:
+        """Where the context states the share ``percent`` as a count out of a whole (``one in
+        five`` for 20%, ``9 out of 10`` for 90%: :func:`share_pairs`), exactly or rounded to
+        0, 1 or 2 decimals as an answer writes it (``33%``, ``33.3%`` for ``one in three``).
+        The table is built on the first percentage not found as written."""
+        if self._shares is None:
+            shares: dict[Fraction, _Occ] = {}
+            for i, (sc, _scopes) in enumerate(self._parsed_passages()):
+                for xs, _xe, _ys, ye, share in share_pairs(sc.norm.text, sc.words):
+                    span = sc.norm.to_original(xs, ye)
+                    occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+                    shares.setdefault(share, occ)
+                    for decimals in range(3):
+                        unit = 10**decimals
+                        shares.setdefault(Fraction(math.floor(share * unit + _HALF), unit), occ)
+            self._shares = shares
+        return self._shares.get(percent)
+
     def same_numeral(self, q: Quantity) -> _Occ | None:
         """A context figure written with the same ambiguous numeral as ``q`` (``23.400``,
         ``1,234``: thousands in one convention, a decimal in the other) and read the other way
@@ -1248,6 +1280,7 @@ def prepare_context(context: str | Sequence[str] | GroundingContext) -> Groundin
     figures, _rows = prepared._operands()
     prepared._rounding_columns()
     prepared._nearest_tables()
+    prepared.stated_share(Fraction(0))  # builds the table of shares stated in words
     figures.prepare()
     return prepared
 
@@ -1299,8 +1332,11 @@ def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     """For a round whole figure stated as an approximation (``approximately 1,200``, ``about
     30%``): the precision it states (its last non-zero digit: 100, 10) and how far a context
     figure may lie from it (half that, at most :data:`APPROX_SHARE` of it: ``about 100`` is not
-    96, ``approximately 700,000`` not 722,664); ``None`` for any other figure."""
+    96, ``approximately 700,000`` not 722,664); for a share in words (``two-thirds``, ``half
+    of``, ``one in three``) :data:`_SHARE_ROUNDING`; ``None`` for any other figure."""
     mult, decimals, _sig, flags = meta
+    if flags & F_SHARE:  # "two-thirds" for "67%", "half of" for "50.4%"
+        return _SHARE_ROUNDING
     if not flags & F_APPROX or decimals != 0 or q.value.denominator != 1:
         return None
     whole = str(abs(q.value.numerator) // mult if mult else 0)
@@ -1524,6 +1560,8 @@ class GroundingChecker:
                 operands.append((float(q.value), q.text, q.unit == "%", n))
                 continue
             out.append(QuantityTrace(q, None))
+        if not all(traced):
+            self._trace_shares(sc, out)
         if sc.idents:
             known = self.context.identifiers
             norm = sc.norm
@@ -1549,6 +1587,40 @@ class GroundingChecker:
             out.sort(key=lambda t: t.quantity.span)
         return tuple(out)
 
+    def _trace_shares(self, sc: Scan, out: list[QuantityTrace]) -> None:
+        """Trace the count and the whole of a share the answer states so (``one in three``,
+        ``9 out of 10``: :func:`share_pairs`) to the percentage the context states for it
+        (exactly, or within :data:`SHARE_POINTS`: ``33%``), when either is not traced on
+        its own. ``out`` holds one trace per quantity of ``sc``, in order."""
+        for xs, xe, ys, ye, share in share_pairs(sc.norm.text, sc.words):
+            members = [
+                n for n, span in enumerate(sc.norm_spans) if span == (xs, xe) or span == (ys, ye)
+            ]
+            if all(out[n].source is not None for n in members):
+                continue
+            occ = (
+                self._find(
+                    Quantity(
+                        text=sc.norm.text[xs:ye],
+                        span=(xs, ye),
+                        kind="number",
+                        value=share,
+                        unit="%",
+                        dimension="percent",
+                        base_value=share,
+                    )
+                )
+                or self.context.stated_share(share)
+                or self.context.rounded(
+                    float(share), _SHARE_ROUNDING[1], _SHARE_ROUNDING[0], percent=True
+                )
+            )
+            if occ is None:
+                continue
+            for n in members:
+                if out[n].source is None:
+                    out[n] = QuantityTrace(sc.quantities[n], occ[0], occ[1], occ[2], occ[3])
+
     def _once(self, q: Quantity, sc: Scan, n: int) -> _Occ | None:
         """``once daily`` for a context that says ``daily`` (or ``per day``) with no count
         before it: the frequency it states, once per day (``twice daily`` does not trace)."""
@@ -1569,6 +1641,8 @@ class GroundingChecker:
         occ = self._find(q)
         if occ is not None or q.kind != "number":
             return occ
+        if q.unit == "%" and (occ := self.context.stated_share(q.value)) is not None:
+            return occ  # "20%" for "one in five"
         mult, decimals, sig, flags = meta
         if flags & F_DECADE:
             return self._find_decade(q)

@@ -57,6 +57,7 @@ __all__ = [
     "parse_quantities",
     "placeholder_of",
     "scan",
+    "share_pairs",
     "uncounted_frequency",
 ]
 
@@ -345,6 +346,7 @@ _FRACTION_NUMERATORS = {
     **{"six": 6, "seven": 7, "eight": 8, "nine": 9},
 }
 _FRACTION_DENOMINATORS = {
+    "half": 2,  # "one-half", "a half of the": "half of the" alone is _ALTERNATIVES' shalf
     **dict.fromkeys(("third", "thirds"), 3),
     **dict.fromkeys(("quarter", "quarters"), 4),
     **dict.fromkeys(("fifth", "fifths"), 5),
@@ -365,6 +367,20 @@ _SHARE_OF = (
 )
 """``of`` after a spaced fraction; after ``quarter(s)`` only before a determiner: ``three quarters
 of the votes`` is a share, ``two quarters of growth`` two periods."""
+_SHARE_DETERMINERS = "of|the|its|their|our|his|her|all|these|those|this|that"
+"""What follows ``half`` as a share of something (``half of the votes``, ``half the staff``):
+read as 50%, as ``a quarter of`` is 25% (``half an hour`` is a duration, ``the first half`` a
+period, and a lone ``half`` stays the number 0.5)."""
+_NOT_ORDINAL = "".join(
+    rf"(?<!{w}[ \t])"
+    for w in (
+        *("first", "second", "other", "latter", "former", "1st", "2nd", "last", "final"),
+        *("back", "front", "top", "bottom", "upper", "lower"),
+    )
+)
+"""Not after an ordinal or a position: ``the first half of the year``, ``the last half of the
+fiscal year`` are periods (a ``half`` that :data:`_ORDINAL_HALF` makes a counting word),
+``the lower half of the range`` a part, not 50% of it."""
 _HALVED_UNITS = "minute|hour|day|week|month|year"
 """Units an answer halves in words (``half an hour``, ``a year and a half``)."""
 _UNIT_AND_A_HALF_SOURCE = (
@@ -504,6 +520,7 @@ _ALTERNATIVES: dict[str, str] = {
        |(?P<fn2>{_FRACTION_MANY_NUMERATORS})(?:-|[ \t]+(?=(?:{_FRACTION_MANY})[ \t]+(?:{_SHARE_OF})))(?P<fd2>{_FRACTION_MANY}))(?![\w-]))""",
     "clock": r"""(?P<clock>(?<![\w-])(?:midnight|noon|midday)(?![\w-]))""",
     "ahalf": rf"""(?P<ahalf>{_UNIT_AND_A_HALF_SOURCE})""",
+    "shalf": rf"""(?P<shalf>(?<![\w]){_NOT_ORDINAL}half(?=[ \t]+(?:{_SHARE_DETERMINERS})(?![\w])))""",
     "half": rf"""(?P<half>(?<![\w])half(?:[ \t-]+(?:an?[ \t]+)?(?P<hu>{_HALVED_UNITS})(?![\w]))?(?![\w]))""",
     "ident": r"""(?P<ident>(?<![\w-])(?:[a-z]+-?\d[a-z\d]*(?:-\d+)?|(?:fy|cy)'\d\d)(?![\w-]))""",
     "glued": r"""(?P<glued>(?<![\w.,])(?P<gnum>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<gsuf>[a-z]{1,6})(?![\w]))""",
@@ -523,7 +540,7 @@ _MASTER_ALTERNATIVES = {
     "other": ("enum", "skip", "num"),
     "digit": ("cite", *_DIGIT_ALTERNATIVES),
     "named": ("cite", "named", *_DIGIT_ALTERNATIVES),
-    "alpha": ("mdy", "times", "clock", "frac", "ahalf", "words", "half", "ident"),
+    "alpha": ("mdy", "times", "clock", "frac", "ahalf", "words", "shalf", "half", "ident"),
 }
 """The alternatives of the master expression for a candidate at a digit, at a letter ``a``-``z``
 and at any other character: only some alternatives can start there, and the alternation's
@@ -607,6 +624,10 @@ F_APPROX = 1024
 """Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``."""
 F_DECADE = 2048
 """A decade (``1960s``, ``mid-1990s``), valued at its first year: any year of it grounds it."""
+F_SHARE = 4096
+"""A share in words, read as a percentage: ``two-thirds`` (66.67%), ``half of`` (50%). Within
+half a percentage point of a percentage it grounds it (``two-thirds`` for ``67%``): a fraction
+word is as precise as a whole percentage, not as its exact value."""
 
 # kind, value, unit, dimension, base value, scale multiplier, decimals, significant digits, flags
 _Parsed = tuple[QuantityKind, Fraction, str | None, str | None, Fraction, int, int, int, int]
@@ -807,8 +828,11 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
             100 * _FRACTION_NUMERATORS[m["fn"] or m["fn2"]],
             _FRACTION_DENOMINATORS[m["fd"] or m["fd2"]],
         )
-        # exact: written more precisely than any percentage that rounds it ("about 67%")
-        return ("number", v, "%", "percent", v, 1, 9, 9, 0)
+        # exact (a percentage that rounds it, "66.7%", grounds it as written), and a share in
+        # words: within half a point of a whole percentage ("67%"), see F_SHARE
+        return ("number", v, "%", "percent", v, 1, 9, 9, F_SHARE)
+    if group == "shalf":  # "half of the votes": a share, as "a quarter of" (see F_SHARE)
+        return ("number", _FIFTY, "%", "percent", _FIFTY, 1, 9, 9, F_SHARE)
     if group == "clock":  # "midnight" is 12 am, "noon" 12 pm
         v = Fraction(0 if m.group() == "midnight" else 720)
         return ("time", v, "time", "time", v, 1, 0, 4, 0)
@@ -829,6 +853,7 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
 
 
 _HALF = Fraction(1, 2)
+_FIFTY = Fraction(50)
 
 
 def _date(y: int, mo: int, d: int) -> _Parsed | None:
@@ -1028,6 +1053,47 @@ def _bare_number(dec: str) -> _Parsed:
     value = Fraction(n)
     flags = F_YEAR if 1900 <= n <= 2100 and "," not in dec else 0
     return ("number", value, None, None, value, 1, 0, len(digits.lstrip("0")) or 1, flags)
+
+
+_PAIR_WORDS = _alt([*(w for w in _SMALL if w != "zero"), *_TENS, "hundred", "thousand"])
+_PAIR_WHOLE = (
+    rf"(?:every )?(?P<y>\d{{1,3}}(?:,\d{{3}})*|(?:a )?(?:{_PAIR_WORDS}))"
+    r"(?![\w%]|[.,]\d| (?:second|minute|hour|day|week|month|year|decade)s?(?![\w]))"
+)
+_SHARE_PAIRS = (lazy(f" in {_PAIR_WHOLE}"), lazy(f" out of {_PAIR_WHOLE}"))
+"""The whole of a count out of a whole: ``9 out of 10``, ``one in five``, ``1 in every 4``,
+``3 in 4 adults`` (not ``2 in 2019``, a year; nor ``3 in 10 minutes``, a rate). Each expression
+starts with its literal words (the engine skips ahead to them; one that starts with the count is
+tried at every position: four times as slow on TAT-QA's passages); the count is read before
+them (:data:`_PAIR_COUNT`)."""
+_PAIR_COUNT = lazy(rf"(?:^|(?<=[^\w.,$€£¥₹-]))(?P<x>\d{{1,3}}|{_PAIR_WORDS})\Z")
+_PAIR_RUNS = frozenset((b"in", b"out"))
+
+
+def share_pairs(s: str, words: frozenset[bytes]) -> list[tuple[int, int, int, int, Fraction]]:
+    """The shares ``s`` (normalised) states as a count out of a whole (:data:`_SHARE_PAIRS`),
+    as (start and end of the count, start and end of the whole, the share as a percentage):
+    ``one in five`` is 20%, ``9 out of 10`` 90%. ``words`` are the letter runs of ``s``."""
+    if words.isdisjoint(_PAIR_RUNS):
+        return []
+    out: list[tuple[int, int, int, int, Fraction]] = []
+    for pattern in _SHARE_PAIRS if " out of " in s else _SHARE_PAIRS[:1]:
+        for m in pattern().finditer(s):
+            a = m.start()
+            count = _PAIR_COUNT().search(s, max(0, a - 10), a)
+            if count is None:
+                continue
+            x, y = _pair_value(count["x"]), _pair_value(m["y"])
+            if x is not None and y is not None and 0 < x <= y and y >= 2:
+                out.append((*count.span("x"), *m.span("y"), 100 * x / y))
+    out.sort()
+    return out
+
+
+def _pair_value(written: str) -> Fraction | None:
+    if written[0].isdigit():
+        return Fraction(int(written.replace(",", "")))
+    return _words_value(written)
 
 
 def _words(m: re.Match[str]) -> _Parsed | None:
@@ -1260,7 +1326,7 @@ def _flags_in_context(
         or (last != "" and last in "-+" and _MINUS_BEFORE.search(before + " ") is not None)
     ):
         flags |= F_OPERAND
-    if group == "half":
+    if group == "half" or group == "shalf":
         if last.isalpha() and _ORDINAL_HALF.search(before + " ") is not None:
             flags |= F_COUNT
     elif (
