@@ -94,3 +94,20 @@ def test_a_lazy_expression_is_compiled_once_with_its_inline_flags() -> None:
     words = lazy(r"(?ix) still \s+ yet")
     assert words() is words() is compiled(r"(?ix) still \s+ yet")
     assert words().fullmatch("STILL yet") is not None
+
+
+def test_an_english_word_that_is_a_number_elsewhere_compiles_no_foreign_expression() -> None:
+    # "due" is Italian for two, a number only before a unit ("due giorni"): "due to" is not
+    # tried against the ~800 phrases of the foreign number words (20 ms to compile)
+    english = _compiled_after(
+        "from hybridjudge.grounding import check_grounding\n"
+        "r = check_grounding('The delay was due to 3 storms.', ['Due to 3 storms, it was late.'])\n"
+        "assert r.grounded, r\n"
+    )
+    assert _source(_quantities._FOREIGN_FULL) not in english
+    italian = _compiled_after(
+        "from hybridjudge.grounding import check_grounding\n"
+        "r = check_grounding('The warranty lasts two years.', ['La garanzia dura due anni.'])\n"
+        "assert r.grounded, r\n"
+    )
+    assert _source(_quantities._FOREIGN_FULL) in italian

@@ -37,6 +37,7 @@ from hybridjudge.grounding._languages import (
     FOREIGN_PHRASE_SOURCE,
     FOREIGN_SCALES,
     FOREIGN_UNIT_ALIASES,
+    FOREIGN_WORDS,
     KOREAN_SCALES,
     MIXED_HINT,
     MIXED_NUMBER,
@@ -1584,6 +1585,11 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
     """Add CJK numerals with units (``三十天``) and French/German/Spanish number words with
     accented letters or in ASCII (``trente jours``, ``dreißig Tagen``) that no English pattern
     read, keeping ``raws`` sorted and without overlaps."""
+    if s.isascii():  # no CJK or Korean character: only the number words can be there
+        words_read = _foreign(s, words)
+        if words_read:
+            _merge_into(raws, words_read)
+        return
     extra: list[_Raw] = []
     for m in CJK_NUMERAL.finditer(s):
         value = cjk_value(m["cjk"])
@@ -1640,6 +1646,45 @@ def _foreign_dates(s: str, raws: list[_Raw]) -> None:
         _replace_into(raws, dates)
 
 
+_WORD_AT = re.compile(r"[^\W\d_]+")
+_NEXT_WORD = re.compile(r"[ \t-]*([^\s\d/.,;:!?()\[\]%-]*)")
+
+
+@functools.cache
+def _after_ambiguous() -> frozenset[str]:
+    """The words that may follow a number word of :data:`FOREIGN_AMBIGUOUS` in a number: a
+    unit's or a percent word's first word, a number or scale word, Portuguese ``e``."""
+    first = {re.split(r"[\s/.]+", k)[0] for k in _UNITS}
+    first |= {_FOREIGN_KEY_SPLIT.split(p)[0] for p in FOREIGN_WORDS}
+    return frozenset(first | _PERCENT_FIRST_WORDS | {"e"})
+
+
+_FOREIGN_KEY_SPLIT = re.compile(r"[\s-]+")
+_PERCENT_FIRST_WORDS = frozenset(
+    (
+        *("per", "percent", "pct", "percentage", "pp", "bp", "bps", "basis", "prozent"),
+        *("prozentpunkt", "prozentpunkte", "prozentpunkten", "pour", "pourcent", "point"),
+        *("points", "por", "porciento", "punto", "puntos", "percento", "punti", "porcento"),
+        *("ponto", "pontos", "procent", "procentpunt", "procentpunten"),
+    )
+)
+"""The first words of the percent words of :func:`_unit_part` (``per cent``, ``Prozentpunkte``,
+``punti percentuali``, ``basis points``)."""
+
+
+def _may_start_foreign(s: str, pos: int) -> bool:
+    """Whether a number phrase may start at ``pos``: a word of :data:`FOREIGN_AMBIGUOUS`
+    (``due``, ``um``, ``once``: common words elsewhere) is one only before a unit, a percent
+    word or another number word (``due giorni``, ``um milhão``), so ``due to`` is not tried
+    against the ~800 phrases of the foreign expression."""
+    word = _WORD_AT.match(s, pos)
+    if word is None or word.group() not in FOREIGN_AMBIGUOUS:
+        return True
+    after = _NEXT_WORD.match(s, word.end())
+    nxt = after.group(1) if after is not None else ""
+    return not nxt or nxt in _after_ambiguous() or s.startswith("/", after.end() if after else 0)
+
+
 def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
     out: list[_Raw] = []
     keys = words & _FOREIGN_KEYS
@@ -1651,7 +1696,7 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
             _find_all(s, first, starts.append)
     last_end = 0
     for pos in sorted(set(starts)):
-        if pos < last_end:
+        if pos < last_end or not _may_start_foreign(s, pos):
             continue
         m = _FOREIGN_FULL().match(s, pos)
         if m is None:
