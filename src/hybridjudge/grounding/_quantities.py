@@ -1655,11 +1655,10 @@ def _after_ambiguous() -> frozenset[str]:
     """The words that may follow a number word of :data:`FOREIGN_AMBIGUOUS` in a number: a
     unit's or a percent word's first word, a number or scale word, Portuguese ``e``."""
     first = {re.split(r"[\s/.]+", k)[0] for k in _UNITS}
-    first |= {_FOREIGN_KEY_SPLIT.split(p)[0] for p in FOREIGN_WORDS}
+    first |= {p.split(" ", 1)[0] for p in FOREIGN_WORDS}  # stored with single spaces
     return frozenset(first | _PERCENT_FIRST_WORDS | {"e"})
 
 
-_FOREIGN_KEY_SPLIT = re.compile(r"[\s-]+")
 _PERCENT_FIRST_WORDS = frozenset(
     (
         *("per", "percent", "pct", "percentage", "pp", "bp", "bps", "basis", "prozent"),
@@ -1681,8 +1680,10 @@ def _may_start_foreign(s: str, pos: int) -> bool:
     if word is None or word.group() not in FOREIGN_AMBIGUOUS:
         return True
     after = _NEXT_WORD.match(s, word.end())
-    nxt = after.group(1) if after is not None else ""
-    return not nxt or nxt in _after_ambiguous() or s.startswith("/", after.end() if after else 0)
+    if after is None:  # pragma: no cover - the expression matches the empty string
+        return True
+    nxt = after.group(1)
+    return not nxt or nxt in _after_ambiguous() or s.startswith("/", after.end())
 
 
 def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
