@@ -1069,6 +1069,8 @@ def test_english_texts_are_read_as_before() -> None:
         # number words of one language that are common words of another: read only before
         # a unit (English "due", "um", "doze", the name Otto, German "sei", French "tien")
         ("The payment is due in 30 days.", [("30 days", 30)]),
+        # before an English unit it is English: "due days" is no "due giorni"
+        ("Payment is due days after the invoice.", []),
         ("Otto ran 5 km.", [("5 km", 5)]),
         ("Um, it takes about five days.", [("five days", 5)]),
         ("Sei vorsichtig: es dauert 3 Tage.", [("3 Tage", 3)]),

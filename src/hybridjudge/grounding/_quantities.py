@@ -1686,6 +1686,15 @@ def _may_start_foreign(s: str, pos: int) -> bool:
     return not nxt or nxt in _after_ambiguous() or s.startswith("/", after.end())
 
 
+_ENGLISH_TIME_UNITS = frozenset(
+    f"{w}{plural}"
+    for w in ("second", "minute", "hour", "day", "week", "month", "year")
+    for plural in ("", "s")
+)
+"""English units after a word of :data:`FOREIGN_AMBIGUOUS`: an English text (``payment is due
+days after``), not ``due giorni``."""
+
+
 def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
     out: list[_Raw] = []
     keys = words & _FOREIGN_KEYS
@@ -1706,8 +1715,8 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
         if value is None:
             continue
         has_unit = m["fpct"] or m["funit"] or m["fopq"]
-        if not has_unit and m["fw"] in FOREIGN_AMBIGUOUS:
-            continue
+        if m["fw"] in FOREIGN_AMBIGUOUS and (not has_unit or m["funit"] in _ENGLISH_TIME_UNITS):
+            continue  # "un", "due", "once": a number only before a unit of their language
         last_end = m.end()
         unit: str | None
         dim: str | None
