@@ -68,6 +68,7 @@ from hybridjudge.grounding._models import (
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     _CURRENCY_SYMBOLS,
+    _HALF,
     _UNITS,
     F_APPROX,
     F_CHANGE,
@@ -132,7 +133,6 @@ as precise as a whole percentage (``two-thirds`` is ``67%`` and ``66.7%``, ``a t
 _SHARE_ROUNDING = (1.5, SHARE_POINTS)
 """(precision, half) of :meth:`GroundingContext.rounded` for such a share: a percentage written
 to whole points or finer, within :data:`SHARE_POINTS`."""
-_HALF = Fraction(1, 2)
 
 _MEMO_MAX = 4096
 """Most distinct quantities a :class:`GroundingChecker` remembers the trace of (per checker)."""
@@ -290,15 +290,14 @@ _FOREIGN_ORDINALS = {
     **dict.fromkeys(("quatrième", "quatrieme", "4e", "vierte", "vierten", "viertes"), "4"),
     **dict.fromkeys(("cuarto", "4."), "4"),
 }
-_FOREIGN_PERIOD_NAMED = (
+_FOREIGN_PERIOD_NAMED = lazy(
     r"(?<![\w.])(?P<o>"
     + "|".join(re.escape(o) for o in sorted(_FOREIGN_ORDINALS, key=lambda o: (-len(o), o)))
     + r")[ \t]*(?:(?P<q>trimestre|quartals?)|(?P<h>semestre|halbjahr(?:e?s)?))(?![\w])"
 )
 """The same in French, German and Spanish (``troisième trimestre``, ``3e trimestre``, ``dritten
 Quartal``, ``3. Quartal``, ``tercer trimestre``; ``premier semestre``, ``ersten Halbjahr``,
-``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer (compiled on first
-need)."""
+``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer."""
 _PERIOD_RUNS = frozenset((b"quarter", b"half"))
 _FOREIGN_PERIOD_RUNS = frozenset(
     (b"trimestre", b"quartal", b"quartals", b"semestre", b"halbjahr", b"halbjahres", b"halbjahrs")
@@ -443,7 +442,7 @@ def _named_periods(s: str, words: frozenset[bytes]) -> set[str]:
     if not words.isdisjoint(_FOREIGN_PERIOD_RUNS):
         found.update(
             f"{'q' if m['q'] else 'h'}{_FOREIGN_ORDINALS[m['o']]}"
-            for m in re.finditer(_FOREIGN_PERIOD_NAMED, s)
+            for m in _FOREIGN_PERIOD_NAMED().finditer(s)
         )
     return found
 
@@ -1211,8 +1210,12 @@ class GroundingContext:
     def stated_share(self, percent: Fraction) -> _Occ | None:
         """Where the context states the share ``percent`` as a count out of a whole (``one in
         five`` for 20%, ``9 out of 10`` for 90%: :func:`share_pairs`), exactly or rounded to
-        0, 1 or 2 decimals as an answer writes it (``33%``, ``33.3%`` for ``one in three``).
-        The table is built on the first percentage not found as written."""
+        0, 1 or 2 decimals as an answer writes it (``33%``, ``33.3%`` for ``one in three``)."""
+        return self._stated_shares().get(percent)
+
+    def _stated_shares(self) -> dict[Fraction, _Occ]:
+        """The shares of :meth:`stated_share`, by percentage (built on the first percentage
+        not found as written)."""
         if self._shares is None:
             shares: dict[Fraction, _Occ] = {}
             for i, (sc, _scopes) in enumerate(self._parsed_passages()):
@@ -1224,7 +1227,7 @@ class GroundingContext:
                         unit = 10**decimals
                         shares.setdefault(Fraction(math.floor(share * unit + _HALF), unit), occ)
             self._shares = shares
-        return self._shares.get(percent)
+        return self._shares
 
     def same_numeral(self, q: Quantity) -> _Occ | None:
         """A context figure written with the same ambiguous numeral as ``q`` (``23.400``,
@@ -1280,7 +1283,7 @@ def prepare_context(context: str | Sequence[str] | GroundingContext) -> Groundin
     figures, _rows = prepared._operands()
     prepared._rounding_columns()
     prepared._nearest_tables()
-    prepared.stated_share(Fraction(0))  # builds the table of shares stated in words
+    prepared._stated_shares()
     figures.prepare()
     return prepared
 

@@ -400,6 +400,14 @@ def _joined_tens(
             out[f"{w} {join} {unit}"] = t + u
 
 
+def _glued_multiples(out: dict[str, int], units: str, hundred: str, thousand: str) -> None:
+    """Two to nine hundred and thousand written as one word, the unit before the multiple
+    (``zweihundert``, ``tremila``, ``driehonderd``); ``units`` from zero."""
+    for u, unit in enumerate(units.split()[2:10], start=2):
+        out[unit + hundred] = u * 100
+        out[unit + thousand] = u * 1000
+
+
 def _hundreds(out: dict[str, int], words: str, start: int = 2) -> None:
     """The hundreds from ``start``, masculine and feminine (``doscientos``, ``doscientas``)."""
     for i, w in enumerate(words.split(), start=start):
@@ -449,9 +457,7 @@ def _german() -> dict[str, int]:
     out["einhundert"] = 100
     out["tausend"] = 1000
     out["eintausend"] = 1000
-    for u in range(2, 10):
-        out[f"{heads[u]}hundert"] = u * 100
-        out[f"{heads[u]}tausend"] = u * 1000
+    _glued_multiples(out, units, "hundert", "tausend")
     return out
 
 
@@ -491,9 +497,7 @@ def _italian() -> dict[str, int]:
             out[stem + ("tré" if u == 3 else units.split()[u])] = t + u
     out["cento"] = 100
     out["mille"] = 1000
-    for u in range(2, 10):
-        out[f"{units.split()[u]}cento"] = u * 100
-        out[f"{units.split()[u]}mila"] = u * 1000
+    _glued_multiples(out, units, "cento", "mila")
     return out
 
 
@@ -526,9 +530,7 @@ def _dutch() -> dict[str, int]:
             out[f"{unit}{'ën' if unit.endswith('e') else 'en'}{w}"] = t + u
     out["honderd"] = 100
     out["duizend"] = 1000
-    for u in range(2, 10):
-        out[f"{units.split()[u]}honderd"] = u * 100
-        out[f"{units.split()[u]}duizend"] = u * 1000
+    _glued_multiples(out, units, "honderd", "duizend")
     return out
 
 

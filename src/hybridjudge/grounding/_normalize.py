@@ -459,11 +459,11 @@ _CONTINENTAL_WORDS = frozenset(
     )
 )
 """Words of German, French, Spanish, Italian, Portuguese and Dutch texts (and their scale
-words): with a decimal comma
-or two of them, a text writes figures the continental way. None is an English word (``et``,
-``al``, ``en``, ``la``, ``con``, ``par``, ``pour``, ``lag``, ``mit``, ``von``, ``per``, ``circa``,
-``van``, ``nos``, ``nas``, ``met``, ``op`` are left out: ``Smith et al.`` is English), and an English-only figure (``1,234,567``, ``1,234.5``) still
-decides for English."""
+words): with a decimal comma or two of them, a text writes figures the continental way. None
+is an English word (``et``, ``al``, ``en``, ``la``, ``con``, ``par``, ``pour``, ``lag``, ``mit``,
+``von``, ``per``, ``circa``, ``van``, ``nos``, ``nas``, ``met``, ``op`` are left out: ``Smith et
+al.`` is English), and an English-only figure (``1,234,567``, ``1,234.5``) still decides for
+English."""
 _CONTINENTAL_RUNS = frozenset(w.encode() for w in _CONTINENTAL_WORDS)
 _CONTINENTAL_FIGURE = re.compile(
     r"(?<![\w.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{1,3}(?: \d{3})+(?:,\d+)?(?![ ]?\d)|\d+,\d+)"

@@ -382,8 +382,11 @@ _NOT_ORDINAL = "".join(
 """Not after an ordinal or a position: ``the first half of the year``, ``the last half of the
 fiscal year`` are periods (a ``half`` that :data:`_ORDINAL_HALF` makes a counting word),
 ``the lower half of the range`` a part, not 50% of it."""
-_HALVED_UNITS = "minute|hour|day|week|month|year"
-"""Units an answer halves in words (``half an hour``, ``a year and a half``)."""
+_TIME_WORDS = ("second", "minute", "hour", "day", "week", "month", "year")
+"""The English units of time, singular: what an answer halves in words (from the minute: ``half
+an hour``, ``a year and a half``), what ends a rate, not a share (``3 in 10 minutes``), and
+what makes a number word of another language English (``due days``)."""
+_HALVED_UNITS = "|".join(_TIME_WORDS[1:])
 _UNIT_AND_A_HALF_SOURCE = (
     rf"(?<![\w-])(?:an?|one)[ \t]+(?P<au>{_HALVED_UNITS})[ \t]+and[ \t]+a[ \t]+half(?![\w])"
 )
@@ -1059,7 +1062,7 @@ def _bare_number(dec: str) -> _Parsed:
 _PAIR_WORDS = _alt([*(w for w in _SMALL if w != "zero"), *_TENS, "hundred", "thousand"])
 _PAIR_WHOLE = (
     rf"(?:every )?(?P<y>\d{{1,3}}(?:,\d{{3}})*|(?:a )?(?:{_PAIR_WORDS}))"
-    r"(?![\w%]|[.,]\d| (?:second|minute|hour|day|week|month|year|decade)s?(?![\w]))"
+    rf"(?![\w%]|[.,]\d| (?:{'|'.join(_TIME_WORDS)}|decade)s?(?![\w]))"
 )
 _SHARE_PAIRS = (lazy(f" in {_PAIR_WHOLE}"), lazy(f" out of {_PAIR_WHOLE}"))
 """The whole of a count out of a whole: ``9 out of 10``, ``one in five``, ``1 in every 4``,
@@ -1686,11 +1689,7 @@ def _may_start_foreign(s: str, pos: int) -> bool:
     return not nxt or nxt in _after_ambiguous() or s.startswith("/", after.end())
 
 
-_ENGLISH_TIME_UNITS = frozenset(
-    f"{w}{plural}"
-    for w in ("second", "minute", "hour", "day", "week", "month", "year")
-    for plural in ("", "s")
-)
+_ENGLISH_TIME_UNITS = frozenset(f"{w}{plural}" for w in _TIME_WORDS for plural in ("", "s"))
 """English units after a word of :data:`FOREIGN_AMBIGUOUS`: an English text (``payment is due
 days after``), not ``due giorni``."""
 
