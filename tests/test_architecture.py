@@ -47,6 +47,7 @@ UTILITIES: frozenset[str] = frozenset(
         "_frames",  # rows -> pandas DataFrame behind the [pandas] extra
         "_redact",  # secrets out of every stored or printed text
         "_versions",  # the one rule for a saved file's format version
+        "_lazy",  # a package's names imported on first use (PEP 562)
     }
 )
 """Top-level private modules every package may import; they import only each other."""

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from hybridjudge._lazy import lazy_attribute, lazy_dir
 from hybridjudge.corpus._formats import (
     FIELD_ALIASES,
     INPUT_FORMATS,
@@ -116,14 +116,9 @@ _LAZY: dict[str, str] = {
 
 
 def __getattr__(name: str) -> Any:
-    """Import a lazy name's module on first access (PEP 562) and cache the name here."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    """Import a lazy name's private module on first access (PEP 562) and keep the name here."""
+    return lazy_attribute(globals(), _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return lazy_dir(globals(), _LAZY)

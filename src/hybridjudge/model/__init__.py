@@ -18,8 +18,9 @@ Example::
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from hybridjudge._lazy import lazy_attribute, lazy_dir
 
 if TYPE_CHECKING:
     from hybridjudge.model._cache import (
@@ -123,18 +124,12 @@ _LAZY: dict[str, str] = {
 
 
 def __getattr__(name: str) -> Any:
-    """Import a public name's private module on first access and cache the name here."""
-    try:
-        module = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    """Import a lazy name's private module on first access (PEP 562) and keep the name here."""
+    return lazy_attribute(globals(), _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return lazy_dir(globals(), _LAZY)
 
 
 __all__ = [
