@@ -23,13 +23,13 @@ from __future__ import annotations
 import ast
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.support.fresh import fresh_json
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 ROOT = "hybridjudge"
@@ -258,15 +258,10 @@ HEAVY = ("hybridjudge.model", "openai", "matplotlib", "rich", "httpx", "diskcach
 
 def _loaded_after(code: str, modules: tuple[str, ...] = HEAVY) -> list[str]:
     """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
-    probe = (
+    loaded: list[str] = fresh_json(
         f"{code}\nimport sys, json\n"
         f"print(json.dumps(sorted(m for m in {modules!r} if m in sys.modules)))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    loaded: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
     return loaded
 
 

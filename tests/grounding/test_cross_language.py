@@ -1102,3 +1102,31 @@ def test_a_numeral_written_alike_grounds_across_conventions_but_not_its_sign_or_
         assert check_grounding(answer, context).findings, answer
     # nor across English texts, where 1,639 is one reading only ("-1,639%" is no "1,639")
     assert check_grounding("It changed by -1,639%.", "Sales were 1,639 units.").findings
+
+
+def test_the_pre_check_of_an_ambiguous_word_skips_only_what_the_full_expression_rejects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # _may_start_foreign spares "due to" the ~800-phrase expression by looking at the word
+    # after it; it must keep every word the expression can read there (a unit, a percent word,
+    # a number or scale word): the same readings with the pre-check on and off
+    from hybridjudge.grounding import _quantities
+    from hybridjudge.grounding._languages import FOREIGN_AMBIGUOUS
+
+    after = [
+        *("%", "per cent", "percent", "pct", "percentage points", "pp", "bps", "basis points"),
+        *("Prozent", "Prozentpunkte", "pour cent", "points de pourcentage", "por ciento"),
+        *("puntos porcentuales", "per cento", "punti percentuali", "por cento", "procent"),
+        *("pontos percentuais", "procentpunten", "km/h", "giorni", "jours", "días", "Tage"),
+        *("dagen", "anni", "euros", "euro", "kg", "km", "millones", "miljoen", "e quinhentos"),
+        *("days", "to", "the", "in", "-day"),
+    ]
+    texts = [f"x {w} {a} y" for w in sorted(FOREIGN_AMBIGUOUS) for a in after]
+
+    def readings() -> list[list[tuple[str, float]]]:
+        return [[(q.text, float(q.value)) for q in parse_quantities(t)] for t in texts]
+
+    checked = readings()
+    monkeypatch.setattr(_quantities, "_may_start_foreign", lambda s, pos: True)
+    assert readings() == checked
+    assert ("un km", 1.0) in checked[texts.index("x un km y")]  # the words are read at all

@@ -8,12 +8,9 @@ interpreter, which records every expression ``re`` compiles.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 from hybridjudge.grounding import _abstention, _check, _normalize, _quantities
 from hybridjudge.grounding._patterns import compiled, lazy
+from tests.support.fresh import fresh_json
 
 _LAZY = {
     "refusals": (_abstention._CONTRAST_IN, _abstention._HEAD_BREAK, _abstention._FILLER),
@@ -38,11 +35,7 @@ def _compiled_after(code: str) -> list[str]:
         f"{code}\n"
         "print(json.dumps(seen))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    seen: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
+    seen: list[str] = fresh_json(probe)
     return seen
 
 

@@ -76,8 +76,9 @@ def test_a_share_is_the_same_claim_in_words_and_as_a_percentage(
         ("One quarter of sales came from Europe.", "25% of sales came from Europe."),
         # a rate and a percentage are not converted (0.25 is no 25%)
         ("The rate was 25%.", "The rate was 0.25."),
-        # counts out of a whole that are no shares: a year, a rate per time
-        ("Revenue grew 2% in 2019 and 3 in 10 minutes.", "It grew 3% a year."),
+        # counts out of a whole that are no shares: a year ("2 in 2019" would be 0.1%), a rate
+        # per time ("3 in 10 minutes" would be 30%)
+        ("Sales rose by 2 in 2019.", "Sales rose by 0.1%."),
         ("It happens 3 in 10 minutes.", "It happens 30% of the time."),
     ],
 )
