@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hybridjudge._lazy import lazy_attribute, lazy_dir
+from hybridjudge._lazy import lazy_attribute as _lazy_attribute
+from hybridjudge._lazy import lazy_dir as _lazy_dir
 
 if TYPE_CHECKING:
     from hybridjudge.model._cache import (
@@ -125,11 +126,11 @@ _LAZY: dict[str, str] = {
 
 def __getattr__(name: str) -> Any:
     """Import a lazy name's private module on first access (PEP 562) and keep the name here."""
-    return lazy_attribute(globals(), _LAZY, name)
+    return _lazy_attribute(globals(), _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return lazy_dir(globals(), _LAZY)
+    return _lazy_dir(globals(), _LAZY)
 
 
 __all__ = [
