@@ -8,6 +8,12 @@ interpreter, which records every expression ``re`` compiles.
 
 from __future__ import annotations
 
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from hybridjudge.grounding import _abstention, _check, _normalize, _quantities
 from hybridjudge.grounding._patterns import compiled, lazy
 from tests.support.fresh import fresh_json
@@ -104,3 +110,51 @@ def test_an_english_word_that_is_a_number_elsewhere_compiles_no_foreign_expressi
         "assert r.grounded, r\n"
     )
     assert _source(_quantities._FOREIGN_FULL) in italian
+
+
+# --- alternations of literal words written as a trie (_quantities._alt) ------------------------
+
+_WORD_LISTS = {
+    "units": list(_quantities._UNITS),
+    "months": list(_quantities._MONTHS),
+    "number words": [*_quantities._SMALL, *_quantities._TENS, "hundred", "thousand", "million"],
+}
+
+
+def _flat(words: list[str]) -> str:
+    """The alternation as it was written before the trie: every word, longest first."""
+    items = sorted(set(words), key=lambda w: (-len(w), w))
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items)
+
+
+@pytest.mark.parametrize("name", sorted(_WORD_LISTS))
+def test_a_trie_of_words_matches_what_the_list_longest_first_matches(name: str) -> None:
+    # Inside an expression that backtracks into the alternation (the unit must end a word, or
+    # be followed by "/h"), at the start of every word, every word with a letter more, a
+    # hyphen, a slash or a space after, and every prefix of a word.
+    words = _WORD_LISTS[name]
+    tail = r"(?:/h|(?![a-z]))"
+    trie = re.compile(rf"(?:{_quantities._alt(words)}){tail}")
+    flat = re.compile(rf"(?:{_flat(words)}){tail}")
+    probes = {w[:k] for w in words for k in range(1, len(w) + 1)}
+    probes |= {w + s for w in words for s in ("s", "x", "-", "/h", " per", "  ", ".")}
+    assert len(probes) > 3 * len(words)
+    for probe in sorted(probes):
+        a, b = trie.match(probe), flat.match(probe)
+        assert (a and a.group()) == (b and b.group()), probe
+
+
+@given(
+    st.lists(
+        st.text(alphabet="abk m/", min_size=1, max_size=5).filter(lambda w: w.strip() == w),
+        min_size=1,
+        max_size=12,
+    ),
+    st.text(alphabet="abk m/-", max_size=8),
+)
+def test_a_trie_of_any_words_matches_the_list_longest_first(words: list[str], probe: str) -> None:
+    tail = r"(?![a-z])"
+    trie = re.compile(rf"(?:{_quantities._alt(words)}){tail}")
+    flat = re.compile(rf"(?:{_flat(words)}){tail}")
+    a, b = trie.match(probe), flat.match(probe)
+    assert (a and a.group()) == (b and b.group())
