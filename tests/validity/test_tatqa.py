@@ -161,8 +161,9 @@ def test_answers_in_a_models_phrasing_stay_grounded_and_wrong_ones_flagged() -> 
     # perturbations it flags. Each phrasing read wrong cost most of its answers before (FY19
     # kept 4.3% of the gold answers, y/y 36.9%, "$X mil" 58.9% and let 3% of the wrong ones
     # through; "from A to B, a change of -X" let 57% of the sign flips through); a reporting
-    # period ("for the twelve months ended") is a claim only a context naming one grounds, so
-    # gold answers have no bound there.
+    # period ("for the twelve months ended") is a claim only a context naming one grounds (a
+    # period ended, a table whose columns are years: 92.0% on the whole split, 68.4% before the
+    # columns counted), so gold answers have a lower bound there.
     rows = {r.phrasing: r for r in tatqa.run_phrasings(tatqa.build_documents(RAW, every=5))}
     assert len(rows) == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS)
     for name, row in rows.items():
@@ -171,8 +172,10 @@ def test_answers_in_a_models_phrasing_stay_grounded_and_wrong_ones_flagged() -> 
         assert row.hybridjudge["digit"] >= 0.98, row
         if not name.startswith("operands"):
             assert row.hybridjudge["sign"] >= 0.98, row
-        if name != "reporting period (twelve months)":
+        if name == "reporting period (twelve months)":
+            bound = 0.85
+        else:
             bound = 0.95 if name.startswith("operands") else 0.98
-            assert row.hybridjudge["gold"] >= bound, row
+        assert row.hybridjudge["gold"] >= bound, row
     for name in ("operands: from ... to ...", "operands: compared with"):
         assert rows[name].hybridjudge["sign"] >= 0.90, rows[name]

@@ -69,6 +69,7 @@ from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     _CURRENCY_SYMBOLS,
     _HALF,
+    _MONTHS,
     _UNITS,
     F_APPROX,
     F_CHANGE,
@@ -357,19 +358,88 @@ _PERIOD_ENDED = lazy(
 """The reporting period a financial statement names: ``year ended`` (``fiscal year``,
 ``financial year``) is 12 months, ``quarter ended`` 3 and ``half-year ended`` 6, as an answer
 writes them (``for the twelve months ended December 31``)."""
+_MONTH_NAMES = frozenset(_MONTHS)
 _PERIOD_MONTHS = {"year": 12, "quarter": 3, "half-year": 6, "half year": 6}
 _REPORTING_RUNS = frozenset((b"year", b"years", b"quarter", b"quarters"))
 
 
+_YEAR_CELL = lazy(
+    r"[ \t]*(?:fiscal[ \t]+(?:years?[ \t]+)?)?(?:(?P<month>[a-z]{3,9})\.?[ \t]*\d{1,2},?[ \t]*"
+    r"|\d{1,2}[ \t]+(?P<month2>[a-z]{3,9})\.?[ \t]+)?"
+    r"(?P<year>(?:19|20)\d\d)(?:[ \t]*/[ \t]*(?:19|20)?\d\d)?[^\d]{0,12}"
+)
+"""A header cell naming a year (``2019``, ``Fiscal 2019``, ``2019 €m``, ``2018/2019``,
+``December 31, 2019``, ``30 June 2019``), after a header's label cells (``$ million``, ``Change (%)``)."""
+_HEADER_LINES = 2
+_FIGURE_OF_3 = re.compile(r"\d{3}")
+"""Lines of a table looked at for its header row of years (a title row may come first)."""
+_OTHER_PERIODS = lazy(
+    r"(?<![\w])(?:months?|weeks?|quarters?|half[- ]years?)[ \t]+(?:ended|ending)(?![\w])|(?<![\w])q[1-4](?![\w])"
+)
+"""A reporting period other than the year (``three months ended``, ``Q3``): years in a table's
+header are then not its periods' length."""
+
+
+def _year_columns(sc: Scan) -> tuple[int, int] | None:
+    """The span of the first year of a table's header row whose cells with digits all name a
+    year (:data:`_YEAR_CELL`), two or more, of one month where they name dates (``December 31,
+    2019 | December 31, 2018``; not ``September 30, 2019 | December 31, 2018``, a quarter's
+    balance beside a year's): the columns of a financial statement's years. Only the first
+    :data:`_HEADER_LINES` lines of the passage with a cell separator are read, up to the first
+    with a figure of three digits or more (a title row, ``| December 31, |``, may come
+    first)."""
+    s = sc.norm.text
+    pos = 0
+    for _ in range(_HEADER_LINES):
+        bar = s.find("|", pos)
+        if bar < 0:
+            return None
+        start = s.rfind("\n", 0, bar) + 1
+        end = s.find("\n", bar)
+        if end < 0:
+            end = len(s)
+        pos = end
+        years: list[re.Match[str]] = []
+        cursor = start
+        for cell in s[start:end].split("|"):
+            if any(ch.isdigit() for ch in cell):
+                m = _YEAR_CELL().fullmatch(s, cursor, cursor + len(cell))
+                if m is None:
+                    years = []
+                    break
+                years.append(m)
+            cursor += len(cell) + 1
+        if len(years) < 2:
+            if years or _FIGURE_OF_3.search(s, start, end) is not None:
+                return None  # the first row with figures is not the header of years
+            continue  # a title row (`` | December 31, |``)
+        months = {m["month"] or m["month2"] for m in years}
+        if len(months) == 1 and (None in months or next(iter(months)) in _MONTH_NAMES):
+            return years[0].span("year")
+    return None
+
+
 def _add_reporting_periods(i: int, sc: Scan, index: _Index) -> None:
-    """Add the reporting periods a passage names (:data:`_PERIOD_ENDED`) as their months."""
-    if sc.words.isdisjoint(_REPORTING_RUNS):
+    """Add the reporting periods a passage names (:data:`_PERIOD_ENDED`) as their months, and
+    12 months for a table whose header row is years (:func:`_year_columns`) in a passage that
+    names no period (:data:`_OTHER_PERIODS`): an answer writes ``for the twelve months ended
+    2019`` of a figure in the column 2019."""
+    s = sc.norm.text
+    named = False
+    if not sc.words.isdisjoint(_REPORTING_RUNS):
+        for m in _PERIOD_ENDED().finditer(s):
+            named = True
+            unit = m["unit"] or m["fy"]
+            span = sc.norm.to_original(*m.span("unit" if m["unit"] else "fy"))
+            occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+            index.exact.setdefault(_k("calendar", Fraction(_PERIOD_MONTHS[unit])), occ)
+    if named or "|" not in s or (first := _year_columns(sc)) is None:
         return
-    for m in _PERIOD_ENDED().finditer(sc.norm.text):
-        unit = m["unit"] or m["fy"]
-        span = sc.norm.to_original(*m.span("unit" if m["unit"] else "fy"))
-        occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
-        index.exact.setdefault(_k("calendar", Fraction(_PERIOD_MONTHS[unit])), occ)
+    if _OTHER_PERIODS().search(s) is not None:
+        return
+    span = sc.norm.to_original(*first)
+    occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+    index.exact.setdefault(_k("calendar", Fraction(12)), occ)
 
 
 def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
