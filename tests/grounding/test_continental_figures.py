@@ -34,6 +34,9 @@ def _values(text: str) -> list[Fraction]:
         ("Der Umsatz betrug 16.525 Mio. €.", [16_525_000_000]),
         ("Der Betrag von 12.500 Euro wurde im Mai gezahlt.", [12500]),
         ("Der Umsatz betrug 1,9 Millionen Euro.", [1_900_000]),
+        # short Dutch sentences: "een", "deze" and "kost" (read as 20 and 1.25 before)
+        ("Een auto kost 20.000 euro.", [20000]),
+        ("Deze fiets kost 1.250 euro.", [1250]),
     ],
 )
 def test_continental_figures_are_read(text: str, values: list[int | Fraction]) -> None:
@@ -69,6 +72,15 @@ def test_dates_versions_and_addresses_are_not_continental_figures(text: str) -> 
     norm = normalize(text).text
     for kept in re.findall(r"\d+(?:\.\d+){2,}", text):
         assert kept in norm
+
+
+@pytest.mark.parametrize(
+    ("context", "flagged"),
+    [("A car costs EUR 20,000.", False), ("Een auto kost 20 euro.", True)],
+)
+def test_a_short_dutch_answer_reads_its_thousands(context: str, flagged: bool) -> None:
+    report = check_grounding("Een auto kost 20.000 euro.", context)
+    assert bool(report.findings) is flagged
 
 
 def test_an_english_answer_is_checked_against_a_german_table() -> None:

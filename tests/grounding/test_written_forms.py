@@ -117,6 +117,9 @@ def test_a_changed_figure_in_a_list_without_spaces_is_flagged() -> None:
         ("150 M€", Fraction(150_000_000), "currency-eur"),  # French: millions of euros
         ("1,2 Md€", Fraction(1_200_000_000), "currency-eur"),
         ("500 k€", Fraction(500_000), "currency-eur"),
+        # Italian and Dutch abbreviate billions "mld" (read as 1.5 before)
+        ("1,5 mld euro", Fraction(1_500_000_000), "currency-eur"),
+        ("2,3 mld. di euro", Fraction(2_300_000_000), None),
     ],
 )
 def test_a_decimal_comma_and_continental_scale_words_are_read(
@@ -134,6 +137,8 @@ def test_a_decimal_comma_and_continental_scale_words_are_read(
         ("Le chiffre a atteint 3,8 milliards.", "Le chiffre a atteint 3,5 milliards.", True),
         ("La marge est de 4,7 %.", "La marge est de 4,2 %.", True),
         ("Revenue was 1.9 million euros.", "Der Umsatz betrug 1,9 Millionen Euro.", False),
+        ("De omzet bedroeg 1,5 mld euro.", "De omzet bedroeg 1,5 miljard euro.", False),
+        ("De omzet bedroeg 1,5 mld euro.", "De omzet bedroeg 1,5 miljoen euro.", True),
     ],
 )
 def test_a_changed_figure_with_a_decimal_comma_is_flagged(

@@ -437,7 +437,7 @@ _CONTINENTAL = re.compile(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?!\d
 _DECIMAL_COMMA = re.compile(r",(?<=\d,)\d{1,2}(?![\d.,])")
 _CONTINENTAL_SCALES = (
     *("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "millones", "milioni", "miliardi"),
-    *("miljoen", "miljard"),
+    *("miljoen", "miljard", "mld"),
 )
 """Scale words no English text writes: one is as good as two other words (``2.100 millones``)."""
 _CONTINENTAL_WORDS = frozenset(
@@ -456,6 +456,7 @@ _CONTINENTAL_WORDS = frozenset(
         *("azienda", "uma", "foi", "foram", "pelo", "pela", "dos", "ao", "seu", "sua", "empresa"),
         *("receita", "het", "een", "heeft", "hebben", "werd", "werden", "zijn", "bedrijf"),
         *("omzet", "bedroeg", "medewerkers", "ongeveer", "naar", "niet", "ook", "wordt", "jaar"),
+        *("voor", "bij", "aan", "uit", "deze", "maar", "kost", "kosten", "worden", "geen"),
     )
 )
 """Words of German, French, Spanish, Italian, Portuguese and Dutch texts (and their scale

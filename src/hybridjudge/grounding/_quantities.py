@@ -240,6 +240,8 @@ _SCALES: dict[str, int] = {
     "mio": 10**6,
     "mrd.": 10**9,
     "mrd": 10**9,
+    "mld.": 10**9,  # Italian and Dutch (1,5 mld di euro, 1,5 mld euro)
+    "mld": 10**9,
     # before a euro sign, as French and German abbreviate (150 M€, 1,2 Md€, 3,5 Mds€, 500 k€,
     # 1.234 T€)
     "md": 10**9,
@@ -474,7 +476,7 @@ def _unit_part(prefix: str) -> str:
 _FOREIGN_MULT = _alt([*(w for w in FOREIGN_SCALES if w not in _SCALE_WORDS), "millón"])
 _MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn|mln|bln|mil)(?![a-z])
        |[ \t](?:{_FOREIGN_MULT})(?![a-z])
-       |[ \t](?:mio|mrd)(?:\.|(?![a-z]))
+       |[ \t](?:mio|mrd|mld)(?:\.|(?![a-z]))
        |[ \t](?:lakhs?|lacs?|crores?)(?![a-z])
        |[ \t]?(?:mds|md|mrd|m|k|t)(?=[ \t]?€)
        |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆])"""
