@@ -189,6 +189,15 @@ def test_a_result_the_working_does_not_give_is_flagged(answer: str) -> None:
     assert report.findings[-1].subject == answer.rsplit("= ", 1)[1]
 
 
+def test_working_of_one_shape_is_evaluated_with_its_own_figures() -> None:
+    # parsed working is kept by its shape, "(_0 + _1) / _2": each answer's figures are its own
+    # ((598 + 268) / 2 = 433 and (598 - 268) / 2 = 165, by hand)
+    answers = ["(598 + 268) / 2 = 433", "(598 + 268) / 2 = 165", "(598 - 268) / 2 = 165"]
+    for _ in range(2):
+        flagged = [bool(check_grounding(a, WORKING).findings) for a in answers]
+        assert flagged == [False, True, False]
+
+
 def test_working_with_a_figure_not_in_the_context_leaves_the_result_unexplained() -> None:
     # 599 is not in the context: the working proves nothing about 433.5 = (599 + 268) / 2
     report = check_grounding("(599 + 268) / 2 = 433.5", WORKING)

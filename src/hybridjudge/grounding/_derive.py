@@ -50,6 +50,7 @@ What a derivation may not explain:
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -1176,6 +1177,34 @@ def _evaluate(node: ast.expr, values: Sequence[Fraction]) -> Fraction | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
+def _parse_working(source: str) -> tuple[ast.Expression, int] | None:
+    """The expression ``source`` (placeholders ``_0``, ``_1``... and + - * / in Python's
+    syntax) parsed, with the characters dropped from its start (an ``x`` of a word, an
+    unmatched bracket: the leading characters are dropped one by one until it parses), or
+    ``None``. Kept by the expression's shape (``(_0 - _1) / _1 * 100``), which answers repeat:
+    parsing is most of the cost of reading working."""
+    tree: ast.Expression | None = None
+    offset = 0  # characters dropped from the start ("x" of a word, an unmatched bracket)
+    blanks = 0
+    while offset < len(source) and tree is None:
+        head = source[offset:]
+        first = head.lstrip()[:1]
+        if first in ("", ")", "*", "/", "+"):
+            offset += 1
+            continue
+        blanks = len(head) - len(head.lstrip())
+        try:
+            tree = ast.parse(head.strip(), mode="eval")
+        except SyntaxError:
+            if first not in ("(", "-"):
+                return None
+            offset += blanks + 1
+    if tree is None:
+        return None
+    return tree, offset + blanks
+
+
 def shown_working(
     text: str,
     eq: int,
@@ -1222,26 +1251,11 @@ def shown_working(
         pieces.append(f" _{j} ")
         cursor = figures[u][1]
     pieces.append(text[cursor:eq].translate(_TO_PYTHON))
-    source = "".join(pieces)
-    tree: ast.Expression | None = None
-    offset = 0  # characters dropped from the start ("x" of a word, an unmatched bracket)
-    while offset < len(source) and tree is None:
-        head = source[offset:]
-        first = head.lstrip()[:1]
-        if first in ("", ")", "*", "/", "+"):
-            offset += 1
-            continue
-        blanks = len(head) - len(head.lstrip())
-        try:
-            tree = ast.parse(head.strip(), mode="eval")
-        except SyntaxError:
-            if first not in ("(", "-"):
-                return None
-            offset += blanks + 1
-    if tree is None:
+    parsed = _parse_working("".join(pieces))
+    if parsed is None:
         return None
+    tree, lead = parsed
     # the characters before the first figure translate one for one: offsets into the text
-    lead = offset + blanks
     start = pos + lead if lead < len(pieces[0]) else figures[used[0]][0]
     flips = (False, True) if any(figures[u][3] for u in used) else (False,)
     shares = (False, True) if any(figures[u][5] for u in used) else (False,)
