@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from hybridjudge.grounding import check_grounding, parse_quantities
+from hybridjudge.grounding import GroundingChecker, check_grounding, parse_quantities
 
 STAFF = "At year end the company had 1,204 employees and 98 offices; costs were 1,987."
 
@@ -190,12 +190,13 @@ def test_a_result_the_working_does_not_give_is_flagged(answer: str) -> None:
 
 
 def test_working_of_one_shape_is_evaluated_with_its_own_figures() -> None:
-    # parsed working is kept by its shape, "(_0 + _1) / _2": each answer's figures are its own
-    # ((598 + 268) / 2 = 433 and (598 - 268) / 2 = 165, by hand)
+    # a prepared checker keeps parsed working by its shape, "(_0 + _1) / _2": each answer's
+    # figures are its own ((598 + 268) / 2 = 433 and (598 - 268) / 2 = 165, by hand)
+    checker = GroundingChecker(WORKING)
     answers = ["(598 + 268) / 2 = 433", "(598 + 268) / 2 = 165", "(598 - 268) / 2 = 165"]
     for _ in range(2):
-        flagged = [bool(check_grounding(a, WORKING).findings) for a in answers]
-        assert flagged == [False, True, False]
+        assert [bool(checker.check(a).findings) for a in answers] == [False, True, False]
+    assert [bool(checker.check(a).findings) for a in reversed(answers)] == [False, True, False]
 
 
 def test_working_with_a_figure_not_in_the_context_leaves_the_result_unexplained() -> None:

@@ -50,6 +50,7 @@ from hybridjudge.grounding._derive import (
     Figures,
     Hint,
     Target,
+    WorkingShapes,
     clause_trend,
     counted_noun,
     explain_from,
@@ -1457,6 +1458,7 @@ class GroundingChecker:
         "_markers",
         "_memo",
         "_question",
+        "_shapes",
         "answerable",
         "context",
     )
@@ -1521,6 +1523,7 @@ class GroundingChecker:
         self._memo: dict[tuple[str, str | None, Meta], _Occ | None] = {}
         self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
         self._derived_memo: dict[Target, str | None] = {}
+        self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
 
     def check(self, answer: str) -> GroundingReport:
         """Check one answer against the prepared case."""
@@ -1786,7 +1789,7 @@ class GroundingChecker:
         if target is None:
             return None
         if meta[3] & F_RESULT and n < len(sc.norm_spans):
-            shown_how = _from_shown_working(q, meta, sc, n, traced)
+            shown_how = _from_shown_working(q, meta, sc, n, traced, self._shapes)
             if shown_how is not None:
                 # the working the answer shows decides: its value, or no derivation at all
                 return shown_how or None
@@ -1891,7 +1894,12 @@ def _from_to(sc: Scan, indices: Sequence[int]) -> frozenset[tuple[int, int]]:
 
 
 def _from_shown_working(
-    q: Quantity, meta: Meta, sc: Scan, n: int, traced: Sequence[bool]
+    q: Quantity,
+    meta: Meta,
+    sc: Scan,
+    n: int,
+    traced: Sequence[bool],
+    shapes: WorkingShapes | None = None,
 ) -> str | None:
     """``q`` as the result of the expression the answer writes before its ``=`` (``(235,514
     × 2.92) + (81,794 × 3.59) = 981,341.34``), every figure of which was traced: its value at
@@ -1911,7 +1919,7 @@ def _from_shown_working(
         )
         if b <= eq and x.kind == "number"
     ]
-    found = shown_working(text, eq, figures)
+    found = shown_working(text, eq, figures, shapes)
     if found is None:
         return None
     start, values = found

@@ -50,7 +50,6 @@ What a derivation may not explain:
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -67,6 +66,7 @@ __all__ = [
     "COLUMN_SPAN",
     "COUNT_RATIO",
     "MAX_PAIRS",
+    "MAX_SHAPES",
     "MEAN_RUN",
     "MIN_SIGNIFICANT",
     "NEAR_OPERAND",
@@ -76,6 +76,7 @@ __all__ = [
     "Figures",
     "Hint",
     "Target",
+    "WorkingShapes",
     "clause_trend",
     "counted_noun",
     "explain_from",
@@ -1177,13 +1178,17 @@ def _evaluate(node: ast.expr, values: Sequence[Fraction]) -> Fraction | None:
     return None
 
 
-@functools.lru_cache(maxsize=1024)
+WorkingShapes = dict[str, "tuple[ast.Expression, int] | None"]
+"""Parsed working by its shape (:func:`shown_working`'s ``shapes``)."""
+MAX_SHAPES = 1024
+"""Most shapes a :data:`WorkingShapes` holds (it is emptied when full)."""
+
+
 def _parse_working(source: str) -> tuple[ast.Expression, int] | None:
     """The expression ``source`` (placeholders ``_0``, ``_1``... and + - * / in Python's
     syntax) parsed, with the characters dropped from its start (an ``x`` of a word, an
     unmatched bracket: the leading characters are dropped one by one until it parses), or
-    ``None``. Kept by the expression's shape (``(_0 - _1) / _1 * 100``), which answers repeat:
-    parsing is most of the cost of reading working."""
+    ``None``."""
     tree: ast.Expression | None = None
     offset = 0  # characters dropped from the start ("x" of a word, an unmatched bracket)
     blanks = 0
@@ -1209,6 +1214,7 @@ def shown_working(
     text: str,
     eq: int,
     figures: Sequence[tuple[int, int, Fraction, bool, bool, bool]],
+    shapes: WorkingShapes | None = None,
 ) -> tuple[int, list[Fraction]] | None:
     """The arithmetic expression an answer writes before its ``=`` at ``eq`` in ``text``.
 
@@ -1219,6 +1225,10 @@ def shown_working(
     percentages, with them as fractions (``1,027 / 11%`` is 1,027 / 0.11). ``None`` when no
     expression of two to :data:`MAX_WORKING_FIGURES` figures and + - × / ends there, or one of
     its figures was not traced (the result is then left to the other checks).
+
+    ``shapes`` keeps what was parsed by the expression's shape (``(_0 - _1) / _1 * 100``),
+    which the answers of one case repeat (parsing is most of the cost); a prepared checker
+    owns one.
     """
     pos = eq
     k = len(figures) - 1
@@ -1251,7 +1261,15 @@ def shown_working(
         pieces.append(f" _{j} ")
         cursor = figures[u][1]
     pieces.append(text[cursor:eq].translate(_TO_PYTHON))
-    parsed = _parse_working("".join(pieces))
+    source = "".join(pieces)
+    if shapes is None:
+        parsed = _parse_working(source)
+    elif source in shapes:
+        parsed = shapes[source]
+    else:
+        if len(shapes) >= MAX_SHAPES:
+            shapes.clear()
+        parsed = shapes[source] = _parse_working(source)
     if parsed is None:
         return None
     tree, lead = parsed
