@@ -224,6 +224,24 @@ def test_typographic_space_grouping_is_read() -> None:
     assert [q.value for q in parse_quantities("in 2019 500 people")] == [2019, 500]
 
 
+def test_plain_space_grouping_is_read_where_a_group_of_zeros_shows_it() -> None:
+    # text extracted from a typeset page writes its thin spaces as plain ones: "10 000" was the
+    # figures 10 and 0 (a finding against "10,000" either way); a group with a leading zero is
+    # no figure of its own, and beside one every grouped figure is read whole
+    assert _read("EUR 1 050 000 and 12 500 units") == [
+        ("EUR 1 050 000", Fraction(1_050_000), "currency-eur"),
+        ("12 500", Fraction(12_500), None),
+    ]
+    context = "The company has 10 000 employees."
+    assert check_grounding("The company has 10,000 employees.", context).grounded
+    assert check_grounding("The company has 10 000 employees.", "It has 10,000 staff.").grounded
+    assert check_grounding("The company has 12,000 employees.", context).findings
+    # without a group of zeros, plain spaces stay separators
+    assert [q.value for q in parse_quantities("sizes 10 500 and 20")] == [10, 500, 20]
+    assert [q.value for q in parse_quantities("call 555 0123")] == [555, 123]
+    assert [q.value for q in parse_quantities("in 2019 10 000 people")][:2] == [2019, 10]
+
+
 def test_typographic_space_grouping_with_a_decimal_comma_is_read() -> None:
     # beside groups of a narrow no-break space, a comma before one or two digits is the decimal
     # sign (SI style, German and French typesetting), with or without the words that make a

@@ -393,7 +393,7 @@ def normalize(text: str) -> NormalizedText:
         not text.isascii()
         and ("\u202f" in text or "\u00a0" in text or "\u2009" in text)
         and _TYPOGRAPHIC_GROUPING.search(text) is not None
-    ):
+    ) or (" 0" in out and _plain_grouping(out)):
         out = _si_grouping(out)
     return norm if out is norm.text else NormalizedText(out, text, norm.segments)
 
@@ -401,6 +401,28 @@ def normalize(text: str) -> NormalizedText:
 _TYPOGRAPHIC_GROUPING = re.compile(r"\d[\u00a0\u202f\u2009]\d{3}(?!\d)")
 """Thousands grouped by a no-break, narrow no-break or thin space (``10 000`` as typeset
 documents and SI style write it): no list separates its items so."""
+_ZERO_GROUP = re.compile(r" 0(?<=\d 0)\d\d(?!\d)")
+"""A group of three digits with a leading zero after a digit and a plain space (``10 000``):
+no figure of its own (prose writes no ``000``), so a group of thousands."""
+
+
+def _plain_grouping(text: str) -> bool:
+    """Whether ``text`` (normalised) groups thousands with plain spaces: a figure of
+    :data:`_SPACE_GROUPED` has a group of :data:`_ZERO_GROUP` (``10 000``, ``1 050 000``; as
+    text extracted from a typeset page writes the thin spaces it had). Then every such figure
+    is read whole (``12 500`` too); without one, plain spaces stay separators (``sizes 10
+    500``)."""
+    for z in _ZERO_GROUP.finditer(text):
+        lo = z.start()
+        floor = max(0, lo - 28)  # seven groups and their spaces at most
+        while lo > floor and (text[lo - 1].isdigit() or text[lo - 1] == " "):
+            lo -= 1
+        for m in _SPACE_GROUPED.finditer(text, lo, z.end() + 4):
+            if m.start() < z.start() and m.end() >= z.end():
+                return True
+    return False
+
+
 _SPACE_GROUPED = re.compile(
     r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}(?:(?P<dec>,)\d{1,2}(?![\d,.]))?(?!\d|,\d)"
 )
