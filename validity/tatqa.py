@@ -637,6 +637,29 @@ SCALE_FORMS: tuple[tuple[str, str, str], ...] = (
 )
 """Other ways to write an answer's scale or percentage (name, pattern, replacement)."""
 
+FULL_DIGITS = "$X,000 for $X thousand (full digits)"
+"""The phrasing that writes the scale out in digits (``$96,168,000`` for ``$96,168 thousand``,
+``1,496,500,000`` for ``1,496.5 million``): the table's figure is then found only through the
+scale its caption states (:func:`full_digits`)."""
+_SCALED = re.compile(r"(\$?)([\d,]+(?:\.\d+)?) (thousand|million|billion)\b")
+_POWERS = {"thousand": 3, "million": 6, "billion": 9}
+
+
+def full_digits(answer: str) -> str | None:
+    """``answer`` with every figure and scale word written as one figure in full digits, or
+    ``None`` when it has none or one is no whole number so written (``1.2345 thousand``)."""
+    whole = True
+
+    def digits(m: re.Match[str]) -> str:
+        nonlocal whole
+        value = Decimal(m[2].replace(",", "")).scaleb(_POWERS[m[3]])
+        if value != value.to_integral_value():
+            whole = False
+        return f"{m[1]}{int(value):,}"
+
+    out = _SCALED.sub(digits, answer)
+    return out if whole and out != answer else None
+
 
 OPERAND_PHRASINGS: tuple[tuple[str, str], ...] = (
     (
@@ -719,6 +742,7 @@ def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
             return b if b != a else None
 
         forms.append((name, scale_form))
+    forms.append((FULL_DIGITS, lambda a, q, d: full_digits(a)))
     # counts[name][(checker, kind)] = [considered, still right]
     counts: dict[str, dict[tuple[int, str], list[int]]] = {
         name: {(k, kind): [0, 0] for k in (0, 1) for kind in PHRASED_KINDS} for name, _ in forms

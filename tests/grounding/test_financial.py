@@ -87,6 +87,48 @@ def test_heading_forms(heading: str, answer: str) -> None:
     assert _ungrounded(answer, context) == []
 
 
+CAPTIONED = [
+    "Canada | 96,168 | 70,774\nUnited States | 1,079,520 | 755,454\nFederal | 3 | (13) | 26",
+    "The following table presents total external revenues by geographic location.",
+    "Expressed in US $000's except share and per share amounts",
+]
+"""A table whose scale is stated by a caption in a passage of its own (as TAT-QA's contexts
+keep it: the table first, then its paragraphs)."""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Canada: $96,168,000.",  # 96,168 x 10^3 (flagged before: 77 of 98 such TAT-QA spans)
+        "Canada: $96.2 million.",  # 96,168,000 rounds to 96.2 million
+        "Canada: 96,168 thousand.",
+        "Canada: $96,168.",  # as written
+        "The United States: $1,079,520,000.",
+        "Federal: 16.",  # 3 + (-13) + 26, a derivation in the table's units (by hand)
+    ],
+)
+def test_a_caption_in_its_own_passage_states_its_table_s_scale(answer: str) -> None:
+    assert _ungrounded(answer, CAPTIONED) == []
+
+
+@pytest.mark.parametrize(
+    ("context", "subject"),
+    [
+        (CAPTIONED, "$96,169,000"),  # a digit off
+        # two captions with different scales: which is the table's is not known
+        ([*CAPTIONED, "Headcount (in millions of hours)"], "$96,168,000"),
+        # a passage stating a scale for figures of its own is no caption of the table
+        ([CAPTIONED[0], "Revenue (in thousands): 5,120 and 4,800."], "$96,168,000"),
+        ([CAPTIONED[0]], "$96,168,000"),  # no caption at all
+    ],
+)
+def test_a_caption_scale_needs_one_caption_and_a_wrong_figure_is_flagged(
+    context: list[str], subject: str
+) -> None:
+    answer = "Canada: $96,169,000." if subject == "$96,169,000" else "Canada: $96,168,000."
+    assert _ungrounded(answer, context) == [subject]
+
+
 def test_percent_heading_makes_percentages() -> None:
     context = "Margins (in %)\nMargin | 2019 | 2018\nGross margin | 24.6 | 21.6"
     report = check_grounding("The gross margin was 24.6% in 2019.", context)

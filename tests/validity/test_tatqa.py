@@ -165,7 +165,10 @@ def test_answers_in_a_models_phrasing_stay_grounded_and_wrong_ones_flagged() -> 
     # period ended, a table whose columns are years: 92.0% on the whole split, 68.4% before the
     # columns counted), so gold answers have a lower bound there.
     rows = {r.phrasing: r for r in tatqa.run_phrasings(tatqa.build_documents(RAW, every=5))}
-    assert len(rows) == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS)
+    assert (
+        len(rows)
+        == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS) + 1
+    )
     for name, row in rows.items():
         assert row.n["gold"] >= 20, row
         assert row.n["digit"] >= 10, row
@@ -174,6 +177,11 @@ def test_answers_in_a_models_phrasing_stay_grounded_and_wrong_ones_flagged() -> 
             assert row.hybridjudge["sign"] >= 0.98, row
         if name == "reporting period (twelve months)":
             bound = 0.85
+        elif name == tatqa.FULL_DIGITS:
+            # "$96,168,000" for 96,168 under a caption "(in thousands)" kept in a passage of
+            # its own: 77.1% here (72.8% on the whole split, 53.0% before such captions
+            # counted; a derived figure in full digits is traced in the table's units only)
+            bound = 0.70
         else:
             bound = 0.95 if name.startswith("operands") else 0.98
         assert row.hybridjudge["gold"] >= bound, row

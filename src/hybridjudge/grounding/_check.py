@@ -633,6 +633,10 @@ class _Scope:
     """The currency dimension stated with it (``currency-usd``), if any."""
     percent: bool
     """An ``in %`` heading: the figures are percentages."""
+    caption: bool = False
+    """Stated by another passage (:func:`_caption_scopes`): the scaled reading is added to the
+    figures as written, which still match as they did (an answer's own scale word, a
+    derivation in the table's units)."""
 
 
 def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
@@ -812,6 +816,47 @@ def _with_rows(scopes: list[_Scope], rows: list[tuple[int, int]]) -> list[_Scope
     return [x for x in out if x.end > x.start]
 
 
+def _governs_figures(sc: Scan, scope: _Scope) -> bool:
+    """Whether a figure of ``sc`` (not a year or a date) stands in ``scope``'s span."""
+    for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
+        if scope.start <= a < scope.end and q.kind == "number" and not meta[3] & F_YEAR:
+            return True
+    return False
+
+
+def _caption_scopes(scans: Sequence[Scan], scopes_of: list[list[_Scope]]) -> None:
+    """Give the tables of a context that state no scale of their own the scale that its other
+    passages state for no figure of theirs (a caption kept apart from its table: ``Deferred
+    charges consisted of the following (in thousands):``, ``Expressed in US $000's except
+    share and per share amounts``), when they state one scale and currency only. A
+    document split into passages keeps a table's caption in a passage of its own as often as
+    in the table's (TAT-QA: 252 of 315 gold answers written in full digits, ``$96,168,000``
+    for ``96,168`` under such a caption, were flagged). Such a scale only adds the scaled
+    reading (:attr:`_Scope.caption`): that the caption is the table's is inferred."""
+    stated: set[tuple[int, str | None]] = set()
+    for sc, scopes in zip(scans, scopes_of, strict=True):
+        for scope in scopes:
+            if not scope.percent and scope.scale != 1 and not _governs_figures(sc, scope):
+                stated.add((scope.scale, scope.currency))
+    if len(stated) != 1:
+        return
+    ((scale, currency),) = stated
+    for k, (sc, scopes) in enumerate(zip(scans, scopes_of, strict=True)):
+        s = sc.norm.text
+        if ("|" not in s and "\t" not in s) or any(not x.percent and x.scale != 1 for x in scopes):
+            continue
+        filled: list[_Scope] = []
+        cursor = 0
+        for x in scopes:  # in order, not overlapping: the caption's scale fills the gaps
+            if x.start > cursor:
+                filled.append(_Scope(cursor, x.start, scale, currency, False, caption=True))
+            filled.append(x)
+            cursor = max(cursor, x.end)
+        if cursor < len(s):
+            filled.append(_Scope(cursor, len(s), scale, currency, False, caption=True))
+        scopes_of[k] = filled
+
+
 _Sorted = tuple[list[float], list[int]]
 """Values sorted, and for each the position of its quantity (among the index's items, then its
 scaled figures)."""
@@ -947,9 +992,13 @@ class GroundingContext:
             index = _Index(loose_percent=False)
             idents: set[str] = set()
             parsed: list[tuple[Scan, list[_Scope]]] = []
-            for i, passage in enumerate(self.passages):
-                sc = scan(passage)
-                scopes = _scopes(sc.norm.text, sc.words)
+            scans = [scan(passage) for passage in self.passages]
+            scopes_of = [_scopes(sc.norm.text, sc.words) for sc in scans]
+            if len(scans) > 1:
+                _caption_scopes(scans, scopes_of)
+            for i, (passage, sc, scopes) in enumerate(
+                zip(self.passages, scans, scopes_of, strict=True)
+            ):
                 self._index_passage(i, sc, scopes, index)
                 parsed.append((sc, scopes))
                 idents.update(_named_periods(sc.norm.text, sc.words))
@@ -1026,7 +1075,9 @@ class GroundingContext:
                         index.add_value(-scaled, q.dimension or scope.currency, occ, cell)
                     if bracketed:
                         index.bracketed.setdefault(_k(None, -scaled), occ)
-                elif cell or q.dimension is not None:
+                if (scope is None or scope.scale == 1 or scope.caption) and (
+                    cell or q.dimension is not None
+                ):
                     # a figure without a scale, to which an answer may add its own scale word
                     key = _k(None, q.value)
                     known = index.mantissa.get(key)
@@ -1126,10 +1177,16 @@ class GroundingContext:
                 and scope is not None
                 and scope.scale != 1
             ):
-                scale = scope.scale
-                rows.append((value * scale, prec * scale, occ, pct_ok, money))
+                # a caption's scale adds the scaled rounding only: the operands stay as written
+                factor = scope.scale
+                scaled_money = money
+                if scope.caption:
+                    money = q.dimension if plain and q.dimension is not None else None
+                else:
+                    scale = factor
+                rows.append((value * factor, prec * factor, occ, pct_ok, scaled_money))
                 if bracketed:  # "used $7.3 million" for "(7,344)" in thousands
-                    rows.append((-value * scale, prec * scale, occ, False, money))
+                    rows.append((-value * factor, prec * factor, occ, False, scaled_money))
             if plain or percent:
                 rows.append((value, prec, occ, pct_ok, money))
                 if bracketed and plain:
