@@ -54,8 +54,10 @@ def test_the_stored_answers_are_flagged_when_wrong_and_rarely_when_right() -> No
     right, wrong = table["right"], table["wrong"]
     assert right["n"] >= 30
     assert wrong["n"] >= 50
-    # measured 1 December 2026: see validity/README.md
-    assert right["hybridjudge"] <= 2, [
+    # measured 2 December 2026: none (two before a caption in a passage of its own stated its
+    # table's scale: "$96,168,000" for 96,168 under "Expressed in US $000's"); see
+    # validity/README.md
+    assert right["hybridjudge"] == 0, [
         v for v in verdicts if v.label == "right" and v.hybridjudge_flagged
     ]
     assert wrong["hybridjudge"] / wrong["n"] >= 0.40
