@@ -105,10 +105,19 @@ keep it: the table first, then its paragraphs)."""
         "Canada: $96,168.",  # as written
         "The United States: $1,079,520,000.",
         "Federal: 16.",  # 3 + (-13) + 26, a derivation in the table's units (by hand)
+        "Federal: $16,000.",  # the same with the caption's scale
+        "Canada grew by $25,394,000.",  # (96,168 - 70,774) x 10^3 = 25,394 x 10^3 (by hand)
     ],
 )
 def test_a_caption_in_its_own_passage_states_its_table_s_scale(answer: str) -> None:
     assert _ungrounded(answer, CAPTIONED) == []
+
+
+def test_a_derivation_with_a_caption_s_scale_is_at_the_answer_s_precision() -> None:
+    # 25,394,000 by hand; one digit off is no derivation of these figures
+    assert _ungrounded("Canada grew by $25,395,000.", CAPTIONED) == ["$25,395,000"]
+    report = check_grounding("Canada grew by $25,394,000.", CAPTIONED)
+    assert report.quantities[0].derivation == "$25,394,000 = 96,168 - 70,774"
 
 
 @pytest.mark.parametrize(

@@ -1167,6 +1167,7 @@ class GroundingContext:
                 else None
             )
             scale = 1
+            caption = 1.0
             # a percentage may round a percentage or a cell, not a count of running text
             pct_ok = percent or table
             if scope is not None and scope.percent and q.dimension is None:
@@ -1182,6 +1183,7 @@ class GroundingContext:
                 scaled_money = money
                 if scope.caption:
                     money = q.dimension if plain and q.dimension is not None else None
+                    caption = float(factor)
                 else:
                     scale = factor
                 rows.append((value * factor, prec * factor, occ, pct_ok, scaled_money))
@@ -1234,6 +1236,7 @@ class GroundingContext:
                     noun,
                     count,
                     currency or scale != 1 or bool(flags & F_OWN_SCALE),
+                    caption,
                 )
             )
         figures.blocks = block + 1

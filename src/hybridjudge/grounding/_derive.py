@@ -157,6 +157,10 @@ class Figure:
     measured: bool = False
     """Whether it carries a currency or a scale (its own, ``$5``, ``2.3 billion``, or the one
     its block states)."""
+    caption: float = 1.0
+    """The scale a caption in a passage of its own states for its table (``1`` when none): a
+    further reading of a figure with no :attr:`scale` (``$5,149,000`` for ``5,149`` under such
+    an ``(in thousands)``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -632,6 +636,7 @@ class Figures:
         figs = self.figures
         val = np.array([f.value for f in figs], dtype=np.float64)
         scl = np.array([f.scale for f in figs], dtype=np.float64)
+        cap = np.array([f.caption for f in figs], dtype=np.float64)
         pct = np.array([f.percent for f in figs], dtype=np.bool_)
         line = np.array([f.line for f in figs], dtype=np.int64)
         block = np.array([f.block for f in figs], dtype=np.int64)
@@ -672,6 +677,8 @@ class Figures:
             add_near = np.concatenate([near[p[4]] for p in parts])
             pair_scale = np.where(same_scale, scl[ai], np.nan)
             add_scale = np.concatenate([pair_scale[p[4]] for p in parts])
+            pair_cap = np.where(cap[ai] == cap[bi], cap[ai], 1.0)
+            add_cap = np.concatenate([pair_cap[p[4]] for p in parts])
             add_pct = np.concatenate([both_pct[p[4]] for p in parts])
             add_plain = np.concatenate([no_pct[p[4]] for p in parts])
             # a table of percentages: a block holding one, or a column headed "%"
@@ -707,6 +714,10 @@ class Figures:
                 # a run is of consecutive cells: near (a "%" column's mean need not carry the sign)
                 add_near = np.concatenate([add_near, np.ones(2 * len(runs), dtype=np.bool_)])
                 add_scale = np.concatenate([add_scale, run_scale, run_scale])
+                run_cap = np.array(
+                    [cap[r[0]] if (cap[r] == cap[r[0]]).all() else 1.0 for r in runs]
+                )
+                add_cap = np.concatenate([add_cap, run_cap, run_cap])
                 add_pct = np.concatenate([add_pct, run_pct, run_pct])
                 add_plain = np.concatenate([add_plain, ~run_pct, ~run_pct])
                 add_table = np.concatenate([add_table, np.ones(2 * len(runs), dtype=np.bool_)])
@@ -735,6 +746,8 @@ class Figures:
             "add_abs": sub(add_plain, add_v * add_scale),
             # the same where no scale is stated (an answer may add its own scale word)
             "add_raw": sub(add_plain & unscaled, add_v),
+            # and with the scale a caption of its own states for the table
+            "add_cap": sub(add_plain & unscaled & (add_cap != 1.0), add_v * add_cap),
             # differences of percentages: percentage points
             "add_pct": sub(add_pct, add_v),
             # neighbouring cells of a column headed "%" need not carry the sign (cells only: a
@@ -825,9 +838,14 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
         lo, hi = (v - tol, v + inner) if v >= 0 else (v - inner, v + tol)
         return lo <= x <= hi
 
-    def plain(x: float, scale: float) -> bool:
-        # with the stated scale, or as written (the answer may omit the scale or state its own)
-        return hit(x * scale, t.value, h) or hit(x, t.value / t.mult, h / t.mult)
+    def plain(x: float, f: Figure) -> bool:
+        # with the stated scale, or as written (the answer may omit the scale or state its
+        # own), or with the scale a caption of its own states for the table
+        return (
+            hit(x * f.scale, t.value, h)
+            or hit(x, t.value / t.mult, h / t.mult)
+            or (f.caption != 1.0 and hit(x * f.caption, t.value, h))
+        )
 
     n = len(ops)
     for i in range(n):
@@ -881,21 +899,21 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
             if (
                 "sum" in want
                 and i < j
-                and plain(a + b, fa.scale)
+                and plain(a + b, fa)
                 and _plausible(figs, t, _SUM, fa, fb, a + b)
             ):
                 return f"{t.text} = {ta} + {tb}"
             if (
                 "diff" in want
                 and diff_ok
-                and plain(a - b, fa.scale)
+                and plain(a - b, fa)
                 and _plausible(figs, t, _DIFF, fa, fb, a - b)
             ):
                 return f"{t.text} = {ta} - {tb}"
             if (
                 "mean" in want
                 and i < j
-                and plain((a + b) / 2.0, fa.scale)
+                and plain((a + b) / 2.0, fa)
                 and _plausible(figs, t, _MEAN2, fa, fb, (a + b) / 2.0)
             ):
                 return f"{t.text} = ({ta} + {tb}) / 2"
@@ -917,7 +935,7 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                 if newer is None:
                     continue
                 d = (fa.value - fc.value) / 2.0 if newer else (fc.value - fa.value) / 2.0
-                if plain(d, fa.scale):
+                if plain(d, fa):
                     mid = cells[x + 1].text
                     a_, c_ = (fa.text, fc.text) if newer else (fc.text, fa.text)
                     return f"{t.text} = ({a_} + {mid}) / 2 - ({mid} + {c_}) / 2"
@@ -938,7 +956,7 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                     continue
                 if hint.mode != "any" and ma < mb:
                     continue  # a difference of two rows is the larger minus the smaller
-                if plain(ma - mb, ga[0].scale):
+                if plain(ma - mb, ga[0]):
                     sa = " + ".join(f.text for f in ga)
                     sb = " + ".join(f.text for f in gb)
                     return f"{t.text} = ({sa}) / {len(ga)} - ({sb}) / {len(gb)}"
@@ -962,12 +980,7 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                             return f"{t.text} = {how}"
                         if t.kind != "percent" and share < 1.0 and hit(share, t.value, h):
                             return f"{t.text} = {how}"
-                    if (
-                        "sum" in want
-                        and k > j
-                        and t.kind == "plain"
-                        and plain(ab + fc.value, fa.scale)
-                    ):
+                    if "sum" in want and k > j and t.kind == "plain" and plain(ab + fc.value, fa):
                         return f"{t.text} = {fa.text} + {fb.text} + {fc.text}"
     # the sum or mean of a named row's figures (or of every named figure)
     groups: dict[tuple[int, int], list[Figure]] = {}
@@ -988,9 +1001,9 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
             continue
         total = sum(f.value for f in run)
         shown = " + ".join(f.text for f in run)
-        if "sum" in want and plain(total, run[0].scale):
+        if "sum" in want and plain(total, run[0]):
             return f"{t.text} = {shown}"
-        if "mean" in want and plain(total / len(run), run[0].scale):
+        if "mean" in want and plain(total / len(run), run[0]):
             return f"{t.text} = ({shown}) / {len(run)}"
     return None
 
@@ -1039,7 +1052,7 @@ def _search(
     elif t.kind == "ratio":
         plans += [("ratio", v, h)]
     else:
-        plans += [("add_abs", v, h)]
+        plans += [("add_abs", v, h), ("add_cap", v, h)]
         if t.mult != 1.0:
             plans += [("add_raw", v / t.mult, h / t.mult)]
         if abs(v) < RATIO_LIMIT:
@@ -1061,9 +1074,8 @@ def _search(
                 fa, fb = figs[a], figs[b]
                 if not _plausible(owner, t, op, fa, fb, float(table.values[k])):
                     continue
-                if op in (_SUM, _DIFF) and _bridges(
-                    fa, fb, fa.scale if name == "add_abs" else 1.0, unit
-                ):
+                scale = fa.scale if name == "add_abs" else fa.caption if name == "add_cap" else 1.0
+                if op in (_SUM, _DIFF) and _bridges(fa, fb, scale, unit):
                     continue
             return _describe(t, op, a, b, figs, name == "ratio")
     return None
