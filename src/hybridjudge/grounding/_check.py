@@ -370,10 +370,11 @@ _YEAR_CELL = lazy(
     r"(?P<year>(?:19|20)\d\d)(?:[ \t]*/[ \t]*(?:19|20)?\d\d)?[^\d]{0,12}"
 )
 """A header cell naming a year (``2019``, ``Fiscal 2019``, ``2019 €m``, ``2018/2019``,
-``December 31, 2019``, ``30 June 2019``), after a header's label cells (``$ million``, ``Change (%)``)."""
+``December 31, 2019``, ``30 June 2019``), after a header's label cells (``$ million``,
+``Change (%)``)."""
 _HEADER_LINES = 2
-_FIGURE_OF_3 = re.compile(r"\d{3}")
 """Lines of a table looked at for its header row of years (a title row may come first)."""
+_FIGURE_OF_3 = re.compile(r"\d{3}")
 _OTHER_PERIODS = lazy(
     r"(?<![\w])(?:months?|weeks?|quarters?|half[- ]years?)[ \t]+(?:ended|ending)(?![\w])|(?<![\w])q[1-4](?![\w])"
 )
@@ -635,8 +636,9 @@ class _Scope:
     """An ``in %`` heading: the figures are percentages."""
     caption: bool = False
     """Stated by another passage (:func:`_caption_scopes`): the scaled reading is added to the
-    figures as written, which still match as they did (an answer's own scale word, a
-    derivation in the table's units)."""
+    figures as written, which still match as they did (with an answer's own scale word, in a
+    derivation in the table's units; a derivation also takes the caption's scale,
+    :attr:`Figure.caption`)."""
 
 
 def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
@@ -818,9 +820,12 @@ def _with_rows(scopes: list[_Scope], rows: list[tuple[int, int]]) -> list[_Scope
 
 def _governs_figures(sc: Scan, scope: _Scope) -> bool:
     """Whether a figure of ``sc`` (not a year or a date) stands in ``scope``'s span."""
-    for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
-        if scope.start <= a < scope.end and q.kind == "number" and not meta[3] & F_YEAR:
+    spans = sc.norm_spans
+    k = bisect_left(spans, (scope.start, -1))  # the quantities are in text order
+    while k < len(spans) and spans[k][0] < scope.end:
+        if sc.quantities[k].kind == "number" and not (sc.meta and sc.meta[k][3] & F_YEAR):
             return True
+        k += 1
     return False
 
 
@@ -1178,7 +1183,8 @@ class GroundingContext:
                 and scope is not None
                 and scope.scale != 1
             ):
-                # a caption's scale adds the scaled rounding only: the operands stay as written
+                # a caption's scale adds the scaled rounding; the operand stays as written, with
+                # the caption's scale as a further reading (Figure.caption)
                 factor = scope.scale
                 scaled_money = money
                 if scope.caption:
