@@ -113,6 +113,22 @@ def test_a_caption_in_its_own_passage_states_its_table_s_scale(answer: str) -> N
     assert _ungrounded(answer, CAPTIONED) == []
 
 
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        # 22 - (1) = 23 by hand: the answer is "23" million written with six zeros, and a
+        # difference whose smaller operand is 1 of 22 only says it is close to 22 (as "$23
+        # million" is: flagged); TAT-QA's digit perturbations in full digits passed so
+        ("It was $23,000,000.", True),
+        ("It was $23 million.", True),
+        ("It was $32,000,000.", False),  # 22 + 10 along a row (by hand)
+    ],
+)
+def test_zeros_a_caption_s_scale_writes_are_no_precision(answer: str, flagged: bool) -> None:
+    context = ["Item | 22 | 10\nOther | (1) | 4", "Amounts are in millions."]
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_a_derivation_with_a_caption_s_scale_is_at_the_answer_s_precision() -> None:
     # 25,394,000 by hand; one digit off is no derivation of these figures
     assert _ungrounded("Canada grew by $25,395,000.", CAPTIONED) == ["$25,395,000"]

@@ -1064,8 +1064,15 @@ def _search(
         # whole figures is a tie half the time, and would explain either neighbour)
         inner = tol * (t.half - eps) / h if t.half > eps else tol
         lo, hi = (x - tol, x + inner) if x >= 0 else (x - inner, x + tol)
-        hits = table.window(lo, hi, t.significant < needed)
+        significant = t.significant
         unit = 2.0 * tol
+        if name == "add_cap" and x and float(x).is_integer():
+            # in full digits a caption's scale writes zeros the figures do not have: the
+            # answer is as precise as its digits without them ("23,000,000" as "23" million)
+            digits = str(int(abs(x)))
+            significant = min(significant, len(digits.rstrip("0")))
+            unit = max(unit, 10.0 ** (len(digits) - len(digits.rstrip("0"))))
+        hits = table.window(lo, hi, significant < needed)
         for k in hits[:SEARCH_HITS]:
             op, a, b = int(table.op[k]), int(table.a[k]), int(table.b[k])
             if asked is not None and _OP_NAMES[op] not in asked:
