@@ -101,6 +101,40 @@ def test_the_same_answers_correctly_grounded(answer: str, context: str) -> None:
     assert report.grounded, report.findings
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # German and Dutch write a number below a million as one word (by hand: 100 + 20,
+        # 2 x 100 + 50, 2 x 1,000 + 5 x 100, 3 x 100 + 5 + 20, 100 x 1,000, 1,000 + 1)
+        ("hundertzwanzig Tage", 120),
+        ("hundertundzwanzig Tage", 120),
+        ("zweihundertfünfzig Euro", 250),
+        ("zweitausendfünfhundert Euro", 2500),
+        ("dreihundertfünfundzwanzig Mitarbeiter", 325),
+        ("zweihunderttausend Euro", 200_000),
+        ("tweehonderdvijftig euro", 250),
+        ("honderdtwintig dagen", 120),
+    ],
+)
+def test_numbers_glued_onto_a_hundred_or_a_thousand(text: str, value: int) -> None:
+    # unread before: no letter run of such a word is a number word's
+    assert [q.value for q in parse_quantities(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    "text", ["Hunderte von Kunden", "Hunderttausende Menschen", "Die hundertste Kundin"]
+)
+def test_words_on_a_hundred_that_are_no_number(text: str) -> None:
+    assert parse_quantities(text) == []
+
+
+def test_a_glued_german_number_is_checked() -> None:
+    answer = "Die Frist beträgt hundertzwanzig Tage."
+    assert check_grounding(answer, "Die Frist beträgt 120 Tage.").grounded
+    report = check_grounding(answer, "Die Frist beträgt 90 Tage.")
+    assert [f.subject for f in report.findings] == ["hundertzwanzig Tage"]
+
+
 def test_units_convert_across_languages() -> None:
     (q,) = parse_quantities("两周")  # two weeks = 14 days
     assert q.base_value == 14 * DAY

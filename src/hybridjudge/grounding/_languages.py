@@ -29,6 +29,7 @@ __all__ = [
     "FOREIGN_PHRASE_SOURCE",
     "FOREIGN_SCALES",
     "FOREIGN_UNIT_ALIASES",
+    "GLUED_MARKERS",
     "KOREAN_SCALES",
     "MIXED_HINT",
     "MIXED_NUMBER",
@@ -623,15 +624,21 @@ def _phrase_pattern(phrase: str) -> str:
 
 
 _ALT = "|".join(_phrase_pattern(p) for p in sorted(FOREIGN_WORDS, key=lambda p: (-len(p), p)))
+GLUED_MARKERS = ("hundert", "tausend", "honderd", "duizend")
+"""German and Dutch write a number below a million as one word: what follows a hundred or a
+thousand is glued to it (``hundertzwanzig``, ``zweitausendfünfhundert``,
+``tweehonderdvijftig``), in German also after ``und`` (``hundertundzwanzig``)."""
+_AFTER_GLUED = "|".join(f"(?<={m})" for m in GLUED_MARKERS)
 FOREIGN_PHRASE_SOURCE = (
     r"(?:(?:(?:(?:(?<=ntos|ntas|ento)|(?<=mil))[ \t]+e(?=[ \t]))?[\s-]+"
+    rf"|(?:{_AFTER_GLUED})(?:und)?(?=[^\W\d_])"
     rf"|(?<![^\W{NO_SPACE_CHARS}]|-))(?:{_ALT}))+(?![\w-])"
 )
 """Regex source: one or more phrases in a row (``trois mille``, ``dos millones``), and in
 Portuguese an ``e`` after a hundred or a thousand (``cento e vinte``, ``mil e quinhentos``).
 Each phrase after a separator, or at a word start (the first): the alternation of ~800 phrases
 is written once, and compiles in half the time it took written twice."""
-_ONE_PHRASE = lazy(rf"(?:{_ALT})(?![\w])")
+_ONE_PHRASE = lazy(rf"(?:{_ALT})(?:(?![\w])|{_AFTER_GLUED})")
 """One phrase (:func:`foreign_value` reads a run of them one by one), compiled on first use."""
 
 
@@ -671,6 +678,9 @@ def foreign_value(phrase: str) -> Fraction | None:
             (current >= 100 and current % 100 == 0) or (total and not current)
         ):
             pos += 2  # "cento e vinte", "mil e quinhentos": Portuguese joins them so
+            continue
+        if phrase.startswith("und", pos) and phrase.endswith(GLUED_MARKERS, 0, pos):
+            pos += 3  # "hundertundzwanzig": German may join the glued rest so
             continue
         m = _ONE_PHRASE().match(phrase, pos)
         if m is None:

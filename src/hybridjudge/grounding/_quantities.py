@@ -38,6 +38,7 @@ from hybridjudge.grounding._languages import (
     FOREIGN_SCALES,
     FOREIGN_UNIT_ALIASES,
     FOREIGN_WORDS,
+    GLUED_MARKERS,
     KOREAN_SCALES,
     MIXED_HINT,
     MIXED_NUMBER,
@@ -1551,7 +1552,7 @@ def scan(text: str | NormalizedText) -> Scan:
                 value, base = -value, -base
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
-    if not s.isascii() or not words.isdisjoint(_FOREIGN_KEYS):
+    if not s.isascii() or not words.isdisjoint(_FOREIGN_KEYS) or _glued(s):
         _other_scripts(s, words, raws)
     if foreign_dates_possible(s, words):
         _foreign_dates(s, raws)
@@ -1718,15 +1719,31 @@ _ENGLISH_TIME_UNITS = frozenset(f"{w}{plural}" for w in _TIME_WORDS for plural i
 days after``), not ``due giorni``."""
 
 
+def _glued(s: str) -> bool:
+    """Whether ``s`` may hold a German or Dutch number glued onto a hundred or a thousand
+    (``hundertzwanzig``), which no letter run of :data:`FOREIGN_FIRST_WORDS` finds."""
+    return any(m in s for m in GLUED_MARKERS)
+
+
 def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
     out: list[_Raw] = []
     keys = words & _FOREIGN_KEYS
-    if not keys:
+    glued = _glued(s)
+    if not keys and not glued:
         return out
     starts: list[int] = []
     for kb in keys:
         for first in FOREIGN_FIRST_WORDS[kb.decode()]:
             _find_all(s, first, starts.append)
+    if glued:  # the start of each word holding a hundred or a thousand
+        for marker in GLUED_MARKERS:
+            i = s.find(marker)
+            while i >= 0:
+                w = i
+                while w > 0 and s[w - 1].isalpha():
+                    w -= 1
+                starts.append(w)
+                i = s.find(marker, i + 1)
     last_end = 0
     for pos in sorted(set(starts)):
         if pos < last_end or not _may_start_foreign(s, pos):
