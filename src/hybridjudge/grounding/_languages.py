@@ -635,7 +635,8 @@ FOREIGN_PHRASE_SOURCE = (
     rf"|(?<![^\W{NO_SPACE_CHARS}]|-))(?:{_ALT}))+(?![\w-])"
 )
 """Regex source: one or more phrases in a row (``trois mille``, ``dos millones``), and in
-Portuguese an ``e`` after a hundred or a thousand (``cento e vinte``, ``mil e quinhentos``).
+Portuguese an ``e`` after a hundred or a thousand (``cento e vinte``, ``mil e quinhentos``);
+in German and Dutch glued onto a hundred or a thousand (:data:`GLUED_MARKERS`).
 Each phrase after a separator, or at a word start (the first): the alternation of ~800 phrases
 is written once, and compiles in half the time it took written twice."""
 _ONE_PHRASE = lazy(rf"(?:{_ALT})(?:(?![\w])|{_AFTER_GLUED})")

@@ -1737,12 +1737,17 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
             _find_all(s, first, starts.append)
     if glued:  # the start of each word holding a hundred or a thousand
         for marker in GLUED_MARKERS:
+            prev_i = prev_w = -1
             i = s.find(marker)
             while i >= 0:
                 w = i
                 while w > 0 and s[w - 1].isalpha():
                     w -= 1
+                    if w == prev_i:  # the word of the previous one: each letter read once
+                        w = prev_w
+                        break
                 starts.append(w)
+                prev_i, prev_w = i, w
                 i = s.find(marker, i + 1)
     last_end = 0
     for pos in sorted(set(starts)):
