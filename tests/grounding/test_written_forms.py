@@ -640,6 +640,9 @@ def test_a_quarter_ended_is_three_months() -> None:
         " | April 26, 2019 | April 27, 2018",  # a 52/53-week fiscal year
         " | December 31, | \n | 2019 | 2018",  # a title row with a date
         " | 30 June 2019 | 30 June 2018 | Change",
+        " | 2019 $'000 | 2018 $'000",
+        " | January 3, 2020 | December 28, 2019",  # 52/53-week years ending near the turn
+        " | Year-ended 31 March 2019 | Year-ended 31 March 2018",  # a period named, hyphenated
     ],
 )
 def test_a_table_with_years_as_columns_grounds_twelve_months(header: str) -> None:
@@ -661,6 +664,7 @@ def test_a_table_with_years_as_columns_grounds_twelve_months(header: str) -> Non
         " | Q3 2019 | Q3 2018\nRevenue | 150,092 | 120,011",
         # a quarter's balance beside a year's: dates of different months
         " | September 30, 2019 | December 31, 2018\nRevenue | 150,092 | 120,011",
+        " | June 30, 2019 | January 1, 2019\nRevenue | 150,092 | 120,011",
         # one year is no columns of years; figures in the header are no years
         " | 2019 | Change\nRevenue | 150,092 | 3%",
         "Revenue | 150,092 | 120,011\nCost | 2019 | 2018",  # a row of data, not the header

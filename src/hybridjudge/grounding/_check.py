@@ -353,13 +353,12 @@ sign (``$—``) or before ``%``: nil, as financial statements write a zero."""
 
 
 _PERIOD_ENDED = lazy(
-    r"(?<![\w])(?:(?P<unit>year|quarter|half[- ]year)s?[ \t]+(?:ended|ending|to)(?![\w])"
+    r"(?<![\w])(?:(?P<unit>year|quarter|half[- ]year)s?(?:[ \t]+|-)(?:ended|ending|to)(?![\w])"
     r"|(?:fiscal|financial)[ \t]+(?P<fy>year)(?![\w]))"
 )
 """The reporting period a financial statement names: ``year ended`` (``fiscal year``,
 ``financial year``) is 12 months, ``quarter ended`` 3 and ``half-year ended`` 6, as an answer
 writes them (``for the twelve months ended December 31``)."""
-_MONTH_NAMES = frozenset(_MONTHS)
 _PERIOD_MONTHS = {"year": 12, "quarter": 3, "half-year": 6, "half year": 6}
 _REPORTING_RUNS = frozenset((b"year", b"years", b"quarter", b"quarters"))
 
@@ -367,7 +366,7 @@ _REPORTING_RUNS = frozenset((b"year", b"years", b"quarter", b"quarters"))
 _YEAR_CELL = lazy(
     r"[ \t]*(?:fiscal[ \t]+(?:years?[ \t]+)?)?(?:(?P<month>[a-z]{3,9})\.?[ \t]*\d{1,2},?[ \t]*"
     r"|\d{1,2}[ \t]+(?P<month2>[a-z]{3,9})\.?[ \t]+)?"
-    r"(?P<year>(?:19|20)\d\d)(?:[ \t]*/[ \t]*(?:19|20)?\d\d)?[^\d]{0,12}"
+    r"(?P<year>(?:19|20)\d\d)(?:[ \t]*/[ \t]*(?:19|20)?\d\d)?[^\d]{0,12}(?:'000s?[^\d]{0,6})?"
 )
 """A header cell naming a year (``2019``, ``Fiscal 2019``, ``2019 €m``, ``2018/2019``,
 ``December 31, 2019``, ``30 June 2019``), after a header's label cells (``$ million``,
@@ -384,9 +383,10 @@ header are then not its periods' length."""
 
 def _year_columns(sc: Scan) -> tuple[int, int] | None:
     """The span of the first year of a table's header row whose cells with digits all name a
-    year (:data:`_YEAR_CELL`), two or more, of one month where they name dates (``December 31,
-    2019 | December 31, 2018``; not ``September 30, 2019 | December 31, 2018``, a quarter's
-    balance beside a year's): the columns of a financial statement's years. Only the first
+    year (:data:`_YEAR_CELL`), two or more, of one month or two neighbouring ones where they
+    name dates (``December 31, 2019 | December 31, 2018``, ``January 3, 2020 | December 28,
+    2018``; not ``September 30, 2019 | December 31, 2018``, a quarter's balance beside a
+    year's): the columns of a financial statement's years. Only the first
     :data:`_HEADER_LINES` lines of the passage with a cell separator are read, up to the first
     with a figure of three digits or more (a title row, ``| December 31, |``, may come
     first)."""
@@ -415,8 +415,13 @@ def _year_columns(sc: Scan) -> tuple[int, int] | None:
             if years or _FIGURE_OF_3.search(s, start, end) is not None:
                 return None  # the first row with figures is not the header of years
             continue  # a title row (`` | December 31, |``)
-        months = {m["month"] or m["month2"] for m in years}
-        if len(months) == 1 and (None in months or next(iter(months)) in _MONTH_NAMES):
+        named = {m["month"] or m["month2"] for m in years}
+        if named == {None}:
+            return years[0].span("year")
+        months = [_MONTHS.get(x or "", 0) for x in named]
+        # one month, or two neighbouring ones: a 52/53-week year ends on a weekday near the same
+        # date (``January 3, 2020 | December 28, 2018``)
+        if all(months) and all((a - b) % 12 in (0, 1, 11) for a in months for b in months):
             return years[0].span("year")
     return None
 
