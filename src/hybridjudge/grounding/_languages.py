@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from hybridjudge.grounding._patterns import lazy
@@ -401,6 +401,18 @@ def _joined_tens(
             out[f"{w} {join} {unit}"] = t + u
 
 
+def _glued_tens(
+    out: dict[str, int], tens: dict[int, str], units: str, glue: Callable[[str, str, int], str]
+) -> None:
+    """Each tens word alone and glued to each unit from one to nine (``units``, from zero) as
+    ``glue(tens, unit, u)`` writes them: ``einundzwanzig``, ``ventotto``, ``tweeëntwintig``."""
+    unit_words = units.split()
+    for t, w in tens.items():
+        out[w] = t
+        for u in range(1, 10):
+            out[glue(w, unit_words[u], u)] = t + u
+
+
 def _glued_multiples(out: dict[str, int], units: str, hundred: str, thousand: str) -> None:
     """Two to nine hundred and thousand written as one word, the unit before the multiple
     (``zweihundert``, ``tremila``, ``driehonderd``); ``units`` from zero."""
@@ -449,11 +461,8 @@ def _german() -> dict[str, int]:
         out[w] = 1
     out["zwo"] = 2
     tens = _tens("zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig")
-    heads = ["", "ein", *units.split()[2:10]]
-    for t, w in tens.items():
-        out[w] = t
-        for u in range(1, 10):
-            out[f"{heads[u]}und{w}"] = t + u
+    # the unit, "und", the tens; one is "ein" there (einundzwanzig)
+    _glued_tens(out, tens, units, lambda w, unit, u: f"{'ein' if u == 1 else unit}und{w}")
     out["hundert"] = 100
     out["einhundert"] = 100
     out["tausend"] = 1000
@@ -490,12 +499,13 @@ def _italian() -> dict[str, int]:
     out = {w: i for i, w in enumerate(units.split())}
     out["un"] = out["una"] = 1
     tens = _tens("venti trenta quaranta cinquanta sessanta settanta ottanta novanta")
-    for t, w in tens.items():
-        out[w] = t
-        for u in range(1, 10):
-            # the tens drop their vowel before uno and otto (ventuno, trentotto); tre is tré
-            stem = w[:-1] if u in (1, 8) else w
-            out[stem + ("tré" if u == 3 else units.split()[u])] = t + u
+    # the tens drop their vowel before uno and otto (ventuno, trentotto); tre is tré
+    _glued_tens(
+        out,
+        tens,
+        units,
+        lambda w, unit, u: (w[:-1] if u in (1, 8) else w) + ("tré" if u == 3 else unit),
+    )
     out["cento"] = 100
     out["mille"] = 1000
     _glued_multiples(out, units, "cento", "mila")
@@ -523,12 +533,10 @@ def _dutch() -> dict[str, int]:
     out = {w: i for i, w in enumerate(units.split())}
     out["één"] = 1
     tens = _tens("twintig dertig veertig vijftig zestig zeventig tachtig negentig")
-    for t, w in tens.items():
-        out[w] = t
-        for u in range(1, 10):
-            unit = units.split()[u]
-            # the unit, "en", the tens; a diaeresis after a unit ending in e (tweeëntwintig)
-            out[f"{unit}{'ën' if unit.endswith('e') else 'en'}{w}"] = t + u
+    # the unit, "en", the tens; a diaeresis after a unit ending in e (tweeëntwintig)
+    _glued_tens(
+        out, tens, units, lambda w, unit, u: f"{unit}{'ën' if unit.endswith('e') else 'en'}{w}"
+    )
     out["honderd"] = 100
     out["duizend"] = 1000
     _glued_multiples(out, units, "honderd", "duizend")
