@@ -7,9 +7,11 @@ Every expected value is read off the sentence by hand (the figure a reader sees 
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+from hybridjudge.corpus import Case, Output, read_jsonl_models
 from hybridjudge.grounding import check_grounding, parse_quantities
 from hybridjudge.grounding._normalize import normalize
 
@@ -533,6 +535,67 @@ def test_once_is_the_frequency_the_context_states_without_a_count(
     answer: str, context: str, flagged: bool
 ) -> None:
     assert bool(check_grounding(answer, context).findings) is flagged
+
+
+BRIEF = "simplify-discharge-brief"
+BRIEF_BASE = f"{BRIEF}::base"
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # a daily count and the dosing interval it makes (24 hours in whole doses, by hand)
+        ("Take one tablet every 12 hours.", "Dosage: one tablet twice daily.", False),
+        ("Take one tablet twice daily.", "Dosage: one tablet every 12 hours.", False),
+        ("Take it three times a day.", "Take one every 8 hours.", False),
+        ("Take it every 8 hours.", "Take three times daily.", False),
+        ("Take 500 mg 4 times a day.", "Amoxicillin 500 mg q6h.", False),
+        ("Take 500 mg every 12 hours.", "Amoxicillin 500 mg PO BID.", False),
+        ("Take one tablet once daily.", "Take one tablet every 24 hours.", False),
+        ("Take one tablet every 24 hours.", "Take one tablet daily.", False),
+        # another interval, another period, a range or no "every": no such reading
+        ("Take it every 6 hours.", "Take three times daily.", True),
+        ("Take it twice daily.", "Take one every 8 hours.", True),
+        ("Take 500 mg 3 times a day.", "Amoxicillin 500 mg q6h.", True),
+        ("Take 500 mg every 8 hours.", "Amoxicillin 500 mg PO BID.", True),
+        ("Take one tablet every 24 hours.", "Take one tablet twice daily.", True),
+        ("Take it twice a week.", "Take one every 12 hours.", True),
+        ("The effect lasts 12 hours.", "Take it twice daily.", True),
+        ("Take it every 4 to 6 hours.", "Take it 4 times a day.", True),
+    ],
+)
+def test_a_daily_count_is_the_dosing_interval_it_makes(
+    answer: str, context: str, flagged: bool
+) -> None:
+    # found on OpenGATE's discharge and lab-result cases ("500 mg three times daily", "200 mg
+    # twice a day"): "every 8 hours" for "three times daily" was an ungrounded number
+    report = check_grounding(answer, context)
+    assert bool(report.findings) is flagged
+    if not flagged:
+        assert report.quantities[-1].source == "context"
+
+
+def test_the_interval_names_the_context_phrase() -> None:
+    # OpenGATE's discharge case and its base output, the dose's frequency written as an interval
+    corpus = Path(__file__).resolve().parents[2] / "corpus" / "opengate"
+    case = next(c for c in read_jsonl_models(corpus / "cases.jsonl", Case) if c.id == BRIEF)
+    base = next(
+        o for o in read_jsonl_models(corpus / "outputs.jsonl", Output) if o.id == BRIEF_BASE
+    )
+    assert "500 mg three times a day" in base.text
+    right = base.text.replace("500 mg three times a day", "500 mg every 8 hours")
+    report = check_grounding(right, case.context, anchors=case.anchors)
+    assert report.grounded
+    assert [t.matched_text for t in report.quantities][:3] == [
+        "500 mg",
+        "three times daily",
+        "5 days",
+    ]
+    wrong = base.text.replace("500 mg three times a day", "500 mg every 12 hours")
+    report = check_grounding(wrong, case.context, anchors=case.anchors)
+    assert [f.subject for f in report.findings] == ["12 hours"]
+    back = check_grounding("Take it 2 times a day.", "Take one tablet every 12 hours.")
+    assert back.quantities[0].matched_text == "every 12 hours"
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -88,6 +88,8 @@ from hybridjudge.grounding._quantities import (
     Meta,
     Scan,
     _is_upper_in_original,
+    daily_count,
+    dosing_interval,
     frequency_after,
     scan,
     share_pairs,
@@ -463,25 +465,32 @@ def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
         index.add_value(Fraction(0), None, occ, True)
 
 
-def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
-    """Add the daily frequencies and dosing intervals a passage writes as prescriptions do
-    (``500 mg PO BID``, ``q8h``): an answer writes them ``twice daily``, ``every 8 hours``."""
+def _dosing_codes(sc: Scan) -> Iterator[tuple[int | None, Fraction | None, tuple[int, int]]]:
+    """The daily frequencies and dosing intervals a passage writes as prescriptions do
+    (``500 mg PO BID``: twice daily; ``q8h``: every 8 hours): ``(times a day, None, span)`` or
+    ``(None, hours, span)``, spans in the normalised text."""
     s = sc.norm.text
     words = sc.words
     if not words.isdisjoint(_DOSING_RUNS) or (b"d" in words and (".i.d" in s or "q.d" in s)):
         for m in _DOSING.finditer(s):
             if m[1] and not _is_upper_in_original(sc.norm, *m.span(1)):
                 continue  # "a bid of $5"
-            span = sc.norm.to_original(*m.span())
-            occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
-            times = _DOSING_TIMES[(m[1] or m[2]).replace(".", "")]
-            index.add_value(Fraction(times), None, occ, cell=False)
+            yield _DOSING_TIMES[(m[1] or m[2]).replace(".", "")], None, m.span()
     for ident in sc.idents:
         interval = _INTERVAL.fullmatch(ident.text)
         if interval is not None:
-            span = sc.norm.to_original(ident.start, ident.end)
-            occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
-            hours = Fraction(int(interval[1]))
+            yield None, Fraction(int(interval[1])), (ident.start, ident.end)
+
+
+def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
+    """Add the daily frequencies and dosing intervals a passage writes as prescriptions do
+    (``500 mg PO BID``, ``q8h``): an answer writes them ``twice daily``, ``every 8 hours``."""
+    for times, hours, (a, b) in _dosing_codes(sc):
+        span = sc.norm.to_original(a, b)
+        occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+        if times is not None:
+            index.add_value(Fraction(times), None, occ, cell=False)
+        elif hours is not None:
             index.exact.setdefault(_k("time", hours * _HOUR), occ)
             index.any_raw.setdefault(_k(None, hours), occ)
 
@@ -1695,7 +1704,7 @@ class GroundingChecker:
                 out.append(QuantityTrace(q, "working"))
                 traced[n] = True
                 continue
-            once = self._once(q, sc, n)
+            once = self._frequency(q, sc, n)
             if once is not None:
                 out.append(QuantityTrace(q, once[0], once[1], once[2], once[3]))
                 traced[n] = True
@@ -1768,20 +1777,57 @@ class GroundingChecker:
                 if out[n].source is None:
                     out[n] = QuantityTrace(sc.quantities[n], occ[0], occ[1], occ[2], occ[3])
 
-    def _once(self, q: Quantity, sc: Scan, n: int) -> _Occ | None:
-        """``once daily`` for a context that says ``daily`` (or ``per day``) with no count
-        before it: the frequency it states, once per day (``twice daily`` does not trace)."""
-        if q.value != 1 or q.text.casefold() != "once":
-            return None
-        unit = frequency_after(sc.norm.text, sc.norm_spans[n][1])
-        if unit is None:
+    def _frequency(self, q: Quantity, sc: Scan, n: int) -> _Occ | None:
+        """A frequency the context states another way: ``once daily`` for a context that
+        says ``daily`` (or ``per day``) with no count before it; a daily count for the dosing
+        interval it makes (``twice daily`` for ``every 12 hours`` or ``q12h``, ``every 8
+        hours`` for ``three times a day`` or ``TID``: 24 hours in whole doses). ``twice
+        daily`` does not trace to ``daily``, nor ``every 6 hours`` to ``three times a day``."""
+        text = sc.norm.text
+        start, end = sc.norm_spans[n]
+        if q.value == 1 and q.text.casefold() == "once":
+            unit = frequency_after(text, end)
+            if unit is not None:
+                for i, (scanned, _scopes) in enumerate(self.context._parsed_passages()):
+                    found = uncounted_frequency(scanned.norm.text, unit)
+                    if found is not None:
+                        return self._context_occ(i, scanned, *found)
+        count = daily_count(text, q, end)
+        hours = dosing_interval(text, q, start)
+        if count is not None:  # the interval it makes: "twice daily" is every 12 hours
+            want_hours: Fraction | None = Fraction(24, count[0])
+            want_count = None
+        elif hours is not None and (24 / hours[0]).denominator == 1:
+            want_hours, want_count = None, int(24 / hours[0])
+        else:
             return None
         for i, (scanned, _scopes) in enumerate(self.context._parsed_passages()):
-            found = uncounted_frequency(scanned.norm.text, unit)
-            if found is not None:
-                span = scanned.norm.to_original(*found)
-                return ("context", i, span, scanned.norm.original[span[0] : span[1]])
+            ctext = scanned.norm.text
+            for cq, (a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
+                if want_hours is not None:
+                    every = dosing_interval(ctext, cq, a)
+                    if every is not None and every[0] == want_hours:
+                        return self._context_occ(i, scanned, every[1], b)
+                if want_count is not None:
+                    stated = daily_count(ctext, cq, b)
+                    if stated is not None and stated[0] == want_count:
+                        return self._context_occ(i, scanned, a, stated[1])
+            for times, interval, (a, b) in _dosing_codes(scanned):
+                if (times is not None and times == want_count) or (
+                    interval is not None and interval == want_hours
+                ):
+                    return self._context_occ(i, scanned, a, b)
+            if want_count == 1:  # "every 24 hours" for "daily"
+                found = uncounted_frequency(ctext, "day")
+                if found is not None:
+                    return self._context_occ(i, scanned, *found)
         return None
+
+    @staticmethod
+    def _context_occ(i: int, scanned: Scan, start: int, end: int) -> _Occ:
+        """The occurrence in passage ``i`` of its normalised span ``start:end``."""
+        span = scanned.norm.to_original(start, end)
+        return ("context", i, span, scanned.norm.original[span[0] : span[1]])
 
     def _lookup(self, q: Quantity, meta: Meta) -> _Occ | None:
         """Trace ``q`` to the context, question, allowed numbers or anchors (no derivation)."""

@@ -55,6 +55,8 @@ from hybridjudge.grounding._patterns import compiled, lazy
 __all__ = [
     "Ident",
     "Scan",
+    "daily_count",
+    "dosing_interval",
     "frequency_after",
     "parse_quantities",
     "placeholder_of",
@@ -444,6 +446,34 @@ def frequency_after(text: str, end: int) -> str | None:
     if m is None:
         return None
     return m["unit"] or _ADVERB_UNITS[m["adverb"]]
+
+
+_TIMES_AFTER = re.compile(r"\s+times(?![\w])")
+_EVERY_BEFORE = re.compile(r"(?<![\w])(?:every|each)\s+\Z")
+
+
+def daily_count(text: str, q: Quantity, end: int) -> tuple[int, int] | None:
+    """How many times a day ``q`` (ending at ``end`` in normalised ``text``) says a thing is
+    done, and the end of the phrase: ``twice daily``, ``3 times a day``, ``three times per
+    day`` give 2, 3, 3; ``None`` for any other quantity (``twice a week``, ``3 days``)."""
+    if q.dimension is not None or q.value.denominator != 1 or not 1 <= q.value <= 24:
+        return None
+    times = _TIMES_AFTER.match(text, end)
+    at = times.end() if times is not None else end
+    m = _FREQ_AFTER.match(text, at)
+    if m is None or (m["unit"] or _ADVERB_UNITS[m["adverb"]]) != "day":
+        return None
+    return int(q.value), m.end()
+
+
+def dosing_interval(text: str, q: Quantity, start: int) -> tuple[Fraction, int] | None:
+    """The hours between two doses that ``q`` (starting at ``start`` in normalised ``text``)
+    states as ``every 12 hours`` (or ``each``), and where the phrase starts; ``None`` for a
+    range (``every 4 to 6 hours``), another unit or no ``every``."""
+    if q.unit != "h" or q.range_role is not None or q.value <= 0:
+        return None
+    m = _EVERY_BEFORE.search(text, max(0, start - 8), start)
+    return None if m is None else (q.value, m.start())
 
 
 def uncounted_frequency(text: str, unit: str) -> tuple[int, int] | None:
