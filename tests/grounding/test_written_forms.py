@@ -553,6 +553,15 @@ BRIEF_BASE = f"{BRIEF}::base"
         ("Take 500 mg every 12 hours.", "Amoxicillin 500 mg PO BID.", False),
         ("Take one tablet once daily.", "Take one tablet every 24 hours.", False),
         ("Take one tablet every 24 hours.", "Take one tablet daily.", False),
+        # and over days, weeks, months and years (a quarter is 3 months, by hand)
+        ("We bill every 3 months.", "We bill quarterly.", False),
+        ("We bill four times a year.", "We bill every 3 months.", False),
+        ("Reports are filed every 12 months.", "Reports are filed annually.", False),
+        ("Reports are filed twice a year.", "Reports are filed semi-annually.", False),
+        ("Take it every 48 hours.", "Take it every other day.", False),
+        ("We meet every 2 weeks.", "We meet fortnightly.", False),
+        ("We meet every 7 days.", "We meet weekly.", False),
+        ("Take it twice a week.", "Take it every 3.5 days.", False),
         # another interval, another period, a range or no "every": no such reading
         ("Take it every 6 hours.", "Take three times daily.", True),
         ("Take it twice daily.", "Take one every 8 hours.", True),
@@ -562,13 +571,16 @@ BRIEF_BASE = f"{BRIEF}::base"
         ("Take it twice a week.", "Take one every 12 hours.", True),
         ("The effect lasts 12 hours.", "Take it twice daily.", True),
         ("Take it every 4 to 6 hours.", "Take it 4 times a day.", True),
+        ("We bill every 4 months.", "We bill quarterly.", True),
+        ("Take it every 3 days.", "Take it every other day.", True),
+        ("We bill every 30 days.", "We bill monthly.", True),  # a month is no 30 days
+        ("We bill every 4 months.", "A quarter of sales came from Asia.", True),  # a share
     ],
 )
-def test_a_daily_count_is_the_dosing_interval_it_makes(
-    answer: str, context: str, flagged: bool
-) -> None:
+def test_a_frequency_is_the_interval_it_makes(answer: str, context: str, flagged: bool) -> None:
     # found on OpenGATE's discharge and lab-result cases ("500 mg three times daily", "200 mg
-    # twice a day"): "every 8 hours" for "three times daily" was an ungrounded number
+    # twice a day"): "every 8 hours" for "three times daily" was an ungrounded number, as was
+    # "every 3 months" for a policy's "quarterly"
     report = check_grounding(answer, context)
     assert bool(report.findings) is flagged
     if not flagged:

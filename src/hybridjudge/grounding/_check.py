@@ -88,12 +88,10 @@ from hybridjudge.grounding._quantities import (
     Meta,
     Scan,
     _is_upper_in_original,
-    daily_count,
-    dosing_interval,
-    frequency_after,
     scan,
     share_pairs,
-    uncounted_frequency,
+    stated_interval,
+    uncounted_intervals,
 )
 
 __all__ = [
@@ -1778,49 +1776,32 @@ class GroundingChecker:
                     out[n] = QuantityTrace(sc.quantities[n], occ[0], occ[1], occ[2], occ[3])
 
     def _frequency(self, q: Quantity, sc: Scan, n: int) -> _Occ | None:
-        """A frequency the context states another way: ``once daily`` for a context that
-        says ``daily`` (or ``per day``) with no count before it; a daily count for the dosing
-        interval it makes (``twice daily`` for ``every 12 hours`` or ``q12h``, ``every 8
-        hours`` for ``three times a day`` or ``TID``: 24 hours in whole doses). ``twice
-        daily`` does not trace to ``daily``, nor ``every 6 hours`` to ``three times a day``."""
-        text = sc.norm.text
+        """A frequency the context states another way: the same interval between two
+        occurrences, as a count per period, ``every`` a time, a frequency with no count or a
+        prescription's code (``every 8 hours`` for ``three times daily`` or ``TID``, ``twice
+        daily`` for ``every 12 hours`` or ``q12h``, ``once daily`` for ``daily`` or ``every 24
+        hours``, ``every 3 months`` or ``four times a year`` for ``quarterly``, ``every 2
+        days`` for ``every other day``). Not ``every 6 hours`` for ``three times daily``, nor
+        ``twice daily`` for ``daily``: whole periods only, days and months apart (a month is no
+        30 days)."""
         start, end = sc.norm_spans[n]
-        if q.value == 1 and q.text.casefold() == "once":
-            unit = frequency_after(text, end)
-            if unit is not None:
-                for i, (scanned, _scopes) in enumerate(self.context._parsed_passages()):
-                    found = uncounted_frequency(scanned.norm.text, unit)
-                    if found is not None:
-                        return self._context_occ(i, scanned, *found)
-        count = daily_count(text, q, end)
-        hours = dosing_interval(text, q, start)
-        if count is not None:  # the interval it makes: "twice daily" is every 12 hours
-            want_hours: Fraction | None = Fraction(24, count[0])
-            want_count = None
-        elif hours is not None and (24 / hours[0]).denominator == 1:
-            want_hours, want_count = None, int(24 / hours[0])
-        else:
+        said = stated_interval(sc.norm.text, q, start, end)
+        if said is None:
             return None
+        want = said[0]
         for i, (scanned, _scopes) in enumerate(self.context._parsed_passages()):
-            ctext = scanned.norm.text
+            text = scanned.norm.text
             for cq, (a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
-                if want_hours is not None:
-                    every = dosing_interval(ctext, cq, a)
-                    if every is not None and every[0] == want_hours:
-                        return self._context_occ(i, scanned, every[1], b)
-                if want_count is not None:
-                    stated = daily_count(ctext, cq, b)
-                    if stated is not None and stated[0] == want_count:
-                        return self._context_occ(i, scanned, a, stated[1])
-            for times, interval, (a, b) in _dosing_codes(scanned):
-                if (times is not None and times == want_count) or (
-                    interval is not None and interval == want_hours
-                ):
+                stated = stated_interval(text, cq, a, b)
+                if stated is not None and stated[0] == want:
+                    return self._context_occ(i, scanned, stated[1], stated[2])
+            for times, hours, (a, b) in _dosing_codes(scanned):
+                seconds = Fraction(86400, times) if times is not None else (hours or 0) * 3600
+                if ("time", seconds) == want:
                     return self._context_occ(i, scanned, a, b)
-            if want_count == 1:  # "every 24 hours" for "daily"
-                found = uncounted_frequency(ctext, "day")
-                if found is not None:
-                    return self._context_occ(i, scanned, *found)
+            for interval, a, b in uncounted_intervals(text):
+                if interval == want:
+                    return self._context_occ(i, scanned, a, b)
         return None
 
     @staticmethod

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -54,15 +54,14 @@ from hybridjudge.grounding._patterns import compiled, lazy
 
 __all__ = [
     "Ident",
+    "Interval",
     "Scan",
-    "daily_count",
-    "dosing_interval",
-    "frequency_after",
     "parse_quantities",
     "placeholder_of",
     "scan",
     "share_pairs",
-    "uncounted_frequency",
+    "stated_interval",
+    "uncounted_intervals",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -439,53 +438,79 @@ _ADVERB_UNITS = {
 _COUNTED_BEFORE = re.compile(r"(?:twice|thrice|times|\d\s*x|\d|once)\s*$")
 
 
-def frequency_after(text: str, end: int) -> str | None:
-    """The unit of the frequency written right after ``end`` in normalised ``text`` (``day``
-    for ``once daily`` or ``once a day``), or ``None``."""
-    m = _FREQ_AFTER.match(text, end)
-    if m is None:
-        return None
-    return m["unit"] or _ADVERB_UNITS[m["adverb"]]
-
-
+Interval = tuple[str, Fraction]
+"""The time between two occurrences of a thing done repeatedly: ``("time", seconds)``,
+``("calendar", months)``, or ``(unit, 1)`` for a part of the day (``night``)."""
+_PERIODS: dict[str, Interval] = {
+    "hour": ("time", Fraction(3600)),
+    "day": ("time", Fraction(86400)),
+    "week": ("time", Fraction(7 * 86400)),
+    "fortnight": ("time", Fraction(14 * 86400)),
+    "month": ("calendar", Fraction(1)),
+    "quarter": ("calendar", Fraction(3)),
+    "semiannually": ("calendar", Fraction(6)),
+    "year": ("calendar", Fraction(12)),
+    **{part: (part, Fraction(1)) for part in ("night", "morning", "evening")},
+}
 _TIMES_AFTER = re.compile(r"\s+times(?![\w])")
 _EVERY_BEFORE = re.compile(r"(?<![\w])(?:every|each)\s+\Z")
+_UNCOUNTED_FREQ = re.compile(
+    r"(?<![\w])(?:every\s+other\s+(?P<other>day|week|month|year)"
+    r"|(?P<adverb>daily|weekly|monthly|quarterly|yearly|annually|semi-?annually|fortnightly"
+    r"|nightly|hourly)"
+    r"|(?:a|an|per|every|each)\s+(?P<unit>day|week|month|year|hour|night|morning|evening"
+    r"|fortnight)"
+    r"|(?:per|every|each)\s+(?P<quarter>quarter))(?![\w])"
+)
+"""A frequency no count states (``daily``, ``per week``, ``every other day``, ``quarterly``;
+``a quarter`` is a share)."""
+_UNCOUNTED_ADVERBS = {
+    **_ADVERB_UNITS,
+    "quarterly": "quarter",
+    "semiannually": "semiannually",
+    "semi-annually": "semiannually",
+    "fortnightly": "fortnight",
+}
 
 
-def daily_count(text: str, q: Quantity, end: int) -> tuple[int, int] | None:
-    """How many times a day ``q`` (ending at ``end`` in normalised ``text``) says a thing is
-    done, and the end of the phrase: ``twice daily``, ``3 times a day``, ``three times per
-    day`` give 2, 3, 3; ``None`` for any other quantity (``twice a week``, ``3 days``)."""
-    if q.dimension is not None or q.value.denominator != 1 or not 1 <= q.value <= 24:
+def stated_interval(
+    text: str, q: Quantity, start: int, end: int
+) -> tuple[Interval, int, int] | None:
+    """The interval ``q`` (at ``start:end`` in normalised ``text``) states for a thing done
+    repeatedly, and the span of its phrase: a count per period (``twice daily``, ``3 times a
+    week``, ``four times a year``: a day over 2, a week over 3, 3 months) or ``every`` a time
+    (``every 12 hours``, ``every 3 months``); ``None`` for any other quantity (``3 days``, a
+    range ``every 4 to 6 hours``)."""
+    if q.dimension is None:
+        if q.value.denominator != 1 or not 1 <= q.value <= 24:
+            return None
+        times = _TIMES_AFTER.match(text, end)
+        m = _FREQ_AFTER.match(text, times.end() if times is not None else end)
+        if m is None:
+            return None
+        family, length = _PERIODS[m["unit"] or _ADVERB_UNITS[m["adverb"]]]
+        return (family, length / q.value), start, m.end()
+    if q.dimension not in ("time", "calendar") or q.range_role is not None or q.value <= 0:
         return None
-    times = _TIMES_AFTER.match(text, end)
-    at = times.end() if times is not None else end
-    m = _FREQ_AFTER.match(text, at)
-    if m is None or (m["unit"] or _ADVERB_UNITS[m["adverb"]]) != "day":
+    every = _EVERY_BEFORE.search(text, max(0, start - 8), start)
+    if every is None:
         return None
-    return int(q.value), m.end()
+    return (q.dimension, q.base_value), every.start(), end
 
 
-def dosing_interval(text: str, q: Quantity, start: int) -> tuple[Fraction, int] | None:
-    """The hours between two doses that ``q`` (starting at ``start`` in normalised ``text``)
-    states as ``every 12 hours`` (or ``each``), and where the phrase starts; ``None`` for a
-    range (``every 4 to 6 hours``), another unit or no ``every``."""
-    if q.unit != "h" or q.range_role is not None or q.value <= 0:
-        return None
-    m = _EVERY_BEFORE.search(text, max(0, start - 8), start)
-    return None if m is None else (q.value, m.start())
-
-
-def uncounted_frequency(text: str, unit: str) -> tuple[int, int] | None:
-    """The span of the first frequency of ``unit`` in normalised ``text`` that no count
-    precedes (``daily``, ``per day``: once a day, as ``once daily`` says; not ``twice
-    daily``), or ``None``."""
-    for m in _FREQ_AFTER.finditer(text):
-        if (m["unit"] or _ADVERB_UNITS[m["adverb"]]) != unit:
+def uncounted_intervals(text: str) -> Iterator[tuple[Interval, int, int]]:
+    """The intervals normalised ``text`` states with no count (``daily``, ``per week``: once
+    a day, once a week; ``every other day``; ``quarterly``: every 3 months), with their spans;
+    not a frequency a count precedes (``twice daily``: see :func:`stated_interval`)."""
+    for m in _UNCOUNTED_FREQ.finditer(text):
+        if _COUNTED_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None:
             continue
-        if _COUNTED_BEFORE.search(text, max(0, m.start() - 12), m.start()) is None:
-            return m.start() + len(m.group()) - len(m.group().lstrip()), m.end()
-    return None
+        if m["other"]:
+            family, length = _PERIODS[m["other"]]
+            yield (family, 2 * length), m.start(), m.end()
+            continue
+        unit = m["unit"] or m["quarter"] or _UNCOUNTED_ADVERBS[m["adverb"]]
+        yield _PERIODS[unit], m.start(), m.end()
 
 
 def _unit_part(prefix: str) -> str:
