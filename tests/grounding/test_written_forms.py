@@ -626,6 +626,25 @@ def test_only_an_operator_in_words_makes_a_constant_of_working(
     assert report.quantities[0].source == source
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # the 1 that closes a ratio is notation, not a claim (TAT-QA: "Hedge ratio | 1:1")
+        ("The current ratio was 1.5:1.", "Current ratio: 1.5x.", False),
+        ("The ratio was 1.5 to 1.", "The current ratio was 1.5.", False),
+        ("The debt-to-equity ratio is 0.8 : 1.", "Debt to equity: 0.8", False),
+        ("The ratio of assets to liabilities was 2,100 to 1.", "Asset ratio: 2,100", False),
+        # its first figure is still a claim, and a change to 1 is no ratio
+        ("The current ratio was 1.5:1.", "The current ratio was 2.5.", True),
+        ("The ratio fell from 5 to 1.", "The ratio fell from 5 to 2.", True),
+        ("The ratio fell from 5.5 to 1.", "The ratio fell from 5.5 to 2.", True),
+        ("Staff fell from 5 to 1.", "Staff fell from 5 to 2.", True),
+    ],
+)
+def test_the_one_of_a_ratio_is_notation(answer: str, context: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_a_mapping_is_not_a_context() -> None:
     from hybridjudge.grounding import GroundingTypeError
 

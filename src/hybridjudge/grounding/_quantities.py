@@ -1344,7 +1344,25 @@ _APPROX_WORDS = (
 )
 """Words before a figure that make it an approximation (on the normalised text)."""
 _OPERATOR_END = frozenset("x×*/÷(")
-_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~")
+_RATIO_TO_BEFORE = re.compile(
+    r"(?<![\w])ratios?(?![\w])(?:[^.;\n]|\.(?=\d)){0,50}?(?<!from )(?<![\d.,])\d(?:[\d,]*\d)?"
+    r"(?:\.\d+)?x?\s*(?::|to)\s*\Z"
+)
+
+
+def _ratio_to_one(s: str, start: int, before: str) -> bool:
+    """Whether the ``1`` at ``start`` closes a ratio written ``1.5:1`` or, after the word
+    ``ratio``, ``1.5 to 1`` (notation, not a claim; ``from 5 to 1`` is a change); ``before``
+    is the text before it, stripped."""
+    if start >= 2 and s[start - 1] == ":" and s[start - 2].isdigit():
+        return True
+    return (
+        before.endswith((":", "to"))
+        and _RATIO_TO_BEFORE.search(s, max(0, start - 80), start) is not None
+    )
+
+
+_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~:")
 """Characters before a number that may set a flag (besides letters)."""
 _FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
 """First characters after a number (spaces skipped) that may set a flag."""
@@ -1401,6 +1419,7 @@ def _flags_in_context(
             )
             or (value.numerator == 100 and _OPERATOR_AFTER.match(s, end) is not None)
             or (value.numerator == 1 and last != "" and last in "-+")
+            or (value.numerator == 1 and _ratio_to_one(s, start, before))
         )
     ):
         flags |= F_CONSTANT
