@@ -645,6 +645,36 @@ def test_the_one_of_a_ratio_is_notation(answer: str, context: str, flagged: bool
     assert bool(check_grounding(answer, context).findings) is flagged
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged", "matched"),
+    [
+        # a change stated by a verb is the percentage change it makes (by hand: doubled is
+        # +100%, tripled +200%, halved -50%), as a percentage only
+        ("Sales rose 100% to $2 million.", "Sales doubled to $2 million.", False, "doubled"),
+        ("Sales rose 200%.", "Sales tripled.", False, "tripled"),
+        ("Costs fell 50%.", "Costs were halved.", False, "halved"),
+        ("Costs were reduced by 50%.", "Costs were halved.", False, "halved"),
+        ("Costs rose 50%.", "Costs were halved.", True, None),
+        ("Sales rose 50%.", "Sales doubled.", True, None),
+        ("Sales rose 100%.", "Sales were double those of 2018.", True, None),  # no change
+        ("Sales were 100.", "Sales doubled.", True, None),
+        # 24/7 is 24 hours a day and 7 days a week
+        ("Available 24 hours a day, 7 days a week.", "Support is available 24/7.", False, "24/7"),
+        ("Available 12 hours a day.", "Support is available 24/7.", True, None),
+        ("Available 24 hours a day.", "Call 1-800-24/75.", True, None),
+        # a share in quarters written with a space (see also test_shares.py)
+        ("25% of sales came from Asia.", "A quarter of sales came from Asia.", False, "A quarter"),
+    ],
+)
+def test_words_that_state_a_figure(
+    answer: str, context: str, flagged: bool, matched: str | None
+) -> None:
+    report = check_grounding(answer, context)
+    assert bool(report.findings) is flagged
+    if matched is not None:
+        assert report.quantities[0].matched_text == matched
+
+
 def test_a_mapping_is_not_a_context() -> None:
     from hybridjudge.grounding import GroundingTypeError
 

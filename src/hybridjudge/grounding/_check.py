@@ -326,6 +326,51 @@ _ONE_UNIT_RUNS = frozenset((b"minute", b"hour", b"day", b"week", b"fortnight", b
 _FORTNIGHT: tuple[str | None, str | None, Fraction] = ("fortnight", "time", Fraction(14 * 86400))
 
 
+_QUARTER_SHARE = re.compile(r"(?<![\w-])(a|one|two|three)[ \t]+quarters?(?=[ \t]+of(?![\w]))")
+_QUARTERS = {"a": 25, "one": 25, "two": 50, "three": 75}
+
+
+def _quarter_shares(s: str) -> list[tuple[int, int, Fraction]]:
+    """The shares normalised ``s`` states in quarters with a space (``a quarter of sales``,
+    ``three quarters of users``: 25%, 75%), with their spans. Read only as the share a
+    percentage of an answer may state: ``two quarters of growth`` may be two periods, as the
+    scan reads it."""
+    return [(m.start(), m.end(), Fraction(_QUARTERS[m[1]])) for m in _QUARTER_SHARE.finditer(s)]
+
+
+_FACTOR_WORDS = {
+    **dict.fromkeys((b"doubled", b"doubling"), Fraction(100)),
+    **dict.fromkeys((b"tripled", b"tripling"), Fraction(200)),
+    **dict.fromkeys((b"quadrupled", b"quadrupling"), Fraction(300)),
+    **dict.fromkeys((b"halved", b"halving"), Fraction(-50)),
+}
+"""Verbs of a change by a factor, and the percentage change each states (``halved``: -50%;
+``doubles``, ``halves`` and ``double`` are also nouns and adjectives)."""
+_FACTOR_WORD = re.compile(r"(?<![\w-])(?:doubl|tripl|quadrupl|halv)(?:ed|ing)(?![\w-])")
+_ROUND_THE_CLOCK = re.compile(r"(?<![\w/.,])24/7(?![\w/]|[.,]\d)")
+_DAY_SECONDS = Fraction(86400)
+
+
+def _add_stated_changes(i: int, sc: Scan, index: _Index) -> None:
+    """Add the percentage changes a passage states by a verb (``doubled``: +100%, ``tripled``:
+    +200%, ``halved``: -50%, as percentages only: no bare 2 or 100) and the hours and days of
+    ``24/7`` (an answer writes ``24 hours a day, 7 days a week``)."""
+    s = sc.norm.text
+    if not sc.words.isdisjoint(_FACTOR_WORDS):
+        for m in _FACTOR_WORD.finditer(s):
+            change = _FACTOR_WORDS.get(m.group().encode())
+            if change is not None:
+                span = sc.norm.to_original(*m.span())
+                occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+                index.exact.setdefault(_k("percent", change), occ)
+    if "24/7" in s:
+        for m in _ROUND_THE_CLOCK.finditer(s):
+            span = sc.norm.to_original(*m.span())
+            occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+            index.exact.setdefault(_k("time", _DAY_SECONDS), occ)
+            index.exact.setdefault(_k("time", 7 * _DAY_SECONDS), occ)
+
+
 def _add_one_unit(i: int, sc: Scan, index: _Index) -> None:
     """Add the durations of one unit a passage writes with an article (``within a week`` is
     ``7 days`` or ``one week`` for an answer)."""
@@ -1021,6 +1066,7 @@ class GroundingContext:
                 idents.update(_named_periods(sc.norm.text, sc.words))
                 _add_dosing(i, sc, index)
                 _add_one_unit(i, sc, index)
+                _add_stated_changes(i, sc, index)
                 if "|" in passage or "\t" in passage:
                     _add_nil_cells(i, sc, index)
                 for ident in sc.idents:
@@ -1368,7 +1414,12 @@ class GroundingContext:
         if self._shares is None:
             shares: dict[Fraction, _Occ] = {}
             for i, (sc, _scopes) in enumerate(self._parsed_passages()):
-                for xs, _xe, _ys, ye, share in share_pairs(sc.norm.text, sc.words):
+                stated = [
+                    (xs, ye, share) for xs, _, _, ye, share in share_pairs(sc.norm.text, sc.words)
+                ]
+                if b"quarter" in sc.words or b"quarters" in sc.words:
+                    stated += _quarter_shares(sc.norm.text)
+                for xs, ye, share in stated:
                     span = sc.norm.to_original(xs, ye)
                     occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
                     shares.setdefault(share, occ)
