@@ -200,6 +200,39 @@ def test_a_figure_glued_to_an_unknown_unit_is_checked(
     assert bool(check_grounding(answer, context).findings) is flagged
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # a unit the checks did not read was dropped and the bare figure matched: a
+        # thousandfold error passed (conversions by the SI and IEC prefixes, by hand)
+        ("The plan includes 10 MB.", "The plan includes 10 GB.", True),
+        ("The plan includes 10MB.", "The plan includes 10 GB.", True),
+        ("It runs at 3.5 MHz.", "Clock speed: 3.5 GHz.", True),
+        ("The plant produces 5 MW.", "The plant produces 5 GW.", True),
+        ("The plant produces 5 mW.", "The plant produces 5 MW.", True),  # milli, mega
+        ("Usage was 5 kWh.", "Usage was 5 MWh.", True),
+        ("Speed: 100 Mbps", "Speed: 1 Gbps", True),
+        # the same quantity in another unit of its dimension
+        ("The plan includes 10 GB.", "The plan includes 10,000 MB.", False),
+        ("The plan includes 10 GB.", "The plan includes 10,240 MB.", False),  # 1024s
+        ("Upload limit is 2 MB.", "Upload limit: 2048 KB.", False),
+        ("Upload limit is 2 MB.", "Upload limit: 2 MiB.", False),
+        ("The drive holds 1 TB.", "The drive holds 1,000 GB.", False),
+        ("It runs at 3.5 GHz.", "Clock speed: 3,500 MHz.", False),
+        ("The plant produces 5 MW.", "The plant produces 5,000 kW.", False),
+        ("Usage was 5 MWh.", "Usage was 5,000 kWh.", False),
+        ("Usage was 1 kWh.", "Usage was 3.6 MJ.", False),
+        ("The line carries 11 kV.", "The line carries 11,000 volts.", False),
+        # a unit on one side only: the figure (as before)
+        ("A serving has 250 calories.", "Each serving contains 250 kcal.", False),
+        ("Each serving contains 250 kcal.", "A serving has 250 calories.", False),
+        ("Rates rose 25 bps.", "Rates rose 0.25 percentage points.", False),  # basis points
+    ],
+)
+def test_data_frequency_power_and_energy_units(answer: str, context: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_swiss_grouping_is_read() -> None:
     # 10'000 and 1'250'000.50 as Swiss reports write them (the typographic apostrophe too)
     assert _read("CHF 10'000 and CHF 1’250’000.50") == [

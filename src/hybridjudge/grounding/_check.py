@@ -88,6 +88,7 @@ from hybridjudge.grounding._quantities import (
     Meta,
     Scan,
     _is_upper_in_original,
+    binary_bytes,
     scan,
     share_pairs,
     stated_interval,
@@ -225,6 +226,8 @@ class _Index:
         elif dim in _OTHER_SCALE:  # 38 °C is exactly 100.4 °F (an affine conversion)
             other, convert = _OTHER_SCALE[dim]
             self.exact.setdefault(_k(other, convert(b)), occ)
+        elif dim == "data" and (binary := binary_bytes(q)) is not None:
+            self.exact.setdefault(_k("data-binary", binary), occ)
         self.exact.setdefault(key, occ)
         self.numer.setdefault(key if "/" not in dim or q.unit is None else _numerator_key(q), occ)
 
@@ -258,6 +261,10 @@ class _Index:
         occ = self.exact.get(_k(q.dimension, q.base_value)) or self.numer.get(_numerator_key(q))
         if occ is not None:
             return occ
+        if q.dimension == "data" and (binary := binary_bytes(q)) is not None:
+            occ = self.exact.get(_k("data-binary", binary))  # "10 GB" for "10,240 MB"
+            if occ is not None:
+                return occ
         if q.dimension == "percent" and not self.loose_percent:
             return self.cells.get(_k(None, q.value))
         return self.unitless.get(_k(None, q.value))
@@ -276,7 +283,7 @@ _LABELLED_FIGURE = re.compile(
 """Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year, a
 month and its year: ``Jun-2018`` holds the year an answer writes ``June 2018``)."""
 _GLUED_UNIT = re.compile(r"[\d,.]+[a-z]+\Z")
-"""Identifiers that are a figure glued to a unit we do not read (``10gb``, ``220v``)."""
+"""Identifiers that are a figure glued to a unit we do not read (``100mph``, ``220v``)."""
 _PERIOD_NAMED = re.compile(
     r"(?<![\w])(?:(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter"
     r"|(first|second|1st|2nd)[\s-]+half)(?![\w])"
@@ -1075,8 +1082,8 @@ class GroundingContext:
                         _LABELLED_FIGURE.match(ident.text) or _GLUED_UNIT.match(ident.text)
                     ):
                         # "OR 1.8", "RR 16", "FY 2023", "FY2023": a figure after its label,
-                        # and "10GB", "220V": a figure with a unit we do not read; an answer
-                        # may write the figure alone ("the odds ratio was 1.8", "10 GB"),
+                        # and "220V", "1080p": a figure with a unit we do not read; an answer
+                        # may write the figure alone ("the odds ratio was 1.8", "220 V"),
                         # not with a unit or currency ("ISO 500" is no "$500")
                         span = sc.norm.to_original(ident.start, ident.end)
                         occ: _Occ = ("context", i, span, passage[span[0] : span[1]])

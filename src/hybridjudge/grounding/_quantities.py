@@ -56,6 +56,7 @@ __all__ = [
     "Ident",
     "Interval",
     "Scan",
+    "binary_bytes",
     "parse_quantities",
     "placeholder_of",
     "scan",
@@ -165,6 +166,46 @@ _UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
     ("jpy", "currency-jpy", Fraction(1), ("jpy", "yen")),
     ("krw", "currency-krw", Fraction(1), ("krw",)),
     ("thb", "currency-thb", Fraction(1), ("thb",)),
+    # data (SI prefixes are powers of 1000, IEC's of 1024: an index also reads the former as
+    # the latter, see _binary_bytes), bit rates ("bps" alone is basis points), frequency,
+    # power, energy, electric charge and voltage; a lower-case "m" is milli, the upper-case
+    # "MW", "MWh" and "MJ" are mega (_UPPER_UNITS)
+    ("byte", "data", Fraction(1), ("byte", "bytes")),
+    ("kb", "data", Fraction(10**3), ("kb", "kilobyte", "kilobytes")),
+    ("mb", "data", Fraction(10**6), ("mb", "megabyte", "megabytes")),
+    ("gb", "data", Fraction(10**9), ("gb", "gigabyte", "gigabytes")),
+    ("tb", "data", Fraction(10**12), ("tb", "terabyte", "terabytes")),
+    ("pb", "data", Fraction(10**15), ("pb", "petabyte", "petabytes")),
+    ("kib", "data", Fraction(2**10), ("kib", "kibibyte", "kibibytes")),
+    ("mib", "data", Fraction(2**20), ("mib", "mebibyte", "mebibytes")),
+    ("gib", "data", Fraction(2**30), ("gib", "gibibyte", "gibibytes")),
+    ("tib", "data", Fraction(2**40), ("tib", "tebibyte", "tebibytes")),
+    ("kbps", "bitrate", Fraction(10**3), ("kbps", "kbit/s")),
+    ("mbps", "bitrate", Fraction(10**6), ("mbps", "mbit/s")),
+    ("gbps", "bitrate", Fraction(10**9), ("gbps", "gbit/s")),
+    ("hz", "frequency", Fraction(1), ("hz", "hertz")),
+    ("khz", "frequency", Fraction(10**3), ("khz", "kilohertz")),
+    ("mhz", "frequency", Fraction(10**6), ("mhz", "megahertz")),
+    ("ghz", "frequency", Fraction(10**9), ("ghz", "gigahertz")),
+    ("w", "power", Fraction(1), ("w", "watt", "watts")),
+    ("mw", "power", Fraction(1, 1000), ("mw", "milliwatt", "milliwatts")),
+    ("kw", "power", Fraction(10**3), ("kw", "kilowatt", "kilowatts")),
+    ("MW", "power", Fraction(10**6), ("megawatt", "megawatts")),
+    ("gw", "power", Fraction(10**9), ("gw", "gigawatt", "gigawatts")),
+    ("j", "energy", Fraction(1), ("joule", "joules")),
+    ("mj", "energy", Fraction(1, 1000), ("mj", "millijoule", "millijoules")),
+    ("kj", "energy", Fraction(10**3), ("kj", "kilojoule", "kilojoules")),
+    ("MJ", "energy", Fraction(10**6), ("megajoule", "megajoules")),
+    ("kcal", "energy", Fraction(4184), ("kcal", "kilocalorie", "kilocalories")),
+    ("wh", "energy", Fraction(3600), ("wh", "watt-hour", "watt-hours")),
+    ("mwh", "energy", Fraction(36, 10), ("mwh", "milliwatt-hour", "milliwatt-hours")),
+    ("kwh", "energy", Fraction(36 * 10**5), ("kwh", "kilowatt-hour", "kilowatt-hours")),
+    ("MWh", "energy", Fraction(36 * 10**8), ("megawatt-hour", "megawatt-hours")),
+    ("gwh", "energy", Fraction(36 * 10**11), ("gwh", "gigawatt-hour", "gigawatt-hours")),
+    ("twh", "energy", Fraction(36 * 10**14), ("twh", "terawatt-hour", "terawatt-hours")),
+    ("mah", "charge", Fraction(36, 10), ("mah",)),
+    ("v", "voltage", Fraction(1), ("volt", "volts")),
+    ("kv", "voltage", Fraction(10**3), ("kv", "kilovolt", "kilovolts")),
     # "degrees" alone (temperature or angle?) is consumed but carries no unit.
     ("", "", Fraction(1), ("degrees", "degree", "°")),
 )
@@ -174,6 +215,20 @@ for _canon, _dim, _factor, _aliases in _UNIT_GROUPS:
     for _alias in _aliases:
         _UNITS[_alias] = (_canon or None, _dim or None, _factor)
 _BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in _UNITS.values() if canon}
+_UPPER_UNITS = {"mw": _BY_CANON["MW"], "mwh": _BY_CANON["MWh"], "mj": _BY_CANON["MJ"]}
+"""Units whose lower-case form is milli and upper-case ``M`` mega (``5 MW``, ``5 mW``)."""
+_DECIMAL_BYTES = {"kb": 1, "mb": 2, "gb": 3, "tb": 4, "pb": 5}
+
+
+def binary_bytes(q: Quantity) -> Fraction | None:
+    """A data size with every prefix read as a power of 1024 (``10 GB`` is 10 GiB), as an
+    operating system writes sizes; ``None`` for any other quantity."""
+    if q.dimension != "data" or q.unit is None:
+        return None
+    power = _DECIMAL_BYTES.get(q.unit)
+    return q.base_value if power is None else q.value * 1024**power
+
+
 for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
     for _alias in _aliases:
         _UNITS.setdefault(_alias, _BY_CANON[_canon])
@@ -1073,6 +1128,8 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
         return ("number", value, None, None, value, 1, 0, 3, F_YEAR | F_DECADE)
     if unit_word is None and opq is None:
         unit, dim, factor = None, None, _ONE
+    elif upper and den is None and opq is None and unit_word in _UPPER_UNITS:
+        unit, dim, factor = _UPPER_UNITS[unit_word]
     else:
         unit, dim, factor = _unit_info(unit_word, den, opq)
     if cur and unit is None:
@@ -1554,7 +1611,7 @@ def scan(text: str | NormalizedText) -> Scan:
             if group == "ident":
                 idents.append(_ident(written, start, end))
                 continue
-            if group == "glued":  # "5GB", "100mph", "220V": a figure with a unit we do not know
+            if group == "glued":  # "100mph", "220V", "1080p": a figure with a unit we do not know
                 if m["gsuf"] not in _ORDINAL_SUFFIXES:  # "3rd", "5th" are no claims of a figure
                     idents.append(Ident(written, start, end, _dec(m["gnum"])))
                 continue
@@ -1583,6 +1640,9 @@ def scan(text: str | NormalizedText) -> Scan:
                         or _COUNTED_AFTER().match(s, m.end()) is not None
                         or _code_before(norm, cand)  # "EUR 5m", "GBP 2.5m": millions
                     )
+                elif m["nunit"] in _UPPER_UNITS:  # "5 MW" is mega, "5 mW" milli
+                    a = m.start("nunit")
+                    upper = _is_upper_in_original(norm, a, a + 1, alpha_only=False)
             key = (group, written, upper)
             p = memo.get(key, _NOTHING)
             if p is _NOTHING:
