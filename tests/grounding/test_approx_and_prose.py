@@ -53,6 +53,48 @@ def test_an_approximation_that_misses_is_still_flagged(answer: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        # a bound is grounded by a figure past it, within one unit of its last non-zero digit
+        # and 10% of it (by hand: over 1,000 is 1,000 to 1,100; 1,204 is past that)
+        ("The company had over 1,000 employees.", STAFF, True),
+        ("The company had over 1,200 employees.", STAFF, False),  # 1,200 to 1,300; 1,204
+        ("Costs were less than 2,000.", STAFF, False),  # 1,900 to 2,000; 1,987
+        ("There were fewer than 100 offices.", STAFF, False),  # 90 to 100; 98
+        ("There were more than 100 offices.", STAFF, True),  # 98 is no more than 100
+        ("The company had at least 1,204 employees.", STAFF, False),  # the figure itself
+        # HaluEval's answers (qa, "hallucinated" as no precise answer): true bounds are grounded
+        (
+            "Less than 7,000 people.",
+            "At the 2011 census, Young had a population of 6,960.",
+            False,
+        ),
+        (
+            "Over 200,000 passengers flew with the airline in 2012.",  # 294,000: 47% past it
+            "The terminal handled 294,000 passengers in 2012.",
+            True,
+        ),
+        ("Churn was under 5%.", "Churn was 4.6%.", False),  # 4.5% to 5%
+        ("Churn was under 5%.", "Churn was 4.2%.", True),
+        # a bound is no rounding: $1,150,000 rounds to $1.2 million but is not over it
+        ("Revenue was over $1.2 million.", "Revenue was $1,150,000.", True),
+        ("Revenue was over $1.2 million.", "Revenue was $1,250,000.", False),
+        # a figure the context states as a bound is a threshold, not a measurement: another
+        # threshold is no looser statement of it
+        ("Orders above $40 ship free.", "Shipping is free on orders over $50.", True),
+        ("Orders above $40 ship free.", "Free shipping on orders of $50 or more.", True),
+        ("Adults over 60 get a discount.", "Seniors (65+) get a discount.", True),
+        ("Children under 10 travel free.", "Children under 12 travel free.", True),
+        ("Orders above $50 ship free.", "Free shipping on orders of $50 or more.", False),
+    ],
+)
+def test_a_bound_is_grounded_by_a_figure_just_past_it(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+@pytest.mark.parametrize(
     "context",
     [
         "Revenue fell from $200 million in 2018 to $150 million in 2019.",

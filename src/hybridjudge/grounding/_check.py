@@ -72,7 +72,9 @@ from hybridjudge.grounding._quantities import (
     _HALF,
     _MONTHS,
     _UNITS,
+    F_ABOVE,
     F_APPROX,
+    F_BELOW,
     F_CHANGE,
     F_CONSTANT,
     F_COUNT,
@@ -124,6 +126,15 @@ _OTHER_DOLLARS = tuple(
 _BARE_DOLLAR = re.compile(r"(?<![A-Za-z.])\$")
 """A dollar sign without a country prefix (``US$``, ``HK$``) in the text of a quantity."""
 
+_BOUND_AFTER = re.compile(
+    r"[ \t]*(?:\+|(?:or|and)[ \t]+(?:more|above|over|higher|greater|up|less|fewer|under|below"
+    r"|lower|younger|older))(?![\w])"
+)
+"""A bound written after its figure (``$50 or more``, ``65 and over``, ``18+``)."""
+BOUND_SHARE = 0.1
+"""How far past a bound a context figure may lie, as a share of the bound: ``more than 10,000`` is
+grounded by 10,000 to 11,000 (``over 80`` by 85, ``less than 7,000`` by 6,960; not ``over
+200,000`` by 294,000: a bound so loose says little), ``less than 5%`` by 4.5% to 5%."""
 APPROX_SHARE = 0.025
 """How far a context figure may be from a round figure the answer states as an approximation
 (``approximately 1,200``), as a share of it, besides rounding to its last non-zero digit."""
@@ -1027,6 +1038,7 @@ class GroundingContext:
     __slots__ = (
         "_approx",
         "_approx_rows",
+        "_bounds",
         "_figures",
         "_identifiers",
         "_index",
@@ -1053,6 +1065,7 @@ class GroundingContext:
         self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
         self._numerals: dict[str, list[tuple[Quantity, _Occ]]] | None = None
         self._shares: dict[Fraction, _Occ] | None = None
+        self._bounds: frozenset[tuple[int, tuple[int, int]]] | None = None
 
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
@@ -1317,6 +1330,30 @@ class GroundingContext:
         """Every quantity of the context as ``(passage index, quantity)``."""
         return tuple((occ[1] or 0, q) for q, occ in self._idx().items)
 
+    def bounded(
+        self,
+        middle: float,
+        half: float,
+        precision: float,
+        percent: bool,
+        currencies: frozenset[str] | None,
+    ) -> _Occ | None:
+        """A context figure that an answer's bound states (``more than 10,000`` for 10,500):
+        :meth:`rounded` over ``middle`` plus or minus ``half``, but never a figure the context
+        itself states as a bound (``orders over $50`` is a threshold: ``above $40`` is another
+        one, not a looser statement of it)."""
+        if self._bounds is None:
+            self._bounds = frozenset(
+                (i, q.span)
+                for i, (sc, _scopes) in enumerate(self._parsed_passages())
+                for q, (_a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True)
+                if meta[3] & (F_ABOVE | F_BELOW) or _BOUND_AFTER.match(sc.norm.text, b)
+            )
+        bounds = self._bounds
+        return self.rounded(
+            middle, half, precision, percent, currencies, lambda occ: (occ[1], occ[2]) in bounds
+        )
+
     def rounded(
         self,
         value: float,
@@ -1324,6 +1361,7 @@ class GroundingContext:
         precision: float,
         percent: bool = False,
         currencies: frozenset[str] | None = None,
+        skip: Callable[[_Occ], bool] | None = None,
     ) -> _Occ | None:
         """A context figure (scale applied) that rounds to ``value`` at the answer's precision:
         written more precisely than the answer and within half its last unit. An unsigned
@@ -1340,6 +1378,7 @@ class GroundingContext:
                 precs[k] < precision * (1 - 1e-9)
                 and (pct_ok[k] or not percent)
                 and (currencies is None or money[k] is None or money[k] in currencies)
+                and (skip is None or not skip(occs[k]))
             ):
                 return occs[k]
         return None
@@ -1553,6 +1592,24 @@ def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     zeros = len(whole) - len(whole.rstrip("0")) if whole != "0" else 0
     precision = _precision(meta) * 10**zeros
     return precision, min(precision / 2, APPROX_SHARE * abs(float(q.value)))
+
+
+def _bound(q: Quantity, meta: Meta) -> tuple[float, float, float] | None:
+    """For a figure stated as a bound (``more than 10,000``, ``less than 5%``): the middle and
+    half the width of the range of context figures that ground it (from the bound to one unit of
+    its last non-zero digit past it, at most :data:`BOUND_SHARE` of it: ``over 10,000`` is 10,000
+    to 11,000, ``under 5%`` 4.5% to 5%), and that unit; ``None`` for any other figure."""
+    mult, decimals, _sig, flags = meta
+    if not flags & (F_ABOVE | F_BELOW) or q.value <= 0:
+        return None
+    precision = _precision(meta)
+    if decimals == 0 and q.value.denominator == 1 and mult:
+        whole = str(q.value.numerator // mult)
+        precision *= 10 ** (len(whole) - len(whole.rstrip("0")))
+    value = float(q.value)
+    width = min(precision, BOUND_SHARE * value)
+    middle = value + width / 2 if flags & F_ABOVE else value - width / 2
+    return middle, width / 2, precision
 
 
 def _target(q: Quantity, meta: Meta) -> Target | None:
@@ -1919,6 +1976,12 @@ class GroundingChecker:
         currencies: frozenset[str] | None = None
         if q.dimension is not None:  # a currency (money): the figures it may round
             currencies = frozenset((q.dimension, *(_OTHER_DOLLARS if bare else ())))
+        bound = _bound(q, meta)
+        if bound is not None:  # "more than 10,000" for 10,500, "less than 5%" for 4.6%
+            middle, half, unit = bound
+            occ = self.context.bounded(middle, half, unit, q.unit == "%", currencies)
+            # a bound is no rounding: "over $1.2 million" is not $1,150,000
+            return occ or self.context.same_numeral(q)
         # a zero rounds every figure smaller than its last digit ("0.0 million" for a cell
         # "1.4"): only a zero grounds it
         if q.value and (sig >= 2 or flags & F_OWN_SCALE or approx is not None):

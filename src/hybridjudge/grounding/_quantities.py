@@ -763,6 +763,10 @@ F_APPROX = 1024
 """Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``."""
 F_DECADE = 2048
 """A decade (``1960s``, ``mid-1990s``), valued at its first year: any year of it grounds it."""
+F_ABOVE = 8192
+"""Stated as a lower bound: ``more than 10,000``, ``over``, ``at least``, ``in excess of``."""
+F_BELOW = 16384
+"""Stated as an upper bound: ``less than 5%``, ``fewer than``, ``under``, ``at most``."""
 F_SHARE = 4096
 """A share in words, read as a percentage: ``two-thirds`` (66.67%), ``half of`` (50%). Within
 half a percentage point of a percentage it grounds it (``two-thirds`` for ``67%``): a fraction
@@ -1400,6 +1404,26 @@ _APPROX_WORDS = (
     *("some", "circa", "ca.", "close to", "estimated", "~"),
 )
 """Words before a figure that make it an approximation (on the normalised text)."""
+
+
+def _ends_with_word(before: str, words: tuple[str, ...]) -> bool:
+    """Whether ``before`` ends with one of ``words`` as a word of its own (``~`` needs none)."""
+    if not before.endswith(words):
+        return False
+    w = next(w for w in words if before.endswith(w))
+    k = len(before) - len(w)
+    return k == 0 or w == "~" or not before[k - 1].isalpha()
+
+
+_ABOVE_WORDS = (
+    *("more than", "over", "above", "exceeding", "exceeded", "exceeds", "in excess of"),
+    *("upwards of", "at least", "greater than", "no less than", "not less than"),
+)
+_BELOW_WORDS = (
+    *("less than", "fewer than", "under", "below", "at most", "no more than", "not more than"),
+    "lower than",
+)
+"""Words before a figure that make it a bound (``more than 10,000`` for 10,500)."""
 _OPERATOR_END = frozenset("x×*/÷(")
 _RATIO_TO_BEFORE = re.compile(
     r"(?<![\w])ratios?(?![\w])(?:[^.;\n]|\.(?=\d)){0,50}?(?<!from )(?<![\d.,])\d(?:[\d,]*\d)?"
@@ -1447,11 +1471,13 @@ def _flags_in_context(
             return 0
     flags = 0
     value = p[1]
-    if (last.isalpha() or last in "~.") and before.endswith(_APPROX_WORDS):
-        w = next(w for w in _APPROX_WORDS if before.endswith(w))
-        k = len(before) - len(w)
-        if k == 0 or w == "~" or not before[k - 1].isalpha():
-            flags |= F_APPROX
+    if (last.isalpha() or last in "~.") and _ends_with_word(before, _APPROX_WORDS):
+        flags |= F_APPROX
+    if last.isalpha():
+        if _ends_with_word(before, _ABOVE_WORDS):
+            flags |= F_ABOVE
+        elif _ends_with_word(before, _BELOW_WORDS):
+            flags |= F_BELOW
     if decrease_words and last.isalpha():
         m = _DECREASE_BEFORE().search(before + " ")
         if m is not None:
