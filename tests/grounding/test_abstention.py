@@ -484,6 +484,8 @@ RESTATED_REFUSALS = {
         "I don't see any reference to the 2021 revenue in the context.",
         "The price is not found in the documents.",
         "This isn't available in the provided text.",
+        "Insufficient context.",
+        "Insufficient details to answer.",
     ],
 )
 def test_more_refusal_forms_abstain(text: str) -> None:

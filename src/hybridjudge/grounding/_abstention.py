@@ -696,6 +696,8 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "no information.",
         "not enough information",
         "insufficient information",
+        "insufficient context",
+        "insufficient details",
         "can't answer",
         "can not answer",
         "unable to answer",
