@@ -33,6 +33,10 @@ def _read(text: str) -> list[tuple[str, Fraction, str | None]]:
         ("RMB3,550 million", [("RMB3,550 million", Fraction(3_550_000_000), "cny")]),
         ("INR19 a share", [("INR19", Fraction(19), "inr")]),
         ("₹5,000", [("₹5,000", Fraction(5000), "inr")]),
+        # the ringgit: "RM5.0 million" was an identifier "rm5" and its figure was lost
+        ("Revenue was RM5.0 million.", [("RM5.0 million", Fraction(5_000_000), "myr")]),
+        ("RM 250", [("RM 250", Fraction(250), "myr")]),
+        ("MYR5 million", [("MYR5 million", Fraction(5_000_000), "myr")]),
     ],
 )
 def test_a_currency_written_before_the_figure_is_read(
@@ -57,6 +61,8 @@ def test_what_only_looks_like_a_currency_figure_is_not_read(text: str) -> None:
     ("answer", "context", "flagged"),
     [
         ("Revenue was US$9.9 billion.", "Revenue was US$3.2 billion in 2023.", True),
+        ("Revenue was RM9.0 million.", "Revenue was RM5.0 million.", True),  # passed
+        ("Revenue was MYR 5 million.", "Revenue was RM5.0 million.", False),
         ("Revenue was US$3.2 billion.", "Revenue was US$3.2 billion in 2023.", False),
         ("Net profit was HK$512 million.", "Net profit was HK$388 million.", True),
         ("It costs S$45.", "It costs S$30.", True),

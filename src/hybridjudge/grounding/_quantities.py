@@ -251,27 +251,31 @@ _CURRENCY_SYMBOLS = {
     # the rupee written out before a figure: Rs. 500, Rs 1,50,000, Rs.600
     "rs": "inr",
     "rs.": "inr",
+    # the Malaysian ringgit: RM5.0 million, RM 250
+    "rm": "myr",
 }
 _CURRENCY_CODES = {
     **{c: c for c in ("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw")},
     **{c: c for c in ("thb", "nzd", "sek", "nok", "dkk", "hkd", "sgd", "brl", "mxn", "zar")},
     "twd": "twd",
+    "myr": "myr",
     "rmb": "cny",
 }
 """Upper-case ISO codes written before a figure (``USD 9.9 billion``, ``EUR 3.2bn``): its
 currency. After a figure only the codes in the unit table are read (``9.9 usd``), as other
 three-letter words after a number are rarely currencies (``5 CAD drawings``)."""
 _CURRENCY_SYMBOLS.update(_CURRENCY_CODES)  # a code glued to its figure is read as a sign
-_GLUED_CODES = "(?:usd|eur|gbp|rmb|hkd|cny|jpy|chf|inr|sgd|aud|cad)"
+_GLUED_CODES = "(?:usd|eur|gbp|rmb|hkd|cny|jpy|chf|inr|sgd|aud|cad|myr)"
 _DOLLAR_PREFIXES = (
     "(?:" + "|".join(k[:-1] for k in _CURRENCY_SYMBOLS if k.endswith("$") and k != "$") + ")"
 )
 """The country prefixes of a dollar sign (``us``, ``hk``...), from :data:`_CURRENCY_SYMBOLS`."""
-_RUPEES = r"rs\.?(?=\s?\d)"
+_RUPEES = r"(?:rs\.?|rm)(?=\s?\d)"
 _CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_RUPEES}")
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
-code glued to the figure (``USD500 million``, ``RMB3,550 million``) or the rupee written out
-(``Rs. 500``, ``Rs.600``)."""
+code glued to the figure (``USD500 million``, ``RMB3,550 million``), the rupee written out
+(``Rs. 500``, ``Rs.600``) or the ringgit (``RM5.0 million``: read as an identifier ``rm5``, its
+figure was lost)."""
 
 _SCALES: dict[str, int] = {
     "thousand": 10**3,
@@ -1272,7 +1276,18 @@ def _words(m: re.Match[str]) -> _Parsed | None:
 _DIGIT_RUN = re.compile(r"[\d$€£¥₹]+")
 _STARTER_WORDS = frozenset(
     w.encode()
-    for w in {*_SMALL, *_TENS, "hundred", *_SCALE_WORDS, "half", "twice", "thrice", "once", "rs"}
+    for w in {
+        *_SMALL,
+        *_TENS,
+        "hundred",
+        *_SCALE_WORDS,
+        "half",
+        "twice",
+        "thrice",
+        "once",
+        "rs",
+        "rm",
+    }
     | {"midnight", "noon", "midday"}
     | set(_MONTHS)
 )
@@ -1614,7 +1629,7 @@ def scan(text: str | NormalizedText) -> Scan:
                 (
                     s.find("$", cand + 1, cand + 3) > 0
                     or s[cand + 3 : cand + 4].isdigit()
-                    or s.startswith("rs", cand)
+                    or s.startswith(("rs", "rm"), cand)
                 )
                 and _CUR_PREFIX.match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
             ):
