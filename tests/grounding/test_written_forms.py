@@ -37,6 +37,10 @@ def _read(text: str) -> list[tuple[str, Fraction, str | None]]:
         ("Revenue was RM5.0 million.", [("RM5.0 million", Fraction(5_000_000), "myr")]),
         ("RM 250", [("RM 250", Fraction(250), "myr")]),
         ("MYR5 million", [("MYR5 million", Fraction(5_000_000), "myr")]),
+        # more ISO codes, before or glued to the figure ("AED5.5 million" lost its figure)
+        ("AED5.5 million", [("AED5.5 million", Fraction(5_500_000), "aed")]),
+        ("SAR 1.2bn", [("SAR 1.2bn", Fraction(1_200_000_000), "sar")]),
+        ("PLN 300", [("PLN 300", Fraction(300), "pln")]),
     ],
 )
 def test_a_currency_written_before_the_figure_is_read(
@@ -63,6 +67,8 @@ def test_what_only_looks_like_a_currency_figure_is_not_read(text: str) -> None:
         ("Revenue was US$9.9 billion.", "Revenue was US$3.2 billion in 2023.", True),
         ("Revenue was RM9.0 million.", "Revenue was RM5.0 million.", True),  # passed
         ("Revenue was MYR 5 million.", "Revenue was RM5.0 million.", False),
+        ("Revenue was AED9.5 million.", "Revenue was AED5.5 million.", True),  # passed
+        ("Try it 5 times.", "Try it 5 times a day.", False),  # TRY is no currency read
         ("Revenue was US$3.2 billion.", "Revenue was US$3.2 billion in 2023.", False),
         ("Net profit was HK$512 million.", "Net profit was HK$388 million.", True),
         ("It costs S$45.", "It costs S$30.", True),

@@ -257,15 +257,17 @@ _CURRENCY_SYMBOLS = {
 _CURRENCY_CODES = {
     **{c: c for c in ("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw")},
     **{c: c for c in ("thb", "nzd", "sek", "nok", "dkk", "hkd", "sgd", "brl", "mxn", "zar")},
-    "twd": "twd",
-    "myr": "myr",
+    **{c: c for c in ("aed", "sar", "qar", "kwd", "pln", "czk", "huf", "ils", "idr", "vnd")},
+    **{c: c for c in ("ngn", "kes", "egp", "ron", "clp", "ars", "myr", "twd")},
     "rmb": "cny",
 }
 """Upper-case ISO codes written before a figure (``USD 9.9 billion``, ``EUR 3.2bn``): its
 currency. After a figure only the codes in the unit table are read (``9.9 usd``), as other
 three-letter words after a number are rarely currencies (``5 CAD drawings``)."""
 _CURRENCY_SYMBOLS.update(_CURRENCY_CODES)  # a code glued to its figure is read as a sign
-_GLUED_CODES = "(?:usd|eur|gbp|rmb|hkd|cny|jpy|chf|inr|sgd|aud|cad|myr)"
+_GLUED_CODES = "(?:" + "|".join(_CURRENCY_CODES) + ")"
+"""The codes of :data:`_CURRENCY_CODES`, as glued to a figure (``USD500 million``, ``AED5
+million``; codes that are English words, ``TRY``, ``PEN``, are in neither)."""
 _DOLLAR_PREFIXES = (
     "(?:" + "|".join(k[:-1] for k in _CURRENCY_SYMBOLS if k.endswith("$") and k != "$") + ")"
 )
