@@ -179,6 +179,58 @@ def test_scale_characters_and_dates_without_year(answer: str, context: str, flag
     assert bool(check_grounding(answer, context).findings) is flagged
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        # a thousand millions, as Spain and Portugal write a billion ("1,2 mil" was 1.2 million)
+        ("Ingresos: 1,2 mil millones de euros", Fraction(1_200_000_000), None),
+        ("Receitas: 3,5 mil milhões de euros", Fraction(3_500_000_000), None),
+        # plain spaces grouping a figure before a euro sign, as French writes amounts ("1 200
+        # M€" was the figures 1 and 200 million euros)
+        ("Chiffre d'affaires : 1 200 M€", Fraction(1_200_000_000), "eur"),
+        ("Prix : 12 500 €", Fraction(12_500), "eur"),
+        ("Coût 3 450,50 €", Fraction(690_100, 200), "eur"),
+        # Thai scale words (ล้าน a million, พันล้าน a thousand millions) and the baht
+        ("รายได้ 1,200 ล้านบาท", Fraction(1_200_000_000), "thb"),
+        ("รายได้ทั้งหมด 1.2 พันล้านบาท", Fraction(1_200_000_000), "thb"),
+    ],
+)
+def test_more_scale_words_and_groupings(text: str, value: Fraction, unit: str | None) -> None:
+    assert [(q.value, q.unit) for q in parse_quantities(text)] == [(value, unit)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
+        (
+            "Los ingresos fueron de 1.200 millones de euros.",
+            "Ingresos: 1,2 mil millones de euros",
+            False,
+        ),
+        (
+            "Los ingresos fueron de 1.300 millones de euros.",
+            "Ingresos: 1,2 mil millones de euros",
+            True,
+        ),
+        (
+            "Le chiffre d'affaires était de 1,2 milliard d'euros.",
+            "Chiffre d'affaires : 1 200 M€",
+            False,
+        ),
+        (
+            "Le chiffre d'affaires était de 1,3 milliard d'euros.",
+            "Chiffre d'affaires : 1 200 M€",
+            True,
+        ),
+        ("รายได้ 1,200 ล้านบาท", "รายได้ทั้งหมด 1.2 พันล้านบาท", False),
+        ("รายได้ 1,300 ล้านบาท", "รายได้ทั้งหมด 1.2 พันล้านบาท", True),
+        ("The sizes are 10 500.", "Sizes 10 and 500 in stock.", False),  # no euro: separators
+    ],
+)
+def test_the_same_amount_across_scale_words(answer: str, context: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_many_figures_with_scale_characters_are_read_in_linear_time() -> None:
     # 100,000 figures "5만 원" and dates "3月5日" in one text: each replaces its parts in one pass
     # over the text's quantities (about a second on a slow machine)

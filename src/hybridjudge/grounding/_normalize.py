@@ -390,10 +390,14 @@ def normalize(text: str) -> NormalizedText:
         out = _layout_cells(out)
     out = _continental(out)
     if (
-        not text.isascii()
-        and ("\u202f" in text or "\u00a0" in text or "\u2009" in text)
-        and _TYPOGRAPHIC_GROUPING.search(text) is not None
-    ) or (" 0" in out and _plain_grouping(out)):
+        (
+            not text.isascii()
+            and ("\u202f" in text or "\u00a0" in text or "\u2009" in text)
+            and _TYPOGRAPHIC_GROUPING.search(text) is not None
+        )
+        or (" 0" in out and _plain_grouping(out))
+        or ("€" in out and _EURO_GROUPED.search(out))
+    ):
         out = _si_grouping(out)
     return norm if out is norm.text else NormalizedText(out, text, norm.segments)
 
@@ -404,6 +408,14 @@ documents and SI style write it): no list separates its items so."""
 _ZERO_GROUP = re.compile(r" 0(?<=\d 0)\d\d(?!\d)")
 """A group of three digits with a leading zero after a digit and a plain space (``10 000``):
 no figure of its own (prose writes no ``000``), so a group of thousands."""
+
+
+_EURO_GROUPED = re.compile(
+    r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}(?:,\d{1,2})?[ \t]?(?:m|k|md|mds|mrd\.?|mio\.?)?[ \t]?€"
+)
+"""A figure grouped by plain spaces before a euro sign (``1 200 M€``, ``12 500 €``), as French
+and German write amounts: the text groups thousands so (English writes no ``€`` after a
+figure)."""
 
 
 def _plain_grouping(text: str) -> bool:

@@ -299,6 +299,8 @@ _SCALES: dict[str, int] = {
     # scale words of the number-word tables, accents kept as written, and abbreviations
     **FOREIGN_SCALES,
     "millón": 10**6,
+    # a thousand millions, as Spain and Portugal write a billion (1,2 mil millones de euros)
+    **dict.fromkeys(("mil millones", "mil milhões", "mil milhoes"), 10**9),
     "mio.": 10**6,
     "mio": 10**6,
     "mrd.": 10**9,
@@ -315,6 +317,15 @@ _SCALES: dict[str, int] = {
     "亿": 10**8,
     "億": 10**8,
     "兆": 10**12,
+    # Thai, after a figure (1,200 ล้านบาท: 1,200 million baht; 1.2 พันล้าน: 1.2 billion)
+    "ล้านล้าน": 10**12,
+    "แสนล้าน": 10**11,
+    "หมื่นล้าน": 10**10,
+    "พันล้าน": 10**9,
+    "ร้อยล้าน": 10**8,
+    "ล้าน": 10**6,
+    "แสน": 10**5,
+    "หมื่น": 10**4,
     # Indian numbering: a lakh is 100,000, a crore 10,000,000 (1.5 lakh, ₹500 crore)
     **dict.fromkeys(("lakh", "lakhs", "lac", "lacs"), 10**5),
     **dict.fromkeys(("crore", "crores"), 10**7),
@@ -591,12 +602,13 @@ def _unit_part(prefix: str) -> str:
 
 
 _FOREIGN_MULT = _alt([*(w for w in FOREIGN_SCALES if w not in _SCALE_WORDS), "millón"])
-_MULT = rf"""(?:[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn|mln|bln|mil)(?![a-z])
+_MULT = rf"""(?:[ \t]mil[ ](?:millones|milhões|milhoes)(?![a-z])|[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn|mln|bln|mil)(?![a-z])
        |[ \t](?:{_FOREIGN_MULT})(?![a-z])
        |[ \t](?:mio|mrd|mld)(?:\.|(?![a-z]))
        |[ \t](?:lakhs?|lacs?|crores?)(?![a-z])
        |[ \t]?(?:mds|md|mrd|m|k|t)(?=[ \t]?€)
-       |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆])"""
+       |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆]
+       |[ \t]?(?:ล้านล้าน|แสนล้าน|หมื่นล้าน|พันล้าน|ร้อยล้าน|ล้าน|แสน|หมื่น))"""
 _CITE_LABELS = (
     *("source", "sources", "source:", "document", "documents", "doc", "docs", "passage"),
     *("passages", "context", "chunk", "chunks", "snippet", "snippets", "excerpt", "excerpts"),
