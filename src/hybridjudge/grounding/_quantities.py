@@ -1472,7 +1472,7 @@ def _ratio_to_one(s: str, start: int, before: str) -> bool:
     )
 
 
-_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~:")
+_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~")
 """Characters before a number that may set a flag (besides letters)."""
 _FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
 """First characters after a number (spaces skipped) that may set a flag."""
@@ -1491,6 +1491,8 @@ def _flags_in_context(
     before = s[max(0, start - 40) : start].rstrip()
     last = before[-1:]
     if group == "num" and last not in _LAST_OF_INTEREST and not last.isalpha():
+        if last == ":" and p[1] == 1 and _ratio_to_one(s, start, before):
+            return F_CONSTANT  # "1.5:1"
         # no word or operator before it: only an operator after it can set a flag
         after = s[end : end + 40].lstrip()
         if after:
