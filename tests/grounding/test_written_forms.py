@@ -628,8 +628,9 @@ def test_a_frequency_is_the_interval_it_makes(answer: str, context: str, flagged
     # "every 3 months" for a policy's "quarterly"
     report = check_grounding(answer, context)
     assert bool(report.findings) is flagged
-    if not flagged:
-        assert report.quantities[-1].source == "context"
+    if not flagged:  # computed from the context's phrase: a derivation, as "derived" reports
+        assert report.quantities[-1].source == "derived"
+        assert check_grounding(answer, context, derived="finding").kinds == {"derived_number"}
 
 
 def test_the_interval_names_the_context_phrase() -> None:
@@ -643,16 +644,16 @@ def test_the_interval_names_the_context_phrase() -> None:
     right = base.text.replace("500 mg three times a day", "500 mg every 8 hours")
     report = check_grounding(right, case.context, anchors=case.anchors)
     assert report.grounded
-    assert [t.matched_text for t in report.quantities][:3] == [
-        "500 mg",
-        "three times daily",
-        "5 days",
-    ]
+    assert [t.matched_text for t in report.quantities][:3] == ["500 mg", None, "5 days"]
+    assert report.quantities[1].derivation == "every 8 hours = three times daily: the same interval"
     wrong = base.text.replace("500 mg three times a day", "500 mg every 12 hours")
     report = check_grounding(wrong, case.context, anchors=case.anchors)
     assert [f.subject for f in report.findings] == ["12 hours"]
     back = check_grounding("Take it 2 times a day.", "Take one tablet every 12 hours.")
-    assert back.quantities[0].matched_text == "every 12 hours"
+    assert back.quantities[0].derivation == "2 times a day = every 12 hours: the same interval"
+    # once before the frequency the context states without a count is the same claim
+    same = check_grounding("Take it once a week.", "Take it weekly.")
+    assert (same.quantities[0].source, same.quantities[0].matched_text) == ("context", "weekly")
 
 
 @pytest.mark.parametrize(

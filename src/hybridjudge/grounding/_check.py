@@ -1817,9 +1817,13 @@ class GroundingChecker:
                 out.append(QuantityTrace(q, "working"))
                 traced[n] = True
                 continue
-            once = self._frequency(q, sc, n)
-            if once is not None:
-                out.append(QuantityTrace(q, once[0], once[1], once[2], once[3]))
+            frequency = self._frequency(q, sc, n)
+            if frequency is not None:
+                occ, how = frequency
+                if how is None:
+                    out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3]))
+                else:
+                    out.append(QuantityTrace(q, "derived", derivation=how))
                 traced[n] = True
                 continue
             how = self._derive(q, meta, operands, sc, n, traced)
@@ -1890,34 +1894,56 @@ class GroundingChecker:
                 if out[n].source is None:
                     out[n] = QuantityTrace(sc.quantities[n], occ[0], occ[1], occ[2], occ[3])
 
-    def _frequency(self, q: Quantity, sc: Scan, n: int) -> _Occ | None:
+    def _frequency(self, q: Quantity, sc: Scan, n: int) -> tuple[_Occ, str | None] | None:
         """A frequency the context states another way: the same interval between two
         occurrences, as a count per period, ``every`` a time, a frequency with no count or a
         prescription's code (``every 8 hours`` for ``three times daily`` or ``TID``, ``twice
-        daily`` for ``every 12 hours`` or ``q12h``, ``once daily`` for ``daily`` or ``every 24
-        hours``, ``every 3 months`` or ``four times a year`` for ``quarterly``, ``every 2
-        days`` for ``every other day``). Not ``every 6 hours`` for ``three times daily``, nor
-        ``twice daily`` for ``daily``: whole periods only, days and months apart (a month is no
-        30 days)."""
+        daily`` for ``every 12 hours`` or ``q12h``, ``once daily`` for ``every 24 hours``,
+        ``every 3 months`` or ``four times a year`` for ``quarterly``, ``every 2 days`` for
+        ``every other day``). Not ``every 6 hours`` for ``three times daily``, nor ``twice
+        daily`` for ``daily``: whole periods only, days and months apart (a month is no 30
+        days).
+
+        Returns the context's phrase and how the answer's follows from it (a derivation: the
+        answer's figure is computed from the context's, ``24 / 3``, so ``derived="finding"``
+        reports it), or no derivation for ``once`` before the frequency the context states
+        without a count (``once daily`` for ``daily``: the same claim)."""
         start, end = sc.norm_spans[n]
         said = stated_interval(sc.norm.text, q, start, end)
         if said is None:
             return None
-        want = said[0]
+        want, a0, b0 = said
+        once = q.dimension is None and q.value == 1
+        found: tuple[_Occ, bool] | None = None
         for i, (scanned, _scopes) in enumerate(self.context._parsed_passages()):
             text = scanned.norm.text
+            for interval, a, b in uncounted_intervals(text):
+                if interval == want:
+                    found = self._context_occ(i, scanned, a, b), not once
+                    break
+            if found is not None:
+                break
             for cq, (a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
                 stated = stated_interval(text, cq, a, b)
                 if stated is not None and stated[0] == want:
-                    return self._context_occ(i, scanned, stated[1], stated[2])
+                    found = self._context_occ(i, scanned, stated[1], stated[2]), True
+                    break
+            if found is not None:
+                break
             for times, hours, (a, b) in _dosing_codes(scanned):
                 seconds = Fraction(86400, times) if times is not None else (hours or 0) * 3600
                 if ("time", seconds) == want:
-                    return self._context_occ(i, scanned, a, b)
-            for interval, a, b in uncounted_intervals(text):
-                if interval == want:
-                    return self._context_occ(i, scanned, a, b)
-        return None
+                    found = self._context_occ(i, scanned, a, b), True
+                    break
+            if found is not None:
+                break
+        if found is None:
+            return None
+        occ, derived = found
+        if not derived:
+            return occ, None
+        a, b = sc.norm.to_original(a0, b0)
+        return occ, f"{sc.norm.original[a:b]} = {occ[3]}: the same interval"
 
     @staticmethod
     def _context_occ(i: int, scanned: Scan, start: int, end: int) -> _Occ:
