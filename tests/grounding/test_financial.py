@@ -660,3 +660,42 @@ def test_a_zero_derived_exactly_or_rounded_from_its_working() -> None:
 def test_a_change_from_one_figure_to_another_has_its_direction(answer: str, flagged: bool) -> None:
     context = "(In millions) | 2019 | 2018\nAccrued | 3.4 | 3.3\nOther | 20 | 10"
     assert bool(_ungrounded(answer, context)) is flagged
+
+
+# TAT-QA dev (CC BY 4.0, validity/data): a share repurchase table, as nearly every annual report
+# has one, heading its columns with different scales in one row
+REPURCHASES = (
+    "Period | Total Number of Shares Purchased | Average Price Paid per Share | Total Number "
+    "of Shares Purchased as Part of Publicly Announced Program | Approximate Dollar Value of "
+    "Shares That May Yet Be Purchased Under The Repurchased Program\n"
+    " | (Shares in thousands) |  | (Shares in thousands) | (Dollars in millions)\n"
+    "January 26, 2019 - February 22, 2019 | 262 | $ 64.77 | 306,255 | $ 2,372\n"
+    "February 23, 2019 - March 22, 2019 | 3,380 | $ 65.53 | 309,635 | $ 2,150\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        # each column takes the scale its header cell states (the last cell's millions governed
+        # every figure: 262 was 262 million shares and $64.77 was $64.77 million)
+        ("The company bought 262 thousand shares in the first period.", False),
+        ("309,635 thousand shares were bought under the program.", False),
+        ("$2,372 million may yet be purchased.", False),
+        ("$2.372 billion may yet be purchased.", False),
+        ("The average price paid was $64.77.", False),
+        ("The company bought 262 million shares in the first period.", True),
+        ("$2,372 thousand may yet be purchased.", True),
+    ],
+)
+def test_a_header_row_states_a_scale_per_column(answer: str, flagged: bool) -> None:
+    assert bool(check_grounding(answer, REPURCHASES).findings) is flagged
+
+
+def test_figures_of_a_column_without_a_scale_derive_in_their_own_units() -> None:
+    # by hand: 65.53 - 64.77 = 0.76 (the price column states no scale); 3,380 - 262 = 3,118
+    # thousand shares
+    report = check_grounding("The average price rose by $0.76.", REPURCHASES)
+    assert [t.derivation for t in report.quantities] == ["$0.76 = $ 65.53 - $ 64.77"]
+    report = check_grounding("Purchases rose by 3,118 thousand shares.", REPURCHASES)
+    assert [t.source for t in report.quantities] == ["derived"]

@@ -714,6 +714,19 @@ class _Scope:
     figures as written, which still match as they did (with an answer's own scale word, in a
     derivation in the table's units; a derivation also takes the caption's scale,
     :attr:`Figure.caption`)."""
+    columns: tuple[tuple[int, int, str | None], ...] = ()
+    """Scales stated in the cells of one header row, by column (``| (Shares in thousands) | |
+    (Dollars in millions)``): ``(column, scale, currency)``; a figure takes its column's (a
+    column without one is unscaled). Empty: :attr:`scale` governs every figure."""
+
+    def for_column(self, column: int) -> _Scope | None:
+        """The scope a figure in ``column`` of a table under this scope takes."""
+        if not self.columns:
+            return self
+        for c, scale, currency in self.columns:
+            if c == column:
+                return replace(self, scale=scale, currency=currency, columns=())
+        return None
 
 
 def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
@@ -768,16 +781,68 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         return [_Scope(a, b, 1, None, True) for a, b in rows]
     blanks = [(m.start(), m.end()) for m in _BLANK_LINE.finditer(s)]
     blank_starts = [b[0] for b in blanks]
-    for k, (start, end, scale, dim, pct) in enumerate(found):
+    if "|" in s or "\t" in s:
+        merged = _header_columns(s, found, markdown)
+    else:
+        merged = [(*f, ()) for f in found]
+    for k, (start, end, scale, dim, pct, columns) in enumerate(merged):
         i = bisect_left(blank_starts, end)
         stop = blanks[i][0] if i < len(blanks) else len(s)
         if i < len(blanks) and _DIGIT.search(s, end, blanks[i][0]) is None:
             # a caption alone in its block governs the next block
             stop = blanks[i + 1][0] if i + 1 < len(blanks) else len(s)
-        if k + 1 < len(found):
-            stop = min(stop, found[k + 1][0])
-        out.append(_Scope(start, stop, scale, dim, pct))
+        if k + 1 < len(merged):
+            stop = min(stop, merged[k + 1][0])
+        out.append(_Scope(start, stop, scale, dim, pct, columns=columns))
     return _with_rows(out, rows) if rows else out
+
+
+_Found = tuple[int, int, int, str | None, bool]
+"""A scale statement: start, end, scale, currency dimension, whether a percent heading."""
+_Columns = tuple[tuple[int, int, str | None], ...]
+
+
+def _column_at(s: str, a: int) -> int:
+    """The column of a table cell at ``a`` in normalised ``s``, counted as
+    :meth:`GroundingContext._add_passage` counts it (cell separators after the row's label
+    start); ``-1`` outside a table row."""
+    line_start = s.rfind("\n", 0, a) + 1
+    line_end = s.find("\n", a)
+    label = _row_label(s, line_start, len(s) if line_end < 0 else line_end, _is_markdown(s))
+    if label is None:
+        return -1
+    return s.count("|", label[0], a) + s.count("\t", label[0], a)
+
+
+def _header_columns(
+    s: str, found: list[_Found], markdown: bool
+) -> list[tuple[int, int, int, str | None, bool, _Columns]]:
+    """``found`` (scale statements in text order) with the statements that share a table row
+    merged into one, whose scales are by column (:attr:`_Scope.columns`; a row ``| (Shares in
+    thousands) | | (Shares in thousands) | (Dollars in millions)`` heads columns of different
+    scales, and governed every figure below by its last statement)."""
+    out: list[tuple[int, int, int, str | None, bool, _Columns]] = []
+    k = 0
+    while k < len(found):
+        start = found[k][0]
+        line_start = s.rfind("\n", 0, start) + 1
+        line_end = s.find("\n", start)
+        line_end = len(s) if line_end < 0 else line_end
+        j = k + 1
+        while j < len(found) and found[j][0] < line_end:
+            j += 1
+        label = _row_label(s, line_start, line_end, markdown) if j - k >= 2 else None
+        if label is None or any(f[4] for f in found[k:j]):
+            out.extend((*f, ()) for f in found[k:j])
+            k = j
+            continue
+        columns = tuple(
+            (s.count("|", label[0], f[0]) + s.count("\t", label[0], f[0]), f[2], f[3])
+            for f in found[k:j]
+        )
+        out.append((start, found[j - 1][1], 1, None, False, columns))
+        k = j
+    return out
 
 
 _SINGULAR = re.compile(r"(thousand|million|billion)(?![\w])")
@@ -1145,6 +1210,8 @@ class GroundingContext:
                 k = bisect_right(starts, a) - 1
                 if k >= 0 and scopes[k].end > a:
                     scope = scopes[k]
+                    if scope.columns:  # scales by column: the figure's column's, if any
+                        scope = scope.for_column(_column_at(s, a))
             if scope is not None and scope.percent and q.dimension is None:
                 index.exact.setdefault(_k("percent", q.value), occ)
             elif (q.dimension is None or q.dimension.startswith("currency-")) and not flags & (
@@ -1238,6 +1305,8 @@ class GroundingContext:
                 k = bisect_right(starts, a) - 1
                 if k >= 0 and scopes[k].end > a:
                     scope = scopes[k]
+                    if scope.columns:  # scales by column: the figure's column's, if any
+                        scope = scope.for_column(column if table else -1)
             prec = float(meta[0]) * 10.0 ** (-meta[1])  # _precision(meta), inlined
             value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
             percent = q.unit == "%"
