@@ -87,6 +87,7 @@ from hybridjudge.grounding._quantities import (
     F_RESULT,
     F_SHARE,
     F_YEAR,
+    Interval,
     Meta,
     Scan,
     _is_upper_in_original,
@@ -543,6 +544,26 @@ def _dosing_codes(sc: Scan) -> Iterator[tuple[int | None, Fraction | None, tuple
             yield None, Fraction(int(interval[1])), (ident.start, ident.end)
 
 
+_ZERO = Fraction(0)
+
+
+def _intervals(sc: Scan) -> Iterator[tuple[Interval, int, int, bool]]:
+    """Every interval a passage states for a thing done repeatedly, with its span in the
+    normalised text and whether no count states it: frequencies without a count (``daily``,
+    ``quarterly``), counts per period and ``every`` a time (``three times daily``, ``every 8
+    hours``), and prescription codes (``TID``, ``q8h``)."""
+    text = sc.norm.text
+    for interval, a, b in uncounted_intervals(text):
+        yield interval, a, b, True
+    for q, (a, b) in zip(sc.quantities, sc.norm_spans, strict=True):
+        stated = stated_interval(text, q, a, b)
+        if stated is not None:
+            yield stated[0], stated[1], stated[2], False
+    for times, hours, (a, b) in _dosing_codes(sc):
+        seconds = Fraction(86400, times) if times is not None else (hours or _ZERO) * 3600
+        yield ("time", seconds), a, b, False
+
+
 def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
     """Add the daily frequencies and dosing intervals a passage writes as prescriptions do
     (``500 mg PO BID``, ``q8h``): an answer writes them ``twice daily``, ``every 8 hours``."""
@@ -802,13 +823,13 @@ _Found = tuple[int, int, int, str | None, bool]
 _Columns = tuple[tuple[int, int, str | None], ...]
 
 
-def _column_at(s: str, a: int) -> int:
-    """The column of a table cell at ``a`` in normalised ``s``, counted as
-    :meth:`GroundingContext._add_passage` counts it (cell separators after the row's label
-    start); ``-1`` outside a table row."""
+def _column_at(s: str, a: int, markdown: bool) -> int:
+    """The column of a table cell at ``a`` in normalised ``s`` (``markdown``: see
+    :func:`_is_markdown`), counted as :meth:`GroundingContext._add_passage` counts it (cell
+    separators after the row's label start); ``-1`` outside a table row."""
     line_start = s.rfind("\n", 0, a) + 1
     line_end = s.find("\n", a)
-    label = _row_label(s, line_start, len(s) if line_end < 0 else line_end, _is_markdown(s))
+    label = _row_label(s, line_start, len(s) if line_end < 0 else line_end, markdown)
     if label is None:
         return -1
     return s.count("|", label[0], a) + s.count("\t", label[0], a)
@@ -1186,6 +1207,7 @@ class GroundingContext:
         s = sc.norm.text
         line_end = -1
         cell = False
+        markdown: bool | None = None  # read on the first figure under scales by column
         for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if a > line_end:  # a new line: whether it is a table row (linear overall)
                 line_end = s.find("\n", a)
@@ -1211,7 +1233,9 @@ class GroundingContext:
                 if k >= 0 and scopes[k].end > a:
                     scope = scopes[k]
                     if scope.columns:  # scales by column: the figure's column's, if any
-                        scope = scope.for_column(_column_at(s, a))
+                        if markdown is None:
+                            markdown = _is_markdown(s)
+                        scope = scope.for_column(_column_at(s, a, markdown))
             if scope is not None and scope.percent and q.dimension is None:
                 index.exact.setdefault(_k("percent", q.value), occ)
             elif (q.dimension is None or q.dimension.startswith("currency-")) and not flags & (
@@ -1982,37 +2006,16 @@ class GroundingChecker:
         if said is None:
             return None
         want, a0, b0 = said
-        once = q.dimension is None and q.value == 1
-        found: tuple[_Occ, bool] | None = None
         for i, (scanned, _scopes) in enumerate(self.context._parsed_passages()):
-            text = scanned.norm.text
-            for interval, a, b in uncounted_intervals(text):
-                if interval == want:
-                    found = self._context_occ(i, scanned, a, b), not once
-                    break
-            if found is not None:
-                break
-            for cq, (a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
-                stated = stated_interval(text, cq, a, b)
-                if stated is not None and stated[0] == want:
-                    found = self._context_occ(i, scanned, stated[1], stated[2]), True
-                    break
-            if found is not None:
-                break
-            for times, hours, (a, b) in _dosing_codes(scanned):
-                seconds = Fraction(86400, times) if times is not None else (hours or 0) * 3600
-                if ("time", seconds) == want:
-                    found = self._context_occ(i, scanned, a, b), True
-                    break
-            if found is not None:
-                break
-        if found is None:
-            return None
-        occ, derived = found
-        if not derived:
-            return occ, None
-        a, b = sc.norm.to_original(a0, b0)
-        return occ, f"{sc.norm.original[a:b]} = {occ[3]}: the same interval"
+            for interval, a, b, uncounted in _intervals(scanned):
+                if interval != want:
+                    continue
+                occ = self._context_occ(i, scanned, a, b)
+                if uncounted and q.dimension is None and q.value == 1:
+                    return occ, None  # "once daily" for "daily"
+                a, b = sc.norm.to_original(a0, b0)
+                return occ, f"{sc.norm.original[a:b]} = {occ[3]}: the same interval"
+        return None
 
     @staticmethod
     def _context_occ(i: int, scanned: Scan, start: int, end: int) -> _Occ:

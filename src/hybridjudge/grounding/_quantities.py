@@ -167,7 +167,7 @@ _UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
     ("krw", "currency-krw", Fraction(1), ("krw",)),
     ("thb", "currency-thb", Fraction(1), ("thb",)),
     # data (SI prefixes are powers of 1000, IEC's of 1024: an index also reads the former as
-    # the latter, see _binary_bytes), bit rates ("bps" alone is basis points), frequency,
+    # the latter, see binary_bytes), bit rates ("bps" alone is basis points), frequency,
     # power, energy, electric charge and voltage; a lower-case "m" is milli, the upper-case
     # "MW", "MWh" and "MJ" are mega (_UPPER_UNITS)
     ("byte", "data", Fraction(1), ("byte", "bytes")),
@@ -217,6 +217,10 @@ for _canon, _dim, _factor, _aliases in _UNIT_GROUPS:
 _BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in _UNITS.values() if canon}
 _UPPER_UNITS = {"mw": _BY_CANON["MW"], "mwh": _BY_CANON["MWh"], "mj": _BY_CANON["MJ"]}
 """Units whose lower-case form is milli and upper-case ``M`` mega (``5 MW``, ``5 mW``)."""
+for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
+    for _alias in _aliases:
+        _UNITS.setdefault(_alias, _BY_CANON[_canon])
+
 _DECIMAL_BYTES = {"kb": 1, "mb": 2, "gb": 3, "tb": 4, "pb": 5}
 
 
@@ -228,10 +232,6 @@ def binary_bytes(q: Quantity) -> Fraction | None:
     power = _DECIMAL_BYTES.get(q.unit)
     return q.base_value if power is None else q.value * 1024**power
 
-
-for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
-    for _alias in _aliases:
-        _UNITS.setdefault(_alias, _BY_CANON[_canon])
 
 _CURRENCY_SYMBOLS = {
     "$": "usd",
@@ -272,8 +272,8 @@ _DOLLAR_PREFIXES = (
     "(?:" + "|".join(k[:-1] for k in _CURRENCY_SYMBOLS if k.endswith("$") and k != "$") + ")"
 )
 """The country prefixes of a dollar sign (``us``, ``hk``...), from :data:`_CURRENCY_SYMBOLS`."""
-_RUPEES = r"(?:rs\.?|rm)(?=\s?\d)"
-_CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_RUPEES}")
+_WRITTEN_CURRENCIES = r"(?:rs\.?|rm)(?=\s?\d)"
+_CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}")
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
 code glued to the figure (``USD500 million``, ``RMB3,550 million``), the rupee written out
 (``Rs. 500``, ``Rs.600``) or the ringgit (``RM5.0 million``: read as an identifier ``rm5``, its
@@ -660,7 +660,7 @@ _ALTERNATIVES: dict[str, str] = {
     "cdate": r"""(?P<cdate>(?:(?P<cy>\d{4})\s?[年년]\s?|(?<![\d年년]))(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<!/)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_RUPEES})\s?)?
+    "num": rf"""(?P<num>(?<!/)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES})\s?)?
        (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
@@ -781,14 +781,14 @@ F_APPROX = 1024
 """Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``."""
 F_DECADE = 2048
 """A decade (``1960s``, ``mid-1990s``), valued at its first year: any year of it grounds it."""
-F_ABOVE = 8192
-"""Stated as a lower bound: ``more than 10,000``, ``over``, ``at least``, ``in excess of``."""
-F_BELOW = 16384
-"""Stated as an upper bound: ``less than 5%``, ``fewer than``, ``under``, ``at most``."""
 F_SHARE = 4096
 """A share in words, read as a percentage: ``two-thirds`` (66.67%), ``half of`` (50%). Within
 half a percentage point of a percentage it grounds it (``two-thirds`` for ``67%``): a fraction
 word is as precise as a whole percentage, not as its exact value."""
+F_ABOVE = 8192
+"""Stated as a lower bound: ``more than 10,000``, ``over``, ``at least``, ``in excess of``."""
+F_BELOW = 16384
+"""Stated as an upper bound: ``less than 5%``, ``fewer than``, ``under``, ``at most``."""
 
 # kind, value, unit, dimension, base value, scale multiplier, decimals, significant digits, flags
 _Parsed = tuple[QuantityKind, Fraction, str | None, str | None, Fraction, int, int, int, int]
