@@ -692,6 +692,34 @@ def test_the_one_of_a_ratio_is_notation(answer: str, context: str, flagged: bool
 
 
 @pytest.mark.parametrize(
+    ("answer", "context", "derivation"),
+    [
+        # an amount as a rate over another period: the context's times the ratio of the periods
+        # (by hand: 5 x 12 = 60; 9.99 x 12 = 119.88; 5 x 3 = 15; 60 / 12 = 5; 10 x 7 = 70)
+        ("It costs $60 a year.", "It costs $5 per month.", "$60 = $5 × 12"),
+        ("It costs $119.88 annually.", "It costs $9.99/mo.", "$119.88 = $9.99 × 12"),
+        ("It costs $120 annually.", "It costs $9.99/mo.", "$120 = $9.99 × 12"),  # as written
+        ("It costs $15 per quarter.", "It costs $5 per month.", "$15 = $5 × 3"),
+        ("It costs $5 per month.", "It costs $60 a year.", "$5 = $60 / 12"),
+        ("It costs $70 a week.", "It costs $10 per day.", "$70 = $10 × 7"),
+        # another currency, another amount, days against months, or no period: no derivation
+        ("It costs $60 a year.", "It costs €5 per month.", None),
+        ("It costs $70 a year.", "It costs $5 per month.", None),
+        ("It costs $150 a month.", "It costs $5 per day.", None),  # a month is no 30 days
+        ("It costs $60.", "It costs $5 per month.", None),
+    ],
+)
+def test_an_amount_per_period_converts_to_another_period(
+    answer: str, context: str, derivation: str | None
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded is (derivation is not None)
+    if derivation is not None:
+        assert report.quantities[0].derivation == f"{derivation}: the same rate over another period"
+        assert check_grounding(answer, context, derived="finding").kinds == {"derived_number"}
+
+
+@pytest.mark.parametrize(
     ("answer", "context", "flagged", "matched"),
     [
         # a change stated by a verb is the percentage change it makes (by hand: doubled is

@@ -92,6 +92,7 @@ from hybridjudge.grounding._quantities import (
     Scan,
     _is_upper_in_original,
     binary_bytes,
+    rate_period,
     scan,
     share_pairs,
     stated_interval,
@@ -1919,6 +1920,11 @@ class GroundingChecker:
                     out.append(QuantityTrace(q, "derived", derivation=how))
                 traced[n] = True
                 continue
+            how = self._rate(q, meta, sc, n)
+            if how is not None:
+                out.append(QuantityTrace(q, "derived", derivation=how))
+                traced[n] = True
+                continue
             how = self._derive(q, meta, operands, sc, n, traced)
             if how is not None:
                 out.append(QuantityTrace(q, "derived", derivation=how))
@@ -2015,6 +2021,33 @@ class GroundingChecker:
                     return occ, None  # "once daily" for "daily"
                 a, b = sc.norm.to_original(a0, b0)
                 return occ, f"{sc.norm.original[a:b]} = {occ[3]}: the same interval"
+        return None
+
+    def _rate(self, q: Quantity, meta: Meta, sc: Scan, n: int) -> str | None:
+        """An amount the answer writes as a rate over another period than the context's
+        (``$60 a year`` for ``$5 per month``, ``$119.88 annually`` for ``€9.99/mo`` in euros:
+        no): the context's rate in the same currency times the ratio of the periods, at the
+        answer's precision, inside days and weeks or inside months, quarters and years. The
+        derivation, or ``None``."""
+        if q.dimension is None or not q.dimension.startswith("currency-") or not q.value:
+            return None
+        said = rate_period(sc.norm.text, sc.norm_spans[n][1])
+        if said is None:
+            return None
+        (family, length), _end = said
+        half = _precision(meta) / 2 * (1 + 1e-9)
+        for scanned, _scopes in self.context._parsed_passages():
+            text = scanned.norm.text
+            for cq, (_a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
+                if cq.dimension != q.dimension or not cq.value:
+                    continue
+                stated = rate_period(text, b)
+                if stated is None or stated[0][0] != family or stated[0][1] == length:
+                    continue
+                factor = length / stated[0][1]
+                if abs(float(cq.value * factor - q.value)) <= half:
+                    by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
+                    return f"{q.text} = {cq.text} {by}: the same rate over another period"
         return None
 
     @staticmethod

@@ -59,6 +59,7 @@ __all__ = [
     "binary_bytes",
     "parse_quantities",
     "placeholder_of",
+    "rate_period",
     "scan",
     "share_pairs",
     "stated_interval",
@@ -568,6 +569,31 @@ def stated_interval(
     if every is None:
         return None
     return (q.dimension, q.base_value), every.start(), end
+
+
+_RATE_PERIOD = re.compile(
+    r"[ \t]*(?:(?:a|an|per|each|every)[ \t]+|/[ \t]*)(?P<unit>day|week|wk|month|mo|quarter|year|yr"
+    r"|annum)(?![\w])|[ \t]+(?P<adverb>daily|weekly|monthly|quarterly|yearly|annually)(?![\w])"
+)
+_RATE_LENGTHS: dict[str, Interval] = {
+    **dict.fromkeys(("day", "daily"), ("time", Fraction(1))),
+    **dict.fromkeys(("week", "wk", "weekly"), ("time", Fraction(7))),
+    **dict.fromkeys(("month", "mo", "monthly"), ("calendar", Fraction(1))),
+    **dict.fromkeys(("quarter", "quarterly"), ("calendar", Fraction(3))),
+    **dict.fromkeys(("year", "yr", "annum", "yearly", "annually"), ("calendar", Fraction(12))),
+}
+"""The length of a rate's period, in days or in months: a rate converts only inside one (a
+month is no 30 days, a year no 52 weeks)."""
+
+
+def rate_period(text: str, end: int) -> tuple[Interval, int] | None:
+    """The period of an amount written as a rate right after ``end`` in normalised ``text``
+    (``$5 per month``, ``$60 a year``, ``€9.99/mo``, ``$10 monthly``) and the end of its
+    phrase, or ``None``."""
+    m = _RATE_PERIOD.match(text, end)
+    if m is None:
+        return None
+    return _RATE_LENGTHS[m["unit"] or m["adverb"]], m.end()
 
 
 def uncounted_intervals(text: str) -> Iterator[tuple[Interval, int, int]]:
