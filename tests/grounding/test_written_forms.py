@@ -692,6 +692,35 @@ def test_the_one_of_a_ratio_is_notation(answer: str, context: str, flagged: bool
 
 
 @pytest.mark.parametrize(
+    ("answer", "context", "traced"),
+    [
+        # a duration the context states as a range of years (by hand: 2019 - 2015 = 4; five
+        # years counting both ends; 2017 - 2009 = 8)
+        ("The study ran 4 years.", "The study ran from 2015 to 2019.", "4 years = 2019 - 2015"),
+        (
+            "The study covered 5 years.",
+            "The study ran from 2015 to 2019.",
+            "5 years = 2015 to 2019",
+        ),
+        ("He served 8 years.", "He served between 2009 and 2017.", "8 years = 2017 - 2009"),
+        ("The study covered 6 years.", "The study ran from 2015 to 2019.", None),
+        ("The study covered 4 years.", "Data for 2015 and 2019.", None),  # two years, no range
+        # a year written with an apostrophe is that year (POSIX's %y: 00-68 are the 2000s)
+        ("It was founded in '98.", "Founded in 1998.", "1998"),
+        ("The '19 results were strong.", "Results for 2019 were strong.", "2019"),
+        ("It was founded in '97.", "Founded in 1998.", None),
+        ("He is 98.", "Founded in 1998.", None),
+    ],
+)
+def test_years_written_another_way(answer: str, context: str, traced: str | None) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded is (traced is not None)
+    if traced is not None:
+        last = report.quantities[-1]
+        assert (last.derivation or last.matched_text or "").startswith(traced)
+
+
+@pytest.mark.parametrize(
     ("answer", "context", "derivation"),
     [
         # an amount as a rate over another period: the context's times the ratio of the periods

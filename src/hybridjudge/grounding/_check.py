@@ -91,6 +91,7 @@ from hybridjudge.grounding._quantities import (
     Meta,
     Scan,
     _is_upper_in_original,
+    _two_digit_year,
     binary_bytes,
     rate_period,
     scan,
@@ -1911,18 +1912,9 @@ class GroundingChecker:
                 out.append(QuantityTrace(q, "working"))
                 traced[n] = True
                 continue
-            frequency = self._frequency(q, sc, n)
-            if frequency is not None:
-                occ, how = frequency
-                if how is None:
-                    out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3]))
-                else:
-                    out.append(QuantityTrace(q, "derived", derivation=how))
-                traced[n] = True
-                continue
-            how = self._rate(q, meta, sc, n)
-            if how is not None:
-                out.append(QuantityTrace(q, "derived", derivation=how))
+            restated = self._restated(q, meta, sc, n)
+            if restated is not None:
+                out.append(restated)
                 traced[n] = True
                 continue
             how = self._derive(q, meta, operands, sc, n, traced)
@@ -2021,6 +2013,60 @@ class GroundingChecker:
                     return occ, None  # "once daily" for "daily"
                 a, b = sc.norm.to_original(a0, b0)
                 return occ, f"{sc.norm.original[a:b]} = {occ[3]}: the same interval"
+        return None
+
+    def _restated(self, q: Quantity, meta: Meta, sc: Scan, n: int) -> QuantityTrace | None:
+        """``q`` traced to a context figure the answer states in another form: a frequency as
+        its interval (:meth:`_frequency`), a rate over another period (:meth:`_rate`), the
+        years of a range as a duration (:meth:`_years_of_range`), a year written ``'98``."""
+        frequency = self._frequency(q, sc, n)
+        if frequency is not None:
+            occ, how = frequency
+            if how is None:
+                return QuantityTrace(q, occ[0], occ[1], occ[2], occ[3])
+            return QuantityTrace(q, "derived", derivation=how)
+        how = self._rate(q, meta, sc, n) or self._years_of_range(q)
+        if how is not None:
+            return QuantityTrace(q, "derived", derivation=how)
+        start = sc.norm_spans[n][0]
+        text = sc.norm.text
+        if (
+            q.dimension is None
+            and len(q.text) == 2
+            and q.text.isdigit()
+            and start >= 1
+            and text[start - 1] in "'’"
+            and (start == 1 or not text[start - 2].isalnum())
+        ):  # "in '98": the year 1998
+            year = Fraction(_two_digit_year(int(q.text)))
+            same = self._find(replace(q, value=year, base_value=year))
+            if same is not None:
+                return QuantityTrace(q, same[0], same[1], same[2], same[3])
+        return None
+
+    def _years_of_range(self, q: Quantity) -> str | None:
+        """A number of years the context states as a range of years (``4 years`` for ``from
+        2015 to 2019``, or ``5 years`` counting both ends), as a derivation, or ``None``."""
+        if q.unit != "year" or q.range_role is not None or q.value.denominator != 1:
+            return None
+        years = q.value.numerator
+        if not 1 <= years <= 300:
+            return None
+        for scanned, _scopes in self.context._parsed_passages():
+            qs, metas = scanned.quantities, scanned.meta
+            for k in range(len(qs) - 1):
+                lo, hi = qs[k], qs[k + 1]
+                if (
+                    lo.range_role != "low"
+                    or hi.range_role != "high"
+                    or not metas[k][3] & metas[k + 1][3] & F_YEAR
+                ):
+                    continue
+                span = hi.value - lo.value
+                if span == years:
+                    return f"{q.text} = {hi.text} - {lo.text}: the years of a range"
+                if span + 1 == years:
+                    return f"{q.text} = {lo.text} to {hi.text}, both years counted"
         return None
 
     def _rate(self, q: Quantity, meta: Meta, sc: Scan, n: int) -> str | None:
