@@ -1479,6 +1479,7 @@ _BELOW_WORDS = (
     "lower than",
 )
 """Words before a figure that make it a bound (``more than 10,000`` for 10,500)."""
+_BOUND_WORDS = (*_ABOVE_WORDS, *_BELOW_WORDS)
 _OPERATOR_END = frozenset("x×*/÷(")
 _RATIO_TO_BEFORE = re.compile(
     r"(?<![\w])ratios?(?![\w])(?:[^.;\n]|\.(?=\d)){0,50}?(?<!from )(?<![\d.,])\d(?:[\d,]*\d)?"
@@ -1530,7 +1531,7 @@ def _flags_in_context(
     value = p[1]
     if (last.isalpha() or last in "~.") and _ends_with_word(before, _APPROX_WORDS):
         flags |= F_APPROX
-    if last.isalpha():
+    if last.isalpha() and before.endswith(_BOUND_WORDS):
         if _ends_with_word(before, _ABOVE_WORDS):
             flags |= F_ABOVE
         elif _ends_with_word(before, _BELOW_WORDS):
