@@ -174,6 +174,8 @@ def test_accounting_negatives_and_signs_in_words() -> None:
     assert _ungrounded("The net loss was -5,022 thousand.", context) == []
     assert _ungrounded("The net loss was $(5,022) thousand.", context) == []
     assert _ungrounded("There was a decrease of 5,022.", context) == []  # sign in words
+    assert _ungrounded("Costs were cut by 5,022 thousand.", context) == []  # "cut" too
+    assert _ungrounded("Costs were cut by 5,000 thousand.", context) == ["5,000 thousand"]
     assert _ungrounded("The loss was (31).", context) == []  # a lone bracketed cell is a figure
     # the sign matters when it is written: +812 is in the table, -812 is not
     assert _ungrounded("Income was -812.", context) == ["-812"]

@@ -757,6 +757,7 @@ def test_an_amount_per_period_converts_to_another_period(
         ("Sales rose 200%.", "Sales tripled.", False, "tripled"),
         ("Costs fell 50%.", "Costs were halved.", False, "halved"),
         ("Costs were reduced by 50%.", "Costs were halved.", False, "halved"),
+        ("Costs were cut by 50%.", "Costs were halved.", False, "halved"),
         ("Costs rose 50%.", "Costs were halved.", True, None),
         ("Sales rose 50%.", "Sales doubled.", True, None),
         ("Sales rose 100%.", "Sales were double those of 2018.", True, None),  # no change

@@ -1417,7 +1417,7 @@ _URL_NO_MAIL = re.compile(_URL_SOURCE)
 cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
 _DECREASE_BEFORE = lazy(
     r"(?<![\w])(?:(?P<verb>decrease[sd]|declined|declines|fell|falls|dropped|drops|shrank"
-    r"|contracted|down)|decrease|decline|falls?|drops?|reduction|reduced"
+    r"|contracted|down|cut|cuts)|decrease|decline|falls?|drops?|reduction|reduced"
     r"|loss(?:es)?|lower|negative|deficit|outflows?|minus)"
     r"(?:\s+(?P<by>by|of)|\s+(?P<was>was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
     r"around|roughly|nearly|almost))?\s*$"
@@ -1605,7 +1605,7 @@ _DECREASE_WORDS = frozenset(
         *("decrease", "decreased", "decreases", "decline", "declined", "declines", "fell"),
         *("fall", "falls", "dropped", "drop", "drops", "reduction", "reduced", "loss", "losses"),
         *("lower", "down", "negative", "deficit", "outflow", "outflows", "minus", "shrank"),
-        "contracted",
+        *("contracted", "cut", "cuts"),
     ]
 )
 
