@@ -692,6 +692,52 @@ def test_the_one_of_a_ratio_is_notation(answer: str, context: str, flagged: bool
 
 
 @pytest.mark.parametrize(
+    ("answer", "context", "derivation"),
+    [
+        # a part the context states as a share of a whole (by hand: 50% of 1,200 = 600; 25% of
+        # 200 = 50; 25% of 1,200 = 300; 40% of 5,000 = 2,000; two-thirds of 600 = 400)
+        (
+            "The trial enrolled 1,200 patients, 600 of them women.",
+            "The trial enrolled 1,200 patients, half of them women.",
+            "600 = half of 1,200",
+        ),
+        (
+            "Of the 200 respondents, 50 said yes.",
+            "A quarter of the 200 respondents said yes.",
+            "50 = A quarter of 200",
+        ),
+        (
+            "About 300 of the 1,200 employees work remotely.",
+            "25% of the company's 1,200 employees work remotely.",
+            "300 = 25% of 1,200",
+        ),
+        ("400 members voted.", "Two-thirds of the 600 members voted.", "400 = Two-thirds of 600"),
+        # another part, or a share and a figure that are no share of it
+        ("350 members voted.", "Two-thirds of the 600 members voted.", None),
+        (
+            "700 patients were women.",
+            "The trial enrolled 1,200 patients, half of them women.",
+            None,
+        ),
+        (
+            "300 employees work remotely.",
+            "Revenue grew 25% in 2019. The company has 1,200 employees.",
+            None,
+        ),
+    ],
+)
+def test_a_part_of_a_whole_the_context_states_as_a_share(
+    answer: str, context: str, derivation: str | None
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded is (derivation is not None)
+    if derivation is not None:
+        assert [t.derivation for t in report.quantities if t.source == "derived"] == [
+            f"{derivation}: a share of a whole"
+        ]
+
+
+@pytest.mark.parametrize(
     ("answer", "context", "traced"),
     [
         # a duration the context states as a range of years (by hand: 2019 - 2015 = 4; five

@@ -129,6 +129,11 @@ _OTHER_DOLLARS = tuple(
 _BARE_DOLLAR = re.compile(r"(?<![A-Za-z.])\$")
 """A dollar sign without a country prefix (``US$``, ``HK$``) in the text of a quantity."""
 
+_SHARE_THEN_WHOLE = re.compile(r"[ \t]+of[ \t]+(?:[a-z'’-]+[ \t]+){0,3}")
+"""Between a share and its whole: ``of``, then at most three words (``of the company's``)."""
+_WHOLE_THEN_SHARE = re.compile(r"[ \t]+(?:[a-z'’-]+[ \t]+){0,3}?[a-z'’-]+,[ \t]+")
+"""Between a whole and a share of it: its noun and a comma (``1,200 patients, half``)."""
+_OF_THEM = re.compile(r"[ \t]+of[ \t]+(?:them|these|those|whom|which)(?![\w])")
 _BOUND_AFTER = re.compile(
     r"[ \t]*(?:\+|(?:or|and)[ \t]+(?:more|above|over|higher|greater|up|less|fewer|under|below"
     r"|lower|younger|older))(?![\w])"
@@ -1133,6 +1138,7 @@ class GroundingContext:
         "_nearest",
         "_numerals",
         "_parsed",
+        "_parts",
         "_shares",
         "passages",
     )
@@ -1154,6 +1160,7 @@ class GroundingContext:
         self._numerals: dict[str, list[tuple[Quantity, _Occ]]] | None = None
         self._shares: dict[Fraction, _Occ] | None = None
         self._bounds: frozenset[tuple[int, tuple[int, int]]] | None = None
+        self._parts: list[tuple[Fraction, str | None, str]] | None = None
 
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
@@ -1424,6 +1431,36 @@ class GroundingContext:
     def quantities(self) -> tuple[tuple[int, Quantity], ...]:
         """Every quantity of the context as ``(passage index, quantity)``."""
         return tuple((occ[1] or 0, q) for q, occ in self._idx().items)
+
+    def parts_of_wholes(self) -> list[tuple[Fraction, str | None, str]]:
+        """The parts the context states as a share of a whole in one phrase (``25% of the
+        company's 1,200 employees``: 300; ``1,200 patients, half of them``: 600), as ``(part,
+        dimension, how)``, built on first need."""
+        if self._parts is None:
+            parts: list[tuple[Fraction, str | None, str]] = []
+            for sc, _scopes in self._parsed_passages():
+                text = sc.norm.text
+                qs, spans = sc.quantities, sc.norm_spans
+                for k in range(len(qs) - 1):
+                    a, b = qs[k], qs[k + 1]
+                    between = text[spans[k][1] : spans[k + 1][0]]
+                    if a.unit == "%" and b.unit != "%" and _SHARE_THEN_WHOLE.fullmatch(between):
+                        share, whole = a, b  # "25% of the company's 1,200 employees"
+                    elif (
+                        b.unit == "%"
+                        and a.unit != "%"
+                        and _WHOLE_THEN_SHARE.fullmatch(between)
+                        and _OF_THEM.match(text, spans[k + 1][1])
+                    ):
+                        share, whole = b, a  # "1,200 patients, half of them"
+                    else:
+                        continue
+                    if whole.kind != "number" or whole.value <= 0 or not 0 < share.value < 100:
+                        continue
+                    part = share.value * whole.value / 100
+                    parts.append((part, whole.dimension, f"{share.text} of {whole.text}"))
+            self._parts = parts
+        return self._parts
 
     def bounded(
         self,
@@ -2025,7 +2062,7 @@ class GroundingChecker:
             if how is None:
                 return QuantityTrace(q, occ[0], occ[1], occ[2], occ[3])
             return QuantityTrace(q, "derived", derivation=how)
-        how = self._rate(q, meta, sc, n) or self._years_of_range(q)
+        how = self._rate(q, meta, sc, n) or self._years_of_range(q) or self._part(q, meta)
         if how is not None:
             return QuantityTrace(q, "derived", derivation=how)
         start = sc.norm_spans[n][0]
@@ -2042,6 +2079,20 @@ class GroundingChecker:
             same = self._find(replace(q, value=year, base_value=year))
             if same is not None:
                 return QuantityTrace(q, same[0], same[1], same[2], same[3])
+        return None
+
+    def _part(self, q: Quantity, meta: Meta) -> str | None:
+        """A part the context states as a share of a whole (``300`` for ``25% of the 1,200
+        employees``, ``600`` for ``1,200 patients, half of them``), at the answer's precision
+        (an approximation's: ``about 300``), in the whole's dimension; the derivation, or
+        ``None``."""
+        if q.kind != "number" or q.unit == "%" or q.value <= 0 or q.range_role is not None:
+            return None
+        approx = _approximation(q, meta)
+        half = (approx[1] if approx is not None else _precision(meta) / 2) * (1 + 1e-9)
+        for part, dimension, how in self.context.parts_of_wholes():
+            if dimension == q.dimension and abs(float(part - q.value)) <= half:
+                return f"{q.text} = {how}: a share of a whole"
         return None
 
     def _years_of_range(self, q: Quantity) -> str | None:
