@@ -69,6 +69,8 @@ from hybridjudge.grounding._models import (
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     _CURRENCY_SYMBOLS,
+    _FRACTION_DENOMINATORS,
+    _FRACTION_NUMERATORS,
     _HALF,
     _MONTHS,
     _UNITS,
@@ -338,6 +340,14 @@ _DOSING_TIMES = {"bid": 2, "tid": 3, "qid": 4, "qd": 1}
 _INTERVAL = re.compile(r"q(\d{1,2})(?:h|hr|hrs)")
 """A dosing interval: ``q8h`` is every 8 hours."""
 _HOUR = _UNITS["h"][2]
+_DAY = _UNITS["day"][2]
+
+
+def _occurrence(i: int, sc: Scan, start: int, end: int) -> _Occ:
+    """The occurrence in passage ``i`` (scanned as ``sc``) of its normalised span
+    ``start:end``: its span and text in the passage as written."""
+    span = sc.norm.to_original(start, end)
+    return ("context", i, span, sc.norm.original[span[0] : span[1]])
 
 
 _ONE_UNIT = re.compile(r"(?:minute|hour|day|week|fortnight|month|year)(?![\w])")
@@ -353,7 +363,6 @@ _FORTNIGHT: tuple[str | None, str | None, Fraction] = ("fortnight", "time", Frac
 
 
 _QUARTER_SHARE = re.compile(r"(?<![\w-])(a|one|two|three)[ \t]+quarters?(?=[ \t]+of(?![\w]))")
-_QUARTERS = {"a": 25, "one": 25, "two": 50, "three": 75}
 
 
 def _quarter_shares(s: str) -> list[tuple[int, int, Fraction]]:
@@ -361,7 +370,11 @@ def _quarter_shares(s: str) -> list[tuple[int, int, Fraction]]:
     ``three quarters of users``: 25%, 75%), with their spans. Read only as the share a
     percentage of an answer may state: ``two quarters of growth`` may be two periods, as the
     scan reads it."""
-    return [(m.start(), m.end(), Fraction(_QUARTERS[m[1]])) for m in _QUARTER_SHARE.finditer(s)]
+    quarter = _FRACTION_DENOMINATORS["quarter"]
+    return [
+        (m.start(), m.end(), Fraction(100 * _FRACTION_NUMERATORS[m[1]], quarter))
+        for m in _QUARTER_SHARE.finditer(s)
+    ]
 
 
 _FACTOR_WORDS = {
@@ -374,7 +387,6 @@ _FACTOR_WORDS = {
 ``doubles``, ``halves`` and ``double`` are also nouns and adjectives)."""
 _FACTOR_WORD = re.compile(r"(?<![\w-])(?:doubl|tripl|quadrupl|halv)(?:ed|ing)(?![\w-])")
 _ROUND_THE_CLOCK = re.compile(r"(?<![\w/.,])24/7(?![\w/]|[.,]\d)")
-_DAY_SECONDS = Fraction(86400)
 
 
 def _add_stated_changes(i: int, sc: Scan, index: _Index) -> None:
@@ -384,17 +396,13 @@ def _add_stated_changes(i: int, sc: Scan, index: _Index) -> None:
     s = sc.norm.text
     if not sc.words.isdisjoint(_FACTOR_WORDS):
         for m in _FACTOR_WORD.finditer(s):
-            change = _FACTOR_WORDS.get(m.group().encode())
-            if change is not None:
-                span = sc.norm.to_original(*m.span())
-                occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
-                index.exact.setdefault(_k("percent", change), occ)
+            change = _FACTOR_WORDS[m.group().encode()]  # the expression reads only its words
+            index.exact.setdefault(_k("percent", change), _occurrence(i, sc, *m.span()))
     if "24/7" in s:
         for m in _ROUND_THE_CLOCK.finditer(s):
-            span = sc.norm.to_original(*m.span())
-            occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
-            index.exact.setdefault(_k("time", _DAY_SECONDS), occ)
-            index.exact.setdefault(_k("time", 7 * _DAY_SECONDS), occ)
+            occ = _occurrence(i, sc, *m.span())
+            index.exact.setdefault(_k("time", _DAY), occ)
+            index.exact.setdefault(_k("time", 7 * _DAY), occ)
 
 
 def _add_one_unit(i: int, sc: Scan, index: _Index) -> None:
@@ -413,9 +421,7 @@ def _add_one_unit(i: int, sc: Scan, index: _Index) -> None:
         _unit, dim, factor = _FORTNIGHT if word == "fortnight" else _UNITS[word]
         if dim is None:  # pragma: no cover - every unit above has a dimension
             continue
-        span = sc.norm.to_original(*m.span())
-        occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
-        index.exact.setdefault(_k(dim, factor), occ)
+        index.exact.setdefault(_k(dim, factor), _occurrence(i, sc, *m.span()))
 
 
 _NIL_CELL = re.compile(r"(?<=[|\t])[ \t]*((?:[$€£¥₹][ \t]?)?-(?:[ \t]?%)?)[ \t]*(?=[|\t\n]|\Z)")
@@ -508,16 +514,13 @@ def _add_reporting_periods(i: int, sc: Scan, index: _Index) -> None:
         for m in _PERIOD_ENDED().finditer(s):
             named = True
             unit = m["unit"] or m["fy"]
-            span = sc.norm.to_original(*m.span("unit" if m["unit"] else "fy"))
-            occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+            occ = _occurrence(i, sc, *m.span("unit" if m["unit"] else "fy"))
             index.exact.setdefault(_k("calendar", Fraction(_PERIOD_MONTHS[unit])), occ)
     if named or "|" not in s or (first := _year_columns(sc)) is None:
         return
     if _OTHER_PERIODS().search(s) is not None:
         return
-    span = sc.norm.to_original(*first)
-    occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
-    index.exact.setdefault(_k("calendar", Fraction(12)), occ)
+    index.exact.setdefault(_k("calendar", Fraction(12)), _occurrence(i, sc, *first))
 
 
 def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
@@ -529,9 +532,7 @@ def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
     if "-" not in s:
         return
     for m in _NIL_CELL.finditer(s):
-        span = sc.norm.to_original(*m.span(1))
-        occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
-        index.add_value(Fraction(0), None, occ, True)
+        index.add_value(Fraction(0), None, _occurrence(i, sc, *m.span(1)), True)
 
 
 def _dosing_codes(sc: Scan) -> Iterator[tuple[int | None, Fraction | None, tuple[int, int]]]:
@@ -551,9 +552,6 @@ def _dosing_codes(sc: Scan) -> Iterator[tuple[int | None, Fraction | None, tuple
             yield None, Fraction(int(interval[1])), (ident.start, ident.end)
 
 
-_ZERO = Fraction(0)
-
-
 def _intervals(sc: Scan) -> Iterator[tuple[Interval, int, int, bool]]:
     """Every interval a passage states for a thing done repeatedly, with its span in the
     normalised text and whether no count states it: frequencies without a count (``daily``,
@@ -567,16 +565,17 @@ def _intervals(sc: Scan) -> Iterator[tuple[Interval, int, int, bool]]:
         if stated is not None:
             yield stated[0], stated[1], stated[2], False
     for times, hours, (a, b) in _dosing_codes(sc):
-        seconds = Fraction(86400, times) if times is not None else (hours or _ZERO) * 3600
-        yield ("time", seconds), a, b, False
+        if times is not None:
+            yield ("time", _DAY / times), a, b, False
+        elif hours is not None:
+            yield ("time", hours * _HOUR), a, b, False
 
 
 def _add_dosing(i: int, sc: Scan, index: _Index) -> None:
     """Add the daily frequencies and dosing intervals a passage writes as prescriptions do
     (``500 mg PO BID``, ``q8h``): an answer writes them ``twice daily``, ``every 8 hours``."""
     for times, hours, (a, b) in _dosing_codes(sc):
-        span = sc.norm.to_original(a, b)
-        occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+        occ = _occurrence(i, sc, a, b)
         if times is not None:
             index.add_value(Fraction(times), None, occ, cell=False)
         elif hours is not None:
@@ -747,6 +746,11 @@ class _Scope:
     (Dollars in millions)``): ``(column, scale, currency)``; a figure takes its column's (a
     column without one is unscaled). Empty: :attr:`scale` governs every figure."""
 
+    @property
+    def states_scale(self) -> bool:
+        """Whether it scales the figures it governs (not a percent heading, not ``1``)."""
+        return not self.percent and self.scale != 1
+
     def for_column(self, column: int) -> _Scope | None:
         """The scope a figure in ``column`` of a table under this scope takes."""
         if not self.columns:
@@ -864,10 +868,7 @@ def _header_columns(
             out.extend((*f, ()) for f in found[k:j])
             k = j
             continue
-        columns = tuple(
-            (s.count("|", label[0], f[0]) + s.count("\t", label[0], f[0]), f[2], f[3])
-            for f in found[k:j]
-        )
+        columns = tuple((_column_at(s, f[0], markdown), f[2], f[3]) for f in found[k:j])
         out.append((start, found[j - 1][1], 1, None, False, columns))
         k = j
     return out
@@ -1009,14 +1010,14 @@ def _caption_scopes(scans: Sequence[Scan], scopes_of: list[list[_Scope]]) -> Non
     stated: set[tuple[int, str | None]] = set()
     for sc, scopes in zip(scans, scopes_of, strict=True):
         for scope in scopes:
-            if not scope.percent and scope.scale != 1 and not _governs_figures(sc, scope):
+            if scope.states_scale and not _governs_figures(sc, scope):
                 stated.add((scope.scale, scope.currency))
     if len(stated) != 1:
         return
     ((scale, currency),) = stated
     for k, (sc, scopes) in enumerate(zip(scans, scopes_of, strict=True)):
         s = sc.norm.text
-        if ("|" not in s and "\t" not in s) or any(not x.percent and x.scale != 1 for x in scopes):
+        if ("|" not in s and "\t" not in s) or any(x.states_scale for x in scopes):
             continue
         filled: list[_Scope] = []
         cursor = 0
@@ -1193,8 +1194,7 @@ class GroundingContext:
                         # and "220V", "1080p": a figure with a unit we do not read; an answer
                         # may write the figure alone ("the odds ratio was 1.8", "220 V"),
                         # not with a unit or currency ("ISO 500" is no "$500")
-                        span = sc.norm.to_original(ident.start, ident.end)
-                        occ: _Occ = ("context", i, span, passage[span[0] : span[1]])
+                        occ = _occurrence(i, sc, ident.start, ident.end)
                         index.any_raw.setdefault(_k(None, ident.number), occ)
             for i, (sc, _) in enumerate(parsed):  # after every figure written as such
                 _add_reporting_periods(i, sc, index)
@@ -1598,8 +1598,7 @@ class GroundingContext:
                 if b"quarter" in sc.words or b"quarters" in sc.words:
                     stated += _quarter_shares(sc.norm.text)
                 for xs, ye, share in stated:
-                    span = sc.norm.to_original(xs, ye)
-                    occ: _Occ = ("context", i, span, sc.norm.original[span[0] : span[1]])
+                    occ = _occurrence(i, sc, xs, ye)
                     shares.setdefault(share, occ)
                     for decimals in range(3):
                         unit = 10**decimals
@@ -2045,7 +2044,7 @@ class GroundingChecker:
             for interval, a, b, uncounted in _intervals(scanned):
                 if interval != want:
                     continue
-                occ = self._context_occ(i, scanned, a, b)
+                occ = _occurrence(i, scanned, a, b)
                 if uncounted and q.dimension is None and q.value == 1:
                     return occ, None  # "once daily" for "daily"
                 a, b = sc.norm.to_original(a0, b0)
@@ -2146,12 +2145,6 @@ class GroundingChecker:
                     by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
                     return f"{q.text} = {cq.text} {by}: the same rate over another period"
         return None
-
-    @staticmethod
-    def _context_occ(i: int, scanned: Scan, start: int, end: int) -> _Occ:
-        """The occurrence in passage ``i`` of its normalised span ``start:end``."""
-        span = scanned.norm.to_original(start, end)
-        return ("context", i, span, scanned.norm.original[span[0] : span[1]])
 
     def _lookup(self, q: Quantity, meta: Meta) -> _Occ | None:
         """Trace ``q`` to the context, question, allowed numbers or anchors (no derivation)."""

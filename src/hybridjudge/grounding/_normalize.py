@@ -410,8 +410,11 @@ _ZERO_GROUP = re.compile(r" 0(?<=\d 0)\d\d(?!\d)")
 no figure of its own (prose writes no ``000``), so a group of thousands."""
 
 
+_SPACE_FIGURE = r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}"
+"""Digits grouped by plain spaces, at most seven groups (below 10**21), tried only from the start
+of their run: linear."""
 _EURO_GROUPED = re.compile(
-    r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}(?:,\d{1,2})?[ \t]?(?:m|k|md|mds|mrd\.?|mio\.?)?[ \t]?€"
+    rf"{_SPACE_FIGURE}(?:,\d{{1,2}})?[ \t]?(?:m|k|md|mds|mrd\.?|mio\.?)?[ \t]?€"
 )
 """A figure grouped by plain spaces before a euro sign (``1 200 M€``, ``12 500 €``), as French
 and German write amounts: the text groups thousands so (English writes no ``€`` after a
@@ -435,10 +438,8 @@ def _plain_grouping(text: str) -> bool:
     return False
 
 
-_SPACE_GROUPED = re.compile(
-    r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}(?:(?P<dec>,)\d{1,2}(?![\d,.]))?(?!\d|,\d)"
-)
-"""At most seven groups (below 10**21), each tried only from the start of its run: linear."""
+_SPACE_GROUPED = re.compile(rf"{_SPACE_FIGURE}(?:(?P<dec>,)\d{{1,2}}(?![\d,.]))?(?!\d|,\d)")
+"""A figure of :data:`_SPACE_FIGURE`, whole, with one or two decimals after a comma."""
 
 
 def _si_grouping(text: str) -> str:

@@ -515,16 +515,18 @@ Interval = tuple[str, Fraction]
 """The time between two occurrences of a thing done repeatedly: ``("time", seconds)``,
 ``("calendar", months)``, or ``(unit, 1)`` for a part of the day (``night``)."""
 _PERIODS: dict[str, Interval] = {
-    "hour": ("time", Fraction(3600)),
-    "day": ("time", Fraction(86400)),
-    "week": ("time", Fraction(7 * 86400)),
-    "fortnight": ("time", Fraction(14 * 86400)),
-    "month": ("calendar", Fraction(1)),
-    "quarter": ("calendar", Fraction(3)),
-    "semiannually": ("calendar", Fraction(6)),
-    "year": ("calendar", Fraction(12)),
+    "hour": ("time", _UNITS["h"][2]),
+    "day": ("time", _UNITS["day"][2]),
+    "week": ("time", _UNITS["week"][2]),
+    "fortnight": ("time", 2 * _UNITS["week"][2]),
+    "month": ("calendar", _UNITS["month"][2]),
+    "quarter": ("calendar", 3 * _UNITS["month"][2]),
+    "semiannually": ("calendar", 6 * _UNITS["month"][2]),
+    "year": ("calendar", _UNITS["year"][2]),
     **{part: (part, Fraction(1)) for part in ("night", "morning", "evening")},
 }
+"""The length of a period, in the base unit of its dimension in :data:`_UNITS` (seconds, months):
+what ``every 12 hours`` and ``every 3 months`` are read as."""
 _TIMES_AFTER = re.compile(r"\s+times(?![\w])")
 _EVERY_BEFORE = re.compile(r"(?<![\w])(?:every|each)\s+\Z")
 _UNCOUNTED_FREQ = re.compile(
@@ -576,14 +578,14 @@ _RATE_PERIOD = re.compile(
     r"|annum)(?![\w])|[ \t]+(?P<adverb>daily|weekly|monthly|quarterly|yearly|annually)(?![\w])"
 )
 _RATE_LENGTHS: dict[str, Interval] = {
-    **dict.fromkeys(("day", "daily"), ("time", Fraction(1))),
-    **dict.fromkeys(("week", "wk", "weekly"), ("time", Fraction(7))),
-    **dict.fromkeys(("month", "mo", "monthly"), ("calendar", Fraction(1))),
-    **dict.fromkeys(("quarter", "quarterly"), ("calendar", Fraction(3))),
-    **dict.fromkeys(("year", "yr", "annum", "yearly", "annually"), ("calendar", Fraction(12))),
+    **dict.fromkeys(("day", "daily"), _PERIODS["day"]),
+    **dict.fromkeys(("week", "wk", "weekly"), _PERIODS["week"]),
+    **dict.fromkeys(("month", "mo", "monthly"), _PERIODS["month"]),
+    **dict.fromkeys(("quarter", "quarterly"), _PERIODS["quarter"]),
+    **dict.fromkeys(("year", "yr", "annum", "yearly", "annually"), _PERIODS["year"]),
 }
-"""The length of a rate's period, in days or in months: a rate converts only inside one (a
-month is no 30 days, a year no 52 weeks)."""
+"""The period of a rate, by the words that name it (:data:`_PERIODS`): a rate converts only
+inside one dimension (a month is no 30 days, a year no 52 weeks)."""
 
 
 def rate_period(text: str, end: int) -> tuple[Interval, int] | None:
