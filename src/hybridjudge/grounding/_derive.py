@@ -657,7 +657,6 @@ class Figures:
         unordered = row & ~ordered[ai]
         fwd = (row & newest[ai]) | (~row & (a >= b)) | unordered
         bwd = (row & ~newest[ai]) | (~row & (b >= a)) | unordered
-        same_scale = scl[ai] == scl[bi]
         both_pct = pct[ai] & pct[bi]
         no_pct = ~pct[ai] & ~pct[bi]
         mean2 = row | (near & (np.abs(line[bi] - line[ai]) == 1))
@@ -675,7 +674,8 @@ class Figures:
             add_a = np.concatenate([p[2][p[4]] for p in parts])
             add_b = np.concatenate([p[3][p[4]] for p in parts])
             add_near = np.concatenate([near[p[4]] for p in parts])
-            pair_scale = np.where(same_scale, scl[ai], np.nan)
+            # the scale stated for both operands (or a caption's), else none
+            pair_scale = np.where(scl[ai] == scl[bi], scl[ai], np.nan)
             add_scale = np.concatenate([pair_scale[p[4]] for p in parts])
             pair_cap = np.where(cap[ai] == cap[bi], cap[ai], 1.0)
             add_cap = np.concatenate([pair_cap[p[4]] for p in parts])
@@ -699,9 +699,7 @@ class Figures:
                     runs += magnitude
                     means = np.concatenate([means, [-val[r].mean() for r in magnitude]])
                     sums = np.concatenate([sums, [np.nan] * len(magnitude)])
-                run_scale = np.array(
-                    [scl[r[0]] if (scl[r] == scl[r[0]]).all() else np.nan for r in runs]
-                )
+                run_scale = _run_shared(scl, runs, np.nan)
                 run_pct = pct[[r[0] for r in runs]]
                 starts = np.array([r[0] for r in runs])
                 lengths = np.array([len(r) for r in runs])
@@ -714,9 +712,7 @@ class Figures:
                 # a run is of consecutive cells: near (a "%" column's mean need not carry the sign)
                 add_near = np.concatenate([add_near, np.ones(2 * len(runs), dtype=np.bool_)])
                 add_scale = np.concatenate([add_scale, run_scale, run_scale])
-                run_cap = np.array(
-                    [cap[r[0]] if (cap[r] == cap[r[0]]).all() else 1.0 for r in runs]
-                )
+                run_cap = _run_shared(cap, runs, 1.0)
                 add_cap = np.concatenate([add_cap, run_cap, run_cap])
                 add_pct = np.concatenate([add_pct, run_pct, run_pct])
                 add_plain = np.concatenate([add_plain, ~run_pct, ~run_pct])
@@ -768,6 +764,16 @@ class Figures:
                 two_near[pch_ok],
             ),
         }
+
+
+def _run_shared(
+    values: npt.NDArray[np.float64], runs: Sequence[list[int]], fill: float
+) -> npt.NDArray[np.float64]:
+    """Per run of figures, the value every figure of it has (a scale, a caption's scale), or
+    ``fill`` where they differ."""
+    import numpy as np
+
+    return np.array([values[r[0]] if (values[r] == values[r[0]]).all() else fill for r in runs])
 
 
 def _negated(t: Target) -> Target:
