@@ -434,7 +434,7 @@ CASES_ROUND_3: list[tuple[str, str, str, list[str]]] = [
         "The train takes 2 h 15 min.",
         "The journey lasts two hours and fifteen minutes.",
         "The journey lasts two hours and thirty minutes.",
-        ["thirty minutes"],
+        ["two hours and thirty minutes"],
     ),
     (
         "The return window is 30 days; refunds take 5-7 business days.",

@@ -350,15 +350,19 @@ def _occurrence(i: int, sc: Scan, start: int, end: int) -> _Occ:
     return ("context", i, span, sc.norm.original[span[0] : span[1]])
 
 
-_ONE_UNIT = re.compile(r"(?:minute|hour|day|week|fortnight|month|year)(?![\w])")
+_ONE_UNIT_WORDS = (
+    *("minute", "hour", "day", "week", "fortnight", "month", "year", "decade", "century"),
+)
+_ONE_UNIT = re.compile(rf"(?:{'|'.join(_ONE_UNIT_WORDS)})(?![\w])")
 _ONE_UNIT_BEFORE = re.compile(
     r"(?<![\w])(?:within|in|for|after|over|up\s+to|less\s+than|more\s+than|about|around"
-    r"|at\s+least|at\s+most|under|than|lasts?|takes?)\s+an?\s+\Z"
+    r"|at\s+least|at\s+most|under|than|lasts?|lasted|takes?|took|spans?|spanned|nearly"
+    r"|almost)\s+an?\s+\Z"
 )
 """A duration of one unit written with the article (``within a week``, ``for an hour``): not
 after a count (``twice a day`` is a frequency, read elsewhere). The unit is searched first (a
 literal), then what precedes it."""
-_ONE_UNIT_RUNS = frozenset((b"minute", b"hour", b"day", b"week", b"fortnight", b"month", b"year"))
+_ONE_UNIT_RUNS = frozenset(w.encode() for w in _ONE_UNIT_WORDS)
 _FORTNIGHT: tuple[str | None, str | None, Fraction] = ("fortnight", "time", Fraction(14 * 86400))
 
 

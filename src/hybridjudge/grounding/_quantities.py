@@ -132,6 +132,8 @@ _UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
     ("week", "time", Fraction(604800), ("wk", "wks", "week", "weeks")),
     ("month", "calendar", Fraction(1), ("mo", "mos", "month", "months")),
     ("year", "calendar", Fraction(12), ("yr", "yrs", "year", "years")),
+    ("decade", "calendar", Fraction(120), ("decade", "decades")),
+    ("century", "calendar", Fraction(1200), ("century", "centuries")),
     ("mol", "amount", Fraction(1), ("mol", "mole", "moles")),
     ("mmol", "amount", Fraction(1, 1000), ("mmol", "millimole", "millimoles")),
     ("μmol", "amount", Fraction(1, 10**6), ("μmol", "umol", "micromole", "micromoles")),
@@ -1776,10 +1778,18 @@ def scan(text: str | NormalizedText) -> Scan:
         _other_scripts(s, words, raws)
     if foreign_dates_possible(s, words):
         _foreign_dates(s, raws)
+    if not words.isdisjoint(_ROMAN_LABEL_RUNS):
+        _roman_numerals(norm, raws)
+    if b"in" in words and ("0s" in s or not words.isdisjoint(_DECADE_WORDS)):
+        _ages_by_decade(s, raws)
+    if s.count(":") >= 2:
+        _colon_durations(s, raws)
     if not words.isdisjoint(_MONTH_NAME_RUNS) and any(
         r.kind == "date" and r.value < 10000 for r in raws
     ):
         _date_spans(s, raws)
+    if not words.isdisjoint(_SMALLER_UNIT_RUNS) and _COMPOUND_DURATION.search(s) is not None:
+        _merge_compound_durations(s, raws)
     separators = _merge_ranges(s, raws)
     orig = norm.original
     norm_spans = tuple((r.start, r.end) for r in raws)
@@ -1892,6 +1902,103 @@ def _foreign_dates(s: str, raws: list[_Raw]) -> None:
             dates.append(_date_raw(int(p[1]), m.start(), m.end(), p[5:]))
     if dates:
         _replace_into(raws, dates)
+
+
+_ROMAN_LABELS = (
+    *("phase", "stage", "type", "grade", "class", "tier", "level", "category", "schedule"),
+    *("chapter", "part", "title", "volume", "vol", "appendix", "annex", "article", "book"),
+)
+"""Words a Roman numeral numbers (``Phase III``, ``Stage IV``, ``Type II``, ``Chapter XI``,
+``Title IX``): the figure an answer writes in digits (``Phase 3``). Not ``World War II`` (an
+answer writes ``the Second World War``, an ordinal, which is no figure) nor a monarch's
+numeral."""
+_ROMAN_LABEL_RUNS = frozenset(w.encode() for w in _ROMAN_LABELS)
+_ROMAN = re.compile(
+    rf"(?<![\w-])(?:{'|'.join(_ROMAN_LABELS)})s?\.?[ \t]+"
+    r"(?P<r>(?=[ivxl])(?:xl|l?x{0,3})(?:ix|iv|v?i{0,3}))(?![\w-]|[.,]\d)"
+)
+_ROMAN_DIGITS = {"i": 1, "v": 5, "x": 10, "l": 50}
+
+
+def _roman_value(numeral: str) -> int:
+    """The value of a well-formed Roman numeral below 90 (``xiv``: 14, ``xliv``: 44)."""
+    total = 0
+    for i, ch in enumerate(numeral):
+        v = _ROMAN_DIGITS[ch]
+        nxt = _ROMAN_DIGITS[numeral[i + 1]] if i + 1 < len(numeral) else 0
+        total += -v if v < nxt else v
+    return total
+
+
+def _roman_numerals(norm: NormalizedText, raws: list[_Raw]) -> None:
+    """Read the Roman numerals written in capitals after a word of :data:`_ROMAN_LABELS`
+    (``Phase III``: 3) as the figures they are."""
+    found: list[_Raw] = []
+    for m in _ROMAN.finditer(norm.text):
+        start, end = m.span("r")
+        if not _is_upper_in_original(norm, start, end):  # "type i" in lower case: a word
+            continue
+        value = Fraction(_roman_value(m["r"]))
+        found.append(_Raw("number", value, None, None, value, start, end, (1, 0, 1, 0)))
+    if found:
+        _replace_into(raws, found)
+
+
+_DECADE_WORDS = {
+    w.encode(): Fraction(10 * (i + 2))
+    for i, w in enumerate(
+        ("twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties")
+    )
+}
+_DECADE_WORDS[b"nineties"] = Fraction(90)
+_AGE_DECADE = re.compile(
+    r"(?<![\w])in(?:to)?[ \t]+(?:his|her|their|its|my|your|our|the)[ \t]+"
+    r"(?:(?:early|mid|late)(?:[ \t]+|-))?(?:(?P<d>[1-9]0s)|(?P<w>"
+    + "|".join(w.decode() for w in _DECADE_WORDS)
+    + r"))(?![\w'])"
+)
+"""A decade of life or of a scale (``in her 30s``, ``in his early thirties``, ``temperatures
+in the 40s``): any figure of the ten it spans grounds it (see :data:`F_DECADE`); ``30s`` is no
+30 seconds."""
+
+
+def _ages_by_decade(s: str, raws: list[_Raw]) -> None:
+    """Put the decades of :data:`_AGE_DECADE` in place of what was read there."""
+    found: list[_Raw] = []
+    for m in _AGE_DECADE.finditer(s):
+        value = Fraction(int(m["d"][:-1])) if m["d"] else _DECADE_WORDS[m["w"].encode()]
+        start, end = m.span("d") if m["d"] else m.span("w")
+        found.append(_Raw("number", value, None, None, value, start, end, (1, 0, 1, F_DECADE)))
+    if found:
+        _replace_into(raws, found)
+
+
+_COLON_DURATION = re.compile(
+    r"(?<![\w:.,/])(?P<h>\d{1,3}):(?P<m>[0-5]\d):(?P<s>[0-5]\d(?:\.\d{1,3})?)(?![\w:]|[.,]\d)"
+)
+_CLOCK_BEFORE = re.compile(r"(?<![\w])(?:at|until|till|from|by|since|before|after)[ \t]+\Z")
+_CLOCK_AFTER = re.compile(r"[ \t]*(?:am|pm|a\.m|p\.m|utc|gmt|[a-z]st|[a-z]dt)(?![\w])")
+
+
+def _colon_durations(s: str, raws: list[_Raw]) -> None:
+    """Read ``h:mm:ss`` (``finished in 3:05:12``, ``2:01:09.5``) as the duration it writes, in
+    seconds: an answer writes ``3 hours, 5 minutes and 12 seconds``; not a time of day (``at
+    10:30:00``, ``10:30:00 am``), which stays as the scan read it."""
+    found: list[_Raw] = []
+    for m in _COLON_DURATION.finditer(s):
+        start, end = m.span()
+        if (
+            _CLOCK_BEFORE.search(s, max(0, start - 8), start) is not None
+            or _CLOCK_AFTER.match(s, end) is not None
+        ):
+            continue
+        sec = m["s"]
+        decimals = len(sec) - 3 if "." in sec else 0
+        value = Fraction(int(m["h"]) * 3600 + int(m["m"]) * 60) + Fraction(sec)
+        sig = len(str(int(value))) + decimals
+        found.append(_Raw("number", value, "s", "time", value, start, end, (1, decimals, sig, 0)))
+    if found:
+        _replace_into(raws, found)
 
 
 _WORD_AT = re.compile(r"[^\W\d_]+")
@@ -2173,6 +2280,80 @@ def _date_spans(s: str, raws: list[_Raw]) -> None:
         else:  # "on June 3 - 5 people came"
             out.append(r)
             i += 1
+    raws[:] = out
+
+
+_DURATION_UNIT = (
+    r"(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|wks?|weeks?|mos?|months?|yrs?"
+    r"|years?)"
+)
+_COMPOUND_DURATION = re.compile(
+    rf"(?<![a-z]){_DURATION_UNIT}(?:[ \t]*,?[ \t]+(?:and[ \t]+)?|[ \t]?)"
+    rf"(?:\d|(?:{_alt([*_SMALL, *_TENS])})(?![a-z]))"
+)
+"""A unit of time, then another figure right after it (``2 hours and 30 minutes``, ``2h
+30m``, ``two hours and fifteen minutes``): where a duration in two units may stand (a C-level
+test before the loop over the figures)."""
+_SMALLER_UNIT_RUNS = frozenset(
+    w.encode()
+    for w in (
+        *("second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours"),
+        *("h", "hr", "hrs", "day", "days", "week", "weeks", "wk", "wks", "month", "months", "mo"),
+        "mos",
+    )
+)
+"""The units a second, smaller part of a duration is written in (``h`` stands for ``2h 30m``;
+``s`` and ``m`` alone are too common a run of letters to test)."""
+_COMPOUND_GAP = re.compile(r"[ \t]*(?:,[ \t]*)?(?:and[ \t]+)?")
+
+
+def _merge_compound_durations(s: str, raws: list[_Raw]) -> None:
+    """Make one duration of a figure in a unit of time followed by a smaller part in a smaller
+    unit (``2 hours and 30 minutes`` is 150 minutes, ``1 year 6 months`` 18 months, ``3 hours,
+    5 minutes and 12 seconds``, ``2h 30m``): an answer writes ``2.5 hours`` or ``150 minutes``
+    for it. The larger figure is whole and the smaller one less than one of its units (``2
+    hours 90 minutes`` stays two figures, as ``8 hours, 5 days a week`` does)."""
+    out: list[_Raw] = []
+    for r in raws:
+        lo = out[-1] if out else None
+        if (
+            lo is None
+            or lo.kind != "number"
+            or r.kind != "number"
+            or lo.unit is None
+            or r.unit is None
+            or lo.dimension not in ("time", "calendar")
+            or lo.value.denominator != 1
+            or lo.value <= 0
+            or r.value < 0
+            or _COMPOUND_GAP.fullmatch(s, lo.end, r.start) is None
+        ):
+            out.append(r)
+            continue
+        unit, factor = r.unit, _UNITS[r.unit][2] if r.unit in _UNITS else None
+        if r.dimension != lo.dimension:
+            if lo.unit == "h" and r.unit == "m" and r.start - lo.end <= 1:  # "2h 30m"
+                unit, factor = "min", _UNITS["min"][2]
+            else:
+                out.append(r)
+                continue
+        larger = _UNITS[lo.unit][2]
+        if factor is None or factor >= larger or r.value * factor >= larger:
+            out.append(r)
+            continue
+        value = lo.base / factor + r.value
+        mult, decimals, _sig, flags = r.meta
+        sig = len(str(int(value))) + decimals
+        out[-1] = _Raw(
+            "number",
+            value,
+            unit,
+            lo.dimension,
+            value * factor,
+            lo.start,
+            r.end,
+            (mult, decimals, sig, flags | lo.meta[3]),
+        )
     raws[:] = out
 
 

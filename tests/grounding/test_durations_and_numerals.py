@@ -1,0 +1,163 @@
+"""Durations written in two units, ``h:mm:ss``, decades and centuries, a decade of life, and
+Roman numerals after a label: forms a correct answer (or its context) writes that the checks
+read as other figures, or not at all.
+
+Every expected value is computed by hand from the sentence (``2 hours and 30 minutes`` is
+2 x 60 + 30 = 150 minutes; ``3:05:12`` is 3 x 3,600 + 5 x 60 + 12 = 11,112 seconds)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hybridjudge.grounding import check_grounding, parse_quantities
+
+
+def _read(text: str) -> list[tuple[str, Fraction, str | None, str | None]]:
+    return [(q.text, q.value, q.unit, q.dimension) for q in parse_quantities(text)]
+
+
+def _ungrounded(answer: str, context: str) -> list[str]:
+    return [f.subject or "" for f in check_grounding(answer, context).findings]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2 hours and 30 minutes", [("2 hours and 30 minutes", Fraction(150), "min", "time")]),
+        ("2 h 15 min", [("2 h 15 min", Fraction(135), "min", "time")]),
+        ("two hours and fifteen minutes", [("two hours and fifteen minutes", 135, "min", "time")]),
+        ("1 hour 45 minutes", [("1 hour 45 minutes", Fraction(105), "min", "time")]),
+        # "30m" after "2h" is minutes, not metres
+        ("2h 30m", [("2h 30m", Fraction(150), "min", "time")]),
+        (
+            "3 hours, 5 minutes and 12 seconds",
+            [("3 hours, 5 minutes and 12 seconds", 11112, "s", "time")],
+        ),
+        ("3 days 12 hours", [("3 days 12 hours", Fraction(84), "h", "time")]),
+        ("5 years and 6 months", [("5 years and 6 months", Fraction(66), "month", "calendar")]),
+        ("one year and six months", [("one year and six months", 18, "month", "calendar")]),
+        ("finished in 3:05:12", [("3:05:12", Fraction(11112), "s", "time")]),
+        ("a time of 2:01:09.5", [("2:01:09.5", Fraction(14539, 2), "s", "time")]),
+        ("two decades", [("two decades", Fraction(2), "decade", "calendar")]),
+        ("3 centuries", [("3 centuries", Fraction(3), "century", "calendar")]),
+    ],
+)
+def test_a_duration_is_read_as_one_figure(
+    text: str, expected: list[tuple[str, Fraction | int, str, str]]
+) -> None:
+    assert _read(text) == [(t, Fraction(v), u, d) for t, v, u, d in expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # not one duration: the smaller part is not less than one larger unit, the units rise,
+        # or the larger figure is not whole
+        ("2 hours 90 minutes", ["2 hours", "90 minutes"]),
+        ("8 hours, 5 days a week", ["8 hours", "5 days"]),
+        ("2.5 hours 10 minutes", ["2.5 hours", "10 minutes"]),
+        ("in 2 years, 3 of them abroad", ["2 years", "3"]),
+        # a time of day stays one
+        ("at 10:30:00", ["10", "30", "00"]),
+        ("10:30:00 am", ["10", "30", "00"]),
+    ],
+)
+def test_what_is_no_duration_in_two_units_stays_as_it_was(text: str, expected: list[str]) -> None:
+    assert [q.text for q in parse_quantities(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        ("The flight lasted 150 minutes.", "The flight lasted 2 hours and 30 minutes."),
+        ("The flight lasted 2.5 hours.", "The flight lasted 2 hours 30 minutes."),
+        ("The flight lasted 2 hours 30 minutes.", "The flight lasted 2.5 hours."),
+        ("The flight lasted 2h 30m.", "The flight lasted 150 minutes."),
+        ("The movie runs 1 hour 45 minutes.", "The movie runs 105 minutes."),
+        ("He served 5 years and 6 months.", "He served five and a half years."),
+        ("He ran the marathon in 3:05:12.", "He ran it in 3 hours, 5 minutes and 12 seconds."),
+        ("The warranty lasts ten years.", "The warranty lasts a decade."),
+        ("It lasted 100 years.", "It lasted a century."),
+        ("It lasted 20 years.", "It lasted two decades."),
+        ("Two decades later it closed.", "Twenty years later it closed."),
+        ("She is in her 30s.", "She is 34."),
+        ("He was in his early thirties.", "He was 31."),
+        ("She is in her mid-40s.", "She is 45 years old."),
+        ("The drug is in Phase 3 trials.", "The drug is in Phase III trials."),
+        (
+            "Patients with stage 4 cancer were excluded.",
+            "Patients with Stage IV cancer were excluded.",
+        ),
+        ("It treats type 2 diabetes.", "It treats Type II diabetes."),
+        ("See Chapter 11 of the code.", "See Chapter XI of the code."),
+    ],
+)
+def test_the_same_figure_written_another_way_is_grounded(answer: str, context: str) -> None:
+    assert _ungrounded(answer, context) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "subject"),
+    [
+        (
+            "The flight lasted 2 hours and 30 minutes.",
+            "It lasted 3 hours.",
+            "2 hours and 30 minutes",
+        ),
+        (
+            "The flight lasted 2 hours and 30 minutes.",
+            "It lasted 2 hours and 45 minutes.",
+            "2 hours and 30 minutes",
+        ),
+        # a part of the duration is not the duration
+        ("The flight lasted 2 hours.", "The flight lasted 2 hours and 30 minutes.", "2 hours"),
+        (
+            "He ran the marathon in 3:15:12.",
+            "He ran it in 3 hours, 5 minutes and 12 seconds.",
+            "3:15:12",
+        ),
+        ("It lasted 30 years.", "It lasted two decades.", "30 years"),
+        ("It lasted two decades.", "It lasted 30 years.", "two decades"),
+        ("She is in her 30s.", "She is 44.", "30s"),
+        ("He was in his early thirties.", "He was 51.", "thirties"),
+        ("The drug is in Phase III trials.", "The drug is in Phase 2 trials.", "III"),
+        ("The drug is in Phase 2 trials.", "The drug is in Phase III trials.", "2"),
+    ],
+)
+def test_another_duration_or_numeral_is_flagged(answer: str, context: str, subject: str) -> None:
+    assert _ungrounded(answer, context) == [subject]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Phase III trials", [("III", 3)]),
+        ("Stage IV cancer", [("IV", 4)]),
+        ("Title IX", [("IX", 9)]),
+        ("Part I and Part II", [("I", 1), ("II", 2)]),
+        ("Chapter XLIV", [("XLIV", 44)]),
+        # lower case is a word ("type i" may be a typo'd pronoun), and no label, no numeral
+        ("a type i error", []),
+        ("World War II", []),
+        ("Louis XIV", []),
+        ("Class A shares", []),
+    ],
+)
+def test_a_roman_numeral_after_a_label_is_its_figure(
+    text: str, expected: list[tuple[str, int]]
+) -> None:
+    assert [(q.text, q.value) for q in parse_quantities(text)] == [
+        (t, Fraction(v)) for t, v in expected
+    ]
+
+
+def test_a_decade_of_life_is_no_duration_in_seconds() -> None:
+    # "30s" was 30 seconds; as a decade any of 30-39 grounds it
+    [q] = parse_quantities("She is in her 30s.")
+    assert (q.text, q.value, q.dimension) == ("30s", Fraction(30), None)
+    assert _ungrounded("She is in her 30s.", "She is 39.") == []
+    assert _ungrounded("She is in her 30s.", "She is 40.") == ["30s"]
+    # a duration in seconds is still one
+    assert _read("It took 30s.") == [("30s", Fraction(30), "s", "time")]
