@@ -161,3 +161,84 @@ def test_a_decade_of_life_is_no_duration_in_seconds() -> None:
     assert _ungrounded("She is in her 30s.", "She is 40.") == ["30s"]
     # a duration in seconds is still one
     assert _read("It took 30s.") == [("30s", Fraction(30), "s", "time")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the second figure was lost ("c-8", "kg-10" read as identifiers) or read as negative
+        ("Store refrigerated at 2°C–8°C.", [("2°C", 2, "low"), ("8°C", 8, "high")]),
+        ("from 5 kg-10 kg", [("5 kg", 5, "low"), ("10 kg", 10, "high")]),
+        ("rates of 3%-4%", [("3%", 3, "low"), ("4%", 4, "high")]),
+        ("10 ml-20 ml", [("10 ml", 10, "low"), ("20 ml", 20, "high")]),
+        # what was read before is read so still
+        ("5mg-10mg", [("5mg", 5, "low"), ("10mg", 10, "high")]),
+        ("grew 5%-a record", [("5%", 5, None)]),
+        ("in 2020 COVID-19 hit", [("2020", 2020, None)]),
+    ],
+)
+def test_a_range_after_a_unit_reads_both_ends(
+    text: str, expected: list[tuple[str, int, str | None]]
+) -> None:
+    assert [(q.text, q.value, q.range_role) for q in parse_quantities(text)] == [
+        (t, Fraction(v), r) for t, v, r in expected
+    ]
+
+
+def test_both_ends_of_a_range_after_a_unit_are_checked() -> None:
+    context = "Store refrigerated at 2°C–8°C."
+    assert _ungrounded("Store between 2 and 8 degrees Celsius.", context) == []
+    assert _ungrounded("Store between 2 and 10 degrees Celsius.", context) == ["10 degrees Celsius"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "subjects"),
+    [
+        # an approximation of a figure in a unit: rounded at its last non-zero digit, within
+        # 2.5% (APPROX_SHARE), as for a figure without one
+        ("The speed of light is about 300,000 km/s.", "It is 299,792 km/s.", []),
+        ("The Moon is about 384,000 km away.", "The distance is 384,400 km.", []),
+        ("The drive takes about 2 hours.", "The drive takes 118 minutes.", []),
+        ("The Moon is about 300,000 km away.", "The distance is 384,400 km.", ["300,000 km"]),
+        ("The drive takes about 3 hours.", "The drive takes 118 minutes.", ["3 hours"]),
+        # a bound in a unit: up to one unit of its last non-zero digit and 10% past it
+        ("The route is more than 300 km long.", "The route is 312 km long.", []),
+        ("The trial lasted over 3 years.", "The trial lasted 38 months.", []),
+        ("The route is over 300 km long.", "The route is 400 km long.", ["300 km"]),
+        ("The route is more than 400 km long.", "The route is 312 km long.", ["400 km"]),
+        # never a bound the context states itself
+        ("Bags under 25 kg fly free.", "Bags under 24 kg fly free.", ["25 kg"]),
+        ("Bags under 25 kg fly free.", "Bags weighing 24 kg fly free.", []),
+    ],
+)
+def test_an_approximation_or_a_bound_in_a_unit(
+    answer: str, context: str, subjects: list[str]
+) -> None:
+    assert _ungrounded(answer, context) == subjects
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "subjects"),
+    [
+        (
+            "Overtime is paid at 1.5 times the normal rate.",
+            "Overtime is paid at time and a half.",
+            [],
+        ),
+        ("Overtime is paid at time and a half.", "Overtime is paid at 1.5x the normal rate.", []),
+        (
+            "Overtime is paid at time-and-a-half.",
+            "Overtime is paid at 2x the normal rate.",
+            ["time-and-a-half"],
+        ),
+        (
+            "Overtime is paid at 2 times the normal rate.",
+            "Overtime is paid at time and a half.",
+            ["2 times"],
+        ),
+    ],
+)
+def test_time_and_a_half_is_one_and_a_half_times(
+    answer: str, context: str, subjects: list[str]
+) -> None:
+    assert _ungrounded(answer, context) == subjects

@@ -1478,6 +1478,14 @@ class GroundingContext:
         :meth:`rounded` over ``middle`` plus or minus ``half``, but never a figure the context
         itself states as a bound (``orders over $50`` is a threshold: ``above $40`` is another
         one, not a looser statement of it)."""
+        bounds = self._bound_spans()
+        return self.rounded(
+            middle, half, precision, percent, currencies, lambda occ: (occ[1], occ[2]) in bounds
+        )
+
+    def _bound_spans(self) -> frozenset[tuple[int, tuple[int, int]]]:
+        """(passage, span) of every figure the context states as a bound (``over $50``,
+        ``$50 or more``, ``65+``), found on first need."""
         if self._bounds is None:
             self._bounds = frozenset(
                 (i, q.span)
@@ -1485,10 +1493,31 @@ class GroundingContext:
                 for q, (_a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True)
                 if meta[3] & (F_ABOVE | F_BELOW) or _BOUND_AFTER.match(sc.norm.text, b)
             )
-        bounds = self._bounds
-        return self.rounded(
-            middle, half, precision, percent, currencies, lambda occ: (occ[1], occ[2]) in bounds
-        )
+        return self._bounds
+
+    def near_in_unit(self, q: Quantity, middle: float, half: float, bound: bool) -> _Occ | None:
+        """A context figure in ``q``'s physical dimension within ``half`` of ``middle`` (both
+        in ``q``'s unit, compared in the dimension's base unit: ``about 300,000 km/s`` for
+        ``299,792 km/s``, ``more than 300 km`` for ``312 km``); for a ``bound``, never a figure
+        the context states as a bound. Linear in the context's figures: asked only for an
+        approximation or a bound in a unit, which no other lookup traced."""
+        if not q.value:
+            return None
+        factor = float(q.base_value / q.value)
+        lo, hi = (middle - half) * factor, (middle + half) * factor
+        if lo > hi:  # a negative factor cannot arise from a unit, but keep the range ordered
+            lo, hi = hi, lo
+        slack = (hi - lo) * 1e-9 + 1e-12
+        bounds = self._bound_spans() if bound else frozenset()
+        for c, occ in self._idx().items:
+            if (
+                c.kind == "number"
+                and c.dimension == q.dimension
+                and lo - slack <= float(c.base_value) <= hi + slack
+                and (occ[1], occ[2]) not in bounds
+            ):
+                return occ
+        return None
 
     def rounded(
         self,
@@ -2187,7 +2216,16 @@ class GroundingChecker:
             if occ is not None:
                 return occ
         if not money and q.unit != "%":
-            return self.context.same_numeral(q)
+            # a figure in a unit: an approximation or a bound of a context figure in it, or
+            # the same numeral read in the other convention
+            approx = _approximation(q, meta)
+            bound = _bound(q, meta) if approx is None else None
+            near = None
+            if approx is not None:
+                near = self.context.near_in_unit(q, float(q.value), approx[1], bound=False)
+            elif bound is not None:
+                near = self.context.near_in_unit(q, bound[0], bound[1], bound=True)
+            return near or self.context.same_numeral(q)
         if flags & F_OWN_SCALE and mult != 1:
             # "$1,496.5 million" for a cell "1,496.5" whose scale the context does not state,
             # never more precisely than the cell is written ("€3.0bn" is not "3")

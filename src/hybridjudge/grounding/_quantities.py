@@ -690,7 +690,7 @@ _ALTERNATIVES: dict[str, str] = {
     "cdate": r"""(?P<cdate>(?:(?P<cy>\d{4})\s?[年년]\s?|(?<![\d年년]))(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<!/)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES})\s?)?
+    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES})\s?)?
        (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
@@ -1368,8 +1368,12 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
             while q > 0 and _wordlike(s[q - 1]):
                 q -= 1
             add(q)
-            if prev == "-" and q > 0 and "0" <= s[q - 1] <= "9":
-                add(p)  # "9am-5pm", "10k-20k": the word before the hyphen ends a figure
+            if prev == "-" and q > 0:
+                k = q - 1
+                while k > 0 and q - k <= 2 and s[k] in " °":  # "2°C-8°C", "5 kg-10 kg"
+                    k -= 1
+                if "0" <= s[k] <= "9":
+                    add(p)  # "9am-5pm", "10k-20k": the word before the hyphen ends a figure
             continue
         else:
             if prev in "-+.(":
@@ -1784,6 +1788,8 @@ def scan(text: str | NormalizedText) -> Scan:
         _ages_by_decade(s, raws)
     if s.count(":") >= 2:
         _colon_durations(s, raws)
+    if b"time" in words and b"half" in words:
+        _time_and_a_half(s, raws)
     if not words.isdisjoint(_MONTH_NAME_RUNS) and any(
         r.kind == "date" and r.value < 10000 for r in raws
     ):
@@ -1997,6 +2003,23 @@ def _colon_durations(s: str, raws: list[_Raw]) -> None:
         value = Fraction(int(m["h"]) * 3600 + int(m["m"]) * 60) + Fraction(sec)
         sig = len(str(int(value))) + decimals
         found.append(_Raw("number", value, "s", "time", value, start, end, (1, decimals, sig, 0)))
+    if found:
+        _replace_into(raws, found)
+
+
+_TIME_AND_A_HALF = re.compile(
+    r"(?<![\w-])time(?:[ \t]+|-)and(?:[ \t]+|-)a(?:[ \t]+|-)half"
+    r"(?![\w-]|[ \t]+(?:an?[ \t]+)?(?:second|minute|hour|day|week|month|year)s?(?![\w]))"
+)
+
+
+def _time_and_a_half(s: str, raws: list[_Raw]) -> None:
+    """Read ``time and a half`` (a rate of pay) as the factor it is, ``1.5x``, in place of its
+    ``half``."""
+    found = [
+        _Raw("number", Fraction(3, 2), None, None, Fraction(3, 2), *m.span(), (1, 1, 2, F_RATIO))
+        for m in _TIME_AND_A_HALF.finditer(s)
+    ]
     if found:
         _replace_into(raws, found)
 
