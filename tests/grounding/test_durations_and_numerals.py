@@ -242,3 +242,59 @@ def test_time_and_a_half_is_one_and_a_half_times(
     answer: str, context: str, subjects: list[str]
 ) -> None:
     assert _ungrounded(answer, context) == subjects
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # read apart before: "half" (1/2) and "a million" (1,000,000)
+        ("half a million dollars", [("half a million dollars", 500_000, "currency-usd")]),
+        ("a half million people", [("a half million", 500_000, None)]),
+        ("a quarter of a million copies", [("a quarter of a million", 250_000, None)]),
+        (
+            "three quarters of a billion euros",
+            [("three quarters of a billion euros", 750_000_000, "currency-eur")],
+        ),
+        ("two and a half billion", [("two and a half billion", 2_500_000_000, None)]),
+        ("one-and-a-half million users", [("one-and-a-half million", 1_500_000, None)]),
+        # scientific notation: 6 x 10^24 was 6, 10 and 24 kg
+        ("The mass is 6 × 10^24 kg.", [("6 × 10^24 kg", 6 * 10**24, "mass")]),
+        ("6×10²⁴ kg", [("6×10²⁴ kg", 6 * 10**24, "mass")]),
+        ("6.022 × 10^23 atoms", [("6.022 × 10^23", Fraction(6022, 1000) * 10**23, None)]),
+        ("1.5 x 10^-3 mol", [("1.5 x 10^-3 mol", Fraction(3, 2000), "amount")]),
+        # no power of ten: a product, a grid
+        ("a 2 x 10 grid", [("2", 2, None), ("10", 10, None)]),
+        ("3 x 1024 pixels", [("3", 3, None), ("1024", 1024, None)]),
+    ],
+)
+def test_a_share_of_a_scale_word_and_a_power_of_ten_are_one_figure(
+    text: str, expected: list[tuple[str, int | Fraction, str | None]]
+) -> None:
+    assert [(q.text, q.value, q.dimension) for q in parse_quantities(text)] == [
+        (t, Fraction(v), d) for t, v, d in expected
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "subjects"),
+    [
+        ("The city has half a million residents.", "The city has 500,000 residents.", []),
+        ("The city has 500,000 residents.", "The city has half a million residents.", []),
+        ("It sold a quarter of a million copies.", "It sold 250,000 copies.", []),
+        ("It has 1.5 million users.", "It has one and a half million users.", []),
+        ("It has one and a half million users.", "It has 1.5 million users.", []),
+        ("The mass is 6 × 10^24 kg.", "The mass is 6e24 kg.", []),
+        ("The mass is 6e24 kg.", "The mass is 6 × 10^24 kg.", []),
+        (
+            "The city has half a million residents.",
+            "The city has 600,000 residents.",
+            ["half a million"],
+        ),
+        ("It has 2.5 million users.", "It has one and a half million users.", ["2.5 million"]),
+        ("The mass is 6 × 10^23 kg.", "The mass is 6e24 kg.", ["6 × 10^23 kg"]),
+    ],
+)
+def test_shares_of_a_scale_and_powers_of_ten_are_checked(
+    answer: str, context: str, subjects: list[str]
+) -> None:
+    assert _ungrounded(answer, context) == subjects

@@ -1790,6 +1790,10 @@ def scan(text: str | NormalizedText) -> Scan:
         _colon_durations(s, raws)
     if b"time" in words and b"half" in words:
         _time_and_a_half(s, raws)
+    if not words.isdisjoint(_SHARE_OF_SCALE_RUNS) and not words.isdisjoint(_SCALE_RUNS):
+        _shares_of_a_scale(s, raws)
+    if "10" in s and _TIMES_TEN.search(s) is not None:
+        _powers_of_ten(norm, raws)
     if not words.isdisjoint(_MONTH_NAME_RUNS) and any(
         r.kind == "date" and r.value < 10000 for r in raws
     ):
@@ -2003,6 +2007,85 @@ def _colon_durations(s: str, raws: list[_Raw]) -> None:
         value = Fraction(int(m["h"]) * 3600 + int(m["m"]) * 60) + Fraction(sec)
         sig = len(str(int(value))) + decimals
         found.append(_Raw("number", value, "s", "time", value, start, end, (1, decimals, sig, 0)))
+    if found:
+        _replace_into(raws, found)
+
+
+_SHARE_OF_SCALE_RUNS = frozenset((b"half", b"quarter", b"quarters"))
+_SCALE_RUNS = frozenset(w.encode() for w in _SCALE_WORDS)
+_SHARE_OF_SCALE = re.compile(
+    r"(?<![\w-])(?:(?P<h>half[ -]an?|an?[ -]half)|(?P<q>(?:a|one)[ -]quarter[ -]of[ -]an?)"
+    r"|(?P<tq>three[ -]quarters[ -]of[ -]an?)"
+    rf"|(?P<n>\d{{1,3}}|{_alt(w for w in _SMALL if w != 'zero')})[ -]and[ -]an?[ -]half)"
+    rf"[ -](?P<s>{'|'.join(_SCALE_WORDS)})(?![\w-])(?:[ \t]+(?P<c>[a-z]+))?"
+)
+"""A share of a scale word (``half a million``, ``a quarter of a million``, ``three quarters of
+a billion``, ``one and a half million``, ``2-and-a-half billion``), optionally in a currency
+written as a word (``half a million dollars``)."""
+
+
+def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
+    """Read the figures of :data:`_SHARE_OF_SCALE` (``half a million``: 500,000), in place of
+    the fraction and the scale read apart."""
+    found: list[_Raw] = []
+    for m in _SHARE_OF_SCALE.finditer(s):
+        if m["h"]:
+            mantissa = Fraction(1, 2)
+        elif m["q"] or m["tq"]:
+            mantissa = Fraction(1 if m["q"] else 3, 4)
+        else:
+            n = m["n"]
+            mantissa = (Fraction(int(n)) if n.isdigit() else Fraction(_SMALL[n])) + Fraction(1, 2)
+        scale = _SCALES[m["s"]]
+        value = mantissa * scale
+        end = m.end("s")
+        unit, dim, factor = None, None, _ONE
+        info = _UNITS.get(m["c"] or "")
+        if info is not None and (info[1] or "").startswith("currency-"):
+            unit, dim, factor = info
+            end = m.end("c")
+        decimals = 1 if mantissa.denominator == 2 else 2
+        sig = len(str(mantissa.numerator * 10**decimals // mantissa.denominator).lstrip("0"))
+        meta = (scale, decimals, sig, F_OWN_SCALE)
+        found.append(_Raw("number", value, unit, dim, value * factor, m.start(), end, meta))
+    if found:
+        _replace_into(raws, found)
+
+
+_TIMES_TEN = re.compile(r"\d[ \t]*[x×*·][ \t]*10\^?[-+]?\d")
+_POWER_OF_TEN = re.compile(
+    r"(?<![\w.,])(?P<sign>-)?(?P<m>\d{1,3}(?:\.\d+)?)[ \t]*[x×*·][ \t]*10"
+    r"(?:\^[ \t]*(?P<e>[-+]?\d{1,3})|(?P<sup>-?\d{1,2}))(?![\w.,]|\d)"
+    r"(?:[ \t]?(?P<u>[^\W\d_][\w/°μ]*))?"
+)
+_SUPERSCRIPTS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
+    """Read scientific notation (``6 × 10^24 kg``, ``6×10²⁴ kg``, ``1.5 x 10^-3 mol``) as the
+    figure it writes, in place of its mantissa, its ``10`` and its exponent read apart (``6e24``
+    is read by the master expression). A unit written after it is kept when it is one of
+    :data:`_UNITS`."""
+    s = norm.text
+    found: list[_Raw] = []
+    for m in _POWER_OF_TEN.finditer(s):
+        if m["sup"] is not None:  # "10²⁴" is normalised to "1024": only superscripts say so
+            a, b = norm.to_original(*m.span("sup"))
+            if not set(norm.original[a:b]) <= _SUPERSCRIPTS:
+                continue
+        exponent = int(m["e"] if m["e"] is not None else m["sup"])
+        mantissa = Fraction(m["m"])
+        value = mantissa * Fraction(10) ** exponent * (-1 if m["sign"] else 1)
+        unit, dim, factor = None, None, _ONE
+        end = m.end("e") if m["e"] is not None else m.end("sup")
+        info = _UNITS.get(m["u"] or "")
+        if info is not None:
+            unit, dim, factor = info
+            end = m.end("u")
+        decimals = len(m["m"].split(".")[1]) if "." in m["m"] else 0
+        sig = len(m["m"].replace(".", "").lstrip("0")) or 1
+        meta = (1, decimals - exponent, sig, 0)
+        found.append(_Raw("number", value, unit, dim, value * factor, m.start(), end, meta))
     if found:
         _replace_into(raws, found)
 
