@@ -486,6 +486,17 @@ RESTATED_REFUSALS = {
         "This isn't available in the provided text.",
         "Insufficient context.",
         "Insufficient details to answer.",
+        # a source named with "provided" after it, the documentation or a knowledge base,
+        # "nothing in the context" with more verbs, a source that is not enough
+        "The text provided does not include details about the return window.",
+        "The sources given don't mention the fee.",
+        "This isn't covered in the documentation I have access to.",
+        "The knowledge base doesn't mention a warranty.",
+        "Nothing in the context addresses this.",
+        "Nothing in the documents covers the shipping time.",
+        "The context is insufficient to answer this question.",
+        "The information provided is not sufficient to determine the date.",
+        "The documents provided are insufficient.",
     ],
 )
 def test_more_refusal_forms_abstain(text: str) -> None:
@@ -500,6 +511,10 @@ def test_more_refusal_forms_abstain(text: str) -> None:
         "Flood damage isn't covered in the standard policy.",
         "The X200 is not available in the UK.",
         "Gluten is not found in the product.",
+        # a thing that is insufficient, a source that says something
+        "The evidence is insufficient to prove fraud, the court said.",
+        "The documents provided show revenue of $5 million.",
+        "The knowledge base has 300 articles.",
     ],
 )
 def test_not_covered_available_or_found_in_a_thing_answers(text: str) -> None:

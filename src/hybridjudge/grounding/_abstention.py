@@ -192,6 +192,14 @@ _EN_SOURCE_ONE = (
     "information provided",
     "information given",
     "provided information",
+    # after the nine nouns above (the sources of _EN_THE_SOURCE): "The text provided does not
+    # include ...", "This isn't covered in the documentation"
+    *_combine(
+        ("context", "document", "text", "passage", "excerpt", "snippet"),
+        ("provided", "given", "supplied"),
+    ),
+    "documentation",
+    "knowledge base",
 )
 _EN_SOURCE_MANY = (
     "contexts",
@@ -204,6 +212,10 @@ _EN_SOURCE_MANY = (
     "articles",
     "snippets",
     "materials",
+    *_combine(
+        ("contexts", "documents", "texts", "passages", "excerpts", "snippets", "sources"),
+        ("provided", "given", "supplied"),
+    ),
 )
 _EN_SOURCE_VERBS = (
     "disclose",
@@ -262,6 +274,8 @@ _EN_THE_SOURCE = (
         ("the", "this"),
         tuple(s for s in _EN_SOURCE_ONE[:9] + _EN_SOURCE_MANY if not s.startswith(("rep", "art"))),
     ),
+    "the documentation",
+    "the knowledge base",
 )
 _EN_ABSENT_FROM_SOURCE = _combine(
     (
@@ -759,8 +773,14 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
                 "nothing in the passages",
                 "nothing in the sources",
             ),
-            ("indicates", "says", "states", "mentions", "specifies", "tells us"),
+            (
+                *("indicates", "says", "states", "mentions", "specifies", "tells us"),
+                *("addresses", "covers", "answers", "discusses", "explains", "describes"),
+            ),
         ),
+        # "The context is insufficient to answer this question."
+        *_combine(_EN_SOURCE_ONE, ("is insufficient", "isn't sufficient", "isn't enough")),
+        *_combine(_EN_SOURCE_MANY, ("are insufficient", "aren't sufficient", "aren't enough")),
         "no information related to",
         "no relevant information",
         "no specific information",
