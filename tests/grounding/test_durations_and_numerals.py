@@ -191,57 +191,43 @@ def test_both_ends_of_a_range_after_a_unit_are_checked() -> None:
     assert _ungrounded("Store between 2 and 10 degrees Celsius.", context) == ["10 degrees Celsius"]
 
 
-@pytest.mark.parametrize(
-    ("answer", "context", "subjects"),
-    [
-        # an approximation of a figure in a unit: rounded at its last non-zero digit, within
-        # 2.5% (APPROX_SHARE), as for a figure without one
-        ("The speed of light is about 300,000 km/s.", "It is 299,792 km/s.", []),
-        ("The Moon is about 384,000 km away.", "The distance is 384,400 km.", []),
-        ("The drive takes about 2 hours.", "The drive takes 118 minutes.", []),
-        ("The Moon is about 300,000 km away.", "The distance is 384,400 km.", ["300,000 km"]),
-        ("The drive takes about 3 hours.", "The drive takes 118 minutes.", ["3 hours"]),
-        # a bound in a unit: up to one unit of its last non-zero digit and 10% past it
-        ("The route is more than 300 km long.", "The route is 312 km long.", []),
-        ("The trial lasted over 3 years.", "The trial lasted 38 months.", []),
-        ("The route is over 300 km long.", "The route is 400 km long.", ["300 km"]),
-        ("The route is more than 400 km long.", "The route is 312 km long.", ["400 km"]),
-        # never a bound the context states itself
-        ("Bags under 25 kg fly free.", "Bags under 24 kg fly free.", ["25 kg"]),
-        ("Bags under 25 kg fly free.", "Bags weighing 24 kg fly free.", []),
-    ],
-)
-def test_an_approximation_or_a_bound_in_a_unit(
-    answer: str, context: str, subjects: list[str]
-) -> None:
-    assert _ungrounded(answer, context) == subjects
+UNIT_APPROXIMATIONS_AND_BOUNDS: list[tuple[str, str, list[str]]] = [
+    # an approximation of a figure in a unit: rounded at its last non-zero digit, within
+    # 2.5% (APPROX_SHARE), as for a figure without one
+    ("The speed of light is about 300,000 km/s.", "It is 299,792 km/s.", []),
+    ("The Moon is about 384,000 km away.", "The distance is 384,400 km.", []),
+    ("The drive takes about 2 hours.", "The drive takes 118 minutes.", []),
+    ("The Moon is about 300,000 km away.", "The distance is 384,400 km.", ["300,000 km"]),
+    ("The drive takes about 3 hours.", "The drive takes 118 minutes.", ["3 hours"]),
+    # a bound in a unit: up to one unit of its last non-zero digit and 10% past it
+    ("The route is more than 300 km long.", "The route is 312 km long.", []),
+    ("The trial lasted over 3 years.", "The trial lasted 38 months.", []),
+    ("The route is over 300 km long.", "The route is 400 km long.", ["300 km"]),
+    ("The route is more than 400 km long.", "The route is 312 km long.", ["400 km"]),
+    # never a bound the context states itself
+    ("Bags under 25 kg fly free.", "Bags under 24 kg fly free.", ["25 kg"]),
+    ("Bags under 25 kg fly free.", "Bags weighing 24 kg fly free.", []),
+]
 
 
-@pytest.mark.parametrize(
-    ("answer", "context", "subjects"),
-    [
-        (
-            "Overtime is paid at 1.5 times the normal rate.",
-            "Overtime is paid at time and a half.",
-            [],
-        ),
-        ("Overtime is paid at time and a half.", "Overtime is paid at 1.5x the normal rate.", []),
-        (
-            "Overtime is paid at time-and-a-half.",
-            "Overtime is paid at 2x the normal rate.",
-            ["time-and-a-half"],
-        ),
-        (
-            "Overtime is paid at 2 times the normal rate.",
-            "Overtime is paid at time and a half.",
-            ["2 times"],
-        ),
-    ],
-)
-def test_time_and_a_half_is_one_and_a_half_times(
-    answer: str, context: str, subjects: list[str]
-) -> None:
-    assert _ungrounded(answer, context) == subjects
+TIME_AND_A_HALF: list[tuple[str, str, list[str]]] = [
+    (
+        "Overtime is paid at 1.5 times the normal rate.",
+        "Overtime is paid at time and a half.",
+        [],
+    ),
+    ("Overtime is paid at time and a half.", "Overtime is paid at 1.5x the normal rate.", []),
+    (
+        "Overtime is paid at time-and-a-half.",
+        "Overtime is paid at 2x the normal rate.",
+        ["time-and-a-half"],
+    ),
+    (
+        "Overtime is paid at 2 times the normal rate.",
+        "Overtime is paid at time and a half.",
+        ["2 times"],
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -275,26 +261,72 @@ def test_a_share_of_a_scale_word_and_a_power_of_ten_are_one_figure(
     ]
 
 
+SHARES_OF_SCALES_AND_POWERS: list[tuple[str, str, list[str]]] = [
+    ("The city has half a million residents.", "The city has 500,000 residents.", []),
+    ("The city has 500,000 residents.", "The city has half a million residents.", []),
+    ("It sold a quarter of a million copies.", "It sold 250,000 copies.", []),
+    ("It has 1.5 million users.", "It has one and a half million users.", []),
+    ("It has one and a half million users.", "It has 1.5 million users.", []),
+    ("The mass is 6 × 10^24 kg.", "The mass is 6e24 kg.", []),
+    ("The mass is 6e24 kg.", "The mass is 6 × 10^24 kg.", []),
+    (
+        "The city has half a million residents.",
+        "The city has 600,000 residents.",
+        ["half a million"],
+    ),
+    ("It has 2.5 million users.", "It has one and a half million users.", ["2.5 million"]),
+    ("The mass is 6 × 10^23 kg.", "The mass is 6e24 kg.", ["6 × 10^23 kg"]),
+]
+
+
+DECADES_AS_YEARS: list[tuple[str, str, list[str]]] = [
+    # a decade in two digits or words is also the years so numbered (it was 80 seconds,
+    # or unread)
+    ("The band was popular in the 80s.", "The band had hits in 1984 and 1986.", []),
+    ("The band was popular in the '80s.", "The band had hits in 1984 and 1986.", []),
+    ("The band was popular in the eighties.", "The band had hits in 1984 and 1986.", []),
+    ("The band was popular in the 70s.", "The band had hits in 1984 and 1986.", ["70s"]),
+    # "the 1900s" stays a decade: as a century, any year of a biography would ground a
+    # wrong birth year (HaluEval: born 1889, "born in the 1900s", died 1964)
+    ("He was born in the 1900s.", "Nehru (14 November 1889 – 27 May 1964).", ["1900s"]),
+]
+
+
+UNIT_ROUNDING: list[tuple[str, str, list[str]]] = [
+    # a figure in a unit rounds as one without: at the precision written, in the base unit
+    ("The bridge is 2.7 km long.", "The bridge is 2,737 m long.", []),
+    ("It weighs 1.5 kg.", "It weighs 1,480 g.", []),
+    ("The flight takes 2.5 hours.", "The flight takes 148 minutes.", []),
+    ("The marathon is 42.2 km.", "The marathon is 42.195 km.", []),
+    ("The bridge is 2.8 km long.", "The bridge is 2,737 m long.", ["2.8 km"]),
+    ("It weighs 1.4 kg.", "It weighs 1,480 g.", ["1.4 kg"]),
+    ("The marathon is 42.5 km.", "The marathon is 42.195 km.", ["42.5 km"]),
+    # one significant digit is no rounding (as "5" is not 5.4)
+    ("The bridge is 3 km long.", "The bridge is 2,737 m long.", ["3 km"]),
+]
+
+
+READINGS: dict[str, list[tuple[str, str, list[str]]]] = {
+    "unit-bound": UNIT_APPROXIMATIONS_AND_BOUNDS,
+    "time-and-a-half": TIME_AND_A_HALF,
+    "scale-share-power": SHARES_OF_SCALES_AND_POWERS,
+    "decade-years": DECADES_AS_YEARS,
+    "unit-rounding": UNIT_ROUNDING,
+}
+"""Cases by reading: an answer, its context, and the answer's figures that must be flagged."""
+
+
 @pytest.mark.parametrize(
     ("answer", "context", "subjects"),
     [
-        ("The city has half a million residents.", "The city has 500,000 residents.", []),
-        ("The city has 500,000 residents.", "The city has half a million residents.", []),
-        ("It sold a quarter of a million copies.", "It sold 250,000 copies.", []),
-        ("It has 1.5 million users.", "It has one and a half million users.", []),
-        ("It has one and a half million users.", "It has 1.5 million users.", []),
-        ("The mass is 6 × 10^24 kg.", "The mass is 6e24 kg.", []),
-        ("The mass is 6e24 kg.", "The mass is 6 × 10^24 kg.", []),
-        (
-            "The city has half a million residents.",
-            "The city has 600,000 residents.",
-            ["half a million"],
-        ),
-        ("It has 2.5 million users.", "It has one and a half million users.", ["2.5 million"]),
-        ("The mass is 6 × 10^23 kg.", "The mass is 6e24 kg.", ["6 × 10^23 kg"]),
+        pytest.param(*c, id=f"{topic}-{i}")
+        for topic, cases in READINGS.items()
+        for i, c in enumerate(cases)
     ],
 )
-def test_shares_of_a_scale_and_powers_of_ten_are_checked(
+def test_each_reading_grounds_its_own_figure_and_flags_another(
     answer: str, context: str, subjects: list[str]
 ) -> None:
+    """The ungrounded figures of each answer: none where the context states the same figure
+    another way, the changed figure where it does not."""
     assert _ungrounded(answer, context) == subjects

@@ -2216,15 +2216,17 @@ class GroundingChecker:
             if occ is not None:
                 return occ
         if not money and q.unit != "%":
-            # a figure in a unit: an approximation or a bound of a context figure in it, or
-            # the same numeral read in the other convention
-            approx = _approximation(q, meta)
-            bound = _bound(q, meta) if approx is None else None
+            # a figure in a unit: a bound, a rounding or an approximation of a context figure
+            # in it (as below for a figure without one), or the same numeral read in the other
+            # convention
             near = None
-            if approx is not None:
-                near = self.context.near_in_unit(q, float(q.value), approx[1], bound=False)
-            elif bound is not None:
+            bound = _bound(q, meta)
+            approx = _approximation(q, meta)
+            if bound is not None:
                 near = self.context.near_in_unit(q, bound[0], bound[1], bound=True)
+            elif q.value and (sig >= 2 or approx is not None):
+                half = approx[1] if approx is not None else _precision(meta) / 2
+                near = self.context.near_in_unit(q, float(q.value), half, bound=False)
             return near or self.context.same_numeral(q)
         if flags & F_OWN_SCALE and mult != 1:
             # "$1,496.5 million" for a cell "1,496.5" whose scale the context does not state,
@@ -2314,12 +2316,19 @@ class GroundingChecker:
         return how
 
     def _find_decade(self, q: Quantity) -> _Occ | None:
-        """A year of the decade ``q`` names (``1964`` or ``May 5, 1964`` for ``the 1960s``)."""
-        for year in range(int(q.value), int(q.value) + 10):
-            value = Fraction(year)
-            occ = self._find(replace(q, value=value, base_value=value))
-            if occ is not None:
-                return occ
+        """A year of the decade ``q`` names (``1964`` or ``May 5, 1964`` for ``the 1960s``; not
+        the century ``the 1900s`` may also be: a hundred years of a context would ground a
+        wrong birth year), or for a decade written in two digits (``in her 30s``, ``the '80s``,
+        ``the eighties``) a figure of the ten or a year of the 1900s or 2000s so numbered
+        (``1984`` for ``the 80s``)."""
+        first = int(q.value)
+        starts = (first, 1900 + first, 2000 + first) if first < 100 else (first,)
+        for years in (range(start, start + 10) for start in starts):
+            for year in years:
+                value = Fraction(year)
+                occ = self._find(replace(q, value=value, base_value=value))
+                if occ is not None:
+                    return occ
         return None
 
     def _find(self, q: Quantity) -> _Occ | None:

@@ -1963,20 +1963,21 @@ _DECADE_WORDS = {
 _DECADE_WORDS[b"nineties"] = Fraction(90)
 _AGE_DECADE = re.compile(
     r"(?<![\w])in(?:to)?[ \t]+(?:his|her|their|its|my|your|our|the)[ \t]+"
-    r"(?:(?:early|mid|late)(?:[ \t]+|-))?(?:(?P<d>[1-9]0s)|(?P<w>"
+    r"(?:(?:early|mid|late)(?:[ \t]+|-))?(?:(?P<d>'?[1-9]0s)|(?P<w>"
     + "|".join(w.decode() for w in _DECADE_WORDS)
     + r"))(?![\w'])"
 )
-"""A decade of life or of a scale (``in her 30s``, ``in his early thirties``, ``temperatures
-in the 40s``): any figure of the ten it spans grounds it (see :data:`F_DECADE`); ``30s`` is no
-30 seconds."""
+"""A decade written in two digits or in words (``in her 30s``, ``in his early thirties``,
+``temperatures in the 40s``, ``in the '80s``, ``in the eighties``): any figure of the ten it
+spans, or a year of the 1900s or 2000s so numbered, grounds it (see :data:`F_DECADE`); ``30s``
+is no 30 seconds."""
 
 
 def _ages_by_decade(s: str, raws: list[_Raw]) -> None:
     """Put the decades of :data:`_AGE_DECADE` in place of what was read there."""
     found: list[_Raw] = []
     for m in _AGE_DECADE.finditer(s):
-        value = Fraction(int(m["d"][:-1])) if m["d"] else _DECADE_WORDS[m["w"].encode()]
+        value = Fraction(int(m["d"].strip("'s"))) if m["d"] else _DECADE_WORDS[m["w"].encode()]
         start, end = m.span("d") if m["d"] else m.span("w")
         found.append(_Raw("number", value, None, None, value, start, end, (1, 0, 1, F_DECADE)))
     if found:
