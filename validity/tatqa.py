@@ -661,6 +661,39 @@ def full_digits(answer: str) -> str | None:
     return out if whole and out != answer else None
 
 
+LATEX_WORKING = "working in LaTeX (\\frac, \\times)"
+"""The phrasing that shows an arithmetic answer's working in LaTeX, as chat models write it
+(``\\[ \\frac{44.1 - 56.7}{56.7} \\times 100 = -22.22\\% \\]``): :func:`latex_working`."""
+_FRACTION = re.compile(r"\((?P<num>[^()]+)\) / (?P<den>[^()+*/ ]+|\([^()]+\))")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def latex_working(answer: str, derivation: str) -> str | None:
+    """``answer`` after TAT-QA's ``derivation`` written in LaTeX (a quotient as ``\\frac``,
+    ``*`` as ``\\times``, ``/`` as ``\\div``, ``\\times 100`` where the answer is the
+    quotient as a percentage, ``%`` and ``$`` escaped), in display-math brackets; ``None`` with
+    no derivation."""
+    if not derivation.strip():
+        return None
+    shown = _tidy_derivation(derivation)
+    m = _FRACTION.fullmatch(shown)
+    expr = shown if m is None else rf"\frac{{{m['num']}}}{{{m['den'].strip('()')}}}"
+    value = _eval_derivation(derivation)
+    number = _NUMBER.search(answer)
+    stated = float(number.group().replace(",", "")) if number is not None else None
+    if (
+        answer.endswith("%")
+        and "/" in shown
+        and value is not None
+        and stated is not None
+        and abs(value * 100 - stated) < abs(value - stated)
+    ):
+        expr = (expr if m is not None else _bracketed(expr)) + " * 100"
+    expr = expr.replace(" * ", r" \times ").replace(" / ", r" \div ")
+    result = answer.replace("%", r"\%").replace("$", r"\$")
+    return rf"\[ {expr} = {result} \]"
+
+
 OPERAND_PHRASINGS: tuple[tuple[str, str], ...] = (
     (
         "operands: from ... to ...",
@@ -743,6 +776,7 @@ def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
 
         forms.append((name, scale_form))
     forms.append((FULL_DIGITS, lambda a, q, d: full_digits(a)))
+    forms.append((LATEX_WORKING, lambda a, q, d: latex_working(a, d)))
     # counts[name][(checker, kind)] = [considered, still right]
     counts: dict[str, dict[tuple[int, str], list[int]]] = {
         name: {(k, kind): [0, 0] for k in (0, 1) for kind in PHRASED_KINDS} for name, _ in forms

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from hybridjudge.grounding import check_grounding, parse_quantities
+from hybridjudge.grounding import check_grounding, normalize_text, parse_quantities
 
 
 def _read(text: str) -> list[tuple[str, Fraction, str | None, str | None]]:
@@ -329,4 +329,58 @@ def test_each_reading_grounds_its_own_figure_and_flags_another(
 ) -> None:
     """The ungrounded figures of each answer: none where the context states the same figure
     another way, the changed figure where it does not."""
+    assert _ungrounded(answer, context) == subjects
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        # each command as what it writes, a part of a fraction in brackets only if it holds
+        # an operator ("(5.0)" alone would be an accounting negative)
+        (r"$$\frac{5.5 - 5.0}{5.0} \times 100 = 10\%$$", " (5.5 - 5.0)÷5.0 × 100 = 10% "),
+        (r"\( 5.5 \div 5.0 = 1.1 \)", "  5.5 ÷ 5.0 = 1.1  "),
+        (r"The total is \$5.2 million.", "the total is $5.2 million."),
+        (r"\text{Margin} = \frac{3.0}{5.0}", "margin = 3.0÷5.0"),
+        (r"\frac{a}{b + c}", "a÷(b + c)"),
+        # the sign before an escaped dollar stays with the figure, a scale word in \text{}
+        # with its figure
+        (r"302 - 148 = -\$154 million", "302 - 148 = -$154 million"),
+        (r"\$5.5 \text{ million}", "$5.5 million"),
+        # an unclosed group stays as written
+        (r"x \frac{1}{2", r"x \frac{1}{2"),
+    ],
+)
+def test_latex_working_is_read_plainly(text: str, plain: str) -> None:
+    assert normalize_text(text) == plain
+
+
+def test_a_figure_in_latex_keeps_its_place_in_the_answer() -> None:
+    answer = r"\[ \frac{\$5.5 \text{ million} - 5.0}{5.0} \times 100 = 10\% \]"
+    assert [(q.text, q.value) for q in parse_quantities(answer)] == [
+        (r"$5.5 \text{ million", Fraction(5_500_000)),
+        ("5.0", Fraction(5)),
+        ("5.0", Fraction(5)),
+        ("100", Fraction(100)),
+        (r"10\%", Fraction(10)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "subjects"),
+    [
+        # the working's figures were flagged ("$$\frac{5.5" read as dollars, "10\%" as 10)
+        (r"Growth: $$\frac{5.5 - 5.0}{5.0} \times 100 = 10\%$$", []),
+        (r"\[ \frac{5.5 - 5.0}{5.0} \times 100 = 10\% \]", []),
+        # the result must still follow from the working
+        (r"\[ \frac{5.5 - 5.0}{5.0} \times 100 = 12\% \]", [r"12\%"]),
+        (r"\[ \frac{5.5 - 5.2}{5.0} \times 100 = 10\% \]", ["5.2"]),
+        (r"\[ \$5.5 \text{ million} - \$5.0 \text{ million} = \$0.5 \text{ million} \]", []),
+        (
+            r"\[ \$5.5 \text{ million} - \$5.0 \text{ million} = -\$0.5 \text{ million} \]",
+            [r"-\$0.5 \text{ million"],
+        ),
+    ],
+)
+def test_an_answer_in_latex_is_checked_as_plain_working(answer: str, subjects: list[str]) -> None:
+    context = "Revenue was $5.0 million in 2018 and $5.5 million in 2019."
     assert _ungrounded(answer, context) == subjects

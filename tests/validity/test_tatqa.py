@@ -167,8 +167,11 @@ def test_answers_in_a_models_phrasing_stay_grounded_and_wrong_ones_flagged() -> 
     rows = {r.phrasing: r for r in tatqa.run_phrasings(tatqa.build_documents(RAW, every=5))}
     assert (
         len(rows)
-        == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS) + 1
+        == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS) + 2
     )
+    # the working in LaTeX (tatqa.LATEX_WORKING) is held to what the working written plainly
+    # gets: "-\$154" lost its sign and "\frac{a - b}{b}" its figures before LaTeX was read
+    assert tatqa.LATEX_WORKING in rows
     for name, row in rows.items():
         assert row.n["gold"] >= 20, row
         assert row.n["digit"] >= 10, row

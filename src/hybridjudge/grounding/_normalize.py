@@ -386,6 +386,11 @@ def normalize(text: str) -> NormalizedText:
     :func:`_csv_cells`, :func:`_layout_cells` and :func:`_html_cells`)."""
     norm = _tables(text)
     out = norm.text
+    if ("\\" in text or "$$" in text) and not norm.segments:
+        latex = _latex_plain(out)
+        if latex is not None:
+            out, segments = latex
+            norm = NormalizedText(out, text, segments)
     if "  " in text:
         out = _layout_cells(out)
     out = _continental(out)
@@ -400,6 +405,105 @@ def normalize(text: str) -> NormalizedText:
     ):
         out = _si_grouping(out)
     return norm if out is norm.text else NormalizedText(out, text, norm.segments)
+
+
+_LATEX_TOKEN = re.compile(
+    r"\\[dt]?frac\{|\\text(?:rm|bf)?\{|\\mathrm\{|\\times|\\cdot|\\div|\\left|\\right"
+    r"|\\%|\\\$|\\[,;!]|\\quad|\$\$|\\[\[\]()]"
+)
+_LATEX_SYMBOLS = {"\\times": "×", "\\cdot": "×", "\\div": "÷"}
+_LATEX_OPERATORS = frozenset("+-*/×÷")
+
+
+def _latex_plain(text: str) -> tuple[str, tuple[tuple[int, int, int], ...]] | None:
+    """``text`` (normalised, offsets those of the original) with the LaTeX of an answer's
+    working written plainly, and the segments that map it back (see :class:`NormalizedText`):
+    ``\\frac{a - b}{b}`` is ``(a - b)÷b`` (a part in brackets only if it holds an operator),
+    ``\\times`` and ``\\cdot`` are ``×``,
+    ``\\div`` is ``÷``, ``10\\%`` is ``10%``, ``-\\$154`` is ``-$154``, ``\\text{ million}``
+    its words (``\\$5.5 \\text{ million}`` is ``$5.5 million``); ``\\left`` and ``\\right``
+    go, and the delimiters ``$$``, ``\\[``, ``\\]``, ``\\(``, ``\\)`` and spacing commands
+    are a blank (``$12$`` stays for the scan, which reads it as no dollars). ``None`` when
+    there is nothing to rewrite."""
+    repl: dict[int, str] = {}  # a position of ``text`` -> what it becomes ("" drops it)
+    for m in _LATEX_TOKEN.finditer(text):
+        a, b = m.span()
+        token = m.group()
+        if token.endswith("{"):
+            groups = _brace_groups(text, b - 1, 2 if "frac" in token else 1)
+            if groups is None:
+                continue
+            repl.update(dict.fromkeys(range(a, b - 1), ""))
+            if "frac" in token:
+                (o1, c1), (o2, c2) = groups
+                # brackets only around a part with an operator: "(5.0)" alone would be an
+                # accounting negative
+                top, bottom = (
+                    not _LATEX_OPERATORS.isdisjoint(text[o + 1 : c].strip().lstrip("+-"))
+                    for o, c in groups
+                )
+                repl.update(
+                    {
+                        o1: "(" if top else "",
+                        c1: ")" if top else "",
+                        o2: "÷(" if bottom else "÷",
+                        c2: ")" if bottom else "",
+                    }
+                )
+            else:
+                (o1, c1) = groups[0]
+                repl[o1] = repl[c1] = ""
+                if a and text[a - 1] == " " and text[o1 + 1 : o1 + 2] == " ":
+                    repl[o1 + 1] = ""  # "$5.5 \\text{ million}": one blank before the word
+            continue
+        if token in ("\\%", "\\$"):
+            repl[a] = ""  # the sign itself stays, where the answer wrote it
+            continue
+        repl.update(dict.fromkeys(range(a + 1, b), ""))
+        repl[a] = _LATEX_SYMBOLS.get(token, " ")
+    if not repl:
+        return None
+    out: list[str] = []
+    segments: list[tuple[int, int, int]] = []
+    n = 0
+    run = -1  # the original start of the segment of unchanged characters being extended
+    for o, ch in enumerate(text):
+        new = repl.get(o)
+        if new is None:
+            if run < 0 or segments[-1][1] + segments[-1][2] != o:
+                segments.append((n, o, 1))
+                run = o
+            else:
+                n0, o0, length = segments[-1]
+                segments[-1] = (n0, o0, length + 1)
+            out.append(ch)
+            n += 1
+        elif new:
+            segments.append((n, o, 1))  # one original character, written as one or more
+            run = -1
+            out.append(new)
+            n += len(new)
+    return "".join(out), tuple(segments)
+
+
+def _brace_groups(text: str, at: int, count: int) -> list[tuple[int, int]] | None:
+    """The spans (opening, closing brace) of ``count`` brace groups, the first opening at
+    ``at`` and each next one right after the last; ``None`` if they are not all there."""
+    groups: list[tuple[int, int]] = []
+    k = at
+    while len(groups) < count:
+        if k >= len(text) or text[k] != "{":
+            return None
+        depth = 0
+        for j in range(k, min(len(text), k + 400)):
+            depth += (text[j] == "{") - (text[j] == "}")
+            if depth == 0:
+                groups.append((k, j))
+                k = j + 1
+                break
+        else:
+            return None
+    return groups
 
 
 _TYPOGRAPHIC_GROUPING = re.compile(r"\d[\u00a0\u202f\u2009]\d{3}(?!\d)")
