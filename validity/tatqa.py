@@ -619,6 +619,7 @@ PHRASINGS: tuple[tuple[str, str], ...] = (
     ("numbered steps", "Step 1: find the row. Step 2: it was {answer}."),
     ("citation markers ([1][2])", "In {year}, it was {answer} [1][2]."),
     ("cited passage (Source 2)", "According to Source 2, it was {answer} in {year}."),
+    ("cited page (p. 14)", "In {year}, it was {answer} (Doc 1, p. 14)."),
     ("reporting period (twelve months)", "For the twelve months ended {year}, it was {answer}."),
 )
 """Sentences a model puts an answer in (name, template): ``{year}`` is the question's latest

@@ -384,3 +384,32 @@ def test_a_figure_in_latex_keeps_its_place_in_the_answer() -> None:
 def test_an_answer_in_latex_is_checked_as_plain_working(answer: str, subjects: list[str]) -> None:
     context = "Revenue was $5.0 million in 2018 and $5.5 million in 2019."
     assert _ungrounded(answer, context) == subjects
+
+
+@pytest.mark.parametrize(
+    ("answer", "subjects"),
+    [
+        # a page an answer cites is a place in a source, no figure ("14" and "12" were flagged)
+        ("Revenue was $5.5 million [Doc 2, p. 14].", []),
+        ("Revenue was $5.5 million (see page 12).", []),
+        ("Revenue was $5.5 million (pp. 12-14).", []),
+        # a numbered list whose items open in bold ("2." was flagged)
+        ("1. **2019:** $5.5 million\n2. **2018:** $5.0 million", []),
+        # what is no page citation or list number is still checked
+        ("The report has 12 pages; revenue was $5.5 million.", ["12"]),
+        ("Revenue was $5.7 million [Doc 2, p. 14].", ["$5.7 million"]),
+        ("1. **2019:** $5.7 million\n2. **2018:** $5.0 million", ["$5.7 million"]),
+    ],
+)
+def test_page_citations_and_bold_list_numbers_are_no_claims(
+    answer: str, subjects: list[str]
+) -> None:
+    context = "Revenue was $5.0 million in 2018 and $5.5 million in 2019."
+    assert _ungrounded(answer, context) == subjects
+
+
+def test_a_page_label_is_a_word_of_its_own() -> None:
+    # "p." ends no other word: a sentence's last word, a month
+    assert [q.text for q in parse_quantities("in the group. 14 members left")] == ["14"]
+    assert [q.text for q in parse_quantities("on Sep. 14 they met")] == ["Sep. 14"]
+    assert [q.text for q in parse_quantities("see page 12; p. 14; pp. 3-5")] == []

@@ -881,7 +881,8 @@ def test_what_the_phrasing_claims_is_still_checked(answer: str, subject: str) ->
 def test_a_year_span_reads_both_years() -> None:
     # "2018-19" is 2018 to 2019 (as "2018/19" is the fiscal year 2019); "1999-00" ends in 2000
     assert [q.value for q in parse_quantities("In 2018-19 and 1999-00")] == [2018, 2019, 1999, 2000]
-    assert [q.value for q in parse_quantities("pages 12-19")] == [12, 19]  # no year
+    # no year ("pages 12-19" is a page citation, no figure)
+    assert [q.value for q in parse_quantities("sizes 12-19")] == [12, 19]
     # only written as one span: "from 82 in 2017 to 95 in 2018" is no 2095
     assert [q.value for q in parse_quantities("from 82 in 2017 to 95 in 2018")] == [
         82,

@@ -648,7 +648,15 @@ _CITE_LABELS = (
 document 3``, ``(see passage 1)``)."""
 _CITE_SEP = r"(?:[ \t]*;[ \t]*|,[ \t]+|,(?!\d{3}(?!\d))|[ \t]*-[ \t]*)"
 """Between the numbers of one citation (``[1, 3]``, ``[1-3]``; not ``[1,000]``)."""
-_CITE_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t])" for w in _CITE_LABELS)
+_PAGE_LABELS = ("page", "pages", "pg", "pg.", "p.", "pp.")
+"""Words that number a page an answer cites (``[Doc 2, p. 14]``, ``(see page 12)``): a place
+in a source, no figure of it (``12 pages`` stays a count)."""
+_CITE_AFTER = "|".join(
+    [
+        *(rf"(?<={re.escape(w)}[ \t])" for w in _CITE_LABELS),
+        *(rf"(?<=(?<![\w.]){re.escape(w)}[ \t])" for w in _PAGE_LABELS),
+    ]
+)
 _INDEX_NAMES = ("s&p", "nasdaq", "ftse", "russell", "fortune", "nikkei", "cac", "dax", "stoxx")
 _INDEX_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t-])" for w in _INDEX_NAMES) + "|(?<=s&p)"
 _INDEX_NUMBERS = "|".join(("1000", "2000", "3000", "500", "400", "600", "100", "250", "225", "40"))
@@ -657,7 +665,8 @@ _INDEX_NUMBERS = "|".join(("1000", "2000", "3000", "500", "400", "600", "100", "
 SEC's filings (``10-K``, ``10-Q``, ``8-K``, ``20-F``: the ``skip`` alternative; ``S-1`` and the
 names of :data:`_NAMED` among identifiers)."""
 _NAMED_RUNS = frozenset(
-    w.encode() for w in (*(w.rstrip(":.") for w in _CITE_LABELS), *_INDEX_NAMES[1:], "p")
+    w.encode()
+    for w in (*(w.rstrip(":.") for w in (*_CITE_LABELS, *_PAGE_LABELS)), *_INDEX_NAMES[1:], "p")
 )
 """Letter runs one of which a text holds when the ``named`` alternative (a passage number after
 its label, an index's number) can match in it (``s&p`` is the runs ``s`` and ``p``): without
@@ -669,7 +678,7 @@ _ALTERNATIVES: dict[str, str] = {
     "named": rf"""(?P<named>(?:{_CITE_AFTER})\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}}|[ \t]+and[ \t]+\d{{1,3}})*
        (?!\d|[.,]\d|[ \t]*(?:%|per[ \t]?cent|percent|thousand|million|billion))
        |(?:{_INDEX_AFTER})(?:{_INDEX_NUMBERS})(?![\w.,]|[ \t]*%))""",
-    "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+[^\W\d])
+    "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+(?:[*_]{1,2})?[^\W\d]|[ \t]+[*_]{1,2}\d)
        |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
        |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d])
        |(?<=(?<![\w])step[ \t])\d{1,2}(?=[ \t]*[:.)](?!\d))
