@@ -55,6 +55,30 @@ def test_an_approximation_that_misses_is_still_flagged(answer: str) -> None:
 @pytest.mark.parametrize(
     ("answer", "context", "flagged"),
     [
+        # two significant digits: the rounding alone decides, at most 5% off (by hand: 16,458
+        # rounds to 16,000 at thousands, 2.8% off; 1,230 to 1,200 at hundreds, 2.5%); they
+        # were flagged by the 2.5% bound of one significant digit
+        ("Costs were about $16,000 thousand.", "Costs | $16,458", False),
+        ("The company had approximately 1,200 employees.", "It has 1,230 employees.", False),
+        ("The company had approximately 1,200 employees.", "It has 1,260 employees.", True),
+        ("Costs were about $17,000 thousand.", "Costs | $16,458", True),
+        # one significant digit keeps the bound: 722,664 rounds to 700,000 but is 3.2% off
+        ("The population was approximately 700,000.", "It had 722,664 people.", True),
+        # a cell whose scale the context does not state, rounded with the answer's own scale
+        # word (the cell "503" matched only "503 thousand")
+        ("It was about 500 thousand shares.", "Shares | 503 | 498", False),
+        ("It was about 600 thousand shares.", "Shares | 503 | 498", True),
+    ],
+)
+def test_an_approximation_with_two_significant_digits_is_a_rounding(
+    answer: str, context: str, flagged: bool
+) -> None:
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "flagged"),
+    [
         # a bound is grounded by a figure past it, within one unit of its last non-zero digit
         # and 10% of it (by hand: over 1,000 is 1,000 to 1,100; 1,204 is past that)
         ("The company had over 1,000 employees.", STAFF, True),

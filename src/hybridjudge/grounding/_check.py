@@ -1755,7 +1755,21 @@ def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     whole = str(abs(q.value.numerator) // mult if mult else 0)
     zeros = len(whole) - len(whole.rstrip("0")) if whole != "0" else 0
     precision = _precision(meta) * 10**zeros
+    if len(whole) - zeros >= 2:  # "about 16,000": two significant digits are 5% at most
+        return precision, precision / 2
     return precision, min(precision / 2, APPROX_SHARE * abs(float(q.value)))
+
+
+def _near_mantissa(index: _Index, value: float, half: float) -> _Occ | None:
+    """A figure without a stated scale (:attr:`_Index.mantissa`) within ``half`` of ``value``:
+    what an approximation with its own scale word may round (``about 500 thousand`` for a cell
+    ``503``). Linear in those figures: asked only for such an approximation that nothing else
+    traced."""
+    tol = half * (1 + 1e-9) + 1e-12
+    for (_dim, num, den), (occ, _decimals) in index.mantissa.items():
+        if abs(num / den - value) <= tol:
+            return occ
+    return None
 
 
 def _bound(q: Quantity, meta: Meta) -> tuple[float, float, float] | None:
@@ -2256,6 +2270,11 @@ class GroundingChecker:
                 values.append(-float(q.value))
             for v in values:
                 occ = self.context.rounded(v, half, precision, q.unit == "%", currencies)
+                if occ is not None:
+                    return occ
+            if approx is not None and flags & F_OWN_SCALE and mult != 1:
+                # "about 500 thousand" for a cell "503" whose scale the context does not state
+                occ = _near_mantissa(index, float(q.value) / mult, approx[1] / mult)
                 if occ is not None:
                     return occ
         return self.context.same_numeral(q)
