@@ -306,7 +306,25 @@ UNIT_ROUNDING: list[tuple[str, str, list[str]]] = [
 ]
 
 
+OTHER_LANGUAGES: list[tuple[str, str, list[str]]] = [
+    # a duration in two units and an approximation in German, French, Spanish (each part, and
+    # the figure after "environ" or "etwa", was flagged)
+    ("Der Flug dauert 2 Stunden und 30 Minuten.", "Der Flug dauert 150 Minuten.", []),
+    ("Le vol dure 2 heures et 30 minutes.", "Le vol dure 150 minutes.", []),
+    ("El vuelo dura 2 horas y 30 minutos.", "El vuelo dura 150 minutos.", []),
+    ("The flight lasts 150 minutes.", "Der Flug dauert 2 Stunden und 30 Minuten.", []),
+    (
+        "Der Flug dauert 2 Stunden und 45 Minuten.",
+        "Der Flug dauert 150 Minuten.",
+        ["2 Stunden und 45 Minuten"],
+    ),
+    ("Le site compte environ 1 200 employés.", "Le site compte 1 204 employés.", []),
+    ("Die Firma hat etwa 1.200 Mitarbeiter.", "Die Firma hat 1.204 Mitarbeiter.", []),
+    ("La empresa tiene aproximadamente 1.200 empleados.", "La empresa tiene 1.204 empleados.", []),
+    ("Le site compte environ 1 300 employés.", "Le site compte 1 204 employés.", ["1 300"]),
+]
 READINGS: dict[str, list[tuple[str, str, list[str]]]] = {
+    "other-languages": OTHER_LANGUAGES,
     "unit-bound": UNIT_APPROXIMATIONS_AND_BOUNDS,
     "time-and-a-half": TIME_AND_A_HALF,
     "scale-share-power": SHARES_OF_SCALES_AND_POWERS,

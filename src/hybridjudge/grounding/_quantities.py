@@ -1474,6 +1474,10 @@ def _is_cell(s: str, start: int, end: int) -> bool:
 _APPROX_WORDS = (
     *("approximately", "approx.", "approx", "about", "around", "roughly", "nearly", "almost"),
     *("some", "circa", "ca.", "close to", "estimated", "~"),
+    # French, German, Spanish, Italian, Portuguese, Dutch
+    *("environ", "approximativement", "près de", "presque", "quasiment", "ungefähr", "etwa"),
+    *("rund", "zirka", "aproximadamente", "alrededor de", "cerca de", "casi", "quasi", "quase"),
+    *("ongeveer", "bijna"),
 )
 """Words before a figure that make it an approximation (on the normalised text)."""
 
@@ -2399,28 +2403,32 @@ def _date_spans(s: str, raws: list[_Raw]) -> None:
     raws[:] = out
 
 
-_DURATION_UNIT = (
-    r"(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|wks?|weeks?|mos?|months?|yrs?"
-    r"|years?)"
+_TIME_ALIASES = sorted(
+    (
+        alias
+        for alias, (_unit, dim, _factor) in _UNITS.items()
+        if dim in ("time", "calendar") and alias.isascii() and alias.isalpha()
+    ),
+    key=lambda a: (-len(a), a),
 )
+"""The words of a unit of time or of the calendar, English and foreign, in ASCII letters."""
+_AND_WORDS = ("and", "und", "et", "y", "e", "en")
+"""``and`` in English, German, French, Spanish, Italian or Portuguese, and Dutch."""
 _COMPOUND_DURATION = re.compile(
-    rf"(?<![a-z]){_DURATION_UNIT}(?:[ \t]*,?[ \t]+(?:and[ \t]+)?|[ \t]?)"
-    rf"(?:\d|(?:{_alt([*_SMALL, *_TENS])})(?![a-z]))"
+    rf"(?<![a-z])(?:{'|'.join(_TIME_ALIASES)})(?:[ \t]*,?[ \t]+(?:(?:{'|'.join(_AND_WORDS)})[ \t]+)?"
+    rf"|[ \t]?)(?:\d|(?:{_alt([*_SMALL, *_TENS])})(?![a-z]))"
 )
 """A unit of time, then another figure right after it (``2 hours and 30 minutes``, ``2h
-30m``, ``two hours and fifteen minutes``): where a duration in two units may stand (a C-level
-test before the loop over the figures)."""
+30m``, ``two hours and fifteen minutes``, ``2 Stunden und 30 Minuten``): where a duration in
+two units may stand (a C-level test before the loop over the figures)."""
 _SMALLER_UNIT_RUNS = frozenset(
-    w.encode()
-    for w in (
-        *("second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours"),
-        *("h", "hr", "hrs", "day", "days", "week", "weeks", "wk", "wks", "month", "months", "mo"),
-        "mos",
-    )
+    a.encode()
+    for a in _TIME_ALIASES
+    if _UNITS[a][0] not in ("year", "decade", "century") and a not in ("s", "m")
 )
 """The units a second, smaller part of a duration is written in (``h`` stands for ``2h 30m``;
 ``s`` and ``m`` alone are too common a run of letters to test)."""
-_COMPOUND_GAP = re.compile(r"[ \t]*(?:,[ \t]*)?(?:and[ \t]+)?")
+_COMPOUND_GAP = re.compile(rf"[ \t]*(?:,[ \t]*)?(?:(?:{'|'.join(_AND_WORDS)})[ \t]+)?")
 
 
 def _merge_compound_durations(s: str, raws: list[_Raw]) -> None:
