@@ -322,6 +322,10 @@ OTHER_LANGUAGES: list[tuple[str, str, list[str]]] = [
     ("Die Firma hat etwa 1.200 Mitarbeiter.", "Die Firma hat 1.204 Mitarbeiter.", []),
     ("La empresa tiene aproximadamente 1.200 empleados.", "La empresa tiene 1.204 empleados.", []),
     ("Le site compte environ 1 300 employés.", "Le site compte 1 204 employés.", ["1 300"]),
+    # Chinese: a unit of time followed by a figure kept neither its unit nor the duration
+    ("飞行时间为2小时30分钟。", "飞行时间为150分钟。", []),
+    ("The flight takes 2.5 hours.", "飞行时间为2小时30分钟。", []),
+    ("飞行时间为2小时45分钟。", "飞行时间为150分钟。", ["2小时45分钟"]),
 ]
 READINGS: dict[str, list[tuple[str, str, list[str]]]] = {
     "other-languages": OTHER_LANGUAGES,
@@ -424,6 +428,18 @@ def test_page_citations_and_bold_list_numbers_are_no_claims(
 ) -> None:
     context = "Revenue was $5.0 million in 2018 and $5.5 million in 2019."
     assert _ungrounded(answer, context) == subjects
+
+
+def test_a_cjk_unit_before_a_figure_keeps_its_figure() -> None:
+    # "2小时" lost its unit when a digit followed (no space separates them in Chinese); a
+    # year "2024年" before its month stays a year, as a date of CJK characters needs it
+    assert _read("2小时30分钟") == [("2小时30分钟", Fraction(150), "min", "time")]
+    assert _read("3天12小时") == [("3天12小时", Fraction(84), "h", "time")]
+    assert [(q.text, q.value) for q in parse_quantities("2024年3月")] == [
+        ("2024", Fraction(2024)),
+        ("3", Fraction(3)),
+    ]
+    assert [q.kind for q in parse_quantities("2024年3月5日")] == ["date"]
 
 
 def test_a_page_label_is_a_word_of_its_own() -> None:

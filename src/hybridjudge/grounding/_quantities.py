@@ -707,7 +707,7 @@ _ALTERNATIVES: dict[str, str] = {
          (?P<exp>e[-+]?\d{{1,2}}(?!\d))?)
        (?P<m1>{_MULT})?(?(par)[ \t]?\))(?(m1)|(?P<m2>{_MULT})?)
        (?P<xm>[ \t]?[x×](?!\w)(?!\s*[\d(.$])|[ \t]+times(?![a-z])(?!\s+[\d(]))?
-       {_unit_part("n")}(?!{_W}))""",
+       {_unit_part("n")}(?:(?<=[{NO_SPACE_CHARS}])(?<![年년])|(?!{_W})))""",
     "times": rf"""(?P<times>(?<![\w])(?:twice|thrice|once(?={_FREQ}))(?![\w]))""",
     "words": rf"""(?P<words>(?<![\w-])(?:a\s+(?=(?:hundred|thousand|million|billion)\b))?(?:{_WORD_ALT})
        (?:(?:[ \t]+|-|[ \t]+and[ \t]+)(?:{_WORD_ALT}))*(?:[ \t]+and[ \t]+a[ \t]+half)?(?![\w])
@@ -1811,7 +1811,9 @@ def scan(text: str | NormalizedText) -> Scan:
         r.kind == "date" and r.value < 10000 for r in raws
     ):
         _date_spans(s, raws)
-    if not words.isdisjoint(_SMALLER_UNIT_RUNS) and _COMPOUND_DURATION.search(s) is not None:
+    if (not words.isdisjoint(_SMALLER_UNIT_RUNS) and _COMPOUND_DURATION.search(s) is not None) or (
+        not s.isascii() and _CJK_COMPOUND_DURATION.search(s) is not None
+    ):
         _merge_compound_durations(s, raws)
     separators = _merge_ranges(s, raws)
     orig = norm.original
@@ -2421,6 +2423,21 @@ _COMPOUND_DURATION = re.compile(
 """A unit of time, then another figure right after it (``2 hours and 30 minutes``, ``2h
 30m``, ``two hours and fifteen minutes``, ``2 Stunden und 30 Minuten``): where a duration in
 two units may stand (a C-level test before the loop over the figures)."""
+_CJK_COMPOUND_DURATION = re.compile(
+    "(?:"
+    + "|".join(
+        sorted(
+            (
+                alias
+                for alias, (_unit, dim, _factor) in _UNITS.items()
+                if dim in ("time", "calendar") and ord(alias[0]) > 0x2E80
+            ),
+            key=lambda a: (-len(a), a),
+        )
+    )
+    + r")\d"
+)
+"""A CJK unit of time right before a figure (``2小时30分钟``): a duration in two units."""
 _SMALLER_UNIT_RUNS = frozenset(
     a.encode()
     for a in _TIME_ALIASES
