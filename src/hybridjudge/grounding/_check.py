@@ -351,7 +351,15 @@ def _occurrence(i: int, sc: Scan, start: int, end: int) -> _Occ:
 
 
 _ONE_UNIT_WORDS = (
-    *("minute", "hour", "day", "week", "fortnight", "month", "year", "decade", "century"),
+    "minute",
+    "hour",
+    "day",
+    "week",
+    "fortnight",
+    "month",
+    "year",
+    "decade",
+    "century",
 )
 _ONE_UNIT = re.compile(rf"(?:{'|'.join(_ONE_UNIT_WORDS)})(?![\w])")
 _ONE_UNIT_BEFORE = re.compile(
@@ -1503,10 +1511,8 @@ class GroundingContext:
         approximation or a bound in a unit, which no other lookup traced."""
         if not q.value:
             return None
-        factor = float(q.base_value / q.value)
+        factor = float(q.base_value / q.value)  # the unit's size in its base: positive
         lo, hi = (middle - half) * factor, (middle + half) * factor
-        if lo > hi:  # a negative factor cannot arise from a unit, but keep the range ordered
-            lo, hi = hi, lo
         slack = (hi - lo) * 1e-9 + 1e-12
         bounds = self._bound_spans() if bound else frozenset()
         for c, occ in self._idx().items:

@@ -419,8 +419,7 @@ def _latex_plain(text: str) -> tuple[str, tuple[tuple[int, int, int], ...]] | No
     """``text`` (normalised, offsets those of the original) with the LaTeX of an answer's
     working written plainly, and the segments that map it back (see :class:`NormalizedText`):
     ``\\frac{a - b}{b}`` is ``(a - b)÷b`` (a part in brackets only if it holds an operator),
-    ``\\times`` and ``\\cdot`` are ``×``,
-    ``\\div`` is ``÷``, ``10\\%`` is ``10%``, ``-\\$154`` is ``-$154``, ``\\text{ million}``
+    ``\\times`` and ``\\cdot`` are ``×``, ``\\div`` is ``÷``, ``10\\%`` is ``10%``, ``-\\$154`` is ``-$154``, ``\\text{ million}``
     its words (``\\$5.5 \\text{ million}`` is ``$5.5 million``); ``\\left`` and ``\\right``
     go, and the delimiters ``$$``, ``\\[``, ``\\]``, ``\\(``, ``\\)`` and spacing commands
     are a blank (``$12$`` stays for the scan, which reads it as no dollars). ``None`` when
@@ -466,21 +465,21 @@ def _latex_plain(text: str) -> tuple[str, tuple[tuple[int, int, int], ...]] | No
     out: list[str] = []
     segments: list[tuple[int, int, int]] = []
     n = 0
-    run = -1  # the original start of the segment of unchanged characters being extended
+    unchanged = False  # whether the last segment is of unchanged characters (it may grow)
     for o, ch in enumerate(text):
         new = repl.get(o)
         if new is None:
-            if run < 0 or segments[-1][1] + segments[-1][2] != o:
-                segments.append((n, o, 1))
-                run = o
-            else:
+            if unchanged and segments[-1][1] + segments[-1][2] == o:
                 n0, o0, length = segments[-1]
                 segments[-1] = (n0, o0, length + 1)
+            else:
+                segments.append((n, o, 1))
+                unchanged = True
             out.append(ch)
             n += 1
         elif new:
             segments.append((n, o, 1))  # one original character, written as one or more
-            run = -1
+            unchanged = False
             out.append(new)
             n += len(new)
     return "".join(out), tuple(segments)

@@ -1970,12 +1970,21 @@ def _roman_numerals(norm: NormalizedText, raws: list[_Raw]) -> None:
 
 
 _DECADE_WORDS = {
-    w.encode(): Fraction(10 * (i + 2))
-    for i, w in enumerate(
-        ("twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties")
+    w.encode(): Fraction(10 * tens)
+    for tens, w in enumerate(
+        (
+            "twenties",
+            "thirties",
+            "forties",
+            "fifties",
+            "sixties",
+            "seventies",
+            "eighties",
+            "nineties",
+        ),
+        start=2,
     )
 }
-_DECADE_WORDS[b"nineties"] = Fraction(90)
 _AGE_DECADE = re.compile(
     r"(?<![\w])in(?:to)?[ \t]+(?:his|her|their|its|my|your|our|the)[ \t]+"
     r"(?:(?:early|mid|late)(?:[ \t]+|-))?(?:(?P<d>'?[1-9]0s)|(?P<w>"
@@ -2405,15 +2414,13 @@ def _date_spans(s: str, raws: list[_Raw]) -> None:
     raws[:] = out
 
 
-_TIME_ALIASES = sorted(
-    (
-        alias
-        for alias, (_unit, dim, _factor) in _UNITS.items()
-        if dim in ("time", "calendar") and alias.isascii() and alias.isalpha()
-    ),
+_DURATION_ALIASES = sorted(
+    (alias for alias, (_unit, dim, _factor) in _UNITS.items() if dim in ("time", "calendar")),
     key=lambda a: (-len(a), a),
 )
-"""The words of a unit of time or of the calendar, English and foreign, in ASCII letters."""
+"""The words and characters of a unit of time or of the calendar, longest first."""
+_TIME_ALIASES = [a for a in _DURATION_ALIASES if a.isascii() and a.isalpha()]
+"""Those in ASCII letters, English and foreign (``hours``, ``stunden``, ``heures``)."""
 _AND_WORDS = ("and", "und", "et", "y", "e", "en")
 """``and`` in English, German, French, Spanish, Italian or Portuguese, and Dutch."""
 _COMPOUND_DURATION = re.compile(
@@ -2424,18 +2431,7 @@ _COMPOUND_DURATION = re.compile(
 30m``, ``two hours and fifteen minutes``, ``2 Stunden und 30 Minuten``): where a duration in
 two units may stand (a C-level test before the loop over the figures)."""
 _CJK_COMPOUND_DURATION = re.compile(
-    "(?:"
-    + "|".join(
-        sorted(
-            (
-                alias
-                for alias, (_unit, dim, _factor) in _UNITS.items()
-                if dim in ("time", "calendar") and ord(alias[0]) > 0x2E80
-            ),
-            key=lambda a: (-len(a), a),
-        )
-    )
-    + r")\d"
+    f"(?:{'|'.join(a for a in _DURATION_ALIASES if ord(a[0]) > 0x2E80)})" + r"\d"
 )
 """A CJK unit of time right before a figure (``2小时30分钟``): a duration in two units."""
 _SMALLER_UNIT_RUNS = frozenset(
