@@ -497,6 +497,16 @@ RESTATED_REFUSALS = {
         "The context is insufficient to answer this question.",
         "The information provided is not sufficient to determine the date.",
         "The documents provided are insufficient.",
+        # the same in French, Spanish, German and Japanese
+        "Le contexte est insuffisant pour répondre à cette question.",
+        "La documentation ne mentionne pas de garantie.",
+        "El texto proporcionado no incluye detalles sobre el plazo de devolución.",
+        "El contexto es insuficiente para responder a esta pregunta.",
+        "Nada en el contexto aborda esto.",
+        "Los documentos no mencionan el precio.",
+        "Nichts im Kontext behandelt diese Frage.",
+        "Die Dokumentation erwähnt keine Garantie.",
+        "コンテキストだけではこの質問に答えるには不十分です。",
     ],
 )
 def test_more_refusal_forms_abstain(text: str) -> None:
@@ -515,6 +525,9 @@ def test_more_refusal_forms_abstain(text: str) -> None:
         "The evidence is insufficient to prove fraud, the court said.",
         "The documents provided show revenue of $5 million.",
         "The knowledge base has 300 articles.",
+        "El contexto histórico es complejo: la empresa se fundó en 1990.",
+        "Der Text enthält 300 Wörter.",
+        "El plan no aborda la cobertura dental.",
     ],
 )
 def test_not_covered_available_or_found_in_a_thing_answers(text: str) -> None:

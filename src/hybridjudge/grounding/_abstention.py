@@ -353,6 +353,11 @@ _ES_SOURCE_ONE = (
     "la fuente",
     "la información proporcionada",
     "la información disponible",
+    "el contexto",
+    "el texto proporcionado",
+    "el contexto proporcionado",
+    "el documento proporcionado",
+    "la documentación",
 )
 _ES_SOURCE_MANY = (
     "los textos",
@@ -361,6 +366,9 @@ _ES_SOURCE_MANY = (
     "los fragmentos",
     "los extractos",
     "las fuentes",
+    "los documentos",
+    "los documentos proporcionados",
+    "los textos proporcionados",
 )
 _ES_SAYS_NOT = (
     *_combine(
@@ -379,6 +387,10 @@ _ES_SAYS_NOT = (
             "no precisa",
             "no ofrece",
             "no es suficiente",
+            "es insuficiente",
+            "no basta",
+            "no aborda",
+            "no trata",
         ),
     ),
     *_combine(
@@ -397,7 +409,21 @@ _ES_SAYS_NOT = (
             "no precisan",
             "no ofrecen",
             "no son suficientes",
+            "son insuficientes",
+            "no bastan",
+            "no abordan",
+            "no tratan",
         ),
+    ),
+    # "Nada en el contexto aborda esto."
+    *_combine(
+        (
+            "nada en el contexto",
+            "nada en el texto",
+            "nada en el documento",
+            "nada en los documentos",
+        ),
+        ("aborda", "menciona", "indica", "dice", "trata", "especifica", "responde"),
     ),
 )
 _ES_CANNOT = (
@@ -463,9 +489,19 @@ _ES_NOT_PROVIDED = (
 )
 _FR_SAYS_NOT = (
     *_combine(
-        ("le texte", "le document", "le rapport", "le passage", "l'extrait", "la source"),
+        (
+            *("le texte", "le document", "le rapport", "le passage", "l'extrait", "la source"),
+            *("le contexte", "le texte fourni", "le contexte fourni", "le document fourni"),
+            "la documentation",
+        ),
         (
             "n'indique pas",
+            "ne mentionne pas",
+            "ne traite pas",
+            "n'aborde pas",
+            "est insuffisant",
+            "est insuffisante",
+            "n'est pas suffisant",
             "ne révèle pas",
             "ne divulgue pas",
             "ne donne pas",
@@ -490,9 +526,17 @@ _FR_SAYS_NOT = (
             "les sources",
             "les informations fournies",
             "les informations disponibles",
+            "les documents",
+            "les documents fournis",
+            "les textes fournis",
         ),
         (
             "n'indiquent pas",
+            "ne mentionnent pas",
+            "ne traitent pas",
+            "n'abordent pas",
+            "sont insuffisants",
+            "sont insuffisantes",
             "ne révèlent pas",
             "ne divulguent pas",
             "ne donnent pas",
@@ -619,6 +663,9 @@ _JA_MORE = (
         ("含まれていません", "ありません"),
     ),
     "見当たりません",
+    *_concat(
+        ("答えるには", "回答するには", "情報が"), ("不十分です", "不十分であり", "不足しています")
+    ),
     "見つけられませんでした",
     "見つけることができませんでした",
     "情報はありません",
@@ -1124,6 +1171,20 @@ MARKERS_BY_LANGUAGE: dict[str, tuple[str, ...]] = {
         "keine antwort geben",
         "nicht beantwortet werden",
         "die dokumente enthalten keine",
+        # "Nichts im Kontext behandelt diese Frage.", "Die Dokumentation erwähnt keine Garantie."
+        *_combine(
+            (
+                "nichts im kontext",
+                "nichts im text",
+                "nichts im dokument",
+                "nichts in den dokumenten",
+            ),
+            ("behandelt", "erwähnt", "sagt", "beantwortet", "nennt", "beschreibt"),
+        ),
+        *_combine(
+            ("die dokumentation", "der text", "der kontext", "das dokument"),
+            ("erwähnt kein", "erwähnt keine", "erwähnt keinen", "nennt kein", "nennt keine"),
+        ),
         *_DE_NOT_ENOUGH,
         "^unbekannt$",
         "^nicht bekannt$",
