@@ -146,8 +146,9 @@ BOUND_SHARE = 0.1
 grounded by 10,000 to 11,000 (``over 80`` by 85, ``less than 7,000`` by 6,960; not ``over
 200,000`` by 294,000: a bound so loose says little), ``less than 5%`` by 4.5% to 5%."""
 APPROX_SHARE = 0.025
-"""How far a context figure may be from a round figure the answer states as an approximation
-(``approximately 1,200``), as a share of it, besides rounding to its last non-zero digit."""
+"""How far a context figure may be from a round figure of one significant digit the answer
+states as an approximation (``approximately 700,000``), as a share of it, besides rounding to
+its last non-zero digit; with two or more (``approximately 1,200``) the rounding alone decides."""
 
 SHARE_POINTS = 0.5
 """How far, in percentage points, a context percentage may lie from a share the answer states in
@@ -1750,8 +1751,8 @@ def _anchor_index(compiled: CompiledAnchors) -> _Index:
 def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     """For a round whole figure stated as an approximation (``approximately 1,200``, ``about
     30%``): the precision it states (its last non-zero digit: 100, 10) and how far a context
-    figure may lie from it (half that, at most :data:`APPROX_SHARE` of it: ``about 100`` is not
-    96, ``approximately 700,000`` not 722,664); for a share in words (``two-thirds``, ``half
+    figure may lie from it (half that; with one significant digit at most :data:`APPROX_SHARE` of
+    it: ``about 100`` is not 96, ``approximately 700,000`` not 722,664); for a share in words (``two-thirds``, ``half
     of``, ``one in three``) :data:`_SHARE_ROUNDING`; ``None`` for any other figure."""
     mult, decimals, _sig, flags = meta
     if flags & F_SHARE:  # "two-thirds" for "67%", "half of" for "50.4%"
