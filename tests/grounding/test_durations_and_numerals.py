@@ -276,6 +276,11 @@ SHARES_OF_SCALES_AND_POWERS: list[tuple[str, str, list[str]]] = [
     ),
     ("It has 2.5 million users.", "It has one and a half million users.", ["2.5 million"]),
     ("The mass is 6 × 10^23 kg.", "The mass is 6e24 kg.", ["6 × 10^23 kg"]),
+    # a share of a percent ("half" was read as 1/2, no percentage)
+    ("Inflation was 0.5%.", "Inflation was half a percent.", []),
+    ("Rates rose 25 basis points.", "Rates rose by a quarter of a percentage point.", []),
+    ("Inflation was 1.5%.", "Inflation was half a percent.", ["1.5%"]),
+    ("Inflation was half a percent.", "Inflation was 1.5%.", ["half a percent"]),
 ]
 
 

@@ -2046,16 +2046,18 @@ def _colon_durations(s: str, raws: list[_Raw]) -> None:
 
 
 _SHARE_OF_SCALE_RUNS = frozenset((b"half", b"quarter", b"quarters"))
-_SCALE_RUNS = frozenset(w.encode() for w in _SCALE_WORDS)
+_SCALE_RUNS = frozenset(w.encode() for w in (*_SCALE_WORDS, "percent", "cent", "percentage"))
 _SHARE_OF_SCALE = re.compile(
     r"(?<![\w-])(?:(?P<h>half[ -]an?|an?[ -]half)|(?P<q>(?:a|one)[ -]quarter[ -]of[ -]an?)"
     r"|(?P<tq>three[ -]quarters[ -]of[ -]an?)"
     rf"|(?P<n>\d{{1,3}}|{_alt(w for w in _SMALL if w != 'zero')})[ -]and[ -]an?[ -]half)"
-    rf"[ -](?P<s>{'|'.join(_SCALE_WORDS)})(?![\w-])(?:[ \t]+(?P<c>[a-z]+))?"
+    rf"[ -](?:(?P<s>{'|'.join(_SCALE_WORDS)})(?![\w-])(?:[ \t]+(?P<c>[a-z]+))?"
+    r"|(?P<pct>percent|per[ \t]cent|percentage[ \t]points?)(?![\w-]))"
 )
 """A share of a scale word (``half a million``, ``a quarter of a million``, ``three quarters of
 a billion``, ``one and a half million``, ``2-and-a-half billion``), optionally in a currency
-written as a word (``half a million dollars``)."""
+written as a word (``half a million dollars``); and a share of a percent (``half a percent``,
+``a quarter of a percentage point``: 0.5%, 0.25%)."""
 
 
 def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
@@ -2070,6 +2072,12 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
         else:
             n = m["n"]
             mantissa = (Fraction(int(n)) if n.isdigit() else Fraction(_SMALL[n])) + Fraction(1, 2)
+        decimals = 1 if mantissa.denominator == 2 else 2
+        if m["pct"]:  # "half a percent": 0.5%
+            sig = len(str(mantissa.numerator * 10**decimals // mantissa.denominator).lstrip("0"))
+            meta = (1, decimals, sig, 0)
+            found.append(_Raw("number", mantissa, "%", "percent", mantissa, *m.span(), meta))
+            continue
         scale = _SCALES[m["s"]]
         value = mantissa * scale
         end = m.end("s")
@@ -2078,7 +2086,6 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
         if info is not None and (info[1] or "").startswith("currency-"):
             unit, dim, factor = info
             end = m.end("c")
-        decimals = 1 if mantissa.denominator == 2 else 2
         sig = len(str(mantissa.numerator * 10**decimals // mantissa.denominator).lstrip("0"))
         meta = (scale, decimals, sig, F_OWN_SCALE)
         found.append(_Raw("number", value, unit, dim, value * factor, m.start(), end, meta))
