@@ -331,6 +331,11 @@ OTHER_LANGUAGES: list[tuple[str, str, list[str]]] = [
     ("飞行时间为2小时30分钟。", "飞行时间为150分钟。", []),
     ("The flight takes 2.5 hours.", "飞行时间为2小时30分钟。", []),
     ("飞行时间为2小时45分钟。", "飞行时间为150分钟。", ["2小时45分钟"]),
+    # four digits after 万 are its thousands: "5万3000" is 53,000 (it was 5 and 3,000, then
+    # 50,000 and 3,000)
+    ("价格为53,000元。", "价格为5万3000元。", []),
+    ("价格为5万3000元。", "价格为53,000元。", []),
+    ("价格为5万3000元。", "价格为50,000元。", ["5万3000元"]),
 ]
 READINGS: dict[str, list[tuple[str, str, list[str]]]] = {
     "other-languages": OTHER_LANGUAGES,

@@ -257,9 +257,12 @@ _MIXED_FIGURE = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
 """A figure in a mixed number, its thousands grouped by commas or not (``1兆2,345億``)."""
 MIXED_NUMBER = re.compile(
     rf"(?<![\d.,]){_MIXED_FIGURE}(?:\s?(?:{_MIXED_FIGURE}\s?)?[{_SMALL_CLASS}{_BIG_CLASS}]){{1,6}}"
+    r"(?:(?<=[万萬만])\d{4}(?![\d.,]))?"
 )
 """A figure in digits with CJK or Korean scale characters (``1亿5000万``, ``3천만``, ``5만``,
-``1억 2천만``, ``1兆2,345億``, ``2조 5천억``): read whole by :func:`mixed_value`."""
+``1억 2천만``, ``1兆2,345億``, ``2조 5천억``), and four digits after ten thousand (``5万3000``:
+53,000; fewer are ambiguous, ``5万3`` is spoken for 53,000): read whole by
+:func:`mixed_value`."""
 MIXED_HINT = re.compile(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
 """A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
 _MIXED_TOKEN = lazy(rf"({_MIXED_FIGURE})|([{_SMALL_CLASS}])|([{_BIG_CLASS}])")

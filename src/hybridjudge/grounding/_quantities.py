@@ -1905,7 +1905,11 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
         for m in MIXED_NUMBER.finditer(s):
             written = m.group()
             korean = any(ch in KOREAN_SCALES for ch in written)
-            if not korean and sum(ch in CJK_SCALES for ch in written) < 2:
+            if (
+                not korean
+                and sum(ch in CJK_SCALES for ch in written) < 2
+                and not written[-1].isdigit()
+            ):
                 continue  # "5000万元", "1.5亿": the master expression reads them, with units
             mixed = mixed_value(written)
             if mixed is None:
