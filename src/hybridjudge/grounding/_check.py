@@ -1082,6 +1082,12 @@ def _nearest_tables(
     return out
 
 
+def _tolerance(half: float) -> float:
+    """``half`` a unit of the last digit written, widened by what float arithmetic may lose:
+    how far a figure may lie from a value it rounds to."""
+    return half * (1 + 1e-9) + 1e-12
+
+
 def _precision(meta: Meta) -> float:
     """One unit of the last digit written, scale word applied (``16.5 billion``: 1e8)."""
     mult, decimals, _sig, _flags = meta
@@ -1513,14 +1519,14 @@ class GroundingContext:
         if not q.value:
             return None
         factor = float(q.base_value / q.value)  # the unit's size in its base: positive
-        lo, hi = (middle - half) * factor, (middle + half) * factor
-        slack = (hi - lo) * 1e-9 + 1e-12
+        tol = _tolerance(half)
+        lo, hi = (middle - tol) * factor, (middle + tol) * factor
         bounds = self._bound_spans() if bound else frozenset()
         for c, occ in self._idx().items:
             if (
                 c.kind == "number"
                 and c.dimension == q.dimension
-                and lo - slack <= float(c.base_value) <= hi + slack
+                and lo <= float(c.base_value) <= hi
                 and (occ[1], occ[2]) not in bounds
             ):
                 return occ
@@ -1542,7 +1548,7 @@ class GroundingContext:
         answer's), a figure whose currency is known only in one of them (``$16.5 billion`` is
         not ``16,525`` under ``€ million``)."""
         values, precs, pct_ok, occs, money = self._rounding_columns()
-        tol = half * (1 + 1e-9) + 1e-12
+        tol = _tolerance(half)
         lo = bisect_left(values, value - tol)
         hi = bisect_right(values, value + tol)
         for k in range(lo, hi):
@@ -1772,7 +1778,7 @@ def _near_mantissa(index: _Index, value: float, half: float) -> _Occ | None:
     what an approximation with its own scale word may round (``about 500 thousand`` for a cell
     ``503``). Linear in those figures: asked only for such an approximation that nothing else
     traced."""
-    tol = half * (1 + 1e-9) + 1e-12
+    tol = _tolerance(half)
     for (_dim, num, den), (occ, _decimals) in index.mantissa.items():
         if abs(num / den - value) <= tol:
             return occ
@@ -2442,7 +2448,7 @@ def _from_shown_working(
     start, values = found
     result = float(q.value)
     mult = float(meta[0])
-    tol = _precision(meta) / 2 * (1 + 1e-9) + 1e-12
+    tol = _tolerance(_precision(meta) / 2)
     # the working in the result's units, or without its scale word (then a zero result is
     # compared scaled only: "3.4 - 3.3 = 0.0 million" is 100,000 off, not 0.1)
     as_written = result != 0.0 or mult == 1.0

@@ -2077,8 +2077,8 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
             n = m["n"]
             mantissa = (Fraction(int(n)) if n.isdigit() else Fraction(_SMALL[n])) + Fraction(1, 2)
         decimals = 1 if mantissa.denominator == 2 else 2
+        sig = len(str(mantissa.numerator * 10**decimals // mantissa.denominator).lstrip("0"))
         if m["pct"]:  # "half a percent": 0.5%
-            sig = len(str(mantissa.numerator * 10**decimals // mantissa.denominator).lstrip("0"))
             meta = (1, decimals, sig, 0)
             found.append(_Raw("number", mantissa, "%", "percent", mantissa, *m.span(), meta))
             continue
@@ -2090,7 +2090,6 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
         if info is not None and (info[1] or "").startswith("currency-"):
             unit, dim, factor = info
             end = m.end("c")
-        sig = len(str(mantissa.numerator * 10**decimals // mantissa.denominator).lstrip("0"))
         meta = (scale, decimals, sig, F_OWN_SCALE)
         found.append(_Raw("number", value, unit, dim, value * factor, m.start(), end, meta))
     if found:
@@ -2137,7 +2136,7 @@ def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
 
 _TIME_AND_A_HALF = re.compile(
     r"(?<![\w-])time(?:[ \t]+|-)and(?:[ \t]+|-)a(?:[ \t]+|-)half"
-    r"(?![\w-]|[ \t]+(?:an?[ \t]+)?(?:second|minute|hour|day|week|month|year)s?(?![\w]))"
+    rf"(?![\w-]|[ \t]+(?:an?[ \t]+)?(?:{'|'.join(_TIME_WORDS)})s?(?![\w]))"
 )
 
 
