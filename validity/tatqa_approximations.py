@@ -5,13 +5,17 @@ for 2,487.08%. This script takes the gold answers of ``validity/tatqa.py`` that 
 (no year, no count) and that hybridjudge grounds as written, rounds each to 1, 2 and 3
 significant digits (half up), writes it after ``about`` or ``approximately`` (``It was about
 $16,000 thousand.``), and prints the share still grounded, by answer type (numbers mode, the
-question given). A rounding that leaves the figure as it was is skipped.
+question given). A rounding that leaves the figure as it was is skipped. The random fabricated
+numbers of ``validity/tatqa.py``, rounded and written alike, show the other side: the share that
+passes (no question given).
 
 Only gold answers are measured: a perturbed figure rounded may be right again. What the rules
 are (docs/grounding.md, "Numbers"): an approximation of one significant digit lies within 2.5%
 of a context figure; of two or more, it rounds to the context figure at its last non-zero
-digit; a derived figure keeps the precision written (an invented round figure is not explained
-by chance derivations), so arithmetic answers rounded are mostly flagged.
+digit; a derived figure is rounded at its last non-zero digit only when that keeps three or more
+significant digits, and is then traced to neighbouring operands or the question's figures only
+(an invented round figure is not explained by chance derivations), so arithmetic answers rounded
+to one or two digits are mostly flagged.
 
 Run from the repository root::
 
@@ -62,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
     docs = tatqa.build_documents(tatqa.load_documents(), every=args.every)
     ours = tatqa.hybridjudge_checker()
+    docs_by_index = {doc.index: doc for doc in docs}
     print(f"TAT-QA dev, one context in {args.every}: gold answers rounded (numbers mode)")
     print(f"  {'form':<36} {'type':<12} {'n':>5}  grounded")
     for word, digits in FORMS:
@@ -79,6 +84,17 @@ def main(argv: list[str] | None = None) -> int:
         for kind, (n, kept) in sorted(counts.items()):
             form = f"{word}, {digits} significant digit{'s' if digits > 1 else ''}"
             print(f"  {form:<36} {kind:<12} {n:>5}  {kept / n:7.1%}")
+    print("random fabricated numbers (tatqa.py's) rounded alike, no question: share that passes")
+    for word, digits in FORMS:
+        n = passed = 0
+        for index, text in tatqa.fabricated_numbers(docs):
+            phrased = approximated(text, word, digits)
+            if phrased is None:
+                continue
+            n += 1
+            passed += not ours(phrased, docs_by_index[index].passages, "", ())[0]
+        form = f"{word}, {digits} significant digit{'s' if digits > 1 else ''}"
+        print(f"  {form:<36} {'fabricated':<12} {n:>5}  {passed / n:7.1%}")
     return 0
 
 

@@ -187,6 +187,10 @@ class Target:
     """What the answer counts with it (``doctor`` in ``12 doctors``; see :func:`counted_noun`)."""
     currency: bool = False
     """Whether the answer writes it with a currency."""
+    approximate: bool = False
+    """Whether :attr:`half` is an approximation's (``approximately 11,100``: 50, the rounding at
+    its last non-zero digit) rather than the precision written: then only neighbouring operands
+    (and the question's figures) explain it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1078,7 +1082,7 @@ def _search(
             digits = str(int(abs(x)))
             significant = min(significant, len(digits.rstrip("0")))
             unit = max(unit, 10.0 ** (len(digits) - len(digits.rstrip("0"))))
-        hits = table.window(lo, hi, significant < needed)
+        hits = table.window(lo, hi, significant < needed or t.approximate)
         for k in hits[:SEARCH_HITS]:
             op, a, b = int(table.op[k]), int(table.a[k]), int(table.b[k])
             if asked is not None and _OP_NAMES[op] not in asked:
