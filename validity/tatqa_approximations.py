@@ -6,8 +6,9 @@ for 2,487.08%. This script takes the gold answers of ``validity/tatqa.py`` that 
 significant digits (half up), writes it after ``about`` or ``approximately`` (``It was about
 $16,000 thousand.``), and prints the share still grounded, by answer type (numbers mode, the
 question given). A rounding that leaves the figure as it was is skipped. The random fabricated
-numbers of ``validity/tatqa.py``, rounded and written alike, show the other side: the share that
-passes (no question given).
+numbers of ``validity/tatqa.py`` (no question given), and wrong arithmetic answers (the gold 7% to
+50% off, the question given), rounded and written alike, show the other side: the share that
+passes.
 
 Only gold answers are measured: a perturbed figure rounded may be right again. What the rules
 are (docs/grounding.md, "Numbers"): an approximation of one significant digit lies within 2.5%
@@ -26,6 +27,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import sys
 from decimal import ROUND_HALF_UP, Decimal
@@ -57,6 +59,17 @@ def approximated(answer: str, word: str, digits: int) -> str | None:
     return f"It was {word} {m[1]}{text}{m[3] or ''}{m[4]}."
 
 
+def _scaled(answer: str, rng: random.Random) -> str | None:
+    """``answer`` (one figure, as :func:`approximated` reads it) times a random factor 7% to 50%
+    away from 1, to two decimals; ``None`` for an answer of another shape."""
+    m = _ONE_FIGURE.fullmatch(answer)
+    if m is None:
+        return None
+    factor = rng.choice((rng.uniform(0.5, 0.93), rng.uniform(1.07, 1.5)))
+    value = Decimal(m[2].replace(",", "")) * Decimal(str(round(factor, 4)))
+    return f"{m[1]}{value:.2f}{m[3] or ''}{m[4]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--every", type=int, default=2, help="every Nth context (default 2)")
@@ -84,6 +97,23 @@ def main(argv: list[str] | None = None) -> int:
         for kind, (n, kept) in sorted(counts.items()):
             form = f"{word}, {digits} significant digit{'s' if digits > 1 else ''}"
             print(f"  {form:<36} {kind:<12} {n:>5}  {kept / n:7.1%}")
+    print("wrong arithmetic answers (the gold times 0.5-0.93 or 1.07-1.5), rounded alike, the")
+    print("question given: share that passes")
+    for word, digits in FORMS:
+        n = passed = 0
+        for doc in docs:
+            rng = random.Random(f"{tatqa.SEED}:wrong:{doc.index}")
+            for it in doc.items:
+                if it.variant != "gold" or it.answer_type != "arithmetic":
+                    continue
+                wrong = _scaled(it.answer, rng)
+                phrased = approximated(wrong, word, digits) if wrong is not None else None
+                if phrased is None or ours(it.answer, doc.passages, it.question, ())[0]:
+                    continue
+                n += 1
+                passed += not ours(phrased, doc.passages, it.question, ())[0]
+        form = f"{word}, {digits} significant digit{'s' if digits > 1 else ''}"
+        print(f"  {form:<36} {'wrong':<12} {n:>5}  {passed / n:7.1%}")
     print("random fabricated numbers (tatqa.py's) rounded alike, no question: share that passes")
     for word, digits in FORMS:
         n = passed = 0

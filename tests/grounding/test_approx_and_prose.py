@@ -458,6 +458,14 @@ APART = "Sales were 4,812 in Europe, 1,000 in Asia and 2,137 in Africa."
             "What was the change in Leasehold improvements from 2018 to 2019?",
             "2,680 = 4,812 - 2,137",
         ),
+        # two significant digits: the question's figures alone (11,275 - 11,000 = 275, which
+        # "about 280" rounds: 275 is the tie, rounded away from zero)
+        (
+            "The change was about 280.",
+            FURNITURE,
+            "What was the change in Furniture and equipment from 2018 to 2019?",
+            "280 = 11,275 - 11,000",
+        ),
         # no question: the two cells of one row are neighbours; (10,275 + 11,800) / 2 = 11,037.5
         (
             "The average was approximately 11,100.",
@@ -486,9 +494,12 @@ def test_a_derived_figure_stated_as_an_approximation_rounds_at_its_last_non_zero
 @pytest.mark.parametrize(
     ("answer", "context"),
     [
-        # two significant digits: the mean 11,037.5 is no rounding of 11,000 at the precision
-        # written (a unit), nor does either cell round to it (10,000 and 12,000)
+        # two significant digits and no question: the mean 11,037.5 is no rounding of 11,000
+        # at the precision written (a unit), nor does either cell round to it (10,000, 12,000)
         ("The average was about 11,000.", FURNITURE.replace("11,275 | 11,000", "10,275 | 11,800")),
+        # two significant digits and no question: the neighbouring cells' change 275 explains
+        # the figure only at the precision written (280 exactly), as it did before the rule
+        ("The change was about 280.", FURNITURE),
         # the first and third figures of running text are paired (4,812 - 2,137 = 2,675: the
         # exact figure is explained, below), but an approximation is traced to neighbours only
         ("It was approximately 2,680.", APART),

@@ -151,12 +151,16 @@ states as an approximation (``approximately 700,000``), as a share of it, beside
 its last non-zero digit; with two or more (``approximately 1,200``) the rounding alone decides."""
 APPROX_TRACE_SIGNIFICANT = 3
 """Fewest significant digits of a round figure stated as an approximation (``approximately
-$11,100 thousand``) that a derivation may explain at its last non-zero digit (a mean of 11,137.5),
-from neighbouring operands or the question's figures only; with fewer (``about 11,000``) the
-derivation must give it at the precision written. Measured on TAT-QA
-(``validity/tatqa_approximations.py``): gold arithmetic answers rounded to three significant
-digits grounded 42% -> 91%, random fabricated figures so rounded passing 5.4% -> 6.1%; at two
-digits the same rule would let 28% of such fabrications pass (18% before)."""
+$11,100 thousand``) that a derivation may explain at its last non-zero digit (a mean of 11,137.5)
+from neighbouring operands or the question's figures; with :data:`APPROX_QUESTION_SIGNIFICANT`
+(``about 430 million`` for a change of 432 million) only the figures the question names may, and
+with one (``about 400 million``) the derivation must give it at the precision written. Measured
+on TAT-QA (``validity/tatqa_approximations.py``, one context in 2): gold arithmetic answers
+rounded to three significant digits grounded 42.4% -> 93.0%, to two 53.9% -> 85.2%; random
+fabricated figures so rounded (no question) passing 5.4% -> 5.9% and 18.1% -> 16.3%. Traced to
+any operands, two-digit figures would let 28.2% of those fabrications pass."""
+APPROX_QUESTION_SIGNIFICANT = 2
+"""See :data:`APPROX_TRACE_SIGNIFICANT`."""
 
 SHARE_POINTS = 0.5
 """How far, in percentage points, a context percentage may lie from a share the answer states in
@@ -1828,15 +1832,15 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
     # at the precision written; a zero only by a derivation that is zero ("0" is no rounding
     # of 1.4 / 3.4, nor "0.0%" of a 0.04% change)
     half = _precision(meta) / 2 if q.value else 0.0
-    approximate = False
+    reach: Literal["all", "near", "question"] = "all"
     if flags & F_APPROX and (approx := _approximation(q, meta)) is not None:
         # "approximately $11,100 thousand" for a mean of 11,137.5: rounded at its last non-zero
-        # digit when it keeps APPROX_TRACE_SIGNIFICANT digits, and then traced to neighbouring
-        # operands or the question's figures only; rounder ones keep the precision written, as
+        # digit, and then traced to fewer operands the fewer significant digits it keeps, as
         # chance derivations would explain invented round figures ("about 20%" = 95% - 76%)
-        kept = str(abs(q.value.numerator) // mult if mult else 0).rstrip("0")
-        if len(kept) >= APPROX_TRACE_SIGNIFICANT and approx[1] > half:
-            half, approximate = approx[1], True
+        kept = len(str(abs(q.value.numerator) // mult if mult else 0).rstrip("0"))
+        if approx[1] > half and kept >= APPROX_QUESTION_SIGNIFICANT:
+            half = approx[1]
+            reach = "near" if kept >= APPROX_TRACE_SIGNIFICANT else "question"
     return Target(
         float(q.value),
         half,
@@ -1845,7 +1849,7 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
         sig,
         q.text,
         currency=currency,
-        approximate=approximate,
+        reach=reach,
     )
 
 

@@ -187,10 +187,11 @@ class Target:
     """What the answer counts with it (``doctor`` in ``12 doctors``; see :func:`counted_noun`)."""
     currency: bool = False
     """Whether the answer writes it with a currency."""
-    approximate: bool = False
-    """Whether :attr:`half` is an approximation's (``approximately 11,100``: 50, the rounding at
-    its last non-zero digit) rather than the precision written: then only neighbouring operands
-    (and the question's figures) explain it."""
+    reach: Literal["all", "near", "question"] = "all"
+    """Which figures may explain it: ``all`` pairs (the precision written), or, for an
+    approximation rounded at its last non-zero digit (:attr:`half` is then that rounding's:
+    ``approximately 11,100``: 50), only ``near`` (neighbouring) operands and the question's
+    figures, or the ``question``'s figures alone (``about 430``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +470,8 @@ class Figures:
                 return how
             if _search_hint(self, hint, _negated(target)) is not None:
                 return None  # the figures the question names give the opposite sign
+        if target.reach == "question":
+            return None
         # by the operations the question asks for ("average": no ratio explains the answer);
         # a small count ("2: 2019 and 2018" for "how many years...") is no operation's result
         count = (
@@ -1082,7 +1085,7 @@ def _search(
             digits = str(int(abs(x)))
             significant = min(significant, len(digits.rstrip("0")))
             unit = max(unit, 10.0 ** (len(digits) - len(digits.rstrip("0"))))
-        hits = table.window(lo, hi, significant < needed or t.approximate)
+        hits = table.window(lo, hi, significant < needed or t.reach == "near")
         for k in hits[:SEARCH_HITS]:
             op, a, b = int(table.op[k]), int(table.a[k]), int(table.b[k])
             if asked is not None and _OP_NAMES[op] not in asked:
