@@ -169,3 +169,14 @@ def test_a_small_count_is_no_operation_of_the_question() -> None:
     assert _derived("2", q, context) == "2 = 6 / 3"
     # a figure that is no small count is held to the question's operation: 6 / 3 = 2.0
     assert _derived("2.0", q, context) is None
+
+
+def test_a_bare_derived_figure_under_a_stated_scale_needs_the_question() -> None:
+    # (11,275 + 11,000) / 2 = 11,137.5 (hand computation) in thousands: written without its
+    # scale word, only the figures the question names explain it (docs/grounding.md)
+    table = "(In thousands) | 2019 | 2018\nFurniture and equipment | 11,275 | 11,000"
+    question = "What was the average Furniture and equipment for 2018 and 2019?"
+    assert _derived("11,137.5", question, table) == "11,137.5 = (11,275 + 11,000) / 2"
+    assert _derived("11,137.5 thousand", question, table) is not None
+    assert check_grounding("11,137.5", table).kinds == {"ungrounded_number"}
+    assert check_grounding("11,137.5 thousand", table).grounded
