@@ -640,8 +640,9 @@ SCALE_FORMS: tuple[tuple[str, str, str], ...] = (
 
 FULL_DIGITS = "$X,000 for $X thousand (full digits)"
 """The phrasing that writes the scale out in digits (``$96,168,000`` for ``$96,168 thousand``,
-``1,496,500,000`` for ``1,496.5 million``): the table's figure is then found only through the
-scale its caption states (:func:`full_digits`)."""
+``1,496,500,000`` for ``1,496.5 million``): the table's figure is then found through the scale
+its caption states or, where none is stated, as a figure with its own scale word would be
+(:func:`full_digits`)."""
 _SCALED = re.compile(r"(\$?)([\d,]+(?:\.\d+)?) (thousand|million|billion)\b")
 _POWERS = {"thousand": 3, "million": 6, "billion": 9}
 

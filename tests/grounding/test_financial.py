@@ -140,18 +140,22 @@ def test_a_derivation_with_a_caption_s_scale_is_at_the_answer_s_precision() -> N
     ("context", "subject"),
     [
         (CAPTIONED, "$96,169,000"),  # a digit off
-        # two captions with different scales: which is the table's is not known
-        ([*CAPTIONED, "Headcount (in millions of hours)"], "$96,168,000"),
+        # two captions with different scales: which is the table's is not known (the cell
+        # "3" has too few digits to be written out in full without one: see below)
+        ([*CAPTIONED, "Headcount (in millions of hours)"], "$3,000"),
         # a passage stating a scale for figures of its own is no caption of the table
-        ([CAPTIONED[0], "Revenue (in thousands): 5,120 and 4,800."], "$96,168,000"),
-        ([CAPTIONED[0]], "$96,168,000"),  # no caption at all
+        ([CAPTIONED[0], "Revenue (in thousands): 5,120 and 4,800."], "$3,000"),
+        ([CAPTIONED[0]], "$3,000"),  # no caption at all
     ],
 )
 def test_a_caption_scale_needs_one_caption_and_a_wrong_figure_is_flagged(
     context: list[str], subject: str
 ) -> None:
-    answer = "Canada: $96,169,000." if subject == "$96,169,000" else "Canada: $96,168,000."
+    answer = "Canada: $96,169,000." if subject == "$96,169,000" else "Federal: $3,000."
     assert _ungrounded(answer, context) == [subject]
+    if subject == "$3,000":
+        # with one caption it is 3 thousand
+        assert _ungrounded(answer, CAPTIONED) == []
 
 
 def test_percent_heading_makes_percentages() -> None:
@@ -167,6 +171,62 @@ def test_scale_without_a_statement_matches_the_figure_as_written() -> None:
     assert _ungrounded("Total sales were $1,496.5 million.", context) == []
     # ... but not a different figure with a scale word
     assert _ungrounded("Total sales were $1,497.5 million.", context) == ["$1,497.5 million"]
+
+
+UNSTATED = "Item | 2019 | 2018\nInterest rate swaps | (494) | 1,663\nOther | 2,837 | 1,234\nSales | 1,496.5 | 30"
+INCOME = (
+    "The Company's income before income tax expense of $88,848, $133,514 and $138,668 during "
+    "the years ended December 31, 2019, 2018 and 2017, respectively."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "source"),
+    [
+        # TAT-QA dev (GreenSky, its scale stated nowhere the figure is): "$88,848 thousand"
+        # was accepted, the same figure in full digits flagged
+        ("It was $88,848,000.", INCOME, "context"),
+        ("It was -494,000,000.", UNSTATED, "context"),  # (494) million
+        ("It was 1,496,500,000.", UNSTATED, "context"),  # 1,496.5 million
+        ("It was 1,663,000.", UNSTATED, "context"),  # 1,663 thousand (the scale is unknown)
+        ("It was 1,603,000.", UNSTATED, "derived"),  # 2,837 - 1,234 = 1,603 thousand
+    ],
+)
+def test_full_digits_write_out_a_scale_the_context_does_not_state(
+    answer: str, context: str, source: str
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, report.findings
+    assert [t.source for t in report.quantities] == [source]
+
+
+def test_full_digits_trace_a_derivation_at_the_precision_written() -> None:
+    question = "What is the total of Other in 2019 and 2018?"
+    # 2,837 + 1,234 = 4,071 (hand computation), in millions
+    report = check_grounding("It was $4,071,000,000.", UNSTATED, question=question)
+    assert report.quantities[0].derivation == "$4,071,000,000 = 2,837 + 1,234"
+    # its zeros are no rounding: 4,072 million is another figure, and 4,071,000 (thousands)
+    # rounds no derivation to 148,000 either (112,852 + 34,968 = 147,820)
+    assert not check_grounding("It was $4,072,000,000.", UNSTATED, question=question).grounded
+    table = "Item | 2019 | 2018\nTotal | 112,852 | 34,968"
+    assert check_grounding("It was 148,000.", table).kinds == {"ungrounded_number"}
+    assert check_grounding("It was 147,820,000.", table).grounded
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It was $88,849,000.",  # another figure
+        "It was 5,000.",  # one significant digit: no "5 thousand" of the cell 30's neighbours
+        "It was 30,000.",  # two significant digits: the cell 30 stays 30
+        "It was 1,234,000.",  # the context states millions
+    ],
+)
+def test_full_digits_of_another_figure_or_of_few_digits_are_flagged(answer: str) -> None:
+    context = INCOME if "88" in answer else UNSTATED
+    if answer == "It was 1,234,000.":
+        context = "(In millions) | 2019 | 2018\nOther | 2,837 | 1,234"
+    assert check_grounding(answer, context).kinds == {"ungrounded_number"}
 
 
 def test_accounting_negatives_and_signs_in_words() -> None:

@@ -1785,6 +1785,29 @@ def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     return precision, min(precision / 2, APPROX_SHARE * abs(float(q.value)))
 
 
+FULL_DIGIT_SIGNIFICANT = 3
+"""Fewest significant digits a figure in full digits keeps once a thousand, a million or a
+billion is taken off it (``$88,848,000``: 88,848 thousand) to name a figure whose scale the
+context does not state: ``5,000`` is no ``5`` thousand of a cell ``5``."""
+
+
+def _full_digit_mantissas(value: Fraction) -> Iterator[tuple[Fraction, int]]:
+    """The figures ``value`` (a whole number written without a scale word) writes out in full
+    digits with a scale of a thousand, a million or a billion, and the decimals each then has
+    (``1,496,500,000``: ``1,496,500`` with none, ``1,496.5`` with one; at most two), when it has
+    :data:`FULL_DIGIT_SIGNIFICANT` significant digits or more."""
+    if value.denominator != 1:
+        return
+    digits = str(abs(value.numerator))
+    zeros = len(digits) - len(digits.rstrip("0"))
+    if len(digits) - zeros < FULL_DIGIT_SIGNIFICANT:
+        return
+    for power in (3, 6, 9):
+        if power - zeros > 2 or len(digits) <= power:
+            return
+        yield value / 10**power, max(0, power - zeros)
+
+
 def _near_mantissa(index: _Index, value: float, half: float) -> _Occ | None:
     """A figure without a stated scale (:attr:`_Index.mantissa`) within ``half`` of ``value``:
     what an approximation with its own scale word may round (``about 500 thousand`` for a cell
@@ -2293,6 +2316,13 @@ class GroundingChecker:
                 known = index.mantissa.get(_k(None, -mantissa))
             if known is not None and known[1] >= decimals:
                 return known[0]
+        elif mult == 1 and decimals == 0:
+            # "$88,848,000" for "$88,848" whose scale the context does not state: its zeros
+            # write a thousand, a million or a billion out (as "$88,848 thousand" would)
+            for mantissa, places in _full_digit_mantissas(q.value):
+                known = index.mantissa.get(_k(None, mantissa))
+                if known is not None and known[1] >= places:
+                    return known[0]
         approx = _approximation(q, meta)
         currencies: frozenset[str] | None = None
         if q.dimension is not None:  # a currency (money): the figures it may round
@@ -2348,6 +2378,11 @@ class GroundingChecker:
         targets = [target]
         if meta[3] & F_DECREASE and target.value > 0:
             targets.append(replace(target, value=-target.value))
+        if target.kind == "plain" and target.mult == 1.0 and meta[1] == 0:
+            # "$4,071,000,000" as "$4,071 million" of figures whose scale is not stated, at
+            # the precision written (its zeros are no rounding: "148,000" is no 147,820)
+            for mantissa, _places in _full_digit_mantissas(q.value):
+                targets.append(replace(target, mult=float(q.value / mantissa)))
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
