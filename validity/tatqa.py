@@ -45,7 +45,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -635,6 +635,7 @@ SCALE_FORMS: tuple[tuple[str, str, str], ...] = (
     ("USD X million", r"\$([\d,.]+) (million|billion|thousand)", r"USD \1 \2"),
     ("X pct", r"([\d.]+)%", r"\1 pct"),
     ("X per cent", r"([\d.]+)%", r"\1 per cent"),
+    ("(X) million for -X million", r"-(\$?)([\d,.]+) (million|billion|thousand)", r"\1(\2) \3"),
 )
 """Other ways to write an answer's scale or percentage (name, pattern, replacement)."""
 
@@ -662,6 +663,34 @@ def full_digits(answer: str) -> str | None:
     out = _SCALED.sub(digits, answer)
     return out if whole and out != answer else None
 
+
+RESCALED = "$X.XX million for $X thousand (next scale up)"
+"""The phrasing that states an answer's figure in the next larger scale, rounded half up to two
+decimals as a summary does (``$53.33 million`` for ``$53,330 thousand``, ``$1.89 billion`` for
+``$1,887.8 million``): :func:`rescaled`. A perturbation the rounding hides (``53,331``) is no
+perturbation so phrased and is not measured."""
+_NEXT_SCALE = {"thousand": "million", "million": "billion"}
+
+
+def rescaled(answer: str) -> str | None:
+    """``answer`` with every figure written with ``thousand`` or ``million`` stated in the next
+    larger scale to two decimals, or ``None`` when it has none or one would be under 1."""
+    small = False
+
+    def larger(m: re.Match[str]) -> str:
+        nonlocal small
+        value = (Decimal(m[2].replace(",", "")) / 1000).quantize(
+            Decimal("0.01"), rounding=ROUND_HALF_UP
+        )
+        if value < 1:
+            small = True
+        return f"{m[1]}{value:,} {_NEXT_SCALE[m[3]]}"
+
+    out = _RESCALABLE.sub(larger, answer)
+    return out if not small and out != answer else None
+
+
+_RESCALABLE = re.compile(r"(\$?)([\d,]+(?:\.\d+)?) (thousand|million)\b")
 
 LATEX_WORKING = "working in LaTeX (\\frac, \\times)"
 """The phrasing that shows an arithmetic answer's working in LaTeX, as chat models write it
@@ -778,12 +807,14 @@ def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
 
         forms.append((name, scale_form))
     forms.append((FULL_DIGITS, lambda a, q, d: full_digits(a)))
+    forms.append((RESCALED, lambda a, q, d: rescaled(a)))
     forms.append((LATEX_WORKING, lambda a, q, d: latex_working(a, d)))
     # counts[name][(checker, kind)] = [considered, still right]
     counts: dict[str, dict[tuple[int, str], list[int]]] = {
         name: {(k, kind): [0, 0] for k in (0, 1) for kind in PHRASED_KINDS} for name, _ in forms
     }
     for doc in docs:
+        golds = {it.question_uid: it.answer for it in doc.items if it.variant == "gold"}
         for it in doc.items:
             if it.answer_type == "count" or it.variant not in PHRASED_KINDS:
                 continue
@@ -802,6 +833,10 @@ def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
                 phrased = form(it.answer, question, derivation)
                 if phrased is None:
                     continue
+                if not gold and phrased == form(
+                    golds.get(it.question_uid, ""), question, derivation
+                ):
+                    continue  # the phrasing hides the perturbation (a rounding)
                 for k in (0, 1):
                     if plain[k] == gold:  # wrong as written: the phrasing is not measured
                         continue

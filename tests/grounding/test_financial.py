@@ -761,3 +761,55 @@ def test_figures_of_a_column_without_a_scale_derive_in_their_own_units() -> None
     assert [t.derivation for t in report.quantities] == ["$0.76 = $ 65.53 - $ 64.77"]
     report = check_grounding("Purchases rose by 3,118 thousand shares.", REPURCHASES)
     assert [t.source for t in report.quantities] == ["derived"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        # in the next scale up, rounded at the answer's precision (hand computation): 53,330
+        # thousand = 53.33 million; 1,887.8 million = 1.8878 billion, 1.89 to two decimals;
+        # ((10,100) + (9,959.33)) / 2 = -10,029.665 thousand, -10.03 million
+        ("It was $53.33 million.", "context"),
+        ("It was $1.89 billion.", "context"),
+        ("The average loss was -$10.03 million.", "derived"),
+        # an accounting negative with the scale word after its bracket
+        ("The loss was (10,100) thousand.", "context"),
+        ("Losses: (35) million.", "context"),
+    ],
+)
+def test_a_figure_in_a_larger_scale_names_a_figure_whose_scale_is_not_stated(
+    answer: str, source: str
+) -> None:
+    context = (
+        "Item | 2019 | 2018\nNet income | $53,330 | $41,200\nSales | 1,887.8 | 1,500.2\n"
+        "Loss | (10,100) | (9,959.33)\nOther | (35) | 12"
+    )
+    report = check_grounding(answer, context)
+    assert report.grounded, report.findings
+    assert [t.source for t in report.quantities] == [source]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It was $1.88 billion.",  # 1.8878 rounds to 1.89
+        "It was $1.9 billion.",  # two significant digits: no rounding through a scale
+        "It was $53.334 million.",  # more precise than the cell, and another figure
+        "The average loss was -$10.04 million.",
+        "Losses: (36) million.",
+    ],
+)
+def test_a_figure_in_a_larger_scale_that_rounds_no_figure_is_flagged(answer: str) -> None:
+    context = (
+        "Item | 2019 | 2018\nNet income | $53,330 | $41,200\nSales | 1,887.8 | 1,500.2\n"
+        "Loss | (10,100) | (9,959.33)\nOther | (35) | 12"
+    )
+    assert check_grounding(answer, context).kinds == {"ungrounded_number"}
+
+
+def test_a_bracketed_aside_with_a_scale_word_stays_positive() -> None:
+    # "(5 million)" restates a figure; "(35) million" is an accounting negative
+    assert [q.describe() for q in parse_quantities("Many users (5 million) joined.")] == ["5000000"]
+    assert [q.describe() for q in parse_quantities("Losses: (35) million")] == ["-35000000"]
+    # a list of options after a colon keeps its numbers out
+    assert parse_quantities("The options: (1) cut costs, (2) sell.") == []

@@ -167,14 +167,23 @@ def test_answers_in_a_models_phrasing_stay_grounded_and_wrong_ones_flagged() -> 
     rows = {r.phrasing: r for r in tatqa.run_phrasings(tatqa.build_documents(RAW, every=5))}
     assert (
         len(rows)
-        == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS) + 2
+        == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS) + 3
     )
     # the working in LaTeX (tatqa.LATEX_WORKING) is held to what the working written plainly
     # gets: "-\$154" lost its sign and "\frac{a - b}{b}" its figures before LaTeX was read
     assert tatqa.LATEX_WORKING in rows
     for name, row in rows.items():
-        assert row.n["gold"] >= 20, row
+        # negative answers only for the accounting negative "(X) million": 85 on the whole split
+        assert row.n["gold"] >= (10 if name.startswith("(X) million") else 20), row
         assert row.n["digit"] >= 10, row
+        if name == tatqa.RESCALED:
+            # "$1.86 billion" for 1,858 million is as precise as its three or four significant
+            # digits: a wrong figure so rounded meets a chance derivation more often (95.7% and
+            # 98.1% flagged on the whole split)
+            assert row.hybridjudge["digit"] >= 0.93, row
+            assert row.hybridjudge["sign"] >= 0.95, row
+            assert row.hybridjudge["gold"] >= 0.98, row
+            continue
         assert row.hybridjudge["digit"] >= 0.98, row
         if not name.startswith("operands"):
             assert row.hybridjudge["sign"] >= 0.98, row

@@ -1808,16 +1808,36 @@ def _full_digit_mantissas(value: Fraction) -> Iterator[tuple[Fraction, int]]:
         yield value / 10**power, max(0, power - zeros)
 
 
-def _near_mantissa(index: _Index, value: float, half: float) -> _Occ | None:
+def _near_mantissa(index: _Index, value: float, half: float, precise: bool = False) -> _Occ | None:
     """A figure without a stated scale (:attr:`_Index.mantissa`) within ``half`` of ``value``:
     what an approximation with its own scale word may round (``about 500 thousand`` for a cell
-    ``503``). Linear in those figures: asked only for such an approximation that nothing else
-    traced."""
+    ``503``), or a figure with its own scale word in a smaller scale (``$1.89 billion`` for a
+    cell ``1,887.8``; ``precise``: only a figure written at least as precisely as the answer).
+    Linear in those figures: asked only for such a figure that nothing else traced."""
     tol = _tolerance(half)
-    for (_dim, num, den), (occ, _decimals) in index.mantissa.items():
-        if abs(num / den - value) <= tol:
+    for (_dim, num, den), (occ, decimals) in index.mantissa.items():
+        if abs(num / den - value) <= tol and (not precise or 10.0**-decimals <= 2 * tol):
             return occ
     return None
+
+
+SMALLER_SCALE_SIGNIFICANT = 3
+"""Fewest significant digits of a figure with its own scale word that may name, rounded, a
+figure whose scale the context does not state in a smaller scale (``$1.89 billion`` for
+``1,887.8``, ``$53.33 million`` for ``53,330``): ``$2 billion`` names no ``1,960``."""
+
+
+def _smaller_scales(q: Quantity, meta: Meta) -> list[int]:
+    """The scales smaller than its own scale word (a thousand at least) in which ``q`` may name
+    a figure whose scale the context does not state: none with fewer than
+    :data:`SMALLER_SCALE_SIGNIFICANT` significant digits (the zeros ending a whole figure are
+    none: ``$1,000 million`` has one, ``$1.50 billion`` three)."""
+    mult, decimals, sig, _flags = meta
+    if decimals <= 0:
+        sig = len(str(abs(q.value.numerator) // mult).rstrip("0")) if q.value else 0
+    if sig < SMALLER_SCALE_SIGNIFICANT:
+        return []
+    return [scale for scale in (10**9, 10**6, 10**3) if scale < mult]
 
 
 def _bound(q: Quantity, meta: Meta) -> tuple[float, float, float] | None:
@@ -2316,6 +2336,15 @@ class GroundingChecker:
                 known = index.mantissa.get(_k(None, -mantissa))
             if known is not None and known[1] >= decimals:
                 return known[0]
+            # "$53.33 million" for "53,330", "$1.89 billion" for "1,887.8": the same figure in
+            # a smaller scale, rounded at the answer's precision
+            for smaller in _smaller_scales(q, meta):
+                tol = _precision(meta) / 2 / smaller
+                for signed in (mantissa, -mantissa) if flags & F_DECREASE else (mantissa,):
+                    at = float(signed) * mult / smaller
+                    occ = _near_mantissa(index, at, tol, precise=True)
+                    if occ is not None:
+                        return occ
         elif mult == 1 and decimals == 0:
             # "$88,848,000" for "$88,848" whose scale the context does not state: its zeros
             # write a thousand, a million or a billion out (as "$88,848 thousand" would)
@@ -2382,7 +2411,11 @@ class GroundingChecker:
             # "$4,071,000,000" as "$4,071 million" of figures whose scale is not stated, at
             # the precision written (its zeros are no rounding: "148,000" is no 147,820)
             for mantissa, _places in _full_digit_mantissas(q.value):
-                targets.append(replace(target, mult=float(q.value / mantissa)))
+                targets.append(replace(target, mult=float(q.value / mantissa), cells_only=True))
+        elif target.kind == "plain" and meta[3] & F_OWN_SCALE:
+            # "-$10.03 million" as "-$10,030 thousand" of figures whose scale is not stated
+            for smaller in _smaller_scales(q, meta):
+                targets.append(replace(target, mult=float(smaller), cells_only=True))
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]

@@ -187,6 +187,11 @@ class Target:
     """What the answer counts with it (``doctor`` in ``12 doctors``; see :func:`counted_noun`)."""
     currency: bool = False
     """Whether the answer writes it with a currency."""
+    cells_only: bool = False
+    """Whether it is read in a scale the context does not state (``$4,071,000,000`` as
+    ``$4,071 million``, ``$10.03 million`` as ``$10,030 thousand``): then only table cells
+    explain it (a figure of running text with its own scale word is a whole value: ``$179
+    million - $178 million`` is no ``$1,000 million`` read in thousands)."""
     reach: Literal["all", "near", "question"] = "all"
     """Which figures may explain it: ``all`` pairs (the precision written), or, for an
     approximation rounded at its last non-zero digit (:attr:`half` is then that rounding's:
@@ -811,7 +816,10 @@ def _plausible(figs: Figures, t: Target, op: int, fa: Figure, fb: Figure, value:
     count of one thing is not computed from a count of it and a count of another (``12
     doctors = 19 nurses - 7 doctors``). A change (a difference or a percent change) whose sign
     the table's years or the context's words fix does not explain an answer stating the
-    opposite direction (``fell 30%`` for a rise from 40 to 52)."""
+    opposite direction (``fell 30%`` for a rise from 40 to 52). A target read in a scale the
+    context does not state (:attr:`Target.cells_only`) comes from table cells only."""
+    if t.cells_only and not (fa.table and fb.table):
+        return False
     if op in (_SUM, _DIFF, _MEAN2):
         if (t.mult != 1.0 or t.currency) and not (
             (fa.table or fa.measured) and (fb.table or fb.measured)

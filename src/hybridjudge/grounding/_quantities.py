@@ -678,8 +678,8 @@ _ALTERNATIVES: dict[str, str] = {
     "named": rf"""(?P<named>(?:{_CITE_AFTER})\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}}|[ \t]+and[ \t]+\d{{1,3}})*
        (?!\d|[.,]\d|[ \t]*(?:%|per[ \t]?cent|percent|thousand|million|billion))
        |(?:{_INDEX_AFTER})(?:{_INDEX_NUMBERS})(?![\w.,]|[ \t]*%))""",
-    "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+(?:[*_]{1,2})?[^\W\d]|[ \t]+[*_]{1,2}\d)
-       |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)
+    "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+(?:[*_]{1,2})?[^\W\d]|[ \t]+[*_]{1,2}\d)(?![ \t]*(?:thousand|million|billion)\b)
+       |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)(?![ \t]*(?:thousand|million|billion)\b)
        |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d])
        |(?<=(?<![\w])step[ \t])\d{1,2}(?=[ \t]*[:.)](?!\d))
        |(?<=\#[ \t])\d{1,2}[.)]?(?=[ \t]+[^\W\d]))""",
@@ -1787,7 +1787,17 @@ def scan(text: str | NormalizedText) -> Scan:
         kind, value, unit, dim, base, mult, decimals, sig, flags = p
         if flags & F_PAREN and p[0] == "number" and m is not None:
             dec = m["dec"] or ""
-            if m["cur"] or m["cur2"] or "," in dec or "." in dec or _is_cell(s, start, end):
+            # "(35) million": a scale word after the bracket writes an accounting negative too
+            # ("(5 million)" is an aside)
+            scaled = mult != 1 and bool(dec) and s.startswith(")", m.end("dec"))
+            if (
+                m["cur"]
+                or m["cur2"]
+                or "," in dec
+                or "." in dec
+                or scaled
+                or _is_cell(s, start, end)
+            ):
                 value, base = -value, -base
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
