@@ -457,3 +457,35 @@ def test_a_page_label_is_a_word_of_its_own() -> None:
     assert [q.text for q in parse_quantities("in the group. 14 members left")] == ["14"]
     assert [q.text for q in parse_quantities("on Sep. 14 they met")] == ["Sep. 14"]
     assert [q.text for q in parse_quantities("see page 12; p. 14; pp. 3-5")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "two dozen" was 2 and "half a dozen" 0.5; "a dozen" was no figure
+        ("a dozen eggs", [("a dozen", 12)]),
+        ("two dozen roses", [("two dozen", 24)]),
+        ("half a dozen eggs", [("half a dozen", 6)]),
+        ("three dozen and four", [("three dozen and four", 40)]),
+        # no count of twelves: a plural, a lone word
+        ("dozens of eggs", []),
+        ("the dozen", []),
+    ],
+)
+def test_a_dozen_is_twelve(text: str, expected: list[tuple[str, int]]) -> None:
+    assert [(q.text, q.value) for q in parse_quantities(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "ungrounded"),
+    [
+        ("The company operates in 12 countries.", "It operates in a dozen countries.", []),
+        ("We sold two dozen eggs.", "We sold 24 eggs.", []),
+        ("We sold 6 eggs.", "We sold half a dozen eggs.", []),
+        ("We sold 25 eggs.", "We sold two dozen eggs.", ["25"]),
+        ("We sold three dozen eggs.", "We sold 24 eggs.", ["three dozen"]),
+    ],
+)
+def test_dozens_ground_and_are_grounded(answer: str, context: str, ungrounded: list[str]) -> None:
+    report = check_grounding(answer, context)
+    assert [t.quantity.text for t in report.quantities if t.source is None] == ungrounded

@@ -438,7 +438,7 @@ def _alt(words: Iterable[str]) -> str:
 
 
 _UNIT_ALT = _alt(_UNITS)
-_WORD_ALT = _alt([*_SMALL, *_TENS, "hundred", *_SCALE_WORDS])
+_WORD_ALT = _alt([*_SMALL, *_TENS, "hundred", "dozen", *_SCALE_WORDS])
 _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
 Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
@@ -709,7 +709,7 @@ _ALTERNATIVES: dict[str, str] = {
        (?P<xm>[ \t]?[x×](?!\w)(?!\s*[\d(.$])|[ \t]+times(?![a-z])(?!\s+[\d(]))?
        {_unit_part("n")}(?:(?!{_W})|(?<=[{NO_SPACE_CHARS}])(?<![年년])))""",
     "times": rf"""(?P<times>(?<![\w])(?:twice|thrice|once(?={_FREQ}))(?![\w]))""",
-    "words": rf"""(?P<words>(?<![\w-])(?:a\s+(?=(?:hundred|thousand|million|billion)\b))?(?:{_WORD_ALT})
+    "words": rf"""(?P<words>(?<![\w-])(?:(?:half[ \t]+)?a\s+(?=(?:hundred|thousand|million|billion|dozen)\b))?(?:{_WORD_ALT})
        (?:(?:[ \t]+|-|[ \t]+and[ \t]+)(?:{_WORD_ALT}))*(?:[ \t]+and[ \t]+a[ \t]+half)?(?![\w])
        (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?!{_W}))""",
     "frac": rf"""(?P<frac>(?<![\w-])(?:(?P<fn>a|one)(?:-|[ \t]+(?=(?:{_FRACTION_ONE})[ \t]+(?:{_SHARE_OF})))(?P<fd>{_FRACTION_ONE})
@@ -933,11 +933,14 @@ def _unit_info(
 def _words_value(phrase: str) -> Fraction | None:
     """English number words to a value; ``None`` for a sequence that is not one number."""
     tokens = [t for t in re.split(r"[\s-]+", phrase) if t]
+    if tokens[:2] == ["half", "a"]:  # "half a dozen"
+        whole = _words_value(" ".join(tokens[1:]))
+        return whole / 2 if whole is not None else None
     extra = Fraction(0)
     if len(tokens) >= 3 and tokens[-3:] == ["and", "a", "half"]:
         extra = Fraction(1, 2)
         tokens = tokens[:-3]
-    if len(tokens) == 1 and tokens[0] in _SCALES:
+    if len(tokens) == 1 and (tokens[0] in _SCALES or tokens[0] == "dozen"):
         return None  # "million" alone (e.g. after "$(3,264)") is a scale word, not a number
     total = 0
     current = 0
@@ -962,6 +965,9 @@ def _words_value(phrase: str) -> Fraction | None:
             if last == "hundred":
                 return None
             current = (current or 1) * 100
+            last = "hundred"
+        elif tok == "dozen":  # "a dozen", "two dozen": twelves
+            current = (current or 1) * 12
             last = "hundred"
         elif tok in _SCALES:
             total += (current or 1) * _SCALES[tok]
@@ -1333,6 +1339,7 @@ _STARTER_WORDS = frozenset(
         *_SMALL,
         *_TENS,
         "hundred",
+        "dozen",
         *_SCALE_WORDS,
         "half",
         "twice",
@@ -1344,7 +1351,7 @@ _STARTER_WORDS = frozenset(
     | {"midnight", "noon", "midday"}
     | set(_MONTHS)
 )
-_A_SCALE = {w: f"a {w}" for w in ("hundred", *_SCALE_WORDS)}
+_A_SCALE = {w: f"a {w}" for w in ("hundred", "dozen", *_SCALE_WORDS)}
 _UNIT_AND_A_HALF = re.compile(_UNIT_AND_A_HALF_SOURCE)
 _FRACTION_RUNS = frozenset(d.encode() for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
 _LINE_PREFIX_CHARS = " \t-*•·("
