@@ -489,3 +489,38 @@ def test_a_dozen_is_twelve(text: str, expected: list[tuple[str, int]]) -> None:
 def test_dozens_ground_and_are_grounded(answer: str, context: str, ungrounded: list[str]) -> None:
     report = check_grounding(answer, context)
     assert [t.quantity.text for t in report.quantities if t.source is None] == ungrounded
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the sign in words was lost: "minus 20" was 20
+        ("Store at minus 20 °C.", [("minus 20 °C", -20)]),
+        ("It was minus five degrees.", [("minus five degrees", -5)]),
+        ("The fund returned negative 3% last year.", [("negative 3%", -3)]),
+        ("The result is minus 3.", [("minus 3", -3)]),
+        # an operator, not a sign
+        ("5 minus 3 equals 2", [("5", 5), ("3", 3), ("2", 2)]),
+        ("10% minus 3%", [("10%", 10), ("3%", 3)]),
+        ("a tolerance of plus or minus 2%", [("2%", 2)]),
+    ],
+)
+def test_minus_and_negative_before_a_figure_are_its_sign(
+    text: str, expected: list[tuple[str, int]]
+) -> None:
+    assert [(q.text, q.value) for q in parse_quantities(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "ungrounded"),
+    [
+        ("Store it at -20°C.", "Store at minus 20 degrees Celsius.", []),
+        ("Store it at minus 20 degrees Celsius.", "Store at -20°C.", []),
+        ("Store it at 20°C.", "Store at minus 20 degrees Celsius.", ["20°C"]),
+    ],
+)
+def test_a_sign_in_words_grounds_and_is_grounded(
+    answer: str, context: str, ungrounded: list[str]
+) -> None:
+    report = check_grounding(answer, context)
+    assert [t.quantity.text for t in report.quantities if t.source is None] == ungrounded

@@ -1638,6 +1638,22 @@ _DECREASE_WORDS = frozenset(
 )
 
 
+_SIGN_WORD = re.compile(r"(?<![\w-])(?:minus|negative) \Z")
+_SIGN_WORD_AFTER = re.compile(r"(?:[\d%)]|\b(?:or|plus))\s*\Z")
+
+
+def _sign_word(
+    s: str, start: int, value: Fraction, base: Fraction
+) -> tuple[int, Fraction, Fraction]:
+    """A figure after ``minus`` or ``negative`` standing as its sign (``minus 20 degrees``,
+    ``negative 3%``): its start, value and base value, negated, or as they were when the word is
+    an operator (``5 minus 3``, ``plus or minus 2%``) or is none."""
+    m = _SIGN_WORD.search(s, max(0, start - 10), start)
+    if m is None or _SIGN_WORD_AFTER.search(s, max(0, m.start() - 12), m.start()) is not None:
+        return start, value, base
+    return m.start(), -value, -base
+
+
 def scan(text: str | NormalizedText) -> Scan:
     """Find every quantity and identifier in ``text`` (normalised here unless already done).
 
@@ -1806,6 +1822,8 @@ def scan(text: str | NormalizedText) -> Scan:
                 or _is_cell(s, start, end)
             ):
                 value, base = -value, -base
+        if start >= 6 and s[start - 1] == " " and s[start - 2] in "se" and value > 0:
+            start, value, base = _sign_word(s, start, value, base)
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
     if not s.isascii() or not words.isdisjoint(_FOREIGN_KEYS) or _glued(s):
