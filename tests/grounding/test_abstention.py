@@ -175,6 +175,9 @@ def test_hedged_partial_answers_are_not_refusals(text: str) -> None:
         "The documents do not mention the fee; no information is available.",
         # a claim in a later sentence that does not open with a contrast
         "The context does not specify the price. The Pro plan has a 30-day free trial.",
+        # a refusal of a detail's precision followed by no statement, or by a refusal
+        "The context does not specify the exact date. Please check the annual report.",
+        "I do not know the exact date. I cannot find it in the documents.",
         # the contrast only points elsewhere
         "I don't have that information, but you can check the university's website.",
         "The context doesn't mention the parking fee. However, I can suggest asking the office.",
@@ -730,3 +733,19 @@ def test_markers_without_latin_letters_are_searched_where_one_can_start() -> Non
     assert found is not None
     assert found.group() == "答えられません"
     assert markers.search(normalize_plain("我可以回答。")) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a refusal of a detail's precision, then the answer without a contrast word
+        "The context does not specify the exact date. The plant opened in March 2019.",
+        "The documents do not give a precise figure. Staff numbers are about 1,200.",
+    ],
+)
+def test_a_refusal_of_precision_then_an_answer_is_a_partial_answer(text: str) -> None:
+    assert not abstains(text)
+    report = check_grounding(
+        text, "The plant opened in March 2019 and employs about 1,200 staff.", answerable=True
+    )
+    assert "over_abstention" not in report.kinds

@@ -16,7 +16,9 @@ before it (an earlier sentence, or a clause of its sentence before a semicolon o
 concessive clause whose main clause states something (``"Although the report does not mention
 profit, revenue reached $4.2 billion."``), or when a contrast follows it and goes on to state
 something (``"The report does not specify the exact date, but the plant opened in March 2019."``,
-``"I don't know, but probably $499."``). Apologies, thanks, frames ("Based on the context"),
+``"I don't know, but probably $499."``), or when it refuses only a detail's precision and the
+next sentence states something (``"The context does not specify the exact date. The plant opened
+in March 2019."``). Apologies, thanks, frames ("Based on the context"),
 deflections ("Please refer to the annual report"), questions, list numbers and remarks on what the
 source covers ("The context only covers revenue", "The documents discuss the Pro plan, which
 includes priority support") state nothing. A claim in a sentence *after* an unhedged refusal does
@@ -1378,7 +1380,7 @@ class MarkerSet:
 
     def _hedged(self, text: str, m: re.Match[str]) -> bool:
         """Whether the first marker ``m`` of ``text`` belongs to a partial answer, one that still
-        answers, on any of three counts:
+        answers, on any of four counts:
 
         1. the text before it states something: an earlier sentence, or a clause of its own
            sentence before a contrast or a semicolon (``"Revenue was $4.2 billion. I don't
@@ -1388,6 +1390,8 @@ class MarkerSet:
            (``"Although the report does not mention profit, revenue reached $4.2 billion."``);
         3. a contrast follows it (in its sentence, or opening the next one) and goes on to state
            something (``"... does not specify the exact date, but the plant opened in 2019."``);
+        4. its sentence refuses only a detail's precision and the next one states something
+           (:meth:`_precision_then_answer`);
 
         unless the answer, from that marker on, concludes that it cannot answer the question
         (:meth:`_concludes`: ``"The policy covers refunds; however, nothing says how long
@@ -1399,7 +1403,7 @@ class MarkerSet:
         return self._answers_around(text, m) and not self._concludes(text, m.start())
 
     def _answers_around(self, text: str, m: re.Match[str]) -> bool:
-        """Counts 1 to 3 of :meth:`_hedged`."""
+        """Counts 1 to 4 of :meth:`_hedged`."""
         # Positions, not slices of the rest of the text: linear in the text.
         begin = 0
         for stop in _SENTENCE_END.finditer(text, 0, m.start()):
@@ -1432,7 +1436,22 @@ class MarkerSet:
                 rest = text[main.end() : end]
                 if _asserts(rest) and not self._refuses(rest):
                     return True
-        return self._contrast_answers(text, m.end())
+        return self._contrast_answers(text, m.end()) or self._precision_then_answer(text, m)
+
+    def _precision_then_answer(self, text: str, m: re.Match[str]) -> bool:
+        """Whether the marker's sentence refuses only a detail's precision (``exact``,
+        ``precise``) and the next sentence states something that is no refusal (count 4 of
+        :meth:`_hedged`: ``"The context does not specify the exact date. The plant opened in
+        March 2019."``)."""
+        after = _SENTENCE_END.search(text, m.end())
+        if after is None:
+            return False
+        begin = _since(_LAST_SENTENCE_END, text, m.start())
+        if _PRECISION_WORD().search(text, begin, after.start()) is None:
+            return False
+        stop = _SENTENCE_END.search(text, after.end())
+        following = text[after.end() : stop.end() if stop else len(text)]
+        return _asserts(following) and not self._refuses(following)
 
     def _contrast_answers(self, text: str, pos: int) -> bool:
         """Whether a contrast after ``pos`` (in its sentence, or opening the next one) goes on
@@ -1497,6 +1516,8 @@ def _bodies(phrases: list[str]) -> str:
 
 # Sentence ends: . ! ? and their CJK forms (not a decimal point), or a line break.
 _SENTENCE_END = re.compile(r"[.!?。！？](?!\d)|\n")
+_PRECISION_WORD = lazy(r"(?<!\w)(?:exact|exactly|precise|precisely)(?!\w)")
+"""Words with which a refusal refuses only a detail's precision (see ``_precision_then_answer``)."""
 _CONTRAST_WORDS = (
     "but|however|although|though|nevertheless|nonetheless|that said|instead|"
     "probably|likely|perhaps|maybe|possibly|presumably|"
