@@ -19,7 +19,7 @@ Run from the repository root::
 
     .venv/bin/python validity/tatqa_model_answers.py            # the stored answers
     .venv/bin/python validity/tatqa_model_answers.py --show     # plus every flagged answer
-    .venv/bin/python validity/tatqa_model_answers.py --generate 150   # new answers (slow)
+    .venv/bin/python validity/tatqa_model_answers.py --generate 450   # 150 more (slow)
 """
 
 from __future__ import annotations
