@@ -216,6 +216,9 @@ class _Index:
     mantissa: dict[_Key, tuple[_Occ, int]] = field(default_factory=dict)
     """Figures without a stated scale (of table cells, or with a currency) and the most decimals
     written for each: ``$1,496.5 million`` may name the cell ``1,496.5``, ``€3.0bn`` not ``3``."""
+    mantissa_column: tuple[list[float], list[tuple[_Occ, int]]] | None = None
+    """:attr:`mantissa` sorted by value (built on the first :func:`_near_mantissa`, once the
+    index is complete)."""
     own_scaled: dict[_Key, _Occ] = field(default_factory=dict)
     """Figures written with their own scale word, by the figure before it (``60.3`` for
     ``$60.3 million``): what an operand of shown working may write (``60.3 + 80.5 = $140.8
@@ -1813,10 +1816,19 @@ def _near_mantissa(index: _Index, value: float, half: float, precise: bool = Fal
     what an approximation with its own scale word may round (``about 500 thousand`` for a cell
     ``503``), or a figure with its own scale word in a smaller scale (``$1.89 billion`` for a
     cell ``1,887.8``; ``precise``: only a figure written at least as precisely as the answer).
-    Linear in those figures: asked only for such a figure that nothing else traced."""
+    A binary search in those figures sorted once per context."""
+    column = index.mantissa_column
+    if column is None:
+        ordered = sorted(
+            ((num / den, entry) for (_dim, num, den), entry in index.mantissa.items()),
+            key=lambda pair: pair[0],
+        )
+        column = index.mantissa_column = ([v for v, _ in ordered], [e for _, e in ordered])
+    values, entries = column
     tol = _tolerance(half)
-    for (_dim, num, den), (occ, decimals) in index.mantissa.items():
-        if abs(num / den - value) <= tol and (not precise or 10.0**-decimals <= 2 * tol):
+    for k in range(bisect_left(values, value - tol), bisect_right(values, value + tol)):
+        occ, decimals = entries[k]
+        if not precise or 10.0**-decimals <= 2 * tol:
             return occ
     return None
 
@@ -1894,6 +1906,24 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
         currency=currency,
         reach=reach,
     )
+
+
+def _readings(target: Target, q: Quantity, meta: Meta) -> Iterator[Target]:
+    """``target`` and, made only when the ones before explained nothing, its other readings:
+    the decrease its words state as a negative figure, and a figure read in a scale the
+    context does not state (:attr:`Target.cells_only`)."""
+    yield target
+    if meta[3] & F_DECREASE and target.value > 0:
+        yield replace(target, value=-target.value)
+    if target.kind == "plain" and target.mult == 1.0 and meta[1] == 0:
+        # "$4,071,000,000" as "$4,071 million" of figures whose scale is not stated, at the
+        # precision written (its zeros are no rounding: "148,000" is no 147,820)
+        for mantissa, _places in _full_digit_mantissas(q.value):
+            yield replace(target, mult=float(q.value / mantissa), cells_only=True)
+    elif target.kind == "plain" and meta[3] & F_OWN_SCALE:
+        # "-$10.03 million" as "-$10,030 thousand" of figures whose scale is not stated
+        for smaller in _smaller_scales(q, meta):
+            yield replace(target, mult=float(smaller), cells_only=True)
 
 
 class GroundingChecker:
@@ -2404,22 +2434,10 @@ class GroundingChecker:
             noun = counted_noun(text, end)
             if trend or noun:
                 target = replace(target, trend=trend, noun=noun)
-        targets = [target]
-        if meta[3] & F_DECREASE and target.value > 0:
-            targets.append(replace(target, value=-target.value))
-        if target.kind == "plain" and target.mult == 1.0 and meta[1] == 0:
-            # "$4,071,000,000" as "$4,071 million" of figures whose scale is not stated, at
-            # the precision written (its zeros are no rounding: "148,000" is no 147,820)
-            for mantissa, _places in _full_digit_mantissas(q.value):
-                targets.append(replace(target, mult=float(q.value / mantissa), cells_only=True))
-        elif target.kind == "plain" and meta[3] & F_OWN_SCALE:
-            # "-$10.03 million" as "-$10,030 thousand" of figures whose scale is not stated
-            for smaller in _smaller_scales(q, meta):
-                targets.append(replace(target, mult=float(smaller), cells_only=True))
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
-        for t in targets:
+        for t in _readings(target, q, meta):
             how = explain_from(values, t, from_to)
             # the result of shown working ("... = 30.8%") must follow from that working
             if how is None and not (meta[3] & F_RESULT and len(shown) >= 2):

@@ -1822,7 +1822,7 @@ def scan(text: str | NormalizedText) -> Scan:
                 or _is_cell(s, start, end)
             ):
                 value, base = -value, -base
-        if start >= 6 and s[start - 1] == " " and s[start - 2] in "se" and value > 0:
+        if s.endswith(("minus ", "negative "), 0, start) and value > 0:
             start, value, base = _sign_word(s, start, value, base)
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
