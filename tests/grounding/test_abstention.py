@@ -741,11 +741,29 @@ def test_markers_without_latin_letters_are_searched_where_one_can_start() -> Non
         # a refusal of a detail's precision, then the answer without a contrast word
         "The context does not specify the exact date. The plant opened in March 2019.",
         "The documents do not give a precise figure. Staff numbers are about 1,200.",
+        "Le contexte ne précise pas la date exacte. L'usine a ouvert en mars 2019.",
+        "El contexto no especifica la fecha exacta. La planta abrió en marzo de 2019.",
+        "Die Dokumentation nennt kein genaues Datum. Das Werk wurde im März 2019 eröffnet.",
     ],
 )
 def test_a_refusal_of_precision_then_an_answer_is_a_partial_answer(text: str) -> None:
     assert not abstains(text)
-    report = check_grounding(
-        text, "The plant opened in March 2019 and employs about 1,200 staff.", answerable=True
-    )
-    assert "over_abstention" not in report.kinds
+    assert abstains(text, include_hedged=True)
+    if text.startswith("The"):
+        context = "The plant opened in March 2019 and employs about 1,200 staff."
+        report = check_grounding(text, context, answerable=True)
+        assert "over_abstention" not in report.kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "précise" and "precisa" are also the verbs "specifies": no precision word
+        "Le contexte ne précise pas la date. L'usine a ouvert en mars 2019.",
+        "El contexto no precisa la fecha. La planta abrió en marzo de 2019.",
+        # a deflection after the refusal of precision
+        "El contexto no especifica la fecha exacta. Consulte el informe anual.",
+    ],
+)
+def test_a_refusal_without_a_precision_word_or_answer_after_it_abstains(text: str) -> None:
+    assert abstains(text)
