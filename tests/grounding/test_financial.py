@@ -363,6 +363,8 @@ def test_fabricated_numbers_are_rarely_explained_by_chance() -> None:
         ("GBP 2.5m", [(Fraction(2_500_000), "gbp")]),
         ("ISO 5m", [(Fraction(5), "m")]),  # a code that is no currency: metres
         ("1.5x", [(Fraction(3, 2), None)]),  # not 1
+        ("It rose 1.5x.", [(Fraction(3, 2), None)]),  # at a sentence's end: not the word "1.5x"
+        ("up 1.5x, then", [(Fraction(3, 2), None)]),
         ("$1.5B", [(Fraction(1_500_000_000), "usd")]),  # not 1
         ("$12.4bn", [(Fraction(12_400_000_000), "usd")]),  # not 12
         ("€3mn", [(Fraction(3_000_000), "eur")]),
@@ -813,3 +815,14 @@ def test_a_bracketed_aside_with_a_scale_word_stays_positive() -> None:
     assert [q.describe() for q in parse_quantities("Losses: (35) million")] == ["-35000000"]
     # a list of options after a colon keeps its numbers out
     assert parse_quantities("The options: (1) cut costs, (2) sell.") == []
+
+
+def test_a_multiple_at_a_sentence_end_is_a_ratio() -> None:
+    # 1,200 / 1,000 = 1.2 (hand computation); "1.2x." was an unread word, flagged
+    table = "Item | 2019 | 2018\nRevenue | 1,200 | 1,000"
+    report = check_grounding("Revenue rose 1.2x.", table)
+    assert report.grounded, report.findings
+    assert report.quantities[0].derivation == "1.2x = 1,200 / 1,000"
+    assert check_grounding("Revenue rose 1.3x.", table).kinds == {"ungrounded_number"}
+    # "x" before a figure or a decimal stays a product: "2 x .5 ml" is 2 and 0.5 ml
+    assert [q.describe() for q in parse_quantities("Use 2 x .5 ml")] == ["2", "0.5 ml"]

@@ -706,7 +706,7 @@ _ALTERNATIVES: dict[str, str] = {
          |(?P<dec>(?>(?:(?=\d+[,'])(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d{{1,2}}(?:,\d\d){{1,6}},\d{{3}}(?!\d)|\d{{1,3}}(?:'\d{{3}}){{1,6}}(?!\d))|\d+)(?:\.\d+)?|\.\d+))
          (?P<exp>e[-+]?\d{{1,2}}(?!\d))?)
        (?P<m1>{_MULT})?(?(par)[ \t]?\))(?(m1)|(?P<m2>{_MULT})?)
-       (?P<xm>[ \t]?[x×](?!\w)(?!\s*[\d(.$])|[ \t]+times(?![a-z])(?!\s+[\d(]))?
+       (?P<xm>[ \t]?[x×](?!\w)(?!\s*(?:[\d($]|\.\d))|[ \t]+times(?![a-z])(?!\s+[\d(]))?
        {_unit_part("n")}(?:(?!{_W})|(?<=[{NO_SPACE_CHARS}])(?<![年년])))""",
     "times": rf"""(?P<times>(?<![\w])(?:twice|thrice|once(?={_FREQ}))(?![\w]))""",
     "words": rf"""(?P<words>(?<![\w-])(?:(?:half[ \t]+)?a\s+(?=(?:hundred|thousand|million|billion|dozen)\b))?(?:{_WORD_ALT})
