@@ -826,3 +826,22 @@ def test_a_multiple_at_a_sentence_end_is_a_ratio() -> None:
     assert check_grounding("Revenue rose 1.3x.", table).kinds == {"ungrounded_number"}
     # "x" before a figure or a decimal stays a product: "2 x .5 ml" is 2 and 0.5 ml
     assert [q.describe() for q in parse_quantities("Use 2 x .5 ml")] == ["2", "0.5 ml"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        # the embedded model, on a TAT-QA dev table whose change column writes "(6)%": "which is
+        # a 6% decrease" was flagged (the decrease a noun after the figure states was unread)
+        ("It was a 6% decrease.", True),
+        ("It was a 6% decline.", True),
+        ("It was 6% lower.", True),
+        # (48,881 - 51,896) / 51,896 = -5.8% (hand computation): no increase
+        ("It was a 6% increase.", False),
+    ],
+)
+def test_a_decrease_stated_after_its_figure_is_a_negative_change(
+    answer: str, grounded: bool
+) -> None:
+    table = "Item | 2019 | 2018 | Change\nTotal cost of revenue | $48,881 | $51,896 | (6)%"
+    assert check_grounding(answer, table).grounded is grounded

@@ -1446,6 +1446,9 @@ _DECREASE_BEFORE = lazy(
     r"(?:\s+(?P<by>by|of)|\s+(?P<was>was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
     r"around|roughly|nearly|almost))?\s*$"
 )
+_DECREASE_AFTER = lazy(r"[ \t]+(?:decrease|decline|drop|fall|reduction|lower)(?![\w-])")
+"""A decrease stated by a noun after its figure (``a 6% decrease``, ``a $3,015 decline``, ``6%
+lower``)."""
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
 _OPERATOR_AFTER = re.compile(r"\s*\)?\s*(?:[x×*/÷]\s*[\d(]|=)")
 _CONSTANTS = frozenset((1, 2, 3, 4, 5, 6, 10, 12, 100, 1000))
@@ -1572,6 +1575,8 @@ def _flags_in_context(
             # "down 3%"): the change is the negative figure
             if (m["by"] or (m["verb"] and not m["was"])) and not _in_table_line(s, start):
                 flags |= F_CHANGE
+    if decrease_words and not flags & F_DECREASE and _DECREASE_AFTER().match(s, end):
+        flags |= F_DECREASE  # "a 6% decrease", "6% lower": the decrease a noun after it states
     if last == "=":
         flags |= F_RESULT
     if (
