@@ -20,6 +20,7 @@ Run from the repository root::
     .venv/bin/python validity/tatqa_model_answers.py            # the stored answers
     .venv/bin/python validity/tatqa_model_answers.py --show     # plus every flagged answer
     .venv/bin/python validity/tatqa_model_answers.py --generate 450   # 150 more (slow)
+    .venv/bin/python validity/tatqa_model_answers.py --working        # asked to show working
 """
 
 from __future__ import annotations
@@ -48,6 +49,15 @@ PROMPT = (
     '{"answer": "..."}.'
 )
 """The system message of every answer (the user message is the context, then the question)."""
+WORKING_ANSWERS = HERE / "data" / "tatqa_model_answers_working.jsonl"
+WORKING_SEED = 11
+WORKING_PROMPT = (
+    "You answer questions about financial reports using only the context. Show the calculation "
+    "with the figures you use, then give the result with its unit, in one or two sentences. "
+    'Reply as JSON {"answer": "..."}.'
+)
+"""The system message of the answers asked to show their calculation (``--working``: arithmetic
+questions only, a sample seeded with :data:`WORKING_SEED`, kept in :data:`WORKING_ANSWERS`)."""
 
 Label = Literal["right", "wrong", "unlabelled"]
 
@@ -228,22 +238,20 @@ def summary(verdicts: Sequence[Verdict]) -> dict[str, dict[str, int]]:
 # Generation (the embedded model)
 
 
-def _sample(n: int) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+def _sample(n: int, working: bool = False) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
     tq = _tatqa()
+    types = ("arithmetic",) if working else ("span", "arithmetic")
     items = []
     for doc in tq.load_documents():
         passages = tq.context_passages(doc)
         for q in doc["questions"]:
-            if (
-                q["answer_type"] in ("span", "arithmetic")
-                and len("\n".join(passages)) < MAX_CONTEXT
-            ):
+            if q["answer_type"] in types and len("\n".join(passages)) < MAX_CONTEXT:
                 items.append((q, passages))
-    random.Random(SEED).shuffle(items)
+    random.Random(WORKING_SEED if working else SEED).shuffle(items)
     return items[:n]
 
 
-async def _generate(n: int, path: Path) -> None:
+async def _generate(n: int, path: Path, working: bool = False) -> None:
     from pydantic import BaseModel
 
     from hybridjudge.model import ModelClient, ModelConfig
@@ -252,21 +260,22 @@ async def _generate(n: int, path: Path) -> None:
         answer: str
 
     done = {row["uid"] for row in load_answers(path)} if path.exists() else set()
-    async with ModelClient(ModelConfig.local(max_tokens=160)) as client:
+    prompt, name = (WORKING_PROMPT, "tatqa-working") if working else (PROMPT, "tatqa-answer")
+    async with ModelClient(ModelConfig.local(max_tokens=200 if working else 160)) as client:
         with path.open("a", encoding="utf-8") as out:
-            for k, (q, passages) in enumerate(_sample(n)):
+            for k, (q, passages) in enumerate(_sample(n, working)):
                 if q["uid"] in done:
                     continue
                 context = "\n\n".join(passages)
                 messages = [
-                    {"role": "system", "content": PROMPT},
+                    {"role": "system", "content": prompt},
                     {
                         "role": "user",
                         "content": f"Context:\n{context}\n\nQuestion: {q['question']}",
                     },
                 ]
                 result = await client.complete_structured(
-                    messages, Answer, prompt_name="tatqa-answer", prompt_version="1"
+                    messages, Answer, prompt_name=name, prompt_version="1"
                 )
                 if result.status == "ok" and result.value is not None:
                     out.write(json.dumps({"uid": q["uid"], "answer": result.value.answer}) + "\n")
@@ -284,9 +293,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="first ask the embedded model for the first N sampled questions not yet answered",
     )
+    parser.add_argument(
+        "--working",
+        action="store_true",
+        help="the answers asked to show their calculation (data/tatqa_model_answers_working.jsonl)",
+    )
     args = parser.parse_args(argv)
+    if args.working and args.answers == ANSWERS:
+        args.answers = WORKING_ANSWERS
     if args.generate:
-        asyncio.run(_generate(args.generate, args.answers))
+        asyncio.run(_generate(args.generate, args.answers, args.working))
     verdicts = evaluate(load_answers(args.answers))
     table = summary(verdicts)
     print(f"TAT-QA dev, {len(verdicts)} answers by the embedded model ({args.answers.name})")

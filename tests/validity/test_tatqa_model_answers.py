@@ -48,16 +48,28 @@ def test_labels_from_the_gold_answer(
     assert mod.label(answer, question, passages) == expected
 
 
-def test_the_stored_answers_are_flagged_when_wrong_and_rarely_when_right() -> None:
-    verdicts = mod.evaluate(mod.load_answers())
+@pytest.mark.parametrize(
+    ("path", "min_right", "min_wrong", "caught"),
+    [
+        # 300 brief answers, measured 2 December 2026: no right answer flagged (two before a
+        # caption in a passage of its own stated its table's scale: "$96,168,000" for 96,168
+        # under "Expressed in US $000's"), 82 of 141 wrong ones; see validity/README.md
+        (mod.ANSWERS, 60, 120, 0.50),
+        # 80 answers asked to show their working (--working), held out until measured the same
+        # day: none of 16 right flagged (one before "a 6% decrease" for a "(6)%" cell was
+        # read), 50 of 63 wrong
+        (mod.WORKING_ANSWERS, 10, 50, 0.70),
+    ],
+)
+def test_the_stored_answers_are_flagged_when_wrong_and_never_when_right(
+    path: object, min_right: int, min_wrong: int, caught: float
+) -> None:
+    verdicts = mod.evaluate(mod.load_answers(path))
     table = mod.summary(verdicts)
     right, wrong = table["right"], table["wrong"]
-    assert right["n"] >= 30
-    assert wrong["n"] >= 50
-    # measured 2 December 2026: none (two before a caption in a passage of its own stated its
-    # table's scale: "$96,168,000" for 96,168 under "Expressed in US $000's"); see
-    # validity/README.md
+    assert right["n"] >= min_right
+    assert wrong["n"] >= min_wrong
     assert right["hybridjudge"] == 0, [
         v for v in verdicts if v.label == "right" and v.hybridjudge_flagged
     ]
-    assert wrong["hybridjudge"] / wrong["n"] >= 0.40
+    assert wrong["hybridjudge"] / wrong["n"] >= caught
