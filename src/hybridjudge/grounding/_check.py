@@ -1769,6 +1769,17 @@ def _anchor_index(compiled: CompiledAnchors) -> _Index:
     return index
 
 
+def _whole_digits(value: Fraction, mult: int = 1) -> tuple[int, int]:
+    """The significant digits and the trailing zeros of the whole figure ``value`` writes before
+    its scale word ``mult`` (``16,000``: 2 and 3; ``1,496,500,000``: 5 and 5; zero: 1 and 0).
+    Only for a whole value."""
+    whole = str(abs(value.numerator) // mult) if mult else "0"
+    if whole == "0":
+        return 1, 0
+    kept = len(whole.rstrip("0"))
+    return kept, len(whole) - kept
+
+
 def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     """For a round whole figure stated as an approximation (``approximately 1,200``, ``about
     30%``): the precision it states (its last non-zero digit: 100, 10) and how far a context
@@ -1780,10 +1791,9 @@ def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
         return _SHARE_ROUNDING
     if not flags & F_APPROX or decimals != 0 or q.value.denominator != 1:
         return None
-    whole = str(abs(q.value.numerator) // mult if mult else 0)
-    zeros = len(whole) - len(whole.rstrip("0")) if whole != "0" else 0
+    kept, zeros = _whole_digits(q.value, mult)
     precision = _precision(meta) * 10**zeros
-    if len(whole) - zeros >= 2:  # "about 16,000": two significant digits are 5% at most
+    if kept >= 2:  # "about 16,000": two significant digits are 5% at most
         return precision, precision / 2
     return precision, min(precision / 2, APPROX_SHARE * abs(float(q.value)))
 
@@ -1801,12 +1811,11 @@ def _full_digit_mantissas(value: Fraction) -> Iterator[tuple[Fraction, int]]:
     :data:`FULL_DIGIT_SIGNIFICANT` significant digits or more."""
     if value.denominator != 1:
         return
-    digits = str(abs(value.numerator))
-    zeros = len(digits) - len(digits.rstrip("0"))
-    if len(digits) - zeros < FULL_DIGIT_SIGNIFICANT:
+    kept, zeros = _whole_digits(value)
+    if kept < FULL_DIGIT_SIGNIFICANT:
         return
     for power in (3, 6, 9):
-        if power - zeros > 2 or len(digits) <= power:
+        if power - zeros > 2 or kept + zeros <= power:
             return
         yield value / 10**power, max(0, power - zeros)
 
@@ -1846,7 +1855,7 @@ def _smaller_scales(q: Quantity, meta: Meta) -> list[int]:
     none: ``$1,000 million`` has one, ``$1.50 billion`` three)."""
     mult, decimals, sig, _flags = meta
     if decimals <= 0:
-        sig = len(str(abs(q.value.numerator) // mult).rstrip("0")) if q.value else 0
+        sig = _whole_digits(q.value, mult)[0]
     if sig < SMALLER_SCALE_SIGNIFICANT:
         return []
     return [scale for scale in (10**9, 10**6, 10**3) if scale < mult]
@@ -1862,8 +1871,7 @@ def _bound(q: Quantity, meta: Meta) -> tuple[float, float, float] | None:
         return None
     precision = _precision(meta)
     if decimals == 0 and q.value.denominator == 1 and mult:
-        whole = str(q.value.numerator // mult)
-        precision *= 10 ** (len(whole) - len(whole.rstrip("0")))
+        precision *= 10 ** _whole_digits(q.value, mult)[1]
     value = float(q.value)
     width = min(precision, BOUND_SHARE * value)
     middle = value + width / 2 if flags & F_ABOVE else value - width / 2
@@ -1892,7 +1900,7 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
         # "approximately $11,100 thousand" for a mean of 11,137.5: rounded at its last non-zero
         # digit, and then traced to fewer operands the fewer significant digits it keeps, as
         # chance derivations would explain invented round figures ("about 20%" = 95% - 76%)
-        kept = len(str(abs(q.value.numerator) // mult if mult else 0).rstrip("0"))
+        kept = _whole_digits(q.value, mult)[0]
         if approx[1] > half and kept >= APPROX_QUESTION_SIGNIFICANT:
             half = approx[1]
             reach = "near" if kept >= APPROX_TRACE_SIGNIFICANT else "question"
