@@ -157,7 +157,7 @@ from neighbouring operands or the question's figures; with :data:`APPROX_QUESTIO
 with one (``about 400 million``) the derivation must give it at the precision written. Measured
 on TAT-QA (``validity/tatqa_approximations.py``, one context in 2): gold arithmetic answers
 rounded to three significant digits grounded 42.4% -> 93.0%, to two 53.9% -> 85.2%; random
-fabricated figures so rounded (no question) passing 5.4% -> 5.9% and 18.1% -> 16.3%. Traced to
+fabricated figures so rounded (no question) passing 5.4% -> 6.0% and 18.1% -> 16.3%. Traced to
 any operands, two-digit figures would let 28.2% of those fabrications pass."""
 APPROX_QUESTION_SIGNIFICANT = 2
 """See :data:`APPROX_TRACE_SIGNIFICANT`."""
