@@ -341,7 +341,7 @@ def test_workers_share_one_redis_cache_keyed_as_the_disk_cache(
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     redis_keys = {str(k)[len(REDIS_KEY_PREFIX) :] for k in client.scan_iter(REDIS_KEY_PREFIX + "*")}
     with ReplyCache(tmp_path / "disk") as cache:
-        disk_keys = {str(k) for k in cache._cache.iterkeys()}
+        disk_keys = set(cache.keys())
         assert redis_keys == disk_keys
         key = sorted(disk_keys)[0]
         stored = json.loads(str(client.get(REDIS_KEY_PREFIX + key) or "{}"))

@@ -341,7 +341,7 @@ def test_a_cache_that_cannot_be_written_warns_and_the_run_finishes_uncached(
 
 
 @pytest.mark.parametrize("command", ["judge", "study"])
-def test_a_corrupt_cache_is_exit_2_naming_the_folder_and_cache_clear_repairs_it(
+def test_a_cache_corrupt_is_exit_2_naming_the_folder_and_cache_clear_repairs_it(
     command: str,
     openai_server: FakeOpenAIServer,
     tmp_path: Path,
@@ -350,7 +350,7 @@ def test_a_corrupt_cache_is_exit_2_naming_the_folder_and_cache_clear_repairs_it(
     openai_server.respond_with(FaultyJudge())
     cache = tmp_path / "cache"
     cache.mkdir()
-    (cache / "cache.db").write_bytes(b"this is not an SQLite database, " * 64)
+    (cache / "replies.db").write_bytes(b"this is not an SQLite database, " * 64)
     argv = _both_commands(tmp_path, openai_server.base_url, cache)[command]
     assert main(argv) == EXIT_USAGE
     err = capsys.readouterr().err
@@ -372,15 +372,10 @@ def test_a_disk_full_cache_mid_run_warns_and_the_run_finishes(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sqlite3
-
-    import diskcache
-
-    def full(self: diskcache.Cache, *_args: object, **_kwargs: object) -> bool:
-        raise sqlite3.OperationalError("database or disk is full")
+    from tests.support.sqlite_faults import disk_full
 
     openai_server.respond_with(FaultyJudge())
-    monkeypatch.setattr(diskcache.Cache, "set", full)
+    disk_full(monkeypatch)
     argv = _both_commands(tmp_path, openai_server.base_url, tmp_path / "cache")[command]
     argv = [a for a in argv if a != "--quiet"]
     assert main(argv) == EXIT_OK

@@ -445,14 +445,14 @@ def _fill_cache(
 
 def _undecodable_values(cache: Path) -> None:
     """Bytes overwritten inside every stored text: SQLite cannot decode them as UTF-8."""
-    with sqlite3.connect(cache / "cache.db") as db:
-        assert db.execute("UPDATE Cache SET value = CAST(X'7B22FFFE' AS TEXT)").rowcount > 0
+    with sqlite3.connect(cache / "replies.db") as db:
+        assert db.execute("UPDATE replies SET entry = CAST(X'7B22FFFE' AS TEXT)").rowcount > 0
     db.close()
 
 
 def _overwritten_pages(cache: Path) -> None:
-    """The audit's damage: one byte in 97 overwritten after the first page of cache.db."""
-    db = cache / "cache.db"
+    """The audit's damage: one byte in 97 overwritten after the first page of replies.db."""
+    db = cache / "replies.db"
     data = bytearray(db.read_bytes())
     for index in range(4096, len(data), 97):
         data[index] = 0xFF
@@ -472,7 +472,7 @@ def test_a_cache_damaged_inside_stops_the_run_once_with_exit_2_and_clear_repairs
     assert main(argv) == EXIT_USAGE
     out, err = capsys.readouterr()
     assert f"hybridjudge cache clear --cache-dir {cache} --yes" in err
-    assert "corrupt_cache" in err
+    assert "cache_corrupt" in err
     assert "Traceback" not in err
     assert "record_error" not in out  # the run stopped: no record failed one by one
     assert err.count("is corrupt") == 1  # once, not once per record
@@ -480,7 +480,7 @@ def test_a_cache_damaged_inside_stops_the_run_once_with_exit_2_and_clear_repairs
     # opens (a read that misses them would not notice), undecodable texts by the first read
     assert openai_server.request_count == before
     assert main(["cache", "stats", "--cache-dir", str(cache)]) == EXIT_USAGE
-    assert "corrupt_cache" in capsys.readouterr().err
+    assert "cache_corrupt" in capsys.readouterr().err
     assert main(["cache", "clear", "--cache-dir", str(cache), "--yes"]) == EXIT_OK
     capsys.readouterr()
     assert main(["cache", "stats", "--cache-dir", str(cache)]) == EXIT_OK

@@ -10,7 +10,6 @@ import logging
 import sqlite3
 from pathlib import Path
 
-import diskcache
 import pytest
 from pydantic import BaseModel
 
@@ -32,6 +31,7 @@ from hybridjudge.model import (
 from tests.support.killed import run_and_kill
 from tests.support.openai_server import FakeOpenAIServer, json_reply
 from tests.support.redis_server import redis_server
+from tests.support.sqlite_faults import disk_full
 
 
 class Answer(BaseModel):
@@ -76,8 +76,8 @@ def test_values_are_stored_as_json_text_not_pickles(tmp_path: Path) -> None:
         cache.set("k", entry())
         assert cache.get("k") == entry()
         assert cache.get("missing") is None
-    with sqlite3.connect(tmp_path / "cache.db") as db:
-        (value,) = db.execute("SELECT value FROM Cache WHERE key = 'k'").fetchone()
+    with sqlite3.connect(tmp_path / "replies.db") as db:
+        (value,) = db.execute("SELECT entry FROM replies WHERE key = 'k'").fetchone()
     assert isinstance(value, str)
     stored = json.loads(value)
     assert stored["format_version"] == CACHE_FORMAT_VERSION
@@ -88,9 +88,7 @@ def test_values_are_stored_as_json_text_not_pickles(tmp_path: Path) -> None:
 def test_an_entry_of_another_format_version_reads_as_a_miss(tmp_path: Path) -> None:
     with ReplyCache(tmp_path) as cache:
         cache.set("old", entry(format_version=CACHE_FORMAT_VERSION + 1))
-        cache._cache.set("junk", "not json at all")
         assert cache.get("old") is None
-        assert cache.get("junk") is None
 
 
 # -- CLI -------------------------------------------------------------------------------------
@@ -224,12 +222,9 @@ def test_a_write_that_fails_mid_run_warns_once_and_the_run_goes_on(
     caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # SQLite's own error for a full disk, raised by the database layer under diskcache
-    def full(self: diskcache.Cache, *_args: object, **_kwargs: object) -> bool:
-        raise sqlite3.OperationalError("database or disk is full")
-
+    # SQLite's own error for a full disk, raised by the database on every write
     config = config_for(openai_server, tmp_path / "c")
-    monkeypatch.setattr(diskcache.Cache, "set", full)
+    disk_full(monkeypatch)
     with caplog.at_level(logging.WARNING, logger="hybridjudge.model.cache"):
         assert ask_twice(config) == ["ok", "ok"]
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
@@ -244,7 +239,7 @@ def test_a_write_that_fails_mid_run_warns_once_and_the_run_goes_on(
 
 def corrupt(cache_dir: Path) -> None:
     cache_dir.mkdir(parents=True, exist_ok=True)
-    (cache_dir / "cache.db").write_bytes(b"this is not an SQLite database, " * 64)
+    (cache_dir / "replies.db").write_bytes(b"this is not an SQLite database, " * 64)
 
 
 def test_a_corrupt_cache_is_a_typed_error_naming_the_folder_and_the_fix(
@@ -270,7 +265,7 @@ def test_cache_clear_removes_a_corrupt_cache_and_the_next_run_caches_again(
     assert "hybridjudge cache clear --cache-dir" in capsys.readouterr().err
     assert main(["cache", "clear", "--cache-dir", str(cache_dir), "--yes"]) == 0
     assert "removed the corrupt cache" in capsys.readouterr().out
-    assert not (cache_dir / "cache.db").exists()
+    assert not (cache_dir / "replies.db").exists()
     assert (cache_dir / "notes.txt").read_text() == "the user's own file"
     config = config_for(openai_server, cache_dir)
     assert ask_twice(config) == ["ok", "ok"]
@@ -288,7 +283,7 @@ progress = os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_APPEND)
 ready = sys.argv[3]
 i = 0
 while True:
-    # every 7th reply is above diskcache's 32 kB threshold: a file beside the database
+    # every 7th reply is a long one (60 kB)
     content = ("%d " % i) * (20_000 if i % 7 == 0 else 3)
     cache.set(
         "key-%d" % i,
@@ -322,7 +317,7 @@ def test_a_writer_killed_mid_write_leaves_a_cache_that_opens_with_every_stored_r
     )
     stored = [int(line) for line in progress.read_text().split("\n") if line]
     assert len(stored) >= 300
-    assert (cache_dir / "cache.db-wal").exists()  # the dead writer's journal is still there
+    assert (cache_dir / "replies.db-wal").exists()  # the dead writer's journal is still there
 
     with ReplyCache(cache_dir) as cache:  # no CorruptCacheError
         for i in stored:
@@ -353,7 +348,7 @@ def test_redis_backend_same_keys_and_values_and_a_lost_server_only_warns(
         store = open_reply_cache(shared)
         assert isinstance(store, RedisReplyCache)
         with ReplyCache(tmp_path / "disk") as on_disk:
-            keys = sorted(str(k) for k in on_disk._cache.iterkeys())
+            keys = on_disk.keys()
             assert sorted(store.keys()) == keys  # keyed exactly as on disk
             for key in keys:
                 from_redis, from_disk = store.get(key), on_disk.get(key)

@@ -16,7 +16,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import diskcache.core
 import pytest
 
 from hybridjudge.cli import main
@@ -46,10 +45,6 @@ def results_folder(folder: Path) -> None:
     (folder / "ab" / "plot.png").write_bytes(b"p" * 4096)
 
 
-def test_the_cache_file_name_is_diskcaches() -> None:
-    assert diskcache.core.DBNAME == "cache.db"  # what "no cache here" is decided on
-
-
 @pytest.mark.parametrize("with_files", [False, True], ids=["empty-folder", "results-folder"])
 def test_stats_on_a_folder_without_a_cache_reports_no_cache_and_creates_nothing(
     with_files: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -71,7 +66,7 @@ def test_stats_on_a_folder_without_a_cache_reports_no_cache_and_creates_nothing(
     assert clear_cache(folder) == 0
 
     assert snapshot(folder) == before
-    assert not (folder / "cache.db").exists()
+    assert not (folder / "replies.db").exists()
 
 
 def test_stats_counts_only_the_caches_own_files_and_changes_none_of_them(
@@ -79,22 +74,18 @@ def test_stats_counts_only_the_caches_own_files_and_changes_none_of_them(
 ) -> None:
     folder = tmp_path / "out"
     results_folder(folder)
-    big = entry(
-        content='{"answer": "' + "y" * 40_000 + '"}', repetition=1, cost_usd=0.25
-    )  # > 32 KiB: a file
+    big = entry(content='{"answer": "' + "y" * 40_000 + '"}', repetition=1, cost_usd=0.25)
     with ReplyCache(folder) as cache:
         cache.set("small", entry(cost_usd=0.25))
         cache.set("big", big)
-    value_files = [p for p in folder.rglob("*.val") if p.is_file()]
-    assert len(value_files) == 1  # diskcache stored the big reply in ab/cd/<hex>.val
-    cache_bytes = (folder / "cache.db").stat().st_size + value_files[0].stat().st_size
+    cache_bytes = sum(p.stat().st_size for p in folder.glob("replies.db*"))
     before = snapshot(folder)
 
     assert main(["cache", "stats", "--cache-dir", str(folder), "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["exists"] is True
     assert stats["entries"] == 2
-    assert stats["by_prompt"] == {"fake-model arith@1": 2}  # the big one was read from its file
+    assert stats["by_prompt"] == {"fake-model arith@1": 2}
     assert stats["saved_cost_usd"] == pytest.approx(0.5)
     assert stats["size_bytes"] == cache_bytes  # not the 800 KiB of results, the note, the plot
     assert stats["size_bytes"] < 800 * 1024
@@ -105,19 +96,19 @@ def test_stats_counts_only_the_caches_own_files_and_changes_none_of_them(
 
 
 @pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
-def test_stats_on_a_corrupt_cache_is_exit_2_with_the_exact_clear_command(
+def test_stats_on_a_cache_corrupt_is_exit_2_with_the_exact_clear_command(
     json_flag: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "my cache"  # a space: the command must be quoted to be pasted
     folder.mkdir()
-    (folder / "cache.db").write_bytes(b"this is not an SQLite database, " * 64)
+    (folder / "replies.db").write_bytes(b"this is not an SQLite database, " * 64)
     (folder / "notes.txt").write_text("the user's own file")
     before = snapshot(folder)
 
     assert main(["cache", "stats", "--cache-dir", str(folder), *json_flag]) == EXIT_USAGE
     out, err = capsys.readouterr()
     assert out == ""
-    assert "error [corrupt_cache]" in err
+    assert "error [cache_corrupt]" in err
     assert "Traceback" not in err
     command = f"hybridjudge cache clear --cache-dir {shlex.quote(str(folder.resolve()))} --yes"
     assert command in err
@@ -128,24 +119,39 @@ def test_stats_on_a_corrupt_cache_is_exit_2_with_the_exact_clear_command(
     assert argv[:1] == ["hybridjudge"]
     assert main(argv[1:]) == 0
     assert "removed the corrupt cache" in capsys.readouterr().out
-    assert not (folder / "cache.db").exists()
+    assert not (folder / "replies.db").exists()
     assert (folder / "notes.txt").read_text() == "the user's own file"
     assert main(["cache", "stats", "--cache-dir", str(folder)]) == 0
     assert "no cache at" in capsys.readouterr().out
 
 
-def test_an_sqlite_file_that_is_not_a_diskcache_is_reported_as_corrupt_and_clear_removes_it(
+def test_an_sqlite_file_that_is_not_ours_is_reported_as_corrupt_and_clear_removes_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "cache.db").touch()  # e.g. left empty by a full disk: no Cache table
+    with sqlite3.connect(tmp_path / "replies.db") as db:
+        db.execute("CREATE TABLE t (x)")
+    db.close()
     with sqlite3.connect(tmp_path / "other.db") as db:
         db.execute("CREATE TABLE t (x)")
+    db.close()
     assert main(["cache", "stats", "--cache-dir", str(tmp_path)]) == EXIT_USAGE
-    assert "corrupt_cache" in capsys.readouterr().err
-    assert (tmp_path / "cache.db").stat().st_size == 0  # stats did not turn it into a cache
+    assert "cache_corrupt" in capsys.readouterr().err
     assert main(["cache", "clear", "--cache-dir", str(tmp_path), "--yes"]) == 0
-    assert not (tmp_path / "cache.db").exists()
+    assert not (tmp_path / "replies.db").exists()
     assert (tmp_path / "other.db").exists()
+
+
+def test_an_empty_database_file_is_an_empty_cache_that_takes_replies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "replies.db").touch()  # e.g. created by another process a moment ago
+    assert main(["cache", "stats", "--cache-dir", str(tmp_path), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["exists"], stats["entries"], stats["corrupt"]) == (True, 0, None)
+    assert (tmp_path / "replies.db").stat().st_size == 0  # stats did not turn it into a cache
+    with ReplyCache(tmp_path) as cache:
+        cache.set("k", entry())
+        assert cache.get("k") == entry()
 
 
 # -- permissions: run as a user the permissions apply to (root bypasses them) -----------------
@@ -208,9 +214,9 @@ def test_a_cache_this_user_may_not_open_is_a_permission_error_not_corrupt(
         cache.set("k", entry())
     before = None
     if case == "unreadable-file":
-        (folder / "cache.db").chmod(0o000)
+        (folder / "replies.db").chmod(0o000)
     elif case == "read-only-folder":  # readable, but SQLite needs to write its lock files
-        (folder / "cache.db").chmod(0o444)
+        (folder / "replies.db").chmod(0o444)
         folder.chmod(0o555)
         before = snapshot(folder)
     else:  # not even listable
@@ -227,6 +233,6 @@ def test_a_cache_this_user_may_not_open_is_a_permission_error_not_corrupt(
     assert done.returncode == EXIT_USAGE
     assert "cache_permission_denied" in done.stderr
     folder.chmod(0o755)
-    assert (folder / "cache.db").exists()
+    assert (folder / "replies.db").exists()
     if before is not None:
         assert snapshot(folder) == before

@@ -80,7 +80,7 @@ def _directory(args: argparse.Namespace) -> Path | str:
 def _stats(args: argparse.Namespace) -> int:
     from hybridjudge.model import CorruptCacheError, cache_stats
 
-    stats = cache_stats(_directory(args))  # creates nothing: a folder without cache.db is no cache
+    stats = cache_stats(_directory(args))  # creates nothing: a folder without one is no cache
     if stats.corrupt is not None:  # a typed error (exit 2) naming the fix, as a run reports it
         raise CorruptCacheError(Path(stats.directory), stats.corrupt)
     if args.json:
@@ -91,6 +91,8 @@ def _stats(args: argparse.Namespace) -> int:
         return 0
     print(f"location:   {stats.directory}")
     print(f"entries:    {stats.entries}")
+    if stats.previous_layout:
+        print("layout:     the previous one (cache.db); the next run imports its JSON replies")
     print(f"size:       {_human_size(stats.size_bytes)} ({stats.size_bytes} bytes)")
     print(f"cost saved per full rerun: ${stats.saved_cost_usd:.4f}")
     for prompt, count in stats.by_prompt.items():

@@ -26,6 +26,8 @@ from hybridjudge._lazy import lazy_dir as _lazy_dir
 if TYPE_CHECKING:
     from hybridjudge.model._cache import (
         CACHE_FORMAT_VERSION,
+        CACHE_LAYOUT_VERSION,
+        MAX_ENTRY_BYTES,
         REDIS_KEY_PREFIX,
         CachedReply,
         CacheStats,
@@ -73,10 +75,12 @@ if TYPE_CHECKING:
     )
 
 # Each name loads its private module on first use (PEP 562): ``from hybridjudge.model import Usage``
-# (what study results need) does not import openai, httpx or diskcache; ``ModelClient`` does.
+# (what study results need) does not import openai, httpx or sqlite3; ``ModelClient`` does.
 # Adding a public name: import it under TYPE_CHECKING above, map it here, list it in __all__.
 _LAZY: dict[str, str] = {
     "CACHE_FORMAT_VERSION": "_cache",
+    "CACHE_LAYOUT_VERSION": "_cache",
+    "MAX_ENTRY_BYTES": "_cache",
     "CacheStats": "_cache",
     "CachedReply": "_cache",
     "CorruptCacheError": "_cache",
@@ -135,12 +139,14 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "CACHE_FORMAT_VERSION",
+    "CACHE_LAYOUT_VERSION",
     "CONFIG_ENV_VARS",
     "DEFAULT_CACHE_DIR",
     "LOCAL_MODEL_LICENSE",
     "LOCAL_MODEL_NAME",
     "LOCAL_MODEL_SHA256",
     "LOCAL_MODEL_SOURCE",
+    "MAX_ENTRY_BYTES",
     "NO_CACHE_ENV",
     "OPENAI_API_KEY_ENV",
     "OPENAI_BASE_URL",

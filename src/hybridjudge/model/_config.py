@@ -494,7 +494,7 @@ def _check_cache_url(url: object, where: str, cache_dir: str) -> None:
     """
     if not isinstance(url, str):
         return  # None (no shared cache), or a wrong type pydantic reports
-    from hybridjudge.model._cache import is_cache_url  # imports diskcache: only when needed
+    from hybridjudge.model._cache import is_cache_url  # imports sqlite3: only when needed
 
     if not is_cache_url(url):
         raise ConfigError(
