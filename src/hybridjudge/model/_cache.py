@@ -266,6 +266,12 @@ def _parse(text: str) -> CachedReply | None:
     Raises:
         _BadRowError: not JSON, or not a stored reply.
     """
+    try:  # the common case in one pass; a failure is classified below
+        entry = CachedReply.model_validate_json(text)
+    except ValidationError:
+        pass
+    else:
+        return entry if entry.format_version == CACHE_FORMAT_VERSION else None
     try:
         data = json.loads(text)
     except ValueError:
