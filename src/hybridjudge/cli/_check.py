@@ -101,19 +101,102 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=_run)
 
 
-def add_input_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--format`` and ``--strict`` (how a case file is read), shared with ``judge``."""
+def add_input_arguments(parser: argparse.ArgumentParser, *, strict: bool = True) -> None:
+    """Add ``--format``, ``--delimiter``, ``--strict`` (how a case file is read; *strict* False
+    leaves ``--strict`` to the caller) and the input bounds (:func:`add_limit_arguments`),
+    shared with ``judge`` and ``corpus import``."""
     parser.add_argument(
         "--format",
-        choices=("jsonl", "json", "csv", "parquet"),
-        help="format of the case file (default: from its extension)",
+        choices=("jsonl", "json", "csv", "parquet", "xlsx"),
+        help="format of the case file (default: from its extension; xlsx needs "
+        "pip install 'hybridjudge[xlsx]')",
     )
     parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="accept only hybridjudge's own field names and reject any other field (default: "
-        "RAGAS/DeepEval names are mapped and extra fields kept as metadata)",
+        "--delimiter",
+        metavar="CHAR",
+        help="cell separator of a CSV file: ',', ';', 'tab' or any one character (default: "
+        "detected from the header row among comma, semicolon and tab)",
     )
+    if strict:
+        parser.add_argument(
+            "--strict",
+            action="store_true",
+            help="accept only hybridjudge's own field names and reject any other field "
+            "(default: RAGAS/DeepEval names are mapped and extra fields kept as metadata)",
+        )
+    add_limit_arguments(parser)
+
+
+_LIMIT_FLAGS = (
+    ("--max-file-bytes", "max_file_bytes", "1GiB", "one input file (Parquet, xlsx: decoded)"),
+    ("--max-record-bytes", "max_record_bytes", "64MiB", "one record (JSONL line, CSV row)"),
+    ("--max-field-bytes", "max_field_bytes", "16MiB", "one field (JSON string, CSV cell)"),
+)
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--max-file-bytes``, ``--max-record-bytes`` and ``--max-field-bytes``: the bounds
+    on what is read from an input file (:class:`hybridjudge.corpus.ReadLimits`); read them
+    back with :func:`read_limits`."""
+    group = parser.add_argument_group(
+        "input bounds",
+        "a record past a bound is reported as unusable and the others are read; a file past "
+        "its bound is refused. SIZE: bytes, or with a unit (64MiB, 2GB)",
+    )
+    for flag, dest, default, what in _LIMIT_FLAGS:
+        group.add_argument(
+            flag,
+            dest=dest,
+            type=_size(flag),
+            metavar="SIZE",
+            help=f"most bytes of {what} (default {default})",
+        )
+
+
+def read_limits(args: argparse.Namespace) -> Any:
+    """The :class:`hybridjudge.corpus.ReadLimits` of the flags :func:`add_limit_arguments`
+    added (the defaults for those not given)."""
+    from hybridjudge.corpus import ReadLimits
+
+    given = {dest: getattr(args, dest) for _, dest, _, _ in _LIMIT_FLAGS}
+    return ReadLimits(**{k: v for k, v in given.items() if v is not None})
+
+
+def _size(flag: str) -> Any:
+    def parse(text: str) -> int:
+        from hybridjudge._errors import ConfigError
+        from hybridjudge._limits import parse_size
+
+        try:
+            return parse_size(text, flag=flag)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{flag} ")) from None
+
+    return parse
+
+
+_DELIMITER_NAMES = {"comma": ",", "semicolon": ";", "tab": "\t", "\\t": "\t", "pipe": "|"}
+
+
+def read_delimiter(args: argparse.Namespace) -> str | None:
+    """The CSV delimiter of ``--delimiter`` (one character, or tab, comma, semicolon, pipe),
+    ``None`` when not given (detected from the header row).
+
+    Raises:
+        ConfigError: not one character (nor a name).
+    """
+    text: str | None = args.delimiter
+    if text is None:
+        return None
+    value = _DELIMITER_NAMES.get(text.lower(), text)
+    if len(value) != 1 or value in ('"', "\r", "\n"):
+        from hybridjudge._errors import ConfigError
+
+        raise ConfigError(
+            f"--delimiter {text!r}: give one character, e.g. ';' or ',', or the name tab, "
+            "comma, semicolon or pipe"
+        )
+    return value
 
 
 def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, float]:
@@ -206,7 +289,14 @@ def _run(args: argparse.Namespace) -> int:
     bad = 0
     failed = 0
     last_context: list[Any] = []
-    for result in read_cases(path, strict=args.strict, format=args.format):
+    records = read_cases(
+        path,
+        strict=args.strict,
+        format=args.format,
+        limits=read_limits(args),
+        delimiter=read_delimiter(args),
+    )
+    for result in records:
         error = result.error
         report: GroundingReport | None = None
         if result.case is not None:
