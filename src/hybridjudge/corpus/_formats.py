@@ -640,27 +640,32 @@ def _parquet(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
 
 
 def _bounded_row(
-    row: dict[str, Any], number: int, limits: ReadLimits, where: str
+    row: dict[str, Any], number: int, limits: ReadLimits, where: str, *, line_based: bool = False
 ) -> dict[str, Any] | CaseFileError:
-    """*row* (a decoded Parquet or Excel row), or the error for its record or field limit."""
+    """*row* (a decoded Parquet or Excel row), or the error for its record or field limit
+    (naming the row as a line of the file when *line_based*, else as a record number)."""
+    line = number if line_based else None
+    prefix = "" if line_based else f"record {number}: "
     total = 0
     for key, value in row.items():
         size = _text_size(value)
         if size > limits.max_field_bytes:
             return too_large(
                 "field",
-                f"record {number}: a value of {format_size(size)}",
+                f"{prefix}a value of {format_size(size)}",
                 limits.max_field_bytes,
                 path=where,
+                line=line,
                 field=str(key),
             )
         total += size
     if total > limits.max_record_bytes:
         return too_large(
             "record",
-            f"record {number}: {format_size(total)} of text",
+            f"{prefix}{format_size(total)} of text",
             limits.max_record_bytes,
             path=where,
+            line=line,
         )
     return row
 
@@ -757,17 +762,9 @@ def _xlsx(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
                 )
                 continue
             data = {k: c for k, c in zip(header, cells, strict=False) if c}
-            checked = _bounded_row(data, number, limits, where)
+            checked = _bounded_row(data, number, limits, where, line_based=True)
             if isinstance(checked, CaseFileError):
-                yield (
-                    number,
-                    CaseFileError(
-                        checked.message.replace(f"{where}: record {number}: ", "", 1),
-                        path=where,
-                        line=number,
-                        field=checked.field,
-                    ),
-                )
+                yield number, checked
                 continue
             yield number, {k: _csv_cell(k, v) for k, v in data.items()}
     finally:
