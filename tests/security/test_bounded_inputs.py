@@ -49,8 +49,10 @@ def test_a_line_past_the_record_limit_is_one_bad_record_read_in_bounded_memory(
     # the line was dropped block by block: memory bounded by the 1 MiB block and the limit,
     # not by the 8 MiB line (the previous reader held the file and the line: over 16 MiB)
     assert peak < 4 << 20, peak
-    assert first.case is not None and third.case is not None
-    assert second.case is None and second.error is not None
+    assert first.case is not None
+    assert third.case is not None
+    assert second.case is None
+    assert second.error is not None
     assert second.error.code == "record_too_large"
     assert second.error.line == 2
     assert "the line has 8.0 MiB" in second.error.message
@@ -68,7 +70,8 @@ def test_the_record_limit_is_a_flag_and_the_other_lines_are_checked(
     lines = [json.loads(line) for line in out.splitlines()]
     assert [(r["line"], r.get("grounded")) for r in lines] == [(1, True), (2, None), (3, True)]
     assert "past the record limit of 4 KiB" in lines[1]["error"]
-    assert "line 2" in err and "--max-record-bytes" in err
+    assert "line 2" in err
+    assert "--max-record-bytes" in err
     # raised, the same line is read
     assert main(["check", str(path), "--json", "--max-record-bytes", "1MiB"]) == 0
 
@@ -90,8 +93,12 @@ def test_a_csv_row_past_the_record_limit_is_one_bad_record(tmp_path: Path) -> No
         "c,Refunds take 30 days.,Refunds take 30 days.\n"
     )
     a, b, c = read_cases(path, limits=ReadLimits(max_record_bytes=2048))
-    assert a.case is not None and c.case is not None and c.line == 4
-    assert b.error is not None and b.error.code == "record_too_large" and b.error.line == 3
+    assert a.case is not None
+    assert c.case is not None
+    assert c.line == 4
+    assert b.error is not None
+    assert b.error.code == "record_too_large"
+    assert b.error.line == 3
 
 
 # -- bytes per field --------------------------------------------------------------------------
@@ -104,11 +111,13 @@ def test_a_string_past_the_field_limit_names_its_field(
     path = _jsonl(tmp_path / "cases.jsonl", _line(GOOD), _line(long))
     good, bad = read_cases(path, limits=ReadLimits(max_field_bytes=1024))
     assert good.case is not None
-    assert bad.error is not None and bad.error.code == "field_too_large"
+    assert bad.error is not None
+    assert bad.error.code == "field_too_large"
     assert bad.error.field == "context"
     assert main(["check", str(path), "--max-field-bytes", "1KiB"]) == 2
     err = capsys.readouterr().err
-    assert "field 'context'" in err and "--max-field-bytes" in err
+    assert "field 'context'" in err
+    assert "--max-field-bytes" in err
 
 
 # -- bytes per file ---------------------------------------------------------------------------
@@ -182,8 +191,11 @@ def test_a_parquet_row_group_too_large_for_its_rows_is_skipped_unread(tmp_path: 
     rows = [GOOD, {**GOOD, "id": "huge", "answer": "a" * (2 << 20)}, {**GOOD, "id": "after"}]
     path = _parquet(tmp_path / "cases.parquet", rows, 1)
     first, second, third = read_cases(path, limits=ReadLimits(max_record_bytes=1 << 20))
-    assert first.case is not None and third.case is not None and third.line == 3
-    assert second.error is not None and second.error.code == "record_too_large"
+    assert first.case is not None
+    assert third.case is not None
+    assert third.line == 3
+    assert second.error is not None
+    assert second.error.code == "record_too_large"
     assert "row group 2 (rows 2-2)" in second.error.message
 
 
@@ -232,8 +244,10 @@ def test_a_semicolon_csv_with_decimal_commas_gives_all_its_rows(
     records = read_cases(path)
     assert [r.error for r in records] == [None] * 4
     assert [r.case.id for r in records if r.case] == ["r1", "r2", "r3", "r4"]
-    assert records[0].case is not None and records[0].case.answer == "Der Zins beträgt 1,5 %."
-    assert records[3].case is not None and records[3].case.answer == "Die Bank; nicht der Händler."
+    assert records[0].case is not None
+    assert records[0].case.answer == "Der Zins beträgt 1,5 %."
+    assert records[3].case is not None
+    assert records[3].case.answer == "Die Bank; nicht der Händler."
     assert main(["check", str(path), "--json"]) in (0, 1)
     assert len(capsys.readouterr().out.splitlines()) == 4
 
@@ -244,7 +258,8 @@ def test_tab_and_comma_are_detected_and_delimiter_overrides(
     tabbed = tmp_path / "cases.csv"
     tabbed.write_text("id\tanswer\tcontext\na\tRefunds take 30 days.\tRefunds take 30 days.\n")
     (record,) = read_cases(tabbed)
-    assert record.case is not None and record.case.id == "a"
+    assert record.case is not None
+    assert record.case.id == "a"
     # forced to a comma, the same file is one column: the error names the delimiter used
     path = tmp_path / "export.csv"
     path.write_text(EUROPEAN)
@@ -292,10 +307,14 @@ def test_an_excel_workbook_is_read_like_a_csv(
     )
     records = read_cases(path, limits=ReadLimits(max_field_bytes=2048))
     assert [r.line for r in records] == [2, 3, 5]
-    assert records[0].case is not None and records[0].case.answerable is True
-    assert records[1].case is not None and records[1].case.id == "2"
-    assert records[2].error is not None and records[2].error.code == "field_too_large"
-    assert records[2].error.field == "context" and records[2].error.line == 5
+    assert records[0].case is not None
+    assert records[0].case.answerable is True
+    assert records[1].case is not None
+    assert records[1].case.id == "2"
+    assert records[2].error is not None
+    assert records[2].error.code == "field_too_large"
+    assert records[2].error.field == "context"
+    assert records[2].error.line == 5
     assert main(["check", str(path), "--json"]) == 0
     assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == [
         "x1",

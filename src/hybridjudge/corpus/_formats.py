@@ -699,31 +699,37 @@ def _xlsx(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
         try:
             with zipfile.ZipFile(handle) as archive:
                 declared = sum(info.file_size for info in archive.infolist())
-        except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        except Exception as exc:  # zipfile raises many types (BadZipFile, NotImplementedError...)
             raise CaseFileError(
                 f"not a readable .xlsx workbook ({exc}); save it from Excel as .xlsx, or export "
                 "CSV",
                 path=where,
             ) from None
-    if declared > limits.max_file_bytes:
-        raise too_large(
-            "file",
-            f"the workbook unpacks to {format_size(declared)} by its own index",
-            limits.max_file_bytes,
-            path=where,
-        )
-    try:
-        import openpyxl
-    except ImportError:
-        raise CaseFileError(f"reading .xlsx needs openpyxl: {XLSX_HINT}", path=where) from None
-    try:
-        book = openpyxl.load_workbook(where, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl and zipfile raise many types for a broken workbook
-        raise CaseFileError(
-            f"not a readable .xlsx workbook ({type(exc).__name__}: {exc}); save it from Excel "
-            "as .xlsx, or export CSV",
-            path=where,
-        ) from None
+        if declared > limits.max_file_bytes:
+            raise too_large(
+                "file",
+                f"the workbook unpacks to {format_size(declared)} by its own index",
+                limits.max_file_bytes,
+                path=where,
+            )
+        try:
+            import openpyxl
+        except ImportError:
+            raise CaseFileError(f"reading .xlsx needs openpyxl: {XLSX_HINT}", path=where) from None
+        handle.seek(0)
+        try:  # from our handle: closed by us also when openpyxl fails half-way
+            book = openpyxl.load_workbook(handle, read_only=True, data_only=True)
+        except Exception as exc:  # openpyxl and zipfile raise many types for a broken workbook
+            raise CaseFileError(
+                f"not a readable .xlsx workbook ({type(exc).__name__}: {exc}); save it from "
+                "Excel as .xlsx, or export CSV",
+                path=where,
+            ) from None
+        yield from _xlsx_rows(book, limits, where)
+
+
+def _xlsx_rows(book: Any, limits: ReadLimits, where: str) -> Iterator[RawRecord]:
+    """The records of the first sheet of an open workbook (closed at the end)."""
     try:
         rows = book.worksheets[0].iter_rows(values_only=True) if book.worksheets else iter(())
         header: list[str] | None = None
