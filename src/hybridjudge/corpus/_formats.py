@@ -247,8 +247,11 @@ def _json(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
             "'test_cases', 'records' or 'data')",
             path=str(path),
         )
+    # no string can be longer than the file it is written in
+    max_field = limits.max_field_bytes if len(raw) > limits.max_field_bytes else None
     for number, item in enumerate(data, start=1):
-        problem = check_value(item, limits.max_field_bytes) if isinstance(item, dict) else None
+        checked = max_field is not None and isinstance(item, dict)
+        problem = check_value(item, max_field) if checked else None
         if problem is not None:
             reason, field, size = problem
             message = f"record {number}: {reason}"
