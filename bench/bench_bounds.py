@@ -4,8 +4,8 @@ the files this project ships, each against the code before the bounds.
 Peer: the same calls on another source tree (``--baseline DIR``, default: the commit before the
 bounds, exported with ``git archive`` into a temporary folder), run the same way in the same
 kind of subprocess. Every measurement runs in a fresh interpreter, so the peak resident memory
-(``ru_maxrss``) is that of the one read; it is printed less the interpreter's resident memory
-after the imports.
+(``VmHWM`` of ``/proc/self/status``, Linux; ``ru_maxrss`` would carry the parent's peak over
+``exec``) is that of the one read; it is printed less the peak after the imports.
 
 1. **A 200 MB JSONL line** (``--line-mb``) between two good lines, read by
    ``hybridjudge.corpus.read_cases`` with the default limits (64 MiB per record) and with
@@ -44,7 +44,10 @@ BASE_COMMIT = "3695426"
 """The commit before the bounds (the peer by default)."""
 
 MEMORY = r"""
-import json, resource, sys, time
+import json, sys, time
+def hwm():  # this process's peak resident memory in KB (not inherited from the parent)
+    with open("/proc/self/status") as status:
+        return next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
 from hybridjudge.corpus import read_cases
 from hybridjudge import HybridJudgeError
 kind, path, limits = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
@@ -52,7 +55,7 @@ kwargs = {}
 if limits is not None:
     from hybridjudge.corpus import ReadLimits
     kwargs["limits"] = ReadLimits(**limits)
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = hwm()
 start = time.perf_counter()
 try:
     records = read_cases(path, **kwargs)
@@ -61,7 +64,7 @@ try:
 except HybridJudgeError as exc:
     outcome = f"refused: {exc.code}"
 seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = hwm()
 print(json.dumps({"peak_mb": (peak - base) / 1024, "seconds": seconds, "outcome": outcome}))
 """
 

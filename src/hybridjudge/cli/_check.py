@@ -39,13 +39,16 @@ DETERMINISTIC = "deterministic"
 """The scorer name of the grounding checks in ``--fail-under`` (as in the study)."""
 
 _EPILOG = """\
-CASES is a .jsonl, .json, .csv or .parquet file (or --format): one case per line/record with id,
+CASES is a .jsonl, .json, .csv, .parquet or .xlsx file (or --format): one case per line/record with id,
 answer, context (a string or a list of passages), and optionally question, anchors (strings or
 {"value", "aliases"}), answerable (true, false or null), allowed_numbers, reference. OpenGATE's
 answerAnchors/allowedNewNumbers, RAGAS's user_input/response/retrieved_contexts/reference (and
 legacy question/answer/contexts/ground_truth) and DeepEval's input/actual_output/
 retrieval_context/expected_output are read as such. Other fields are kept as metadata and
 echoed in --json (with --strict they are rejected). A record without id gets record-N.
+A CSV file's delimiter (comma, semicolon or tab) is detected from its header row (--delimiter to
+choose). A record past --max-record-bytes or --max-field-bytes is one unusable line; a file past
+--max-file-bytes is refused. Each case shows its first --max-findings findings (default 50).
 
 --fail-under deterministic=0.9 exits 1 only when fewer than 90% of the usable cases are
 grounded (default: any ungrounded case exits 1).

@@ -9,7 +9,7 @@ from pathlib import Path
 __all__ = ["register"]
 
 _EPILOG = """\
-SOURCE is a .jsonl, .json, .csv or .parquet file of records: question, contexts, answer, and
+SOURCE is a .jsonl, .json, .csv, .parquet or .xlsx file of records: question, contexts, answer, and
 optionally id, anchors (required facts), answerable, reference (a reference answer) and any
 fields of your own (kept as metadata). RAGAS names (user_input, response, retrieved_contexts,
 reference; legacy question, answer, contexts, ground_truth) and DeepEval names (input,
