@@ -74,6 +74,7 @@ def test_findings_exit_1_and_json_has_one_object_per_line(
         "grounded": True,
         "abstained": False,
         "findings": [],
+        "findings_count": 0,
     }
     assert second["line"] == 2
     assert second["id"] == "fabricated"
@@ -183,6 +184,7 @@ def test_other_formats_and_field_names_with_metadata_echoed(
         "grounded": True,
         "abstained": False,
         "findings": [],
+        "findings_count": 0,
         "metadata": {"team": "payments"},
     }
     # --strict keeps the old behaviour: foreign names and extra fields are rejected, all listed

@@ -88,6 +88,7 @@ SHARED_FLAGS = {
     "--scorers": "which scorers run, a list",
     "--repetitions": "how many times every scorer runs",
     "--format": "the input file format",
+    "--delimiter": "the cell separator of a CSV input file",
     "--strict": "reject input records with unknown fields",
     "--resamples": "bootstrap resamples for the intervals",
     "--bootstrap-seed": "seed of the bootstrap resampling",

@@ -27,21 +27,28 @@ __all__ = [
 
 JSON_FORMAT_VERSION = 1
 """Version of a ``check --json`` line: ``format_version``, ``line``, ``id``, then ``grounded``,
-``abstained``, ``findings`` (``kind``, ``message``, ``subject``, ``evidence``, ``span``),
+``abstained``, ``findings`` (``kind``, ``message``, ``subject``, ``evidence``, ``span``; the
+first ``--max-findings``), ``findings_count`` (all of them),
 ``derived`` (``number``, ``derivation``; only when some number was derived) and ``metadata``
 (only when the case has extra fields); an unusable line has ``error`` and ``field`` instead."""
+
+MAX_FINDINGS = 50
+"""Findings shown per case by default, in the table and in ``--json`` (``--max-findings``)."""
 
 DETERMINISTIC = "deterministic"
 """The scorer name of the grounding checks in ``--fail-under`` (as in the study)."""
 
 _EPILOG = """\
-CASES is a .jsonl, .json, .csv or .parquet file (or --format): one case per line/record with id,
+CASES is a .jsonl, .json, .csv, .parquet or .xlsx file (or --format): one case per line/record with id,
 answer, context (a string or a list of passages), and optionally question, anchors (strings or
 {"value", "aliases"}), answerable (true, false or null), allowed_numbers, reference. OpenGATE's
 answerAnchors/allowedNewNumbers, RAGAS's user_input/response/retrieved_contexts/reference (and
 legacy question/answer/contexts/ground_truth) and DeepEval's input/actual_output/
 retrieval_context/expected_output are read as such. Other fields are kept as metadata and
 echoed in --json (with --strict they are rejected). A record without id gets record-N.
+A CSV file's delimiter (comma, semicolon or tab) is detected from its header row (--delimiter to
+choose). A record past --max-record-bytes or --max-field-bytes is one unusable line; a file past
+--max-file-bytes is refused. Each case shows its first --max-findings findings (default 50).
 
 --fail-under deterministic=0.9 exits 1 only when fewer than 90% of the usable cases are
 grounded (default: any ungrounded case exits 1).
@@ -76,8 +83,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--json",
         action="store_true",
         help="print one JSON object per input line instead of a table (format_version 1: "
-        "line, id, grounded, abstained, findings, derived, metadata; an unusable line: error, "
-        "field)",
+        "line, id, grounded, abstained, findings, findings_count, derived, metadata; an "
+        "unusable line: error, field)",
+    )
+    parser.add_argument(
+        "--max-findings",
+        type=_findings_cap,
+        default=MAX_FINDINGS,
+        metavar="N",
+        help=f"findings shown per case, in the table and in --json (default {MAX_FINDINGS}; "
+        "'all' for every one); the rest are counted ('... and N more', findings_count)",
     )
     add_input_arguments(parser)
     parser.add_argument(
@@ -101,19 +116,114 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=_run)
 
 
-def add_input_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--format`` and ``--strict`` (how a case file is read), shared with ``judge``."""
+def add_input_arguments(parser: argparse.ArgumentParser, *, strict: bool = True) -> None:
+    """Add ``--format``, ``--delimiter``, ``--strict`` (how a case file is read; *strict* False
+    leaves ``--strict`` to the caller) and the input bounds (:func:`add_limit_arguments`),
+    shared with ``judge`` and ``corpus import``."""
     parser.add_argument(
         "--format",
-        choices=("jsonl", "json", "csv", "parquet"),
-        help="format of the case file (default: from its extension)",
+        choices=("jsonl", "json", "csv", "parquet", "xlsx"),
+        help="format of the case file (default: from its extension; xlsx needs "
+        "pip install 'hybridjudge[xlsx]')",
     )
     parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="accept only hybridjudge's own field names and reject any other field (default: "
-        "RAGAS/DeepEval names are mapped and extra fields kept as metadata)",
+        "--delimiter",
+        metavar="CHAR",
+        help="cell separator of a CSV file: ',', ';', 'tab' or any one character (default: "
+        "detected from the header row among comma, semicolon and tab)",
     )
+    if strict:
+        parser.add_argument(
+            "--strict",
+            action="store_true",
+            help="accept only hybridjudge's own field names and reject any other field "
+            "(default: RAGAS/DeepEval names are mapped and extra fields kept as metadata)",
+        )
+    add_limit_arguments(parser)
+
+
+_LIMIT_FLAGS = (
+    ("--max-file-bytes", "max_file_bytes", "1GiB", "one input file (Parquet, xlsx: decoded)"),
+    ("--max-record-bytes", "max_record_bytes", "64MiB", "one record (JSONL line, CSV row)"),
+    ("--max-field-bytes", "max_field_bytes", "16MiB", "one field (JSON string, CSV cell)"),
+)
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--max-file-bytes``, ``--max-record-bytes`` and ``--max-field-bytes``: the bounds
+    on what is read from an input file (:class:`hybridjudge.corpus.ReadLimits`); read them
+    back with :func:`read_limits`."""
+    group = parser.add_argument_group(
+        "input bounds",
+        "a record past a bound is reported as unusable and the others are read; a file past "
+        "its bound is refused. SIZE: bytes, or with a unit (64MiB, 2GB)",
+    )
+    for flag, dest, default, what in _LIMIT_FLAGS:
+        group.add_argument(
+            flag,
+            dest=dest,
+            type=_size(flag),
+            metavar="SIZE",
+            help=f"most bytes of {what} (default {default})",
+        )
+
+
+def read_limits(args: argparse.Namespace) -> Any:
+    """The :class:`hybridjudge.corpus.ReadLimits` of the flags :func:`add_limit_arguments`
+    added (the defaults for those not given)."""
+    from hybridjudge.corpus import ReadLimits
+
+    given = {dest: getattr(args, dest) for _, dest, _, _ in _LIMIT_FLAGS}
+    return ReadLimits(**{k: v for k, v in given.items() if v is not None})
+
+
+def _size(flag: str) -> Any:
+    def parse(text: str) -> int:
+        from hybridjudge._errors import ConfigError
+        from hybridjudge._limits import parse_size
+
+        try:
+            return parse_size(text, flag=flag)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{flag} ")) from None
+
+    return parse
+
+
+_DELIMITER_NAMES = {"comma": ",", "semicolon": ";", "tab": "\t", "\\t": "\t", "pipe": "|"}
+
+
+def read_delimiter(args: argparse.Namespace) -> str | None:
+    """The CSV delimiter of ``--delimiter`` (one character, or tab, comma, semicolon, pipe),
+    ``None`` when not given (detected from the header row).
+
+    Raises:
+        ConfigError: not one character (nor a name).
+    """
+    text: str | None = args.delimiter
+    if text is None:
+        return None
+    value = _DELIMITER_NAMES.get(text.lower(), text)
+    if len(value) != 1 or value in ('"', "\r", "\n"):
+        from hybridjudge._errors import ConfigError
+
+        raise ConfigError(
+            f"--delimiter {text!r}: give one character, e.g. ';' or ',', or the name tab, "
+            "comma, semicolon or pipe"
+        )
+    return value
+
+
+def _findings_cap(text: str) -> int | None:
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of at least 1, or all")
+    return value
 
 
 def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, float]:
@@ -206,7 +316,14 @@ def _run(args: argparse.Namespace) -> int:
     bad = 0
     failed = 0
     last_context: list[Any] = []
-    for result in read_cases(path, strict=args.strict, format=args.format):
+    records = read_cases(
+        path,
+        strict=args.strict,
+        format=args.format,
+        limits=read_limits(args),
+        delimiter=read_delimiter(args),
+    )
+    for result in records:
         error = result.error
         report: GroundingReport | None = None
         if result.case is not None:
@@ -236,6 +353,7 @@ def _run(args: argparse.Namespace) -> int:
             failed += 1
         rows.append((result.line, result.case.id, report))
         if args.json:
+            shown = report.findings[: args.max_findings]
             record: dict[str, Any] = {
                 "format_version": JSON_FORMAT_VERSION,
                 "line": result.line,
@@ -250,8 +368,9 @@ def _run(args: argparse.Namespace) -> int:
                         "evidence": f.evidence,
                         "span": list(f.span) if f.span is not None else None,
                     }
-                    for f in report.findings
+                    for f in shown
                 ],
+                "findings_count": len(report.findings),
             }
             if report.derived:  # numbers computed from context figures, with how
                 record["derived"] = [
@@ -261,7 +380,7 @@ def _run(args: argparse.Namespace) -> int:
                 record["metadata"] = result.case.metadata
             _emit(record)
     if not args.json:
-        _table(rows)
+        _table(rows, args.max_findings)
     if not args.quiet:
         warn_duplicate_ids("hybridjudge check", [(line, case_id) for line, case_id, _ in rows])
     checked = len(rows)
@@ -317,12 +436,19 @@ def _emit(obj: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
-def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
+def _table(rows: list[tuple[int, str, GroundingReport]], cap: int | None = MAX_FINDINGS) -> None:
+    """The table of checked cases, each with its first *cap* findings (``None``: all).
+
+    Each finding is its own :class:`rich.text.Text` in a :class:`rich.console.Group`: one text
+    of all of them joined by line breaks costs rich quadratic time (it splits the rendered
+    text at each line break by copying the rest), 40 s for 200,000 characters of ``1,1,...``.
+    """
     if not rows:  # every line unusable: the errors and the summary say so, no empty table
         return
-    from rich.console import Console
+    from rich.console import Console, Group
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title="grounding checks", show_lines=False)
     table.add_column("line", justify="right")
@@ -331,13 +457,18 @@ def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
     table.add_column("abstained")
     table.add_column("findings")
     for line, case_id, report in rows:
-        findings = "\n".join(f"{f.kind}: {f.message}" for f in report.findings) or "-"
+        shown = report.findings[:cap]
+        # Text, never markup: "[b]" in user text shows as typed, "[/x]" cannot crash
+        cells = [Text(f"{f.kind}: {f.message}") for f in shown] or [Text("-")]
+        hidden = len(report.findings) - len(shown)
+        if hidden:
+            cells.append(Text(f"... and {hidden} more (--max-findings to show them)"))
         table.add_row(
             str(line),
             escape(case_id),  # user text: "[b]" must show as typed, "[/x]" must not crash
             "yes" if report.grounded else "NO",
             "yes" if report.abstained else "no",
-            escape(findings),
+            Group(*cells),
         )
     console = Console(
         file=sys.stdout,

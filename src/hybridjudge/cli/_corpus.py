@@ -9,7 +9,7 @@ from pathlib import Path
 __all__ = ["register"]
 
 _EPILOG = """\
-SOURCE is a .jsonl, .json, .csv or .parquet file of records: question, contexts, answer, and
+SOURCE is a .jsonl, .json, .csv, .parquet or .xlsx file of records: question, contexts, answer, and
 optionally id, anchors (required facts), answerable, reference (a reference answer) and any
 fields of your own (kept as metadata). RAGAS names (user_input, response, retrieved_contexts,
 reference; legacy question, answer, contexts, ground_truth) and DeepEval names (input,
@@ -49,15 +49,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     imp.add_argument("source", type=Path, metavar="SOURCE", help="file of RAG records")
     imp.add_argument("--out", required=True, type=Path, metavar="DIR", help="corpus folder")
     imp.add_argument(
-        "--format",
-        choices=("jsonl", "json", "csv", "parquet"),
-        help="input format (default: from the file extension)",
-    )
-    imp.add_argument(
         "--strict",
         action="store_true",
         help="reject fields other than hybridjudge's own instead of keeping them as metadata",
     )
+    from hybridjudge.cli._check import add_input_arguments
+
+    add_input_arguments(imp, strict=False)  # --format, --delimiter, the input bounds
     imp.add_argument(
         "--derive-anchors",
         action="store_true",
@@ -87,6 +85,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from hybridjudge.cli._check import read_delimiter, read_limits
     from hybridjudge.cli._exit import EXIT_OK, EXIT_USAGE
     from hybridjudge.corpus import import_corpus
 
@@ -99,9 +98,12 @@ def _import(args: argparse.Namespace) -> int:
         system=args.system,
         model=args.producer_model,
         overwrite=args.overwrite,
+        limits=read_limits(args),
+        delimiter=read_delimiter(args),
     )
     for skipped in report.skipped:
-        where = "line" if args.source.suffix.lower() in (".jsonl", ".ndjson", ".csv") else "record"
+        line_based = (".jsonl", ".ndjson", ".csv", ".xlsx")
+        where = "line" if args.source.suffix.lower() in line_based else "record"
         print(
             f"hybridjudge corpus import: {args.source}: {where} {skipped.record}: skipped: "
             + "; ".join(skipped.problems),

@@ -128,7 +128,13 @@ def _parse_scorers(items: list[str]) -> tuple[str, ...]:
 
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._params import check_repetitions
-    from hybridjudge.cli._check import below_thresholds, parse_fail_under, warn_duplicate_ids
+    from hybridjudge.cli._check import (
+        below_thresholds,
+        parse_fail_under,
+        read_delimiter,
+        read_limits,
+        warn_duplicate_ids,
+    )
     from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._ray import check_ray_flags
@@ -144,7 +150,13 @@ def _run(args: argparse.Namespace) -> int:
 
         return run_judge(args, config, scorers)
 
-    lines = read_cases(args.cases, strict=args.strict, format=args.format)
+    lines = read_cases(
+        args.cases,
+        strict=args.strict,
+        format=args.format,
+        limits=read_limits(args),
+        delimiter=read_delimiter(args),
+    )
     bad = 0
     cases: list[tuple[int, CaseLine]] = []
     for item in lines:

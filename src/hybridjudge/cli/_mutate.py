@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="CLASS",
         help="defect classes to make, comma- or space-separated (default: all five)",
     )
+    from hybridjudge.cli._check import add_limit_arguments
+
+    add_limit_arguments(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -64,7 +67,9 @@ def _run(args: argparse.Namespace) -> int:
                 f"choose from {', '.join(DEFECT_CLASSES)}"
             )
         classes = [c for c in DEFECT_CLASSES if c in names]
-    corpus = load_corpus(args.corpus)
+    from hybridjudge.cli._check import read_limits
+
+    corpus = load_corpus(args.corpus, limits=read_limits(args))
     mutations = generate_mutations(corpus, seed=args.mutation_seed, classes=classes)
     write_mutations(mutations, args.out)
 

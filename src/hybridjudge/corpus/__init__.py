@@ -6,11 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 from hybridjudge._lazy import lazy_attribute as _lazy_attribute
 from hybridjudge._lazy import lazy_dir as _lazy_dir
+from hybridjudge._limits import ReadLimits
 from hybridjudge.corpus._formats import (
+    CSV_DELIMITERS,
     FIELD_ALIASES,
     INPUT_FORMATS,
     InputFormat,
     InputRecord,
+    detect_delimiter,
     read_cases,
     read_raw_records,
 )
@@ -32,6 +35,7 @@ from hybridjudge.corpus._models import (
 
 __all__ = [
     "CASES_FILE",
+    "CSV_DELIMITERS",
     "DEFECT_CLASSES",
     "FIELD_ALIASES",
     "HALUEVAL_SAMPLE_SIZE",
@@ -53,10 +57,12 @@ __all__ = [
     "LineResult",
     "Output",
     "Producer",
+    "ReadLimits",
     "SkippedRecord",
     "build_halueval",
     "build_opengate",
     "derive_anchors",
+    "detect_delimiter",
     "import_corpus",
     "load_corpus",
     "load_opengate_source",

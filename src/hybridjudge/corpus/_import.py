@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._anchor import Anchor
 from hybridjudge._errors import CaseFileError, ConfigError
+from hybridjudge._limits import ReadLimits
 from hybridjudge.corpus._formats import InputRecord, read_cases
 from hybridjudge.corpus._io import write_jsonl_models
 from hybridjudge.corpus._load import CASES_FILE, OUTPUTS_FILE
@@ -209,7 +210,8 @@ def _source_label(source: Any) -> tuple[str, str | None]:
     if isinstance(source, str | Path):
         path = Path(source)
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            with path.open("rb") as handle:  # in blocks: the file may be large
+                digest = hashlib.file_digest(handle, "sha256").hexdigest()
         except OSError:
             digest = None
         return path.name, digest
@@ -246,6 +248,8 @@ def import_corpus(
     model: str | None = None,
     producer_kind: Literal["real", "production", "synthetic"] = "production",
     overwrite: bool = False,
+    limits: ReadLimits | None = None,
+    delimiter: str | None = None,
 ) -> ImportReport:
     """Write the corpus folder *out_dir* from the records of *source*.
 
@@ -255,8 +259,9 @@ def import_corpus(
     *system*); the record's reference answer and extra fields go to the case's ``metadata``.
     With *derive*, a record with a reference answer but no anchors gets candidate anchors from
     :func:`derive_anchors`, listed under ``metadata["derived_anchors"]`` and named in
-    ``label_source``. Bad records (and repeated ids) are skipped and listed in the report with
-    every problem; the others are imported.
+    ``label_source``. Bad records (and repeated ids, and records past a bound of *limits*) are
+    skipped and listed in the report with every problem; the others are imported. *limits* and
+    *delimiter* are as for :func:`~hybridjudge.corpus.read_cases`.
 
     Raises:
         CaseFileError: the source cannot be read at all, is empty, or has no usable record
@@ -272,7 +277,9 @@ def import_corpus(
             "(overwrite=True in the API) to replace the corpus files in it"
         )
     label, digest = _source_label(source)
-    records: list[InputRecord] = read_cases(source, strict=strict, format=format)
+    records: list[InputRecord] = read_cases(
+        source, strict=strict, format=format, limits=limits, delimiter=delimiter
+    )
     producer = Producer(system=system, model=model, kind=producer_kind)
     origin = f"{label} (sha256 {digest[:12]})" if digest else f"a {label} in memory"
 
