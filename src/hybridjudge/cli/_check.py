@@ -324,6 +324,8 @@ def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from hybridjudge._sinks import escape_controls
+
     table = Table(title="grounding checks", show_lines=False)
     table.add_column("line", justify="right")
     table.add_column("id")
@@ -334,10 +336,12 @@ def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
         findings = "\n".join(f"{f.kind}: {f.message}" for f in report.findings) or "-"
         table.add_row(
             str(line),
-            escape(case_id),  # user text: "[b]" must show as typed, "[/x]" must not crash
+            # user text: "[b]" must show as typed, "[/x]" must not crash, and a control
+            # character is shown escaped (an id on one line), never obeyed by the terminal
+            escape(escape_controls(case_id, one_line=True)),
             "yes" if report.grounded else "NO",
             "yes" if report.abstained else "no",
-            escape(findings),
+            escape(escape_controls(findings)),
         )
     console = Console(
         file=sys.stdout,

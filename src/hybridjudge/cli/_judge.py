@@ -363,6 +363,8 @@ def _print_table(
     from rich.markup import escape
     from rich.table import Table
 
+    from hybridjudge._sinks import escape_controls
+
     console = Console()
     table = Table(title="faithfulness (faithful claims / claims)")
     table.add_column("case", overflow="fold")
@@ -373,8 +375,12 @@ def _print_table(
     for outcome in batch.outcomes:
         first = next(iter(outcome.results.values()))
         cells = [_cell(outcome.results[name]) for name in batch.scorers]
-        table.add_row(  # the id is user text: escape rich markup ("[/x]" would crash)
-            escape(outcome.id), str(outcome.repetition), str(len(first.claims)), *cells
+        table.add_row(  # the id is user text: escape rich markup ("[/x]" would crash) and
+            # show its control characters escaped, on one line
+            escape(escape_controls(outcome.id, one_line=True)),
+            str(outcome.repetition),
+            str(len(first.claims)),
+            *cells,
         )
     console.print(table)
 
