@@ -17,9 +17,11 @@ written here once:
   progress display (SGR ``ESC[...m``, cursor show/hide, erase line, cursor up, carriage return);
   every other sequence is escaped, and the id cells of the tables are escaped field by field
   before rich sees them.
-- **Markdown** (:func:`markdown_text`, :func:`markdown_cell`): ``&``, ``<`` and ``>`` become
-  entities, so a ``<script>`` in a model or folder name is shown as text by every renderer; in a
-  table cell ``|`` and the backtick are escaped too, and a newline becomes a space.
+- **Markdown** (:func:`markdown_text`, :func:`markdown_cell`, :func:`markdown_code`): ``&``,
+  ``<`` and ``>`` become entities, so a ``<script>`` in a model or folder name is shown as text
+  by every renderer; in a table cell ``|`` and the backtick are escaped too, and a newline
+  becomes a space; a path shown as code stays a code span only when it has no backtick to end
+  it early (inside a code span HTML is never interpreted).
 - **CSV** (:func:`csv_cell`): a cell beginning with ``=``, ``+``, ``-``, ``@``, a tab or a
   carriage return is a formula to a spreadsheet (``=HYPERLINK(...)``, ``@SUM(...)``): it is
   prefixed with a single quote, as the OWASP guidance on CSV injection advises, unless it is a
@@ -37,6 +39,7 @@ __all__ = [
     "csv_cell",
     "escape_controls",
     "markdown_cell",
+    "markdown_code",
     "markdown_text",
 ]
 
@@ -154,3 +157,12 @@ def markdown_cell(text: str) -> str:
     """User text for a Markdown table cell: :func:`markdown_text`, and ``|`` and the backtick
     escaped, a line break as a space (a cell is one line)."""
     return text.translate(_MARKDOWN_CELL)
+
+
+def markdown_code(text: str) -> str:
+    """User text as a Markdown code span (a path, a file name): `` `text` `` when it has no
+    backtick or line break (inside a code span nothing is interpreted), else
+    :func:`markdown_cell` text (a backtick would end the span and let the rest be HTML)."""
+    if "`" in text or "\n" in text or "\r" in text:
+        return markdown_cell(text)
+    return f"`{text}`"

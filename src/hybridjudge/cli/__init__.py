@@ -125,8 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hybridjudge._sinks import TerminalGuard
 
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout = TerminalGuard(stdout)  # type: ignore[assignment]
-    sys.stderr = TerminalGuard(stderr)  # type: ignore[assignment]
+    sys.stdout = TerminalGuard(stdout)
+    sys.stderr = TerminalGuard(stderr)
     try:
         return _main(argv)
     finally:

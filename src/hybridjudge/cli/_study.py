@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hybridjudge.cli._common import ListAction
+from hybridjudge.cli._common import ListAction, add_csv_raw_formulas_argument
 from hybridjudge.cli._exit import parse_fraction
 
 __all__ = ["register"]
@@ -163,6 +163,7 @@ def register(subparsers: Any) -> None:
     add_max_unscored_argument(run)
     add_dry_run_argument(run)
     add_budget_arguments(run)
+    add_csv_raw_formulas_argument(run)
     add_model_arguments(run)
     run.set_defaults(handler=_run)
 
@@ -324,7 +325,7 @@ def _run(args: argparse.Namespace) -> int:
                 max_cost_usd=budget,
             )
         result = compare_with_paper(result, plan)
-        paths = write_reports(result, out)
+        paths = write_reports(result, out, csv_raw_formulas=args.csv_raw_formulas)
     log_study_warnings(result, sampling=False)  # the sample was announced before the run
     if not args.quiet:
         print_study_summary(result, console)
