@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from hybridjudge._sinks import TerminalGuard, escape_controls
 from hybridjudge.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -92,6 +91,8 @@ class _Terminal(io.StringIO):
 
 
 def test_the_guard_lets_richs_own_colours_through_on_a_terminal_only() -> None:
+    from hybridjudge._sinks import TerminalGuard
+
     colour = "\x1b[1mbold\x1b[0m"
     tty = _Terminal()
     TerminalGuard(tty).write(f"{colour} {TITLE}\x1b[2J\n")  # type: ignore[arg-type]
@@ -102,6 +103,8 @@ def test_the_guard_lets_richs_own_colours_through_on_a_terminal_only() -> None:
 
 
 def test_escape_controls_by_hand() -> None:
+    from hybridjudge._sinks import escape_controls
+
     assert escape_controls("tab\tand\nline") == "tab\tand\nline"
     assert escape_controls("tab\tand\nline\r", one_line=True) == "tab\\tand\\nline\\r"
     assert escape_controls("\u2066iso\u2069 \x9b31m") == "\\u2066iso\\u2069 \\u009b31m"
