@@ -49,6 +49,7 @@ UTILITIES: frozenset[str] = frozenset(
         "_versions",  # the one rule for a saved file's format version
         "_lazy",  # a package's names imported on first use (PEP 562)
         "_limits",  # the bounds on bytes read per file, record and field
+        "_sinks",  # clean text for the terminal, Markdown and CSV
     }
 )
 """Top-level private modules every package may import; they import only each other."""

@@ -6,12 +6,17 @@ the command line lets the library's error through instead of checking the value 
 
 from __future__ import annotations
 
+import math
+
 from hybridjudge._errors import ConfigError, InputError
 
 __all__ = [
+    "DEFAULT_MAX_CLAIMS",
     "MAX_REPETITIONS",
     "MAX_RESAMPLES",
     "MIN_RESAMPLES",
+    "check_max_claims",
+    "check_max_cost",
     "check_repetitions",
     "check_resamples",
     "check_seed",
@@ -95,3 +100,40 @@ def over_max_unscored(unscored: int, total: int, max_share: float = 0.0) -> bool
     if total <= 0:
         return False
     return unscored == total or unscored / total > max_share + 1e-12
+
+
+DEFAULT_MAX_CLAIMS = 64
+"""Most claims one answer may have to be judged (``max_claims``, ``--max-claims``): each claim
+costs one to three calls per scorer, so an answer of 2,000 sentences would cost 6,000 calls.
+An answer with more is unscored ``too_many_claims`` without a verdict call (with
+``claims="model"``, after the extraction call). 64 is far above a RAG answer (the OpenGATE and
+TAT-QA answers have at most a dozen sentences); ``None`` lifts the cap."""
+
+
+def check_max_claims(value: object, where: str = "max_claims") -> int | None:
+    """``value`` as a claims cap: a whole number >= 1, or ``None`` (no cap).
+
+    Raises:
+        ConfigError: anything else (named after ``where``).
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(
+            f"{where} must be a whole number of at least 1 (or None: no cap), got {value!r}"
+        )
+    return value
+
+
+def check_max_cost(value: object, where: str = "max_cost_usd") -> float:
+    """``value`` as a spending limit in US dollars (a finite number >= 0).
+
+    Raises:
+        ConfigError: not a number, negative, NaN or infinite (named after ``where``).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{where} must be a number of US dollars, got {value!r}")
+    limit = float(value)
+    if not math.isfinite(limit) or limit < 0:
+        raise ConfigError(f"{where} must be a finite number of US dollars >= 0, got {value!r}")
+    return limit

@@ -131,8 +131,11 @@ def test_dry_run_estimates_without_any_request(
         "prompt_tokens": estimate["prompt_tokens"],
         "completion_tokens": budget,
         "cost_usd": estimate["cost_usd"],
+        "max_cost_usd": None,  # no --max-cost
+        "worst_case_usd": estimate["worst_case_usd"],
         "refused": [],
     }
+    assert estimate["worst_case_usd"] > estimate["cost_usd"]  # every byte a token: above
     assert estimate["cost_usd"] > 0  # priced by _flags' --price-in/--price-out
     assert openai_server.request_count == 0
 

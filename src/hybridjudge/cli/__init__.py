@@ -115,8 +115,25 @@ def _silence_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the process exit code."""
+    """Run the CLI; returns the process exit code.
+
+    Everything the command prints goes through :class:`hybridjudge._sinks.TerminalGuard`: a
+    control character from user text (an id, an answer, a file name) is shown escaped, never
+    obeyed by the terminal.
+    """
     _tolerant_streams()
+    from hybridjudge._sinks import TerminalGuard
+
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = TerminalGuard(stdout)
+    sys.stderr = TerminalGuard(stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(words[0] if words else None)
     args = parser.parse_args(words)

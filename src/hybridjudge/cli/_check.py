@@ -450,6 +450,8 @@ def _table(rows: list[tuple[int, str, GroundingReport]], cap: int | None = MAX_F
     from rich.table import Table
     from rich.text import Text
 
+    from hybridjudge._sinks import escape_controls
+
     table = Table(title="grounding checks", show_lines=False)
     table.add_column("line", justify="right")
     table.add_column("id")
@@ -459,13 +461,16 @@ def _table(rows: list[tuple[int, str, GroundingReport]], cap: int | None = MAX_F
     for line, case_id, report in rows:
         shown = report.findings[:cap]
         # Text, never markup: "[b]" in user text shows as typed, "[/x]" cannot crash
-        cells = [Text(f"{f.kind}: {f.message}") for f in shown] or [Text("-")]
+        # and a control character in it shown escaped, never obeyed by the terminal
+        cells = [Text(escape_controls(f"{f.kind}: {f.message}")) for f in shown] or [Text("-")]
         hidden = len(report.findings) - len(shown)
         if hidden:
             cells.append(Text(f"... and {hidden} more (--max-findings to show them)"))
         table.add_row(
             str(line),
-            escape(case_id),  # user text: "[b]" must show as typed, "[/x]" must not crash
+            # user text: "[b]" must show as typed, "[/x]" must not crash, and a control
+            # character is shown escaped (an id on one line), never obeyed by the terminal
+            escape(escape_controls(case_id, one_line=True)),
             "yes" if report.grounded else "NO",
             "yes" if report.abstained else "no",
             Group(*cells),

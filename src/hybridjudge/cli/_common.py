@@ -21,6 +21,7 @@ __all__ = [
     "HelpFormatter",
     "ListAction",
     "add_common_arguments",
+    "add_csv_raw_formulas_argument",
     "configure_logging",
     "finalize",
     "parse_list",
@@ -158,6 +159,17 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         )
     elif "-q" not in taken:
         group.add_argument("-q", action="store_true", dest="quiet", help=argparse.SUPPRESS)
+
+
+def add_csv_raw_formulas_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--csv-raw-formulas`` (``study run`` and ``report``, which write observations.csv)."""
+    parser.add_argument(
+        "--csv-raw-formulas",
+        action="store_true",
+        help="write observations.csv cells as they came, even those a spreadsheet would run as "
+        "a formula (beginning with =, +, -, @, tab or CR); by default such a cell gets a "
+        "leading ' unless it is a plain number like -3.5",
+    )
 
 
 def _subcommands(

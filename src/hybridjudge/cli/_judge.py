@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from hybridjudge.corpus import CaseLine
     from hybridjudge.judges import JudgeBatch, JudgeResult, Mode
-    from hybridjudge.model import ModelConfig, Usage
+    from hybridjudge.model import CostBudget, ModelConfig, Usage
 
+from hybridjudge._params import DEFAULT_MAX_CLAIMS
 from hybridjudge.cli._common import ListAction
 
 __all__ = ["JSON_FORMAT_VERSION", "register"]
@@ -43,6 +44,7 @@ _PROGRESS_MIN_TASKS = 4
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``judge``."""
+    from hybridjudge.cli._budget import add_budget_arguments
     from hybridjudge.cli._check import add_input_arguments
     from hybridjudge.cli._dryrun import add_dry_run_argument
     from hybridjudge.cli._exit import add_max_unscored_argument
@@ -56,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "whether the context directly supports it (RAGAS-style), 'contradiction' whether the "
             "context contradicts it (DeepEval-style; unknown counts as faithful). Every result "
             "is a score with per-claim verdicts, or unscored with a reason (no_claims, "
-            "parse_failure, model_error). Replies are cached: a rerun costs nothing."
+            "parse_failure, model_error, too_many_claims, budget_exhausted). Replies are "
+            "cached: a rerun costs nothing."
         ),
     )
     parser.add_argument(
@@ -102,6 +105,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_dry_run_argument(parser)
     add_max_unscored_argument(parser)
+    add_budget_arguments(parser)
     add_model_arguments(parser)
     from hybridjudge.cli._ray import add_ray_arguments
 
@@ -127,7 +131,9 @@ def _parse_scorers(items: list[str]) -> tuple[str, ...]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from hybridjudge._errors import ConfigError
     from hybridjudge._params import check_repetitions
+    from hybridjudge.cli._budget import budget_from_args, report_budget
     from hybridjudge.cli._check import (
         below_thresholds,
         parse_fail_under,
@@ -139,12 +145,22 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._ray import check_ray_flags
     from hybridjudge.corpus import read_cases
+    from hybridjudge.model import budget_price
 
     scorers = _parse_scorers(args.scorers)
     check_repetitions(args.repetitions)
     thresholds = parse_fail_under(args.fail_under, scorers)
     config = config_from_args(args)
     check_ray_flags(args)
+    budget = budget_from_args(args)
+    if budget is not None:
+        if args.ray is not None:
+            raise ConfigError(
+                "--max-cost is not available with --ray yet (the workers would need one "
+                "budget for the whole cluster); run without --ray, or bound the rate with "
+                "--rpm/--tpm"
+            )
+        budget_price(config)  # before reading the cases: a limit in dollars needs a price
     if args.ray is not None:  # on a Ray cluster: hybridjudge.dist
         from hybridjudge.cli._ray import run_judge
 
@@ -180,9 +196,16 @@ def _run(args: argparse.Namespace) -> int:
 
         answers = [(c.answer, c.context, c.question) for _, c in cases]
         estimate = estimate_judging(
-            answers, scorers=scorers, mode=args.mode, repetitions=args.repetitions, config=config
+            answers,
+            scorers=scorers,
+            mode=args.mode,
+            repetitions=args.repetitions,
+            config=config,
+            max_claims=args.max_claims,
         )
-        print_estimate("hybridjudge judge", estimate, config, as_json=args.json)
+        print_estimate(
+            "hybridjudge judge", estimate, config, as_json=args.json, max_cost=args.max_cost
+        )
         where = [f"line {line}" for line, _ in cases]
         incomplete = refused_incomplete(
             "hybridjudge judge", estimate, where, scorers, args.repetitions, args.max_unscored
@@ -194,7 +217,16 @@ def _run(args: argparse.Namespace) -> int:
     import asyncio  # here, not at the top: `hybridjudge check` builds this parser too
 
     batch, total, by_scope = asyncio.run(
-        _judge_all(config, cases, scorers, args.mode, args.repetitions, args.quiet)
+        _judge_all(
+            config,
+            cases,
+            scorers,
+            args.mode,
+            args.repetitions,
+            args.quiet,
+            max_claims=args.max_claims,
+            budget=budget,
+        )
     )
     line_of = [line for line, _ in cases]
 
@@ -202,6 +234,10 @@ def _run(args: argparse.Namespace) -> int:
         _print_json(line_of, batch)
     else:
         _print_table(batch, total, by_scope, config, bad)
+    left = sum(
+        r.unscored_reason == "budget_exhausted" for o in batch.outcomes for r in o.results.values()
+    )
+    report_budget("hybridjudge judge", budget, left)
     if bad:
         print(
             f"hybridjudge judge: {bad} of {len(lines)} line(s) unusable (see above); "
@@ -250,6 +286,9 @@ async def _judge_all(
     mode: Mode,
     repetitions: int,
     quiet: bool = False,
+    *,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    budget: CostBudget | None = None,
 ) -> tuple[JudgeBatch, Usage, dict[str, Usage]]:
     """Judge every case and repetition with :func:`ajudge_many`, with a progress bar on a tty
     and progress lines in a log (none with ``quiet``)."""
@@ -288,7 +327,7 @@ async def _judge_all(
             def report(done: int, total: int) -> None:
                 lines.update("judging", done, total)
 
-        async with ModelClient(config) as client:
+        async with ModelClient(config, budget=budget) as client:
             batch = await ajudge_many(
                 records,
                 scorers=scorers,
@@ -296,6 +335,7 @@ async def _judge_all(
                 repetitions=repetitions,
                 client=client,
                 progress=report,
+                max_claims=max_claims,
             )
             return batch, client.usage, dict(client.usage_by_scope)
 
@@ -335,6 +375,8 @@ def _print_table(
     from rich.markup import escape
     from rich.table import Table
 
+    from hybridjudge._sinks import escape_controls
+
     console = Console()
     table = Table(title="faithfulness (faithful claims / claims)")
     table.add_column("case", overflow="fold")
@@ -345,8 +387,12 @@ def _print_table(
     for outcome in batch.outcomes:
         first = next(iter(outcome.results.values()))
         cells = [_cell(outcome.results[name]) for name in batch.scorers]
-        table.add_row(  # the id is user text: escape rich markup ("[/x]" would crash)
-            escape(outcome.id), str(outcome.repetition), str(len(first.claims)), *cells
+        table.add_row(  # the id is user text: escape rich markup ("[/x]" would crash) and
+            # show its control characters escaped, on one line
+            escape(escape_controls(outcome.id, one_line=True)),
+            str(outcome.repetition),
+            str(len(first.claims)),
+            *cells,
         )
     console.print(table)
 

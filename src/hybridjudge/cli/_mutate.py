@@ -54,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._errors import ConfigError
+    from hybridjudge._sinks import escape_controls
     from hybridjudge.corpus import DEFECT_CLASSES, DefectClass, load_corpus
     from hybridjudge.mutations import generate_mutations, write_mutations
 
@@ -82,7 +83,9 @@ def _run(args: argparse.Namespace) -> int:
     for cls, (made, refused) in mutations.counts().items():
         print(f"  {cls:<18} {made:>4} made, {refused:>4} refused")
         for reason, ids in refusals[cls].items():
-            shown = ", ".join(ids[:3]) + (f", ... (+{len(ids) - 3})" if len(ids) > 3 else "")
+            # one line per reason: an id with a line break or a control character is escaped
+            shown = ", ".join(escape_controls(i, one_line=True) for i in ids[:3])
+            shown += f", ... (+{len(ids) - 3})" if len(ids) > 3 else ""
             print(f"      {len(ids):>4} x {reason} [{shown}]")
     print(f"wrote {len(mutations.outputs)} mutants to {args.out}")
     return 0

@@ -189,6 +189,7 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
         workers=args.workers,
         record_column=record_column,
         strict=args.strict,
+        max_claims=args.max_claims,
     ).materialize()
     _write(judged, out, args.out_format or fmt)
     status_columns = [f"{name}_status" for name in scorers]

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hybridjudge.cli._common import ListAction
+from hybridjudge.cli._common import ListAction, add_csv_raw_formulas_argument
 from hybridjudge.cli._exit import parse_fraction
 
 __all__ = ["register"]
@@ -66,6 +66,7 @@ _JUDGE_HELP = (
 
 def register(subparsers: Any) -> None:
     """Add ``study run``."""
+    from hybridjudge.cli._budget import add_budget_arguments
     from hybridjudge.cli._dryrun import add_dry_run_argument
     from hybridjudge.cli._exit import add_max_unscored_argument
     from hybridjudge.cli._model_args import add_model_arguments
@@ -161,6 +162,8 @@ def register(subparsers: Any) -> None:
     )
     add_max_unscored_argument(run)
     add_dry_run_argument(run)
+    add_budget_arguments(run)
+    add_csv_raw_formulas_argument(run)
     add_model_arguments(run)
     run.set_defaults(handler=_run)
 
@@ -178,6 +181,7 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge._atomic import OutDirLock, check_out_dir
     from hybridjudge._errors import ConfigError
     from hybridjudge._params import check_repetitions
+    from hybridjudge.cli._budget import budget_from_args, report_budget
     from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._progress import ProgressLines
@@ -234,6 +238,18 @@ def _run(args: argparse.Namespace) -> int:
         seed=args.sample_seed,
     )
     config = config_from_args(args) if needs_model and not judges else None
+    budget = budget_from_args(args) if needs_model else None
+    if budget is not None:
+        from hybridjudge.model import budget_price
+
+        if peers:
+            raise ConfigError(
+                f"--max-cost does not cover the peer scorers ({', '.join(peers)}) yet: drop "
+                "them from --scorers or drop --max-cost"
+            )
+        for judge_config in judges.values() if judges else [config]:
+            if judge_config is not None:  # a limit in dollars needs every judge's price
+                budget_price(judge_config)
     if args.dry_run:
         from hybridjudge.cli._dryrun import estimate_judging, print_estimate, refused_incomplete
 
@@ -259,9 +275,10 @@ def _run(args: argparse.Namespace) -> int:
                 mode=args.judge_mode,
                 repetitions=args.repetitions,
                 config=judge_config,
+                max_claims=args.max_claims,
             )
             label = f"hybridjudge study run (judge {name})" if name else "hybridjudge study run"
-            print_estimate(label, estimate, judge_config)
+            print_estimate(label, estimate, judge_config, max_cost=args.max_cost)
             incomplete |= refused_incomplete(
                 label, estimate, where, judge_scorers, args.repetitions, args.max_unscored
             )
@@ -304,14 +321,18 @@ def _run(args: argparse.Namespace) -> int:
                 model_config=config,
                 judges=judges or None,
                 progress=hook,
+                max_claims=args.max_claims,
+                max_cost_usd=budget,
             )
         result = compare_with_paper(result, plan)
-        paths = write_reports(result, out)
+        paths = write_reports(result, out, csv_raw_formulas=args.csv_raw_formulas)
     log_study_warnings(result, sampling=False)  # the sample was announced before the run
     if not args.quiet:
         print_study_summary(result, console)
     for kind, path in paths.items():
         print(f"{kind}: {path}", file=sys.stdout)
+    left = sum(o.unscored_reason == "budget_exhausted" for o in result.observations)
+    report_budget("hybridjudge study run", budget, left)
     counts = {
         row.scorer: (unscored_count(row), row.evaluations) for row in result.analysis.unscored
     }

@@ -375,8 +375,12 @@ def import_corpus(
 
 
 def _readme(report: ImportReport, producer: Producer) -> str:
+    """The corpus README; the folder name, the source path and the producer are the user's
+    text, written escaped (no raw HTML, no code span cut short by a backtick)."""
+    from hybridjudge._sinks import markdown_code, markdown_text
+
     lines = [
-        f"# corpus/{report.name}: imported from {report.source}",
+        f"# corpus/{markdown_text(report.name)}: imported from {markdown_text(str(report.source))}",
         "",
         "Written by `hybridjudge corpus import` (`hybridjudge.corpus.import_corpus`); "
         f"`{IMPORT_FILE}` records the source's sha256, the sha256 of every file written and "
@@ -385,7 +389,8 @@ def _readme(report: ImportReport, producer: Producer) -> str:
         f"- records read: {report.records}; cases written: {report.cases}; "
         f"skipped: {len(report.skipped)}",
         f"- each case `<id>` has one base output `<id>::base`: the record's answer, produced by "
-        f"`{producer.system}` (kind `{producer.kind}`), `clean` unlabelled (null)",
+        f"{markdown_code(producer.system)} (kind {markdown_code(producer.kind)}), `clean` "
+        "unlabelled (null)",
         "- the reference answer and every extra field of a record are kept in the case's "
         "`metadata`",
         f"- anchors (required facts): given in {report.cases_with_anchors} case(s), derived "
@@ -397,7 +402,8 @@ def _readme(report: ImportReport, producer: Producer) -> str:
         "--scorers deterministic,support,contradiction --out results/<name>`.",
     ]
     if report.omission_note:
-        lines += ["", "## What the omission class can measure here", "", report.omission_note + "."]
+        note = markdown_text(report.omission_note)
+        lines += ["", "## What the omission class can measure here", "", note + "."]
     if report.cases_with_derived_anchors:
         lines += [
             "",

@@ -31,11 +31,21 @@ __all__ = [
 ScorerName = Literal["support", "contradiction"]
 """The two definitions of faithfulness (``docs/faithfulness.md``)."""
 
-UnscoredReason = Literal["no_claims", "parse_failure", "model_error", "record_error"]
+UnscoredReason = Literal[
+    "no_claims",
+    "parse_failure",
+    "model_error",
+    "record_error",
+    "too_many_claims",
+    "budget_exhausted",
+]
 """Why a result has no score: the answer asserts nothing (and does not abstain); the model's
 reply did not validate even after one repair; no usable reply after the retries; the record could
 not be judged at all (a field of the wrong type, an unexpected error: :func:`judge_many` records it
-and goes on with the other records)."""
+and goes on with the other records); the answer has more claims than ``max_claims``
+(``--max-claims``; not judged, no verdict call made: a score of its first claims would pass for a
+score of the answer); the run's ``--max-cost`` was reached before this output's calls were all
+answered (the calls it would need were not sent)."""
 
 
 class ClaimVerdict(BaseModel):
@@ -85,8 +95,9 @@ class FailureDetail(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     stage: Literal["claims", "verdicts", "record"]
-    """The call that failed: claim extraction or the verdict call; ``record`` when the record
-    itself could not be judged (``unscored_reason="record_error"``)."""
+    """The call that failed: claim extraction or the verdict call (``claims`` also for
+    ``too_many_claims``); ``record`` when the record itself could not be judged
+    (``unscored_reason="record_error"``) or was not judged to the end (``budget_exhausted``)."""
     error: str
     """The model layer's error message (validation error or model error), one line."""
     raw: str | None = None

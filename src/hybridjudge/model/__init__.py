@@ -24,6 +24,12 @@ from hybridjudge._lazy import lazy_attribute as _lazy_attribute
 from hybridjudge._lazy import lazy_dir as _lazy_dir
 
 if TYPE_CHECKING:
+    from hybridjudge.model._budget import (
+        BudgetExhaustedError,
+        CostBudget,
+        budget_price,
+        worst_case_cost,
+    )
     from hybridjudge.model._cache import (
         CACHE_FORMAT_VERSION,
         CACHE_LAYOUT_VERSION,
@@ -78,6 +84,10 @@ if TYPE_CHECKING:
 # (what study results need) does not import openai, httpx or sqlite3; ``ModelClient`` does.
 # Adding a public name: import it under TYPE_CHECKING above, map it here, list it in __all__.
 _LAZY: dict[str, str] = {
+    "BudgetExhaustedError": "_budget",
+    "CostBudget": "_budget",
+    "budget_price": "_budget",
+    "worst_case_cost": "_budget",
     "CACHE_FORMAT_VERSION": "_cache",
     "CACHE_LAYOUT_VERSION": "_cache",
     "MAX_ENTRY_BYTES": "_cache",
@@ -155,12 +165,14 @@ __all__ = [
     "PRICES_AS_OF",
     "REDIS_KEY_PREFIX",
     "Backend",
+    "BudgetExhaustedError",
     "CacheStats",
     "CachedReply",
     "CallResult",
     "CallStatus",
     "ChatMessage",
     "CorruptCacheError",
+    "CostBudget",
     "FormatMode",
     "LocalModelServer",
     "ModelClient",
@@ -173,6 +185,7 @@ __all__ = [
     "ReplyStore",
     "Usage",
     "add_costs",
+    "budget_price",
     "cache_key",
     "cache_stats",
     "clear_cache",
@@ -185,4 +198,5 @@ __all__ = [
     "price_or_unknown",
     "serve_local_model",
     "verify_model_file",
+    "worst_case_cost",
 ]

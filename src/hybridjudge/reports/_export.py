@@ -5,6 +5,12 @@ label), origin and clean label, the scorer's score or unscored reason, its findi
 usage of that evaluation, and the output's metadata (one ``meta.<key>`` column per key). Plain
 RFC 4180 CSV in UTF-8 with a header row: ``pandas.read_csv(path)`` reads it as is (empty cells are
 missing values; booleans are ``True``/``False``).
+
+A text cell that a spreadsheet would run as a formula (it begins with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return: ``=HYPERLINK(...)`` in an answer's finding, ``@SUM(...)`` in an id) is
+written with a leading ``'`` (:func:`hybridjudge._sinks.csv_cell`); a plain number such as
+``-3.5`` is left a number. ``raw_formulas=True`` (``--csv-raw-formulas``) writes every cell as it
+came.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hybridjudge._sinks import csv_cell
 from hybridjudge.reports._tables import class_label
 from hybridjudge.study import StudyResult
 
@@ -69,14 +76,15 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def observations_csv(study: StudyResult) -> str:
-    """The CSV text (see the module docstring for its columns)."""
+def observations_csv(study: StudyResult, *, raw_formulas: bool = False) -> str:
+    """The CSV text (see the module docstring for its columns and formula cells)."""
     outputs = {o.id: o for o in study.outputs}
     metadata: dict[str, dict[str, Any]] = {o.id: dict(o.metadata) for o in study.outputs}
     meta_keys = sorted({key for meta in metadata.values() for key in meta})
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([*OBSERVATION_COLUMNS, *(f"meta.{key}" for key in meta_keys)])
+    header = [*OBSERVATION_COLUMNS, *(f"meta.{key}" for key in meta_keys)]
+    writer.writerow([csv_cell(name, raw=raw_formulas) for name in header])
     for obs in study.observations:
         out = outputs.get(obs.output_id)
         usage = obs.usage
@@ -113,12 +121,14 @@ def observations_csv(study: StudyResult) -> str:
         ]
         meta = metadata.get(obs.output_id, {})
         row += [meta.get(key) for key in meta_keys]
-        writer.writerow([_cell(v) for v in row])
+        writer.writerow([csv_cell(_cell(v), raw=raw_formulas) for v in row])
     return buffer.getvalue()
 
 
-def write_observations_csv(study: StudyResult, path: str | Path) -> Path:
+def write_observations_csv(
+    study: StudyResult, path: str | Path, *, raw_formulas: bool = False
+) -> Path:
     """Write :func:`observations_csv` to ``path`` atomically; returns the path."""
     from hybridjudge._atomic import atomic_write_text
 
-    return atomic_write_text(Path(path), observations_csv(study))
+    return atomic_write_text(Path(path), observations_csv(study, raw_formulas=raw_formulas))

@@ -5,6 +5,7 @@ Built from the same tables and labels as ``report.html`` (:mod:`hybridjudge.repo
 
 from __future__ import annotations
 
+from hybridjudge._sinks import markdown_code, markdown_text
 from hybridjudge.model import Usage
 from hybridjudge.reports._format import fmt_count, fmt_duration_s, fmt_usd
 from hybridjudge.reports._tables import (
@@ -169,8 +170,9 @@ def _refusal_notes(study: StudyResult) -> list[str]:
         for cls, reasons in m.refused.items():
             for reason, count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
                 # people's labels, never internal keys (the reason may name finding kinds)
-                readable = reason.replace("_", " ")
-                note = f"{m.corpus} / {class_label(cls)}: {count} base(s) refused: {readable}"
+                readable = markdown_text(reason.replace("_", " "))
+                corpus = markdown_text(m.corpus)
+                note = f"{corpus} / {class_label(cls)}: {count} base(s) refused: {readable}"
                 if cls == "omission" and reason == NO_ANCHORS:
                     note += (
                         ". Omission detection is measured only on the cases with required facts "
@@ -186,18 +188,21 @@ def render_markdown(study: StudyResult) -> str:
     a = study.analysis
     scorers = list(study.config.scorers)
     lines = ["# hybridjudge mutation study", ""]
-    lines += [f"- **{key}**: {value}" for key, value in study_facts(study)]
+    # names, paths and endpoints are other people's text: no raw HTML in the report
+    lines += [
+        f"- **{markdown_text(key)}**: {markdown_text(value)}" for key, value in study_facts(study)
+    ]
     if study.sampling is not None:
-        lines += ["", f"> **Sampled.** {study.sampling.note}"]
+        lines += ["", f"> **Sampled.** {markdown_text(study.sampling.note)}"]
     lines += ["", "## Detection per defect class", "", DETECTION_EXPLAINED, ""]
     lines += [detection_table(a, scorers).to_markdown(), ""]
-    lines += ["**Clean bases.** " + " ".join(clean_base_notes(study)), ""]
+    lines += ["**Clean bases.** " + markdown_text(" ".join(clean_base_notes(study))), ""]
     if a.separation:
         lines += ["## Separation of right and hallucinated answers (AUROC)", ""]
         lines += [SEPARATION_EXPLAINED, "", separation_table(a, scorers).to_markdown(), ""]
     if a.cheapest:
         lines += ["## Cheapest judge per defect class", "", CHEAPEST_EXPLAINED, ""]
-        lines += [f"- {line}" for line in cheapest_lines(a)] + [""]
+        lines += [f"- {markdown_text(line)}" for line in cheapest_lines(a)] + [""]
     not_made = _refusal_notes(study)
     if not_made:
         lines += ["**Mutants not made** (a class's row counts only the mutants made):", ""]
@@ -214,6 +219,7 @@ def render_markdown(study: StudyResult) -> str:
     lines += ["", "## Cost and latency", "", cost_table(a).to_markdown()]
     usage = judge_usage_sentences(study)
     if usage:
+        usage = [markdown_text(u) for u in usage]
         lines += [""] + [f"- {u}" if len(usage) > 1 else u for u in usage]
     if any(c.includes_shared_claims for c in a.cost):
         lines += [
@@ -224,7 +230,7 @@ def render_markdown(study: StudyResult) -> str:
     if study.reference is not None:
         lines += ["", "## Reference: the OpenGATE paper with the same rules", ""]
         if study.reference_note:
-            lines += [study.reference_note, ""]
+            lines += [markdown_text(study.reference_note), ""]
         lines += [detection_table(study.reference, scorer_order(study.reference)).to_markdown()]
         if study.reference_differences:
             lines += [
@@ -244,13 +250,14 @@ def render_markdown(study: StudyResult) -> str:
         "",
     ]
     for corpus in study.corpora:
-        lines.append(f"- corpus **{corpus.name}** from `{corpus.path}`")
+        path = markdown_code(str(corpus.path))
+        lines.append(f"- corpus **{markdown_text(corpus.name)}** from {path}")
         for name, sha in sorted(corpus.files_sha256.items()):
-            lines.append(f"  - `{name}` sha256 `{sha}`")
+            lines.append(f"  - {markdown_code(name)} sha256 `{sha}`")
     for m in study.mutation_sets:
         lines.append(
-            f"- mutants `{m.path}` ({m.outputs}, mutation seed {m.seed}, corpus {m.corpus}) "
-            f"sha256 `{m.sha256}`"
+            f"- mutants {markdown_code(str(m.path))} ({m.outputs}, mutation seed {m.seed}, "
+            f"corpus {markdown_text(m.corpus)}) sha256 {markdown_code(m.sha256)}"
         )
     lines.append("")
     return "\n".join(lines)

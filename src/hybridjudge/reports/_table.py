@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from hybridjudge._sinks import markdown_cell
+
 if TYPE_CHECKING:
     from rich.table import Table as RichTable
 
@@ -234,7 +236,9 @@ def _html_header(col: Column, extra: str) -> str:
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """Cell text for Markdown: backslashes kept, then no raw HTML, pipe, backtick or line break
+    (:func:`hybridjudge._sinks.markdown_cell`): names and ids are other people's text."""
+    return markdown_cell(text.replace("\\", "\\\\"))
 
 
 def _md_rule(align: Align) -> str:

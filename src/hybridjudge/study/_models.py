@@ -58,10 +58,19 @@ fields, which read as empty)."""
 ScorerKind = Literal["deterministic", "judge", "reference"]
 
 ObservationUnscoredReason = Literal[
-    "no_claims", "parse_failure", "model_error", "record_error", "nan", "no_score_in_paper"
+    "no_claims",
+    "parse_failure",
+    "model_error",
+    "record_error",
+    "too_many_claims",
+    "budget_exhausted",
+    "nan",
+    "no_score_in_paper",
 ]
 """Why an observation has no score: a judge's reasons (``no_claims``, ``parse_failure``,
-``model_error``, ``record_error``: the record could not be scored at all), a peer's ``nan`` (the
+``model_error``, ``record_error``: the record could not be scored at all; ``too_many_claims``:
+more claims than ``--max-claims``, not judged; ``budget_exhausted``: ``--max-cost`` was reached
+before its calls were made), a peer's ``nan`` (the
 peer returned NaN), or ``no_score_in_paper`` (a reference arm's score missing from the paper's
 files)."""
 

@@ -23,7 +23,12 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import ConfigError, InputError
-from hybridjudge._params import check_repetitions, check_seed
+from hybridjudge._params import (
+    DEFAULT_MAX_CLAIMS,
+    check_max_claims,
+    check_repetitions,
+    check_seed,
+)
 from hybridjudge._sync import run_sync
 from hybridjudge.corpus import Case, Corpus, Output
 from hybridjudge.study._analysis import analyse
@@ -41,7 +46,7 @@ from hybridjudge.study._models import (
 
 if TYPE_CHECKING:
     from hybridjudge.judges import JudgeBatch, JudgeResult
-    from hybridjudge.model import ModelConfig, Usage
+    from hybridjudge.model import CostBudget, ModelConfig, Usage
     from hybridjudge.mutations import MutationSet, Refusal
     from hybridjudge.peers import PeerResult
 
@@ -497,6 +502,8 @@ async def _judges(
     thresholds: dict[str, float],
     hook: ProgressHook | None,
     judge: str | None = None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    budget: CostBudget | None = None,
 ) -> tuple[list[Observation], float, Usage]:
     from hybridjudge.judges import JudgeRecord, ajudge_many
     from hybridjudge.model import ModelClient
@@ -508,13 +515,14 @@ async def _judges(
         records.append(
             JudgeRecord(id=out.id, answer=out.text, context=case.context, question=case.question)
         )
-    async with ModelClient(config) as client:
+    async with ModelClient(config, budget=budget) as client:
         batch: JudgeBatch = await ajudge_many(
             records,
             scorers=scorers,
             mode=mode,
             repetitions=repetitions,
             client=client,
+            max_claims=max_claims,
             progress=None
             if hook is None
             else (lambda done, total: hook(_phase_key("judges", judge), done, total)),
@@ -661,6 +669,23 @@ def _check_settings(
     return limits
 
 
+def _budget(
+    max_cost_usd: float | CostBudget | None, peer_scorers: Sequence[str]
+) -> CostBudget | None:
+    """The run's one budget, shared by every judge's client (``None``: no limit)."""
+    if max_cost_usd is None:
+        return None
+    if peer_scorers:
+        raise ConfigError(
+            f"max_cost_usd (--max-cost) does not cover the peer scorers "
+            f"({', '.join(peer_scorers)}) yet: their calls go through a proxy the budget does "
+            "not see; drop them from the scorers or drop the limit"
+        )
+    from hybridjudge.model import CostBudget
+
+    return max_cost_usd if isinstance(max_cost_usd, CostBudget) else CostBudget(max_cost_usd)
+
+
 async def arun_study(
     plan: StudyPlan,
     *,
@@ -671,6 +696,8 @@ async def arun_study(
     model_config: ModelConfig | None = None,
     judges: Judges = None,
     progress: ProgressHook | None = None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    max_cost_usd: float | CostBudget | None = None,
 ) -> StudyResult:
     """Run the study from async code; see :func:`run_study`."""
     from hybridjudge._version import __version__
@@ -681,6 +708,8 @@ async def arun_study(
     # every judge spec is checked before any work, as the scorers and thresholds are
     named = resolve_judges(judges, model_config, source="judges")
     limits = _check_settings(scorers, repetitions, thresholds, tuple(named))
+    max_claims = check_max_claims(max_claims)
+    budget = _budget(max_cost_usd, peer_scorers)
     llm = bool(judge_scorers or peer_scorers)
     if llm and model_config is None and not named:
         from hybridjudge.model import ModelConfig
@@ -703,7 +732,16 @@ async def arun_study(
         usage: Usage | None = None
         if judge_scorers:
             obs, wall[_phase_key("judges", judge)], usage = await _judges(
-                plan, judge_scorers, repetitions, config, judge_mode, limits, progress, judge
+                plan,
+                judge_scorers,
+                repetitions,
+                config,
+                judge_mode,
+                limits,
+                progress,
+                judge,
+                max_claims,
+                budget,
             )
             observations += obs
         if peer_scorers:
@@ -762,6 +800,8 @@ def run_study(
     model_config: ModelConfig | None = None,
     judges: Judges = None,
     progress: ProgressHook | None = None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    max_cost_usd: float | CostBudget | None = None,
 ) -> StudyResult:
     """Run every scorer on every output of ``plan`` ``repetitions`` times and analyse it.
 
@@ -786,6 +826,13 @@ def run_study(
             the deterministic scorer runs once. ``None`` (default): one judge,
             ``model_config``, with plain scorer names as before.
         progress: ``progress(phase, done, total)``.
+        max_claims: an answer with more claims is unscored ``too_many_claims`` for the
+            judges, without a verdict call (default
+            :data:`~hybridjudge.judges.DEFAULT_MAX_CLAIMS`; ``None``: no cap).
+        max_cost_usd: a spending limit in US dollars for every judge of the run together
+            (or a :class:`~hybridjudge.model.CostBudget`, to read ``spent_usd`` afterwards):
+            the run stops before the request whose worst-case cost could cross it, and the
+            outputs left are unscored ``budget_exhausted``. Not with the peer scorers yet.
 
     The comparison with the OpenGATE paper is not part of the run: call
     :func:`compare_with_paper` on the result.
@@ -794,7 +841,8 @@ def run_study(
         ConfigError: an unknown or repeated scorer, bad repetitions or thresholds, a peer
             scorer whose package is not installed (``code="missing_peer"``, naming the
             ``[peers]`` extra), an invalid judge spec (``code="invalid_judge_spec"``), before
-            any work starts.
+            any work starts; a ``max_cost_usd`` with peer scorers or for a judge model
+            without a known price (code ``budget_needs_price``).
     """
     return run_sync(
         lambda: arun_study(
@@ -806,6 +854,8 @@ def run_study(
             model_config=model_config,
             judges=judges,
             progress=progress,
+            max_claims=max_claims,
+            max_cost_usd=max_cost_usd,
         )
     )
 
