@@ -205,10 +205,10 @@ def test_markdown_uses_the_html_labels_and_explains_the_clean_bases() -> None:
         assert label in md
         assert label in page
     # why only 4 of OpenGATE's 6 bases count as clean, naming the two left out
-    assert "opengate: 6 base outputs, 4 count as clean" in md
+    assert "opengate: 6 base outputs, 4 labelled correct count as clean" in md
     assert "simplify-lab-results::base" in md
     assert "grounding-legal-clause::base" in md
-    assert "opengate: 6 base outputs, 4 count as clean" in page
+    assert "opengate: 6 base outputs, 4 labelled correct count as clean" in page
 
 
 def test_numbers_are_formatted_for_people() -> None:

@@ -113,6 +113,10 @@ def _import(args: argparse.Namespace) -> int:
         f"{report.cases_with_anchors}, derived in {report.cases_with_derived_anchors}, none in "
         f"{report.cases_without_anchors}"
     )
+    print(
+        f"labels: {report.labelled_correct} correct, {report.labelled_incorrect} incorrect, "
+        f"{report.unlabelled} unlabelled (false alarms count only the answers labelled correct)"
+    )
     if report.omission_note:
         print(f"note: {report.omission_note}")
     print(
