@@ -343,7 +343,7 @@ def separation_cell(row: SeparationRow | None) -> Cell:
     """``0.81`` with its interval and the answers scored / left out unscored."""
     if row is None:
         return Cell("—", align="center", emphasis="muted", title="not scored by this scorer")
-    wrong = "incorrect" if row.origin == LABELLED else "hallucinated"
+    wrong = "wrong" if row.origin == LABELLED else "hallucinated"
     counts = f"{row.positives} right, {row.negatives} {wrong}"
     unscored = row.unscored_positives + row.unscored_negatives
     lines = []
