@@ -39,7 +39,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="turn a file of RAG records into a corpus folder",
         description=(
             "Each record becomes a gold case (question, contexts, anchors, answerable, "
-            "metadata) and a base output (the record's answer). Writes cases.jsonl, "
+            "metadata) and a base output (the record's answer, with the record's label: "
+            "label correct/incorrect/unknown, or a boolean clean, is_correct or "
+            "is_hallucination; false alarms count only answers labelled correct). Writes "
+            "cases.jsonl, "
             "outputs.jsonl, import.json (source and file sha256, skipped records) and a "
             "README.md saying what the study can measure on it."
         ),
