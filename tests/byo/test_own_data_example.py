@@ -166,3 +166,8 @@ def test_judges_on_the_labelled_example(
         "| wrong answers flagged (labelled incorrect: detection) | 8/10 (80%) [49–94%] | "
         "9/10 (90%) [60–98%] | 9/10 (90%) [60–98%] |"
     ) in md
+    assert "The row *labelled incorrect* holds the answers labelled incorrect" in md
+    assert (
+        "support / labelled incorrect: no LLM scorer detects every answer labelled incorrect in "
+        "every repetition (best: support, 9/10)."
+    ) in md

@@ -15,6 +15,7 @@ from hybridjudge.reports._charts import cost_chart, have_matplotlib
 from hybridjudge.reports._markdown import (
     CHEAPEST_EXPLAINED,
     DETECTION_EXPLAINED,
+    LABELLED_ROW_EXPLAINED,
     LABELS_EXPLAINED,
     LABELS_TITLE,
     SEPARATION_EXPLAINED,
@@ -113,6 +114,7 @@ def render_html(study: StudyResult) -> str:
             detection_table(a, scorers, colour=True).to_html(),
             sampled,
             f"<p>{_md_inline(DETECTION_EXPLAINED)}</p>",
+            f"<p>{_md_inline(LABELLED_ROW_EXPLAINED)}</p>" if labelled_corpora(a) else "",
             _COLOUR_RULE,
             "<p><b>Clean bases.</b> " + html.escape(" ".join(clean_base_notes(study))) + "</p>",
             _not_made(study),

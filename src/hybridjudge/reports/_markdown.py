@@ -30,6 +30,7 @@ from hybridjudge.study import StudyResult
 __all__ = [
     "CHEAPEST_EXPLAINED",
     "DETECTION_EXPLAINED",
+    "LABELLED_ROW_EXPLAINED",
     "LABELS_EXPLAINED",
     "LABELS_TITLE",
     "SEPARATION_EXPLAINED",
@@ -48,6 +49,12 @@ DETECTION_EXPLAINED = (
     "rigged either way."
 )
 
+
+LABELLED_ROW_EXPLAINED = (
+    "The row *labelled incorrect* holds the answers labelled incorrect (no mutant, no base to "
+    "react against): a cell counts those the scorer flagged in every repetition. The false "
+    "alarms count only the answers labelled correct; unlabelled answers are in no rate."
+)
 
 SEPARATION_EXPLAINED = (
     "How well each scorer's score separates the labelled right answers from the natural "
@@ -209,8 +216,10 @@ def render_markdown(study: StudyResult) -> str:
         lines += ["", f"> **Sampled.** {study.sampling.note}"]
     lines += ["", "## Detection per defect class", "", DETECTION_EXPLAINED, ""]
     lines += [detection_table(a, scorers).to_markdown(), ""]
-    lines += ["**Clean bases.** " + " ".join(clean_base_notes(study)), ""]
     labelled = labelled_corpora(a)
+    if labelled:
+        lines += [LABELLED_ROW_EXPLAINED, ""]
+    lines += ["**Clean bases.** " + " ".join(clean_base_notes(study)), ""]
     if labelled:
         lines += [f"## {LABELS_TITLE}", "", LABELS_EXPLAINED, ""]
         for name in labelled:

@@ -447,11 +447,12 @@ def cheapest_lines(analysis: StudyAnalysis) -> list[str]:
 
 def _cheapest_line(row: CheapestRow) -> str:
     head = f"{row.corpus} / {class_label(row.defect_class, row.origin)}: "
+    what = "answer labelled incorrect" if row.origin == LABELLED else "mutant"
     if row.scorer is None:
         if row.best is None:
             return head + "no LLM scorer measured it"
         return (
-            head + "no LLM scorer detects every mutant in every repetition (best: "
+            head + f"no LLM scorer detects every {what} in every repetition (best: "
             f"{row.best}, {row.best_detected}/{row.best_n})."
         )
     judge, base = split_scorer(row.scorer)
