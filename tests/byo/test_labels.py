@@ -85,6 +85,23 @@ def test_a_label_from_a_csv_column_is_read(tmp_path: Path) -> None:
     assert [r.label for r in read_cases(path)] == ["correct", "incorrect", "unknown"]
 
 
+def test_a_label_from_a_dataframe_is_read() -> None:
+    pd = pytest.importorskip("pandas")
+    np = pytest.importorskip("numpy")
+    frame = pd.DataFrame(
+        {
+            "id": ["a", "b", "c"],
+            "question": ["Cost?"] * 3,
+            "context": [CONTEXT] * 3,
+            "answer": ["It costs $12.", "It costs $19.", "It costs $12."],
+            "clean": [True, False, np.nan],  # NaN: a missing label
+        }
+    )
+    assert [r.label for r in read_cases(frame)] == ["correct", "incorrect", "unknown"]
+    numpy_scalars = [_record("d", is_hallucination=np.bool_(True)), _record("e", clean=np.int64(1))]
+    assert [r.label for r in read_cases(numpy_scalars)] == ["incorrect", "correct"]
+
+
 def test_an_unreadable_label_names_the_record_and_the_accepted_values() -> None:
     bad, both, not_bool = read_cases(
         [

@@ -97,6 +97,9 @@ def _boolean(value: Any) -> bool | None:
 def _parse(name: str, value: Any) -> tuple[Label, str | None]:
     """The label a field gives, or why it cannot be read."""
     polarity = LABEL_FIELDS[name]
+    item = getattr(value, "item", None)  # a numpy or pyarrow scalar: its Python value
+    if callable(item) and not isinstance(value, str | bytes):
+        value = item()
     if _empty(value) or (isinstance(value, str) and value.strip().casefold() in _EMPTY):
         return "unknown", None
     if polarity is None:
