@@ -430,3 +430,22 @@ def test_observations_csv_carries_each_outputs_metadata(tmp_path: Path) -> None:
     assert set(b0["meta.tenant"]) == {"acme"}
     assert set(b0["meta.tags"]) == {'["a", "b"]'}  # lists and objects as JSON text
     assert frame[frame.output_id != "b0"]["meta.tenant"].isna().all()
+
+
+def test_a_study_written_before_labels_says_its_unlabelled_bases_were_presumed_clean() -> None:
+    from tests.study._fixtures import make_study
+
+    study = make_study()
+    old = study.model_copy(
+        update={
+            "outputs": tuple(
+                o.model_copy(update={"clean": None}) if o.base_id is None else o
+                for o in study.outputs
+            )
+        }
+    )
+    # the stored false alarms counted the 3 unlabelled bases, as a version 2 study did
+    assert {r.n for r in old.analysis.false_alarms} == {3}
+    md = render_markdown(old)
+    assert "unlabelled: 3, presumed clean in this study's false alarms" in md
+    assert "not in any false-alarm rate" not in md.split("## Raw flags")[0].split("**Clean")[1]

@@ -669,7 +669,14 @@ def clean_base_notes(study: StudyResult) -> list[str]:
                 f"; {len(faulty)} labelled incorrect (clean = false: {shown}) are the row "
                 "'labelled incorrect', since flagging a wrong answer is not a false alarm"
             )
-        if unlabelled:
+        counted = max((r.n for r in study.analysis.false_alarms if r.corpus == corpus), default=0)
+        if unlabelled and counted > counts.get(True, 0):
+            # a study written before labels (format 1 or 2) counted the unlabelled as clean
+            text += (
+                f"; unlabelled: {unlabelled}, presumed clean in this study's false alarms (it was "
+                "written before labels; run it again to leave them out)"
+            )
+        elif unlabelled:
             text += f"; unlabelled: {unlabelled}, not in any false-alarm rate"
         notes.append(text + ".")
     if study.sampling is not None:
