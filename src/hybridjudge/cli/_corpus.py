@@ -39,7 +39,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="turn a file of RAG records into a corpus folder",
         description=(
             "Each record becomes a gold case (question, contexts, anchors, answerable, "
-            "metadata) and a base output (the record's answer). Writes cases.jsonl, "
+            "metadata) and a base output (the record's answer, with the record's label: "
+            "label correct/incorrect/unknown, or a boolean clean, is_correct or "
+            "is_hallucination; false alarms count only answers labelled correct). Writes "
+            "cases.jsonl, "
             "outputs.jsonl, import.json (source and file sha256, skipped records) and a "
             "README.md saying what the study can measure on it."
         ),
@@ -114,6 +117,10 @@ def _import(args: argparse.Namespace) -> int:
         f"record(s), {len(report.skipped)} skipped; anchors given in "
         f"{report.cases_with_anchors}, derived in {report.cases_with_derived_anchors}, none in "
         f"{report.cases_without_anchors}"
+    )
+    print(
+        f"labels: {report.labelled_correct} correct, {report.labelled_incorrect} incorrect, "
+        f"{report.unlabelled} unlabelled (false alarms count only the answers labelled correct)"
     )
     if report.omission_note:
         print(f"note: {report.omission_note}")

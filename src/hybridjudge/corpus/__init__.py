@@ -23,6 +23,7 @@ from hybridjudge.corpus._io import (
     read_jsonl_models,
     write_jsonl_models,
 )
+from hybridjudge.corpus._labels import LABEL_FIELDS, LABELS, Label
 from hybridjudge.corpus._models import (
     DEFECT_CLASSES,
     Anchor,
@@ -43,6 +44,8 @@ __all__ = [
     "HALUEVAL_UNCLASSIFIED_DETAIL",
     "IMPORT_FILE",
     "INPUT_FORMATS",
+    "LABELS",
+    "LABEL_FIELDS",
     "OMISSION_WITHOUT_ANCHORS",
     "OPENGATE_DEFECT_MAP",
     "OUTPUTS_FILE",
@@ -54,6 +57,7 @@ __all__ = [
     "ImportReport",
     "InputFormat",
     "InputRecord",
+    "Label",
     "LineResult",
     "Output",
     "Producer",

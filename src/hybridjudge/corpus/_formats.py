@@ -62,6 +62,7 @@ from hybridjudge._jsonl import (
     read_json_lines,
 )
 from hybridjudge._limits import DEFAULT_LIMITS, ReadLimits, format_size, too_large
+from hybridjudge.corpus._labels import Label, read_label
 from hybridjudge.corpus._models import CaseLine
 
 __all__ = [
@@ -106,6 +107,14 @@ class InputRecord:
     ``expected_output``...)."""
     problems: tuple[str, ...] = ()
     """Every problem of the record (``error`` states them all in one message)."""
+    label: Label = "unknown"
+    """Whether the answer is right, as the record labels it (:mod:`hybridjudge.corpus._labels`:
+    ``label``, ``clean``, ``is_hallucination``...); read by ``corpus import``, while ``check``
+    and ``judge`` keep the field in ``metadata`` as before."""
+    label_field: str | None = None
+    """The field the label was read from (``None``: the record has none)."""
+    label_problems: tuple[str, ...] = ()
+    """Why the label cannot be read (``corpus import`` skips such a record)."""
 
 
 # -- reading raw records ----------------------------------------------------------------------
@@ -863,6 +872,9 @@ def _record(
     bad = _bad_cells(data)
     if bad:  # reported as they are, and read as absent so no other problem repeats them
         data = {k: v for k, v in data.items() if k not in bad}
+    labelled = read_label(data, strict=strict)
+    if strict and "label" in data:  # our own field, never an unknown one
+        data = {k: v for k, v in data.items() if k != "label"}
     mapped, reference, problems = normalize_record(data, number=number, strict=strict)
     problems[:0] = list(bad.items())
     covered = {_LIST_COLUMNS[name] for name in bad}
@@ -877,7 +889,15 @@ def _record(
                 msg = _missing_hint(field, strict) or msg
             problems.append((field, msg))
     if not problems and case is not None:
-        return InputRecord(number, case, None, reference)
+        return InputRecord(
+            number,
+            case,
+            None,
+            reference,
+            label=labelled.label,
+            label_field=labelled.field,
+            label_problems=labelled.problems,
+        )
     texts = tuple(f"{f}: {m}" if f else m for f, m in problems)
     message = texts[0] if len(texts) == 1 else f"{len(texts)} problems: " + "; ".join(texts)
     case_id = mapped.get("id") if isinstance(mapped.get("id"), str) else None
@@ -892,7 +912,16 @@ def _record(
         error = CaseFileError(
             f"record {number}: {message}", path=path, case_id=case_id, field=field
         )
-    return InputRecord(number, None, error, reference, texts)
+    return InputRecord(
+        number,
+        None,
+        error,
+        reference,
+        texts,
+        label=labelled.label,
+        label_field=labelled.field,
+        label_problems=labelled.problems,
+    )
 
 
 def read_cases(

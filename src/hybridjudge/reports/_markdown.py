@@ -15,6 +15,10 @@ from hybridjudge.reports._tables import (
     clean_base_notes,
     cost_table,
     detection_table,
+    has_natural_separation,
+    label_counts,
+    label_table,
+    labelled_corpora,
     raw_flags_table,
     reference_differences_table,
     scorer_order,
@@ -27,6 +31,9 @@ from hybridjudge.study import StudyResult
 __all__ = [
     "CHEAPEST_EXPLAINED",
     "DETECTION_EXPLAINED",
+    "LABELLED_ROW_EXPLAINED",
+    "LABELS_EXPLAINED",
+    "LABELS_TITLE",
     "SEPARATION_EXPLAINED",
     "judge_usage_sentences",
     "render_markdown",
@@ -44,6 +51,12 @@ DETECTION_EXPLAINED = (
 )
 
 
+LABELLED_ROW_EXPLAINED = (
+    "The row *labelled incorrect* holds the answers labelled incorrect (no mutant, no base to "
+    "react against): a cell counts those the scorer flagged in every repetition. The false "
+    "alarms count only the answers labelled correct; unlabelled answers are in no rate."
+)
+
 SEPARATION_EXPLAINED = (
     "How well each scorer's score separates the labelled right answers from the natural "
     "hallucinations of the same questions (HaluEval: one of each per question): the AUROC is the "
@@ -51,6 +64,18 @@ SEPARATION_EXPLAINED = (
     "half; 0.5 is no separation, 1.0 perfect), with a 95% stratified bootstrap interval. An "
     "answer's score is its mean over the repetitions; answers unscored in some repetition are "
     "left out and counted. The deterministic scorer's score is 1 (grounded) or 0."
+)
+
+LABELS_TITLE = "Your labelled answers: which scorer can you trust?"
+
+LABELS_EXPLAINED = (
+    "How well each scorer separated the answers labelled correct from those labelled incorrect "
+    "(the record's `label`, or `clean` / `is_hallucination`): the wrong answers it flagged in "
+    "every repetition (the row *labelled incorrect* of the detection table: no mutant, so "
+    "flagged is detected), the right answers it flagged (its false alarms, counted on the "
+    "answers labelled correct only), and the AUROC of right vs wrong answers with a 95% "
+    "stratified bootstrap interval (0.5 is no separation, 1.0 perfect; the deterministic "
+    "scorer's score is 1 or 0). Unlabelled answers are in no false-alarm rate and no AUROC."
 )
 
 CHEAPEST_EXPLAINED = (
@@ -196,8 +221,16 @@ def render_markdown(study: StudyResult) -> str:
         lines += ["", f"> **Sampled.** {markdown_text(study.sampling.note)}"]
     lines += ["", "## Detection per defect class", "", DETECTION_EXPLAINED, ""]
     lines += [detection_table(a, scorers).to_markdown(), ""]
+    labelled = labelled_corpora(a)
+    if labelled:
+        lines += [LABELLED_ROW_EXPLAINED, ""]
     lines += ["**Clean bases.** " + markdown_text(" ".join(clean_base_notes(study))), ""]
-    if a.separation:
+    if labelled:
+        lines += [f"## {LABELS_TITLE}", "", LABELS_EXPLAINED, ""]
+        for name in labelled:
+            lines += [label_table(a, scorers, name).to_markdown(), ""]
+            lines += [label_counts(study, name) + ".", ""]
+    if has_natural_separation(a):
         lines += ["## Separation of right and hallucinated answers (AUROC)", ""]
         lines += [SEPARATION_EXPLAINED, "", separation_table(a, scorers).to_markdown(), ""]
     if a.cheapest:

@@ -9,6 +9,7 @@ and the CI gate compares against a baseline.
 
 from hybridjudge.study._analysis import (
     IN_SCOPE,
+    LABELLED_INCORRECT,
     analyse,
     cheapest_rows,
     reacted,
@@ -66,6 +67,7 @@ __all__ = [
     "JUDGE_SCORERS",
     "JUDGE_SPEC_EXAMPLE",
     "JUDGE_SPEC_KEYS",
+    "LABELLED_INCORRECT",
     "PEER_SCORERS",
     "READABLE_STUDY_FORMAT_VERSIONS",
     "STUDY_FORMAT",
