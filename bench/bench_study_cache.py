@@ -4,7 +4,8 @@ the guards of issue 37), the same study, interleaved.
 The main job (`make study`) served from its cache is the path a team reruns most: every judge
 call a cache hit, then the analysis and the reports. The embedded model would take 10 minutes
 cold to fill the cache, so this benchmark fills it from a scripted OpenAI-compatible server on
-127.0.0.1 (the tests' ``ScriptedJudge``: deterministic claims and verdicts), with the main job's
+127.0.0.1 (the tests' ``TextJudge``: a claim is faithful when it is a sentence of a base
+answer; a valid reply to every prompt, so every call is cached), with the main job's
 corpora, mutants, scorers, sample and mode. Then it copies the cache into the layout the other
 tree reads (diskcache's ``cache.db`` for a tree before this release, detected from its source)
 and times ``study run`` from the cache with each tree in fresh interpreters, alternating
@@ -33,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.dist.helpers import ScriptedJudge  # noqa: E402
+from tests.byo._judge import TextJudge  # noqa: E402
 from tests.support.openai_server import FakeOpenAIServer  # noqa: E402
 
 KEY_ENV = "HYBRIDJUDGE_BENCH_KEY"
@@ -69,6 +70,19 @@ def run(src: Path, argv: list[str]) -> float:
     return elapsed
 
 
+def base_answers() -> list[str]:
+    """The base outputs' answers of the main job's corpora (what the scripted judge accepts)."""
+    import json
+
+    answers = []
+    for corpus in ("opengate", "halueval"):
+        for line in (REPO / "corpus" / corpus / "outputs.jsonl").read_text().splitlines():
+            record = json.loads(line) if line.strip() else {}
+            if str(record.get("id", "")).endswith("::base"):
+                answers.append(str(record.get("text", "")))
+    return answers
+
+
 def to_previous_layout(ours: Path, previous: Path) -> int:
     """Copy every reply of ``replies.db`` into a diskcache ``cache.db`` (the layout before)."""
     import diskcache
@@ -92,7 +106,7 @@ def main() -> None:
         "replies.db" not in (args.base / "hybridjudge/model/_cache.py").read_text()
     )
     with tempfile.TemporaryDirectory() as tmp, FakeOpenAIServer() as server:
-        server.respond_with(ScriptedJudge())
+        server.respond_with(TextJudge(base_answers()))
         root = Path(tmp)
         ours_cache, base_cache = root / "cache-ours", root / "cache-base"
         run(ours_src, study_argv(server.base_url, ours_cache, root / "fill"))
