@@ -37,6 +37,7 @@ _COMMAND_MODULES = (
     "hybridjudge.cli._judge",
     "hybridjudge.cli._mutate",
     "hybridjudge.cli._report",
+    "hybridjudge.cli._view",
     "hybridjudge.cli._gate",
     "hybridjudge.cli._retrieval",
     "hybridjudge.cli._triage",

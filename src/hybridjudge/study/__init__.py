@@ -60,6 +60,14 @@ from hybridjudge.study._run import (
     load_plan,
     run_study,
 )
+from hybridjudge.study._view import (
+    VIEW_FORMAT_VERSION,
+    ViewData,
+    ViewFinding,
+    ViewOutput,
+    ViewScore,
+    view_data,
+)
 
 __all__ = [
     "DETERMINISTIC",
@@ -72,6 +80,7 @@ __all__ = [
     "READABLE_STUDY_FORMAT_VERSIONS",
     "STUDY_FORMAT",
     "STUDY_FORMAT_VERSION",
+    "VIEW_FORMAT_VERSION",
     "CheapestRow",
     "CorpusRecord",
     "CostRow",
@@ -93,6 +102,10 @@ __all__ = [
     "StudyPlan",
     "StudyResult",
     "UnscoredRow",
+    "ViewData",
+    "ViewFinding",
+    "ViewOutput",
+    "ViewScore",
     "analyse",
     "arun_study",
     "cheapest_rows",
@@ -108,4 +121,5 @@ __all__ = [
     "split_scorer",
     "unscored_count",
     "unscored_share",
+    "view_data",
 ]
