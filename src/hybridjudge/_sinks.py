@@ -35,6 +35,7 @@ import re
 from typing import Any, TextIO
 
 __all__ = [
+    "FORMULA_START",
     "TerminalGuard",
     "csv_cell",
     "escape_controls",
@@ -122,7 +123,8 @@ class TerminalGuard:
         return getattr(self.stream, name)
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = frozenset("=+-@\t\r")
+"""First characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection)."""
 _NUMBER = re.compile(r"[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|inf|nan)")
 
 
@@ -133,7 +135,7 @@ def csv_cell(text: str, *, raw: bool = False) -> str:
     >>> csv_cell("=HYPERLINK(\\"http://x\\")"), csv_cell("-3.5"), csv_cell("@SUM(A1)")
     ('\\'=HYPERLINK("http://x")', '-3.5', "'@SUM(A1)")
     """
-    if raw or not text.startswith(_FORMULA_START) or _NUMBER.fullmatch(text):
+    if raw or text[:1] not in FORMULA_START or _NUMBER.fullmatch(text):
         return text
     return "'" + text
 

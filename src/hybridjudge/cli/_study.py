@@ -242,11 +242,6 @@ def _run(args: argparse.Namespace) -> int:
     if budget is not None:
         from hybridjudge.model import budget_price
 
-        if peers:
-            raise ConfigError(
-                f"--max-cost does not cover the peer scorers ({', '.join(peers)}) yet: drop "
-                "them from --scorers or drop --max-cost"
-            )
         for judge_config in judges.values() if judges else [config]:
             if judge_config is not None:  # a limit in dollars needs every judge's price
                 budget_price(judge_config)

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hybridjudge._sinks import csv_cell
+from hybridjudge._sinks import FORMULA_START, csv_cell
 from hybridjudge.reports._tables import class_label
 from hybridjudge.study import StudyResult
 
@@ -121,7 +121,10 @@ def observations_csv(study: StudyResult, *, raw_formulas: bool = False) -> str:
         ]
         meta = metadata.get(obs.output_id, {})
         row += [meta.get(key) for key in meta_keys]
-        writer.writerow([csv_cell(_cell(v), raw=raw_formulas) for v in row])
+        cells = [_cell(v) for v in row]
+        if not raw_formulas:  # the first-character test inline: most cells pass it
+            cells = [csv_cell(c) if c[:1] in FORMULA_START else c for c in cells]
+        writer.writerow(cells)
     return buffer.getvalue()
 
 

@@ -583,6 +583,7 @@ async def _peers(
     thresholds: dict[str, float],
     hook: ProgressHook | None,
     judge: str | None = None,
+    budget: CostBudget | None = None,
 ) -> tuple[list[Observation], float, Usage]:
     from hybridjudge.peers import PEERS, PeerRecord, ascore_peers_many
 
@@ -606,6 +607,7 @@ async def _peers(
         progress=None
         if hook is None
         else (lambda done, total: hook(_phase_key("peers", judge), done, total)),
+        budget=budget,
     )
     observations = [
         _peer_observation(
@@ -669,18 +671,11 @@ def _check_settings(
     return limits
 
 
-def _budget(
-    max_cost_usd: float | CostBudget | None, peer_scorers: Sequence[str]
-) -> CostBudget | None:
-    """The run's one budget, shared by every judge's client (``None``: no limit)."""
+def _budget(max_cost_usd: float | CostBudget | None) -> CostBudget | None:
+    """The run's one budget, shared by the clients of every judge and peer (``None``: no
+    limit)."""
     if max_cost_usd is None:
         return None
-    if peer_scorers:
-        raise ConfigError(
-            f"max_cost_usd (--max-cost) does not cover the peer scorers "
-            f"({', '.join(peer_scorers)}) yet: their calls go through a proxy the budget does "
-            "not see; drop them from the scorers or drop the limit"
-        )
     from hybridjudge.model import CostBudget
 
     return max_cost_usd if isinstance(max_cost_usd, CostBudget) else CostBudget(max_cost_usd)
@@ -709,7 +704,7 @@ async def arun_study(
     named = resolve_judges(judges, model_config, source="judges")
     limits = _check_settings(scorers, repetitions, thresholds, tuple(named))
     max_claims = check_max_claims(max_claims)
-    budget = _budget(max_cost_usd, peer_scorers)
+    budget = _budget(max_cost_usd)
     llm = bool(judge_scorers or peer_scorers)
     if llm and model_config is None and not named:
         from hybridjudge.model import ModelConfig
@@ -746,7 +741,7 @@ async def arun_study(
             observations += obs
         if peer_scorers:
             obs, wall[_phase_key("peers", judge)], peer_usage = await _peers(
-                plan, peer_scorers, repetitions, config, limits, progress, judge
+                plan, peer_scorers, repetitions, config, limits, progress, judge, budget
             )
             observations += obs
             usage = peer_usage if usage is None else usage + peer_usage
@@ -832,7 +827,7 @@ def run_study(
         max_cost_usd: a spending limit in US dollars for every judge of the run together
             (or a :class:`~hybridjudge.model.CostBudget`, to read ``spent_usd`` afterwards):
             the run stops before the request whose worst-case cost could cross it, and the
-            outputs left are unscored ``budget_exhausted``. Not with the peer scorers yet.
+            outputs left are unscored ``budget_exhausted`` (the peer scorers' too).
 
     The comparison with the OpenGATE paper is not part of the run: call
     :func:`compare_with_paper` on the result.
@@ -841,8 +836,8 @@ def run_study(
         ConfigError: an unknown or repeated scorer, bad repetitions or thresholds, a peer
             scorer whose package is not installed (``code="missing_peer"``, naming the
             ``[peers]`` extra), an invalid judge spec (``code="invalid_judge_spec"``), before
-            any work starts; a ``max_cost_usd`` with peer scorers or for a judge model
-            without a known price (code ``budget_needs_price``).
+            any work starts; a ``max_cost_usd`` for a judge model without a known price
+            (code ``budget_needs_price``).
     """
     return run_sync(
         lambda: arun_study(
