@@ -7,9 +7,11 @@ bound) and replies already in the cache are not subtracted. Prompt tokens: the r
 messages' characters / 4 (the usual rule of thumb for English with OpenAI tokenizers), with
 the claims as long as the answer. Completion tokens: the judges' own ``max_tokens`` budgets
 (an upper bound), the number of claims taken as the answer's sentence count. Cost: the
-configured or table price, or "unknown price". A record that a run would refuse (an empty
-context) is not estimated: it is listed with the reason, as the run would record it
-(``record_error``), and counts as unscored for ``--max-unscored``.
+configured or table price, or "unknown price". The estimate names the backend it priced and, for
+the embedded model, whether it is installed here. An answer against an empty context makes no
+call (the judges score it 0.0 as ``no_context``, or 1.0 when it abstains). A record that a run
+would refuse (a field of the wrong type) is not estimated: it is listed with the reason, as the
+run would record it (``record_error``), and counts as unscored for ``--max-unscored``.
 """
 
 from __future__ import annotations
@@ -130,8 +132,10 @@ def print_estimate(
     object (``dry_run``, ``model``, ``backend``, the :class:`DryRunEstimate` fields; a cost of
     ``null`` is an unknown price; ``refused``: ``{"index", "error"}`` objects), for ``--json``.
     Refused records are listed by :func:`refused_incomplete`, not here."""
+    problem = _backend_problem(config)
     if as_json:
         record = {"dry_run": True, "model": config.model, "backend": config.backend}
+        record["backend_installed"] = problem is None
         print(json.dumps(record | dataclasses.asdict(estimate)))
         sys.stdout.flush()
         return
@@ -143,7 +147,29 @@ def print_estimate(
         f"{estimate.completion_tokens:,} completion token(s); cost at most {cost} "
         "(before cache hits). No request was made."
     )
+    print(f"{command} --dry-run: priced backend: {_backend_note(config, problem)}")
     sys.stdout.flush()
+
+
+def _backend_problem(config: ModelConfig) -> str | None:
+    """Why the priced backend cannot run here (the embedded model not installed), or ``None``
+    (an endpoint is not contacted by a dry run: it is only named)."""
+    if config.backend != "local":
+        return None
+    from hybridjudge.model import local_model_problem
+
+    return local_model_problem()
+
+
+def _backend_note(config: ModelConfig, problem: str | None) -> str:
+    """``local (the embedded model), installed`` or what is missing and how to get it."""
+    if config.backend != "local":
+        return f"openai-compatible endpoint {config.base_url} (not contacted by a dry run)"
+    if problem is None:
+        return "local (the embedded model), installed"
+    from hybridjudge.model import LOCAL_MODEL_HINT
+
+    return f"local, NOT installed: {problem}; a run would stop; {LOCAL_MODEL_HINT}"
 
 
 def refused_incomplete(

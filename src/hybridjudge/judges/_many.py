@@ -36,13 +36,17 @@ from hybridjudge.judges._results import (
 if TYPE_CHECKING:
     from hybridjudge.model import ModelClient, ModelConfig
 
-__all__ = ["JudgeProgress", "ajudge_many", "judge_many"]
+__all__ = ["JudgeProgress", "OutcomeHook", "ajudge_many", "judge_many"]
 
 logger = logging.getLogger(__name__)
 
 JudgeProgress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each record and repetition is finished; an exception
 it raises stops the batch (the calls already answered stay cached)."""
+
+OutcomeHook = Callable[[JudgeOutcome], None]
+"""``on_outcome(outcome)``: called with each finished outcome, in the order they finish (a
+caller that is interrupted keeps what was finished: ``judge --json`` prints those lines)."""
 
 RecordLike = JudgeRecord | Mapping[str, Any] | object
 """A :class:`JudgeRecord`, a mapping with its fields, or an object with those attributes."""
@@ -99,6 +103,7 @@ async def ajudge_many(
     config: ModelConfig | None = None,
     concurrency: int | None = None,
     progress: JudgeProgress | None = None,
+    on_outcome: OutcomeHook | None = None,
 ) -> JudgeBatch:
     """Judge every record with every scorer, ``repetitions`` times (async; see :func:`judge_many`).
 
@@ -112,6 +117,8 @@ async def ajudge_many(
         config: a configuration to open one with (default :meth:`ModelConfig.local`).
         concurrency: records in flight at once (default twice the client's request limit).
         progress: ``progress(done, total)`` after each finished record and repetition.
+        on_outcome: ``on_outcome(outcome)`` with each finished :class:`JudgeOutcome`, as it
+            finishes (before ``progress``): what a caller keeps if the run is interrupted.
 
     Returns:
         A :class:`JudgeBatch` with one outcome per record and repetition, in input order.
@@ -150,8 +157,12 @@ async def ajudge_many(
         from hybridjudge.model import ModelClient, ModelConfig
 
         async with ModelClient(config if config is not None else ModelConfig.local()) as own:
-            return await _run(items, prepared, names, mode, repetitions, own, concurrency, progress)
-    return await _run(items, prepared, names, mode, repetitions, client, concurrency, progress)
+            return await _run(
+                items, prepared, names, mode, repetitions, own, concurrency, progress, on_outcome
+            )
+    return await _run(
+        items, prepared, names, mode, repetitions, client, concurrency, progress, on_outcome
+    )
 
 
 async def _run(
@@ -163,6 +174,7 @@ async def _run(
     client: ModelClient,
     concurrency: int | None,
     progress: JudgeProgress | None,
+    on_outcome: OutcomeHook | None = None,
 ) -> JudgeBatch:
     from hybridjudge.model import CorruptCacheError  # loaded with the client already
 
@@ -214,6 +226,8 @@ async def _run(
             nonlocal done
             for index in queue:  # shared iterator: each index is taken by one worker
                 outcomes[index, repetition] = await one(index, repetition)
+                if on_outcome is not None:
+                    on_outcome(outcomes[index, repetition])
                 done += 1
                 if progress is not None:
                     progress(done, total)
