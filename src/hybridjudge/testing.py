@@ -19,6 +19,14 @@ your ``conftest.py`` to choose another) and ``hybridjudge_judge``.
 
 A failure message lists every finding, or every claim with its verdict and the judge's reason;
 an unscored judgement fails with its reason (a gate fails closed).
+
+The rule is the command line's: an answer passes :func:`assert_grounded` when ``hybridjudge
+check`` finds it grounded, and :func:`assert_faithful` when every scorer's score is at or above
+*min_score* (``hybridjudge judge --threshold``, default
+:data:`~hybridjudge._params.DEFAULT_THRESHOLD`, 1.0: every claim faithful). An answer asserting
+something against an empty context fails both (the ``no_context`` finding; every judge 0.0). For
+a share of a data set rather than one answer, ``hybridjudge check`` / ``judge --fail-under
+SCORER=SHARE`` in CI take the share of usable outputs that pass.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ import threading
 from collections.abc import Coroutine, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from hybridjudge._params import DEFAULT_THRESHOLD
 
 if TYPE_CHECKING:
     from hybridjudge.grounding import AnchorLike, GroundingReport
@@ -225,12 +235,13 @@ def assert_faithful(
     context: str | Sequence[str],
     *,
     question: str | None = None,
-    min_score: float = 1.0,
+    min_score: float = DEFAULT_THRESHOLD,
     scorers: Sequence[str] | None = None,
     judge: FaithfulnessJudge | None = None,
     config: ModelConfig | None = None,
 ) -> dict[str, JudgeResult]:
-    """Fail unless every scorer gives *answer* a score of at least *min_score*.
+    """Fail unless every scorer gives *answer* a score of at least *min_score* (the rule of
+    ``hybridjudge judge --threshold``, with its default).
 
     Uses *judge* (e.g. the ``hybridjudge_judge`` fixture) or, if none is given, a judge opened
     for this one call with *config* (default: from the environment). An unscored result fails.

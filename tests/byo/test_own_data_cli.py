@@ -323,3 +323,11 @@ def test_an_interrupted_judge_json_prints_the_finished_lines(
     assert [line["id"] for line in lines] == ["a", "b"]
     assert all(line["results"]["support"]["score"] == 1.0 for line in lines)
     assert "interrupted" in err
+
+
+def test_the_cli_page_lists_every_exit_code_of_the_table() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    for path, codes in COMMAND_EXIT_CODES.items():
+        assert f"**`{path}`**" in page, path
+        for code, meaning in codes.items():
+            assert f"| {code} | {meaning} |" in page, (path, code)
