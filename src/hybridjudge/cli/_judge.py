@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 from hybridjudge._params import DEFAULT_THRESHOLD
 from hybridjudge.cli._common import ListAction
 
-__all__ = ["JSON_FORMAT_VERSION", "register"]
+__all__ = ["JSON_FORMAT_VERSION", "judged_outputs_fail", "pass_rule", "register"]
 
 JSON_FORMAT_VERSION = 2
 """Version of the ``--json`` line format (2: per-claim ``quote``, ``quote_found``, ``evidence``)."""
@@ -148,25 +148,15 @@ def _parse_scorers(items: list[str]) -> tuple[str, ...]:
 
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._params import check_repetitions
-    from hybridjudge.cli._check import (
-        describe_failed_share,
-        failed_shares,
-        parse_fail_under,
-        warn_duplicate_ids,
-    )
-    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INCOMPLETE, judged_incomplete
+    from hybridjudge.cli._check import warn_duplicate_ids
+    from hybridjudge.cli._exit import EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._ray import check_ray_flags
     from hybridjudge.corpus import read_cases
 
     scorers = _parse_scorers(args.scorers)
     check_repetitions(args.repetitions)
-    thresholds = parse_fail_under(args.fail_under, scorers)
-    given = [f"{name}={value}" for name, value in args.threshold]
-    limits = {
-        **dict.fromkeys(scorers, DEFAULT_THRESHOLD),
-        **parse_fail_under(given, scorers, "--threshold"),
-    }
+    limits, thresholds = pass_rule(args, scorers)
     config = config_from_args(args)
     check_ray_flags(args)
     if not args.dry_run:  # before any work: one line on how to get a model, not a traceback
@@ -249,17 +239,51 @@ def _run(args: argparse.Namespace) -> int:
     }
     if judged_incomplete("hybridjudge judge", counts, args.max_unscored, "see the reasons above"):
         return EXIT_INCOMPLETE
-    passes: dict[str, list[bool]] = {name: [] for name in scorers}
+    scores: dict[str, list[float]] = {name: [] for name in scorers}
     for outcome in batch.outcomes:
         for name, result in outcome.results.items():
             if result.status == "scored" and result.score is not None:
-                passes[name].append(result.score >= limits[name])
-    below = failed_shares(passes, thresholds)
+                scores[name].append(result.score)
+    return judged_outputs_fail(scores, limits, thresholds)
+
+
+def pass_rule(
+    args: argparse.Namespace, scorers: tuple[str, ...]
+) -> tuple[dict[str, float], dict[str, float]]:
+    """``(threshold per scorer, --fail-under per scorer)`` from the flags: what passing means
+    (``--threshold``, default :data:`~hybridjudge._params.DEFAULT_THRESHOLD`) and the share that
+    must pass (a scorer without ``--fail-under``: every output). For ``judge`` with and without
+    ``--ray``.
+
+    Raises:
+        ConfigError: a flag names a scorer that is not run, or one twice.
+    """
+    from hybridjudge.cli._check import parse_fail_under
+
+    given = [f"{name}={value}" for name, value in args.threshold]
+    limits = {
+        **dict.fromkeys(scorers, DEFAULT_THRESHOLD),
+        **parse_fail_under(given, scorers, "--threshold"),
+    }
+    return limits, parse_fail_under(args.fail_under, scorers)
+
+
+def judged_outputs_fail(
+    scores: dict[str, list[float]], limits: dict[str, float], fail_under: dict[str, float]
+) -> int:
+    """Exit 1 when a scorer fails the rule (``scores``: each scorer's scores of its scored
+    outputs), saying why on stderr; else 0. :func:`hybridjudge._params.fails_pass_share` is the
+    rule."""
+    from hybridjudge.cli._check import describe_failed_share, failed_shares
+    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_OK
+
+    passes = {name: [s >= limits[name] for s in values] for name, values in scores.items()}
+    below = failed_shares(passes, fail_under)
     for name, passed, usable, share in below:
         what = f"pass: score at or above --threshold {limits[name]:g}"
         line = describe_failed_share(name, passed, usable, share, what)
         print(f"hybridjudge judge: {line}", file=sys.stderr)
-    return EXIT_FINDINGS if below else 0
+    return EXIT_FINDINGS if below else EXIT_OK
 
 
 def _usd(value: float | None) -> str:
