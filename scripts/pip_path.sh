@@ -73,6 +73,9 @@ grep -q "OPENAI_BASE_URL" "$work/err" || fail "judge: no OPENAI_BASE_URL hint"
 expect_rc 2 "study run without a model or an endpoint" -- "$hj" study run --corpus "$repo/corpus/opengate" --mutations "$repo/mutations/opengate.jsonl" --out "$work/study"
 grep -q "pip install 'hybridjudge\[local\]'" "$work/err" || fail "study run: no install hint"
 [ ! -e "$work/study/study.json" ] || fail "study run wrote a study without a judge"
+expect_rc 2 "model path without the embedded model" -- "$hj" model path
+grep -q "pip install 'hybridjudge\[local\]'" "$work/err" || fail "model path: no install hint"
+! grep -q "pip install -e" "$work/err" || fail "model path: a checkout command"
 
 # 5. judge against a local OpenAI-compatible test server on 127.0.0.1
 context="Customers may request a full refund within 30 days of purchase."

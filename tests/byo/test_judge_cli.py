@@ -79,6 +79,7 @@ def test_fail_under_is_the_share_of_outputs_that_pass(
         "FAIL support: 1 of 2 usable output(s) fail (pass: score at or above --threshold 1)" in err
     )
     assert "FAIL contradiction: 1 of 2 usable output(s) fail" in err
+    assert err.count("so every output must pass; failing: 'record-2'") == 2  # which one
     assert main(["judge", str(cases), *flags, "--fail-under", "support=0.75"]) == 1  # before: 0
     err = capsys.readouterr().err
     assert (

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -169,21 +170,29 @@ def failed_shares(
 
 
 def describe_failed_share(
-    name: str, passed: int, usable: int, share: float | None, what: str
+    name: str,
+    passed: int,
+    usable: int,
+    share: float | None,
+    what: str,
+    failing: Sequence[str] = (),
 ) -> str:
-    """``FAIL support: 1 of 2 usable output(s) below --threshold 1 ...``: one line per scorer
-    that fails, naming the rule that failed it (``what``: what passing means)."""
+    """``FAIL support: 1 of 2 usable output(s) fail ...``: one line per scorer that fails,
+    naming the rule that failed it (``what``: what passing means) and the first outputs that
+    fail (``failing``: their ids)."""
     if not usable:
         return f"FAIL {name}: no usable output ({what})"
-    failing = usable - passed
+    shown = ", ".join(repr(i) for i in failing[:3])
+    more = f" and {len(failing) - 3} more" if len(failing) > 3 else ""
+    which = f"; failing: {shown}{more}" if failing else ""
     if share is None:
         return (
-            f"FAIL {name}: {failing} of {usable} usable output(s) fail ({what}); no "
-            f"--fail-under {name}=SHARE is given, so every output must pass"
+            f"FAIL {name}: {usable - passed} of {usable} usable output(s) fail ({what}); no "
+            f"--fail-under {name}=SHARE is given, so every output must pass{which}"
         )
     return (
         f"FAIL {name}: {passed} of {usable} usable output(s) pass ({what}), a share of "
-        f"{passed / usable:.3f}, below --fail-under {share:g}"
+        f"{passed / usable:.3f}, below --fail-under {share:g}{which}"
     )
 
 
@@ -302,8 +311,9 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     grounded = [r.grounded for _, _, r in rows]
     below = failed_shares({DETERMINISTIC: grounded}, thresholds)
+    failing = [case_id for _, case_id, r in rows if not r.grounded]
     for name, passed, usable, share in below:
-        line = describe_failed_share(name, passed, usable, share, "pass: grounded")
+        line = describe_failed_share(name, passed, usable, share, "pass: grounded", failing)
         print(f"hybridjudge check: {line}", file=sys.stderr)
     return EXIT_FINDINGS if below else EXIT_OK
 

@@ -239,11 +239,11 @@ def _run(args: argparse.Namespace) -> int:
     }
     if judged_incomplete("hybridjudge judge", counts, args.max_unscored, "see the reasons above"):
         return EXIT_INCOMPLETE
-    scores: dict[str, list[float]] = {name: [] for name in scorers}
+    scores: dict[str, list[tuple[str, float]]] = {name: [] for name in scorers}
     for outcome in batch.outcomes:
         for name, result in outcome.results.items():
             if result.status == "scored" and result.score is not None:
-                scores[name].append(result.score)
+                scores[name].append((outcome.id, result.score))
     return judged_outputs_fail(scores, limits, thresholds)
 
 
@@ -269,19 +269,22 @@ def pass_rule(
 
 
 def judged_outputs_fail(
-    scores: dict[str, list[float]], limits: dict[str, float], fail_under: dict[str, float]
+    scores: dict[str, list[tuple[str, float]]],
+    limits: dict[str, float],
+    fail_under: dict[str, float],
 ) -> int:
-    """Exit 1 when a scorer fails the rule (``scores``: each scorer's scores of its scored
-    outputs), saying why on stderr; else 0. :func:`hybridjudge._params.fails_pass_share` is the
-    rule."""
+    """Exit 1 when a scorer fails the rule (``scores``: each scorer's ``(output id, score)`` of
+    its scored outputs), saying why and which outputs on stderr; else 0.
+    :func:`hybridjudge._params.fails_pass_share` is the rule."""
     from hybridjudge.cli._check import describe_failed_share, failed_shares
     from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_OK
 
-    passes = {name: [s >= limits[name] for s in values] for name, values in scores.items()}
+    passes = {name: [s >= limits[name] for _, s in values] for name, values in scores.items()}
     below = failed_shares(passes, fail_under)
     for name, passed, usable, share in below:
         what = f"pass: score at or above --threshold {limits[name]:g}"
-        line = describe_failed_share(name, passed, usable, share, what)
+        failing = list(dict.fromkeys(i for i, s in scores[name] if s < limits[name]))
+        line = describe_failed_share(name, passed, usable, share, what, failing)
         print(f"hybridjudge judge: {line}", file=sys.stderr)
     return EXIT_FINDINGS if below else EXIT_OK
 

@@ -197,7 +197,7 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
     _write(judged, out, args.out_format or fmt)
     status_columns = [f"{name}_status" for name in scorers]
     score_columns = [f"{name}_score" for name in scorers]
-    columns = ["status", "calls", "cache_hits", "cost_usd", *status_columns, *score_columns]
+    columns = ["id", "status", "calls", "cache_hits", "cost_usd", *status_columns, *score_columns]
     rows = _counts(judged, columns)
     failed = sum(r["status"] == "failed" for r in rows)
     calls = sum(r["calls"] for r in rows)
@@ -228,7 +228,7 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
 
     limits, fail_under = pass_rule(args, scorers)
     scores = {
-        name: [r[f"{name}_score"] for r in judged if r[f"{name}_status"] == "scored"]
+        name: [(r["id"], r[f"{name}_score"]) for r in judged if r[f"{name}_status"] == "scored"]
         for name in scorers
     }
     return judged_outputs_fail(scores, limits, fail_under)
