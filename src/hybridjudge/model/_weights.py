@@ -133,14 +133,16 @@ def installed_parts() -> list[Path]:
 
 def local_model_problem() -> str | None:
     """Why the embedded model cannot run on this machine, found without starting it (the
-    package ``xllamacpp`` cannot be imported, or a weight package is not installed), or
-    ``None`` when it can. Cheap: package metadata only, no file is read."""
+    package ``xllamacpp`` cannot be imported, or a weight package is not installed and no
+    assembled model is in :func:`default_model_dir`), or ``None`` when it can. Cheap: package
+    metadata and one file's existence, no file is read (a damaged file is found when used)."""
     missing = [] if importlib.util.find_spec("xllamacpp") is not None else ["xllamacpp"]
-    for index in range(1, LOCAL_MODEL_PARTS + 1):
-        try:
-            importlib.metadata.distribution(_part_distribution(index))
-        except importlib.metadata.PackageNotFoundError:
-            missing.append(_part_distribution(index))
+    if not (default_model_dir().expanduser() / LOCAL_MODEL_FILE).is_file():
+        for index in range(1, LOCAL_MODEL_PARTS + 1):
+            try:
+                importlib.metadata.distribution(_part_distribution(index))
+            except importlib.metadata.PackageNotFoundError:
+                missing.append(_part_distribution(index))
     if not missing:
         return None
     return (
