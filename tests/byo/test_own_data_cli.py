@@ -363,3 +363,29 @@ def test_local_model_problem_reads_what_a_run_needs(
         "the embedded model is not installed (1 package(s) missing: xllamacpp)"
     )
     assert "pip install -e" not in LOCAL_MODEL_HINT
+
+
+def test_a_study_of_labelled_answers_has_something_to_measure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No mutants, but answers labelled right or wrong (an output's ``clean``): measurable."""
+    corpus = tmp_path / "corpus"
+    import_corpus(
+        [
+            {
+                "id": "a",
+                "question": "Refunds?",
+                "answer": "Refunds within 30 days.",
+                "context": CONTEXT,
+            }
+        ],
+        corpus,
+    )
+    argv = ["study", "run", "--corpus", str(corpus), "--scorers", "deterministic"]
+    assert main([*argv, "--out", str(tmp_path / "r1")]) == 2
+    assert "nothing_to_measure" in capsys.readouterr().err
+    outputs = corpus / "outputs.jsonl"
+    rows = [json.loads(line) for line in outputs.read_text(encoding="utf-8").splitlines()]
+    outputs.write_text("".join(json.dumps({**r, "clean": True}) + "\n" for r in rows))
+    assert main([*argv, "--out", str(tmp_path / "r2")]) == 0
+    assert (tmp_path / "r2" / "study.json").is_file()
