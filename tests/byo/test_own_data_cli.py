@@ -389,3 +389,41 @@ def test_a_study_of_labelled_answers_has_something_to_measure(
     outputs.write_text("".join(json.dumps({**r, "clean": True}) + "\n" for r in rows))
     assert main([*argv, "--out", str(tmp_path / "r2")]) == 0
     assert (tmp_path / "r2" / "study.json").is_file()
+
+
+def test_assert_pass_share_applies_the_cli_rule_to_a_batch(
+    openai_server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    from hybridjudge.judges import judge_many
+    from hybridjudge.testing import assert_pass_share
+
+    records = [
+        {"id": "right", "answer": CONTEXT, "context": CONTEXT},
+        {"id": "fabricated", "answer": CONTEXT.replace("30", "90"), "context": CONTEXT},
+        {"id": "empty", "answer": ASSERTS, "context": []},
+        {"id": "abstains", "answer": ABSTAINS, "context": []},
+    ]
+    checks = check_many(records)
+    # by hand: right and abstains are grounded, 2 of 4 pass
+    with pytest.raises(AssertionError, match=r"deterministic: 2 of 4 output\(s\) pass") as failed:
+        assert_pass_share(checks)  # every output must pass
+    assert "'fabricated', 'empty'" in str(failed.value)
+    assert_pass_share(checks, fail_under=0.5)
+    with pytest.raises(AssertionError):
+        assert_pass_share(checks, fail_under={"deterministic": 0.75})
+    openai_server.respond_with(TextJudge([CONTEXT]))
+    config = ModelConfig(
+        backend="openai",
+        base_url=openai_server.base_url,
+        model="fake-model",
+        cache_dir=tmp_path / "cache",
+    )
+    judged = judge_many(records, scorers=["support"], config=config)
+    # support: right 1.0, fabricated 0.0, empty 0.0 (no_context), abstains 1.0
+    assert [o.results["support"].score for o in judged] == [1.0, 0.0, 0.0, 1.0]
+    with pytest.raises(AssertionError, match=r"support: 2 of 4 output\(s\) pass"):
+        assert_pass_share(judged)
+    assert_pass_share(judged, fail_under={"support": 0.5})
+    assert_pass_share(judged, threshold=0.0)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        assert_pass_share(judged, fail_under=1.5)
