@@ -12,6 +12,7 @@ from hybridjudge._errors import ConfigError, InputError
 
 __all__ = [
     "DEFAULT_MAX_CLAIMS",
+    "DEFAULT_THRESHOLD",
     "MAX_REPETITIONS",
     "MAX_RESAMPLES",
     "MIN_RESAMPLES",
@@ -20,8 +21,14 @@ __all__ = [
     "check_repetitions",
     "check_resamples",
     "check_seed",
+    "fails_pass_share",
     "over_max_unscored",
 ]
+
+DEFAULT_THRESHOLD = 1.0
+"""A judge's output passes when its score is at least this (``judge --threshold``, ``study run
+--threshold``, :func:`hybridjudge.testing.assert_faithful`): by default every claim must be
+faithful, as every check must pass for a grounded answer."""
 
 MAX_REPETITIONS = 1_000
 """Most repetitions accepted (``10**12`` would run until the machine is switched off)."""
@@ -137,3 +144,18 @@ def check_max_cost(value: object, where: str = "max_cost_usd") -> float:
     if not math.isfinite(limit) or limit < 0:
         raise ConfigError(f"{where} must be a finite number of US dollars >= 0, got {value!r}")
     return limit
+
+
+def fails_pass_share(passed: int, usable: int, fail_under: float | None) -> bool:
+    """Whether one scorer fails ``--fail-under``: the one meaning of that flag in every command
+    and in :mod:`hybridjudge.testing`. ``passed`` of the ``usable`` outputs pass (grounded for
+    the checks; a judge's score at or above its threshold; an unscored output is not usable and
+    is counted by ``--max-unscored`` instead). ``fail_under`` is the least share that must pass;
+    ``None`` (not given) means every usable output must pass. No usable output at all fails:
+    a gate fails closed.
+    """
+    if usable <= 0:
+        return True
+    if fail_under is None:
+        return passed < usable
+    return passed / usable < fail_under - 1e-12

@@ -473,8 +473,11 @@ def test_dry_run_estimates_each_judge_without_a_request(
     args = ["study", "run", "--corpus", str(toy), "--out", str(tmp_path / "o"), "--dry-run"]
     args += ["--judge", _spec("cheap", openai_server), "--judge", _spec("dear", openai_server)]
     assert main(args) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2
+    printed = capsys.readouterr().out.splitlines()
+    # each estimate, then the backend it priced (an endpoint: named, not contacted)
+    lines = [line for line in printed if "priced backend:" not in line]
+    priced = [line for line in printed if "priced backend: openai-compatible endpoint" in line]
+    assert (len(lines), len(priced)) == (2, 2)
     assert lines[0].startswith("hybridjudge study run (judge cheap) --dry-run: ")
     assert "on cheap-model (openai)" in lines[0]
     assert lines[1].startswith("hybridjudge study run (judge dear) --dry-run: ")

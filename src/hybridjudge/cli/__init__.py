@@ -99,6 +99,20 @@ def _register_unavailable(
     parser.set_defaults(handler=unavailable)
 
 
+def _command_parser(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` ran: its usage is the one an error should show."""
+    while True:
+        action = next(
+            (a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None
+        )
+        name = getattr(args, action.dest, None) if action is not None else None
+        if action is None or name not in action.choices:
+            return parser
+        parser = action.choices[name]
+
+
 def _tolerant_streams() -> None:
     """Print what cannot be encoded (lone surrogates, odd consoles) escaped, never crash."""
     for stream in (sys.stdout, sys.stderr):
@@ -137,7 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(words[0] if words else None)
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:  # the command's own usage, not the top-level one
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     configure_logging(getattr(args, "verbose", 0), getattr(args, "quiet", False))
     handler = getattr(args, "handler", None)
     if handler is None:

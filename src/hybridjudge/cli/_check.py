@@ -1,7 +1,8 @@
 """``hybridjudge check``: the deterministic grounding checks over a file of cases.
 
-Also home of :func:`parse_fail_under` and :func:`below_thresholds`, the ``--fail-under``
-thresholds shared with ``hybridjudge judge``.
+Also home of :func:`parse_fail_under` and :func:`failed_shares`, the ``--fail-under`` rule
+shared with ``hybridjudge judge``: ``SCORER=SHARE`` is the least share of the usable outputs that
+must pass (here: be grounded); without it every usable output must pass.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +21,8 @@ if TYPE_CHECKING:
 __all__ = [
     "JSON_FORMAT_VERSION",
     "add_input_arguments",
-    "below_thresholds",
+    "describe_failed_share",
+    "failed_shares",
     "parse_fail_under",
     "register",
     "warn_duplicate_ids",
@@ -50,16 +53,10 @@ A CSV file's delimiter (comma, semicolon or tab) is detected from its header row
 choose). A record past --max-record-bytes or --max-field-bytes is one unusable line; a file past
 --max-file-bytes is refused. Each case shows its first --max-findings findings (default 50).
 
---fail-under deterministic=0.9 exits 1 only when fewer than 90% of the usable cases are
-grounded (default: any ungrounded case exits 1).
+--fail-under deterministic=0.9 exits 1 only when fewer than 90% of the usable cases pass (are
+grounded); without it any ungrounded case exits 1. The flag means the same in 'judge' (the share
+of outputs whose score is at or above --threshold).
 
-exit codes:
-  0  every case is grounded (or the grounded share is at least --fail-under)
-  1  at least one case is not grounded (it has findings), or the grounded share is below
-     --fail-under
-  2  unusable input: the file cannot be read, or at least one line is invalid (bad JSON,
-     not UTF-8, a missing or mistyped field); such lines are reported on stderr with their
-     line number, case id, field and every problem, and the other lines are still checked
 """
 
 
@@ -108,7 +105,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="append",
         default=[],
         metavar="deterministic=SHARE",
-        help="exit 1 only when the share of grounded cases is below SHARE (0..1)",
+        help="exit 1 only when the share of usable cases that pass (are grounded) is below "
+        "SHARE (0..1 or a percentage; default: every case must pass)",
     )
     from hybridjudge.cli._ray import add_ray_arguments
 
@@ -226,8 +224,11 @@ def _findings_cap(text: str) -> int | None:
     return value
 
 
-def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, float]:
+def parse_fail_under(
+    values: list[str], scorers: tuple[str, ...], flag: str = "--fail-under"
+) -> dict[str, float]:
     """``["support=0.8", ...]`` -> ``{"support": 0.8}``; every scorer named must be in *scorers*.
+    Reads ``--fail-under`` and ``judge --threshold`` (``flag``: the flag the errors name).
 
     Raises:
         ConfigError: a value is not ``SCORER=NUMBER`` with NUMBER in [0, 1], names an unknown
@@ -246,34 +247,63 @@ def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, f
             threshold = parse_fraction(number) if sep else float("nan")
             if not 0.0 <= threshold <= 1.0:
                 raise ConfigError(
-                    f"--fail-under {part!r}: give SCORER=NUMBER with NUMBER between 0 and 1, "
+                    f"{flag} {part!r}: give SCORER=NUMBER with NUMBER between 0 and 1, "
                     f"e.g. {scorers[0]}=0.8 or {scorers[0]}=80%"
                 )
             if name not in scorers:
                 raise ConfigError(
-                    f"--fail-under {part!r}: unknown scorer {name!r}; use one of "
-                    f"{', '.join(scorers)}"
+                    f"{flag} {part!r}: unknown scorer {name!r}; use one of {', '.join(scorers)}"
                 )
             if name in out:
-                raise ConfigError(f"--fail-under: {name!r} is given twice; give it once")
+                raise ConfigError(f"{flag}: {name!r} is given twice; give it once")
             out[name] = threshold
     return out
 
 
-def below_thresholds(
-    scores: dict[str, list[float]], thresholds: dict[str, float]
-) -> list[tuple[str, float, float, int]]:
-    """The scorers whose mean score is below their threshold: ``(scorer, mean, threshold, n)``.
+def failed_shares(
+    passes: dict[str, list[bool]], fail_under: dict[str, float]
+) -> list[tuple[str, int, int, float | None]]:
+    """The scorers that fail: ``(scorer, passed, usable, fail_under)`` for each scorer of
+    ``passes`` (scorer -> one pass/fail per usable output) whose share that passes is below its
+    ``--fail-under`` (``None`` when not given: then any output that fails fails the scorer).
+    The rule is :func:`hybridjudge._params.fails_pass_share`, the same in ``check``, ``judge``
+    and the pytest helpers."""
+    from hybridjudge._params import fails_pass_share
 
-    A scorer with no score at all (every result unscored) counts as below: a gate fails closed.
-    """
     failed = []
-    for name, threshold in thresholds.items():
-        values = scores.get(name, [])
-        mean = sum(values) / len(values) if values else float("nan")
-        if not values or mean < threshold:
-            failed.append((name, mean, threshold, len(values)))
+    for name, values in passes.items():
+        share = fail_under.get(name)
+        passed = sum(values)
+        if fails_pass_share(passed, len(values), share):
+            failed.append((name, passed, len(values), share))
     return failed
+
+
+def describe_failed_share(
+    name: str,
+    passed: int,
+    usable: int,
+    share: float | None,
+    what: str,
+    failing: Sequence[str] = (),
+) -> str:
+    """``FAIL support: 1 of 2 usable output(s) fail ...``: one line per scorer that fails,
+    naming the rule that failed it (``what``: what passing means) and the first outputs that
+    fail (``failing``: their ids)."""
+    if not usable:
+        return f"FAIL {name}: no usable output ({what})"
+    shown = ", ".join(repr(i) for i in failing[:3])
+    more = f" and {len(failing) - 3} more" if len(failing) > 3 else ""
+    which = f"; failing: {shown}{more}" if failing else ""
+    if share is None:
+        return (
+            f"FAIL {name}: {usable - passed} of {usable} usable output(s) fail ({what}); no "
+            f"--fail-under {name}=SHARE is given, so every output must pass{which}"
+        )
+    return (
+        f"FAIL {name}: {passed} of {usable} usable output(s) pass ({what}), a share of "
+        f"{passed / usable:.3f}, below --fail-under {share:g}{which}"
+    )
 
 
 def _check_line(
@@ -398,17 +428,13 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    if DETERMINISTIC in thresholds:
-        grounded = [1.0 if r.grounded else 0.0 for _, _, r in rows]
-        below = below_thresholds({DETERMINISTIC: grounded}, thresholds)
-        for name, mean, threshold, n in below:
-            print(
-                f"hybridjudge check: FAIL {name}: grounded share {mean:.3f} of {n} case(s) is "
-                f"below --fail-under {threshold:g}",
-                file=sys.stderr,
-            )
-        return EXIT_FINDINGS if below else EXIT_OK
-    return EXIT_FINDINGS if failed else EXIT_OK
+    grounded = [r.grounded for _, _, r in rows]
+    below = failed_shares({DETERMINISTIC: grounded}, thresholds)
+    failing = [case_id for _, case_id, r in rows if not r.grounded]
+    for name, passed, usable, share in below:
+        line = describe_failed_share(name, passed, usable, share, "pass: grounded", failing)
+        print(f"hybridjudge check: {line}", file=sys.stderr)
+    return EXIT_FINDINGS if below else EXIT_OK
 
 
 def warn_duplicate_ids(command: str, items: list[tuple[int, str]]) -> None:

@@ -20,9 +20,6 @@ Then:
   hybridjudge study run --corpus OUT --mutations mutations/NAME.jsonl \\
       --scorers deterministic,support,contradiction --out results/NAME
 
-exit codes: 0 every record imported; 2 unusable input (the source cannot be read, no record is
-usable, or some records were skipped: each is listed with all its problems, and the corpus
-holds the others)
 """
 
 

@@ -7,11 +7,14 @@ bound) and replies already in the cache are not subtracted. Prompt tokens: the r
 messages' characters / 4 (the usual rule of thumb for English with OpenAI tokenizers), with
 the claims as long as the answer. Completion tokens: the judges' own ``max_tokens`` budgets
 (an upper bound), the number of claims taken as the answer's sentence count. Cost: the
-configured or table price, or "unknown price". A record that a run would refuse (an empty
-context: ``record_error``; more claims than ``--max-claims``: ``too_many_claims``, no call) is
-not estimated: it is listed with the reason, as the run would record it, and counts as unscored
-for ``--max-unscored``. With ``--max-cost`` the estimate is compared with the limit: a worst
-case above it means the run may stop before its end (``budget_exhausted``).
+configured or table price, or "unknown price". The estimate names the backend it priced and, for
+the embedded model, whether it is installed here. An answer against an empty context makes no
+call (the judges score it 0.0 as ``no_context``, or 1.0 when it abstains). A record that a run
+would refuse (a field of the wrong type: ``record_error``; more claims than ``--max-claims``:
+``too_many_claims``, no call) is not estimated: it is listed with the reason, as the run would
+record it, and counts as unscored for ``--max-unscored``. With ``--max-cost`` the estimate is
+compared with the limit: a worst case above it means the run may stop before its end
+(``budget_exhausted``).
 """
 
 from __future__ import annotations
@@ -166,11 +169,12 @@ def print_estimate(
     max_cost: float | None = None,
 ) -> None:
     """Print the estimate (stdout) and say that no request was made; ``as_json``: as one JSON
-    object (``dry_run``, ``model``, ``backend``, ``max_cost_usd`` (``null``: no limit), the
-    :class:`DryRunEstimate` fields; a cost of ``null`` is an unknown price; ``refused``:
-    ``{"index", "error", "reason"}`` objects), for ``--json``. ``max_cost``: ``--max-cost``,
-    compared with the estimate. Refused records are listed by :func:`refused_incomplete`, not
-    here."""
+    object (``dry_run``, ``model``, ``backend``, ``backend_installed``, ``max_cost_usd``
+    (``null``: no limit), the :class:`DryRunEstimate` fields; a cost of ``null`` is an unknown
+    price; ``refused``: ``{"index", "error", "reason"}`` objects), for ``--json``. ``max_cost``:
+    ``--max-cost``, compared with the estimate. Refused records are listed by
+    :func:`refused_incomplete`, not here."""
+    problem = _backend_problem(config)
     if as_json:
         record = {
             "dry_run": True,
@@ -178,6 +182,7 @@ def print_estimate(
             "backend": config.backend,
             "max_cost_usd": max_cost,
         }
+        record["backend_installed"] = problem is None
         print(json.dumps(record | dataclasses.asdict(estimate)))
         sys.stdout.flush()
         return
@@ -190,6 +195,7 @@ def print_estimate(
         f"{estimate.completion_tokens:,} completion token(s); cost at most {cost} "
         "(before cache hits). No request was made."
     )
+    print(f"{command} --dry-run: priced backend: {_backend_note(config, problem)}")
     if capped:
         print(
             f"{command} --dry-run: {capped} answer(s) over --max-claims would not be judged "
@@ -198,6 +204,27 @@ def print_estimate(
     if max_cost is not None:
         print(f"{command} --dry-run: {_versus_limit(estimate, max_cost)}")
     sys.stdout.flush()
+
+
+def _backend_problem(config: ModelConfig) -> str | None:
+    """Why the priced backend cannot run here (the embedded model not installed), or ``None``
+    (an endpoint is not contacted by a dry run: it is only named)."""
+    if config.backend != "local":
+        return None
+    from hybridjudge.model import local_model_problem
+
+    return local_model_problem()
+
+
+def _backend_note(config: ModelConfig, problem: str | None) -> str:
+    """``local (the embedded model), installed`` or what is missing and how to get it."""
+    if config.backend != "local":
+        return f"openai-compatible endpoint {config.base_url} (not contacted by a dry run)"
+    if problem is None:
+        return "local (the embedded model), installed"
+    from hybridjudge.model import LOCAL_MODEL_HINT
+
+    return f"local, NOT installed: {problem}; a run would stop; {LOCAL_MODEL_HINT}"
 
 
 def refused_incomplete(

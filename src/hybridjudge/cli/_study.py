@@ -11,10 +11,12 @@ from typing import Any
 from hybridjudge.cli._common import ListAction, add_csv_raw_formulas_argument
 from hybridjudge.cli._exit import parse_fraction
 
-__all__ = ["register"]
+__all__ = ["register", "scorer_threshold"]
 
 
-def _threshold(text: str) -> tuple[str, float]:
+def scorer_threshold(text: str) -> tuple[str, float]:
+    """``argparse`` type of ``--threshold SCORER=VALUE`` (``study run`` and ``judge``): a judge's
+    output passes when its score is at or above VALUE, in [0, 1] (``90%`` also accepted)."""
     name, sep, value = text.partition("=")
     number = parse_fraction(value)
     if not sep or not name or not 0.0 <= number <= 1.0:
@@ -130,7 +132,7 @@ def register(subparsers: Any) -> None:
     )
     run.add_argument(
         "--threshold",
-        type=_threshold,
+        type=scorer_threshold,
         action="append",
         default=[],
         metavar="SCORER=VALUE",
@@ -237,6 +239,7 @@ def _run(args: argparse.Namespace) -> int:
         judge_sample=args.judge_sample,
         seed=args.sample_seed,
     )
+    _require_something_to_measure(plan, args.corpus)
     config = config_from_args(args) if needs_model and not judges else None
     budget = budget_from_args(args) if needs_model else None
     if budget is not None:
@@ -245,6 +248,10 @@ def _run(args: argparse.Namespace) -> int:
         for judge_config in judges.values() if judges else [config]:
             if judge_config is not None:  # a limit in dollars needs every judge's price
                 budget_price(judge_config)
+    if not args.dry_run:  # before the deterministic phase: how to get a model, in one line
+        from hybridjudge.cli._model_args import require_judge_model
+
+        require_judge_model([c for c in (config, *judges.values()) if c is not None])
     if args.dry_run:
         from hybridjudge.cli._dryrun import estimate_judging, print_estimate, refused_incomplete
 
@@ -335,6 +342,35 @@ def _run(args: argparse.Namespace) -> int:
     if judged_incomplete("hybridjudge study run", counts, args.max_unscored, see):
         return EXIT_INCOMPLETE
     return EXIT_OK
+
+
+LABELS = frozenset({"correct", "incorrect"})
+"""The labels of an answer a study can measure a scorer on (``unknown`` is no label)."""
+
+
+def _require_something_to_measure(plan: Any, corpora: list[str]) -> None:
+    """Refuse a study that can measure nothing (exit 2): no mutant or natural defect among the
+    outputs (``--mutations`` gives mutants) and no output labelled right or wrong (``clean``
+    set, or a ``label`` of correct or incorrect). Its detection and false-alarm tables would
+    be empty, which reads as a pass.
+
+    Raises:
+        InputError: ``nothing_to_measure``, naming what to add.
+    """
+    from hybridjudge._errors import InputError
+
+    for output in plan.outputs:
+        if output.origin != "base" or output.clean is not None:
+            return
+        if getattr(output, "label", None) in LABELS:
+            return
+    raise InputError(
+        f"nothing to measure in {', '.join(corpora)}: no mutant (no --mutations file given, and "
+        f"the corpus has no defective outputs) and no answer labelled correct or incorrect; "
+        "freeze mutants with 'hybridjudge mutate CORPUS --mutation-seed 0 --out FILE' and pass "
+        "--mutations FILE, or label your answers (a label of correct or incorrect per record)",
+        code="nothing_to_measure",
+    )
 
 
 _PER_JUDGE_FLAGS = {

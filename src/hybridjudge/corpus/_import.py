@@ -56,6 +56,14 @@ OMISSION_WITHOUT_ANCHORS = (
 )
 """What the omission class can and cannot measure when records have no required facts."""
 
+OMISSION_AFTER_DERIVING = (
+    OMISSION_WITHOUT_ANCHORS.split(". Add anchors", 1)[0]
+    + ". Deriving anchors found none for {n} case(s) (no reference answer, an empty context, or "
+    "none of the reference's numbers and names is in the context): add anchors to those records"
+)
+"""The same note after ``derive=True``, which it must not suggest again (``{n}``: the cases
+left without anchors)."""
+
 DERIVED_ANCHORS_KEY = "derived_anchors"
 """Case metadata key listing the anchors taken from the reference answer (not reviewed)."""
 
@@ -328,11 +336,15 @@ def import_corpus(
             given += 1
             labels = "anchors given in the record"
         elif derive and record.reference:
-            anchors = derive_anchors(record.reference, line.context)
+            # the context filters the candidates: an empty context keeps none (not "no filter")
+            anchors = derive_anchors(record.reference, line.context or [""])
             metadata[DERIVED_ANCHORS_KEY] = [a.value for a in anchors]
             labels = (
                 "anchors DERIVED from the reference answer by hybridjudge.corpus.derive_anchors "
                 "(candidates, not reviewed)"
+                if anchors
+                else "no anchors (none derived from the reference answer: omission not "
+                "measurable on this case)"
             )
         else:
             labels = "no anchors (omission not measurable on this case)"
@@ -382,7 +394,13 @@ def import_corpus(
         cases_with_anchors=given,
         cases_with_derived_anchors=derived,
         cases_without_anchors=without,
-        omission_note=OMISSION_WITHOUT_ANCHORS if given < len(cases) else None,
+        omission_note=(
+            (OMISSION_AFTER_DERIVING.format(n=without) if without else None)
+            if derive
+            else OMISSION_WITHOUT_ANCHORS
+            if given < len(cases)
+            else None
+        ),
         labelled_correct=sum(1 for o in outputs if o.clean is True),
         labelled_incorrect=sum(1 for o in outputs if o.clean is False),
         unlabelled=sum(1 for o in outputs if o.clean is None),

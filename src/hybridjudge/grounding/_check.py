@@ -1951,6 +1951,7 @@ class GroundingChecker:
         "_indexes",
         "_markers",
         "_memo",
+        "_no_context",
         "_question",
         "_shapes",
         "answerable",
@@ -2018,6 +2019,8 @@ class GroundingChecker:
         self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
         self._derived_memo: dict[Target, str | None] = {}
         self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
+        # no passage with text: an answer that asserts anything has nothing to stand on
+        self._no_context = not any(p.strip() for p in self.context.passages)
 
     def check(self, answer: str) -> GroundingReport:
         """Check one answer against the prepared case."""
@@ -2066,7 +2069,7 @@ class GroundingChecker:
                     evidence=None,
                 )
             )
-        elif self.answerable is True and marker is not None:
+        elif self.answerable is True and marker is not None and not self._no_context:
             m_start, m_end = marker.span()
             span = sc.norm.to_original(m_start, min(m_end, len(sc.norm.text)))
             said = answer[span[0] : span[1]]
@@ -2081,6 +2084,8 @@ class GroundingChecker:
                     evidence=None,
                 )
             )
+        if self._no_context and not abstained and answer.strip():
+            findings.insert(0, _NO_CONTEXT)
         return GroundingReport.model_construct(
             version=GROUNDING_REPORT_VERSION,
             grounded=not findings,
@@ -2520,6 +2525,19 @@ _FROM_BEFORE = re.compile(r"(?<![\w])from\s+(?:about\s+|approximately\s+|roughly
 _TO_BETWEEN = re.compile(
     r"(?:[^.;\n]|\.(?=\d)){0,30}?(?<![\w])to\s+(?:about\s+|approximately\s+)?\Z"
 )
+
+
+_NO_CONTEXT = Finding(
+    kind="no_context",
+    message=(
+        "the context is empty (no passage with text), but the answer asserts something instead "
+        "of abstaining: nothing can ground it"
+    ),
+    subject="",
+    span=None,
+    evidence=None,
+)
+"""The finding of an answer that does not abstain against an empty context."""
 
 
 def _from_to(sc: Scan, indices: Sequence[int]) -> frozenset[tuple[int, int]]:

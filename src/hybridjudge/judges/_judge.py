@@ -888,11 +888,15 @@ async def judge(
             repetition, a ``max_claims`` that is not a whole number >= 1 or ``None``.
         BudgetExhaustedError: the client's ``budget`` refused a request
             (:func:`judge_many` records ``budget_exhausted`` and goes on).
-        InputError: an answer or a passage that is not a string, a context that is neither a
-            string nor a list of strings, or an empty context (no passage with text) for an
-            answer that is not a recognised abstention: it would be judged without a single
-            model call. :func:`judge_many` turns these into a ``failed`` outcome
-            (``record_error``) and goes on.
+        InputError: an answer or a passage that is not a string, or a context that is neither
+            a string nor a list of strings. :func:`judge_many` turns these into a ``failed``
+            outcome (``record_error``) and goes on.
+
+    An empty context (no passage with text) is judged without a model call, as the grounding
+    checks judge it (their ``no_context`` finding): an answer that asserts something is scored
+    0.0 by every scorer, each of its sentences a ``no_context`` verdict (nothing retrieved can
+    support it, and the contradiction scorer's "the context is silent" would otherwise read as
+    a perfect 1.0 nobody judged); a recognised abstention is scored 1.0, as always.
     """
     results = await _judge(
         client,
@@ -963,7 +967,8 @@ async def _judge(
     if not answer.strip():
         detail = FailureDetail(stage="claims", error="the answer is empty; nothing to judge")
         return {n: common.unscored(n, "no_claims", detail) for n in names}
-    _require_context(passages)
+    if _no_context(passages):
+        return _without_context(common, names, answer)
 
     raw: str | None = None
     if claims == "model":
@@ -1026,17 +1031,47 @@ class PlannedCall:
     """The completion budget."""
 
 
-def _require_context(passages: Sequence[str]) -> None:
-    """Refuse an empty context (no passage with text), for :func:`judge` and the dry run's
-    :func:`planned_calls` alike: every claim would be "not stated" and "not contradicted"
-    without a single model call, a contradiction score of 1.0 ("faithful") that nobody judged
-    (docs/failing-closed.md)."""
-    if not any(p.strip() for p in passages):
-        raise InputError(
-            "context is empty (no passage with text): there is nothing to judge the answer "
-            "against; pass the retrieved passages (if retrieval found nothing, the answer "
-            "cannot be judged for faithfulness; check its abstention with check_grounding)"
+def _no_context(passages: Sequence[str]) -> bool:
+    """Whether the context has no passage with text (:func:`judge` then calls no model)."""
+    return not any(p.strip() for p in passages)
+
+
+def _without_context(
+    common: _Common, names: Sequence[ScorerName], answer: str
+) -> dict[str, JudgeResult]:
+    """An answer judged against an empty context: its sentences are its claims (no model call),
+    each a ``no_context`` verdict that is not faithful, so every scorer gives 0.0; an answer
+    whose sentences only say information is missing is an abstention (1.0). The grounding
+    checks report the same answer as a ``no_context`` finding."""
+    kept, dropped = _clean_claims(claim_sentences(answer))
+    common = dataclasses.replace(common, claims=tuple(kept), dropped=tuple(dropped))
+    if not kept:
+        return _without_claims(common, names, dropped, answer, None)
+    verdicts = tuple(
+        ClaimVerdict(
+            claim_id=i,
+            claim=claim,
+            label="no_context",
+            reason="the context is empty (no passage with text): nothing can support this claim",
+            faithful=False,
         )
+        for i, claim in enumerate(kept, start=1)
+    )
+    return {
+        n: JudgeResult(
+            scorer=n,
+            mode=common.mode,
+            status="scored",
+            score=0.0,
+            claims=common.claims,
+            verdicts=verdicts,
+            dropped_claims=common.dropped,
+            scope=common.scope(n),
+            repetition=common.repetition,
+            prompt_versions=common.prompt_versions,
+        )
+        for n in names
+    }
 
 
 def planned_calls(
@@ -1052,18 +1087,21 @@ def planned_calls(
     any request: an upper bound for a dry run (the contradiction question's second look is
     counted wherever it can happen; the model's first answer decides whether it does).
 
+    An empty context makes no call (:func:`judge` scores the answer without one).
+
     Raises:
-        InputError: what :func:`judge` refuses for this answer (an empty context for an answer
-            that is not a recognised abstention), so that a dry run names the records a run
-            would record as ``record_error``; code ``too_many_claims`` for an answer with
-            more claims than ``max_claims`` (a run records it as ``too_many_claims``, no call).
+        InputError: what :func:`judge` refuses for this answer, so that a dry run names the
+            records a run would record as ``record_error``; code ``too_many_claims`` for an
+            answer with more claims than ``max_claims`` (a run records it as
+            ``too_many_claims``, no call).
     """
     names = _validate(scorers, mode, 0, answer, question, "sentences")
     max_claims = check_max_claims(max_claims)
     if pure_abstention_reason(answer) is not None or not answer.strip():
         return []
     passages = _passages(context)
-    _require_context(passages)
+    if _no_context(passages):
+        return []
     kept, _ = _clean_claims(claim_sentences(answer))
     over = _too_many(len(kept), max_claims)
     if over is not None:

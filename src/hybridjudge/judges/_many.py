@@ -36,13 +36,17 @@ from hybridjudge.judges._results import (
 if TYPE_CHECKING:
     from hybridjudge.model import ModelClient, ModelConfig
 
-__all__ = ["JudgeProgress", "ajudge_many", "judge_many"]
+__all__ = ["JudgeProgress", "OutcomeHook", "ajudge_many", "judge_many"]
 
 logger = logging.getLogger(__name__)
 
 JudgeProgress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each record and repetition is finished; an exception
 it raises stops the batch (the calls already answered stay cached)."""
+
+OutcomeHook = Callable[[JudgeOutcome], None]
+"""``on_outcome(outcome)``: called with each finished outcome, in the order they finish (a
+caller that is interrupted keeps what was finished: ``judge --json`` prints those lines)."""
 
 RecordLike = JudgeRecord | Mapping[str, Any] | object
 """A :class:`JudgeRecord`, a mapping with its fields, or an object with those attributes."""
@@ -102,6 +106,7 @@ async def ajudge_many(
     progress: JudgeProgress | None = None,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     max_cost_usd: float | None = None,
+    on_outcome: OutcomeHook | None = None,
 ) -> JudgeBatch:
     """Judge every record with every scorer, ``repetitions`` times (async; see :func:`judge_many`).
 
@@ -122,6 +127,8 @@ async def ajudge_many(
             dollars (:class:`~hybridjudge.model.CostBudget`; cache hits cost nothing): the
             outputs not judged to the end are unscored ``budget_exhausted``. Only when this
             function opens the client; an open ``client`` carries its own ``budget``.
+        on_outcome: ``on_outcome(outcome)`` with each finished :class:`JudgeOutcome`, as it
+            finishes (before ``progress``): what a caller keeps if the run is interrupted.
 
     Returns:
         A :class:`JudgeBatch` with one outcome per record and repetition, in input order.
@@ -175,10 +182,28 @@ async def ajudge_many(
         own = ModelClient(config if config is not None else ModelConfig.local(), budget=budget)
         async with own:
             return await _run(
-                items, prepared, names, mode, repetitions, own, concurrency, progress, max_claims
+                items,
+                prepared,
+                names,
+                mode,
+                repetitions,
+                own,
+                concurrency,
+                progress,
+                max_claims,
+                on_outcome,
             )
     return await _run(
-        items, prepared, names, mode, repetitions, client, concurrency, progress, max_claims
+        items,
+        prepared,
+        names,
+        mode,
+        repetitions,
+        client,
+        concurrency,
+        progress,
+        max_claims,
+        on_outcome,
     )
 
 
@@ -192,6 +217,7 @@ async def _run(
     concurrency: int | None,
     progress: JudgeProgress | None,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    on_outcome: OutcomeHook | None = None,
 ) -> JudgeBatch:
     # loaded with the client already
     from hybridjudge.model import BudgetExhaustedError, CorruptCacheError
@@ -256,6 +282,8 @@ async def _run(
             nonlocal done
             for index in queue:  # shared iterator: each index is taken by one worker
                 outcomes[index, repetition] = await one(index, repetition)
+                if on_outcome is not None:
+                    on_outcome(outcomes[index, repetition])
                 done += 1
                 if progress is not None:
                     progress(done, total)

@@ -7,7 +7,7 @@ score (``status="unscored"`` with ``unscored_reason`` and ``detail``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -60,7 +60,9 @@ class ClaimVerdict(BaseModel):
     label: str
     """The verdict: ``supported``/``not_supported`` (support), ``contradicted``/
     ``not_contradicted`` (contradiction), or ``supported``/``contradicted``/``not_in_context``
-    (shared mode). ``supported`` needs the model's ``YES`` *and* a quote found in the context."""
+    (shared mode). ``supported`` needs the model's ``YES`` *and* a quote found in the context.
+    ``no_context`` (every scorer, no model call): the context is empty, so nothing supports the
+    claim."""
     reason: str
     """Why, in one sentence: what the model answered and whether its quote was found."""
     faithful: bool
@@ -295,6 +297,15 @@ class JudgeBatch(BaseModel):
     """Ordered by record position, then repetition."""
     wall_s: tuple[float, ...] = ()
     """Wall seconds of each repetition (repetitions run one after the other)."""
+
+    def __iter__(self) -> Iterator[JudgeOutcome]:  # type: ignore[override]
+        """The outcomes, in order (``list(batch)``, ``for o in batch``), not the model's fields
+        (``model_dump()`` gives those), as :class:`~hybridjudge.grounding.CheckBatch`."""
+        return iter(self.outcomes)
+
+    def __len__(self) -> int:
+        """How many outcomes (records x repetitions) the batch holds."""
+        return len(self.outcomes)
 
     @property
     def usage(self) -> Usage:

