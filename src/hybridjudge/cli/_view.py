@@ -42,7 +42,9 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="also serve the page on 127.0.0.1 until Ctrl-C (it needs no other file)",
     )
-    parser.add_argument("--port", type=int, default=0, help="port for --serve (default: any free)")
+    parser.add_argument(
+        "--port", type=int, default=0, help="TCP port (default: a free port, printed)"
+    )
     parser.set_defaults(handler=_run)
 
 
