@@ -102,15 +102,14 @@ def check_value(value: Any, max_field: int | None = None) -> tuple[str, str | No
     bytes. ``None`` skips that check: a caller whose whole input is no longer than the limit
     passes none (a decoded JSON string is never longer than its text), so the common case walks
     the value once, as cheaply as before the limit."""
-    quarter = max_field // 4 if max_field is not None else None
+    if max_field is not None:
+        found = _long_string(value, max_field)
+        if found is not None:
+            return found
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
-            if quarter is not None and len(item) > quarter:
-                size = len(item.encode("utf-8", "surrogatepass"))
-                if max_field is not None and size > max_field:
-                    return f"a string of {format_size(size)}", _field_of(value, item), size
             if not item.isascii() and _SURROGATE.search(item):
                 return (
                     "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff); fix the escape",
@@ -126,6 +125,24 @@ def check_value(value: Any, max_field: int | None = None) -> tuple[str, str | No
                     stack.append((child, depth + 1))
             else:
                 stack.extend((child, depth + 1) for child in item)
+    return None
+
+
+def _long_string(value: Any, max_field: int) -> tuple[str, str | None, int] | None:
+    """The first string of *value* longer than *max_field* UTF-8 bytes, as :func:`check_value`
+    reports it (depth is left to that walk: past :data:`MAX_DEPTH` this one stops descending)."""
+    quarter = max_field // 4
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if len(item) > quarter:
+                size = len(item.encode("utf-8", "surrogatepass"))
+                if size > max_field:
+                    return f"a string of {format_size(size)}", _field_of(value, item), size
+        elif isinstance(item, dict | list) and depth <= MAX_DEPTH:
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
     return None
 
 
@@ -166,11 +183,13 @@ def parse_json_line(
     string longer than ``limits.max_field_bytes`` is bad (codes ``record_too_large``,
     ``field_too_large``).
     """
-    if len(raw) > limits.max_record_bytes and (
-        isinstance(raw, bytes)
-        or len(raw.encode("utf-8", "surrogatepass")) > limits.max_record_bytes
-    ):
-        return JsonLine(line, None, _oversize(len(raw), limits, path, line))
+    is_bytes = isinstance(raw, bytes)
+    # an upper bound on the line's UTF-8 bytes (a character is at most 4)
+    size = len(raw) if is_bytes else 4 * len(raw)
+    if size > limits.max_record_bytes:
+        exact = size if is_bytes else len(str(raw).encode("utf-8", "surrogatepass"))
+        if exact > limits.max_record_bytes:
+            return JsonLine(line, None, _oversize(exact, limits, path, line))
     if isinstance(raw, bytes):
         if line == 1 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
@@ -212,9 +231,7 @@ def parse_json_line(
             reason = "an integer has more than 4,300 digits; write it as a string"
         return JsonLine(line, None, _bad(reason, path, line))
     # no string can be longer than the line it is written on: most lines skip the field check
-    size_bound = len(raw) if isinstance(raw, bytes) else 4 * len(raw)
-    max_field = limits.max_field_bytes if size_bound > limits.max_field_bytes else None
-    problem = check_value(value, max_field)
+    problem = check_value(value, limits.max_field_bytes if size > limits.max_field_bytes else None)
     if problem is not None:
         reason, field, size = problem
         if size:

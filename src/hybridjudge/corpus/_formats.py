@@ -320,6 +320,7 @@ class _CsvFeed:
         self.record_bytes = 0
         self.oversize = 0  # > 0: the record is one line past the limit, of this many bytes
         self.first = True
+        self.line = 0  # the line last handed over
 
     def start_record(self) -> None:
         self.record_bytes = 0
@@ -330,6 +331,7 @@ class _CsvFeed:
 
     def __next__(self) -> str:
         item = next(self._lines)
+        self.line += 1
         if isinstance(item, OversizeLine):
             if self.record_bytes == 0:  # a whole record on one line: skip it, read on
                 self.oversize = item.size
@@ -342,8 +344,8 @@ class _CsvFeed:
             text = item.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise CaseFileError(
-                f"not valid UTF-8 (byte {exc.start} of a line of the record that starts at the "
-                "line named); re-encode the file as UTF-8",
+                f"line {self.line} is not valid UTF-8 (byte {exc.start} of the line); re-encode "
+                "the file as UTF-8",
                 path=str(self._path),
             ) from None
         if self.first:
