@@ -57,9 +57,9 @@ from hybridjudge._jsonl import (
     OversizeLine,
     bounded_lines,
     check_value,
+    iter_json_lines,
     open_bounded,
     read_bytes,
-    read_json_lines,
 )
 from hybridjudge._limits import DEFAULT_LIMITS, ReadLimits, format_size, too_large
 from hybridjudge.corpus._models import CaseLine
@@ -204,20 +204,23 @@ def _jsonl(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
     """Lines through the one JSONL reader (:mod:`hybridjudge._jsonl`: BOM, invalid UTF-8,
     5,000-deep nesting, 5,000-digit integers, lone surrogates, a line or a string past its
     limit are each one bad line; the file is read a block at a time)."""
-    for item in read_json_lines(path, hint=_OPEN_HINT, limits=limits, what=_WHAT):
-        if item.error is not None:
-            yield item.line, item.error
-        elif not isinstance(item.value, dict):
-            yield (
-                item.line,
-                CaseFileError(
-                    f"expected a JSON object, got {type(item.value).__name__}",
-                    path=str(path),
-                    line=item.line,
-                ),
-            )
-        else:
-            yield item.line, item.value
+    where = str(path)
+    with open_bounded(path, hint=_OPEN_HINT, limits=limits, what=_WHAT) as handle:
+        lines = bounded_lines(handle, path=where, limits=limits)
+        for item in iter_json_lines(lines, path=where, limits=limits):
+            if item.error is not None:
+                yield item.line, item.error
+            elif not isinstance(item.value, dict):
+                yield (
+                    item.line,
+                    CaseFileError(
+                        f"expected a JSON object, got {type(item.value).__name__}",
+                        path=where,
+                        line=item.line,
+                    ),
+                )
+            else:
+                yield item.line, item.value
 
 
 def _json(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
