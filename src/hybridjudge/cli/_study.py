@@ -162,6 +162,9 @@ def register(subparsers: Any) -> None:
     add_max_unscored_argument(run)
     add_dry_run_argument(run)
     add_model_arguments(run)
+    from hybridjudge.cli._check import add_limit_arguments
+
+    add_limit_arguments(run)  # the bounds on the corpus files read
     run.set_defaults(handler=_run)
 
 
@@ -178,6 +181,7 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge._atomic import OutDirLock, check_out_dir
     from hybridjudge._errors import ConfigError
     from hybridjudge._params import check_repetitions
+    from hybridjudge.cli._check import read_limits
     from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._progress import ProgressLines
@@ -232,6 +236,7 @@ def _run(args: argparse.Namespace) -> int:
         mutation_paths=args.mutations,
         judge_sample=args.judge_sample,
         seed=args.sample_seed,
+        limits=read_limits(args),
     )
     config = config_from_args(args) if needs_model and not judges else None
     if args.dry_run:
