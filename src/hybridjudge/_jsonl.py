@@ -137,8 +137,8 @@ def _long_string(value: Any, max_field: int) -> tuple[str, str | None, int] | No
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
-            if len(item) > quarter:
-                size = len(item.encode("utf-8", "surrogatepass"))
+            if len(item) > quarter:  # its UTF-8 bytes counted without a copy when ASCII
+                size = len(item) if item.isascii() else len(item.encode("utf-8", "surrogatepass"))
                 if size > max_field:
                     return f"a string of {format_size(size)}", _field_of(value, item), size
         elif isinstance(item, dict | list) and depth <= MAX_DEPTH:
