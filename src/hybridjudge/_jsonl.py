@@ -294,10 +294,13 @@ def open_bounded(
     hint: str = "check the path",
     limits: ReadLimits = DEFAULT_LIMITS,
     what: str = "",
+    action: str = "open",
 ) -> IO[bytes]:
     """``path`` opened for reading bytes, once its size is known to be within
     ``limits.max_file_bytes`` (a file whose size the system cannot tell, such as a pipe, is
-    counted as it is read: :func:`bounded_lines`, :func:`read_bytes`).
+    counted as it is read: :func:`bounded_lines`, :func:`read_bytes`). The error for a file that
+    cannot be opened reads ``cannot <action><what>: <reason>; <hint>`` (*what*: ``" the case
+    file"`` or empty).
 
     Raises:
         CaseFileError: the file cannot be opened (``hint`` says how to fix it), or is larger
@@ -310,7 +313,7 @@ def open_bounded(
         raise CaseFileError(f"is a folder, not a file; {hint}", path=str(p)) from None
     except OSError as exc:
         raise CaseFileError(
-            f"cannot open{what}: {exc.strerror or exc}; {hint}", path=str(p)
+            f"cannot {action}{what}: {exc.strerror or exc}; {hint}", path=str(p)
         ) from None
     try:
         size = os.fstat(handle.fileno()).st_size
@@ -340,7 +343,7 @@ def read_bytes(
             or is larger than the file limit (code ``file_too_large``).
     """
     p = Path(path)
-    with open_bounded(p, hint=hint, limits=limits, what=what) as handle:
+    with open_bounded(p, hint=hint, limits=limits, what=what, action="read") as handle:
         try:
             data = handle.read(limits.max_file_bytes + 1)
         except OSError as exc:
