@@ -24,6 +24,7 @@ A line is bad, never a traceback, when it is:
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -102,15 +103,14 @@ def check_value(value: Any, max_field: int | None = None) -> tuple[str, str | No
     bytes. ``None`` skips that check: a caller whose whole input is no longer than the limit
     passes none (a decoded JSON string is never longer than its text), so the common case walks
     the value once, as cheaply as before the limit."""
-    quarter = max_field // 4 if max_field is not None else None
+    if max_field is not None:
+        found = _long_string(value, max_field)
+        if found is not None:
+            return found
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
-            if quarter is not None and len(item) > quarter:
-                size = len(item.encode("utf-8", "surrogatepass"))
-                if max_field is not None and size > max_field:
-                    return f"a string of {format_size(size)}", _field_of(value, item), size
             if not item.isascii() and _SURROGATE.search(item):
                 return (
                     "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff); fix the escape",
@@ -126,6 +126,24 @@ def check_value(value: Any, max_field: int | None = None) -> tuple[str, str | No
                     stack.append((child, depth + 1))
             else:
                 stack.extend((child, depth + 1) for child in item)
+    return None
+
+
+def _long_string(value: Any, max_field: int) -> tuple[str, str | None, int] | None:
+    """The first string of *value* longer than *max_field* UTF-8 bytes, as :func:`check_value`
+    reports it (depth is left to that walk: past :data:`MAX_DEPTH` this one stops descending)."""
+    quarter = max_field // 4
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if len(item) > quarter:  # its UTF-8 bytes counted without a copy when ASCII
+                size = len(item) if item.isascii() else len(item.encode("utf-8", "surrogatepass"))
+                if size > max_field:
+                    return f"a string of {format_size(size)}", _field_of(value, item), size
+        elif isinstance(item, dict | list) and depth <= MAX_DEPTH:
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
     return None
 
 
@@ -166,11 +184,13 @@ def parse_json_line(
     string longer than ``limits.max_field_bytes`` is bad (codes ``record_too_large``,
     ``field_too_large``).
     """
-    if len(raw) > limits.max_record_bytes and (
-        isinstance(raw, bytes)
-        or len(raw.encode("utf-8", "surrogatepass")) > limits.max_record_bytes
-    ):
-        return JsonLine(line, None, _oversize(len(raw), limits, path, line))
+    is_bytes = isinstance(raw, bytes)
+    # an upper bound on the line's UTF-8 bytes (a character is at most 4)
+    size = len(raw) if is_bytes else 4 * len(raw)
+    if size > limits.max_record_bytes:
+        exact = size if is_bytes else len(str(raw).encode("utf-8", "surrogatepass"))
+        if exact > limits.max_record_bytes:
+            return JsonLine(line, None, _oversize(exact, limits, path, line))
     if isinstance(raw, bytes):
         if line == 1 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
@@ -212,9 +232,7 @@ def parse_json_line(
             reason = "an integer has more than 4,300 digits; write it as a string"
         return JsonLine(line, None, _bad(reason, path, line))
     # no string can be longer than the line it is written on: most lines skip the field check
-    size_bound = len(raw) if isinstance(raw, bytes) else 4 * len(raw)
-    max_field = limits.max_field_bytes if size_bound > limits.max_field_bytes else None
-    problem = check_value(value, max_field)
+    problem = check_value(value, limits.max_field_bytes if size > limits.max_field_bytes else None)
     if problem is not None:
         reason, field, size = problem
         if size:
@@ -276,10 +294,13 @@ def open_bounded(
     hint: str = "check the path",
     limits: ReadLimits = DEFAULT_LIMITS,
     what: str = "",
+    action: str = "open",
 ) -> IO[bytes]:
     """``path`` opened for reading bytes, once its size is known to be within
     ``limits.max_file_bytes`` (a file whose size the system cannot tell, such as a pipe, is
-    counted as it is read: :func:`bounded_lines`, :func:`read_bytes`).
+    counted as it is read: :func:`bounded_lines`, :func:`read_bytes`). The error for a file that
+    cannot be opened reads ``cannot <action><what>: <reason>; <hint>`` (*what*: ``" the case
+    file"`` or empty).
 
     Raises:
         CaseFileError: the file cannot be opened (``hint`` says how to fix it), or is larger
@@ -292,7 +313,7 @@ def open_bounded(
         raise CaseFileError(f"is a folder, not a file; {hint}", path=str(p)) from None
     except OSError as exc:
         raise CaseFileError(
-            f"cannot open{what}: {exc.strerror or exc}; {hint}", path=str(p)
+            f"cannot {action}{what}: {exc.strerror or exc}; {hint}", path=str(p)
         ) from None
     try:
         size = os.fstat(handle.fileno()).st_size
@@ -322,7 +343,7 @@ def read_bytes(
             or is larger than the file limit (code ``file_too_large``).
     """
     p = Path(path)
-    with open_bounded(p, hint=hint, limits=limits, what=what) as handle:
+    with open_bounded(p, hint=hint, limits=limits, what=what, action="read") as handle:
         try:
             data = handle.read(limits.max_file_bytes + 1)
         except OSError as exc:
@@ -352,6 +373,21 @@ def bounded_lines(
     Raises:
         CaseFileError: more than ``limits.max_file_bytes`` were read (code ``file_too_large``).
     """
+    # the lines of a block are handed over as one list and chained in C: per line, the reader
+    # costs what iterating bytes.splitlines() costs
+    blocks = _line_blocks(handle, path=path, limits=limits, digest=digest, keepends=keepends)
+    return itertools.chain.from_iterable(blocks)
+
+
+def _line_blocks(
+    handle: IO[bytes],
+    *,
+    path: str | None,
+    limits: ReadLimits,
+    digest: _Digest | None,
+    keepends: bool,
+) -> Iterator[list[bytes | OversizeLine]]:
+    """The lines of :func:`bounded_lines`, a list per block read."""
     max_record = limits.max_record_bytes
     total = 0
     pending: list[bytes] = []  # the start of a line that goes on in the next block
@@ -376,7 +412,7 @@ def bounded_lines(
         tail = b"" if block.endswith((b"\n", b"\r")) else lines.pop()
         start = 0
         if lines and skipped:  # the end of an oversize line
-            yield OversizeLine(skipped + _body_size(lines[0], keepends))
+            yield [OversizeLine(skipped + _body_size(lines[0], keepends))]
             skipped = 0
             start = 1
         elif lines and pending:  # the end of a line begun in an earlier block
@@ -387,11 +423,14 @@ def bounded_lines(
         if start < len(lines):
             rest = lines[start:] if start else lines
             if max(map(len, rest)) > max_record:
-                for line in rest:
-                    size = _body_size(line, keepends)
-                    yield OversizeLine(size) if size > max_record else line
+                yield [
+                    OversizeLine(size)
+                    if (size := _body_size(line, keepends)) > max_record
+                    else line
+                    for line in rest
+                ]
             else:
-                yield from rest
+                yield list(rest)  # a list of bytes is a list of bytes | OversizeLine
         if tail:
             if skipped:
                 skipped += len(tail)
@@ -403,9 +442,9 @@ def bounded_lines(
                     pending.clear()
                     pending_size = 0
     if skipped:
-        yield OversizeLine(skipped)
+        yield [OversizeLine(skipped)]
     elif pending:
-        yield b"".join(pending)
+        yield [b"".join(pending)]
 
 
 def _body_size(line: bytes, keepends: bool) -> int:

@@ -137,7 +137,7 @@ def test_a_file_past_the_file_limit_is_refused_before_it_is_read(
     assert "[file_too_large]" in capsys.readouterr().err
 
 
-def test_corpus_import_skips_a_record_past_the_limit_and_mutate_reads_within_limits(
+def test_corpus_import_skips_a_record_past_the_limit_and_mutate_and_study_read_within_limits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     big = {**GOOD, "id": "big", "answer": "y" * 5000}
@@ -159,6 +159,9 @@ def test_corpus_import_skips_a_record_past_the_limit_and_mutate_reads_within_lim
     assert main(["mutate", str(out), "--mutation-seed", "0", "--out",
                  str(tmp_path / "m.jsonl"), "--max-record-bytes", "64"]) == 2  # fmt: skip
     assert "--max-record-bytes" in capsys.readouterr().err
+    assert main(["study", "run", "--corpus", str(out), "--scorers", "deterministic",
+                 "--out", str(tmp_path / "study"), "--max-record-bytes", "64"]) == 2  # fmt: skip
+    assert "[record_too_large]" in capsys.readouterr().err
 
 
 # -- Parquet: the declared size is checked before decompressing; a row group at a time ---------

@@ -167,6 +167,9 @@ def register(subparsers: Any) -> None:
     add_budget_arguments(run)
     add_csv_raw_formulas_argument(run)
     add_model_arguments(run)
+    from hybridjudge.cli._check import add_limit_arguments
+
+    add_limit_arguments(run)  # the bounds on the corpus files read
     run.set_defaults(handler=_run)
 
 
@@ -184,6 +187,7 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge._errors import ConfigError
     from hybridjudge._params import check_repetitions
     from hybridjudge.cli._budget import budget_from_args, report_budget
+    from hybridjudge.cli._check import read_limits
     from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._progress import ProgressLines
@@ -238,6 +242,7 @@ def _run(args: argparse.Namespace) -> int:
         mutation_paths=args.mutations,
         judge_sample=args.judge_sample,
         seed=args.sample_seed,
+        limits=read_limits(args),
     )
     _require_something_to_measure(plan, args.corpus)
     config = config_from_args(args) if needs_model and not judges else None

@@ -57,9 +57,9 @@ from hybridjudge._jsonl import (
     OversizeLine,
     bounded_lines,
     check_value,
+    iter_json_lines,
     open_bounded,
     read_bytes,
-    read_json_lines,
 )
 from hybridjudge._limits import DEFAULT_LIMITS, ReadLimits, format_size, too_large
 from hybridjudge.corpus._labels import Label, read_label
@@ -213,20 +213,23 @@ def _jsonl(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
     """Lines through the one JSONL reader (:mod:`hybridjudge._jsonl`: BOM, invalid UTF-8,
     5,000-deep nesting, 5,000-digit integers, lone surrogates, a line or a string past its
     limit are each one bad line; the file is read a block at a time)."""
-    for item in read_json_lines(path, hint=_OPEN_HINT, limits=limits, what=_WHAT):
-        if item.error is not None:
-            yield item.line, item.error
-        elif not isinstance(item.value, dict):
-            yield (
-                item.line,
-                CaseFileError(
-                    f"expected a JSON object, got {type(item.value).__name__}",
-                    path=str(path),
-                    line=item.line,
-                ),
-            )
-        else:
-            yield item.line, item.value
+    where = str(path)
+    with open_bounded(path, hint=_OPEN_HINT, limits=limits, what=_WHAT) as handle:
+        lines = bounded_lines(handle, path=where, limits=limits)
+        for item in iter_json_lines(lines, path=where, limits=limits):
+            if item.error is not None:
+                yield item.line, item.error
+            elif not isinstance(item.value, dict):
+                yield (
+                    item.line,
+                    CaseFileError(
+                        f"expected a JSON object, got {type(item.value).__name__}",
+                        path=where,
+                        line=item.line,
+                    ),
+                )
+            else:
+                yield item.line, item.value
 
 
 def _json(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
@@ -329,6 +332,7 @@ class _CsvFeed:
         self.record_bytes = 0
         self.oversize = 0  # > 0: the record is one line past the limit, of this many bytes
         self.first = True
+        self.line = 0  # the line last handed over
 
     def start_record(self) -> None:
         self.record_bytes = 0
@@ -339,6 +343,7 @@ class _CsvFeed:
 
     def __next__(self) -> str:
         item = next(self._lines)
+        self.line += 1
         if isinstance(item, OversizeLine):
             if self.record_bytes == 0:  # a whole record on one line: skip it, read on
                 self.oversize = item.size
@@ -351,8 +356,8 @@ class _CsvFeed:
             text = item.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise CaseFileError(
-                f"not valid UTF-8 (byte {exc.start} of a line of the record that starts at the "
-                "line named); re-encode the file as UTF-8",
+                f"line {self.line} is not valid UTF-8 (byte {exc.start} of the line); re-encode "
+                "the file as UTF-8",
                 path=str(self._path),
             ) from None
         if self.first:

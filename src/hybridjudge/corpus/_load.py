@@ -9,7 +9,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import CaseFileError
-from hybridjudge._jsonl import read_json_lines, validate_line
+from hybridjudge._jsonl import bounded_lines, iter_json_lines, open_bounded, validate_line
 from hybridjudge._limits import DEFAULT_LIMITS, ReadLimits
 from hybridjudge.corpus._models import Case, Output
 
@@ -85,10 +85,12 @@ def _read_records(
         )
     where = str(path)
     digest = hashlib.sha256()
-    records = [
-        (item.line, validate_line(item, model, path=where))
-        for item in read_json_lines(path, limits=limits, digest=digest)
-    ]
+    with open_bounded(path, limits=limits) as handle:
+        lines = bounded_lines(handle, path=where, limits=limits, digest=digest)
+        records = [
+            (item.line, validate_line(item, model, path=where))
+            for item in iter_json_lines(lines, path=where, limits=limits)
+        ]
     return digest.hexdigest(), records
 
 

@@ -30,7 +30,7 @@ from hybridjudge._params import (
     check_seed,
 )
 from hybridjudge._sync import run_sync
-from hybridjudge.corpus import Case, Corpus, Output
+from hybridjudge.corpus import Case, Corpus, Output, ReadLimits
 from hybridjudge.study._analysis import analyse
 from hybridjudge.study._judges import SEPARATOR, JudgeSpec, resolve_judges, split_scorer
 from hybridjudge.study._models import (
@@ -293,6 +293,7 @@ def load_plan(
     mutation_paths: Sequence[str | Path] = (),
     judge_sample: JudgeSample = None,
     seed: int = 0,
+    limits: ReadLimits | None = None,
 ) -> StudyPlan:
     """Read corpus folders and frozen mutation files into a :class:`StudyPlan`.
 
@@ -303,6 +304,8 @@ def load_plan(
             ``{corpus: n}``), each with all its mutants, chosen by a seeded shuffle that covers
             defect classes first; ``None`` scores everything.
         seed: seed of that shuffle.
+        limits: the bounds on bytes read per corpus file, line and field
+            (:class:`hybridjudge.corpus.ReadLimits`; the defaults when ``None``).
 
     Raises:
         ConfigError, InputError: see :meth:`StudyPlan.from_corpora`; unreadable files.
@@ -316,7 +319,7 @@ def load_plan(
         mutation_paths = [mutation_paths]
     if not corpus_paths:
         raise ConfigError("no corpus given; pass at least one corpus directory")
-    corpora = [(load_corpus(p), p) for p in corpus_paths]
+    corpora = [(load_corpus(p, limits=limits), p) for p in corpus_paths]
     msets = [
         (load_mutations(m), m, hashlib.sha256(Path(m).read_bytes()).hexdigest())
         for m in mutation_paths
