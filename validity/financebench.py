@@ -14,7 +14,7 @@ judged: only ``ungrounded_number`` findings count) against the answer's evidence
 same run. A good check flags few correct answers and many incorrect ones (a wrong answer need not
 hold a figure the pages lack, so no check flags all of them).
 
-The data is read where it lies (``../shared/data/financebench`` next to the repository, or
+The data is read where it lies (``shared/data/financebench`` in a folder above the repository, or
 ``--data``) and never copied into the repository (the data set states no licence: see
 ``validity/README.md``). Absent data: a message and exit status 0.
 
@@ -64,8 +64,8 @@ def _default_data() -> Path:
 
 
 DATA = _default_data()
-"""Where the data set lies: ``../shared/data/financebench`` from the repository (the first
-ancestor folder holding ``shared/data/financebench``)."""
+"""Where the data set lies: ``shared/data/financebench`` in the first folder above the
+repository that holds it."""
 
 LABELS = ("Correct Answer", "Incorrect Answer", "Refusal")
 HELD_OUT_EVERY = 3
