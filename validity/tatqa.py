@@ -87,8 +87,8 @@ def load_documents(path: Path = DATA) -> list[dict[str, Any]]:
 LAYOUTS = ("pipe", "markdown", "html", "pdf")
 """How a table is handed to the checks (``--layout``): pipe rows (``Total sales | $1,496.5 |
 $1,202.9``), a Markdown table, an HTML table, or text as a PDF extractor returns it (a cell per
-line, a currency sign on a line of its own before its figure, an empty cell as a line holding a
-space)."""
+line, a currency sign on a line of its own before its figure, ``$ million`` as written, an empty
+cell as a line holding a space)."""
 
 
 def _cells(row: Sequence[str]) -> list[str]:
@@ -118,8 +118,8 @@ def render_table(table: Sequence[Sequence[str]], layout: str = "pipe") -> str:
             for c in r:
                 if not c:
                     lines.append(" ")
-                elif c[0] in "$€£" and len(c) > 1:
-                    lines.extend((c[0], c[1:].strip()))
+                elif c[0] in "$€£" and c[1:].strip()[:1] in tuple("0123456789(.-"):
+                    lines.extend((c[0], c[1:].strip()))  # "$1,496.5"; not "$ million"
                 else:
                     lines.append(c)
         return "\n".join(lines)

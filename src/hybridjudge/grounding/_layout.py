@@ -66,11 +66,14 @@ def heading_word(m: re.Match[str]) -> str:
 
 _FIGURE_LINE = lazy(
     r"[ \t]*(?:[-(]?[ \t]*[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"]?[ \t]*[-(]?[ \t]*"
-    r"\d[\d,]*(?:\.\d+)?[ \t]*%?[ \t]*\)?[ \t]*%?|[-\u2013\u2014]+)[ \t]*"
+    r"\d[\d,]*(?:\.\d+)?[ \t]*%?[ \t]*\)?[ \t]*%?"
+    r"|[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"]?[ \t]*[-\u2013\u2014]+"
+    r"|(?:fy\s?)?(?:19|20)\d\d\s?[/-]\s?(?:19|20)?\d\d)[ \t]*"
     r"(?:[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"][ \t]*)?"
 )
 """A line holding only a figure (``81,288``, ``(8,107)``, ``$ 4.00``, ``12.5%``), with a currency
-sign of :data:`CURRENCY_SIGNS`, or a dash (an empty cell); the currency sign of the next cell may
+sign of :data:`CURRENCY_SIGNS`, a dash (an empty cell) or a fiscal year (``2018/2019``,
+``FY 2018-19``: a column's heading); the currency sign of the next cell may
 end it (``183,910 $``: the extractor put the next cell's ``$`` on this line)."""
 
 MIN_FIGURE_LINES = 3
@@ -79,8 +82,13 @@ MIN_FIGURE_SHARE = 0.25
 """The share of its non-blank lines that a text laid out a cell per line has as figure lines
 (a figure alone or a currency sign alone): prose with a short list of figures has fewer."""
 
-_W, _C, _F, _T = range(4)
-"""Kinds of line: blank-looking, a currency sign alone, a figure alone, text."""
+_W, _C, _F, _T, _D = range(5)
+"""Kinds of line: blank-looking, a currency sign alone, a figure alone, text, a date alone (a
+column's heading: ``December 28, 2018``)."""
+_DATE_LINE = lazy(
+    r"[ \t]*[a-z]{3,9}\.?[ \t]+\d{1,2},?[ \t]+(?:19|20)\d\d[ \t]*"
+    r"|[ \t]*\d{1,2}[ \t]+[a-z]{3,9}\.?,?[ \t]+(?:19|20)\d\d[ \t]*"
+)
 
 
 def _kinds(lines: list[str]) -> list[int]:
@@ -93,7 +101,7 @@ def _kinds(lines: list[str]) -> list[int]:
         elif stripped in CURRENCY_SIGNS:
             out.append(_C)
         elif stripped[0].isalpha() or figure.fullmatch(line) is None:
-            out.append(_T)
+            out.append(_D if _DATE_LINE().fullmatch(line) else _T)
         else:
             out.append(_F)
     return out
@@ -124,29 +132,87 @@ def is_cell_per_line(s: str) -> bool:
     return _laid_out(s) is not None
 
 
+def _row_width(kinds: list[int]) -> int:
+    """The number of cells most rows have (a currency sign and its figure are one cell): the
+    table's width. Rows of more are split (a total row without a label follows the last row)."""
+    counts: dict[int, int] = {}
+    cells = 0
+    prev = _T
+    for kind in (*kinds, _T):
+        if kind in (_T, _D):
+            if cells:
+                counts[cells] = counts.get(cells, 0) + 1
+            cells = 0
+        elif kind == _C or (kind == _F and prev != _C):
+            cells += 1
+        if kind != _W:
+            prev = kind
+    if not counts:
+        return 1 << 30
+    return max(counts, key=lambda n: (counts[n], n))
+
+
+_YEAR_LINE = re.compile(r"[ \t]*(?:fy\s?)?(?:19|20)\d\d(?:\s?[/-]\s?(?:19|20)?\d\d)?[ \t]*")
+MAX_HEADING = 40
+"""A text line longer than this after a header row of years is no column heading."""
+
+
 def read_layout(norm: NormalizedText) -> NormalizedText:
     """``norm`` with a table laid out a cell per line (:func:`is_cell_per_line`) rewritten into
     rows, one character for one; any other text as it is.
 
     The line break before a figure or a currency sign alone becomes a tab (a new cell of the
-    row its label line starts), a space after a currency sign alone (``$`` joins its figure);
-    the line break before a blank-looking line becomes a space (no block ends there)."""
+    row its label line starts), a space after a currency sign alone (``$`` joins its figure).
+    The line break before a blank-looking line becomes a space (no block ends there), unless
+    the row is full (it has the cells most rows have) and figures follow: the line is then the
+    empty label of a row of its own (a total).
+    A short text line after a header row of years, with no figure of its own, is a column's
+    heading (``Change (%)``): a cell of the header row; so is a date alone on its line after a
+    label or another heading (``December 28, 2018``)."""
     s = norm.text
     laid_out = _laid_out(s)
     if laid_out is None:
         return norm
     lines, kinds = laid_out
+    width = _row_width(kinds)
+    following = [_T] * len(kinds)  # the kind of the next line that is not blank-looking
+    after = _T
+    for k in range(len(kinds) - 1, -1, -1):
+        following[k] = after
+        if kinds[k] != _W:
+            after = kinds[k]
     out = list(s)
     pos = -1  # the line break before line k
     prev = _T
+    cells = 0
+    years = False  # the row's cells are all years (a header row)
     for k, line in enumerate(lines):
-        if k:
-            kind = kinds[k]
-            if kind == _W:
+        kind = kinds[k]
+        if k == 0:
+            pass
+        elif kind == _W:
+            if cells >= width and following[k] in (_F, _C):
+                cells, years = 0, False  # the empty label of a row of its own
+                prev = _T
+            else:
                 out[pos] = " "
-            elif kind in (_F, _C):
-                out[pos] = " " if prev == _C else "\t"
-            if kind != _W:
-                prev = kind
+        elif kind in (_F, _C):
+            if prev == _C:
+                out[pos] = " "
+            else:
+                out[pos] = "\t"
+                cells += 1
+                years = (cells == 1 or years) and _YEAR_LINE.fullmatch(line) is not None
+        elif kind == _D and (years or cells == 0):
+            out[pos] = "\t"  # dates heading the columns, in a row of their own
+            cells += 1
+            years = True
+        elif years and following[k] == _T and len(line.strip()) <= MAX_HEADING:
+            out[pos] = "\t"  # a column's heading after the header row's years
+            cells += 1
+        else:
+            cells, years = 0, False
+        if kind != _W:
+            prev = kind
         pos += len(line) + 1
     return NormalizedText("".join(out), norm.original, norm.segments)
