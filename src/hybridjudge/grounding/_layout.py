@@ -112,6 +112,8 @@ def _laid_out(s: str) -> tuple[list[str], list[int]] | None:
     if s.count("\n") < MIN_FIGURE_LINES:
         return None
     lines = s.split("\n")
+    if ("|" in s or "\t" in s) and 2 * sum(1 for x in lines if "|" in x or "\t" in x) >= len(lines):
+        return None  # most lines are rows of cells already (before any line is read)
     kinds = _kinds(lines)
     figures = kinds.count(_F)
     cells = figures + kinds.count(_C)
