@@ -32,7 +32,14 @@ from typing import Any
 from hybridjudge.grounding._normalize import NormalizedText
 from hybridjudge.grounding._patterns import compiled, lazy
 
-__all__ = ["CURRENCY_SIGNS", "SCALE_WORDS", "is_cell_per_line", "read_layout", "scale_headings"]
+__all__ = [
+    "CURRENCY_SIGNS",
+    "SCALE_WORDS",
+    "heading_word",
+    "is_cell_per_line",
+    "read_layout",
+    "scale_headings",
+]
 
 _DATA: dict[str, Any] = json.loads(
     (Path(__file__).parent / "data" / "layout.json").read_text(encoding="utf-8")
