@@ -125,7 +125,7 @@ def test_not_a_mutation_file(tmp_path: Path) -> None:
     path = _rewrite_header(REPO / "corpus/opengate/outputs.jsonl", tmp_path / "x.jsonl")
     with pytest.raises(CaseFileError, match="not a mutation file"):
         load_mutations(path)
-    with pytest.raises(CaseFileError, match="cannot open"):
+    with pytest.raises(CaseFileError, match="cannot read"):
         load_mutations(tmp_path / "absent.jsonl")
     (tmp_path / "empty.jsonl").write_bytes(b"")
     with pytest.raises(CaseFileError, match="empty"):
