@@ -46,6 +46,8 @@ from hybridjudge.study._models import (
     StudyAnalysis,
     StudyConfig,
     StudyResult,
+    ThresholdDetection,
+    ThresholdRow,
     UnscoredRow,
 )
 from hybridjudge.study._run import (
@@ -59,6 +61,14 @@ from hybridjudge.study._run import (
     compare_with_paper,
     load_plan,
     run_study,
+)
+from hybridjudge.study._thresholds import (
+    check_budget,
+    choose_threshold,
+    clean_needed,
+    split_clean,
+    study_thresholds,
+    with_thresholds,
 )
 from hybridjudge.study._view import (
     VIEW_FORMAT_VERSION,
@@ -101,6 +111,8 @@ __all__ = [
     "StudyConfig",
     "StudyPlan",
     "StudyResult",
+    "ThresholdDetection",
+    "ThresholdRow",
     "UnscoredRow",
     "ViewData",
     "ViewFinding",
@@ -109,6 +121,9 @@ __all__ = [
     "analyse",
     "arun_study",
     "cheapest_rows",
+    "check_budget",
+    "choose_threshold",
+    "clean_needed",
     "compare_with_paper",
     "load_plan",
     "load_study",
@@ -118,8 +133,11 @@ __all__ = [
     "run_study",
     "save_study",
     "separation_rows",
+    "split_clean",
     "split_scorer",
+    "study_thresholds",
     "unscored_count",
     "unscored_share",
     "view_data",
+    "with_thresholds",
 ]
