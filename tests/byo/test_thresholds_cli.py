@@ -129,3 +129,44 @@ def test_the_budget_must_be_a_share(capsys: pytest.CaptureFixture[str], tmp_path
         main([*argv, "--false-alarm-budget", "1.5"])
     assert caught.value.code == 2
     assert "strictly between 0 and 1" in capsys.readouterr().err
+
+
+def _chosen_study(tmp_path: Path, choosing: list[float]) -> Path:
+    """A study whose support threshold was chosen at budget 0.1 on ``choosing``."""
+    from hybridjudge.study import choose_threshold, save_study
+    from tests.study._fixtures import make_study
+
+    row = choose_threshold("support", choosing, [1.0] * 10, {}, budget=0.1)
+    study = make_study()
+    study = study.model_copy(
+        update={"analysis": study.analysis.model_copy(update={"thresholds": (row,)})}
+    )
+    return save_study(study, tmp_path / "chosen" / "study.json").parent
+
+
+def test_judge_takes_the_threshold_from_the_study(
+    openai_server: FakeOpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Chosen on five 0.8 and five 1.0 scores at budget 0.1: one alarm allowed of 10, so the
+    threshold is the 2nd smallest, 0.8. An answer of the four facts and one unsupported
+    sentence scores 4/5 = 0.8: it fails the default threshold (1.0) and passes the study's."""
+    monkeypatch.setenv("HYBRIDJUDGE_TEST_API_KEY", "x")
+    openai_server.respond_with(TextJudge([CONTEXT]))
+    results = _chosen_study(tmp_path, [0.8] * 5 + [1.0] * 5)
+    cases = tmp_path / "cases.jsonl"
+    row = {"id": "a", "question": "Shipping?", "context": CONTEXT}
+    cases.write_text(json.dumps(row | {"answer": f"{CONTEXT} {UNSUPPORTED}"}) + "\n")
+    argv = ["judge", str(cases), "--scorers", "support", "--base-url", openai_server.base_url]
+    argv += ["--model", "fake", "--cache-dir", str(tmp_path / "cache"), "--max-retries", "0"]
+    assert main(argv) == 1
+    capsys.readouterr()
+    assert main([*argv, "--threshold-from", str(results)]) == 0
+    assert main([*argv, "--threshold-from", str(results), "--threshold", "support=0.5"]) == 2
+    assert "keep one" in capsys.readouterr().err
+    few = _chosen_study(tmp_path / "few", [0.8] * 5)  # 5 < ceil(1/0.1)
+    assert main([*argv, "--threshold-from", str(few)]) == 2
+    assert "not enough clean outputs: 5 to choose on, need at least 10" in capsys.readouterr().err
+    assert main([*argv, "--threshold-from", str(tmp_path / "chosen" / "nowhere")]) == 2

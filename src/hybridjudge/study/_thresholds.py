@@ -34,9 +34,12 @@ from hybridjudge.study._models import (
 
 __all__ = [
     "THRESHOLD_RESAMPLES",
+    "at_thresholds",
     "check_budget",
     "choose_threshold",
+    "chosen_thresholds",
     "clean_needed",
+    "plain_thresholds",
     "split_clean",
     "study_thresholds",
     "with_thresholds",
@@ -289,3 +292,80 @@ def with_thresholds(result: StudyResult, budget: float, *, seed: int = 0) -> Stu
     rows = study_thresholds(result, budget, seed=seed)
     analysis = result.analysis.model_copy(update={"thresholds": rows})
     return result.model_copy(update={"analysis": analysis})
+
+
+def chosen_thresholds(study: StudyResult, where: str = "the study") -> dict[str, float]:
+    """Scorer -> the threshold the study chose for its false-alarm budget (every judge's).
+
+    Fails closed: a study that chose none, or a scorer for which there were too few clean
+    outputs, is an error rather than a silent default.
+
+    Raises:
+        InputError: ``no_chosen_threshold``, naming the study, the scorer and the fix.
+    """
+    rows = study.analysis.thresholds
+    if not rows:
+        raise InputError(
+            f"{where} chose no thresholds; run `hybridjudge study run ... "
+            "--false-alarm-budget 0.05` on outputs with answers labelled correct",
+            code="no_chosen_threshold",
+        )
+    missing = [r for r in rows if r.threshold is None]
+    if missing:
+        raise InputError(
+            f"{where} chose no threshold for {', '.join(r.scorer for r in missing)}: "
+            f"{missing[0].note}; label more answers correct, or raise the budget",
+            code="no_chosen_threshold",
+        )
+    return {r.scorer: float(r.threshold) for r in rows if r.threshold is not None}
+
+
+def plain_thresholds(study: StudyResult, where: str = "the study") -> dict[str, float]:
+    """:func:`chosen_thresholds` keyed by the plain scorer name (``support``), as ``judge`` and
+    the pytest helpers name their scorers; a study of several named judges must be read with
+    :func:`chosen_thresholds` (``mini:support``), since ``support`` would be ambiguous.
+
+    Raises:
+        InputError: ``no_chosen_threshold`` as :func:`chosen_thresholds`, or the study's
+            thresholds belong to several judges.
+    """
+    from hybridjudge.study._judges import split_scorer
+
+    chosen = chosen_thresholds(study, where)
+    judges = sorted({j for j in (split_scorer(s)[0] for s in chosen) if j is not None})
+    if len(judges) > 1:
+        raise InputError(
+            f"{where} chose thresholds for several judges ({', '.join(judges)}); the plain "
+            "scorer names would be ambiguous: pass --threshold SCORER=VALUE with the value of "
+            "the judge you run, from the report's thresholds table",
+            code="no_chosen_threshold",
+        )
+    return {split_scorer(s)[1]: t for s, t in chosen.items()}
+
+
+def at_thresholds(result: StudyResult, thresholds: Mapping[str, float]) -> StudyResult:
+    """``result`` re-read with other judge thresholds: each scored observation of a scorer in
+    ``thresholds`` is flagged when its score is below the threshold, and every table is derived
+    again (``config.thresholds`` says which thresholds). Scorers not named keep their flags.
+    """
+    from hybridjudge.study._analysis import analyse
+
+    observations = tuple(
+        obs.model_copy(update={"flagged": obs.score < thresholds[obs.scorer]})
+        if obs.scorer in thresholds and obs.score is not None
+        else obs
+        for obs in result.observations
+    )
+    analysis = analyse(
+        result.outputs,
+        observations,
+        scorers=result.config.scorers,
+        repetitions=result.config.repetitions,
+        wall_s=result.wall_s,
+    ).model_copy(update={"thresholds": result.analysis.thresholds})
+    config = result.config.model_copy(
+        update={"thresholds": {**result.config.thresholds, **thresholds}}
+    )
+    return result.model_copy(
+        update={"observations": observations, "analysis": analysis, "config": config}
+    )
