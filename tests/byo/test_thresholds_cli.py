@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from hybridjudge.cli import main
+from hybridjudge.model import ModelConfig
 from hybridjudge.study import load_study, split_clean
 from tests.byo._judge import TextJudge
 from tests.support.openai_server import FakeOpenAIServer
@@ -170,3 +171,28 @@ def test_judge_takes_the_threshold_from_the_study(
     assert main([*argv, "--threshold-from", str(few)]) == 2
     assert "not enough clean outputs: 5 to choose on, need at least 10" in capsys.readouterr().err
     assert main([*argv, "--threshold-from", str(tmp_path / "chosen" / "nowhere")]) == 2
+
+
+def test_the_pytest_helpers_read_the_study_thresholds(
+    openai_server: FakeOpenAIServer,
+    fake_model_config: ModelConfig,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The study of the test above (threshold 0.8): the 0.8 answer fails the default min_score
+    and passes the study's; a study with too few clean outputs is an error, never a default."""
+    from hybridjudge import InputError
+    from hybridjudge.testing import FaithfulnessJudge, assert_faithful, thresholds_from_study
+
+    monkeypatch.setenv("HYBRIDJUDGE_TEST_API_KEY", "x")
+    openai_server.respond_with(TextJudge([CONTEXT]))
+    chosen = thresholds_from_study(_chosen_study(tmp_path, [0.8] * 5 + [1.0] * 5))
+    assert chosen == {"support": 0.8}
+    answer = f"{CONTEXT} {UNSUPPORTED}"
+    with FaithfulnessJudge(fake_model_config, scorers=("support",)) as judge:
+        with pytest.raises(AssertionError, match="not faithful"):
+            assert_faithful(answer, CONTEXT, judge=judge)
+        results = assert_faithful(answer, CONTEXT, min_score=chosen, judge=judge)
+    assert results["support"].score == pytest.approx(0.8)
+    with pytest.raises(InputError, match="not enough clean outputs: 5 to choose on"):
+        thresholds_from_study(_chosen_study(tmp_path / "few", [0.8] * 5))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hybridjudge import InputError
@@ -190,3 +192,34 @@ def test_study_thresholds_use_clean_bases_and_count_the_unscored() -> None:
     (few,) = study_thresholds(study, 0.05)
     assert few.status == "too_few_clean"
     assert few.threshold is None
+
+
+def test_gate_compares_both_studies_at_the_chosen_thresholds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The toy study's support scores: 1.0, or 0.5 for fabricated numbers and two inversions;
+    the current run also scores clean base b0 0.5. At the run's threshold 1.0 that is a new
+    false alarm (0/3 -> 1/3): gate fails. Chosen at budget 0.1 on five 0.5 and five 1.0 scores,
+    the threshold is 0.5 (one alarm allowed of 10, the 2nd smallest): nothing scoring 0.5 is
+    flagged in either study, so no false alarm rose and no detection fell: gate passes."""
+    from hybridjudge.cli import main
+    from hybridjudge.study import save_study
+    from tests.study._fixtures import make_study
+
+    save_study(make_study(), tmp_path / "base" / "study.json")
+    save_study(make_study(clean_flagged=True), tmp_path / "now" / "study.json")
+    row = choose_threshold("support", [0.5] * 5 + [1.0] * 5, [1.0] * 10, {}, budget=0.1)
+    assert row.threshold == 0.5
+    chosen = make_study()
+    chosen = chosen.model_copy(
+        update={"analysis": chosen.analysis.model_copy(update={"thresholds": (row,)})}
+    )
+    save_study(chosen, tmp_path / "chosen" / "study.json")
+    argv = ["gate", str(tmp_path / "now"), "--baseline", str(tmp_path / "base" / "study.json")]
+    assert main(argv) == 1
+    assert "false" in capsys.readouterr().err.lower()
+    assert main([*argv, "--threshold-from", str(tmp_path / "chosen")]) == 0
+    assert "thresholds chosen in" in capsys.readouterr().out
+    # a study that chose none cannot be compared at its thresholds: fail closed
+    assert main([*argv, "--threshold-from", str(tmp_path / "base")]) == 2
+    assert "chose no thresholds" in capsys.readouterr().err
