@@ -223,3 +223,18 @@ def test_gate_compares_both_studies_at_the_chosen_thresholds(
     # a study that chose none cannot be compared at its thresholds: fail closed
     assert main([*argv, "--threshold-from", str(tmp_path / "base")]) == 2
     assert "chose no thresholds" in capsys.readouterr().err
+
+
+def test_a_threshold_of_zero_is_said_to_flag_nothing() -> None:
+    """Two of ten choosing scores are 0.0 and one alarm is allowed (budget 0.1): the threshold is
+    the 2nd smallest, 0.0, below which no score can be: the report says it flags nothing."""
+    from hybridjudge.reports import render_markdown
+    from tests.study._fixtures import make_study
+
+    row = choose_threshold("support", [0.0, 0.0] + [1.0] * 8, [1.0] * 10, {}, budget=0.1)
+    assert row.threshold == 0.0
+    study = make_study()
+    study = study.model_copy(
+        update={"analysis": study.analysis.model_copy(update={"thresholds": (row,)})}
+    )
+    assert "flags no output" in render_markdown(study)

@@ -40,6 +40,11 @@ def _threshold_cell(row: ThresholdRow) -> Cell:
         lines=(
             f"[{row.ci_low:.2f}–{row.ci_high:.2f}]",
             f"chosen on {row.choosing} clean, {row.choosing_false_alarms} flagged",
+            *(
+                ["flags no output: more clean outputs than the budget allows score 0"]
+                if row.threshold <= 0.0
+                else []
+            ),
         ),
         title=f"{100 * row.confidence:.0f}% {row.method} ({row.resamples} resamples, seed "
         f"{row.seed})",
