@@ -28,7 +28,9 @@ something against an empty context fails both (the ``no_context`` finding; every
 a share of a data set rather than one answer, ``hybridjudge check`` / ``judge --fail-under
 SCORER=SHARE`` in CI take the share of usable outputs that pass, and so does
 :func:`assert_pass_share` on the batch of :func:`~hybridjudge.grounding.check_many` or
-:func:`~hybridjudge.judges.judge_many`.
+:func:`~hybridjudge.judges.judge_many`. :func:`thresholds_from_study` reads the thresholds a
+study chose for a false-alarm budget (``study run --false-alarm-budget``), for *min_score* or
+*threshold*, as ``judge --threshold-from`` does.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Coroutine, Mapping, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -53,6 +56,7 @@ __all__ = [
     "assert_pass_share",
     "describe_judgement",
     "describe_report",
+    "thresholds_from_study",
 ]
 
 T = TypeVar("T")
@@ -238,13 +242,14 @@ def assert_faithful(
     context: str | Sequence[str],
     *,
     question: str | None = None,
-    min_score: float = DEFAULT_THRESHOLD,
+    min_score: float | Mapping[str, float] = DEFAULT_THRESHOLD,
     scorers: Sequence[str] | None = None,
     judge: FaithfulnessJudge | None = None,
     config: ModelConfig | None = None,
 ) -> dict[str, JudgeResult]:
     """Fail unless every scorer gives *answer* a score of at least *min_score* (the rule of
-    ``hybridjudge judge --threshold``, with its default).
+    ``hybridjudge judge --threshold``, with its default). *min_score* is one number, or one per
+    scorer (e.g. :func:`thresholds_from_study`; a scorer not in it needs the default, 1.0).
 
     Uses *judge* (e.g. the ``hybridjudge_judge`` fixture) or, if none is given, a judge opened
     for this one call with *config* (default: from the environment). An unscored result fails.
@@ -254,21 +259,32 @@ def assert_faithful(
             scorer's score and each claim with its verdict and reason.
         ValueError: *min_score* is not between 0 and 1.
     """
-    if not 0.0 <= min_score <= 1.0:
+    limits = min_score.values() if isinstance(min_score, Mapping) else [min_score]
+    if any(not 0.0 <= v <= 1.0 for v in limits):
         raise ValueError(f"min_score={min_score!r}: give a number between 0 and 1")
+
+    def limit(name: str) -> float:
+        value = _per_scorer(min_score, name)
+        return DEFAULT_THRESHOLD if value is None else value
+
     if judge is None:
         with FaithfulnessJudge(config) as own:
             results = own.judge(answer, context, question=question, scorers=scorers)
     else:
         results = judge.judge(answer, context, question=question, scorers=scorers)
     failing = [
-        r for r in results.values() if r.status == "unscored" or (r.score or 0.0) < min_score
+        r for r in results.values() if r.status == "unscored" or (r.score or 0.0) < limit(r.scorer)
     ]
     if failing:
         names = ", ".join(r.scorer for r in failing)
         body = "\n".join("  " + describe_judgement(r) for r in results.values())
+        shown = (
+            ", ".join(f"{r.scorer} {limit(r.scorer):g}" for r in results.values())
+            if isinstance(min_score, Mapping)
+            else f"{min_score:g}"
+        )
         raise AssertionError(
-            f"answer is not faithful (min_score {min_score:g}; failing: {names})\n{body}\n"
+            f"answer is not faithful (min_score {shown}; failing: {names})\n{body}\n"
             f"  answer: {answer!r}"
         )
     return results
@@ -336,3 +352,18 @@ def assert_pass_share(
             )
     if problems:
         raise AssertionError("the batch does not pass:\n" + "\n".join(problems))
+
+
+def thresholds_from_study(path: str | Path) -> dict[str, float]:
+    """The thresholds a study chose for its false-alarm budget, by scorer (``{"support":
+    0.8}``): pass them as :func:`assert_faithful`'s *min_score* or :func:`assert_pass_share`'s
+    *threshold* (``path``: a results directory or its ``study.json``).
+
+    Raises:
+        InputError: the study chose no threshold, or too few clean outputs left one scorer
+            without (code ``no_chosen_threshold``: a test fails closed rather than pass at a
+            default).
+    """
+    from hybridjudge.study import load_study, plain_thresholds
+
+    return plain_thresholds(load_study(path), f"the study at {path}")

@@ -96,6 +96,8 @@ SHARED_FLAGS = {
     "--fail-under": "exit 1 when the share of usable outputs that pass is below it (check: "
     "grounded; judge: a score at or above --threshold)",
     "--threshold": "a judge's output passes when its score is at or above it (study run, judge)",
+    "--threshold-from": "the judge thresholds a study chose for its false-alarm budget (study "
+    "run --false-alarm-budget), read by judge and gate",
 }
 """Flags that several commands share, with their one meaning (the model flags come from one
 definition, cli/_model_args.py, and -h/-v/-q from cli/_common.py)."""

@@ -56,6 +56,16 @@ def register(subparsers: Any) -> None:
         default=0.0,
         help="allowed absolute drop in a rate, a fraction in [0, 1] (default 0)",
     )
+    parser.add_argument(
+        "--threshold-from",
+        type=Path,
+        default=None,
+        metavar="RESULTS_DIR",
+        help="compare both studies at the judge thresholds chosen in this study (study run "
+        "--false-alarm-budget; e.g. the baseline's directory): every judge's flags are read "
+        "again at its chosen threshold before the rates are compared; a study that chose "
+        "none, or a judge of it not in the current study, cannot be compared (exit 2)",
+    )
     add_max_unscored_argument(parser)
     parser.set_defaults(handler=_run)
 
@@ -66,6 +76,23 @@ def _run(args: argparse.Namespace) -> int:
 
     current = load_study(args.results)
     baseline = load_study(args.baseline)
+    if args.threshold_from is not None:
+        from hybridjudge._errors import InputError
+        from hybridjudge.study import at_thresholds, chosen_thresholds
+
+        where = f"--threshold-from {args.threshold_from}"
+        chosen = chosen_thresholds(load_study(args.threshold_from), where)
+        for name, study in (("the current study", current), ("the baseline", baseline)):
+            absent = [s for s in chosen if s not in study.config.scorers]
+            if absent:
+                raise InputError(
+                    f"{where} chose thresholds for {', '.join(absent)}, which {name} did not "
+                    "run; compare studies of the same judges",
+                    code="no_chosen_threshold",
+                )
+        current, baseline = at_thresholds(current, chosen), at_thresholds(baseline, chosen)
+        shown = ", ".join(f"{s}={t:g}" for s, t in chosen.items())
+        print(f"gate: both studies read at the thresholds chosen in {args.threshold_from}: {shown}")
     result = gate(current, baseline, tolerance=args.tolerance, max_unscored=args.max_unscored)
     labels = {
         "mismatch": "CANNOT COMPARE",

@@ -26,6 +26,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -111,6 +112,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"an output passes a scorer when its score is at or above VALUE, e.g. "
         f"--threshold support=0.8 (repeatable; default {DEFAULT_THRESHOLD:g} for every scorer: "
         "every claim faithful; 'study run' flags an output below it)",
+    )
+    parser.add_argument(
+        "--threshold-from",
+        type=Path,
+        default=None,
+        metavar="RESULTS_DIR",
+        help="take each scorer's --threshold from a study run with --false-alarm-budget (its "
+        "directory or study.json): the threshold chosen there to keep false alarms within "
+        "the budget; a scorer the study chose none for is an error, never a default",
     )
     parser.add_argument(
         "--fail-under",
@@ -303,9 +313,43 @@ def pass_rule(
     given = [f"{name}={value}" for name, value in args.threshold]
     limits = {
         **dict.fromkeys(scorers, DEFAULT_THRESHOLD),
+        **_study_limits(getattr(args, "threshold_from", None), scorers, given),
         **parse_fail_under(given, scorers, "--threshold"),
     }
     return limits, parse_fail_under(args.fail_under, scorers)
+
+
+def _study_limits(
+    path: Path | None, scorers: tuple[str, ...], given: list[str]
+) -> dict[str, float]:
+    """The thresholds of ``--threshold-from`` for the scorers run (none without the flag).
+
+    Raises:
+        InputError: the study chose none for a scorer run (``no_chosen_threshold``).
+        ConfigError: ``--threshold`` names a scorer ``--threshold-from`` sets too.
+    """
+    if path is None:
+        return {}
+    from hybridjudge._errors import ConfigError, InputError
+    from hybridjudge.study import load_study, plain_thresholds
+
+    where = f"--threshold-from {path}"
+    chosen = plain_thresholds(load_study(path), where)
+    missing = [s for s in scorers if s not in chosen]
+    if missing:
+        raise InputError(
+            f"{where} has no chosen threshold for {', '.join(missing)} (it has "
+            f"{', '.join(chosen)}); run the study with these scorers, or drop them from "
+            "--scorers",
+            code="no_chosen_threshold",
+        )
+    both = [g.partition("=")[0] for g in given if g.partition("=")[0] in chosen]
+    if both:
+        raise ConfigError(
+            f"--threshold {both[0]}=... and --threshold-from both set {both[0]}'s threshold; "
+            "keep one"
+        )
+    return {s: chosen[s] for s in scorers}
 
 
 def judged_outputs_fail(

@@ -27,6 +27,16 @@ def scorer_threshold(text: str) -> tuple[str, float]:
     return name, number
 
 
+def _budget(text: str) -> float:
+    """``argparse`` type of ``--false-alarm-budget``: a share strictly between 0 and 1."""
+    value = parse_fraction(text)
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(
+            f"expected a share strictly between 0 and 1 (e.g. 0.05 or 5%), got {text!r}"
+        )
+    return value
+
+
 def _sample(text: str) -> int | dict[str, int | None] | None:
     """``N``, ``CORPUS=N,...`` (``CORPUS=all``: that corpus whole) or ``all``."""
     if text == "all":
@@ -140,6 +150,17 @@ def register(subparsers: Any) -> None:
         "NAME:SCORER=VALUE sets one judge's",
     )
     run.add_argument(
+        "--false-alarm-budget",
+        type=_budget,
+        default=None,
+        metavar="SHARE",
+        help="choose each judge's threshold: the highest that flags at most SHARE of the "
+        "clean outputs (answers labelled correct) on a seeded half of them, with a bootstrap "
+        "interval and its false alarms on the other half; written into study.json and the "
+        "reports, read by judge/gate --threshold-from. Needs ceil(1/SHARE) clean outputs in "
+        "each half, else it says so and chooses none (default: off)",
+    )
+    run.add_argument(
         "--judge-sample",
         type=_sample,
         default=None,
@@ -235,6 +256,11 @@ def _run(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"--threshold names unknown judge(s) {', '.join(unknown)}; judges: "
             f"{', '.join(JUDGE_SCORERS)}{named}"
+        )
+    if args.false_alarm_budget is not None and not needs_model:
+        raise ConfigError(
+            "--false-alarm-budget chooses judges' thresholds, but --scorers has no judge or "
+            "peer; add support, contradiction, ragas or deepeval to --scorers, or drop it"
         )
     out = check_out_dir(args.out, create=not args.dry_run)  # a dry run writes nothing
     plan = load_plan(
@@ -332,6 +358,15 @@ def _run(args: argparse.Namespace) -> int:
                 max_cost_usd=budget,
             )
         result = compare_with_paper(result, plan)
+        if args.false_alarm_budget is not None:
+            from hybridjudge.study import with_thresholds
+
+            result = with_thresholds(result, args.false_alarm_budget)
+            for row in result.analysis.thresholds:
+                if row.note is not None:
+                    logging.getLogger("hybridjudge.cli.study").warning(
+                        "%s: %s", row.scorer, row.note
+                    )
         paths = write_reports(result, out, csv_raw_formulas=args.csv_raw_formulas)
     log_study_warnings(result, sampling=False)  # the sample was announced before the run
     if not args.quiet:

@@ -135,6 +135,20 @@ def render_html(study: StudyResult) -> str:
                 f"<p>{_md_inline(SEPARATION_EXPLAINED)}</p>",
             )
         )
+    if a.thresholds:
+        from hybridjudge.reports._thresholds import (
+            THRESHOLDS_TITLE,
+            threshold_table,
+            thresholds_explained,
+        )
+
+        body.append(
+            _section(
+                THRESHOLDS_TITLE,
+                f"<p>{_md_inline(thresholds_explained(a))}</p>",
+                table_block(threshold_table(a).to_html()),
+            )
+        )
     if a.cheapest:
         items = "".join(f"<li>{html.escape(line)}</li>" for line in cheapest_lines(a))
         body.append(

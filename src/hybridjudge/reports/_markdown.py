@@ -233,6 +233,15 @@ def render_markdown(study: StudyResult) -> str:
     if has_natural_separation(a):
         lines += ["## Separation of right and hallucinated answers (AUROC)", ""]
         lines += [SEPARATION_EXPLAINED, "", separation_table(a, scorers).to_markdown(), ""]
+    if a.thresholds:
+        from hybridjudge.reports._thresholds import (
+            THRESHOLDS_TITLE,
+            threshold_table,
+            thresholds_explained,
+        )
+
+        lines += [f"## {THRESHOLDS_TITLE}", "", thresholds_explained(a), ""]
+        lines += [threshold_table(a).to_markdown(), ""]
     if a.cheapest:
         lines += ["## Cheapest judge per defect class", "", CHEAPEST_EXPLAINED, ""]
         lines += [f"- {markdown_text(line)}" for line in cheapest_lines(a)] + [""]

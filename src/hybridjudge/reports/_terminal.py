@@ -66,6 +66,16 @@ def print_study_summary(study: StudyResult, console: Any) -> None:
                 title="right vs hallucinated answers: AUROC [95% bootstrap]; unscored left out"
             )
         )
+    if study.analysis.thresholds:
+        from hybridjudge.reports._thresholds import threshold_table
+
+        budget = ", ".join(sorted({f"{r.budget:g}" for r in study.analysis.thresholds}))
+        console.print(
+            threshold_table(study.analysis).to_rich(
+                title=f"thresholds for a false-alarm budget of {budget}: chosen on half the "
+                "clean outputs [95% bootstrap]; false alarms on the kept-back half"
+            )
+        )
     lines = cheapest_lines(study.analysis)
     if lines:
         console.print("cheapest judge detecting each class in every repetition:", markup=False)

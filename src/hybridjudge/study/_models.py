@@ -43,18 +43,22 @@ __all__ = [
     "StudyAnalysis",
     "StudyConfig",
     "StudyResult",
+    "ThresholdDetection",
+    "ThresholdRow",
     "UnscoredRow",
 ]
 
 STUDY_FORMAT = "hybridjudge.study"
-STUDY_FORMAT_VERSION = 3
+STUDY_FORMAT_VERSION = 4
 """Version 2 added several judges (``config.judges``, ``judge_usage_by_judge``), the separation
 of labelled right and hallucinated answers (``analysis.separation``) and the cheapest judge per
 defect class (``analysis.cheapest``). Version 3 added the answers' labels: false alarms count only
 bases labelled correct (``clean`` true) and count the unlabelled apart
 (``FalseAlarmRow.unlabelled``); bases labelled incorrect get a detection row of their own
-(``labelled_incorrect``, origin ``labelled``) and a separation row (``SeparationRow.origin``)."""
-READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3)
+(``labelled_incorrect``, origin ``labelled``) and a separation row (``SeparationRow.origin``).
+Version 4 added the thresholds chosen for a false-alarm budget (``analysis.thresholds``, written
+by ``study run --false-alarm-budget``)."""
+READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4)
 """Versions :func:`~hybridjudge.study.load_study` reads (an older file has none of the newer
 fields, which read as empty; its tables stay as they were computed: a version 1 or 2 study
 counted an unlabelled base as clean)."""
@@ -440,6 +444,89 @@ class CheapestRow(_Frozen):
     """That scorer's mutants scored."""
 
 
+class ThresholdDetection(_Frozen):
+    """Defective outputs of ONE (corpus, defect class, origin) a chosen threshold flags."""
+
+    corpus: str
+    """Corpus name."""
+    defect_class: str
+    """The defect class (``labelled_incorrect`` for the bases labelled incorrect)."""
+    origin: str
+    """``paper``, ``mutator``, ``natural`` or ``labelled``."""
+    n: int
+    """Defective outputs of the class scored in every repetition."""
+    flagged: int
+    """Of those, the ones whose score (mean over repetitions) is below the threshold."""
+    unscored: int
+    """Defective outputs left out: unscored in some repetition."""
+    rate: float | None
+    """``flagged / n`` (``None`` when n is 0)."""
+    ci_low: float | None
+    """Wilson 95% interval, lower bound."""
+    ci_high: float | None
+    """Wilson 95% interval, upper bound."""
+
+
+class ThresholdRow(_Frozen):
+    """The threshold of one scorer that keeps false alarms on clean outputs within a budget.
+
+    The clean outputs (bases labelled correct, scored in every repetition; an output's score is
+    its mean over the repetitions) are split by a seeded shuffle into a *choosing* half (the
+    first ``ceil(n/2)``) and a *kept-back* half. With ``m`` choosing scores sorted ascending and
+    ``k = floor(budget * m)`` false alarms allowed, the threshold is the ``(k+1)``-th smallest:
+    the highest threshold that flags (score below it) at most ``k`` of them. It is then measured
+    on what did not choose it: the kept-back clean outputs (false alarms) and the defective ones
+    (flagged, per defect class). With fewer than ``ceil(1/budget)`` choosing scores the budget
+    cannot be resolved (``k`` would be 0): ``status`` is ``too_few_clean`` and no threshold is
+    given.
+    """
+
+    scorer: str
+    """Scorer name."""
+    budget: float
+    """The false-alarm budget: the largest share of clean outputs it may flag."""
+    status: Literal["chosen", "too_few_clean"]
+    """``chosen``, or ``too_few_clean`` (no threshold: see ``note``)."""
+    threshold: float | None
+    """The chosen threshold (an output is flagged when its score is below it)."""
+    ci_low: float | None
+    """Lower end of the bootstrap interval of the threshold (resampling the choosing half)."""
+    ci_high: float | None
+    """Upper end of that interval."""
+    confidence: float
+    """Two-sided level of the intervals."""
+    resamples: int
+    """Bootstrap resamples."""
+    seed: int
+    """Seed of the split and of the bootstrap."""
+    method: str
+    """How the threshold's interval was computed."""
+    clean: int
+    """Clean outputs scored in every repetition (choosing + kept back)."""
+    choosing: int
+    """Clean outputs the threshold was chosen on."""
+    needed: int
+    """Choosing clean outputs the budget needs: ``ceil(1 / budget)``."""
+    unscored_clean: int
+    """Clean outputs left out: unscored in some repetition."""
+    choosing_false_alarms: int | None
+    """Choosing clean outputs the threshold flags (at most ``floor(budget * choosing)``)."""
+    kept_back: int
+    """Kept-back clean outputs (the false-alarm rate is measured on them)."""
+    kept_back_false_alarms: int | None
+    """Kept-back clean outputs the threshold flags."""
+    kept_back_rate: float | None
+    """``kept_back_false_alarms / kept_back``."""
+    kept_back_ci_low: float | None
+    """Wilson 95% interval, lower bound."""
+    kept_back_ci_high: float | None
+    """Wilson 95% interval, upper bound."""
+    detection: tuple[ThresholdDetection, ...] = ()
+    """Defective outputs flagged at the threshold, one row per (corpus, defect class, origin)."""
+    note: str | None = None
+    """Why there is no threshold (``not enough clean outputs: N, need at least M ...``)."""
+
+
 class StudyAnalysis(_Frozen):
     """Everything derived from the observations."""
 
@@ -458,6 +545,9 @@ class StudyAnalysis(_Frozen):
     hallucinated answers."""
     cheapest: tuple[CheapestRow, ...] = ()
     """One row per (corpus, defect class, origin): the cheapest LLM scorer detecting it."""
+    thresholds: tuple[ThresholdRow, ...] = ()
+    """With a false-alarm budget (``study run --false-alarm-budget``): one row per judge or peer
+    scorer, its threshold chosen on the clean outputs (empty without a budget)."""
 
 
 class ReferenceDifference(_Frozen):
