@@ -4,7 +4,8 @@ change), on the OpenGATE case file and on TAT-QA's dev split as case lines, inte
 The guards of issue 37 (bounded readers, the terminal guard, the findings cap) sit on this path;
 this measures what they cost where a user pays it: the whole command in a fresh interpreter
 (start-up, reading, checking, printing), ``--rounds`` times per tree, alternating, medians and
-the ratio ours / base. The TAT-QA case file is built from ``../shared/data/tatqa`` (each table as
+the ratio ours / base. The TAT-QA case file is built from ``shared/data/tatqa`` beside the
+repository (each table as
 pipe rows plus its paragraphs as the context, the gold answer written ``It was X scale.``); it is
 skipped with a message where that data is absent.
 
