@@ -113,6 +113,40 @@ def test_every_output_shows_its_findings_as_marks_and_their_evidence_in_the_cont
     assert _errors(driver) == []
 
 
+def test_the_claims_a_judge_found_unfaithful_are_marked_in_the_answer(
+    viewer_browser: Any, data: ViewData, page: Path
+) -> None:
+    driver = viewer_browser
+    driver.get(page.as_uri())
+    judged = [o for o in data.outputs if any(c.start is not None for c in o.claims)]
+    assert len(judged) > 10  # the mutants the judges flag, claim by claim
+    for output in judged[:15]:
+        _select(driver, output.id)
+        shown = driver.execute_script(
+            "const out = {};"
+            "for (const box of document.querySelectorAll('.box.claims'))"
+            "  out[box.dataset.scorer] = [...box.querySelectorAll('mark.claim')]"
+            "    .map(m => m.textContent);"
+            "return out;"
+        )
+        for scorer in {c.scorer for c in output.claims}:
+            spans = sorted(
+                {
+                    (c.start, c.end)
+                    for c in output.claims
+                    if c.scorer == scorer and c.repetition == 0
+                }
+                - {(None, None)}
+            )
+            kept, last = [], -1
+            for start, end in spans:  # overlapping claims: the first one is marked
+                if start is not None and end is not None and start >= last:
+                    kept.append(output.answer[start:end])
+                    last = end
+            assert shown.get(scorer, []) == kept, (output.id, scorer)
+    assert _errors(driver) == []
+
+
 def test_filters_hide_what_they_should_and_the_keys_move(
     viewer_browser: Any, data: ViewData, page: Path
 ) -> None:

@@ -44,6 +44,7 @@ padding:8px 10px;white-space:pre-wrap;word-break:break-word}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 mark.finding{background:#f6c4bf;border-bottom:2px solid #b3261e}
 mark.evidence{background:#cde6c7;border-bottom:2px solid #2e7d32}
+mark.claim{background:#d9d4f0;border-bottom:2px solid #4a3a9a}
 table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #d0d0d0;padding:3px 6px;
 text-align:left;vertical-align:top}th{background:#eceae6}.bad{color:#b3261e;font-weight:600}
 .ok{color:#2e7d32}.passage{margin-bottom:6px}.passage b{color:#666;font-weight:400}
@@ -105,6 +106,18 @@ function show(index) {
   for (const f of o.findings) ul.append(el("li", f.kind + ": " + f.message +
     (f.evidence ? "  [compared with: " + f.evidence + "]" : "")));
   d.append(ul);
+  if (o.claims.length) {
+    const judges = [...new Set(o.claims.map((c) => c.scorer))];
+    for (const name of judges) {
+      const mine = o.claims.filter((c) => c.scorer === name && c.repetition === 0);
+      d.append(el("h3", "Claims " + name + " found unfaithful (repetition 0: " + mine.length + ")"));
+      const box = marked(o.answer, mine.map((c) => ({start: c.start, end: c.end,
+        title: name + ": unfaithful"})), "claim");
+      box.classList.add("claims"); box.dataset.scorer = name; d.append(box);
+      const elsewhere = mine.filter((c) => c.start === null);
+      for (const c of elsewhere) d.append(el("div", "(rephrased) " + c.claim, "meta"));
+    }
+  }
   d.append(el("h3", "Verdicts"));
   const t = el("table"); const head = el("tr");
   for (const h of ["scorer", "rep.", "score", "verdict", "issues / reason"]) head.append(el("th", h));
@@ -163,8 +176,9 @@ def render_viewer(data: ViewData) -> str:
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{title}</title><style>{_STYLE}</style></head><body>"
         f"<header><h1>{title}</h1><p>{len(data.outputs)} outputs. Keys: <kbd>j</kbd>/<kbd>k</kbd> "
-        "or arrows to move, <kbd>/</kbd> to the filters. Red: a finding in the answer; green: "
-        'the context it was compared with.</p></header><main><div id="side"><div id="filters">'
+        "or arrows to move, <kbd>/</kbd> to the filters. Red: a finding of the checks; green: "
+        "the context it was compared with; violet: a claim a judge found unfaithful.</p>"
+        '</header><main><div id="side"><div id="filters">'
         '<label>corpus<select id="f-corpus"><option value="">all</option></select></label>'
         '<label>defect class<select id="f-defect"><option value="">all</option></select></label>'
         '<label>flagged by<select id="f-scorer"><option value="">any or none</option></select>'

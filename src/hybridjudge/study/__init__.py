@@ -75,6 +75,7 @@ from hybridjudge.study._thresholds import (
 )
 from hybridjudge.study._view import (
     VIEW_FORMAT_VERSION,
+    ViewClaim,
     ViewData,
     ViewFinding,
     ViewOutput,
@@ -117,6 +118,7 @@ __all__ = [
     "ThresholdDetection",
     "ThresholdRow",
     "UnscoredRow",
+    "ViewClaim",
     "ViewData",
     "ViewFinding",
     "ViewOutput",

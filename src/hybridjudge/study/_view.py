@@ -19,7 +19,15 @@ from pydantic import BaseModel, ConfigDict
 from hybridjudge._errors import InputError
 from hybridjudge.study._models import Observation, StudyResult
 
-__all__ = ["VIEW_FORMAT_VERSION", "ViewData", "ViewFinding", "ViewOutput", "ViewScore", "view_data"]
+__all__ = [
+    "VIEW_FORMAT_VERSION",
+    "ViewClaim",
+    "ViewData",
+    "ViewFinding",
+    "ViewOutput",
+    "ViewScore",
+    "view_data",
+]
 
 VIEW_FORMAT_VERSION = 1
 """Version of :class:`ViewData` (embedded in the viewer page as JSON)."""
@@ -46,6 +54,22 @@ class ViewFinding(_Frozen):
     """Index of the context passage holding :attr:`evidence` (``None``: not found as written)."""
     evidence_start: int | None = None
     """Offset of :attr:`evidence` in that passage."""
+
+
+class ViewClaim(_Frozen):
+    """A claim a judge found unfaithful (not supported, or contradicted), where it stands in the
+    answer when it is one of its sentences."""
+
+    scorer: str
+    """The judge."""
+    repetition: int
+    """Repetition index."""
+    claim: str
+    """The claim as the judge recorded it."""
+    start: int | None = None
+    """Where it is in the answer (``None``: the judge rephrased it)."""
+    end: int | None = None
+    """End of that span (exclusive)."""
 
 
 class ViewScore(_Frozen):
@@ -96,6 +120,8 @@ class ViewOutput(_Frozen):
     """The case's context passages."""
     findings: tuple[ViewFinding, ...]
     """The deterministic checks' findings (empty: grounded)."""
+    claims: tuple[ViewClaim, ...] = ()
+    """The claims each judge found unfaithful (its issues), located in the answer."""
     scores: tuple[ViewScore, ...]
     """Every scorer's verdicts on it, by scorer then repetition."""
     disagreement: Literal["checks_only", "judges_only"] | None
@@ -148,6 +174,25 @@ def _locate(evidence: str | None, context: tuple[str, ...]) -> tuple[int | None,
         if at >= 0:
             return index, at
     return None, None
+
+
+def _claims(observed: list[Observation], answer: str, checks: str) -> tuple[ViewClaim, ...]:
+    claims = []
+    for obs in observed:
+        if obs.scorer == checks or obs.status != "scored":
+            continue
+        for claim in obs.issues:
+            at = answer.find(claim)
+            claims.append(
+                ViewClaim(
+                    scorer=obs.scorer,
+                    repetition=obs.repetition,
+                    claim=claim,
+                    start=at if at >= 0 else None,
+                    end=at + len(claim) if at >= 0 else None,
+                )
+            )
+    return tuple(claims)
 
 
 def _disagreement(
@@ -255,6 +300,7 @@ def view_data(study: StudyResult, *, roots: tuple[Path, ...] = ()) -> ViewData:
                 answer=out.text,
                 context=tuple(case.context),
                 findings=tuple(findings),
+                claims=_claims(observed, out.text, DETERMINISTIC),
                 scores=tuple(
                     ViewScore(
                         scorer=o.scorer,
