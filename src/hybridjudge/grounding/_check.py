@@ -553,6 +553,31 @@ def _add_reporting_periods(i: int, sc: Scan, index: _Index) -> None:
     index.exact.setdefault(_k("calendar", Fraction(12)), _occurrence(i, sc, *first))
 
 
+_YEAR_CELL_AFTER = re.compile(r"[ \t,|]*[\t|][ \t]*((?:19|20)\d\d)(?=[ \t]*(?:[|\t\n]|\Z))")
+"""A year standing alone in the next cell of a header row (``December 31, | 2019 | 2018``)."""
+
+
+def _add_column_dates(i: int, sc: Scan, index: _Index) -> None:
+    """Add the dates a header row names once for its columns of years: ``June 30, | 2023 |
+    2022 | 2021`` (a statement's heading, ``For the years ended June 30,`` above a row of
+    years, as :func:`read_layout` joins a cell-per-line header) names June 30 of each year,
+    as an answer writes them (``the fiscal year ended June 30, 2021``). The date's own year
+    (or none) is followed by year cells only; a cell of anything else ends the row."""
+    s = sc.norm.text
+    if "\t" not in s and "|" not in s:
+        return
+    for q, (_, end) in zip(sc.quantities, sc.norm_spans, strict=True):
+        if q.kind != "date":
+            continue
+        mmdd = int(q.value) % 10000
+        m = _YEAR_CELL_AFTER.match(s, end)
+        while m is not None:
+            year = int(m[1])
+            occ = _occurrence(i, sc, *m.span(1))
+            index.exact.setdefault(_k("date", Fraction(year * 10000 + mmdd)), occ)
+            m = _YEAR_CELL_AFTER.match(s, m.end())
+
+
 def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
     """Add the dash cells of a passage's tables as the figure 0 (``0 - (-42,271)`` for a row
     ``— | (42,271)``; a zero of an answer is grounded by nothing else, see
@@ -1210,6 +1235,7 @@ class GroundingContext:
                 _add_dosing(i, sc, index)
                 _add_one_unit(i, sc, index)
                 _add_stated_changes(i, sc, index)
+                _add_column_dates(i, sc, index)
                 if "|" in sc.norm.text or "\t" in sc.norm.text:
                     _add_nil_cells(i, sc, index)
                 for ident in sc.idents:
@@ -1749,8 +1775,15 @@ def _allowed_index(values: tuple[str, ...]) -> _Index:
 
 def _question_index(question: str) -> _Index:
     index = _Index()
-    for q in scan(question).quantities:
+    sc = scan(question)
+    for q in sc.quantities:
         index.add(q, ("question", None, q.span, q.text))
+    for ident in sc.idents:
+        if ident.number is not None and _LABELLED_FIGURE.match(ident.text):
+            # "FY2023", "FY 2023": the year a question names, as a context's (GroundingContext._idx)
+            span = sc.norm.to_original(ident.start, ident.end)
+            occ: _Occ = ("question", None, span, question[span[0] : span[1]])
+            index.any_raw.setdefault(_k(None, ident.number), occ)
     return index
 
 
