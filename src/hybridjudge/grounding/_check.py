@@ -164,6 +164,13 @@ any operands, two-digit figures would let 28.2% of those fabrications pass."""
 APPROX_QUESTION_SIGNIFICANT = 2
 """See :data:`APPROX_TRACE_SIGNIFICANT`."""
 
+TRUNCATED_SIGNIFICANT = 4
+"""Fewest significant digits of a figure with decimals stated as an approximation (``≈ 0.6638``,
+``approximately 34.63%``) that may be a derivation's value cut at its last digit rather than
+rounded (rule ``truncated``: the value lies between the figure and one unit of its last digit
+further from zero, 0.66387 for ``≈ 0.6638``, not 0.66372). Models writing out their working do
+this; with fewer digits (``≈ 0.66``), or written with ``=``, the rounding alone decides."""
+
 SHARE_POINTS = 0.5
 """How far, in percentage points, a context percentage may lie from a share the answer states in
 words (``two-thirds``, ``half of the``, ``one in three``) and still be it: a fraction word is
@@ -1949,6 +1956,11 @@ def _readings(target: Target, q: Quantity, meta: Meta) -> Iterator[Target]:
     yield target
     if meta[3] & F_DECREASE and target.value > 0:
         yield replace(target, value=-target.value)
+    if meta[3] & F_APPROX and meta[1] > 0 and meta[2] >= TRUNCATED_SIGNIFICANT:
+        # rule "truncated": "≈ 0.6638" for 0.66387, the working's value cut, not rounded
+        yield replace(
+            target, value=target.value + math.copysign(target.half, target.value), rule="truncated"
+        )
     if target.kind == "plain" and target.mult == 1.0 and meta[1] == 0:
         # "$4,071,000,000" as "$4,071 million" of figures whose scale is not stated, at the
         # precision written (its zeros are no rounding: "148,000" is no 147,820)
@@ -2126,6 +2138,10 @@ class GroundingChecker:
         memo = self._memo
         operands: list[tuple[float, str, bool, int]] = []  # and the quantity's index
         traced = [False] * len(sc.quantities)
+        derived_here: dict[tuple[str, Fraction, str | None], str] = {}
+        """The answer's figures derived so far, by kind, value and unit: a figure the answer
+        repeats (``36.76% = $5,802 million / $15,785 million``, then ``from 32.93% to 36.76%``)
+        is the same derivation, wherever the operands stand."""
         meta_of = sc.meta or ((1, 0, 1, 0),) * len(sc.quantities)
         for n, (q, ph, meta) in enumerate(
             zip(sc.quantities, sc.placeholders, meta_of, strict=True)
@@ -2154,8 +2170,15 @@ class GroundingChecker:
                 out.append(restated)
                 traced[n] = True
                 continue
+            how = derived_here.get((q.kind, q.value, q.unit))
+            if how is not None:  # rule "repeated": as derived above
+                out.append(QuantityTrace(q, "derived", derivation=f"{how} (repeated)"))
+                traced[n] = True
+                operands.append((float(q.value), q.text, q.unit == "%", n))
+                continue
             how = self._derive(q, meta, operands, sc, n, traced)
             if how is not None:
+                derived_here.setdefault((q.kind, q.value, q.unit), how)
                 out.append(QuantityTrace(q, "derived", derivation=how))
                 traced[n] = True
                 operands.append((float(q.value), q.text, q.unit == "%", n))
@@ -2482,7 +2505,7 @@ class GroundingChecker:
             if how is None and not (meta[3] & F_RESULT and len(shown) >= 2):
                 how = self._context_derivation(t)
             if how is not None:
-                return how
+                return f"{how} ({t.rule})" if t.rule else how
         return None
 
     def _context_derivation(self, target: Target) -> str | None:

@@ -817,7 +817,8 @@ F_CHANGE = 512
 """The sign is stated by a change with its amount (``decreased by 5,022``, ``a decline of 3%``)
 in running text, not by a label such as ``Net loss`` in a table row."""
 F_APPROX = 1024
-"""Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``."""
+"""Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``,
+``≈``."""
 F_DECADE = 2048
 """A decade (``1960s``, ``mid-1990s``), valued at its first year: any year of it grounds it."""
 F_SHARE = 4096
@@ -1483,7 +1484,7 @@ def _is_cell(s: str, start: int, end: int) -> bool:
 
 _APPROX_WORDS = (
     *("approximately", "approx.", "approx", "about", "around", "roughly", "nearly", "almost"),
-    *("some", "circa", "ca.", "close to", "estimated", "~"),
+    *("some", "circa", "ca.", "close to", "estimated", "~", "≈"),
     # French, German, Spanish, Italian, Portuguese, Dutch
     *("environ", "approximativement", "près de", "presque", "quasiment", "ungefähr", "etwa"),
     *("rund", "zirka", "aproximadamente", "alrededor de", "cerca de", "casi", "quasi", "quase"),
@@ -1493,12 +1494,13 @@ _APPROX_WORDS = (
 
 
 def _ends_with_word(before: str, words: tuple[str, ...]) -> bool:
-    """Whether ``before`` ends with one of ``words`` as a word of its own (``~`` needs none)."""
+    """Whether ``before`` ends with one of ``words`` as a word of its own (``~`` and ``≈`` need
+    none)."""
     if not before.endswith(words):
         return False
     w = next(w for w in words if before.endswith(w))
     k = len(before) - len(w)
-    return k == 0 or w == "~" or not before[k - 1].isalpha()
+    return k == 0 or w in ("~", "≈") or not before[k - 1].isalpha()
 
 
 _ABOVE_WORDS = (
@@ -1530,7 +1532,7 @@ def _ratio_to_one(s: str, start: int, before: str) -> bool:
     )
 
 
-_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~")
+_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~≈")
 """Characters before a number that may set a flag (besides letters)."""
 _FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
 """First characters after a number (spaces skipped) that may set a flag."""
@@ -1560,7 +1562,7 @@ def _flags_in_context(
             return 0
     flags = 0
     value = p[1]
-    if (last.isalpha() or last in "~.") and _ends_with_word(before, _APPROX_WORDS):
+    if (last.isalpha() or last in "~≈.") and _ends_with_word(before, _APPROX_WORDS):
         flags |= F_APPROX
     if last.isalpha() and before.endswith(_BOUND_WORDS):
         if _ends_with_word(before, _ABOVE_WORDS):
