@@ -1461,7 +1461,11 @@ _COUNT_AFTER = re.compile(
     r"components|categories|columns|rows|quantities|data\s+points|operands|terms|periods|years|"
     r"quarters|halves|segments|metrics|totals|balances|rates)\b"
 )
-_COUNT_BEFORE = re.compile(r"(?:these|those|both|the|all|each\s+of\s+the)\s+$")
+_COUNT_BEFORE = re.compile(
+    r"(?:these|those|both|the|all|each\s+of\s+the)(?:\s+(?:past|last|previous|prior))?\s+$"
+)
+"""Words before a count of things the context lists: ``the two figures``, ``both years``, ``over
+the past three years`` (the years of its table)."""
 _ORDINAL_HALF = re.compile(r"(?:first|second|other|latter|former|1st|2nd)\s+$")
 
 
@@ -1622,14 +1626,15 @@ def _flags_in_context(
     elif (
         group == "words"
         and p[2] in ("year", "quarter")
-        and s[end - 1] == "s"  # "the two years", not "the five-year plan"
+        and s[end - 1] == "s"  # "the two years", not "the two-year period" (a claim)
         and value.denominator == 1
         and value.numerator <= 12
         and last.isalpha()
         and _COUNT_BEFORE.search(before + " ") is not None
     ):
-        # "over the two years", "of the three years shown": the years the context lists, as
-        # "the two figures" are its figures ("over 3 years", "for three years" are durations)
+        # "over the two years", "of the three years shown", "over the past three years": the
+        # years the context lists, as "the two figures" are its figures ("over 3 years", "for
+        # three years" are durations)
         flags |= F_COUNT
     return flags
 
