@@ -1,7 +1,7 @@
 """Named trace rules: a figure cut rather than rounded after an approximation sign (``≈ 0.6638``
 for 0.66387: ``truncated``) and a derived figure the answer states again (``repeated``), each
 recorded by name in the derivation of its trace; and the counting words of the years a table
-lists (``over the past three years``).
+lists (``over the past three years``) and the ``* 100%`` of a percentage formula.
 
 The golden cases are data (``data/trace_rule_cases.json``), each with its verdict worked out by
 hand.

@@ -1585,7 +1585,9 @@ def _flags_in_context(
         flags |= F_DECREASE  # "a 6% decrease", "6% lower": the decrease a noun after it states
     if last == "=":
         flags |= F_RESULT
-    if (
+    if value.denominator == 1 and value.numerator == 100 and p[2] == "%" and last in "*×":
+        flags |= F_CONSTANT  # "[(a - b) / b] * 100%": the constant of a percentage formula
+    elif (
         value.denominator == 1
         and value.numerator in _CONSTANTS
         and p[2] is None
