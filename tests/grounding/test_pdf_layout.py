@@ -31,7 +31,9 @@ CASES: list[dict[str, Any]] = json.loads(
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_golden_case(case: dict[str, Any]) -> None:
-    report = check_grounding(case["answer"], "\n".join(case["context"]), answerable=None)
+    report = check_grounding(
+        case["answer"], "\n".join(case["context"]), question=case.get("question"), answerable=None
+    )
     flagged = [f.subject for f in report.findings if f.kind == "ungrounded_number"]
     assert (not flagged) == case["grounded"], (case["why"], flagged)
 

@@ -63,8 +63,25 @@ def test_correct_answers_flagged_and_incorrect_ones_caught(results: list[Any]) -
     rows = {r.label: r for r in fb.rates(results, "all")}
     correct, incorrect = rows["Correct Answer"], rows["Incorrect Answer"]
     assert (correct.n, incorrect.n) == (284, 39)
-    assert round(correct.hybridjudge * correct.n) <= 81  # 28.5%
-    assert round(incorrect.hybridjudge * incorrect.n) >= 20  # 51.3%
+    assert round(correct.hybridjudge * correct.n) <= 52  # 18.3% (28.5% before dates were read)
+    # 17 of 39 (43.6%; 20 before): three incorrect answers whose every figure is rightly
+    # derived are no longer flagged ('0.573' = $2,564 million / $4,476 million, stated again
+    # in the conclusion; '$5,308 million' = $5,727m - $419m): wrong in their reasoning
+    assert round(incorrect.hybridjudge * incorrect.n) >= 17
+
+
+@needs_data
+def test_held_out_companies_meet_the_target(results: list[Any]) -> None:
+    # 14.8% (17 of 115); 19.1% before dates and the trace rules 'repeated' and 'truncated'
+    correct = {r.label: r for r in fb.rates(results, "held-out")}["Correct Answer"]
+    assert round(correct.hybridjudge * correct.n) <= 17
+
+
+@needs_data
+def test_no_correct_answer_is_flagged_for_a_date(results: list[Any]) -> None:
+    # 15 were before: 'December31,' (the extractor's spaces lost), 'June 30,' over a row of
+    # years, 'FY2023' named by the question only
+    assert fb.causes(results, "all")["date"] == 0
 
 
 @needs_data

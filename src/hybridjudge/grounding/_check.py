@@ -164,6 +164,13 @@ any operands, two-digit figures would let 28.2% of those fabrications pass."""
 APPROX_QUESTION_SIGNIFICANT = 2
 """See :data:`APPROX_TRACE_SIGNIFICANT`."""
 
+TRUNCATED_SIGNIFICANT = 4
+"""Fewest significant digits of a figure with decimals stated as an approximation (``≈ 0.6638``,
+``approximately 34.63%``) that may be a derivation's value cut at its last digit rather than
+rounded (rule ``truncated``: the value lies between the figure and one unit of its last digit
+further from zero, 0.66387 for ``≈ 0.6638``, not 0.66372). Models writing out their working do
+this; with fewer digits (``≈ 0.66``), or written with ``=``, the rounding alone decides."""
+
 SHARE_POINTS = 0.5
 """How far, in percentage points, a context percentage may lie from a share the answer states in
 words (``two-thirds``, ``half of the``, ``one in three``) and still be it: a fraction word is
@@ -551,6 +558,31 @@ def _add_reporting_periods(i: int, sc: Scan, index: _Index) -> None:
     if _OTHER_PERIODS().search(s) is not None:
         return
     index.exact.setdefault(_k("calendar", Fraction(12)), _occurrence(i, sc, *first))
+
+
+_YEAR_CELL_AFTER = re.compile(r"[ \t,|]*[\t|][ \t]*((?:19|20)\d\d)(?=[ \t]*(?:[|\t\n]|\Z))")
+"""A year standing alone in the next cell of a header row (``December 31, | 2019 | 2018``)."""
+
+
+def _add_column_dates(i: int, sc: Scan, index: _Index) -> None:
+    """Add the dates a header row names once for its columns of years: ``June 30, | 2023 |
+    2022 | 2021`` (a statement's heading, ``For the years ended June 30,`` above a row of
+    years, as :func:`read_layout` joins a cell-per-line header) names June 30 of each year,
+    as an answer writes them (``the fiscal year ended June 30, 2021``). The date's own year
+    (or none) is followed by year cells only; a cell of anything else ends the row."""
+    s = sc.norm.text
+    if "\t" not in s and "|" not in s:
+        return
+    for q, (_, end) in zip(sc.quantities, sc.norm_spans, strict=True):
+        if q.kind != "date":
+            continue
+        mmdd = int(q.value) % 10000
+        m = _YEAR_CELL_AFTER.match(s, end)
+        while m is not None:
+            year = int(m[1])
+            occ = _occurrence(i, sc, *m.span(1))
+            index.exact.setdefault(_k("date", Fraction(year * 10000 + mmdd)), occ)
+            m = _YEAR_CELL_AFTER.match(s, m.end())
 
 
 def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
@@ -1210,6 +1242,7 @@ class GroundingContext:
                 _add_dosing(i, sc, index)
                 _add_one_unit(i, sc, index)
                 _add_stated_changes(i, sc, index)
+                _add_column_dates(i, sc, index)
                 if "|" in sc.norm.text or "\t" in sc.norm.text:
                     _add_nil_cells(i, sc, index)
                 for ident in sc.idents:
@@ -1749,8 +1782,15 @@ def _allowed_index(values: tuple[str, ...]) -> _Index:
 
 def _question_index(question: str) -> _Index:
     index = _Index()
-    for q in scan(question).quantities:
+    sc = scan(question)
+    for q in sc.quantities:
         index.add(q, ("question", None, q.span, q.text))
+    for ident in sc.idents:
+        if ident.number is not None and _LABELLED_FIGURE.match(ident.text):
+            # "FY2023", "FY 2023": the year a question names, as a context's (GroundingContext._idx)
+            span = sc.norm.to_original(ident.start, ident.end)
+            occ: _Occ = ("question", None, span, question[span[0] : span[1]])
+            index.any_raw.setdefault(_k(None, ident.number), occ)
     return index
 
 
@@ -1916,6 +1956,11 @@ def _readings(target: Target, q: Quantity, meta: Meta) -> Iterator[Target]:
     yield target
     if meta[3] & F_DECREASE and target.value > 0:
         yield replace(target, value=-target.value)
+    if meta[3] & F_APPROX and meta[1] > 0 and meta[2] >= TRUNCATED_SIGNIFICANT:
+        # rule "truncated": "≈ 0.6638" for 0.66387, the working's value cut, not rounded
+        yield replace(
+            target, value=target.value + math.copysign(target.half, target.value), rule="truncated"
+        )
     if target.kind == "plain" and target.mult == 1.0 and meta[1] == 0:
         # "$4,071,000,000" as "$4,071 million" of figures whose scale is not stated, at the
         # precision written (its zeros are no rounding: "148,000" is no 147,820)
@@ -2093,6 +2138,10 @@ class GroundingChecker:
         memo = self._memo
         operands: list[tuple[float, str, bool, int]] = []  # and the quantity's index
         traced = [False] * len(sc.quantities)
+        derived_here: dict[tuple[str, Fraction, str | None], str] = {}
+        """The answer's figures derived so far, by kind, value and unit: a figure the answer
+        repeats (``36.76% = $5,802 million / $15,785 million``, then ``from 32.93% to 36.76%``)
+        is the same derivation, wherever the operands stand."""
         meta_of = sc.meta or ((1, 0, 1, 0),) * len(sc.quantities)
         for n, (q, ph, meta) in enumerate(
             zip(sc.quantities, sc.placeholders, meta_of, strict=True)
@@ -2121,8 +2170,15 @@ class GroundingChecker:
                 out.append(restated)
                 traced[n] = True
                 continue
+            how = derived_here.get((q.kind, q.value, q.unit))
+            if how is not None:  # rule "repeated": as derived above
+                out.append(QuantityTrace(q, "derived", derivation=f"{how} (repeated)"))
+                traced[n] = True
+                operands.append((float(q.value), q.text, q.unit == "%", n))
+                continue
             how = self._derive(q, meta, operands, sc, n, traced)
             if how is not None:
+                derived_here.setdefault((q.kind, q.value, q.unit), how)
                 out.append(QuantityTrace(q, "derived", derivation=how))
                 traced[n] = True
                 operands.append((float(q.value), q.text, q.unit == "%", n))
@@ -2449,7 +2505,7 @@ class GroundingChecker:
             if how is None and not (meta[3] & F_RESULT and len(shown) >= 2):
                 how = self._context_derivation(t)
             if how is not None:
-                return how
+                return f"{how} ({t.rule})" if t.rule else how
         return None
 
     def _context_derivation(self, target: Target) -> str | None:

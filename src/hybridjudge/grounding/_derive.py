@@ -197,6 +197,9 @@ class Target:
     approximation rounded at its last non-zero digit (:attr:`half` is then that rounding's:
     ``approximately 11,100``: 50), only ``near`` (neighbouring) operands and the question's
     figures, or the ``question``'s figures alone (``about 430``)."""
+    rule: str = ""
+    """The named rule this reading of the answer's number applies (``truncated``), recorded
+    with its derivation; empty for the number as written."""
 
 
 @dataclass(frozen=True, slots=True)

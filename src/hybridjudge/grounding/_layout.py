@@ -161,6 +161,28 @@ def _row_width(kinds: list[int]) -> int:
     return max(counts, key=lambda n: (counts[n], n))
 
 
+_PAGE_NUMBER = re.compile(r"[ \t]*\d{1,3}[ \t]*")
+"""A bare page number (``57``): at the foot of a page after a full row or a sentence, no cell."""
+
+
+def _page_number(lines: list[str], kinds: list[int], width: int) -> int:
+    """The index of the page number at the foot of the page, or ``-1``: the last non-blank line,
+    a bare figure of one to three digits, after a row that has the cells most rows have or a
+    sentence (``See accompanying notes to consolidated financial statements.``): the extractor
+    kept the page's footer (``$ 64,403`` then ``9`` would give the last row a cell too many)."""
+    last = next((k for k in range(len(kinds) - 1, -1, -1) if kinds[k] != _W), -1)
+    if last <= 0 or kinds[last] != _F or _PAGE_NUMBER.fullmatch(lines[last]) is None:
+        return -1
+    cells = 0
+    for k in range(last - 1, -1, -1):
+        if kinds[k] in (_T, _D):
+            full = cells >= width or lines[k].rstrip().endswith(".")
+            return last if full else -1
+        if kinds[k] == _F or (kinds[k] == _C and (k + 1 >= len(kinds) or kinds[k + 1] != _F)):
+            cells += 1
+    return -1
+
+
 _YEAR_LINE = re.compile(r"[ \t]*(?:fy\s?)?(?:19|20)\d\d(?:\s?[/-]\s?(?:19|20)?\d\d)?[ \t]*")
 MAX_HEADING = 40
 """A text line longer than this after a header row of years is no column heading."""
@@ -184,6 +206,7 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
         return norm
     lines, kinds = laid_out
     width = _row_width(kinds)
+    page = _page_number(lines, kinds, width)
     following = [_T] * len(kinds)  # the kind of the next line that is not blank-looking
     after = _T
     for k in range(len(kinds) - 1, -1, -1):
@@ -197,8 +220,8 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
     years = False  # the row's cells are all years (a header row)
     for k, line in enumerate(lines):
         kind = kinds[k]
-        if k == 0:
-            pass
+        if k == 0 or k == page:
+            cells, years = 0, False  # a page number stays a line of its own
         elif kind == _W:
             if cells >= width and following[k] in (_F, _C):
                 cells, years = 0, False  # the empty label of a row of its own

@@ -691,8 +691,8 @@ _ALTERNATIVES: dict[str, str] = {
     "iso": r"""(?P<iso>(?<![\w./])(?P<iy>\d{4})(?P<isep>[-/])(?P<im>\d{1,2})(?P=isep)(?P<id>\d{1,2})(?![\w/-]))""",
     "dmy": rf"""(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?|-)(?P<dm>{_MONTH_ALT})
        (?:(?:\.?,?\s+|-)(?P<dy>\d{{4}})(?![\w])|(?<!may)(?![\w]|-\d)))""",
-    "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
-       (?:,?\s+(?P<my>\d{{4}}))?(?![\w]|:\d))""",
+    "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s*(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
+       (?:(?:,\s*|\s+)(?P<my>\d{{4}}))?(?![\w]|:\d))""",
     "sdate": r"""(?P<sdate>(?<![\w./])(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{4}|\d{2})(?![\w/])
        |(?<![\w./])(?P<da>\d{1,2})\.(?P<db>\d{1,2})\.(?P<dy2>\d{4})(?![\w]|\.\d))""",
     "ver": r"""(?P<ver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w]|\.\d))""",
@@ -817,7 +817,8 @@ F_CHANGE = 512
 """The sign is stated by a change with its amount (``decreased by 5,022``, ``a decline of 3%``)
 in running text, not by a label such as ``Net loss`` in a table row."""
 F_APPROX = 1024
-"""Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``."""
+"""Stated as an approximation: ``approximately 1,200``, ``about 2,000``, ``nearly``, ``~``,
+``≈``."""
 F_DECADE = 2048
 """A decade (``1960s``, ``mid-1990s``), valued at its first year: any year of it grounds it."""
 F_SHARE = 4096
@@ -1460,7 +1461,11 @@ _COUNT_AFTER = re.compile(
     r"components|categories|columns|rows|quantities|data\s+points|operands|terms|periods|years|"
     r"quarters|halves|segments|metrics|totals|balances|rates)\b"
 )
-_COUNT_BEFORE = re.compile(r"(?:these|those|both|the|all|each\s+of\s+the)\s+$")
+_COUNT_BEFORE = re.compile(
+    r"(?:these|those|both|the|all|each\s+of\s+the)(?:\s+(?:past|last|previous|prior))?\s+$"
+)
+"""Words before a count of things the context lists: ``the two figures``, ``both years``, ``over
+the past three years`` (the years of its table)."""
 _ORDINAL_HALF = re.compile(r"(?:first|second|other|latter|former|1st|2nd)\s+$")
 
 
@@ -1483,7 +1488,7 @@ def _is_cell(s: str, start: int, end: int) -> bool:
 
 _APPROX_WORDS = (
     *("approximately", "approx.", "approx", "about", "around", "roughly", "nearly", "almost"),
-    *("some", "circa", "ca.", "close to", "estimated", "~"),
+    *("some", "circa", "ca.", "close to", "estimated", "~", "≈"),
     # French, German, Spanish, Italian, Portuguese, Dutch
     *("environ", "approximativement", "près de", "presque", "quasiment", "ungefähr", "etwa"),
     *("rund", "zirka", "aproximadamente", "alrededor de", "cerca de", "casi", "quasi", "quase"),
@@ -1493,12 +1498,13 @@ _APPROX_WORDS = (
 
 
 def _ends_with_word(before: str, words: tuple[str, ...]) -> bool:
-    """Whether ``before`` ends with one of ``words`` as a word of its own (``~`` needs none)."""
+    """Whether ``before`` ends with one of ``words`` as a word of its own (``~`` and ``≈`` need
+    none)."""
     if not before.endswith(words):
         return False
     w = next(w for w in words if before.endswith(w))
     k = len(before) - len(w)
-    return k == 0 or w == "~" or not before[k - 1].isalpha()
+    return k == 0 or w in ("~", "≈") or not before[k - 1].isalpha()
 
 
 _ABOVE_WORDS = (
@@ -1530,7 +1536,7 @@ def _ratio_to_one(s: str, start: int, before: str) -> bool:
     )
 
 
-_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~")
+_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~≈")
 """Characters before a number that may set a flag (besides letters)."""
 _FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
 """First characters after a number (spaces skipped) that may set a flag."""
@@ -1560,7 +1566,7 @@ def _flags_in_context(
             return 0
     flags = 0
     value = p[1]
-    if (last.isalpha() or last in "~.") and _ends_with_word(before, _APPROX_WORDS):
+    if (last.isalpha() or last in "~≈.") and _ends_with_word(before, _APPROX_WORDS):
         flags |= F_APPROX
     if last.isalpha() and before.endswith(_BOUND_WORDS):
         if _ends_with_word(before, _ABOVE_WORDS):
@@ -1579,7 +1585,9 @@ def _flags_in_context(
         flags |= F_DECREASE  # "a 6% decrease", "6% lower": the decrease a noun after it states
     if last == "=":
         flags |= F_RESULT
-    if (
+    if value.denominator == 1 and value.numerator == 100 and p[2] == "%" and last in "*×":
+        flags |= F_CONSTANT  # "[(a - b) / b] * 100%": the constant of a percentage formula
+    elif (
         value.denominator == 1
         and value.numerator in _CONSTANTS
         and p[2] is None
@@ -1620,14 +1628,15 @@ def _flags_in_context(
     elif (
         group == "words"
         and p[2] in ("year", "quarter")
-        and s[end - 1] == "s"  # "the two years", not "the five-year plan"
+        and s[end - 1] == "s"  # "the two years", not "the two-year period" (a claim)
         and value.denominator == 1
         and value.numerator <= 12
         and last.isalpha()
         and _COUNT_BEFORE.search(before + " ") is not None
     ):
-        # "over the two years", "of the three years shown": the years the context lists, as
-        # "the two figures" are its figures ("over 3 years", "for three years" are durations)
+        # "over the two years", "of the three years shown", "over the past three years": the
+        # years the context lists, as "the two figures" are its figures ("over 3 years", "for
+        # three years" are durations)
         flags |= F_COUNT
     return flags
 
