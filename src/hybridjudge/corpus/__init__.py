@@ -21,6 +21,9 @@ from hybridjudge.corpus._io import (
     write_jsonl_models,
 )
 from hybridjudge.corpus._models import (
+    ALL_CLASSES,
+    CONTEXT_DEFECT_CLASSES,
+    CONTROL_CLASSES,
     DEFECT_CLASSES,
     Anchor,
     Case,
@@ -31,7 +34,10 @@ from hybridjudge.corpus._models import (
 )
 
 __all__ = [
+    "ALL_CLASSES",
     "CASES_FILE",
+    "CONTEXT_DEFECT_CLASSES",
+    "CONTROL_CLASSES",
     "DEFECT_CLASSES",
     "FIELD_ALIASES",
     "HALUEVAL_SAMPLE_SIZE",
