@@ -2,7 +2,9 @@
 
 One row per output x scorer x repetition, with the output's corpus, case, defect class (key and
 label), origin and clean label, the scorer's score or unscored reason, its findings, the model
-usage of that evaluation, and the output's metadata (one ``meta.<key>`` column per key). Plain
+usage of that evaluation, the output's metadata (one ``meta.<key>`` column per key), and last the
+output's blame (:data:`BLAME_COLUMNS`: retrieval, generation, both or unknown, with its evidence;
+empty for an output that did not fail). Plain
 RFC 4180 CSV in UTF-8 with a header row: ``pandas.read_csv(path)`` reads it as is (empty cells are
 missing values; booleans are ``True``/``False``).
 """
@@ -18,7 +20,7 @@ from typing import Any
 from hybridjudge.reports._tables import class_label
 from hybridjudge.study import StudyResult
 
-__all__ = ["OBSERVATION_COLUMNS", "observations_csv", "write_observations_csv"]
+__all__ = ["BLAME_COLUMNS", "OBSERVATION_COLUMNS", "observations_csv", "write_observations_csv"]
 
 OBSERVATION_COLUMNS = (
     "corpus",
@@ -51,7 +53,13 @@ OBSERVATION_COLUMNS = (
     "saved_cost_usd",
     "saved_latency_s",
 )
-"""The fixed columns, in order; ``meta.<key>`` columns follow, sorted by key."""
+"""The fixed columns, in order; ``meta.<key>`` columns follow, sorted by key, then
+:data:`BLAME_COLUMNS`."""
+
+BLAME_COLUMNS = ("blame", "blame_missing_from_context", "blame_generation", "blame_evidence")
+"""The last columns: the output's blame call, the required facts its context lacks, the problems
+of the answer the context does not explain (each joined by `` | ``), and the call's evidence;
+empty for an output that did not fail."""
 
 FINDINGS_SEPARATOR = " | "
 """Joins the findings of one evaluation in the ``findings`` column."""
@@ -76,7 +84,8 @@ def observations_csv(study: StudyResult) -> str:
     meta_keys = sorted({key for meta in metadata.values() for key in meta})
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([*OBSERVATION_COLUMNS, *(f"meta.{key}" for key in meta_keys)])
+    blames = {b.output_id: b for b in study.blame}
+    writer.writerow([*OBSERVATION_COLUMNS, *(f"meta.{key}" for key in meta_keys), *BLAME_COLUMNS])
     for obs in study.observations:
         out = outputs.get(obs.output_id)
         usage = obs.usage
@@ -113,6 +122,17 @@ def observations_csv(study: StudyResult) -> str:
         ]
         meta = metadata.get(obs.output_id, {})
         row += [meta.get(key) for key in meta_keys]
+        blame = blames.get(obs.output_id)
+        row += (
+            [None] * len(BLAME_COLUMNS)
+            if blame is None
+            else [
+                blame.call,
+                FINDINGS_SEPARATOR.join(blame.missing_from_context),
+                FINDINGS_SEPARATOR.join(blame.generation),
+                blame.evidence,
+            ]
+        )
         writer.writerow([_cell(v) for v in row])
     return buffer.getvalue()
 

@@ -88,6 +88,7 @@ _DEFECT_ORDER = (
     "contradiction",
     "inversion",
     *CONTEXT_DEFECT_CLASSES,
+    *CONTROL_CLASSES,
 )
 
 

@@ -28,6 +28,7 @@ passages) or no problem is found to explain. No LLM is asked.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -186,7 +187,9 @@ def retrieval_scores(
     if not relevant:
         return None
     k = len(ids)
-    run = {d: float(k - i) for i, d in reversed(list(enumerate(ids)))}  # first rank kept
+    run: dict[str, float] = {}
+    for i, d in enumerate(ids):
+        run.setdefault(d, float(k - i))  # ranked in the order given; a repeat keeps its first
     if k == 0:
         hit = recall = rr = 0.0
     else:
@@ -205,6 +208,75 @@ def retrieval_scores(
         reciprocal_rank=rr,
         source=source,
     )
+
+
+_POLARITY = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "without",
+        "nor",
+        "cannot",
+        "more",
+        "less",
+        "fewer",
+        "over",
+        "under",
+        "above",
+        "below",
+        "before",
+        "after",
+        "higher",
+        "lower",
+        "increase",
+        "increased",
+        "decrease",
+        "decreased",
+        "reduce",
+        "reduced",
+        "raise",
+        "raised",
+        "rather",
+        "instead",
+        "optional",
+        "required",
+        "allowed",
+        "forbidden",
+        "stop",
+        "start",
+        "only",
+    }
+)
+"""Words that flip or bound a statement: a claim holding one its reference sentence lacks says
+something else than the reference."""
+
+
+def _agrees(claim: str, reference: str, names: Sequence[str]) -> bool:
+    """Whether a judge's unaccepted *claim*, which names a fact the context lacks, says what the
+    reference answer says about it: the reference's sentences the claim restates (most of
+    their words in it; else those naming the fact) hold at least as many of each flipping word
+    (``not``, ``less``, ``before``...), and they hold at least half the claim's words. A claim
+    that states the lost fact as the right answer does is the retriever's to explain; one that
+    flips it is the generator's."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", reference) if s.strip()]
+    words = _norm(claim.replace("n't", " not")).split()
+    claimed = set(words)
+
+    def split(sentence: str) -> list[str]:
+        return _norm(sentence.replace("n't", " not")).split()
+
+    window = [
+        s for s in sentences if split(s) and sum(w in claimed for w in split(s)) * 2 > len(split(s))
+    ]
+    if not window:
+        window = [s for s in sentences if any(f" {n} " in f" {_norm(s)} " for n in names)]
+    known = [w for s in (window or sentences) for w in split(s)]
+    flips = Counter(w for w in words if w in _POLARITY)
+    if flips - Counter(w for w in known if w in _POLARITY):
+        return False
+    vocabulary = set(known)
+    return sum(w in vocabulary for w in words) * 2 >= len(words)
 
 
 def _digits(text: str) -> set[str]:
@@ -243,9 +315,9 @@ def blame_answer(
         judge_failed: a judge flagged the answer (even when it named no claim).
         retrieval: the case's retrieval metrics (:func:`retrieval_scores`), when known.
         source_context: everything the retriever could have returned, when known (in a
-            study: the case's whole context, for a context mutant). A reference figure or
-            entity absent from it too is not the retriever's to miss (the reference
-            paraphrased, or stated it from the question) and is left out.
+            study: the case's whole context). An anchor, reference figure or entity absent
+            from it too is not the retriever's to miss (a yes/no answer, a figure derived from
+            the context, a paraphrase, a name from the question) and is left out.
 
     Example:
         >>> blame_answer(
@@ -268,6 +340,22 @@ def blame_answer(
             ]
         else:
             missing_anchor_values = [a.value if isinstance(a, Anchor) else a for a in anchors]
+        if source_context is not None and missing_anchor_values:
+            # an anchor the whole context lacks too (a yes/no answer, a figure derived from
+            # the context) was never the retriever's to return
+            available = [p for p in source_context if p.strip()]
+            never_there = (
+                {
+                    f.subject
+                    for f in check_grounding(
+                        "\n".join(available), available, anchors=list(anchors)
+                    ).findings
+                    if f.kind == "missing_anchor"
+                }
+                if available
+                else set(missing_anchor_values)
+            )
+            missing_anchor_values = [v for v in missing_anchor_values if v not in never_there]
         missing += [f"anchor: {v}" for v in missing_anchor_values]
     known = bool(anchors)
     missing_figures: list[str] = []
@@ -336,11 +424,14 @@ def blame_answer(
         else:
             generation.append(finding.rstrip(": "))
     for claim in judge_issues:
-        text = _norm(claim)
-        if any(w and w in text for w in missing_words) or (_digits(claim) & missing_digits):
-            explained.append(claim)
+        text = f" {_norm(claim)} "
+        names = [w for w in missing_words if w and f" {w} " in text]
+        if not names and not (_digits(claim) & missing_digits):
+            generation.append(claim)  # names nothing the context lacks
+        elif reference is not None and not _agrees(claim, reference, names):
+            generation.append(claim)  # names a lost fact, but not as the reference states it
         else:
-            generation.append(claim)
+            explained.append(claim)
     failed = bool(findings) or judge_failed or bool(judge_issues)
     if judge_failed and not judge_issues and not missing:
         generation.append("a judge flagged the answer")
