@@ -308,7 +308,9 @@ def blame_answer(
         anchors: the case's required facts.
         reference: a reference answer known to be right (its figures and entities are
             required too); ``None`` when there is none.
-        question, answerable, allowed_numbers: the case's, as the grounding checks take them.
+        question: the case's question (its numbers are traceable).
+        answerable: whether the context can answer (``False``: an answer must abstain).
+        allowed_numbers: numbers the answer may introduce.
         findings: the deterministic findings on the answer as ``kind: subject``; ``None``:
             computed here with :func:`hybridjudge.grounding.check_grounding`.
         judge_issues: the claims the judges did not accept (``scorer: claim`` or the claim).
