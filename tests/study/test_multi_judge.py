@@ -180,7 +180,7 @@ def _detection(study: StudyResult) -> dict[tuple[str, str, str], tuple[int, int,
 
 
 def test_each_judge_scores_every_output_under_its_own_name(study: StudyResult) -> None:
-    assert study.format_version == STUDY_FORMAT_VERSION == 2
+    assert study.format_version == STUDY_FORMAT_VERSION == 3
     assert study.config.scorers == (
         "deterministic",
         "cheap:support",
@@ -387,7 +387,7 @@ def test_cli_runs_two_judges_and_prints_the_cheapest(
     assert "toy / fabricated number [mutator]: cheapest: judge cheap (support)" in err
     assert "right vs hallucinated answers: AUROC" in err
     saved = json.loads((out / "study.json").read_text(encoding="utf-8"))
-    assert saved["format_version"] == 2
+    assert saved["format_version"] == 3
     assert [j["name"] for j in saved["config"]["judges"]] == ["cheap", "dear"]
     assert "HYBRIDJUDGE_TEST_API_KEY" not in (out / "report.md").read_text(encoding="utf-8")
 
