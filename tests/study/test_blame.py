@@ -16,7 +16,7 @@ import pytest
 from hybridjudge.corpus import load_corpus
 from hybridjudge.mutations import load_mutations
 from hybridjudge.reports import render_markdown
-from hybridjudge.reports._export import BLAME_COLUMNS, observations_csv
+from hybridjudge.reports._export import BLAME_COLUMNS, OBSERVATION_COLUMNS, observations_csv
 from hybridjudge.study import (
     StudyPlan,
     blame_answer,
@@ -177,7 +177,8 @@ def test_observations_csv_ends_with_the_blame(study: object) -> None:
 
     assert isinstance(study, StudyResult)
     rows = list(csv.reader(io.StringIO(observations_csv(study))))
-    assert tuple(rows[0][-len(BLAME_COLUMNS) :]) == BLAME_COLUMNS
+    # after the columns there were before (the corpus has no metadata: they end the row)
+    assert tuple(rows[0]) == (*OBSERVATION_COLUMNS, *BLAME_COLUMNS)
     by_id = {r[1]: r for r in rows[1:]}
     dropped = by_id["simplify-medication-change::base::evidence_dropped"]
     assert dropped[-4] == "retrieval"

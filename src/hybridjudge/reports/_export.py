@@ -2,9 +2,9 @@
 
 One row per output x scorer x repetition, with the output's corpus, case, defect class (key and
 label), origin and clean label, the scorer's score or unscored reason, its findings, the model
-usage of that evaluation, the output's metadata (one ``meta.<key>`` column per key), and last the
-output's blame (:data:`BLAME_COLUMNS`: retrieval, generation, both or unknown, with its evidence;
-empty for an output that did not fail). Plain
+usage of that evaluation, the output's blame (:data:`BLAME_COLUMNS`, after the columns there were
+before it: retrieval, generation, both or unknown, with its evidence; empty for an output that did
+not fail), and last the output's metadata (one ``meta.<key>`` column per key). Plain
 RFC 4180 CSV in UTF-8 with a header row: ``pandas.read_csv(path)`` reads it as is (empty cells are
 missing values; booleans are ``True``/``False``).
 """
@@ -53,8 +53,8 @@ OBSERVATION_COLUMNS = (
     "saved_cost_usd",
     "saved_latency_s",
 )
-"""The fixed columns, in order; ``meta.<key>`` columns follow, sorted by key, then
-:data:`BLAME_COLUMNS`."""
+"""The fixed columns, in order; :data:`BLAME_COLUMNS` follow, then the ``meta.<key>`` columns,
+sorted by key."""
 
 BLAME_COLUMNS = ("blame", "blame_missing_from_context", "blame_generation", "blame_evidence")
 """The last columns: the output's blame call, the required facts its context lacks, the problems
@@ -85,7 +85,7 @@ def observations_csv(study: StudyResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     blames = {b.output_id: b for b in study.blame}
-    writer.writerow([*OBSERVATION_COLUMNS, *(f"meta.{key}" for key in meta_keys), *BLAME_COLUMNS])
+    writer.writerow([*OBSERVATION_COLUMNS, *BLAME_COLUMNS, *(f"meta.{key}" for key in meta_keys)])
     for obs in study.observations:
         out = outputs.get(obs.output_id)
         usage = obs.usage
@@ -120,8 +120,6 @@ def observations_csv(study: StudyResult) -> str:
             usage.saved_cost_usd,
             usage.saved_latency_s,
         ]
-        meta = metadata.get(obs.output_id, {})
-        row += [meta.get(key) for key in meta_keys]
         blame = blames.get(obs.output_id)
         row += (
             [None] * len(BLAME_COLUMNS)
@@ -133,6 +131,8 @@ def observations_csv(study: StudyResult) -> str:
                 blame.evidence,
             ]
         )
+        meta = metadata.get(obs.output_id, {})
+        row += [meta.get(key) for key in meta_keys]
         writer.writerow([_cell(v) for v in row])
     return buffer.getvalue()
 
