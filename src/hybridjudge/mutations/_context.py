@@ -354,6 +354,10 @@ def stale_passage(text: str, case: Case, *, seed: int, pool: Sequence[Case] = ()
     """Substitute the passage holding a figure of the answer by a stale version of itself that
     states another value for it (every occurrence changed, the rest verbatim).
 
+    The new value is one of 2n, n+1, n+2, n+5, 3n, n-1 (a decimal: another last digit, or the
+    whole part plus one) that the context, question, allowed numbers and answer do not state;
+    a figure written with a thousands separator ("1,496.5") is not altered.
+
     Raises:
         MutationRefused: the answer states no figure the context holds.
     """
