@@ -31,7 +31,7 @@ STUDY_ARGS        ?=
 # URL are refused by the CLI.
 STUDY_BACKEND     ?= $(if $(findstring --base-url,$(STUDY_ARGS)),openai,local)
 
-.PHONY: study test test-peers peers-study bench-judges lint check bench corpus mutations clean docs
+.PHONY: study test test-peers peers-study bench-judges lint check bench corpus mutations clean docs pip-path
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -132,3 +132,8 @@ docs: $(VENV)/.dev-installed
 
 clean:
 	rm -rf $(VENV) .hybridjudge-cache .pytest_cache .mypy_cache .ruff_cache site
+
+# The path a pip user walks: the wheel and the sdist built, the wheel alone (no [local]) in a fresh
+# venv, check, judge --dry-run and judge against a local test server (scripts/pip_path.sh).
+pip-path:
+	scripts/pip_path.sh

@@ -27,6 +27,11 @@ is the least disturbed measurement). Sections (``--only`` picks some):
     target is < 0.3 s on an idle machine), the bare interpreter's start for reference, and the
     import time (``python -X importtime``) with the slowest top-level imports; says whether the
     openai SDK was imported.
+``financebench``
+    FinanceBench's oracle answers (``validity/financebench.py``; skipped with a message when
+    the data set is absent: see ``validity/README.md``) against their evidence pages, text as a PDF
+    extractor returns it (a cell per line, ``$`` on its own line): first call and prepared, as
+    ``tatqa``.
 ``floor``
     What the TAT-QA first-call target allows in pure Python: a deliberately minimal checker
     (one ``findall`` of digit strings per context, their float values in a set, and for an
@@ -72,7 +77,7 @@ from hybridjudge.corpus import Case, Output, read_jsonl_models
 from hybridjudge.grounding import GroundingChecker, check_grounding
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTIONS = ("opengate", "tatqa", "floor", "pages", "many", "cli", "linear")
+SECTIONS = ("opengate", "tatqa", "financebench", "floor", "pages", "many", "cli", "linear")
 
 
 @contextmanager
@@ -359,6 +364,34 @@ def bench_tatqa(rounds: int) -> None:
     print(_ratio_line("first call (unseen context)", first * 1e6, theirs * 1e6))
     print(_ratio_line("prepared GroundingChecker", prep * 1e6, theirs * 1e6))
     print("  targets: first call <= 1.0x (aim 0.3x), prepared <= 0.3x")
+
+
+def _financebench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "hj_validity_financebench", ROOT / "validity/financebench.py"
+    )
+    if spec is None or spec.loader is None:  # pragma: no cover - the file is in the repo
+        raise SystemExit("validity/financebench.py is missing")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_financebench(rounds: int) -> None:
+    fb = _financebench()
+    if not (fb.DATA / "questions_dev.jsonl").is_file():
+        print(f"\nFinanceBench: not found at {fb.DATA}, section skipped")
+        return
+    jobs: list[Job] = [(a.answer, a.pages, a.question) for a in fb.load_answers(fb.DATA)]
+    sizes = sorted(sum(len(p) for p in passages) for _, passages, _ in jobs)
+    first, prep, theirs = _first_and_prepared(jobs, rounds)
+    _header(
+        f"FinanceBench: {len(jobs)} oracle answers on their evidence pages as a PDF extractor "
+        f"returns them (median {sizes[len(sizes) // 2]:,} characters); fastest of {rounds}"
+    )
+    print(_ratio_line("first call (unseen context)", first * 1e6, theirs * 1e6))
+    print(_ratio_line("prepared GroundingChecker", prep * 1e6, theirs * 1e6))
 
 
 # --------------------------------------------------------------------------------------------
@@ -729,6 +762,7 @@ def main(argv: list[str] | None = None) -> int:
     runners: dict[str, Callable[[], None]] = {
         "opengate": lambda: bench_opengate(args.rounds),
         "tatqa": lambda: bench_tatqa(args.tatqa_rounds),
+        "financebench": lambda: bench_financebench(args.tatqa_rounds),
         "floor": lambda: bench_floor(args.tatqa_rounds),
         "pages": lambda: bench_pages((10_000, 100_000, 1_000_000)),
         "many": bench_many,

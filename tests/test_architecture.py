@@ -48,6 +48,8 @@ UTILITIES: frozenset[str] = frozenset(
         "_redact",  # secrets out of every stored or printed text
         "_versions",  # the one rule for a saved file's format version
         "_lazy",  # a package's names imported on first use (PEP 562)
+        "_limits",  # the bounds on bytes read per file, record and field
+        "_sinks",  # clean text for the terminal, Markdown and CSV
     }
 )
 """Top-level private modules every package may import; they import only each other."""

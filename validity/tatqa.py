@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import html
 import json
 import random
 import re
@@ -83,20 +84,52 @@ def load_documents(path: Path = DATA) -> list[dict[str, Any]]:
     return docs
 
 
-def render_table(table: Sequence[Sequence[str]]) -> str:
-    """The table as a retriever would hand it over: one line per row, cells separated by `` | ``."""
-    lines = []
-    for row in table:
-        cells = [" ".join(str(c).split()) for c in row]
-        if any(cells):
-            lines.append(" | ".join(cells))
-    return "\n".join(lines)
+LAYOUTS = ("pipe", "markdown", "html", "pdf")
+"""How a table is handed to the checks (``--layout``): pipe rows (``Total sales | $1,496.5 |
+$1,202.9``), a Markdown table, an HTML table, or text as a PDF extractor returns it (a cell per
+line, a currency sign on a line of its own before its figure, ``$ million`` as written, an empty
+cell as a line holding a space)."""
 
 
-def context_passages(doc: dict[str, Any]) -> tuple[str, ...]:
+def _cells(row: Sequence[str]) -> list[str]:
+    return [" ".join(str(c).split()) for c in row]
+
+
+def render_table(table: Sequence[Sequence[str]], layout: str = "pipe") -> str:
+    """The table as a retriever would hand it over in ``layout`` (:data:`LAYOUTS`); ``pipe``:
+    one line per row, cells separated by `` | ``."""
+    rows = [cells for cells in (_cells(row) for row in table) if any(cells)]
+    if layout == "pipe":
+        return "\n".join(" | ".join(cells) for cells in rows)
+    if layout == "markdown":
+        width = max((len(r) for r in rows), default=0)
+        lines = ["| " + " | ".join(r + [""] * (width - len(r))) + " |" for r in rows]
+        if lines:
+            lines.insert(1, "|" + "---|" * width)
+        return "\n".join(lines)
+    if layout == "html":
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows
+        )
+        return f"<table>{body}</table>"
+    if layout == "pdf":
+        lines = []
+        for r in rows:
+            for c in r:
+                if not c:
+                    lines.append(" ")
+                elif c[0] in "$€£" and c[1:].strip()[:1] in tuple("0123456789(.-"):
+                    lines.extend((c[0], c[1:].strip()))  # "$1,496.5"; not "$ million"
+                else:
+                    lines.append(c)
+        return "\n".join(lines)
+    raise ValueError(f"unknown layout {layout!r}: one of {', '.join(LAYOUTS)}")
+
+
+def context_passages(doc: dict[str, Any], layout: str = "pipe") -> tuple[str, ...]:
     """The passages of one context: the rendered table, then the paragraphs in order."""
     paragraphs = sorted(doc["paragraphs"], key=lambda p: int(p["order"]))
-    return (render_table(doc["table"]["table"]), *(str(p["text"]) for p in paragraphs))
+    return (render_table(doc["table"]["table"], layout), *(str(p["text"]) for p in paragraphs))
 
 
 def _dec(text: str) -> Decimal | None:
@@ -335,9 +368,11 @@ def _table_figures(table: Sequence[Sequence[str]]) -> list[str]:
 
 
 def build_documents(
-    raw: Sequence[dict[str, Any]], every: int = 1, seed: int = SEED
+    raw: Sequence[dict[str, Any]], every: int = 1, seed: int = SEED, layout: str = "pipe"
 ) -> list[Document]:
-    """Every ``every``-th context with its gold and perturbed answers (deterministic in ``seed``)."""
+    """Every ``every``-th context with its gold and perturbed answers (deterministic in ``seed``),
+    its table rendered in ``layout`` (:data:`LAYOUTS`). The answers do not depend on the layout
+    (the figures kept out of the perturbations are read from the pipe rows)."""
     docs: list[Document] = []
     for index in range(0, len(raw), every):
         doc = raw[index]
@@ -346,7 +381,7 @@ def build_documents(
         table = doc["table"]["table"]
         signed, absolute = context_values(passages)
         figures = _table_figures(table)
-        out = Document(index, passages)
+        out = Document(index, passages if layout == "pipe" else context_passages(doc, layout))
         for q in sorted(doc["questions"], key=lambda q: int(q["order"])):
             rng = random.Random(f"{seed}:{q['uid']}")
             # Figures of the question are traceable too: keep perturbations out of them as well.
@@ -1019,6 +1054,13 @@ def main(argv: list[str] | None = None) -> int:
         "--show", type=int, default=0, help="print up to N failures per table row kind"
     )
     parser.add_argument(
+        "--layout",
+        choices=LAYOUTS,
+        default="pipe",
+        help="how each table is handed over (default pipe rows; markdown, html, or pdf: a cell "
+        "per line, a currency sign on its own line)",
+    )
+    parser.add_argument(
         "--no-phrasings",
         action="store_true",
         help="skip the table of answers in a model's phrasing (about half the run time)",
@@ -1028,12 +1070,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--every must be at least 1")
 
     t0 = time.perf_counter()
-    docs = build_documents(load_documents(), every=args.every, seed=args.seed)
+    docs = build_documents(load_documents(), every=args.every, seed=args.seed, layout=args.layout)
     results = run(docs)
     tables = summarise(results)
     n_items = sum(len(d.items) for d in docs)
     print(
-        f"TAT-QA dev: {len(docs)} contexts, {n_items} answers "
+        f"TAT-QA dev ({args.layout} tables): {len(docs)} contexts, {n_items} answers "
         f"({sum(1 for d in docs for i in d.items if not i.perturbed)} gold, "
         f"{sum(1 for d in docs for i in d.items if i.perturbed)} perturbed), seed {args.seed}"
     )
@@ -1076,6 +1118,7 @@ def main(argv: list[str] | None = None) -> int:
                 {
                     "seed": args.seed,
                     "every": args.every,
+                    "layout": args.layout,
                     "tables": {t: [asdict(r) for r in rows] for t, rows in tables.items()},
                     "fabricated": fabricated,
                     "phrasings": [asdict(r) for r in phrasings],

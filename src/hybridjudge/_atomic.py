@@ -3,7 +3,9 @@
 :func:`atomic_write_bytes` writes a temporary file in the target's own folder, flushes and
 ``fsync``-s it, then ``os.replace``-s it over the target (atomic on POSIX and Windows within one
 filesystem) and ``fsync``-s the folder. A writer killed at any point leaves either the previous
-file or the new one, never a truncated mix; the temporary file is removed on any error.
+file or the new one, never a truncated mix; the temporary file is removed on any error. A new file
+gets the mode ``open()`` would give it, ``0o666`` less the user's umask (``umask 077``: 0600, 022:
+0644; :func:`new_file_mode`); a file replaced keeps its mode.
 
 :class:`OutDirLock` refuses a second writer on the same results directory: it creates
 ``DIR/.hybridjudge.lock`` with ``O_CREAT | O_EXCL`` and records the owner's pid. A lock left by
@@ -16,6 +18,7 @@ import contextlib
 import errno
 import os
 import tempfile
+import threading
 from pathlib import Path
 from types import TracebackType
 
@@ -28,6 +31,7 @@ __all__ = [
     "atomic_write_text",
     "check_creatable",
     "check_out_dir",
+    "new_file_mode",
 ]
 
 LOCK_NAME = ".hybridjudge.lock"
@@ -47,6 +51,30 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+_UMASK_LOCK = threading.Lock()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system tells (Linux
+    ``/proc/self/status``), else set and restored at once under a lock."""
+    with (
+        contextlib.suppress(OSError, ValueError),
+        open("/proc/self/status", encoding="ascii") as status,
+    ):
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    with _UMASK_LOCK:
+        mask = os.umask(0o077)  # the most private value, for the instant it is in force
+        os.umask(mask)
+    return mask
+
+
+def new_file_mode() -> int:
+    """The mode a new file gets, as ``open()`` would create it: ``0o666`` less the umask."""
+    return 0o666 & ~_umask()
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
@@ -75,7 +103,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(OSError):
-            mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+            mode = target.stat().st_mode & 0o777 if target.exists() else new_file_mode()
             os.chmod(tmp_name, mode)
         os.replace(tmp_name, target)
     except BaseException:

@@ -6,17 +6,29 @@ the command line lets the library's error through instead of checking the value 
 
 from __future__ import annotations
 
+import math
+
 from hybridjudge._errors import ConfigError, InputError
 
 __all__ = [
+    "DEFAULT_MAX_CLAIMS",
+    "DEFAULT_THRESHOLD",
     "MAX_REPETITIONS",
     "MAX_RESAMPLES",
     "MIN_RESAMPLES",
+    "check_max_claims",
+    "check_max_cost",
     "check_repetitions",
     "check_resamples",
     "check_seed",
+    "fails_pass_share",
     "over_max_unscored",
 ]
+
+DEFAULT_THRESHOLD = 1.0
+"""A judge's output passes when its score is at least this (``judge --threshold``, ``study run
+--threshold``, :func:`hybridjudge.testing.assert_faithful`): by default every claim must be
+faithful, as every check must pass for a grounded answer."""
 
 MAX_REPETITIONS = 1_000
 """Most repetitions accepted (``10**12`` would run until the machine is switched off)."""
@@ -95,3 +107,55 @@ def over_max_unscored(unscored: int, total: int, max_share: float = 0.0) -> bool
     if total <= 0:
         return False
     return unscored == total or unscored / total > max_share + 1e-12
+
+
+DEFAULT_MAX_CLAIMS = 64
+"""Most claims one answer may have to be judged (``max_claims``, ``--max-claims``): each claim
+costs one to three calls per scorer, so an answer of 2,000 sentences would cost 6,000 calls.
+An answer with more is unscored ``too_many_claims`` without a verdict call (with
+``claims="model"``, after the extraction call). 64 is far above a RAG answer (the OpenGATE and
+TAT-QA answers have at most a dozen sentences); ``None`` lifts the cap."""
+
+
+def check_max_claims(value: object, where: str = "max_claims") -> int | None:
+    """``value`` as a claims cap: a whole number >= 1, or ``None`` (no cap).
+
+    Raises:
+        ConfigError: anything else (named after ``where``).
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(
+            f"{where} must be a whole number of at least 1 (or None: no cap), got {value!r}"
+        )
+    return value
+
+
+def check_max_cost(value: object, where: str = "max_cost_usd") -> float:
+    """``value`` as a spending limit in US dollars (a finite number >= 0).
+
+    Raises:
+        ConfigError: not a number, negative, NaN or infinite (named after ``where``).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{where} must be a number of US dollars, got {value!r}")
+    limit = float(value)
+    if not math.isfinite(limit) or limit < 0:
+        raise ConfigError(f"{where} must be a finite number of US dollars >= 0, got {value!r}")
+    return limit
+
+
+def fails_pass_share(passed: int, usable: int, fail_under: float | None) -> bool:
+    """Whether one scorer fails ``--fail-under``: the one meaning of that flag in every command
+    and in :mod:`hybridjudge.testing`. ``passed`` of the ``usable`` outputs pass (grounded for
+    the checks; a judge's score at or above its threshold; an unscored output is not usable and
+    is counted by ``--max-unscored`` instead). ``fail_under`` is the least share that must pass;
+    ``None`` (not given) means every usable output must pass. No usable output at all fails:
+    a gate fails closed.
+    """
+    if usable <= 0:
+        return True
+    if fail_under is None:
+        return passed < usable
+    return passed / usable < fail_under - 1e-12

@@ -19,25 +19,38 @@ your ``conftest.py`` to choose another) and ``hybridjudge_judge``.
 
 A failure message lists every finding, or every claim with its verdict and the judge's reason;
 an unscored judgement fails with its reason (a gate fails closed).
+
+The rule is the command line's: an answer passes :func:`assert_grounded` when ``hybridjudge
+check`` finds it grounded, and :func:`assert_faithful` when every scorer's score is at or above
+*min_score* (``hybridjudge judge --threshold``, default
+:data:`~hybridjudge._params.DEFAULT_THRESHOLD`, 1.0: every claim faithful). An answer asserting
+something against an empty context fails both (the ``no_context`` finding; every judge 0.0). For
+a share of a data set rather than one answer, ``hybridjudge check`` / ``judge --fail-under
+SCORER=SHARE`` in CI take the share of usable outputs that pass, and so does
+:func:`assert_pass_share` on the batch of :func:`~hybridjudge.grounding.check_many` or
+:func:`~hybridjudge.judges.judge_many`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from hybridjudge._params import DEFAULT_THRESHOLD
+
 if TYPE_CHECKING:
-    from hybridjudge.grounding import AnchorLike, GroundingReport
-    from hybridjudge.judges import JudgeResult
+    from hybridjudge.grounding import AnchorLike, CheckBatch, GroundingReport
+    from hybridjudge.judges import JudgeBatch, JudgeResult
     from hybridjudge.model import ModelClient, ModelConfig, Usage
 
 __all__ = [
     "FaithfulnessJudge",
     "assert_faithful",
     "assert_grounded",
+    "assert_pass_share",
     "describe_judgement",
     "describe_report",
 ]
@@ -225,12 +238,13 @@ def assert_faithful(
     context: str | Sequence[str],
     *,
     question: str | None = None,
-    min_score: float = 1.0,
+    min_score: float = DEFAULT_THRESHOLD,
     scorers: Sequence[str] | None = None,
     judge: FaithfulnessJudge | None = None,
     config: ModelConfig | None = None,
 ) -> dict[str, JudgeResult]:
-    """Fail unless every scorer gives *answer* a score of at least *min_score*.
+    """Fail unless every scorer gives *answer* a score of at least *min_score* (the rule of
+    ``hybridjudge judge --threshold``, with its default).
 
     Uses *judge* (e.g. the ``hybridjudge_judge`` fixture) or, if none is given, a judge opened
     for this one call with *config* (default: from the environment). An unscored result fails.
@@ -258,3 +272,67 @@ def assert_faithful(
             f"  answer: {answer!r}"
         )
     return results
+
+
+def _per_scorer(value: float | Mapping[str, float] | None, name: str) -> float | None:
+    return value.get(name) if isinstance(value, Mapping) else value
+
+
+def assert_pass_share(
+    batch: CheckBatch | JudgeBatch,
+    *,
+    fail_under: float | Mapping[str, float] | None = None,
+    threshold: float | Mapping[str, float] = DEFAULT_THRESHOLD,
+) -> None:
+    """Fail unless each scorer's share of the outputs that pass is at least *fail_under*: the
+    rule of ``hybridjudge check`` / ``judge --fail-under``, on a batch in your test suite.
+
+    An output passes the checks when it is grounded, a judge when its score is at or above
+    *threshold* (``judge --threshold``; a number, or one per scorer). *fail_under* is the least
+    share that must pass (a number, or one per scorer: ``{"support": 0.9}``); ``None`` (the
+    default) means every output. A record that could not be checked or judged, or an unscored
+    judgement, fails the assertion (as ``--max-unscored 0``): a gate fails closed.
+
+    Raises:
+        AssertionError: a scorer fails; the message names each with its share and the first
+            failing outputs.
+        ValueError: *fail_under* or *threshold* is not between 0 and 1.
+    """
+    from hybridjudge._params import fails_pass_share
+    from hybridjudge.grounding import CheckBatch
+
+    for value in (fail_under, threshold):
+        values = value.values() if isinstance(value, Mapping) else [value]
+        if any(v is not None and not 0.0 <= v <= 1.0 for v in values):
+            raise ValueError(f"{value!r}: give shares and thresholds between 0 and 1")
+    problems: list[str] = []
+    passes: dict[str, list[tuple[str, bool]]] = {}
+    if isinstance(batch, CheckBatch):
+        for c in batch.outcomes:
+            if c.report is None:
+                problems.append(f"  {c.id!r} could not be checked: {c.error}")
+            else:
+                passes.setdefault("deterministic", []).append((c.id, c.report.grounded))
+    else:
+        for j in batch.outcomes:
+            for name, result in j.results.items():
+                if result.status != "scored" or result.score is None:
+                    problems.append(f"  {j.id!r}: {describe_judgement(result)}")
+                    continue
+                limit = _per_scorer(threshold, name)
+                limit = DEFAULT_THRESHOLD if limit is None else limit
+                passes.setdefault(name, []).append((j.id, result.score >= limit))
+    for name, results in passes.items():
+        share = _per_scorer(fail_under, name)
+        passed = sum(ok for _, ok in results)
+        if fails_pass_share(passed, len(results), share):
+            failing = [i for i, ok in results if not ok]
+            shown = ", ".join(repr(i) for i in failing[:5])
+            more = f" and {len(failing) - 5} more" if len(failing) > 5 else ""
+            need = "every output" if share is None else f"at least {share:g}"
+            problems.append(
+                f"  {name}: {passed} of {len(results)} output(s) pass ({need} must); failing: "
+                f"{shown}{more}"
+            )
+    if problems:
+        raise AssertionError("the batch does not pass:\n" + "\n".join(problems))

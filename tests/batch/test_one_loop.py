@@ -51,7 +51,7 @@ def test_the_cli_judges_through_ajudge_many(
     args = ["--backend", "openai", "--base-url", openai_server.base_url, "--model", "fake-model"]
     args += ["--price-in", "1", "--price-out", "2", "--cache-dir", str(tmp_path / "c")]
     code = main(["judge", str(cases), "--json", "--repetitions", "2", *args])
-    assert code == 0
+    assert code == 1  # "b" scores 0.0, below the default --threshold 1: an output fails
     assert calls == [4]  # one batch: 2 cases x 2 repetitions
     out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [(r["id"], r["repetition"]) for r in out] == [("a", 0), ("a", 1), ("b", 0), ("b", 1)]

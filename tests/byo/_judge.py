@@ -20,6 +20,7 @@ from tests.judges.helpers import (
     claims_reply,
     contradiction_reply,
     evidence_of,
+    point_reply,
     prompt_of,
     shared_reply,
     statement_of,
@@ -31,6 +32,7 @@ _ANSWER = re.compile(r"<answer>\n(.*)\n</answer>", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _FRAGMENT = re.compile(r'^The answer to ".*" is: (.*)$', re.S)
 _WORD = re.compile(r"\w+")
+_NUMBERED = re.compile(r"^\s*\[\d+\]\s*")
 
 
 def sentences(text: str) -> list[str]:
@@ -54,11 +56,16 @@ def claim_of(request: RecordedRequest) -> str:
 
 def quote_for(request: RecordedRequest) -> str:
     """A real span of the context the request shows: its sentence sharing most words with the
-    claim (a "YES" support verdict without a quote found in the context does not count)."""
+    claim (a "YES" support verdict without a quote found in the context does not count). A
+    context of several sentences is shown numbered ("[2] ..."): the number is not quoted."""
+    return " ".join(_NUMBERED.sub("", _best_sentence(request)).split()[:20])
+
+
+def _best_sentence(request: RecordedRequest) -> str:
+    """The sentence of the shown context sharing most words with the claim, as shown."""
     words = set(_WORD.findall(claim_of(request).casefold()))
     shown = [s for s in _SENTENCE_END.split(evidence_of(request)) if s.strip()]
-    best = max(shown, key=lambda s: len(words & set(_WORD.findall(s.casefold()))))
-    return " ".join(best.split()[:20])
+    return max(shown, key=lambda s: len(words & set(_WORD.findall(s.casefold()))))
 
 
 class TextJudge:
@@ -80,6 +87,9 @@ class TextJudge:
         quote = quote_for(request) if faithful else ""
         if name == "support":
             return support_reply(code, quote)
+        if name == "point":  # the support question's second look: the numbered sentence
+            number = re.match(r"\s*\[(\d+)\]", _best_sentence(request))
+            return point_reply(code, *([int(number.group(1))] if faithful and number else []))
         if name == "contradiction":
             return contradiction_reply(code)
         return shared_reply(code, code, quote)

@@ -59,24 +59,47 @@ def _flags(server: FakeOpenAIServer, tmp_path: Path) -> list[str]:
     ]
 
 
-def test_fail_under_compares_each_scorers_mean_score(
+def test_fail_under_is_the_share_of_outputs_that_pass(
     openai_server: FakeOpenAIServer,
     scripted: TextJudge,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """One meaning of --fail-under everywhere: the share of usable outputs that pass (for a
+    judge, a score at or above --threshold, default 1.0). Before, judge compared the mean
+    score, and exited 0 whatever the scores without --fail-under."""
     cases = _ragas(tmp_path / "rag.jsonl")
     flags = _flags(openai_server, tmp_path)
-    # by hand: support scores 1.0 and 0.5, mean 0.75; contradiction likewise
-    assert main(["judge", str(cases), *flags, "--fail-under", "support=0.75"]) == 0
-    assert main(["judge", str(cases), *flags, "--fail-under", "support=0.8"]) == 1
+    # by hand: support scores 1.0 and 0.5, contradiction likewise. At the default threshold
+    # 1.0, one of the two outputs passes each scorer: a share of 0.5 (the mean, 0.75, would
+    # hide the failing answer)
+    assert main(["judge", str(cases), *flags]) == 1  # before: 0
     err = capsys.readouterr().err
-    assert "FAIL support: mean score 0.750 over 2 scored result(s) is below --fail-under 0.8" in err
-    assert "FAIL contradiction" not in err
-    code = main(["judge", str(cases), *flags, "--fail-under", "support=0.5,contradiction=0.9"])
-    assert code == 1
-    assert "FAIL contradiction: mean score 0.750" in capsys.readouterr().err
+    assert (
+        "FAIL support: 1 of 2 usable output(s) fail (pass: score at or above --threshold 1)" in err
+    )
+    assert "FAIL contradiction: 1 of 2 usable output(s) fail" in err
+    assert err.count("so every output must pass; failing: 'record-2'") == 2  # which one
+    assert main(["judge", str(cases), *flags, "--fail-under", "support=0.75"]) == 1  # before: 0
+    err = capsys.readouterr().err
+    assert (
+        "FAIL support: 1 of 2 usable output(s) pass (pass: score at or above --threshold 1), a "
+        "share of 0.500, below --fail-under 0.75" in err
+    )
+    both = "support=0.5,contradiction=50%"
+    assert main(["judge", str(cases), *flags, "--fail-under", both]) == 0
+    assert "FAIL" not in capsys.readouterr().err
+    # --threshold sets what passing means: at 0.5 both outputs pass every scorer
+    halves = ["--threshold", "support=0.5", "--threshold", "contradiction=50%"]
+    assert main(["judge", str(cases), *flags, *halves]) == 0
+    assert main(["judge", str(cases), *flags, "--threshold", "support=0.6"]) == 1
+    capsys.readouterr()
     assert main(["judge", str(cases), *flags, "--fail-under", "deterministic=0.5"]) == 2
+    assert main(["judge", str(cases), *flags, "--threshold", "deterministic=0.5"]) == 2
+    assert "--threshold 'deterministic=0.5': unknown scorer" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # argparse: not a fraction
+        main(["judge", str(cases), *flags, "--threshold", "support=2"])
+    assert refused.value.code == 2
 
 
 def test_json_lines_carry_the_records_metadata(
@@ -86,7 +109,7 @@ def test_json_lines_carry_the_records_metadata(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     cases = _ragas(tmp_path / "rag.jsonl")
-    assert main(["judge", str(cases), *_flags(openai_server, tmp_path), "--json"]) == 0
+    assert main(["judge", str(cases), *_flags(openai_server, tmp_path), "--json"]) == 1
     first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert first["metadata"] == {}
     assert second["metadata"] == {"trace_id": "t-2"}
@@ -126,54 +149,57 @@ def test_dry_run_estimates_without_any_request(
         "dry_run": True,
         "model": "fake-model",
         "backend": "openai",
+        "backend_installed": True,
         "evaluations": 6,
         "calls": 27,
         "prompt_tokens": estimate["prompt_tokens"],
         "completion_tokens": budget,
         "cost_usd": estimate["cost_usd"],
+        "max_cost_usd": None,  # no --max-cost
+        "worst_case_usd": estimate["worst_case_usd"],
         "refused": [],
     }
+    assert estimate["worst_case_usd"] > estimate["cost_usd"]  # every byte a token: above
     assert estimate["cost_usd"] > 0  # priced by _flags' --price-in/--price-out
     assert openai_server.request_count == 0
 
 
-def test_dry_run_names_the_records_a_run_would_refuse(
+def test_an_empty_context_is_one_outcome_for_check_judge_and_the_dry_run(
     openai_server: FakeOpenAIServer,
     scripted: TextJudge,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A record with an empty context is refused by the judges (record_error, no model call):
-    the dry run names it, leaves it out of the estimate and exits as the run would."""
+    """An answer asserting facts against an empty context: a no_context finding of the checks,
+    0.0 from every judge without a call (a failing output, exit 1), never an unscored
+    record_error that makes the run incomplete (before: exit 3 under --max-unscored 0)."""
     cases = _ragas(tmp_path / "rag.jsonl")
     empty = {"user_input": "Refunds?", "response": HALF, "retrieved_contexts": [" "]}
     with cases.open("a", encoding="utf-8") as f:
         f.write(json.dumps(empty) + "\n")
     argv = ["judge", str(cases), *_flags(openai_server, tmp_path)]
-    # by default no result may be unscored: the dry run and the run both exit 3 (incomplete)
-    assert main([*argv, "--dry-run"]) == 3
+    assert main([*argv, "--dry-run"]) == 0  # before: 3
     captured = capsys.readouterr()
     assert openai_server.request_count == 0
-    assert (
-        "hybridjudge judge --dry-run: line 3: would not be judged (record_error): context is empty"
-        in (captured.err)
-    )
-    assert "support: 1 of 3 result(s) unscored" in captured.err
-    # the estimate counts the 3 evaluations but only the 2 judgeable records' 3 claims x 3 calls
+    assert "would not be judged" not in captured.err
+    # the empty-context record needs no call: only the 2 others' 3 claims x 3 calls
     assert "3 evaluation(s) on fake-model (openai): at most 9 model call(s)" in captured.out
-    assert main(argv) == 3
-    run = capsys.readouterr()
-    assert "support: 1 of 3 result(s) unscored" in run.err
-    # allowing a share of unscored results, both pass (1 of 3 is within 0.4)
-    assert main([*argv, "--dry-run", "--max-unscored", "0.4"]) == 0
-    assert "line 3: would not be judged" in capsys.readouterr().err
-    assert main([*argv, "--max-unscored", "0.4"]) == 0
+    assert main([*argv, "--json", "--fail-under", "support=0.3,contradiction=0.3"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    third = lines[2]["results"]
+    assert [third[n]["score"] for n in ("support", "contradiction")] == [0.0, 0.0]
+    assert {v["label"] for v in third["support"]["verdicts"]} == {"no_context"}
+    assert main([*argv, "--json"]) == 1  # it fails; it is not unscored (that would be 3)
     capsys.readouterr()
-    # with --json, the refused record is in the estimate object
-    assert main([*argv, "--dry-run", "--json", "--max-unscored", "0.4"]) == 0
-    estimate = json.loads(capsys.readouterr().out)
-    assert [r["index"] for r in estimate["refused"]] == [2]
-    assert estimate["refused"][0]["error"].startswith("context is empty")
+    assert main(["check", str(cases), "--json"]) == 1
+    checked = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert next(f["kind"] for f in checked[2]["findings"]) == "no_context"
+    # an abstention with no context is right, for both
+    abstain = {"user_input": "Refunds?", "response": "The context does not say.", "contexts": []}
+    only = tmp_path / "abstain.jsonl"
+    only.write_text(json.dumps(abstain) + "\n", encoding="utf-8")
+    assert main(["check", str(only)]) == 0
+    assert main(["judge", str(only), *_flags(openai_server, tmp_path)]) == 0
 
 
 def test_study_run_dry_run_makes_no_request(
@@ -212,24 +238,31 @@ def test_study_run_dry_run_makes_no_request(
     assert not (tmp_path / "results" / "study.json").exists()
 
 
-def test_study_run_dry_run_names_outputs_a_run_would_refuse(
+def test_study_run_with_nothing_to_measure_exits_2(
     openai_server: FakeOpenAIServer,
     scripted: TextJudge,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """No --mutations and no labelled answer: before, exit 0 with an empty detection table."""
     records = ragas_records()[:3]
     records[1]["retrieved_contexts"] = [""]  # retrieval found nothing
     import_corpus(records, tmp_path / "shop")
-    empty_id = records[1]["id"]
     argv = ["study", "run", "--corpus", str(tmp_path / "shop"), "--scorers", "support"]
     argv += ["--out", str(tmp_path / "results"), *_flags(openai_server, tmp_path)]
-    assert main([*argv, "--dry-run"]) == 3
-    err = capsys.readouterr().err
-    assert f"(case {empty_id!r}): would not be judged (record_error): context is empty" in err
-    assert "support: 1 of 3 result(s) unscored" in err
+    for extra in ([], ["--dry-run"]):
+        assert main([*argv, *extra]) == 2
+        err = capsys.readouterr().err
+        assert "error [nothing_to_measure]: nothing to measure" in err
+        assert "--mutations" in err
+        assert "label" in err
     assert openai_server.request_count == 0
-    # the run agrees: one record_error out of three, exit 3 after writing its reports
-    assert main(argv) == 3
-    assert "support: 1 of 3 result(s) unscored" in capsys.readouterr().err
-    assert main([*argv, "--dry-run", "--max-unscored", "0.5"]) == 0
+    assert not (tmp_path / "results" / "study.json").exists()
+    # with mutants, the empty-context case is measured, never refused (no record_error)
+    mutations = tmp_path / "shop.jsonl"
+    assert (
+        main(["mutate", str(tmp_path / "shop"), "--mutation-seed", "0", "--out", str(mutations)])
+        == 0
+    )
+    assert main([*argv, "--mutations", str(mutations), "--dry-run"]) == 0
+    assert "record_error" not in capsys.readouterr().err

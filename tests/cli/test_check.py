@@ -74,6 +74,7 @@ def test_findings_exit_1_and_json_has_one_object_per_line(
         "grounded": True,
         "abstained": False,
         "findings": [],
+        "findings_count": 0,
     }
     assert second["line"] == 2
     assert second["id"] == "fabricated"
@@ -160,8 +161,9 @@ def test_help_explains_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit):
         main(["check", "--help"])
     out = capsys.readouterr().out
-    assert "0  every case is grounded" in out
-    assert "2  unusable input" in out
+    assert "0    every usable case passes (is grounded)" in out
+    assert "2    unusable input" in out
+    assert out.count("exit codes") == 1  # one block, from cli/_exit.py's table
 
 
 def test_other_formats_and_field_names_with_metadata_echoed(
@@ -183,6 +185,7 @@ def test_other_formats_and_field_names_with_metadata_echoed(
         "grounded": True,
         "abstained": False,
         "findings": [],
+        "findings_count": 0,
         "metadata": {"team": "payments"},
     }
     # --strict keeps the old behaviour: foreign names and extra fields are rejected, all listed
@@ -212,7 +215,10 @@ def test_fail_under_sets_the_grounded_share_that_passes(
     assert main(["check", str(cases), "--fail-under", "deterministic=0.75"]) == 0
     assert main(["check", str(cases), "--fail-under", "deterministic=0.8"]) == 1
     err = capsys.readouterr().err
-    assert "FAIL deterministic: grounded share 0.750 of 4 case(s) is below --fail-under 0.8" in err
+    assert (
+        "FAIL deterministic: 3 of 4 usable output(s) pass (pass: grounded), a share of 0.750, "
+        "below --fail-under 0.8" in err
+    )
     assert main(["check", str(cases)]) == 1  # without it, any finding fails
     assert main(["check", str(cases), "--fail-under", "support=0.8"]) == 2
     assert "unknown scorer 'support'" in capsys.readouterr().err

@@ -88,11 +88,14 @@ SHARED_FLAGS = {
     "--scorers": "which scorers run, a list",
     "--repetitions": "how many times every scorer runs",
     "--format": "the input file format",
+    "--delimiter": "the cell separator of a CSV input file",
     "--strict": "reject input records with unknown fields",
     "--resamples": "bootstrap resamples for the intervals",
     "--bootstrap-seed": "seed of the bootstrap resampling",
     "--dry-run": "estimate the model calls, tokens and cost, and stop before any request",
-    "--fail-under": "exit 1 when the command's score (grounded share, a judge's mean) is below it",
+    "--fail-under": "exit 1 when the share of usable outputs that pass is below it (check: "
+    "grounded; judge: a score at or above --threshold)",
+    "--threshold": "a judge's output passes when its score is at or above it (study run, judge)",
 }
 """Flags that several commands share, with their one meaning (the model flags come from one
 definition, cli/_model_args.py, and -h/-v/-q from cli/_common.py)."""

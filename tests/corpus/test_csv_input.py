@@ -144,17 +144,21 @@ def test_extra_cells_in_a_multi_line_record_name_its_first_line(tmp_path: Path) 
 
 
 def test_an_oversized_cell_is_an_error_for_its_line(tmp_path: Path) -> None:
+    """The cell bound is the field limit (ReadLimits.max_field_bytes, --max-field-bytes), not
+    the csv module's process-wide setting, which is left as the caller had it."""
     import csv
 
+    from hybridjudge.corpus import ReadLimits
+
     path = _write(tmp_path / "r.csv", "answer,context\na," + "c" * 50 + "\nb,c\n")
-    old = csv.field_size_limit(20)
-    try:
-        first, second = read_cases(path)
-    finally:
-        csv.field_size_limit(old)
+    before = csv.field_size_limit()
+    first, second = read_cases(path, limits=ReadLimits(max_field_bytes=20))
+    assert csv.field_size_limit() == before
     assert first.error is not None
     assert (first.line, first.error.line) == (2, 2)
-    assert "a cell is longer than the CSV reader allows (20 characters)" in first.error.message
+    assert first.error.code == "field_too_large"
+    assert "past the field limit of 20 bytes" in first.error.message
+    assert "--max-field-bytes" in first.error.message
     assert second.case is not None
     assert second.line == 3
 

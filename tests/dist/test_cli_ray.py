@@ -112,10 +112,19 @@ def test_judge_ray_writes_the_single_process_scores(
         "--api-key-env", "HYBRIDJUDGE_TEST_API_KEY", "--price-in", "1", "--price-out", "2",
         "--cache-dir", str(cache), "--concurrency", "4",
     ]  # fmt: skip
-    assert main(args) == 0
+    code = main(args)
     sent = openai_server.request_count
     rows = {row["id"]: row for row in read_jsonl_folder(out)}
     assert len(rows) == 40
+    # the rule without --ray: an output below the default --threshold 1.0 fails the run
+    below = sum(
+        row[f"{n}_score"] < 1.0 for row in rows.values() for n in ("support", "contradiction")
+    )
+    assert below > 0
+    assert code == 1
+    # --fail-under with --ray (before: refused, exit 2): the share of outputs that pass
+    lenient = [a if a != str(out) else str(tmp_path / "judged-0") for a in args]
+    assert main([*lenient, "--fail-under", "support=0,contradiction=0"]) == 0
 
     mapped = []
     for item in read_cases(records):
@@ -195,7 +204,9 @@ def test_judge_ray_fails_closed_when_the_judges_could_not_score(
         assert f"judge: {name}: 1 of 10 result(s) unscored (above --max-unscored 0)" in err
 
     share = 1 / 10  # per scorer (pooled, 2 of 20 would be the same share here)
-    args = _judge_args(source, tmp_path / "judged-2", openai_server, cache)
+    # every scored output passes at threshold 0: only the unscored share decides
+    passing = ["--threshold", "support=0", "--threshold", "contradiction=0"]
+    args = _judge_args(source, tmp_path / "judged-2", openai_server, cache, *passing)
     assert main([*args, "--max-unscored", f"{share + 0.01:.2f}"]) == 0
     args = _judge_args(source, tmp_path / "judged-3", openai_server, cache)
     assert main([*args, "--max-unscored", f"{share - 0.01:.2f}"]) == 3

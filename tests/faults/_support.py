@@ -73,6 +73,12 @@ sentence differ in negation: the inverted outputs get "NO", and neither base out
 context sentence is negated."""
 
 
+ALL_PASS = ["--threshold", "support=0", "--threshold", "contradiction=0"]
+"""``judge`` flags under which every scored output passes: these tests are about faults and
+completeness (exit 0 or 3), not verdicts, and two of the four outputs are inverted mutants that
+fail the default ``--threshold`` 1.0 (exit 1 without these flags)."""
+
+
 def write_corpus(root: Path) -> Path:
     """The corpus directory (cases.jsonl, outputs.jsonl)."""
     producer = Producer(system="toy", kind="synthetic")

@@ -18,6 +18,7 @@ import pytest
 from hybridjudge.cli import main
 from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE
 from tests.faults._support import (
+    ALL_PASS,
     CALLS_PER_OUTPUT,
     FAULTS,
     KEY,
@@ -70,7 +71,7 @@ def test_judge_survives_the_fault_and_a_rerun_completes_it(
     openai_server.respond_with(judge)
     cases = write_cases(tmp_path / "cases.jsonl")
     cache = tmp_path / "cache"
-    argv = ["judge", str(cases), "--json", *model_args(openai_server.base_url, cache)]
+    argv = ["judge", str(cases), "--json", *ALL_PASS, *model_args(openai_server.base_url, cache)]
 
     code = main(argv)
     out, err = capsys.readouterr()
@@ -159,7 +160,13 @@ def test_max_unscored_tolerates_a_share(
     judge = FaultyJudge(fault=FAULTS[0].step)
     openai_server.respond_with(judge)
     cases = write_cases(tmp_path / "cases.jsonl")
-    base = ["judge", str(cases), "--json", *model_args(openai_server.base_url, tmp_path / "c")]
+    base = [
+        "judge",
+        str(cases),
+        "--json",
+        *ALL_PASS,
+        *model_args(openai_server.base_url, tmp_path / "c"),
+    ]
     assert main([*base, "--max-unscored", "0.2"]) == EXIT_INCOMPLETE
     assert main([*base, "--max-unscored", "25%"]) == EXIT_OK
     capsys.readouterr()
@@ -172,7 +179,7 @@ def test_judge_with_every_call_failed_is_incomplete(
     with FakeOpenAIServer() as server:
         dead_url = server.base_url
     cases = write_cases(tmp_path / "cases.jsonl")
-    code = main(["judge", str(cases), "--json", *model_args(dead_url, tmp_path / "c")])
+    code = main(["judge", str(cases), "--json", *ALL_PASS, *model_args(dead_url, tmp_path / "c")])
     out, _err = capsys.readouterr()
     assert code == EXIT_INCOMPLETE
     results = _judge_records(out)
@@ -258,7 +265,9 @@ def test_judge_with_a_lone_surrogate_line_reports_it_and_judges_the_rest(
     cases = write_cases(tmp_path / "cases.jsonl")
     with cases.open("ab") as handle:
         handle.write(b'{"id": "sur\\ud800", "answer": "x \\udfff", "context": "c"}\n')
-    code = main(["judge", str(cases), "--json", *model_args(openai_server.base_url, tmp_path)])
+    code = main(
+        ["judge", str(cases), "--json", *ALL_PASS, *model_args(openai_server.base_url, tmp_path)]
+    )
     out, err = capsys.readouterr()
     assert code == EXIT_USAGE  # one unusable line, reported with its number
     assert "line 5" in err
@@ -303,7 +312,7 @@ def _both_commands(tmp_path: Path, base_url: str, cache: Path) -> dict[str, list
     corpus = write_corpus(tmp_path / "toy")
     cases = write_cases(tmp_path / "cases.jsonl")
     return {
-        "judge": ["judge", str(cases), "--json", *model_args(base_url, cache)],
+        "judge": ["judge", str(cases), "--json", *ALL_PASS, *model_args(base_url, cache)],
         "study": [
             "study",
             "run",

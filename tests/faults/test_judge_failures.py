@@ -28,6 +28,7 @@ from hybridjudge.cli import main
 from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE
 from hybridjudge.model import CallResult, FormatMode, ModelClient, ModelConfig
 from tests.faults._support import (
+    ALL_PASS,
     CALLS_PER_OUTPUT,
     KEY,
     KEY_ENV,
@@ -179,7 +180,13 @@ def test_judge_an_unreadable_body_leaves_the_other_scorer_asked_and_no_traceback
     judge = FaultyJudge(fault=lambda: step)
     openai_server.respond_with(judge)
     cases = write_cases(tmp_path / "cases.jsonl")
-    argv = ["judge", str(cases), "--json", *model_args(openai_server.base_url, tmp_path / "c")]
+    argv = [
+        "judge",
+        str(cases),
+        "--json",
+        *ALL_PASS,
+        *model_args(openai_server.base_url, tmp_path / "c"),
+    ]
     code = main(argv)
     out, err = capsys.readouterr()
     assert code == EXIT_INCOMPLETE
@@ -269,7 +276,13 @@ def test_unknown_usage_is_unknown_in_the_judge_totals(
 
     openai_server.respond_with(victim_without_usage)
     cases = write_cases(tmp_path / "cases.jsonl")
-    argv = ["judge", str(cases), "--json", *model_args(openai_server.base_url, tmp_path / "c")]
+    argv = [
+        "judge",
+        str(cases),
+        "--json",
+        *ALL_PASS,
+        *model_args(openai_server.base_url, tmp_path / "c"),
+    ]
     assert main(argv) == EXIT_OK
     out, err = capsys.readouterr()
     records = {r["id"]: r for r in map(json.loads, out.splitlines())}
@@ -342,7 +355,13 @@ def test_judge_on_an_account_without_quota_exits_2_at_once(
 ) -> None:
     openai_server.respond_with(lambda _request: _quota())
     cases = write_cases(tmp_path / "cases.jsonl")
-    argv = ["judge", str(cases), "--json", *model_args(openai_server.base_url, tmp_path / "c")]
+    argv = [
+        "judge",
+        str(cases),
+        "--json",
+        *ALL_PASS,
+        *model_args(openai_server.base_url, tmp_path / "c"),
+    ]
     assert main(argv) == EXIT_USAGE
     err = capsys.readouterr().err
     assert "insufficient_quota" in err
@@ -436,7 +455,7 @@ def _fill_cache(
     openai_server.respond_with(FaultyJudge())
     cases = write_cases(tmp_path / "cases.jsonl")
     cache = tmp_path / "cache"
-    argv = ["judge", str(cases), "--json", *model_args(openai_server.base_url, cache)]
+    argv = ["judge", str(cases), "--json", *ALL_PASS, *model_args(openai_server.base_url, cache)]
     assert main(argv) == EXIT_OK
     capsys.readouterr()
     assert openai_server.request_count == len(TEXTS) * CALLS_PER_OUTPUT

@@ -87,8 +87,9 @@ def test_a_context_is_parsed_once_and_only_when_needed() -> None:
     scanned: list[str] = []
     original = quantities_module.scan
 
-    def counting_scan(t: str) -> quantities_module.Scan:
-        scanned.append(t)
+    def counting_scan(t: str | normalize_module.NormalizedText) -> quantities_module.Scan:
+        # a passage is scanned after its layout is read (a NormalizedText of the passage)
+        scanned.append(t if isinstance(t, str) else t.original)
         return original(t)
 
     with pytest.MonkeyPatch.context() as mp:

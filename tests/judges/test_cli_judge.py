@@ -139,7 +139,7 @@ def test_shared_mode_with_repetitions_and_a_cached_rerun(
         "--json",
         *_args(openai_server, tmp_path / "c"),
     ]
-    assert main(argv) == 0
+    assert main(argv) == 1  # a contradicted answer scores 0.0: it fails the default threshold
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["repetition"] for r in records] == [0, 1]
     assert {r["results"]["support"]["mode"] for r in records} == {"shared"}
@@ -149,7 +149,7 @@ def test_shared_mode_with_repetitions_and_a_cached_rerun(
     # 2 repetitions x one shared call for the one claim; the repetition is part of the cache key
     assert openai_server.request_count == 2
 
-    assert main(argv) == 0
+    assert main(argv) == 1
     assert openai_server.request_count == 2  # the rerun made no request
     rerun = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {r["usage"]["cache_hits"] for r in rerun} == {1}
@@ -213,8 +213,9 @@ def _unscored_for_ten_days(request: RecordedRequest) -> Step:
 
 
 # 25% was enough when the share was pooled over the scorers (1 of 4 results); each scorer is now
-# held to the threshold on its own (support: 1 of 2 = 50%)
-@pytest.mark.parametrize(("max_unscored", "code"), [("0", 3), ("0.5", 0), ("25%", 3), ("49%", 3)])
+# held to the threshold on its own (support: 1 of 2 = 50%). Complete at 0.5, the run still exits 1:
+# "wrong" fails (its scored results are below the default --threshold 1.0)
+@pytest.mark.parametrize(("max_unscored", "code"), [("0", 3), ("0.5", 1), ("25%", 3), ("49%", 3)])
 def test_unscored_share_above_max_unscored_exits_3(
     openai_server: FakeOpenAIServer,
     tmp_path: Path,
@@ -239,6 +240,7 @@ def test_unscored_share_above_max_unscored_exits_3(
     ]
     assert unscored == [("wrong", "support")]
     assert ("support: 1 of 2 result(s) unscored" in captured.err) is (code == 3)
-    assert "contradiction:" not in captured.err
+    assert "contradiction: 0 of" not in captured.err  # contradiction is never incomplete
+    assert ("FAIL contradiction: 1 of 2 usable output(s) fail" in captured.err) is (code == 1)
     # the case's own extra field travels with its result
     assert [r["metadata"] for r in rows] == [{"team": "web"}, {}]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from hybridjudge._errors import InputError
+from hybridjudge.grounding import check_grounding
 from hybridjudge.judges import JudgeRecord, judge, judge_many
 from hybridjudge.model import ModelClient, ModelConfig
 from tests.batch.test_judge_many import CONTEXT, perfect
@@ -43,14 +44,19 @@ def test_a_context_that_is_not_passages_is_a_typed_error(
 
 
 @pytest.mark.parametrize("context", [[], (), [""], ["  ", "\n"], ""])
-def test_an_empty_context_is_refused_not_judged_faithful(
+def test_an_empty_context_scores_an_assertion_0_without_a_call(
     openai_server: FakeOpenAIServer, fake_model_config: ModelConfig, context: Any
 ) -> None:
-    # before: contradiction 1.0 ("faithful") and support 0.0 with zero model calls
+    # before: an InputError (record_error, unscored: exit 3 under --max-unscored 0); earlier
+    # still, contradiction 1.0 ("faithful") with zero model calls. Now the outcome of the
+    # grounding checks (no_context): nothing retrieved supports any claim, every scorer 0.0
     openai_server.respond_with(perfect)
-    with pytest.raises(InputError, match="context is empty"):
-        _judge(fake_model_config, answer="Refunds within 45 days.", context=context)
+    results = _judge(fake_model_config, answer="Refunds within 45 days.", context=context)
+    for result in results.values():
+        assert (result.status, result.score, result.abstained) == ("scored", 0.0, False)
+        assert [(v.label, v.faithful) for v in result.verdicts] == [("no_context", False)]
     assert openai_server.request_count == 0
+    assert check_grounding("Refunds within 45 days.", context).kinds >= {"no_context"}
 
 
 def test_an_abstention_with_an_empty_context_is_still_recognised(
@@ -64,7 +70,7 @@ def test_an_abstention_with_an_empty_context_is_still_recognised(
     assert openai_server.request_count == 0
 
 
-def test_judge_many_turns_an_empty_context_into_a_failed_record(
+def test_judge_many_scores_an_empty_context_and_fails_a_bad_one(
     openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
 ) -> None:
     openai_server.respond_with(perfect)
@@ -79,17 +85,20 @@ def test_judge_many_turns_an_empty_context_into_a_failed_record(
     )
     by_id = {o.id: o for o in batch.outcomes}
     assert by_id["ok"].status == "judged"
-    for name in ("empty", "dict"):
-        outcome = by_id[name]
-        assert outcome.status == "failed"
-        for result in outcome.results.values():
-            assert (result.status, result.unscored_reason, result.score) == (
-                "unscored",
-                "record_error",
-                None,
-            )
-    assert "context is empty" in (by_id["empty"].error or "")
+    # an empty context is an outcome (0.0, no_context), not a record_error
+    assert by_id["empty"].status == "judged"
+    assert [r.score for r in by_id["empty"].results.values()] == [0.0, 0.0]
+    outcome = by_id["dict"]
+    assert outcome.status == "failed"
+    for result in outcome.results.values():
+        assert (result.status, result.unscored_reason, result.score) == (
+            "unscored",
+            "record_error",
+            None,
+        )
     assert "'context'" in (by_id["dict"].error or "")
+    assert [o.id for o in batch] == ["empty", "dict", "ok"]
+    assert len(batch) == 3
 
 
 def test_judge_many_reads_the_case_line_format(

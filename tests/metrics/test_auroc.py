@@ -10,6 +10,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
 from hybridjudge._errors import InputError
@@ -116,3 +118,24 @@ def test_numeric_types_are_accepted_as_scikit_learn_does() -> None:
     labels = np.array([1, 0, 1, 0])
     for scores in ([3, 1, 2, 2], np.array([0.9, 0.1, 0.5, 0.5], dtype=np.float32)):
         assert auroc(labels, scores) == pytest.approx(roc_auc_score(labels, scores), abs=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.integers(0, 6)), min_size=2, max_size=40),
+    st.integers(0, 2**16),
+)
+def test_the_vectorised_bootstrap_gives_the_very_interval_of_one_call_per_resample(
+    rows: list[tuple[bool, int]], seed: int
+) -> None:
+    from hybridjudge._stats import bootstrap_interval
+    from hybridjudge.metrics._auroc import _auroc, _auroc_batch
+
+    labels = np.array([r[0] for r in rows])
+    values = np.array([r[1] / 2 for r in rows], dtype=float)  # many ties
+    assume(0 < labels.sum() < len(rows))
+    looped = bootstrap_interval(_auroc, labels, values, strata=labels, seed=seed, n_resamples=200)
+    batched = bootstrap_interval(
+        _auroc_batch, labels, values, strata=labels, seed=seed, n_resamples=200, vectorized=True
+    )
+    assert batched == looped

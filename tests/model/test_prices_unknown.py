@@ -103,6 +103,7 @@ def test_judge_cli_reports_unknown_price_never_zero_dollars(
     cases = _cases(tmp_path / "cases.jsonl")
     flags = ["--base-url", openai_server.base_url, "--model", "fake-model"]
     flags += ["--cache-dir", str(tmp_path / "cache"), "--scorers", "support"]
+    flags += ["--threshold", "support=0"]  # answer b fails; these tests are about its price
     assert main(["judge", str(cases), *flags]) == 0
     out = capsys.readouterr().out
     assert "costing unknown cost" in out
@@ -154,6 +155,7 @@ def test_openai_base_url_reaches_the_scripted_server(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-scripted-test-key")
     cases = _cases(tmp_path / "cases.jsonl")
     argv = ["judge", str(cases), "--model", "fake-model", "--scorers", "support"]
+    argv += ["--threshold", "support=0"]  # answer b fails; this test is about the endpoint
     assert main([*argv, "--cache-dir", str(tmp_path / "cache")]) == 0
     assert scripted.requests == 2  # as above
     request = openai_server.requests[0]

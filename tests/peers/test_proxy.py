@@ -169,3 +169,24 @@ def test_a_client_that_cannot_start_leaves_no_thread(
     with pytest.raises(ConfigError, match="HYBRIDJUDGE_NO_SUCH_KEY"), PeerProxy(config):
         pass
     assert not [t for t in threading.enumerate() if t.name.startswith("hybridjudge-peer-proxy")]
+
+
+def test_a_request_over_the_budget_is_refused_for_that_evaluation_only(
+    openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
+) -> None:
+    from hybridjudge.model import CostBudget
+    from hybridjudge.peers._adapters import _failure
+
+    openai_server.script(json_reply({"a": 1}))
+    budget = CostBudget(0.0)  # no request fits
+    with PeerProxy(fake_model_config, budget=budget) as proxy:
+        session = proxy.session("ragas")
+        with pytest.raises(openai.BadRequestError, match=r"--max-cost \$0.0000 reached"):
+            _ask(session.base_url)
+        failure = session.first_failure()
+        assert failure is not None
+        assert failure.status == "budget_exhausted"
+        proxy.raise_fatal()  # not an error about the whole run: the others go on
+        assert _failure("ragas", session, None)[0] == "budget_exhausted"
+    assert openai_server.request_count == 0
+    assert budget.refused == 1

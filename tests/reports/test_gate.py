@@ -291,3 +291,22 @@ def test_a_cell_mostly_unscored_is_not_compared() -> None:
     # and as the baseline: its thin cell is not compared either
     (as_baseline,) = gate(make_study(), thin, max_unscored=0.25).failures
     assert as_baseline.message.startswith("the baseline's toy / inversion")
+
+
+def test_false_alarms_on_unlabelled_answers_are_not_measured_and_say_why() -> None:
+    # a baseline measured on answers labelled correct; now the same answers carry no label
+    baseline = make_study()
+    unlabelled = baseline.model_copy(
+        update={
+            "outputs": tuple(
+                o.model_copy(update={"clean": None}) if o.base_id is None else o
+                for o in baseline.outputs
+            )
+        }
+    )
+    current = _reanalysed(unlabelled, list(unlabelled.observations))
+    assert {(r.n, r.unlabelled) for r in current.analysis.false_alarms} == {(0, 3)}
+    result = gate(current, baseline)
+    failures = [f for f in result.failures if f.kind == "not_measured"]
+    assert {f.scorer for f in failures} == {r.scorer for r in baseline.analysis.false_alarms}
+    assert all("none of its 3 answers is labelled correct" in f.message for f in failures)

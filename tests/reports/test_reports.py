@@ -205,10 +205,10 @@ def test_markdown_uses_the_html_labels_and_explains_the_clean_bases() -> None:
         assert label in md
         assert label in page
     # why only 4 of OpenGATE's 6 bases count as clean, naming the two left out
-    assert "opengate: 6 base outputs, 4 count as clean" in md
+    assert "opengate: 6 base outputs, 4 labelled correct count as clean" in md
     assert "simplify-lab-results::base" in md
     assert "grounding-legal-clause::base" in md
-    assert "opengate: 6 base outputs, 4 count as clean" in page
+    assert "opengate: 6 base outputs, 4 labelled correct count as clean" in page
 
 
 def test_numbers_are_formatted_for_people() -> None:
@@ -352,7 +352,8 @@ def test_one_table_model_renders_the_same_cells_everywhere() -> None:
     )
     md = table.to_markdown().splitlines()
     assert md[:2] == ["| name | n |", "|---|---:|"]
-    assert md[3] == "| a\\|b <x> | **12** |"  # pipes escaped, emphasis kept
+    # pipes escaped, no raw HTML (issue 37: a name with <script> is shown, not run), emphasis kept
+    assert md[3] == "| a\\|b &lt;x&gt; | **12** |"
     assert md[4] == "| c | 3 [1–9%] |"
     page = table.to_html()
     assert '<th scope="col" class="right">n</th>' in page
@@ -430,3 +431,22 @@ def test_observations_csv_carries_each_outputs_metadata(tmp_path: Path) -> None:
     assert set(b0["meta.tenant"]) == {"acme"}
     assert set(b0["meta.tags"]) == {'["a", "b"]'}  # lists and objects as JSON text
     assert frame[frame.output_id != "b0"]["meta.tenant"].isna().all()
+
+
+def test_a_study_written_before_labels_says_its_unlabelled_bases_were_presumed_clean() -> None:
+    from tests.study._fixtures import make_study
+
+    study = make_study()
+    old = study.model_copy(
+        update={
+            "outputs": tuple(
+                o.model_copy(update={"clean": None}) if o.base_id is None else o
+                for o in study.outputs
+            )
+        }
+    )
+    # the stored false alarms counted the 3 unlabelled bases, as a version 2 study did
+    assert {r.n for r in old.analysis.false_alarms} == {3}
+    md = render_markdown(old)
+    assert "unlabelled: 3, presumed clean in this study's false alarms" in md
+    assert "not in any false-alarm rate" not in md.split("## Raw flags")[0].split("**Clean")[1]

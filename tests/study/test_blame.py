@@ -185,3 +185,16 @@ def test_observations_csv_ends_with_the_blame(study: object) -> None:
     assert "anchor: levothyroxine" in dropped[-3]
     clean = by_id["simplify-discharge-brief::base"]
     assert clean[-4:] == ["", "", "", ""]
+
+
+def test_the_viewer_shows_a_context_mutant_its_own_context() -> None:
+    from hybridjudge.study import load_study, view_data
+
+    data = view_data(load_study(REPO / "results/retrieval/study.json"), roots=(REPO,))
+    views = {v.id: v for v in data.outputs}
+    base = views["simplify-discharge-brief::base"]
+    dropped = views["simplify-discharge-brief::base::evidence_dropped"]
+    mutant = load_mutations(REPO / "mutations/opengate-retrieval.jsonl")
+    (own,) = [o for o in mutant.outputs if o.id == dropped.id]
+    assert dropped.context == own.context
+    assert dropped.context != base.context

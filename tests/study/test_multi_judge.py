@@ -180,7 +180,7 @@ def _detection(study: StudyResult) -> dict[tuple[str, str, str], tuple[int, int,
 
 
 def test_each_judge_scores_every_output_under_its_own_name(study: StudyResult) -> None:
-    assert study.format_version == STUDY_FORMAT_VERSION == 3
+    assert study.format_version == STUDY_FORMAT_VERSION == 4
     assert study.config.scorers == (
         "deterministic",
         "cheap:support",
@@ -387,7 +387,7 @@ def test_cli_runs_two_judges_and_prints_the_cheapest(
     assert "toy / fabricated number [mutator]: cheapest: judge cheap (support)" in err
     assert "right vs hallucinated answers: AUROC" in err
     saved = json.loads((out / "study.json").read_text(encoding="utf-8"))
-    assert saved["format_version"] == 3
+    assert saved["format_version"] == 4
     assert [j["name"] for j in saved["config"]["judges"]] == ["cheap", "dear"]
     assert "HYBRIDJUDGE_TEST_API_KEY" not in (out / "report.md").read_text(encoding="utf-8")
 
@@ -473,8 +473,11 @@ def test_dry_run_estimates_each_judge_without_a_request(
     args = ["study", "run", "--corpus", str(toy), "--out", str(tmp_path / "o"), "--dry-run"]
     args += ["--judge", _spec("cheap", openai_server), "--judge", _spec("dear", openai_server)]
     assert main(args) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2
+    printed = capsys.readouterr().out.splitlines()
+    # each estimate, then the backend it priced (an endpoint: named, not contacted)
+    lines = [line for line in printed if "priced backend:" not in line]
+    priced = [line for line in printed if "priced backend: openai-compatible endpoint" in line]
+    assert (len(lines), len(priced)) == (2, 2)
     assert lines[0].startswith("hybridjudge study run (judge cheap) --dry-run: ")
     assert "on cheap-model (openai)" in lines[0]
     assert lines[1].startswith("hybridjudge study run (judge dear) --dry-run: ")

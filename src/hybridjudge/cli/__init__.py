@@ -37,6 +37,7 @@ _COMMAND_MODULES = (
     "hybridjudge.cli._judge",
     "hybridjudge.cli._mutate",
     "hybridjudge.cli._report",
+    "hybridjudge.cli._view",
     "hybridjudge.cli._gate",
     "hybridjudge.cli._retrieval",
     "hybridjudge.cli._triage",
@@ -98,6 +99,20 @@ def _register_unavailable(
     parser.set_defaults(handler=unavailable)
 
 
+def _command_parser(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` ran: its usage is the one an error should show."""
+    while True:
+        action = next(
+            (a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None
+        )
+        name = getattr(args, action.dest, None) if action is not None else None
+        if action is None or name not in action.choices:
+            return parser
+        parser = action.choices[name]
+
+
 def _tolerant_streams() -> None:
     """Print what cannot be encoded (lone surrogates, odd consoles) escaped, never crash."""
     for stream in (sys.stdout, sys.stderr):
@@ -115,11 +130,30 @@ def _silence_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the process exit code."""
+    """Run the CLI; returns the process exit code.
+
+    Everything the command prints goes through :class:`hybridjudge._sinks.TerminalGuard`: a
+    control character from user text (an id, an answer, a file name) is shown escaped, never
+    obeyed by the terminal.
+    """
     _tolerant_streams()
+    from hybridjudge._sinks import TerminalGuard
+
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = TerminalGuard(stdout)
+    sys.stderr = TerminalGuard(stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(words[0] if words else None)
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:  # the command's own usage, not the top-level one
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     configure_logging(getattr(args, "verbose", 0), getattr(args, "quiet", False))
     handler = getattr(args, "handler", None)
     if handler is None:

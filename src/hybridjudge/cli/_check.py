@@ -1,7 +1,8 @@
 """``hybridjudge check``: the deterministic grounding checks over a file of cases.
 
-Also home of :func:`parse_fail_under` and :func:`below_thresholds`, the ``--fail-under``
-thresholds shared with ``hybridjudge judge``.
+Also home of :func:`parse_fail_under` and :func:`failed_shares`, the ``--fail-under`` rule
+shared with ``hybridjudge judge``: ``SCORER=SHARE`` is the least share of the usable outputs that
+must pass (here: be grounded); without it every usable output must pass.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +21,8 @@ if TYPE_CHECKING:
 __all__ = [
     "JSON_FORMAT_VERSION",
     "add_input_arguments",
-    "below_thresholds",
+    "describe_failed_share",
+    "failed_shares",
     "parse_fail_under",
     "register",
     "warn_duplicate_ids",
@@ -27,32 +30,33 @@ __all__ = [
 
 JSON_FORMAT_VERSION = 1
 """Version of a ``check --json`` line: ``format_version``, ``line``, ``id``, then ``grounded``,
-``abstained``, ``findings`` (``kind``, ``message``, ``subject``, ``evidence``, ``span``),
+``abstained``, ``findings`` (``kind``, ``message``, ``subject``, ``evidence``, ``span``; the
+first ``--max-findings``), ``findings_count`` (all of them),
 ``derived`` (``number``, ``derivation``; only when some number was derived) and ``metadata``
 (only when the case has extra fields); an unusable line has ``error`` and ``field`` instead."""
+
+MAX_FINDINGS = 50
+"""Findings shown per case by default, in the table and in ``--json`` (``--max-findings``)."""
 
 DETERMINISTIC = "deterministic"
 """The scorer name of the grounding checks in ``--fail-under`` (as in the study)."""
 
 _EPILOG = """\
-CASES is a .jsonl, .json, .csv or .parquet file (or --format): one case per line/record with id,
+CASES is a .jsonl, .json, .csv, .parquet or .xlsx file (or --format): one case per line/record with id,
 answer, context (a string or a list of passages), and optionally question, anchors (strings or
 {"value", "aliases"}), answerable (true, false or null), allowed_numbers, reference. OpenGATE's
 answerAnchors/allowedNewNumbers, RAGAS's user_input/response/retrieved_contexts/reference (and
 legacy question/answer/contexts/ground_truth) and DeepEval's input/actual_output/
 retrieval_context/expected_output are read as such. Other fields are kept as metadata and
 echoed in --json (with --strict they are rejected). A record without id gets record-N.
+A CSV file's delimiter (comma, semicolon or tab) is detected from its header row (--delimiter to
+choose). A record past --max-record-bytes or --max-field-bytes is one unusable line; a file past
+--max-file-bytes is refused. Each case shows its first --max-findings findings (default 50).
 
---fail-under deterministic=0.9 exits 1 only when fewer than 90% of the usable cases are
-grounded (default: any ungrounded case exits 1).
+--fail-under deterministic=0.9 exits 1 only when fewer than 90% of the usable cases pass (are
+grounded); without it any ungrounded case exits 1. The flag means the same in 'judge' (the share
+of outputs whose score is at or above --threshold).
 
-exit codes:
-  0  every case is grounded (or the grounded share is at least --fail-under)
-  1  at least one case is not grounded (it has findings), or the grounded share is below
-     --fail-under
-  2  unusable input: the file cannot be read, or at least one line is invalid (bad JSON,
-     not UTF-8, a missing or mistyped field); such lines are reported on stderr with their
-     line number, case id, field and every problem, and the other lines are still checked
 """
 
 
@@ -76,8 +80,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--json",
         action="store_true",
         help="print one JSON object per input line instead of a table (format_version 1: "
-        "line, id, grounded, abstained, findings, derived, metadata; an unusable line: error, "
-        "field)",
+        "line, id, grounded, abstained, findings, findings_count, derived, metadata; an "
+        "unusable line: error, field)",
+    )
+    parser.add_argument(
+        "--max-findings",
+        type=_findings_cap,
+        default=MAX_FINDINGS,
+        metavar="N",
+        help=f"findings shown per case, in the table and in --json (default {MAX_FINDINGS}; "
+        "'all' for every one); the rest are counted ('... and N more', findings_count)",
     )
     add_input_arguments(parser)
     parser.add_argument(
@@ -93,7 +105,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="append",
         default=[],
         metavar="deterministic=SHARE",
-        help="exit 1 only when the share of grounded cases is below SHARE (0..1)",
+        help="exit 1 only when the share of usable cases that pass (are grounded) is below "
+        "SHARE (0..1 or a percentage; default: every case must pass)",
     )
     from hybridjudge.cli._ray import add_ray_arguments
 
@@ -101,23 +114,121 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=_run)
 
 
-def add_input_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--format`` and ``--strict`` (how a case file is read), shared with ``judge``."""
+def add_input_arguments(parser: argparse.ArgumentParser, *, strict: bool = True) -> None:
+    """Add ``--format``, ``--delimiter``, ``--strict`` (how a case file is read; *strict* False
+    leaves ``--strict`` to the caller) and the input bounds (:func:`add_limit_arguments`),
+    shared with ``judge`` and ``corpus import``."""
     parser.add_argument(
         "--format",
-        choices=("jsonl", "json", "csv", "parquet"),
-        help="format of the case file (default: from its extension)",
+        choices=("jsonl", "json", "csv", "parquet", "xlsx"),
+        help="format of the case file (default: from its extension; xlsx needs "
+        "pip install 'hybridjudge[xlsx]')",
     )
     parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="accept only hybridjudge's own field names and reject any other field (default: "
-        "RAGAS/DeepEval names are mapped and extra fields kept as metadata)",
+        "--delimiter",
+        metavar="CHAR",
+        help="cell separator of a CSV file: ',', ';', 'tab' or any one character (default: "
+        "detected from the header row among comma, semicolon and tab)",
     )
+    if strict:
+        parser.add_argument(
+            "--strict",
+            action="store_true",
+            help="accept only hybridjudge's own field names and reject any other field "
+            "(default: RAGAS/DeepEval names are mapped and extra fields kept as metadata)",
+        )
+    add_limit_arguments(parser)
 
 
-def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, float]:
+_LIMIT_FLAGS = (
+    ("--max-file-bytes", "max_file_bytes", "1GiB", "one input file (Parquet, xlsx: decoded)"),
+    ("--max-record-bytes", "max_record_bytes", "64MiB", "one record (JSONL line, CSV row)"),
+    ("--max-field-bytes", "max_field_bytes", "16MiB", "one field (JSON string, CSV cell)"),
+)
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--max-file-bytes``, ``--max-record-bytes`` and ``--max-field-bytes``: the bounds
+    on what is read from an input file (:class:`hybridjudge.corpus.ReadLimits`); read them
+    back with :func:`read_limits`."""
+    group = parser.add_argument_group(
+        "input bounds",
+        "a record past a bound is reported as unusable and the others are read; a file past "
+        "its bound is refused. SIZE: bytes, or with a unit (64MiB, 2GB)",
+    )
+    for flag, dest, default, what in _LIMIT_FLAGS:
+        group.add_argument(
+            flag,
+            dest=dest,
+            type=_size(flag),
+            metavar="SIZE",
+            help=f"most bytes of {what} (default {default})",
+        )
+
+
+def read_limits(args: argparse.Namespace) -> Any:
+    """The :class:`hybridjudge.corpus.ReadLimits` of the flags :func:`add_limit_arguments`
+    added (the defaults for those not given)."""
+    from hybridjudge.corpus import ReadLimits
+
+    given = {dest: getattr(args, dest) for _, dest, _, _ in _LIMIT_FLAGS}
+    return ReadLimits(**{k: v for k, v in given.items() if v is not None})
+
+
+def _size(flag: str) -> Any:
+    def parse(text: str) -> int:
+        from hybridjudge._errors import ConfigError
+        from hybridjudge._limits import parse_size
+
+        try:
+            return parse_size(text, flag=flag)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{flag} ")) from None
+
+    return parse
+
+
+_DELIMITER_NAMES = {"comma": ",", "semicolon": ";", "tab": "\t", "\\t": "\t", "pipe": "|"}
+
+
+def read_delimiter(args: argparse.Namespace) -> str | None:
+    """The CSV delimiter of ``--delimiter`` (one character, or tab, comma, semicolon, pipe),
+    ``None`` when not given (detected from the header row).
+
+    Raises:
+        ConfigError: not one character (nor a name).
+    """
+    text: str | None = args.delimiter
+    if text is None:
+        return None
+    value = _DELIMITER_NAMES.get(text.lower(), text)
+    if len(value) != 1 or value in ('"', "\r", "\n"):
+        from hybridjudge._errors import ConfigError
+
+        raise ConfigError(
+            f"--delimiter {text!r}: give one character, e.g. ';' or ',', or the name tab, "
+            "comma, semicolon or pipe"
+        )
+    return value
+
+
+def _findings_cap(text: str) -> int | None:
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of at least 1, or all")
+    return value
+
+
+def parse_fail_under(
+    values: list[str], scorers: tuple[str, ...], flag: str = "--fail-under"
+) -> dict[str, float]:
     """``["support=0.8", ...]`` -> ``{"support": 0.8}``; every scorer named must be in *scorers*.
+    Reads ``--fail-under`` and ``judge --threshold`` (``flag``: the flag the errors name).
 
     Raises:
         ConfigError: a value is not ``SCORER=NUMBER`` with NUMBER in [0, 1], names an unknown
@@ -136,34 +247,63 @@ def parse_fail_under(values: list[str], scorers: tuple[str, ...]) -> dict[str, f
             threshold = parse_fraction(number) if sep else float("nan")
             if not 0.0 <= threshold <= 1.0:
                 raise ConfigError(
-                    f"--fail-under {part!r}: give SCORER=NUMBER with NUMBER between 0 and 1, "
+                    f"{flag} {part!r}: give SCORER=NUMBER with NUMBER between 0 and 1, "
                     f"e.g. {scorers[0]}=0.8 or {scorers[0]}=80%"
                 )
             if name not in scorers:
                 raise ConfigError(
-                    f"--fail-under {part!r}: unknown scorer {name!r}; use one of "
-                    f"{', '.join(scorers)}"
+                    f"{flag} {part!r}: unknown scorer {name!r}; use one of {', '.join(scorers)}"
                 )
             if name in out:
-                raise ConfigError(f"--fail-under: {name!r} is given twice; give it once")
+                raise ConfigError(f"{flag}: {name!r} is given twice; give it once")
             out[name] = threshold
     return out
 
 
-def below_thresholds(
-    scores: dict[str, list[float]], thresholds: dict[str, float]
-) -> list[tuple[str, float, float, int]]:
-    """The scorers whose mean score is below their threshold: ``(scorer, mean, threshold, n)``.
+def failed_shares(
+    passes: dict[str, list[bool]], fail_under: dict[str, float]
+) -> list[tuple[str, int, int, float | None]]:
+    """The scorers that fail: ``(scorer, passed, usable, fail_under)`` for each scorer of
+    ``passes`` (scorer -> one pass/fail per usable output) whose share that passes is below its
+    ``--fail-under`` (``None`` when not given: then any output that fails fails the scorer).
+    The rule is :func:`hybridjudge._params.fails_pass_share`, the same in ``check``, ``judge``
+    and the pytest helpers."""
+    from hybridjudge._params import fails_pass_share
 
-    A scorer with no score at all (every result unscored) counts as below: a gate fails closed.
-    """
     failed = []
-    for name, threshold in thresholds.items():
-        values = scores.get(name, [])
-        mean = sum(values) / len(values) if values else float("nan")
-        if not values or mean < threshold:
-            failed.append((name, mean, threshold, len(values)))
+    for name, values in passes.items():
+        share = fail_under.get(name)
+        passed = sum(values)
+        if fails_pass_share(passed, len(values), share):
+            failed.append((name, passed, len(values), share))
     return failed
+
+
+def describe_failed_share(
+    name: str,
+    passed: int,
+    usable: int,
+    share: float | None,
+    what: str,
+    failing: Sequence[str] = (),
+) -> str:
+    """``FAIL support: 1 of 2 usable output(s) fail ...``: one line per scorer that fails,
+    naming the rule that failed it (``what``: what passing means) and the first outputs that
+    fail (``failing``: their ids)."""
+    if not usable:
+        return f"FAIL {name}: no usable output ({what})"
+    shown = ", ".join(repr(i) for i in failing[:3])
+    more = f" and {len(failing) - 3} more" if len(failing) > 3 else ""
+    which = f"; failing: {shown}{more}" if failing else ""
+    if share is None:
+        return (
+            f"FAIL {name}: {usable - passed} of {usable} usable output(s) fail ({what}); no "
+            f"--fail-under {name}=SHARE is given, so every output must pass{which}"
+        )
+    return (
+        f"FAIL {name}: {passed} of {usable} usable output(s) pass ({what}), a share of "
+        f"{passed / usable:.3f}, below --fail-under {share:g}{which}"
+    )
 
 
 def _check_line(
@@ -206,7 +346,14 @@ def _run(args: argparse.Namespace) -> int:
     bad = 0
     failed = 0
     last_context: list[Any] = []
-    for result in read_cases(path, strict=args.strict, format=args.format):
+    records = read_cases(
+        path,
+        strict=args.strict,
+        format=args.format,
+        limits=read_limits(args),
+        delimiter=read_delimiter(args),
+    )
+    for result in records:
         error = result.error
         report: GroundingReport | None = None
         if result.case is not None:
@@ -236,6 +383,7 @@ def _run(args: argparse.Namespace) -> int:
             failed += 1
         rows.append((result.line, result.case.id, report))
         if args.json:
+            shown = report.findings[: args.max_findings]
             record: dict[str, Any] = {
                 "format_version": JSON_FORMAT_VERSION,
                 "line": result.line,
@@ -250,8 +398,9 @@ def _run(args: argparse.Namespace) -> int:
                         "evidence": f.evidence,
                         "span": list(f.span) if f.span is not None else None,
                     }
-                    for f in report.findings
+                    for f in shown
                 ],
+                "findings_count": len(report.findings),
             }
             if report.derived:  # numbers computed from context figures, with how
                 record["derived"] = [
@@ -261,7 +410,7 @@ def _run(args: argparse.Namespace) -> int:
                 record["metadata"] = result.case.metadata
             _emit(record)
     if not args.json:
-        _table(rows)
+        _table(rows, args.max_findings)
     if not args.quiet:
         warn_duplicate_ids("hybridjudge check", [(line, case_id) for line, case_id, _ in rows])
     checked = len(rows)
@@ -279,17 +428,13 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    if DETERMINISTIC in thresholds:
-        grounded = [1.0 if r.grounded else 0.0 for _, _, r in rows]
-        below = below_thresholds({DETERMINISTIC: grounded}, thresholds)
-        for name, mean, threshold, n in below:
-            print(
-                f"hybridjudge check: FAIL {name}: grounded share {mean:.3f} of {n} case(s) is "
-                f"below --fail-under {threshold:g}",
-                file=sys.stderr,
-            )
-        return EXIT_FINDINGS if below else EXIT_OK
-    return EXIT_FINDINGS if failed else EXIT_OK
+    grounded = [r.grounded for _, _, r in rows]
+    below = failed_shares({DETERMINISTIC: grounded}, thresholds)
+    failing = [case_id for _, case_id, r in rows if not r.grounded]
+    for name, passed, usable, share in below:
+        line = describe_failed_share(name, passed, usable, share, "pass: grounded", failing)
+        print(f"hybridjudge check: {line}", file=sys.stderr)
+    return EXIT_FINDINGS if below else EXIT_OK
 
 
 def warn_duplicate_ids(command: str, items: list[tuple[int, str]]) -> None:
@@ -317,12 +462,21 @@ def _emit(obj: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
-def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
+def _table(rows: list[tuple[int, str, GroundingReport]], cap: int | None = MAX_FINDINGS) -> None:
+    """The table of checked cases, each with its first *cap* findings (``None``: all).
+
+    Each finding is its own :class:`rich.text.Text` in a :class:`rich.console.Group`: one text
+    of all of them joined by line breaks costs rich quadratic time (it splits the rendered
+    text at each line break by copying the rest), 40 s for 200,000 characters of ``1,1,...``.
+    """
     if not rows:  # every line unusable: the errors and the summary say so, no empty table
         return
-    from rich.console import Console
+    from rich.console import Console, Group
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
+
+    from hybridjudge._sinks import escape_controls
 
     table = Table(title="grounding checks", show_lines=False)
     table.add_column("line", justify="right")
@@ -331,13 +485,21 @@ def _table(rows: list[tuple[int, str, GroundingReport]]) -> None:
     table.add_column("abstained")
     table.add_column("findings")
     for line, case_id, report in rows:
-        findings = "\n".join(f"{f.kind}: {f.message}" for f in report.findings) or "-"
+        shown = report.findings[:cap]
+        # Text, never markup: "[b]" in user text shows as typed, "[/x]" cannot crash
+        # and a control character in it shown escaped, never obeyed by the terminal
+        cells = [Text(escape_controls(f"{f.kind}: {f.message}")) for f in shown] or [Text("-")]
+        hidden = len(report.findings) - len(shown)
+        if hidden:
+            cells.append(Text(f"... and {hidden} more (--max-findings to show them)"))
         table.add_row(
             str(line),
-            escape(case_id),  # user text: "[b]" must show as typed, "[/x]" must not crash
+            # user text: "[b]" must show as typed, "[/x]" must not crash, and a control
+            # character is shown escaped (an id on one line), never obeyed by the terminal
+            escape(escape_controls(case_id, one_line=True)),
             "yes" if report.grounded else "NO",
             "yes" if report.abstained else "no",
-            escape(findings),
+            Group(*cells),
         )
     console = Console(
         file=sys.stdout,

@@ -14,13 +14,15 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hybridjudge.cli._exit import EXIT_CODES_EPILOG
+from hybridjudge.cli._exit import exit_codes_help
 
 __all__ = [
     "EXAMPLES",
+    "MODEL_CALL_COMMANDS",
     "HelpFormatter",
     "ListAction",
     "add_common_arguments",
+    "add_csv_raw_formulas_argument",
     "configure_logging",
     "finalize",
     "parse_list",
@@ -42,6 +44,7 @@ EXAMPLES: dict[str, str] = {
         "hybridjudge mutate corpus/opengate --mutation-seed 0 --out mutations/opengate.jsonl"
     ),
     "report": "hybridjudge report results/main",
+    "view": "hybridjudge view results/main --serve",
     "gate": "hybridjudge gate results/main --baseline results/baseline.json --tolerance 0.05",
     "retrieval": "hybridjudge retrieval eval --qrels qrels.txt --run run.txt",
     "retrieval eval": (
@@ -134,19 +137,30 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return f"{text} (default: {shown})"
 
 
-def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """``-v/--verbose`` (repeatable) and ``-q/--quiet``, unless the parser has them already."""
+MODEL_CALL_COMMANDS = frozenset({"judge", "study run"})
+"""The command paths that call a model: their ``-v`` logs one record per model call."""
+
+
+def add_common_arguments(parser: argparse.ArgumentParser, path: str = "") -> None:
+    """``-v/--verbose`` (repeatable) and ``-q/--quiet``, unless the parser has them already;
+    ``-v`` promises model-call records only on a command that makes model calls (``path`` in
+    :data:`MODEL_CALL_COMMANDS`)."""
     taken = parser._option_string_actions
     group = parser.add_argument_group("output")
     if "--verbose" not in taken:
         flags = [f for f in ("-v", "--verbose") if f not in taken]
+        verbose_help = (
+            "log what the run does on stderr, down to one record per model call (model, "
+            "tokens, latency, cache hit, retries; never a key)"
+            if path in MODEL_CALL_COMMANDS
+            else "log what the run does on stderr (debug detail; this command calls no model)"
+        )
         group.add_argument(
             *flags,
             action="count",
             default=0,
             dest="verbose",
-            help="log what the run does on stderr, down to one record per model call (model, "
-            "tokens, latency, cache hit, retries; never a key)",
+            help=verbose_help,
         )
     if "--quiet" not in taken:
         flags = [f for f in ("-q", "--quiet") if f not in taken]
@@ -158,6 +172,17 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         )
     elif "-q" not in taken:
         group.add_argument("-q", action="store_true", dest="quiet", help=argparse.SUPPRESS)
+
+
+def add_csv_raw_formulas_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--csv-raw-formulas`` (``study run`` and ``report``, which write observations.csv)."""
+    parser.add_argument(
+        "--csv-raw-formulas",
+        action="store_true",
+        help="write observations.csv cells as they came, even those a spreadsheet would run as "
+        "a formula (beginning with =, +, -, @, tab or CR); by default such a cell gets a "
+        "leading ' unless it is a plain number like -3.5",
+    )
 
 
 def _subcommands(
@@ -184,8 +209,8 @@ def _epilog(path: str, existing: str | None) -> str:
     example = example or EXAMPLES["hybridjudge"]
     if "example" not in (existing or "").lower():
         parts.append(f"example:\n  {example}")
-    if "exit codes" not in (existing or "").lower() or "130" not in (existing or ""):
-        parts.append(EXIT_CODES_EPILOG)  # the scheme every command shares, once
+    if "exit codes" not in (existing or "").lower():
+        parts.append(exit_codes_help(path))  # from the one table in cli/_exit.py
     return "\n\n".join(parts)
 
 
@@ -195,7 +220,7 @@ def finalize(parser: argparse.ArgumentParser, path: str = "") -> None:
     parser.epilog = _epilog(path or "hybridjudge", parser.epilog)
     children = list(_subcommands(parser))
     if not children and path and parser.add_help:
-        add_common_arguments(parser)
+        add_common_arguments(parser, path)
     for name, help_text, sub in children:
         if not sub.description and help_text:
             sub.description = help_text[0].upper() + help_text[1:] + "."

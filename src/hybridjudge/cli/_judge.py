@@ -3,9 +3,11 @@
 Reads the same case records as ``hybridjudge check`` (``id``, ``answer``, ``context``, optional
 ``question`` ...) and judges them with :func:`hybridjudge.judges.ajudge_many`, the loop the study
 uses too. A bad line is reported on stderr with its line number and the others are still judged.
-Exit codes (:mod:`hybridjudge.cli._exit`): 0 done; 1 a ``--fail-under`` threshold missed; 2 some
-line was unusable or the configuration is invalid; 3 a scorer with more results unscored than
-``--max-unscored`` allows (or every one of its results unscored).
+Exit codes (:data:`hybridjudge.cli._exit.COMMAND_EXIT_CODES`): 0 every scored output passes (its
+score at or above the scorer's ``--threshold``, default 1.0), or each scorer's share that passes
+is at least its ``--fail-under``; 1 otherwise; 2 some line was unusable or the configuration is
+invalid; 3 a scorer with more results unscored than ``--max-unscored`` allows (or every one of its
+results unscored).
 
 ``--json`` prints one object per case and repetition (format version :data:`JSON_FORMAT_VERSION`):
 ``{"format_version", "line", "id", "repetition", "mode", "results": {scorer: JudgeResult},
@@ -23,17 +25,18 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hybridjudge.corpus import CaseLine
-    from hybridjudge.judges import JudgeBatch, JudgeResult, Mode
-    from hybridjudge.model import ModelConfig, Usage
+    from hybridjudge.judges import JudgeBatch, JudgeOutcome, JudgeResult, Mode
+    from hybridjudge.model import CostBudget, ModelConfig, Usage
 
+from hybridjudge._params import DEFAULT_MAX_CLAIMS, DEFAULT_THRESHOLD
 from hybridjudge.cli._common import ListAction
 
-__all__ = ["JSON_FORMAT_VERSION", "register"]
+__all__ = ["JSON_FORMAT_VERSION", "judged_outputs_fail", "pass_rule", "register"]
 
 JSON_FORMAT_VERSION = 2
 """Version of the ``--json`` line format (2: per-claim ``quote``, ``quote_found``, ``evidence``)."""
@@ -43,6 +46,7 @@ _PROGRESS_MIN_TASKS = 4
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``judge``."""
+    from hybridjudge.cli._budget import add_budget_arguments
     from hybridjudge.cli._check import add_input_arguments
     from hybridjudge.cli._dryrun import add_dry_run_argument
     from hybridjudge.cli._exit import add_max_unscored_argument
@@ -56,11 +60,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "whether the context directly supports it (RAGAS-style), 'contradiction' whether the "
             "context contradicts it (DeepEval-style; unknown counts as faithful). Every result "
             "is a score with per-claim verdicts, or unscored with a reason (no_claims, "
-            "parse_failure, model_error). Replies are cached: a rerun costs nothing."
+            "parse_failure, model_error, too_many_claims, budget_exhausted). Replies are "
+            "cached: a rerun costs nothing."
         ),
     )
     parser.add_argument(
-        "cases", metavar="CASES.jsonl", help="case lines as for 'hybridjudge check'"
+        "cases",
+        metavar="CASES",
+        help="case file: JSONL, JSON, CSV or Parquet, one case per line or record, as for "
+        "'hybridjudge check' (or --format)",
     )
     parser.add_argument(
         "--scorers",
@@ -92,16 +100,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "metadata)",
     )
     add_input_arguments(parser)
+    from hybridjudge.cli._study import scorer_threshold
+
+    parser.add_argument(
+        "--threshold",
+        type=scorer_threshold,
+        action="append",
+        default=[],
+        metavar="SCORER=VALUE",
+        help=f"an output passes a scorer when its score is at or above VALUE, e.g. "
+        f"--threshold support=0.8 (repeatable; default {DEFAULT_THRESHOLD:g} for every scorer: "
+        "every claim faithful; 'study run' flags an output below it)",
+    )
     parser.add_argument(
         "--fail-under",
         action="append",
         default=[],
-        metavar="SCORER=SCORE",
-        help="exit 1 when a scorer's mean score over the judged cases is below SCORE, e.g. "
-        "--fail-under support=0.8 (repeatable; a scorer with no score at all fails too)",
+        metavar="SCORER=SHARE",
+        help="exit 1 only when the share of a scorer's scored outputs that pass (--threshold) "
+        "is below SHARE, e.g. --fail-under support=0.9 (repeatable; default: every scored "
+        "output must pass, so one failing output exits 1; unscored outputs count against "
+        "--max-unscored instead)",
     )
     add_dry_run_argument(parser)
     add_max_unscored_argument(parser)
+    add_budget_arguments(parser)
     add_model_arguments(parser)
     from hybridjudge.cli._ray import add_ray_arguments
 
@@ -127,24 +150,46 @@ def _parse_scorers(items: list[str]) -> tuple[str, ...]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from hybridjudge._errors import ConfigError
     from hybridjudge._params import check_repetitions
-    from hybridjudge.cli._check import below_thresholds, parse_fail_under, warn_duplicate_ids
-    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_INCOMPLETE, judged_incomplete
+    from hybridjudge.cli._budget import budget_from_args, report_budget
+    from hybridjudge.cli._check import read_delimiter, read_limits, warn_duplicate_ids
+    from hybridjudge.cli._exit import EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._ray import check_ray_flags
     from hybridjudge.corpus import read_cases
+    from hybridjudge.model import budget_price
 
     scorers = _parse_scorers(args.scorers)
     check_repetitions(args.repetitions)
-    thresholds = parse_fail_under(args.fail_under, scorers)
+    limits, thresholds = pass_rule(args, scorers)
     config = config_from_args(args)
     check_ray_flags(args)
+    budget = budget_from_args(args)
+    if budget is not None:
+        if args.ray is not None:
+            raise ConfigError(
+                "--max-cost is not available with --ray yet (the workers would need one "
+                "budget for the whole cluster); run without --ray, or bound the rate with "
+                "--rpm/--tpm"
+            )
+        budget_price(config)  # before reading the cases: a limit in dollars needs a price
+    if not args.dry_run:  # before any work: one line on how to get a model, not a traceback
+        from hybridjudge.cli._model_args import require_judge_model
+
+        require_judge_model([config])
     if args.ray is not None:  # on a Ray cluster: hybridjudge.dist
         from hybridjudge.cli._ray import run_judge
 
         return run_judge(args, config, scorers)
 
-    lines = read_cases(args.cases, strict=args.strict, format=args.format)
+    lines = read_cases(
+        args.cases,
+        strict=args.strict,
+        format=args.format,
+        limits=read_limits(args),
+        delimiter=read_delimiter(args),
+    )
     bad = 0
     cases: list[tuple[int, CaseLine]] = []
     for item in lines:
@@ -168,9 +213,16 @@ def _run(args: argparse.Namespace) -> int:
 
         answers = [(c.answer, c.context, c.question) for _, c in cases]
         estimate = estimate_judging(
-            answers, scorers=scorers, mode=args.mode, repetitions=args.repetitions, config=config
+            answers,
+            scorers=scorers,
+            mode=args.mode,
+            repetitions=args.repetitions,
+            config=config,
+            max_claims=args.max_claims,
         )
-        print_estimate("hybridjudge judge", estimate, config, as_json=args.json)
+        print_estimate(
+            "hybridjudge judge", estimate, config, as_json=args.json, max_cost=args.max_cost
+        )
         where = [f"line {line}" for line, _ in cases]
         incomplete = refused_incomplete(
             "hybridjudge judge", estimate, where, scorers, args.repetitions, args.max_unscored
@@ -181,15 +233,36 @@ def _run(args: argparse.Namespace) -> int:
 
     import asyncio  # here, not at the top: `hybridjudge check` builds this parser too
 
-    batch, total, by_scope = asyncio.run(
-        _judge_all(config, cases, scorers, args.mode, args.repetitions, args.quiet)
-    )
     line_of = [line for line, _ in cases]
+    finished: list[JudgeOutcome] = []
+    try:
+        batch, total, by_scope = asyncio.run(
+            _judge_all(
+                config,
+                cases,
+                scorers,
+                args.mode,
+                args.repetitions,
+                args.quiet,
+                on_outcome=finished.append,
+                max_claims=args.max_claims,
+                budget=budget,
+            )
+        )
+    except KeyboardInterrupt:
+        if args.json:  # the lines of the outputs already judged, in input order
+            done = sorted(finished, key=lambda o: (o.repetition, o.index))
+            _print_json(line_of, done, args.mode)
+        raise
 
     if args.json:
-        _print_json(line_of, batch)
+        _print_json(line_of, batch.outcomes, batch.mode)
     else:
         _print_table(batch, total, by_scope, config, bad)
+    left = sum(
+        r.unscored_reason == "budget_exhausted" for o in batch.outcomes for r in o.results.values()
+    )
+    report_budget("hybridjudge judge", budget, left)
     if bad:
         print(
             f"hybridjudge judge: {bad} of {len(lines)} line(s) unusable (see above); "
@@ -206,23 +279,54 @@ def _run(args: argparse.Namespace) -> int:
     }
     if judged_incomplete("hybridjudge judge", counts, args.max_unscored, "see the reasons above"):
         return EXIT_INCOMPLETE
-    if thresholds:
-        scores: dict[str, list[float]] = {name: [] for name in scorers}
-        for outcome in batch.outcomes:
-            for name, result in outcome.results.items():
-                if result.status == "scored" and result.score is not None:
-                    scores[name].append(result.score)
-        below = below_thresholds(scores, thresholds)
-        for name, mean, threshold, n in below:
-            shown = f"{mean:.3f} over {n} scored result(s)" if n else "no scored result"
-            print(
-                f"hybridjudge judge: FAIL {name}: mean score {shown} is below --fail-under "
-                f"{threshold:g}",
-                file=sys.stderr,
-            )
-        if below:
-            return EXIT_FINDINGS
-    return 0
+    scores: dict[str, list[tuple[str, float]]] = {name: [] for name in scorers}
+    for outcome in batch.outcomes:
+        for name, result in outcome.results.items():
+            if result.status == "scored" and result.score is not None:
+                scores[name].append((outcome.id, result.score))
+    return judged_outputs_fail(scores, limits, thresholds)
+
+
+def pass_rule(
+    args: argparse.Namespace, scorers: tuple[str, ...]
+) -> tuple[dict[str, float], dict[str, float]]:
+    """``(threshold per scorer, --fail-under per scorer)`` from the flags: what passing means
+    (``--threshold``, default :data:`~hybridjudge._params.DEFAULT_THRESHOLD`) and the share that
+    must pass (a scorer without ``--fail-under``: every output). For ``judge`` with and without
+    ``--ray``.
+
+    Raises:
+        ConfigError: a flag names a scorer that is not run, or one twice.
+    """
+    from hybridjudge.cli._check import parse_fail_under
+
+    given = [f"{name}={value}" for name, value in args.threshold]
+    limits = {
+        **dict.fromkeys(scorers, DEFAULT_THRESHOLD),
+        **parse_fail_under(given, scorers, "--threshold"),
+    }
+    return limits, parse_fail_under(args.fail_under, scorers)
+
+
+def judged_outputs_fail(
+    scores: dict[str, list[tuple[str, float]]],
+    limits: dict[str, float],
+    fail_under: dict[str, float],
+) -> int:
+    """Exit 1 when a scorer fails the rule (``scores``: each scorer's ``(output id, score)`` of
+    its scored outputs), saying why and which outputs on stderr; else 0.
+    :func:`hybridjudge._params.fails_pass_share` is the rule."""
+    from hybridjudge.cli._check import describe_failed_share, failed_shares
+    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_OK
+
+    passes = {name: [s >= limits[name] for _, s in values] for name, values in scores.items()}
+    below = failed_shares(passes, fail_under)
+    for name, passed, usable, share in below:
+        what = f"pass: score at or above --threshold {limits[name]:g}"
+        failing = list(dict.fromkeys(i for i, s in scores[name] if s < limits[name]))
+        line = describe_failed_share(name, passed, usable, share, what, failing)
+        print(f"hybridjudge judge: {line}", file=sys.stderr)
+    return EXIT_FINDINGS if below else EXIT_OK
 
 
 def _usd(value: float | None) -> str:
@@ -238,6 +342,10 @@ async def _judge_all(
     mode: Mode,
     repetitions: int,
     quiet: bool = False,
+    *,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    budget: CostBudget | None = None,
+    on_outcome: Callable[[JudgeOutcome], None] | None = None,
 ) -> tuple[JudgeBatch, Usage, dict[str, Usage]]:
     """Judge every case and repetition with :func:`ajudge_many`, with a progress bar on a tty
     and progress lines in a log (none with ``quiet``)."""
@@ -276,7 +384,7 @@ async def _judge_all(
             def report(done: int, total: int) -> None:
                 lines.update("judging", done, total)
 
-        async with ModelClient(config) as client:
+        async with ModelClient(config, budget=budget) as client:
             batch = await ajudge_many(
                 records,
                 scorers=scorers,
@@ -284,18 +392,20 @@ async def _judge_all(
                 repetitions=repetitions,
                 client=client,
                 progress=report,
+                max_claims=max_claims,
+                on_outcome=on_outcome,
             )
             return batch, client.usage, dict(client.usage_by_scope)
 
 
-def _print_json(line_of: list[int], batch: JudgeBatch) -> None:
-    for outcome in batch.outcomes:
+def _print_json(line_of: list[int], outcomes: Sequence[JudgeOutcome], mode: str) -> None:
+    for outcome in outcomes:
         record = {
             "format_version": JSON_FORMAT_VERSION,
             "line": line_of[outcome.index],
             "id": outcome.id,
             "repetition": outcome.repetition,
-            "mode": batch.mode,
+            "mode": mode,
             "results": {name: r.model_dump(mode="json") for name, r in outcome.results.items()},
             "usage": outcome.usage.model_dump(mode="json"),
             "metadata": outcome.metadata,
@@ -323,6 +433,8 @@ def _print_table(
     from rich.markup import escape
     from rich.table import Table
 
+    from hybridjudge._sinks import escape_controls
+
     console = Console()
     table = Table(title="faithfulness (faithful claims / claims)")
     table.add_column("case", overflow="fold")
@@ -333,8 +445,12 @@ def _print_table(
     for outcome in batch.outcomes:
         first = next(iter(outcome.results.values()))
         cells = [_cell(outcome.results[name]) for name in batch.scorers]
-        table.add_row(  # the id is user text: escape rich markup ("[/x]" would crash)
-            escape(outcome.id), str(outcome.repetition), str(len(first.claims)), *cells
+        table.add_row(  # the id is user text: escape rich markup ("[/x]" would crash) and
+            # show its control characters escaped, on one line
+            escape(escape_controls(outcome.id, one_line=True)),
+            str(outcome.repetition),
+            str(len(first.claims)),
+            *cells,
         )
     console.print(table)
 

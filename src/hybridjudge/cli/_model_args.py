@@ -35,13 +35,19 @@ runs.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from hybridjudge.model import ModelConfig
 
-__all__ = ["FLAG_HINTS", "MODEL_FLAGS", "add_model_arguments", "config_from_args"]
+__all__ = [
+    "FLAG_HINTS",
+    "MODEL_FLAGS",
+    "add_model_arguments",
+    "config_from_args",
+    "require_judge_model",
+]
 
 
 class _Flag(NamedTuple):
@@ -257,3 +263,23 @@ def config_from_args(
         given["cache"] = False
     names = getattr(args, "model_flag_names", None) or MODEL_FLAGS
     return ModelConfig.from_env(environ, names=names, **given)
+
+
+def require_judge_model(configs: Iterable[ModelConfig]) -> None:
+    """Before any work of a run that calls a model: when a config names the embedded model and
+    it is not installed, stop with one line saying how to get either it or an endpoint (a
+    plain ``pip install hybridjudge`` has no embedded model, and no endpoint is the default).
+
+    Raises:
+        LocalModelError: ``local_model_missing``, with :data:`~hybridjudge.model.LOCAL_MODEL_HINT`.
+    """
+    from hybridjudge._errors import LocalModelError
+    from hybridjudge.model import LOCAL_MODEL_HINT, local_model_problem
+
+    if any(config.backend == "local" for config in configs):
+        problem = local_model_problem()
+        if problem is not None:
+            raise LocalModelError(
+                f"no judge model: {problem} and no endpoint is given; {LOCAL_MODEL_HINT}",
+                code="local_model_missing",
+            )

@@ -51,11 +51,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "context; 'retrieval' names those six"
         ),
     )
+    from hybridjudge.cli._check import add_limit_arguments
+
+    add_limit_arguments(parser)
     parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._errors import ConfigError
+    from hybridjudge._sinks import escape_controls
     from hybridjudge.corpus import (
         ALL_CLASSES,
         CONTEXT_DEFECT_CLASSES,
@@ -79,7 +83,9 @@ def _run(args: argparse.Namespace) -> int:
                 f"choose from {', '.join(ALL_CLASSES)} (or 'retrieval' for the context classes)"
             )
         classes = [c for c in ALL_CLASSES if c in names]
-    corpus = load_corpus(args.corpus)
+    from hybridjudge.cli._check import read_limits
+
+    corpus = load_corpus(args.corpus, limits=read_limits(args))
     mutations = generate_mutations(corpus, seed=args.mutation_seed, classes=classes)
     write_mutations(mutations, args.out)
 
@@ -92,7 +98,9 @@ def _run(args: argparse.Namespace) -> int:
     for cls, (made, refused) in mutations.counts().items():
         print(f"  {cls:<18} {made:>4} made, {refused:>4} refused")
         for reason, ids in refusals[cls].items():
-            shown = ", ".join(ids[:3]) + (f", ... (+{len(ids) - 3})" if len(ids) > 3 else "")
+            # one line per reason: an id with a line break or a control character is escaped
+            shown = ", ".join(escape_controls(i, one_line=True) for i in ids[:3])
+            shown += f", ... (+{len(ids) - 3})" if len(ids) > 3 else ""
             print(f"      {len(ids):>4} x {reason} [{shown}]")
     print(f"wrote {len(mutations.outputs)} mutants to {args.out}")
     return 0

@@ -90,8 +90,6 @@ def _check_out(args: argparse.Namespace) -> Path:
 
     if getattr(args, "json", False):
         raise ConfigError("--json and --ray do not go together: --ray writes files to --out")
-    if getattr(args, "fail_under", None):
-        raise ConfigError("--fail-under is not available with --ray; read the results in --out")
     if args.out is None:
         raise ConfigError("--ray needs --out DIR, the folder for the result files")
     if getattr(args, "dry_run", False):
@@ -147,7 +145,8 @@ def _counts(ds: ray.data.Dataset, columns: list[str]) -> list[dict[str, Any]]:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """``hybridjudge check --ray``: exit 0 all grounded, 1 some not grounded, 2 some unusable."""
+    """``hybridjudge check --ray``: exit 0 all grounded (or the grounded share at least
+    ``--fail-under``), 1 otherwise, 2 some unusable."""
     from hybridjudge.dist import check_dataset
 
     out = _check_out(args)
@@ -167,13 +166,18 @@ def run_check(args: argparse.Namespace) -> int:
     )
     if bad:
         return 2
-    return 1 if failed else 0
+    from hybridjudge.cli._check import DETERMINISTIC, failed_shares, parse_fail_under
+
+    fail_under = parse_fail_under(args.fail_under, (DETERMINISTIC,))
+    passes = {DETERMINISTIC: [r["grounded"] is True for r in rows]}
+    return 1 if failed_shares(passes, fail_under) else 0
 
 
 def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str, ...]) -> int:
-    """``hybridjudge judge --ray``: exit 0 when every record was judged, 2 when some was unusable,
-    3 when a scorer's share of unscored results is above ``--max-unscored`` (as without
-    ``--ray``: what was not measured is never counted as passed)."""
+    """``hybridjudge judge --ray``: exit 0 when every record was judged and passes, 1 when outputs
+    fail (``--threshold``, ``--fail-under``: the rule without ``--ray``), 2 when some record was
+    unusable, 3 when a scorer's share of unscored results is above ``--max-unscored`` (as
+    without ``--ray``: what was not measured is never counted as passed)."""
     from hybridjudge.cli._exit import EXIT_INCOMPLETE, judged_incomplete
     from hybridjudge.dist import judge_dataset
 
@@ -189,10 +193,13 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
         workers=args.workers,
         record_column=record_column,
         strict=args.strict,
+        max_claims=args.max_claims,
     ).materialize()
     _write(judged, out, args.out_format or fmt)
     status_columns = [f"{name}_status" for name in scorers]
-    rows = _counts(judged, ["status", "calls", "cache_hits", "cost_usd", *status_columns])
+    score_columns = [f"{name}_score" for name in scorers]
+    columns = ["id", "status", "calls", "cache_hits", "cost_usd", *status_columns, *score_columns]
+    rows = _counts(judged, columns)
     failed = sum(r["status"] == "failed" for r in rows)
     calls = sum(r["calls"] for r in rows)
     hits = sum(r["cache_hits"] for r in rows)
@@ -218,4 +225,11 @@ def run_judge(args: argparse.Namespace, config: ModelConfig, scorers: tuple[str,
     }
     if judged_incomplete("hybridjudge judge", counts, args.max_unscored, see):
         return EXIT_INCOMPLETE
-    return 0
+    from hybridjudge.cli._judge import judged_outputs_fail, pass_rule
+
+    limits, fail_under = pass_rule(args, scorers)
+    scores = {
+        name: [(r["id"], r[f"{name}_score"]) for r in judged if r[f"{name}_status"] == "scored"]
+        for name in scorers
+    }
+    return judged_outputs_fail(scores, limits, fail_under)

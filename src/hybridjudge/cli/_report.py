@@ -7,6 +7,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from hybridjudge.cli._common import add_csv_raw_formulas_argument
+
 __all__ = ["register"]
 
 
@@ -28,6 +30,7 @@ def register(subparsers: Any) -> None:
         metavar="RESULTS_DIR",
         help="directory holding study.json (or the file itself)",
     )
+    add_csv_raw_formulas_argument(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -38,6 +41,7 @@ def _run(args: argparse.Namespace) -> int:
     study = load_study(args.results)
     log_study_warnings(study)
     out = args.results if args.results.is_dir() else args.results.parent
-    for kind, path in write_reports(study, out, write_json=False).items():
+    written = write_reports(study, out, write_json=False, csv_raw_formulas=args.csv_raw_formulas)
+    for kind, path in written.items():
         print(f"{kind}: {path}")
     return 0

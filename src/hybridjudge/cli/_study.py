@@ -8,13 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hybridjudge.cli._common import ListAction
+from hybridjudge.cli._common import ListAction, add_csv_raw_formulas_argument
 from hybridjudge.cli._exit import parse_fraction
 
-__all__ = ["register"]
+__all__ = ["register", "scorer_threshold"]
 
 
-def _threshold(text: str) -> tuple[str, float]:
+def scorer_threshold(text: str) -> tuple[str, float]:
+    """``argparse`` type of ``--threshold SCORER=VALUE`` (``study run`` and ``judge``): a judge's
+    output passes when its score is at or above VALUE, in [0, 1] (``90%`` also accepted)."""
     name, sep, value = text.partition("=")
     number = parse_fraction(value)
     if not sep or not name or not 0.0 <= number <= 1.0:
@@ -66,6 +68,7 @@ _JUDGE_HELP = (
 
 def register(subparsers: Any) -> None:
     """Add ``study run``."""
+    from hybridjudge.cli._budget import add_budget_arguments
     from hybridjudge.cli._dryrun import add_dry_run_argument
     from hybridjudge.cli._exit import add_max_unscored_argument
     from hybridjudge.cli._model_args import add_model_arguments
@@ -129,7 +132,7 @@ def register(subparsers: Any) -> None:
     )
     run.add_argument(
         "--threshold",
-        type=_threshold,
+        type=scorer_threshold,
         action="append",
         default=[],
         metavar="SCORER=VALUE",
@@ -161,7 +164,12 @@ def register(subparsers: Any) -> None:
     )
     add_max_unscored_argument(run)
     add_dry_run_argument(run)
+    add_budget_arguments(run)
+    add_csv_raw_formulas_argument(run)
     add_model_arguments(run)
+    from hybridjudge.cli._check import add_limit_arguments
+
+    add_limit_arguments(run)  # the bounds on the corpus files read
     run.set_defaults(handler=_run)
 
 
@@ -178,6 +186,8 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge._atomic import OutDirLock, check_out_dir
     from hybridjudge._errors import ConfigError
     from hybridjudge._params import check_repetitions
+    from hybridjudge.cli._budget import budget_from_args, report_budget
+    from hybridjudge.cli._check import read_limits
     from hybridjudge.cli._exit import EXIT_INCOMPLETE, EXIT_OK, judged_incomplete
     from hybridjudge.cli._model_args import config_from_args
     from hybridjudge.cli._progress import ProgressLines
@@ -232,8 +242,21 @@ def _run(args: argparse.Namespace) -> int:
         mutation_paths=args.mutations,
         judge_sample=args.judge_sample,
         seed=args.sample_seed,
+        limits=read_limits(args),
     )
+    _require_something_to_measure(plan, args.corpus)
     config = config_from_args(args) if needs_model and not judges else None
+    budget = budget_from_args(args) if needs_model else None
+    if budget is not None:
+        from hybridjudge.model import budget_price
+
+        for judge_config in judges.values() if judges else [config]:
+            if judge_config is not None:  # a limit in dollars needs every judge's price
+                budget_price(judge_config)
+    if not args.dry_run:  # before the deterministic phase: how to get a model, in one line
+        from hybridjudge.cli._model_args import require_judge_model
+
+        require_judge_model([c for c in (config, *judges.values()) if c is not None])
     if args.dry_run:
         from hybridjudge.cli._dryrun import estimate_judging, print_estimate, refused_incomplete
 
@@ -259,9 +282,10 @@ def _run(args: argparse.Namespace) -> int:
                 mode=args.judge_mode,
                 repetitions=args.repetitions,
                 config=judge_config,
+                max_claims=args.max_claims,
             )
             label = f"hybridjudge study run (judge {name})" if name else "hybridjudge study run"
-            print_estimate(label, estimate, judge_config)
+            print_estimate(label, estimate, judge_config, max_cost=args.max_cost)
             incomplete |= refused_incomplete(
                 label, estimate, where, judge_scorers, args.repetitions, args.max_unscored
             )
@@ -304,14 +328,18 @@ def _run(args: argparse.Namespace) -> int:
                 model_config=config,
                 judges=judges or None,
                 progress=hook,
+                max_claims=args.max_claims,
+                max_cost_usd=budget,
             )
         result = compare_with_paper(result, plan)
-        paths = write_reports(result, out)
+        paths = write_reports(result, out, csv_raw_formulas=args.csv_raw_formulas)
     log_study_warnings(result, sampling=False)  # the sample was announced before the run
     if not args.quiet:
         print_study_summary(result, console)
     for kind, path in paths.items():
         print(f"{kind}: {path}", file=sys.stdout)
+    left = sum(o.unscored_reason == "budget_exhausted" for o in result.observations)
+    report_budget("hybridjudge study run", budget, left)
     counts = {
         row.scorer: (unscored_count(row), row.evaluations) for row in result.analysis.unscored
     }
@@ -319,6 +347,35 @@ def _run(args: argparse.Namespace) -> int:
     if judged_incomplete("hybridjudge study run", counts, args.max_unscored, see):
         return EXIT_INCOMPLETE
     return EXIT_OK
+
+
+LABELS = frozenset({"correct", "incorrect"})
+"""The labels of an answer a study can measure a scorer on (``unknown`` is no label)."""
+
+
+def _require_something_to_measure(plan: Any, corpora: list[str]) -> None:
+    """Refuse a study that can measure nothing (exit 2): no mutant or natural defect among the
+    outputs (``--mutations`` gives mutants) and no output labelled right or wrong (``clean``
+    set, or a ``label`` of correct or incorrect). Its detection and false-alarm tables would
+    be empty, which reads as a pass.
+
+    Raises:
+        InputError: ``nothing_to_measure``, naming what to add.
+    """
+    from hybridjudge._errors import InputError
+
+    for output in plan.outputs:
+        if output.origin != "base" or output.clean is not None:
+            return
+        if getattr(output, "label", None) in LABELS:
+            return
+    raise InputError(
+        f"nothing to measure in {', '.join(corpora)}: no mutant (no --mutations file given, and "
+        f"the corpus has no defective outputs) and no answer labelled correct or incorrect; "
+        "freeze mutants with 'hybridjudge mutate CORPUS --mutation-seed 0 --out FILE' and pass "
+        "--mutations FILE, or label your answers (a label of correct or incorrect per record)",
+        code="nothing_to_measure",
+    )
 
 
 _PER_JUDGE_FLAGS = {

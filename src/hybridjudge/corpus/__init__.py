@@ -6,11 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 from hybridjudge._lazy import lazy_attribute as _lazy_attribute
 from hybridjudge._lazy import lazy_dir as _lazy_dir
+from hybridjudge._limits import ReadLimits
 from hybridjudge.corpus._formats import (
+    CSV_DELIMITERS,
     FIELD_ALIASES,
     INPUT_FORMATS,
     InputFormat,
     InputRecord,
+    detect_delimiter,
     read_cases,
     read_raw_records,
 )
@@ -20,6 +23,7 @@ from hybridjudge.corpus._io import (
     read_jsonl_models,
     write_jsonl_models,
 )
+from hybridjudge.corpus._labels import LABEL_FIELDS, LABELS, Label
 from hybridjudge.corpus._models import (
     ALL_CLASSES,
     CONTEXT_DEFECT_CLASSES,
@@ -38,6 +42,7 @@ __all__ = [
     "CASES_FILE",
     "CONTEXT_DEFECT_CLASSES",
     "CONTROL_CLASSES",
+    "CSV_DELIMITERS",
     "DEFECT_CLASSES",
     "FIELD_ALIASES",
     "HALUEVAL_SAMPLE_SIZE",
@@ -45,6 +50,8 @@ __all__ = [
     "HALUEVAL_UNCLASSIFIED_DETAIL",
     "IMPORT_FILE",
     "INPUT_FORMATS",
+    "LABELS",
+    "LABEL_FIELDS",
     "OMISSION_WITHOUT_ANCHORS",
     "OPENGATE_DEFECT_MAP",
     "OUTPUTS_FILE",
@@ -56,13 +63,16 @@ __all__ = [
     "ImportReport",
     "InputFormat",
     "InputRecord",
+    "Label",
     "LineResult",
     "Output",
     "Producer",
+    "ReadLimits",
     "SkippedRecord",
     "build_halueval",
     "build_opengate",
     "derive_anchors",
+    "detect_delimiter",
     "import_corpus",
     "load_corpus",
     "load_opengate_source",

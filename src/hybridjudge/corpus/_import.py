@@ -1,8 +1,9 @@
 """Turn a user's own RAG records into a corpus folder the mutation study can run on.
 
 Each record (question, contexts, answer; optionally required facts, an answerable label, a
-reference answer and the user's own fields) becomes one gold :class:`Case` and one base
-:class:`Output` (the answer the user's system gave). The folder has the same format as the
+reference answer, a label saying whether the answer is right, and the user's own fields) becomes
+one gold :class:`Case` and one base :class:`Output` (the answer the user's system gave, with its
+label as ``clean``: ``correct`` true, ``incorrect`` false, ``unknown`` null). The folder has the same format as the
 shipped corpora (``cases.jsonl``, ``outputs.jsonl``), plus ``import.json`` (where it came from,
 the sha256 of the source and of every file written, and every record that was skipped and why)
 and a ``README.md`` that says what the study can and cannot measure on it.
@@ -21,8 +22,10 @@ from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._anchor import Anchor
 from hybridjudge._errors import CaseFileError, ConfigError
+from hybridjudge._limits import ReadLimits
 from hybridjudge.corpus._formats import InputRecord, read_cases
 from hybridjudge.corpus._io import write_jsonl_models
+from hybridjudge.corpus._labels import clean_of
 from hybridjudge.corpus._load import CASES_FILE, OUTPUTS_FILE
 from hybridjudge.corpus._models import Case, Output, Producer
 
@@ -40,7 +43,8 @@ __all__ = [
 IMPORT_FILE = "import.json"
 """The import manifest written beside ``cases.jsonl`` and ``outputs.jsonl``."""
 IMPORT_FORMAT = "hybridjudge.corpus-import"
-IMPORT_FORMAT_VERSION = 1
+IMPORT_FORMAT_VERSION = 2
+"""Version 2 added the label counts (``labelled_correct``, ``labelled_incorrect``, ``unlabelled``)."""
 
 OMISSION_WITHOUT_ANCHORS = (
     "the omission class needs required facts (anchors): on a case without them no omission "
@@ -51,6 +55,14 @@ OMISSION_WITHOUT_ANCHORS = (
     "reference answer, marked as derived"
 )
 """What the omission class can and cannot measure when records have no required facts."""
+
+OMISSION_AFTER_DERIVING = (
+    OMISSION_WITHOUT_ANCHORS.split(". Add anchors", 1)[0]
+    + ". Deriving anchors found none for {n} case(s) (no reference answer, an empty context, or "
+    "none of the reference's numbers and names is in the context): add anchors to those records"
+)
+"""The same note after ``derive=True``, which it must not suggest again (``{n}``: the cases
+left without anchors)."""
 
 DERIVED_ANCHORS_KEY = "derived_anchors"
 """Case metadata key listing the anchors taken from the reference answer (not reviewed)."""
@@ -94,6 +106,12 @@ class ImportReport(BaseModel):
     """Cases with no anchors at all: omission cannot be measured on them."""
     omission_note: str | None
     """:data:`OMISSION_WITHOUT_ANCHORS` when some case has no given anchors, else ``None``."""
+    labelled_correct: int = 0
+    """Answers labelled correct (``clean`` true): the study's false alarms count only these."""
+    labelled_incorrect: int = 0
+    """Answers labelled incorrect (``clean`` false): a natural-defect row of the study."""
+    unlabelled: int = 0
+    """Answers without a label (``clean`` null): in no false-alarm rate."""
     files_sha256: dict[str, str]
     """sha256 of ``cases.jsonl`` and ``outputs.jsonl`` as written."""
 
@@ -209,7 +227,8 @@ def _source_label(source: Any) -> tuple[str, str | None]:
     if isinstance(source, str | Path):
         path = Path(source)
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            with path.open("rb") as handle:  # in blocks: the file may be large
+                digest = hashlib.file_digest(handle, "sha256").hexdigest()
         except OSError:
             digest = None
         return path.name, digest
@@ -246,6 +265,8 @@ def import_corpus(
     model: str | None = None,
     producer_kind: Literal["real", "production", "synthetic"] = "production",
     overwrite: bool = False,
+    limits: ReadLimits | None = None,
+    delimiter: str | None = None,
 ) -> ImportReport:
     """Write the corpus folder *out_dir* from the records of *source*.
 
@@ -255,8 +276,12 @@ def import_corpus(
     *system*); the record's reference answer and extra fields go to the case's ``metadata``.
     With *derive*, a record with a reference answer but no anchors gets candidate anchors from
     :func:`derive_anchors`, listed under ``metadata["derived_anchors"]`` and named in
-    ``label_source``. Bad records (and repeated ids) are skipped and listed in the report with
-    every problem; the others are imported.
+    ``label_source``. A record's label (``label``: ``correct``/``incorrect``/``unknown``, or a
+    boolean ``clean``, ``is_correct``, ``is_hallucination``...; see :mod:`hybridjudge.corpus._labels`)
+    becomes its base output's ``clean`` (true, false, null). Bad records (a label that is not one
+    included, repeated ids, and records past a bound of *limits*) are skipped and listed in the
+    report with every problem; the others are imported. *limits* and *delimiter* are as for
+    :func:`~hybridjudge.corpus.read_cases`.
 
     Raises:
         CaseFileError: the source cannot be read at all, is empty, or has no usable record
@@ -272,7 +297,9 @@ def import_corpus(
             "(overwrite=True in the API) to replace the corpus files in it"
         )
     label, digest = _source_label(source)
-    records: list[InputRecord] = read_cases(source, strict=strict, format=format)
+    records: list[InputRecord] = read_cases(
+        source, strict=strict, format=format, limits=limits, delimiter=delimiter
+    )
     producer = Producer(system=system, model=model, kind=producer_kind)
     origin = f"{label} (sha256 {digest[:12]})" if digest else f"a {label} in memory"
 
@@ -282,8 +309,9 @@ def import_corpus(
     seen: dict[str, int] = {}
     given = derived = without = 0
     for record in records:
-        if record.case is None:
-            skipped.append(SkippedRecord(record=record.line, problems=record.problems))
+        if record.case is None or record.label_problems:
+            problems = record.problems + record.label_problems
+            skipped.append(SkippedRecord(record=record.line, problems=problems))
             continue
         line = record.case
         if line.id in seen:
@@ -299,6 +327,8 @@ def import_corpus(
             continue
         seen[line.id] = record.line
         metadata: dict[str, Any] = dict(line.metadata)
+        if record.label_field is not None:  # kept as the output's label, not as metadata
+            metadata.pop(record.label_field, None)
         if record.reference is not None:
             metadata["reference"] = record.reference
         anchors = tuple(line.anchors)
@@ -306,11 +336,15 @@ def import_corpus(
             given += 1
             labels = "anchors given in the record"
         elif derive and record.reference:
-            anchors = derive_anchors(record.reference, line.context)
+            # the context filters the candidates: an empty context keeps none (not "no filter")
+            anchors = derive_anchors(record.reference, line.context or [""])
             metadata[DERIVED_ANCHORS_KEY] = [a.value for a in anchors]
             labels = (
                 "anchors DERIVED from the reference answer by hybridjudge.corpus.derive_anchors "
                 "(candidates, not reviewed)"
+                if anchors
+                else "no anchors (none derived from the reference answer: omission not "
+                "measurable on this case)"
             )
         else:
             labels = "no anchors (omission not measurable on this case)"
@@ -332,7 +366,13 @@ def import_corpus(
             )
         )
         outputs.append(
-            Output(id=f"{line.id}::base", case_id=line.id, text=line.answer, producer=producer)
+            Output(
+                id=f"{line.id}::base",
+                case_id=line.id,
+                text=line.answer,
+                producer=producer,
+                clean=clean_of(record.label),
+            )
         )
     if not cases:
         raise _nothing_usable(source, label, skipped)
@@ -354,7 +394,16 @@ def import_corpus(
         cases_with_anchors=given,
         cases_with_derived_anchors=derived,
         cases_without_anchors=without,
-        omission_note=OMISSION_WITHOUT_ANCHORS if given < len(cases) else None,
+        omission_note=(
+            (OMISSION_AFTER_DERIVING.format(n=without) if without else None)
+            if derive
+            else OMISSION_WITHOUT_ANCHORS
+            if given < len(cases)
+            else None
+        ),
+        labelled_correct=sum(1 for o in outputs if o.clean is True),
+        labelled_incorrect=sum(1 for o in outputs if o.clean is False),
+        unlabelled=sum(1 for o in outputs if o.clean is None),
         files_sha256=files,
     )
     from hybridjudge._atomic import atomic_write_text  # never a half-written file
@@ -368,8 +417,12 @@ def import_corpus(
 
 
 def _readme(report: ImportReport, producer: Producer) -> str:
+    """The corpus README; the folder name, the source path and the producer are the user's
+    text, written escaped (no raw HTML, no code span cut short by a backtick)."""
+    from hybridjudge._sinks import markdown_code, markdown_text
+
     lines = [
-        f"# corpus/{report.name}: imported from {report.source}",
+        f"# corpus/{markdown_text(report.name)}: imported from {markdown_text(str(report.source))}",
         "",
         "Written by `hybridjudge corpus import` (`hybridjudge.corpus.import_corpus`); "
         f"`{IMPORT_FILE}` records the source's sha256, the sha256 of every file written and "
@@ -378,7 +431,12 @@ def _readme(report: ImportReport, producer: Producer) -> str:
         f"- records read: {report.records}; cases written: {report.cases}; "
         f"skipped: {len(report.skipped)}",
         f"- each case `<id>` has one base output `<id>::base`: the record's answer, produced by "
-        f"`{producer.system}` (kind `{producer.kind}`), `clean` unlabelled (null)",
+        f"{markdown_code(producer.system)} (kind {markdown_code(producer.kind)}), with the record's "
+        "label as `clean`",
+        f"- labels: {report.labelled_correct} correct (`clean` true: the only answers false "
+        f"alarms count), {report.labelled_incorrect} incorrect (`clean` false: a natural-defect "
+        f"row of the study), {report.unlabelled} unlabelled (`clean` null: in no false-alarm "
+        "rate)",
         "- the reference answer and every extra field of a record are kept in the case's "
         "`metadata`",
         f"- anchors (required facts): given in {report.cases_with_anchors} case(s), derived "
@@ -390,7 +448,8 @@ def _readme(report: ImportReport, producer: Producer) -> str:
         "--scorers deterministic,support,contradiction --out results/<name>`.",
     ]
     if report.omission_note:
-        lines += ["", "## What the omission class can measure here", "", report.omission_note + "."]
+        note = markdown_text(report.omission_note)
+        lines += ["", "## What the omission class can measure here", "", note + "."]
     if report.cases_with_derived_anchors:
         lines += [
             "",

@@ -13,11 +13,10 @@ from hybridjudge._errors import CaseFileError
 from hybridjudge._jsonl import (
     JsonLine,
     describe_validation,
-    iter_json_lines,
-    read_bytes,
     read_json_lines,
     validate_line,
 )
+from hybridjudge._limits import DEFAULT_LIMITS, ReadLimits
 from hybridjudge.corpus._models import CaseLine
 
 __all__ = ["LineResult", "read_case_lines", "read_jsonl_models", "write_jsonl_models"]
@@ -34,16 +33,17 @@ class LineResult:
     error: CaseFileError | None
 
 
-def read_case_lines(path: str | Path) -> Iterator[LineResult]:
+def read_case_lines(path: str | Path, *, limits: ReadLimits | None = None) -> Iterator[LineResult]:
     """Yield every non-blank line of a JSONL case file as a :class:`LineResult`.
 
     Raises :class:`CaseFileError` only when the file itself cannot be opened; every other
     problem (invalid JSON, non-UTF-8 bytes, a hostile line, a missing or mistyped field) is
     yielded for its line so the remaining lines are still processed. Lines are read by
-    :mod:`hybridjudge._jsonl`, the one JSONL reader (a UTF-8 byte-order mark is dropped).
+    :mod:`hybridjudge._jsonl`, the one JSONL reader (a UTF-8 byte-order mark is dropped), within
+    *limits* (:class:`~hybridjudge.corpus.ReadLimits`): a line past one is a bad line.
     """
     p = str(Path(path))
-    for item in read_json_lines(path, hint="check the path"):
+    for item in read_json_lines(path, hint="check the path", limits=limits or DEFAULT_LIMITS):
         yield _case_line(p, item)
 
 
@@ -70,13 +70,14 @@ def _case_line(path: str, item: JsonLine) -> LineResult:
     return LineResult(number, case, None)
 
 
-def read_jsonl_models(path: str | Path, model: type[M]) -> list[M]:
-    """Read a JSONL file of one pydantic model, failing on the first bad line with its number."""
+def read_jsonl_models(
+    path: str | Path, model: type[M], *, limits: ReadLimits | None = None
+) -> list[M]:
+    """Read a JSONL file of one pydantic model within *limits*, failing on the first bad line
+    (also one past a limit) with its number."""
     p = str(Path(path))
-    raw = read_bytes(path, hint="check the path")
-    return [
-        validate_line(item, model, path=p) for item in iter_json_lines(raw.splitlines(), path=p)
-    ]
+    lines = read_json_lines(path, hint="check the path", limits=limits or DEFAULT_LIMITS)
+    return [validate_line(item, model, path=p) for item in lines]
 
 
 def write_jsonl_models(path: str | Path, records: list[M] | tuple[M, ...]) -> None:

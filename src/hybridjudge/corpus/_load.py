@@ -9,7 +9,8 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import CaseFileError
-from hybridjudge._jsonl import iter_json_lines, read_bytes, validate_line
+from hybridjudge._jsonl import bounded_lines, iter_json_lines, open_bounded, validate_line
+from hybridjudge._limits import DEFAULT_LIMITS, ReadLimits
 from hybridjudge.corpus._models import Case, Output
 
 __all__ = ["CASES_FILE", "OUTPUTS_FILE", "Corpus", "load_corpus"]
@@ -71,30 +72,38 @@ class Corpus(BaseModel):
         raise KeyError(output_id)
 
 
-def _read_records(path: Path, model: type[M]) -> tuple[str, list[tuple[int, M]]]:
-    """Read one JSONL file: its sha256 and every record with its 1-based line number."""
+def _read_records(
+    path: Path, model: type[M], limits: ReadLimits
+) -> tuple[str, list[tuple[int, M]]]:
+    """Read one JSONL file within *limits*: its sha256 and every record with its 1-based line
+    number."""
     if not path.exists():
         raise CaseFileError(
             "missing; a corpus directory holds cases.jsonl and outputs.jsonl "
             "(rebuild the shipped ones with `python scripts/build_corpus.py`)",
             path=str(path),
         )
-    raw = read_bytes(path)
     where = str(path)
-    records = [
-        (item.line, validate_line(item, model, path=where))
-        for item in iter_json_lines(raw.splitlines(), path=where)
-    ]
-    return hashlib.sha256(raw).hexdigest(), records
+    digest = hashlib.sha256()
+    with open_bounded(path, limits=limits) as handle:
+        lines = bounded_lines(handle, path=where, limits=limits, digest=digest)
+        records = [
+            (item.line, validate_line(item, model, path=where))
+            for item in iter_json_lines(lines, path=where, limits=limits)
+        ]
+    return digest.hexdigest(), records
 
 
-def load_corpus(path: str | Path) -> Corpus:
-    """Load the corpus in directory *path* and check its references.
+def load_corpus(path: str | Path, *, limits: ReadLimits | None = None) -> Corpus:
+    """Load the corpus in directory *path* and check its references; each file is read within
+    *limits* (:class:`~hybridjudge.corpus.ReadLimits`, the defaults when ``None``).
 
     Raises:
         CaseFileError: the directory or one of its files is missing or malformed; two cases or
             two outputs share an id; an output names an unknown case; a mutant names an unknown
-            base (or a base of another case, or another mutant). The message names file and line.
+            base (or a base of another case, or another mutant); a file, a line or a field is
+            past its limit (codes ``file_too_large``, ``record_too_large``,
+            ``field_too_large``). The message names file and line.
     """
     root = Path(path)
     if not root.is_dir():
@@ -103,8 +112,9 @@ def load_corpus(path: str | Path) -> Corpus:
             path=str(root),
         )
     cases_path, outputs_path = root / CASES_FILE, root / OUTPUTS_FILE
-    cases_sha, case_records = _read_records(cases_path, Case)
-    outputs_sha, output_records = _read_records(outputs_path, Output)
+    bounds = limits or DEFAULT_LIMITS
+    cases_sha, case_records = _read_records(cases_path, Case, bounds)
+    outputs_sha, output_records = _read_records(outputs_path, Output, bounds)
 
     cases: dict[str, Case] = {}
     for number, case in case_records:

@@ -162,7 +162,7 @@ class Output(BaseModel):
     base_id: str | None = None
     """For a mutant, the id of the base output it derives from; ``None`` for a base."""
     defect: DefectClass | None = None
-    """The defect this output carries, ``None`` for a base output (presumed clean)."""
+    """The defect this output carries, ``None`` for a base output (see ``clean``)."""
     defect_detail: str | None = None
     """What exactly was injected, e.g. ``'anchor "500 mg" deleted'``."""
     origin: Literal["base", "paper", "mutator", "natural"] = "base"
@@ -172,8 +172,10 @@ class Output(BaseModel):
     producer: Producer
     """Who produced the output."""
     clean: bool | None = None
-    """For a base: whether its gold label says it is defect-free (``None``: not labelled).
-    False alarms are counted only on bases with ``clean`` not ``False``."""
+    """For a base: its label (``True``: correct, ``False``: incorrect, ``None``: not labelled;
+    ``corpus import`` sets it from a record's ``label``). False alarms are counted only on
+    bases labelled correct; bases labelled incorrect are the study's ``labelled_incorrect``
+    row; unlabelled bases are in no false-alarm rate."""
     context: Annotated[tuple[str, ...] | None, BeforeValidator(_context_to_passages)] = None
     """The context this output is scored against when it is not its case's: a context mutant
     (``evidence_dropped``, ``distractor``...) carries the retrieved context with its defect;

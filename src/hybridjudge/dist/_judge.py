@@ -23,6 +23,7 @@ from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hybridjudge._errors import ConfigError
+from hybridjudge._params import DEFAULT_MAX_CLAIMS
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -65,6 +66,7 @@ class _JudgeBatch:
         record_column: str | None,
         strict: bool,
         keep_input: bool,
+        max_claims: int | None = None,
     ) -> None:
         from hybridjudge.dist._limiter import RemoteLimiter
         from hybridjudge.model import ModelClient
@@ -75,6 +77,7 @@ class _JudgeBatch:
         self._record_column = record_column
         self._strict = strict
         self._keep_input = keep_input
+        self._max_claims = max_claims
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="hybridjudge-judge-loop", daemon=True
@@ -122,6 +125,7 @@ class _JudgeBatch:
                     mode=self._mode,  # type: ignore[arg-type]
                     repetitions=self._repetitions,
                     client=self._client,
+                    max_claims=self._max_claims,
                 )
             )
             for outcome in batch.outcomes:
@@ -197,6 +201,7 @@ def judge_dataset(
     strict: bool = False,
     keep_input: bool = True,
     burst_s: float = 1.0,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
 ) -> ray.data.Dataset:
     """The LLM judges on every record of ``ds`` (lazy, like any Dataset operation).
 
@@ -217,6 +222,8 @@ def judge_dataset(
         strict: accept only hybridjudge's own field names.
         keep_input: keep the input columns next to the results.
         burst_s: the cluster limiter's bucket holds this many seconds of permits.
+        max_claims: an answer with more claims is unscored ``too_many_claims`` without a
+            verdict call (``None``: no cap). There is no ``max_cost_usd`` on a cluster yet.
 
     Returns:
         A Dataset with the input columns and :func:`judge_columns`: ``id``, ``repetition``,
@@ -227,15 +234,17 @@ def judge_dataset(
 
     Raises:
         ConfigError: an unknown scorer or mode, ``repetitions``, ``workers`` or ``batch_size``
-            below 1.
+            below 1, a ``max_claims`` that is not a whole number >= 1 or ``None``.
     """
     import ray.data
 
+    from hybridjudge._params import check_max_claims
     from hybridjudge.dist._check import cluster_cpus
     from hybridjudge.dist._limiter import start_limiter
     from hybridjudge.judges import scorer_names
 
     names = scorer_names(scorers)
+    max_claims = check_max_claims(max_claims)
     if mode not in ("separate", "shared"):
         raise ConfigError(f"unknown mode {mode!r}; use 'separate' or 'shared'")
     for label, value in (("repetitions", repetitions), ("batch_size", batch_size)):
@@ -268,6 +277,7 @@ def judge_dataset(
             "record_column": record_column,
             "strict": strict,
             "keep_input": keep_input,
+            "max_claims": max_claims,
         },
         compute=ray.data.ActorPoolStrategy(min_size=1, max_size=workers, initial_size=workers),
         num_cpus=worker_cpus,

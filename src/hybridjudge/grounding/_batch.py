@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -121,6 +121,15 @@ class CheckBatch(BaseModel):
     """One per record, in input order."""
     prepared_cases: int = Field(ge=0)
     """Distinct cases prepared (one :class:`GroundingChecker` each)."""
+
+    def __iter__(self) -> Iterator[CheckOutcome]:  # type: ignore[override]
+        """The outcomes, in input order (``list(batch)``, ``for o in batch``), not the model's
+        fields (``model_dump()`` gives those)."""
+        return iter(self.outcomes)
+
+    def __len__(self) -> int:
+        """How many records (outcomes) the batch holds."""
+        return len(self.outcomes)
 
     @property
     def failed(self) -> tuple[CheckOutcome, ...]:

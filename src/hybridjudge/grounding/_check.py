@@ -58,6 +58,7 @@ from hybridjudge.grounding._derive import (
     stated_trend,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
+from hybridjudge.grounding._layout import SCALE_WORDS, heading_word, read_layout, scale_headings
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
     Finding,
@@ -66,6 +67,7 @@ from hybridjudge.grounding._models import (
     QuantityTrace,
     TraceSource,
 )
+from hybridjudge.grounding._normalize import normalize
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     _CURRENCY_SYMBOLS,
@@ -709,21 +711,8 @@ _CURRENCY_BEFORE = lazy(
     r"(?:^|[\s(])(?P<cur>[$€£¥]|us\$|usd|dollars|u\.s\.\s+dollars|eur|euros?|gbp|pounds|rmb)"
     r"\s*(?:(?:amounts?|figures|values|numbers|expressed|stated|presented|reported)\s+)?$"
 )
-_DECL_SCALE = {
-    "thousands": 10**3,
-    "000s": 10**3,
-    "'000s": 10**3,
-    "'000": 10**3,
-    "000": 10**3,
-    "millions": 10**6,
-    "billions": 10**9,
-    "m": 10**6,
-    "mn": 10**6,
-    "mm": 10**6,
-    "bn": 10**9,
-    "b": 10**9,
-    "k": 10**3,
-}
+_DECL_SCALE = SCALE_WORDS
+"""Scale words and their multipliers: the table of ``data/layout.json``."""
 _CURRENCY_DIM = {
     "$": "currency-usd",
     "us$": "currency-usd",
@@ -825,6 +814,11 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
             cur = before["cur"] if before else None
         dim = _CURRENCY_DIM.get(re.sub(r"\s+", " ", cur)) if cur else None
         found.append((m.start(), m.end(), _DECL_SCALE[word], dim, False))
+    if "(" in s and not words.isdisjoint(_SCALE_RUNS):
+        # "(millions, except per share data)": a statement heading without "in" (data)
+        for m in scale_headings().finditer(s):
+            found.append((m.start(), m.end(), _DECL_SCALE[heading_word(m)], None, False))
+        found.sort()
     if not words.isdisjoint(_SINGULAR_RUNS):
         found.extend(_singular_scales(s))
         found.sort()
@@ -1204,20 +1198,19 @@ class GroundingContext:
             index = _Index(loose_percent=False)
             idents: set[str] = set()
             parsed: list[tuple[Scan, list[_Scope]]] = []
-            scans = [scan(passage) for passage in self.passages]
+            # the layout first: a table laid out a cell per line becomes rows (offsets kept)
+            scans = [scan(read_layout(normalize(passage))) for passage in self.passages]
             scopes_of = [_scopes(sc.norm.text, sc.words) for sc in scans]
             if len(scans) > 1:
                 _caption_scopes(scans, scopes_of)
-            for i, (passage, sc, scopes) in enumerate(
-                zip(self.passages, scans, scopes_of, strict=True)
-            ):
+            for i, (sc, scopes) in enumerate(zip(scans, scopes_of, strict=True)):
                 self._index_passage(i, sc, scopes, index)
                 parsed.append((sc, scopes))
                 idents.update(_named_periods(sc.norm.text, sc.words))
                 _add_dosing(i, sc, index)
                 _add_one_unit(i, sc, index)
                 _add_stated_changes(i, sc, index)
-                if "|" in passage or "\t" in passage:
+                if "|" in sc.norm.text or "\t" in sc.norm.text:
                     _add_nil_cells(i, sc, index)
                 for ident in sc.idents:
                     idents.add(ident.text)
@@ -1951,6 +1944,7 @@ class GroundingChecker:
         "_indexes",
         "_markers",
         "_memo",
+        "_no_context",
         "_question",
         "_shapes",
         "answerable",
@@ -2018,6 +2012,8 @@ class GroundingChecker:
         self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
         self._derived_memo: dict[Target, str | None] = {}
         self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
+        # no passage with text: an answer that asserts anything has nothing to stand on
+        self._no_context = not any(p.strip() for p in self.context.passages)
 
     def check(self, answer: str) -> GroundingReport:
         """Check one answer against the prepared case."""
@@ -2066,7 +2062,7 @@ class GroundingChecker:
                     evidence=None,
                 )
             )
-        elif self.answerable is True and marker is not None:
+        elif self.answerable is True and marker is not None and not self._no_context:
             m_start, m_end = marker.span()
             span = sc.norm.to_original(m_start, min(m_end, len(sc.norm.text)))
             said = answer[span[0] : span[1]]
@@ -2081,6 +2077,8 @@ class GroundingChecker:
                     evidence=None,
                 )
             )
+        if self._no_context and not abstained and answer.strip():
+            findings.insert(0, _NO_CONTEXT)
         return GroundingReport.model_construct(
             version=GROUNDING_REPORT_VERSION,
             grounded=not findings,
@@ -2520,6 +2518,19 @@ _FROM_BEFORE = re.compile(r"(?<![\w])from\s+(?:about\s+|approximately\s+|roughly
 _TO_BETWEEN = re.compile(
     r"(?:[^.;\n]|\.(?=\d)){0,30}?(?<![\w])to\s+(?:about\s+|approximately\s+)?\Z"
 )
+
+
+_NO_CONTEXT = Finding(
+    kind="no_context",
+    message=(
+        "the context is empty (no passage with text), but the answer asserts something instead "
+        "of abstaining: nothing can ground it"
+    ),
+    subject="",
+    span=None,
+    evidence=None,
+)
+"""The finding of an answer that does not abstain against an empty context."""
 
 
 def _from_to(sc: Scan, indices: Sequence[int]) -> frozenset[tuple[int, int]]:

@@ -31,8 +31,10 @@ FindingKind = Literal[
     "non_abstention",
     "over_abstention",
     "derived_number",
+    "no_context",
 ]
-"""What a finding says is wrong (``derived_number`` only with ``derived="finding"``)."""
+"""What a finding says is wrong (``derived_number`` only with ``derived="finding"``;
+``no_context``: the context is empty and the answer does not abstain)."""
 
 QuantityKind = Literal["number", "date", "time"]
 """A plain number (with or without a unit), a calendar date, or a clock time."""
@@ -138,7 +140,8 @@ class Finding:
 
     kind: FindingKind
     """``missing_anchor``, ``negated_anchor``, ``ungrounded_number``, ``non_abstention``,
-    ``over_abstention`` or (only with ``derived="finding"``) ``derived_number``."""
+    ``over_abstention``, ``no_context`` (an answer that does not abstain, against a context with
+    no text) or (only with ``derived="finding"``) ``derived_number``."""
     message: str
     """A sentence naming the fact or the number, e.g. ``missing required fact "30 days"``."""
     subject: str

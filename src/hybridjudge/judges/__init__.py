@@ -23,11 +23,13 @@ Many answers at once, from plain or async code (also inside a notebook's running
 """
 
 from hybridjudge.judges._judge import (
+    DEFAULT_MAX_CLAIMS,
     SCORERS,
     ClaimsSource,
     Mode,
     PlannedCall,
     Scorer,
+    check_max_claims,
     claims_token_budget,
     judge,
     planned_calls,
@@ -51,6 +53,7 @@ from hybridjudge.judges._results import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_CLAIMS",
     "PROMPT_NAMES",
     "SCORERS",
     "ClaimVerdict",
@@ -70,6 +73,7 @@ __all__ = [
     "ScorerName",
     "UnscoredReason",
     "ajudge_many",
+    "check_max_claims",
     "claims_token_budget",
     "is_pure_abstention",
     "judge",

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
 from hybridjudge._errors import ConfigError, InputError
+from hybridjudge._params import DEFAULT_MAX_CLAIMS, check_max_claims
 from hybridjudge._sync import gather_all
 from hybridjudge.grounding import says_something_is_missing
 from hybridjudge.judges._evidence import (
@@ -77,11 +78,13 @@ if TYPE_CHECKING:
     from hybridjudge.model import ChatMessage, ModelClient
 
 __all__ = [
+    "DEFAULT_MAX_CLAIMS",
     "SCORERS",
     "ClaimsSource",
     "Mode",
     "PlannedCall",
     "Scorer",
+    "check_max_claims",
     "claims_token_budget",
     "judge",
     "planned_calls",
@@ -102,6 +105,18 @@ ClaimsSource = Literal["sentences", "model"]
 with no model call, as MiniCheck and the LLM-AggreFact benchmark check a response sentence by
 sentence; ``model`` asks the model to split the answer into atomic, self-contained claims (one
 extra call per answer, the slowest part of judging a long answer on the embedded model)."""
+
+
+def _too_many(n_claims: int, max_claims: int | None) -> str | None:
+    """Why an answer of ``n_claims`` claims is not judged, or ``None`` when it is."""
+    if max_claims is None or n_claims <= max_claims:
+        return None
+    return (
+        f"the answer has {n_claims:,} claims, more than max_claims {max_claims} "
+        "(--max-claims): not judged and no verdict call made (a score of its first claims "
+        "would not be the answer's); raise --max-claims to judge it"
+    )
+
 
 _FRAGMENT_WORDS = 5
 """A claim of at most this many words (``"Delhi"``) is judged as the answer to the question."""
@@ -152,6 +167,7 @@ class Scorer:
         mode: Mode = "separate",
         repetition: int = 0,
         claims: ClaimsSource = "sentences",
+        max_claims: int | None = DEFAULT_MAX_CLAIMS,
     ) -> JudgeResult:
         """Judge ``answer`` with this scorer only; see :func:`judge`."""
         results = await judge(
@@ -163,6 +179,7 @@ class Scorer:
             mode=mode,
             repetition=repetition,
             claims=claims,
+            max_claims=max_claims,
         )
         return results[self.name]
 
@@ -408,7 +425,7 @@ class _Common:
     def unscored(
         self,
         scorer: ScorerName,
-        reason: Literal["no_claims", "parse_failure", "model_error"],
+        reason: Literal["no_claims", "parse_failure", "model_error", "too_many_claims"],
         detail: FailureDetail | None = None,
         usage: Usage | None = None,
     ) -> JudgeResult:
@@ -833,6 +850,7 @@ async def judge(
     mode: Literal["separate", "shared"] = "separate",
     repetition: int = 0,
     claims: ClaimsSource = "sentences",
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
 ) -> dict[str, JudgeResult]:
     """Judge the faithfulness of ``answer`` to ``context`` with each of ``scorers``.
 
@@ -856,20 +874,29 @@ async def judge(
         repetition: repetition index, part of every cache key (a fresh sample per repetition).
         claims: ``"sentences"`` (the answer's sentences, no model call) or ``"model"``
             (claim extraction by the model); see :data:`ClaimsSource`.
+        max_claims: an answer with more claims is unscored ``too_many_claims`` without a
+            verdict call (default :data:`DEFAULT_MAX_CLAIMS`; ``None``: no cap).
 
     Returns:
         ``{scorer name: JudgeResult}`` in the order of ``scorers``. Every result is a score in
         [0, 1] with one verdict per claim, a recognised abstention (1.0, ``abstained=True``), or
-        unscored with ``no_claims``, ``parse_failure`` or ``model_error``: never NaN.
+        unscored with ``no_claims``, ``parse_failure``, ``model_error`` or
+        ``too_many_claims``: never NaN.
 
     Raises:
         ConfigError: unknown or repeated scorer, unknown mode or claims source, negative
-            repetition.
-        InputError: an answer or a passage that is not a string, a context that is neither a
-            string nor a list of strings, or an empty context (no passage with text) for an
-            answer that is not a recognised abstention: it would be judged without a single
-            model call. :func:`judge_many` turns these into a ``failed`` outcome
-            (``record_error``) and goes on.
+            repetition, a ``max_claims`` that is not a whole number >= 1 or ``None``.
+        BudgetExhaustedError: the client's ``budget`` refused a request
+            (:func:`judge_many` records ``budget_exhausted`` and goes on).
+        InputError: an answer or a passage that is not a string, or a context that is neither
+            a string nor a list of strings. :func:`judge_many` turns these into a ``failed``
+            outcome (``record_error``) and goes on.
+
+    An empty context (no passage with text) is judged without a model call, as the grounding
+    checks judge it (their ``no_context`` finding): an answer that asserts something is scored
+    0.0 by every scorer, each of its sentences a ``no_context`` verdict (nothing retrieved can
+    support it, and the contradiction scorer's "the context is silent" would otherwise read as
+    a perfect 1.0 nobody judged); a recognised abstention is scored 1.0, as always.
     """
     results = await _judge(
         client,
@@ -880,6 +907,7 @@ async def judge(
         mode=mode,
         repetition=repetition,
         claims=claims,
+        max_claims=check_max_claims(max_claims),
     )
     for name, result in results.items():
         if result.status == "unscored":
@@ -921,6 +949,7 @@ async def _judge(
     mode: Literal["separate", "shared"],
     repetition: int,
     claims: ClaimsSource,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
 ) -> dict[str, JudgeResult]:
     names = _validate(scorers, mode, repetition, answer, question, claims)
     passages = _passages(context)
@@ -938,7 +967,8 @@ async def _judge(
     if not answer.strip():
         detail = FailureDetail(stage="claims", error="the answer is empty; nothing to judge")
         return {n: common.unscored(n, "no_claims", detail) for n in names}
-    _require_context(passages)
+    if _no_context(passages):
+        return _without_context(common, names, answer)
 
     raw: str | None = None
     if claims == "model":
@@ -955,6 +985,10 @@ async def _judge(
     common = dataclasses.replace(common, claims=tuple(kept), dropped=tuple(dropped))
     if not kept:
         return _without_claims(common, names, dropped, answer, raw)
+    over = _too_many(len(kept), max_claims)
+    if over is not None:
+        detail = FailureDetail(stage="claims", error=over)
+        return {n: common.unscored(n, "too_many_claims", detail) for n in names}
 
     sentences = context_sentences(passages)
     statements = [_statement(claim, question) for claim in kept]
@@ -997,17 +1031,47 @@ class PlannedCall:
     """The completion budget."""
 
 
-def _require_context(passages: Sequence[str]) -> None:
-    """Refuse an empty context (no passage with text), for :func:`judge` and the dry run's
-    :func:`planned_calls` alike: every claim would be "not stated" and "not contradicted"
-    without a single model call, a contradiction score of 1.0 ("faithful") that nobody judged
-    (docs/failing-closed.md)."""
-    if not any(p.strip() for p in passages):
-        raise InputError(
-            "context is empty (no passage with text): there is nothing to judge the answer "
-            "against; pass the retrieved passages (if retrieval found nothing, the answer "
-            "cannot be judged for faithfulness; check its abstention with check_grounding)"
+def _no_context(passages: Sequence[str]) -> bool:
+    """Whether the context has no passage with text (:func:`judge` then calls no model)."""
+    return not any(p.strip() for p in passages)
+
+
+def _without_context(
+    common: _Common, names: Sequence[ScorerName], answer: str
+) -> dict[str, JudgeResult]:
+    """An answer judged against an empty context: its sentences are its claims (no model call),
+    each a ``no_context`` verdict that is not faithful, so every scorer gives 0.0; an answer
+    whose sentences only say information is missing is an abstention (1.0). The grounding
+    checks report the same answer as a ``no_context`` finding."""
+    kept, dropped = _clean_claims(claim_sentences(answer))
+    common = dataclasses.replace(common, claims=tuple(kept), dropped=tuple(dropped))
+    if not kept:
+        return _without_claims(common, names, dropped, answer, None)
+    verdicts = tuple(
+        ClaimVerdict(
+            claim_id=i,
+            claim=claim,
+            label="no_context",
+            reason="the context is empty (no passage with text): nothing can support this claim",
+            faithful=False,
         )
+        for i, claim in enumerate(kept, start=1)
+    )
+    return {
+        n: JudgeResult(
+            scorer=n,
+            mode=common.mode,
+            status="scored",
+            score=0.0,
+            claims=common.claims,
+            verdicts=verdicts,
+            dropped_claims=common.dropped,
+            scope=common.scope(n),
+            repetition=common.repetition,
+            prompt_versions=common.prompt_versions,
+        )
+        for n in names
+    }
 
 
 def planned_calls(
@@ -1017,22 +1081,31 @@ def planned_calls(
     *,
     scorers: Sequence[str] = ("support", "contradiction"),
     mode: str = "separate",
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
 ) -> list[PlannedCall]:
     """Every verdict call :func:`judge` (``claims="sentences"``) can make for this answer, without
     any request: an upper bound for a dry run (the contradiction question's second look is
     counted wherever it can happen; the model's first answer decides whether it does).
 
+    An empty context makes no call (:func:`judge` scores the answer without one).
+
     Raises:
-        InputError: what :func:`judge` refuses for this answer (an empty context for an answer
-            that is not a recognised abstention), so that a dry run names the records a run
-            would record as ``record_error``.
+        InputError: what :func:`judge` refuses for this answer, so that a dry run names the
+            records a run would record as ``record_error``; code ``too_many_claims`` for an
+            answer with more claims than ``max_claims`` (a run records it as
+            ``too_many_claims``, no call).
     """
     names = _validate(scorers, mode, 0, answer, question, "sentences")
+    max_claims = check_max_claims(max_claims)
     if pure_abstention_reason(answer) is not None or not answer.strip():
         return []
     passages = _passages(context)
-    _require_context(passages)
+    if _no_context(passages):
+        return []
     kept, _ = _clean_claims(claim_sentences(answer))
+    over = _too_many(len(kept), max_claims)
+    if over is not None:
+        raise InputError(over, code="too_many_claims")
     sentences = context_sentences(passages)
     prompts = ["shared"] if mode == "shared" else [SCORERS[n].prompt for n in names]
     calls: list[PlannedCall] = []

@@ -15,13 +15,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
 from hybridjudge._errors import ConfigError, HybridJudgeError, InputError
 from hybridjudge._frames import as_record, record_id, record_list, records_problem
-from hybridjudge._params import check_repetitions
+from hybridjudge._params import DEFAULT_MAX_CLAIMS, check_max_claims, check_repetitions
 from hybridjudge._sync import gather_all, run_sync
 from hybridjudge.judges._judge import Mode, judge, scorer_names
 from hybridjudge.judges._results import (
@@ -36,13 +36,17 @@ from hybridjudge.judges._results import (
 if TYPE_CHECKING:
     from hybridjudge.model import ModelClient, ModelConfig
 
-__all__ = ["JudgeProgress", "ajudge_many", "judge_many"]
+__all__ = ["JudgeProgress", "OutcomeHook", "ajudge_many", "judge_many"]
 
 logger = logging.getLogger(__name__)
 
 JudgeProgress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each record and repetition is finished; an exception
 it raises stops the batch (the calls already answered stay cached)."""
+
+OutcomeHook = Callable[[JudgeOutcome], None]
+"""``on_outcome(outcome)``: called with each finished outcome, in the order they finish (a
+caller that is interrupted keeps what was finished: ``judge --json`` prints those lines)."""
 
 RecordLike = JudgeRecord | Mapping[str, Any] | object
 """A :class:`JudgeRecord`, a mapping with its fields, or an object with those attributes."""
@@ -64,6 +68,7 @@ def _failed(
     mode: Mode,
     error: str,
     metadata: Mapping[str, Any] | None = None,
+    reason: Literal["record_error", "budget_exhausted"] = "record_error",
 ) -> JudgeOutcome:
     detail = FailureDetail(stage="record", error=error)
     results = {
@@ -71,7 +76,7 @@ def _failed(
             scorer=name,
             mode=mode,
             status="unscored",
-            unscored_reason="record_error",
+            unscored_reason=reason,
             detail=detail,
             scope="shared" if mode == "shared" else name,
             repetition=repetition,
@@ -99,6 +104,9 @@ async def ajudge_many(
     config: ModelConfig | None = None,
     concurrency: int | None = None,
     progress: JudgeProgress | None = None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    max_cost_usd: float | None = None,
+    on_outcome: OutcomeHook | None = None,
 ) -> JudgeBatch:
     """Judge every record with every scorer, ``repetitions`` times (async; see :func:`judge_many`).
 
@@ -112,13 +120,24 @@ async def ajudge_many(
         config: a configuration to open one with (default :meth:`ModelConfig.local`).
         concurrency: records in flight at once (default twice the client's request limit).
         progress: ``progress(done, total)`` after each finished record and repetition.
+        max_claims: an answer with more claims is unscored ``too_many_claims``, without a
+            verdict call (default :data:`~hybridjudge.judges.DEFAULT_MAX_CLAIMS`; ``None``: no
+            cap).
+        max_cost_usd: stop before the request whose worst-case cost would cross this many US
+            dollars (:class:`~hybridjudge.model.CostBudget`; cache hits cost nothing): the
+            outputs not judged to the end are unscored ``budget_exhausted``. Only when this
+            function opens the client; an open ``client`` carries its own ``budget``.
+        on_outcome: ``on_outcome(outcome)`` with each finished :class:`JudgeOutcome`, as it
+            finishes (before ``progress``): what a caller keeps if the run is interrupted.
 
     Returns:
         A :class:`JudgeBatch` with one outcome per record and repetition, in input order.
 
     Raises:
-        ConfigError: unknown or repeated scorer, unknown mode, bad repetitions or concurrency,
-            both ``client`` and ``config`` given.
+        ConfigError: unknown or repeated scorer, unknown mode, bad repetitions, concurrency,
+            ``max_claims`` or ``max_cost_usd``, both ``client`` and ``config`` given, or
+            ``client`` and ``max_cost_usd`` (give the client a ``budget``), a ``max_cost_usd``
+            for a model without a known price (code ``budget_needs_price``).
         InputError: ``records`` is a string, a single mapping or not iterable (not a list of
             records).
         ModelError: the endpoint cannot be used at all (e.g. a rejected API key).
@@ -134,6 +153,17 @@ async def ajudge_many(
         raise ConfigError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
     if client is not None and config is not None:
         raise ConfigError("pass either an open client or a config, not both")
+    max_claims = check_max_claims(max_claims)
+    budget = None
+    if max_cost_usd is not None:
+        from hybridjudge.model import CostBudget
+
+        if client is not None:
+            raise ConfigError(
+                "max_cost_usd applies to the client this function opens; an open client "
+                "carries its own limit: ModelClient(config, budget=CostBudget(max_cost_usd))"
+            )
+        budget = CostBudget(max_cost_usd)
 
     problem = records_problem(records, call="judge_many")
     if problem is not None:
@@ -149,9 +179,32 @@ async def ajudge_many(
     if client is None:
         from hybridjudge.model import ModelClient, ModelConfig
 
-        async with ModelClient(config if config is not None else ModelConfig.local()) as own:
-            return await _run(items, prepared, names, mode, repetitions, own, concurrency, progress)
-    return await _run(items, prepared, names, mode, repetitions, client, concurrency, progress)
+        own = ModelClient(config if config is not None else ModelConfig.local(), budget=budget)
+        async with own:
+            return await _run(
+                items,
+                prepared,
+                names,
+                mode,
+                repetitions,
+                own,
+                concurrency,
+                progress,
+                max_claims,
+                on_outcome,
+            )
+    return await _run(
+        items,
+        prepared,
+        names,
+        mode,
+        repetitions,
+        client,
+        concurrency,
+        progress,
+        max_claims,
+        on_outcome,
+    )
 
 
 async def _run(
@@ -163,8 +216,11 @@ async def _run(
     client: ModelClient,
     concurrency: int | None,
     progress: JudgeProgress | None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    on_outcome: OutcomeHook | None = None,
 ) -> JudgeBatch:
-    from hybridjudge.model import CorruptCacheError  # loaded with the client already
+    # loaded with the client already
+    from hybridjudge.model import BudgetExhaustedError, CorruptCacheError
 
     limit = concurrency if concurrency is not None else 2 * client.config.max_concurrency
     total = len(prepared) * repetitions
@@ -185,6 +241,18 @@ async def _run(
                 scorers=names,
                 mode=mode,
                 repetition=repetition,
+                max_claims=max_claims,
+            )
+        except BudgetExhaustedError as exc:  # --max-cost: no request sent for this record
+            return _failed(
+                index,
+                record.id,
+                repetition,
+                names,
+                mode,
+                str(exc),
+                record.metadata,
+                reason="budget_exhausted",
             )
         except CorruptCacheError:
             raise  # about the whole run: every record would fail on it (exit 2 with the fix)
@@ -214,6 +282,8 @@ async def _run(
             nonlocal done
             for index in queue:  # shared iterator: each index is taken by one worker
                 outcomes[index, repetition] = await one(index, repetition)
+                if on_outcome is not None:
+                    on_outcome(outcomes[index, repetition])
                 done += 1
                 if progress is not None:
                     progress(done, total)
@@ -236,6 +306,8 @@ def judge_many(
     config: ModelConfig | None = None,
     concurrency: int | None = None,
     progress: JudgeProgress | None = None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    max_cost_usd: float | None = None,
 ) -> JudgeBatch:
     """Judge many records with every scorer, ``repetitions`` times; returns a :class:`JudgeBatch`.
 
@@ -261,5 +333,7 @@ def judge_many(
             config=config,
             concurrency=concurrency,
             progress=progress,
+            max_claims=max_claims,
+            max_cost_usd=max_cost_usd,
         )
     )

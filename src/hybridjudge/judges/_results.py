@@ -7,7 +7,7 @@ score (``status="unscored"`` with ``unscored_reason`` and ``detail``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -31,11 +31,21 @@ __all__ = [
 ScorerName = Literal["support", "contradiction"]
 """The two definitions of faithfulness (``docs/faithfulness.md``)."""
 
-UnscoredReason = Literal["no_claims", "parse_failure", "model_error", "record_error"]
+UnscoredReason = Literal[
+    "no_claims",
+    "parse_failure",
+    "model_error",
+    "record_error",
+    "too_many_claims",
+    "budget_exhausted",
+]
 """Why a result has no score: the answer asserts nothing (and does not abstain); the model's
 reply did not validate even after one repair; no usable reply after the retries; the record could
 not be judged at all (a field of the wrong type, an unexpected error: :func:`judge_many` records it
-and goes on with the other records)."""
+and goes on with the other records); the answer has more claims than ``max_claims``
+(``--max-claims``; not judged, no verdict call made: a score of its first claims would pass for a
+score of the answer); the run's ``--max-cost`` was reached before this output's calls were all
+answered (the calls it would need were not sent)."""
 
 
 class ClaimVerdict(BaseModel):
@@ -50,7 +60,9 @@ class ClaimVerdict(BaseModel):
     label: str
     """The verdict: ``supported``/``not_supported`` (support), ``contradicted``/
     ``not_contradicted`` (contradiction), or ``supported``/``contradicted``/``not_in_context``
-    (shared mode). ``supported`` needs the model's ``YES`` *and* a quote found in the context."""
+    (shared mode). ``supported`` needs the model's ``YES`` *and* a quote found in the context.
+    ``no_context`` (every scorer, no model call): the context is empty, so nothing supports the
+    claim."""
     reason: str
     """Why, in one sentence: what the model answered and whether its quote was found."""
     faithful: bool
@@ -85,8 +97,9 @@ class FailureDetail(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     stage: Literal["claims", "verdicts", "record"]
-    """The call that failed: claim extraction or the verdict call; ``record`` when the record
-    itself could not be judged (``unscored_reason="record_error"``)."""
+    """The call that failed: claim extraction or the verdict call (``claims`` also for
+    ``too_many_claims``); ``record`` when the record itself could not be judged
+    (``unscored_reason="record_error"``) or was not judged to the end (``budget_exhausted``)."""
     error: str
     """The model layer's error message (validation error or model error), one line."""
     raw: str | None = None
@@ -284,6 +297,15 @@ class JudgeBatch(BaseModel):
     """Ordered by record position, then repetition."""
     wall_s: tuple[float, ...] = ()
     """Wall seconds of each repetition (repetitions run one after the other)."""
+
+    def __iter__(self) -> Iterator[JudgeOutcome]:  # type: ignore[override]
+        """The outcomes, in order (``list(batch)``, ``for o in batch``), not the model's fields
+        (``model_dump()`` gives those), as :class:`~hybridjudge.grounding.CheckBatch`."""
+        return iter(self.outcomes)
+
+    def __len__(self) -> int:
+        """How many outcomes (records x repetitions) the batch holds."""
+        return len(self.outcomes)
 
     @property
     def usage(self) -> Usage:

@@ -119,6 +119,29 @@ def _auroc(labels: npt.NDArray[np.bool_], values: npt.NDArray[np.float64]) -> fl
     return u / (n_positive * n_negative)
 
 
+def _auroc_batch(
+    labels: npt.NDArray[np.bool_], values: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """:func:`_auroc` of each row of 2-D ``labels`` and ``values`` (one resample a row), with the
+    same midranks: the bootstrap's 2,000 resamples in a few array operations, not 2,000 calls."""
+    batch, size = values.shape
+    order = np.argsort(values, axis=1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=1)
+    starts = np.ones((batch, size), dtype=bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    group = np.cumsum(starts, axis=1) - 1 + (np.arange(batch) * size)[:, None]
+    flat = group.ravel()
+    rank = np.broadcast_to(np.arange(1, size + 1, dtype=np.float64), (batch, size)).ravel()
+    midrank = np.bincount(flat, weights=rank) / np.maximum(np.bincount(flat), 1)
+    ranks = np.empty((batch, size))
+    np.put_along_axis(ranks, order, midrank[flat].reshape(batch, size), axis=1)
+    n_positive = labels.sum(axis=1)
+    n_negative = size - n_positive
+    u = np.where(labels, ranks, 0.0).sum(axis=1) - n_positive * (n_positive + 1) / 2.0
+    result: npt.NDArray[np.float64] = u / (n_positive * n_negative)
+    return result
+
+
 def auroc(positive: npt.ArrayLike, scores: npt.ArrayLike) -> float:
     """Area under the ROC curve of ``scores`` for the rows marked ``positive``.
 
@@ -179,13 +202,14 @@ def auroc_interval(
     labels, values = _checked(positive, scores)
     point = _auroc(labels, values)
     low, high = bootstrap_interval(
-        _auroc,
+        _auroc_batch,
         labels,
         values,
         strata=labels,
         n_resamples=n_resamples,
         confidence=confidence,
         seed=seed,
+        vectorized=True,
     )
     n_positive = int(labels.sum())
     return AurocResult(

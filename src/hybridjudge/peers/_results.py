@@ -17,11 +17,12 @@ FaithfulnessMetric (claims not contradicted by the context's truths / claims).""
 PEERS: tuple[PeerName, ...] = ("ragas", "deepeval")
 """Every peer scorer, in report order."""
 
-PeerUnscoredReason = Literal["no_claims", "nan", "parse_failure", "model_error"]
+PeerUnscoredReason = Literal["no_claims", "nan", "parse_failure", "model_error", "budget_exhausted"]
 """Why a peer result has no score: the peer found no statement/claim in the answer (RAGAS
 returns NaN, DeepEval silently returns 1.0); the peer returned NaN for another reason; a model
 reply the peer could not parse (invalid JSON, a schema it rejects, or as many verdicts as claims
-not returned); no usable reply from the model, or the peer raised."""
+not returned); no usable reply from the model, or the peer raised; a request not sent because
+the run's ``--max-cost`` was reached."""
 
 
 class PeerResult(BaseModel):

@@ -17,6 +17,7 @@ from hybridjudge.reports._terminal import (
     study_console,
 )
 from hybridjudge.reports._triage import render_triage_html, render_triage_markdown
+from hybridjudge.reports._viewer import render_viewer
 from hybridjudge.reports._write import write_reports
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "render_retrieval_markdown",
     "render_triage_html",
     "render_triage_markdown",
+    "render_viewer",
     "study_console",
     "write_observations_csv",
     "write_reports",

@@ -7,6 +7,12 @@ before it: retrieval, generation, both or unknown, with its evidence; empty for 
 not fail), and last the output's metadata (one ``meta.<key>`` column per key). Plain
 RFC 4180 CSV in UTF-8 with a header row: ``pandas.read_csv(path)`` reads it as is (empty cells are
 missing values; booleans are ``True``/``False``).
+
+A text cell that a spreadsheet would run as a formula (it begins with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return: ``=HYPERLINK(...)`` in an answer's finding, ``@SUM(...)`` in an id) is
+written with a leading ``'`` (:func:`hybridjudge._sinks.csv_cell`); a plain number such as
+``-3.5`` is left a number. ``raw_formulas=True`` (``--csv-raw-formulas``) writes every cell as it
+came.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hybridjudge._sinks import FORMULA_START, csv_cell
 from hybridjudge.reports._tables import class_label
 from hybridjudge.study import StudyResult
 
@@ -77,15 +84,16 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def observations_csv(study: StudyResult) -> str:
-    """The CSV text (see the module docstring for its columns)."""
+def observations_csv(study: StudyResult, *, raw_formulas: bool = False) -> str:
+    """The CSV text (see the module docstring for its columns and formula cells)."""
     outputs = {o.id: o for o in study.outputs}
     metadata: dict[str, dict[str, Any]] = {o.id: dict(o.metadata) for o in study.outputs}
     meta_keys = sorted({key for meta in metadata.values() for key in meta})
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     blames = {b.output_id: b for b in study.blame}
-    writer.writerow([*OBSERVATION_COLUMNS, *BLAME_COLUMNS, *(f"meta.{key}" for key in meta_keys)])
+    header = [*OBSERVATION_COLUMNS, *BLAME_COLUMNS, *(f"meta.{key}" for key in meta_keys)]
+    writer.writerow([csv_cell(name, raw=raw_formulas) for name in header])
     for obs in study.observations:
         out = outputs.get(obs.output_id)
         usage = obs.usage
@@ -133,12 +141,17 @@ def observations_csv(study: StudyResult) -> str:
         )
         meta = metadata.get(obs.output_id, {})
         row += [meta.get(key) for key in meta_keys]
-        writer.writerow([_cell(v) for v in row])
+        cells = [_cell(v) for v in row]
+        if not raw_formulas:  # the first-character test inline: most cells pass it
+            cells = [csv_cell(c) if c[:1] in FORMULA_START else c for c in cells]
+        writer.writerow(cells)
     return buffer.getvalue()
 
 
-def write_observations_csv(study: StudyResult, path: str | Path) -> Path:
+def write_observations_csv(
+    study: StudyResult, path: str | Path, *, raw_formulas: bool = False
+) -> Path:
     """Write :func:`observations_csv` to ``path`` atomically; returns the path."""
     from hybridjudge._atomic import atomic_write_text
 
-    return atomic_write_text(Path(path), observations_csv(study))
+    return atomic_write_text(Path(path), observations_csv(study, raw_formulas=raw_formulas))

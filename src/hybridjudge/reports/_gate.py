@@ -328,6 +328,12 @@ def gate(
             continue
         fc = fa_now.get((fb.corpus, fb.scorer))
         if fc is None or fc.n == 0 or fc.rate is None:
+            why = ""
+            if fc is not None and fc.unlabelled:
+                why = (
+                    f": none of its {fc.unlabelled} answers is labelled correct (false alarms "
+                    "count only those; give each record a label, docs/formats.md#labels)"
+                )
             failures.append(
                 GateFailure(
                     kind="not_measured",
@@ -338,7 +344,7 @@ def gate(
                     baseline=fb.rate,
                     current=None,
                     message=f"{fb.corpus} / false alarms / {fb.scorer}: in the baseline but not "
-                    "measured now",
+                    f"measured now{why}",
                 )
             )
             continue

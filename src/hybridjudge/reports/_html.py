@@ -15,6 +15,9 @@ from hybridjudge.reports._charts import cost_chart, have_matplotlib
 from hybridjudge.reports._markdown import (
     CHEAPEST_EXPLAINED,
     DETECTION_EXPLAINED,
+    LABELLED_ROW_EXPLAINED,
+    LABELS_EXPLAINED,
+    LABELS_TITLE,
     SEPARATION_EXPLAINED,
     _refusal_notes,
     judge_usage_sentences,
@@ -30,6 +33,10 @@ from hybridjudge.reports._tables import (
     clean_base_notes,
     cost_table,
     detection_table,
+    has_natural_separation,
+    label_counts,
+    label_table,
+    labelled_corpora,
     legend_ramp,
     raw_flags_table,
     reference_differences_table,
@@ -109,12 +116,20 @@ def render_html(study: StudyResult) -> str:
             detection_table(a, scorers, colour=True).to_html(),
             sampled,
             f"<p>{_md_inline(DETECTION_EXPLAINED)}</p>",
+            f"<p>{_md_inline(LABELLED_ROW_EXPLAINED)}</p>" if labelled_corpora(a) else "",
             _COLOUR_RULE,
             "<p><b>Clean bases.</b> " + html.escape(" ".join(clean_base_notes(study))) + "</p>",
             _not_made(study),
         )
     )
-    if a.separation:
+    labelled = labelled_corpora(a)
+    if labelled:
+        parts = [f"<p>{_md_inline(LABELS_EXPLAINED)}</p>"]
+        for corpus in labelled:
+            parts.append(table_block(label_table(a, scorers, corpus).to_html()))
+            parts.append(f"<p>{html.escape(label_counts(study, corpus))}.</p>")
+        body.append(_section(LABELS_TITLE, *parts))
+    if has_natural_separation(a):
         body.append(
             _section(
                 "Separation of right and hallucinated answers (AUROC)",

@@ -5,6 +5,7 @@ Built from the same tables and labels as ``report.html`` (:mod:`hybridjudge.repo
 
 from __future__ import annotations
 
+from hybridjudge._sinks import markdown_code, markdown_text
 from hybridjudge.model import Usage
 from hybridjudge.reports._format import fmt_count, fmt_duration_s, fmt_usd
 from hybridjudge.reports._tables import (
@@ -16,6 +17,10 @@ from hybridjudge.reports._tables import (
     clean_base_notes,
     cost_table,
     detection_table,
+    has_natural_separation,
+    label_counts,
+    label_table,
+    labelled_corpora,
     raw_flags_table,
     reference_differences_table,
     scorer_order,
@@ -28,6 +33,9 @@ from hybridjudge.study import StudyResult
 __all__ = [
     "CHEAPEST_EXPLAINED",
     "DETECTION_EXPLAINED",
+    "LABELLED_ROW_EXPLAINED",
+    "LABELS_EXPLAINED",
+    "LABELS_TITLE",
     "SEPARATION_EXPLAINED",
     "judge_usage_sentences",
     "render_markdown",
@@ -48,6 +56,12 @@ DETECTION_EXPLAINED = (
 )
 
 
+LABELLED_ROW_EXPLAINED = (
+    "The row *labelled incorrect* holds the answers labelled incorrect (no mutant, no base to "
+    "react against): a cell counts those the scorer flagged in every repetition. The false "
+    "alarms count only the answers labelled correct; unlabelled answers are in no rate."
+)
+
 SEPARATION_EXPLAINED = (
     "How well each scorer's score separates the labelled right answers from the natural "
     "hallucinations of the same questions (HaluEval: one of each per question): the AUROC is the "
@@ -55,6 +69,18 @@ SEPARATION_EXPLAINED = (
     "half; 0.5 is no separation, 1.0 perfect), with a 95% stratified bootstrap interval. An "
     "answer's score is its mean over the repetitions; answers unscored in some repetition are "
     "left out and counted. The deterministic scorer's score is 1 (grounded) or 0."
+)
+
+LABELS_TITLE = "Your labelled answers: which scorer can you trust?"
+
+LABELS_EXPLAINED = (
+    "How well each scorer separated the answers labelled correct from those labelled incorrect "
+    "(the record's `label`, or `clean` / `is_hallucination`): the wrong answers it flagged in "
+    "every repetition (the row *labelled incorrect* of the detection table: no mutant, so "
+    "flagged is detected), the right answers it flagged (its false alarms, counted on the "
+    "answers labelled correct only), and the AUROC of right vs wrong answers with a 95% "
+    "stratified bootstrap interval (0.5 is no separation, 1.0 perfect; the deterministic "
+    "scorer's score is 1 or 0). Unlabelled answers are in no false-alarm rate and no AUROC."
 )
 
 CHEAPEST_EXPLAINED = (
@@ -174,8 +200,9 @@ def _refusal_notes(study: StudyResult) -> list[str]:
         for cls, reasons in m.refused.items():
             for reason, count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
                 # people's labels, never internal keys (the reason may name finding kinds)
-                readable = reason.replace("_", " ")
-                note = f"{m.corpus} / {class_label(cls)}: {count} base(s) refused: {readable}"
+                readable = markdown_text(reason.replace("_", " "))
+                corpus = markdown_text(m.corpus)
+                note = f"{corpus} / {class_label(cls)}: {count} base(s) refused: {readable}"
                 if cls == "omission" and reason == NO_ANCHORS:
                     note += (
                         ". Omission detection is measured only on the cases with required facts "
@@ -191,18 +218,29 @@ def render_markdown(study: StudyResult) -> str:
     a = study.analysis
     scorers = list(study.config.scorers)
     lines = ["# hybridjudge mutation study", ""]
-    lines += [f"- **{key}**: {value}" for key, value in study_facts(study)]
+    # names, paths and endpoints are other people's text: no raw HTML in the report
+    lines += [
+        f"- **{markdown_text(key)}**: {markdown_text(value)}" for key, value in study_facts(study)
+    ]
     if study.sampling is not None:
-        lines += ["", f"> **Sampled.** {study.sampling.note}"]
+        lines += ["", f"> **Sampled.** {markdown_text(study.sampling.note)}"]
     lines += ["", "## Detection per defect class", "", DETECTION_EXPLAINED, ""]
     lines += [detection_table(a, scorers).to_markdown(), ""]
-    lines += ["**Clean bases.** " + " ".join(clean_base_notes(study)), ""]
-    if a.separation:
+    labelled = labelled_corpora(a)
+    if labelled:
+        lines += [LABELLED_ROW_EXPLAINED, ""]
+    lines += ["**Clean bases.** " + markdown_text(" ".join(clean_base_notes(study))), ""]
+    if labelled:
+        lines += [f"## {LABELS_TITLE}", "", LABELS_EXPLAINED, ""]
+        for name in labelled:
+            lines += [label_table(a, scorers, name).to_markdown(), ""]
+            lines += [label_counts(study, name) + ".", ""]
+    if has_natural_separation(a):
         lines += ["## Separation of right and hallucinated answers (AUROC)", ""]
         lines += [SEPARATION_EXPLAINED, "", separation_table(a, scorers).to_markdown(), ""]
     if a.cheapest:
         lines += ["## Cheapest judge per defect class", "", CHEAPEST_EXPLAINED, ""]
-        lines += [f"- {line}" for line in cheapest_lines(a)] + [""]
+        lines += [f"- {markdown_text(line)}" for line in cheapest_lines(a)] + [""]
     if a.blame:
         lines += ["## Whose failure: the retriever's or the generator's", "", BLAME_EXPLAINED, ""]
         lines += [blame_table(a).to_markdown(), ""]
@@ -222,6 +260,7 @@ def render_markdown(study: StudyResult) -> str:
     lines += ["", "## Cost and latency", "", cost_table(a).to_markdown()]
     usage = judge_usage_sentences(study)
     if usage:
+        usage = [markdown_text(u) for u in usage]
         lines += [""] + [f"- {u}" if len(usage) > 1 else u for u in usage]
     if any(c.includes_shared_claims for c in a.cost):
         lines += [
@@ -232,7 +271,7 @@ def render_markdown(study: StudyResult) -> str:
     if study.reference is not None:
         lines += ["", "## Reference: the OpenGATE paper with the same rules", ""]
         if study.reference_note:
-            lines += [study.reference_note, ""]
+            lines += [markdown_text(study.reference_note), ""]
         lines += [detection_table(study.reference, scorer_order(study.reference)).to_markdown()]
         if study.reference_differences:
             lines += [
@@ -252,13 +291,14 @@ def render_markdown(study: StudyResult) -> str:
         "",
     ]
     for corpus in study.corpora:
-        lines.append(f"- corpus **{corpus.name}** from `{corpus.path}`")
+        path = markdown_code(str(corpus.path))
+        lines.append(f"- corpus **{markdown_text(corpus.name)}** from {path}")
         for name, sha in sorted(corpus.files_sha256.items()):
-            lines.append(f"  - `{name}` sha256 `{sha}`")
+            lines.append(f"  - {markdown_code(name)} sha256 `{sha}`")
     for m in study.mutation_sets:
         lines.append(
-            f"- mutants `{m.path}` ({m.outputs}, mutation seed {m.seed}, corpus {m.corpus}) "
-            f"sha256 `{m.sha256}`"
+            f"- mutants {markdown_code(str(m.path))} ({m.outputs}, mutation seed {m.seed}, "
+            f"corpus {markdown_text(m.corpus)}) sha256 {markdown_code(m.sha256)}"
         )
     lines.append("")
     return "\n".join(lines)

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from hybridjudge._sinks import markdown_text
+
 if TYPE_CHECKING:
     from rich.table import Table as RichTable
 
@@ -234,7 +236,11 @@ def _html_header(col: Column, extra: str) -> str:
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """Cell text for Markdown: backslashes kept, then no raw HTML, pipe or line break (names and
+    ids are other people's text). Backticks stay: a report's own cells show metric ids as code
+    spans, and with ``&``, ``<``, ``>`` as entities a code span a name opens can hold no HTML."""
+    escaped = markdown_text(text.replace("\\", "\\\\"))
+    return escaped.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def _md_rule(align: Align) -> str:

@@ -62,6 +62,10 @@ __all__ = [
     "fmt_ci",
     "fmt_pct",
     "has_judges",
+    "has_natural_separation",
+    "label_counts",
+    "label_table",
+    "labelled_corpora",
     "legend_ramp",
     "raw_flags_table",
     "reference_differences_table",
@@ -81,6 +85,7 @@ CLASS_LABELS = {
     "contradiction": "appended contradiction",
     "inversion": "meaning inversion",
     "natural": "natural hallucination",
+    "labelled_incorrect": "labelled incorrect",
     "evidence_dropped": "evidence dropped (retriever)",
     "distractor": "distractor passage (retriever)",
     "stale_passage": "stale passage (retriever)",
@@ -93,15 +98,19 @@ CLASS_LABELS = {
 OUT_OF_SCOPE = "†"
 """Marks a class the scorer cannot see by construction."""
 
-FALSE_ALARM_LABEL = "clean bases flagged every repetition (false alarms)"
+FALSE_ALARM_LABEL = "bases labelled correct flagged every repetition (false alarms)"
+
+LABELLED = "labelled"
+"""The origin of the rows of answers labelled incorrect (a natural defect, no mutant)."""
 CONTROL_SUFFIX = ": verdict changed (false alarms)"
 """After a negative control's label in the detection table: every reaction is a false alarm."""
 
 
 def class_label(defect_class: str, origin: str | None = None) -> str:
-    """``fabricated_number``, ``paper`` -> ``fabricated number [paper]``."""
+    """``fabricated_number``, ``paper`` -> ``fabricated number [paper]``; the row of answers
+    labelled incorrect is ``labelled incorrect`` (its origin is in its name)."""
     label = CLASS_LABELS.get(defect_class, defect_class.replace("_", " "))
-    return f"{label} [{origin}]" if origin else label
+    return f"{label} [{origin}]" if origin and origin != LABELLED else label
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,20 +186,22 @@ def cell_text(row: DetectionRow | None) -> str:
 
 
 def _false_alarm_parts(row: FalseAlarmRow) -> tuple[str, list[str]]:
-    lines = [fmt_ci(row.ci_low, row.ci_high)]
+    lines = [fmt_ci(row.ci_low, row.ci_high)] if row.n else []
     extras = []
     if row.flagged_sometimes:
         extras.append(f"+{row.flagged_sometimes} sometimes")
     if row.unscored:
         extras.append(f"{row.unscored} unscored")
+    if row.unlabelled:
+        extras.append(f"unlabelled: {row.unlabelled}, not in the rate")
     if extras:
         lines.append("(" + ", ".join(extras) + ")")
     return f"{row.flagged_every}/{row.n} ({fmt_pct(row.rate)})", lines
 
 
 def false_alarm_text(row: FalseAlarmRow | None) -> str:
-    """``1/4 (25%) [5–70%]`` with the clean bases flagged only sometimes."""
-    if row is None or row.n == 0:
+    """``1/4 (25%) [5–70%]`` with the bases labelled correct flagged only sometimes."""
+    if row is None or (row.n == 0 and not row.unlabelled):
         return "—"
     main, lines = _false_alarm_parts(row)
     return " ".join([main, *lines])
@@ -271,12 +282,16 @@ def _detection_cell(row: DetectionRow | None, *, colour: bool) -> Cell:
         lines=tuple(lines),
         fill=fill,
         ink=ink,
-        title=f"{row.detected} of {row.n} mutants detected in every repetition",
+        title=(
+            f"{row.detected} of {row.n} answers labelled incorrect flagged in every repetition"
+            if row.origin == LABELLED
+            else f"{row.detected} of {row.n} mutants detected in every repetition"
+        ),
     )
 
 
 def _false_alarm_cell(row: FalseAlarmRow | None, *, colour: bool) -> Cell:
-    if row is None or row.n == 0:
+    if row is None or (row.n == 0 and not row.unlabelled):
         return Cell("—", align="center", emphasis="muted")
     main, lines = _false_alarm_parts(row)
     fill = ink = None
@@ -292,7 +307,7 @@ def _false_alarm_cell(row: FalseAlarmRow | None, *, colour: bool) -> Cell:
         fill=fill,
         ink=ink,
         emphasis="em",
-        title=f"{row.flagged_every} of {row.n} clean bases flagged in every repetition",
+        title=f"{row.flagged_every} of {row.n} bases labelled correct flagged in every repetition",
     )
 
 
@@ -412,7 +427,8 @@ def separation_cell(row: SeparationRow | None) -> Cell:
     """``0.81`` with its interval and the answers scored / left out unscored."""
     if row is None:
         return Cell("—", align="center", emphasis="muted", title="not scored by this scorer")
-    counts = f"{row.positives} right, {row.negatives} hallucinated"
+    wrong = "wrong" if row.origin == LABELLED else "hallucinated"
+    counts = f"{row.positives} right, {row.negatives} {wrong}"
     unscored = row.unscored_positives + row.unscored_negatives
     lines = []
     if row.auroc is None:
@@ -428,16 +444,18 @@ def separation_cell(row: SeparationRow | None) -> Cell:
         main,
         align="center",
         lines=tuple(lines),
-        title=f"AUROC of right vs hallucinated answers, {100 * row.confidence:.0f}% "
+        title=f"AUROC of right vs {wrong} answers, {100 * row.confidence:.0f}% "
         f"{row.method} ({row.resamples} resamples, seed {row.seed})",
     )
 
 
 def separation_table(analysis: StudyAnalysis, scorers: Sequence[str]) -> Table:
     """Corpora with natural hallucinations x scorers: the AUROC of right vs hallucinated answers
-    with its bootstrap interval, the answers scored and the unscored left out."""
-    by_key = {(r.corpus, r.scorer): r for r in analysis.separation}
-    names = list(dict.fromkeys(r.corpus for r in analysis.separation))
+    with its bootstrap interval, the answers scored and the unscored left out (the answers
+    labelled correct vs incorrect are in :func:`label_table`)."""
+    natural = [r for r in analysis.separation if r.origin == "natural"]
+    by_key = {(r.corpus, r.scorer): r for r in natural}
+    names = list(dict.fromkeys(r.corpus for r in natural))
     rows = [
         Row(
             (
@@ -451,6 +469,60 @@ def separation_table(analysis: StudyAnalysis, scorers: Sequence[str]) -> Table:
     return Table(columns, tuple(rows))
 
 
+def has_natural_separation(analysis: StudyAnalysis) -> bool:
+    """Whether some corpus has natural hallucinations (rows of :func:`separation_table`)."""
+    return any(r.origin == "natural" for r in analysis.separation)
+
+
+def labelled_corpora(analysis: StudyAnalysis) -> list[str]:
+    """Corpora with answers labelled incorrect, in order (each gets a :func:`label_table`)."""
+    return list(dict.fromkeys(r.corpus for r in analysis.detection if r.origin == LABELLED))
+
+
+def label_table(analysis: StudyAnalysis, scorers: Sequence[str], corpus: str) -> Table:
+    """Which scorer to trust on the user's own labelled answers: per scorer, the answers
+    labelled incorrect it flagged (detection), the answers labelled correct it flagged (false
+    alarms: only those count) and the AUROC of right vs wrong with its bootstrap interval."""
+    wrong = {r.scorer: r for r in analysis.detection if r.corpus == corpus and r.origin == LABELLED}
+    alarms = {r.scorer: r for r in analysis.false_alarms if r.corpus == corpus}
+    auroc = {
+        r.scorer: r for r in analysis.separation if r.corpus == corpus and r.origin == LABELLED
+    }
+    rows = (
+        Row(
+            (
+                Cell("wrong answers flagged (labelled incorrect: detection)", header=True),
+                *(_detection_cell(wrong.get(s), colour=False) for s in scorers),
+            )
+        ),
+        Row(
+            (
+                Cell("right answers flagged (labelled correct: false alarms)", header=True),
+                *(_false_alarm_cell(alarms.get(s), colour=False) for s in scorers),
+            )
+        ),
+        Row(
+            (
+                Cell("AUROC right vs wrong [95% bootstrap]", header=True),
+                *(separation_cell(auroc.get(s)) for s in scorers),
+            )
+        ),
+    )
+    columns = (Column(f"{corpus}: your labelled answers"), *(scorer_column(s) for s in scorers))
+    return Table(columns, rows)
+
+
+def label_counts(study: StudyResult, corpus: str) -> str:
+    """``mine: 12 answers labelled correct, 9 incorrect; unlabelled: 2, not in any false-alarm
+    rate``."""
+    bases = [o for o in study.outputs if o.corpus == corpus and o.base_id is None]
+    counts = Counter(o.clean for o in bases)
+    return (
+        f"{corpus}: {counts.get(True, 0)} answers labelled correct, {counts.get(False, 0)} "
+        f"labelled incorrect; unlabelled: {counts.get(None, 0)}, not in any false-alarm rate"
+    )
+
+
 def cheapest_lines(analysis: StudyAnalysis) -> list[str]:
     """One line per (corpus, defect class, origin): the cheapest LLM scorer detecting it in
     every repetition, or why none does."""
@@ -459,11 +531,12 @@ def cheapest_lines(analysis: StudyAnalysis) -> list[str]:
 
 def _cheapest_line(row: CheapestRow) -> str:
     head = f"{row.corpus} / {class_label(row.defect_class, row.origin)}: "
+    what = "answer labelled incorrect" if row.origin == LABELLED else "mutant"
     if row.scorer is None:
         if row.best is None:
             return head + "no LLM scorer measured it"
         return (
-            head + "no LLM scorer detects every mutant in every repetition (best: "
+            head + f"no LLM scorer detects every {what} in every repetition (best: "
             f"{row.best}, {row.best_detected}/{row.best_n})."
         )
     judge, base = split_scorer(row.scorer)
@@ -658,8 +731,9 @@ def tokens_per_evaluation(prompt: int, completion: int, evaluations: int) -> str
 def clean_base_notes(study: StudyResult) -> list[str]:
     """Why the false-alarm denominator of each corpus is what it is.
 
-    False alarms count only base outputs whose label does not say they are faulty (``clean``
-    not false); e.g. OpenGATE ships 6 bases of which 2 are known-faulty production outputs.
+    False alarms count only base outputs labelled correct (``clean`` true); e.g. OpenGATE ships
+    6 bases of which 2 are known-faulty production outputs, labelled incorrect. A base labelled
+    incorrect is in the row ``labelled incorrect``; an unlabelled base is in no false-alarm rate.
     """
     notes = []
     for corpus in dict.fromkeys(o.corpus for o in study.outputs):
@@ -667,17 +741,27 @@ def clean_base_notes(study: StudyResult) -> list[str]:
         faulty = [o.id for o in bases if o.clean is False]
         counts = Counter(o.clean for o in bases)
         unlabelled = counts.get(None, 0)
-        text = f"{corpus}: {len(bases)} base outputs, {len(bases) - len(faulty)} count as clean"
+        text = (
+            f"{corpus}: {len(bases)} base outputs, {counts.get(True, 0)} labelled correct count "
+            "as clean"
+        )
         if faulty:
             shown = ", ".join(faulty[:4]) + (
                 f" and {len(faulty) - 4} more" if len(faulty) > 4 else ""
             )
             text += (
-                f"; {len(faulty)} labelled faulty in the corpus (clean = false: {shown}) are "
-                "left out, since flagging a faulty output is not a false alarm"
+                f"; {len(faulty)} labelled incorrect (clean = false: {shown}) are the row "
+                "'labelled incorrect', since flagging a wrong answer is not a false alarm"
             )
-        if unlabelled:
-            text += f"; {unlabelled} without a label are presumed clean"
+        counted = max((r.n for r in study.analysis.false_alarms if r.corpus == corpus), default=0)
+        if unlabelled and counted > counts.get(True, 0):
+            # a study written before labels (format 1 or 2) counted the unlabelled as clean
+            text += (
+                f"; unlabelled: {unlabelled}, presumed clean in this study's false alarms (it was "
+                "written before labels; run it again to leave them out)"
+            )
+        elif unlabelled:
+            text += f"; unlabelled: {unlabelled}, not in any false-alarm rate"
         notes.append(text + ".")
     if study.sampling is not None:
         notes.append("The judges' false alarms count only the clean bases in their sample.")

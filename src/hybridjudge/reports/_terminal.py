@@ -7,7 +7,15 @@ import logging
 from typing import Any
 
 from hybridjudge.reports._format import fmt_count, fmt_duration_ms, fmt_duration_s
-from hybridjudge.reports._tables import cheapest_lines, detection_table, separation_table
+from hybridjudge.reports._tables import (
+    cheapest_lines,
+    detection_table,
+    has_natural_separation,
+    label_counts,
+    label_table,
+    labelled_corpora,
+    separation_table,
+)
 from hybridjudge.study import StudyResult
 
 __all__ = ["log_study_warnings", "print_study_summary", "study_console"]
@@ -30,9 +38,10 @@ def study_console(*, stderr: bool = True) -> Any:
 
 
 def print_study_summary(study: StudyResult, console: Any) -> None:
-    """Print one detection table per corpus (with several judges, a column group each), the
-    separation of right and hallucinated answers (AUROC), the cheapest judge per defect class,
-    then one cost line per scorer."""
+    """Print one detection table per corpus (with several judges, a column group each), how each
+    scorer separated the answers labelled correct and incorrect, the separation of right and
+    hallucinated answers (AUROC), the cheapest judge per defect class, then one cost line per
+    scorer."""
     scorers = list(study.config.scorers)
     corpora = list(dict.fromkeys(r.corpus for r in study.analysis.detection))
     for corpus in corpora:
@@ -43,7 +52,15 @@ def print_study_summary(study: StudyResult, console: Any) -> None:
                 "† out of scope"
             )
         )
-    if study.analysis.separation:
+    for corpus in labelled_corpora(study.analysis):
+        console.print(
+            label_table(study.analysis, scorers, corpus).to_rich(
+                title="which scorer can you trust on your labelled answers? flagged every "
+                "repetition [Wilson 95%]; AUROC [95% bootstrap]"
+            )
+        )
+        console.print(label_counts(study, corpus), markup=False, highlight=False)
+    if has_natural_separation(study.analysis):
         console.print(
             separation_table(study.analysis, scorers).to_rich(
                 title="right vs hallucinated answers: AUROC [95% bootstrap]; unscored left out"

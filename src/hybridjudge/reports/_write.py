@@ -18,16 +18,21 @@ __all__ = ["write_reports"]
 
 
 def write_reports(
-    study: StudyResult, out_dir: str | Path, *, write_json: bool = True
+    study: StudyResult,
+    out_dir: str | Path,
+    *,
+    write_json: bool = True,
+    csv_raw_formulas: bool = False,
 ) -> dict[str, Path]:
     """Write ``study.json`` (unless ``write_json`` is false), ``report.md``, ``report.html`` and
-    ``observations.csv`` (one tidy row per output x scorer x repetition), each atomically. The reports are rendered before anything is written, so a rendering error
+    ``observations.csv`` (one tidy row per output x scorer x repetition; a cell a spreadsheet
+    would run as a formula gets a leading ``'`` unless ``csv_raw_formulas``), each atomically. The reports are rendered before anything is written, so a rendering error
     leaves every previous file as it was."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     markdown = render_markdown(study)
     html = render_html(study)
-    observations = observations_csv(study)
+    observations = observations_csv(study, raw_formulas=csv_raw_formulas)
     paths: dict[str, Path] = {}
     if write_json:
         paths["json"] = save_study(study, out / "study.json")

@@ -13,6 +13,7 @@ and the CI gate compares against a baseline.
 
 from hybridjudge.study._analysis import (
     IN_SCOPE,
+    LABELLED_INCORRECT,
     analyse,
     cheapest_rows,
     reacted,
@@ -75,6 +76,14 @@ from hybridjudge.study._run import (
     load_plan,
     run_study,
 )
+from hybridjudge.study._view import (
+    VIEW_FORMAT_VERSION,
+    ViewData,
+    ViewFinding,
+    ViewOutput,
+    ViewScore,
+    view_data,
+)
 
 __all__ = [
     "BLAME_CALLS",
@@ -83,10 +92,12 @@ __all__ = [
     "JUDGE_SCORERS",
     "JUDGE_SPEC_EXAMPLE",
     "JUDGE_SPEC_KEYS",
+    "LABELLED_INCORRECT",
     "PEER_SCORERS",
     "READABLE_STUDY_FORMAT_VERSIONS",
     "STUDY_FORMAT",
     "STUDY_FORMAT_VERSION",
+    "VIEW_FORMAT_VERSION",
     "Blame",
     "BlameCall",
     "BlameRow",
@@ -113,6 +124,10 @@ __all__ = [
     "StudyPlan",
     "StudyResult",
     "UnscoredRow",
+    "ViewData",
+    "ViewFinding",
+    "ViewOutput",
+    "ViewScore",
     "analyse",
     "arun_study",
     "blame_answer",
@@ -132,4 +147,5 @@ __all__ = [
     "split_scorer",
     "unscored_count",
     "unscored_share",
+    "view_data",
 ]

@@ -5,7 +5,12 @@
   same repetition. An unscored mutant or base never counts as a reaction.
 - **Detected**: reacted in every repetition. **Reacted sometimes**: in some, not all.
 - **Raw flags**: the mutant is flagged in every repetition, whatever the base got.
-- **False alarms**: clean bases flagged in every repetition (and, separately, sometimes).
+- **False alarms**: bases labelled correct (``clean`` true) flagged in every repetition (and,
+  separately, sometimes). An unlabelled base (``clean`` null) is in no false-alarm rate: it is
+  counted as ``unlabelled``.
+- **Labelled incorrect** (a natural-defect row, defect class :data:`LABELLED_INCORRECT`, origin
+  ``labelled``): bases labelled incorrect (``clean`` false), which have no right counterpart to
+  react against, are *detected* when flagged in every repetition.
 - **Unscored** outputs are counted apart and left out of every denominator: a mutant (or clean
   base) that is unscored in some repetition, or whose base is, is neither "not detected" nor
   "not flagged" but unknown. A cell reads ``3/5 detected, 1 unscored``: ``n`` is the 5 scored,
@@ -14,6 +19,8 @@
 - **Separation** (corpora with natural hallucinations, e.g. HaluEval): the AUROC of each scorer's
   score for the right answers (bases, positive) against the hallucinated ones (negative), with a
   stratified bootstrap interval; an output unscored in some repetition is left out and counted.
+  On a corpus with bases labelled incorrect, a second row (origin ``labelled``): the bases
+  labelled correct against those labelled incorrect.
 - **Cheapest detecting scorer** per defect class: among the LLM scorers that detected every
   mutant of the class in every repetition (none unscored), the one with the lowest dollars per
   1,000 evaluations (see :class:`~hybridjudge.study.CheapestRow`).
@@ -46,6 +53,7 @@ from hybridjudge.study._models import (
 
 __all__ = [
     "IN_SCOPE",
+    "LABELLED_INCORRECT",
     "SEPARATION_RESAMPLES",
     "analyse",
     "cheapest_rows",
@@ -54,6 +62,9 @@ __all__ = [
     "unscored_count",
     "unscored_share",
 ]
+
+LABELLED_INCORRECT = "labelled_incorrect"
+"""The defect class of the row of base outputs labelled incorrect (origin ``labelled``)."""
 
 SEPARATION_RESAMPLES = 2000
 """Bootstrap resamples of each separation (AUROC) interval."""
@@ -219,12 +230,18 @@ def analyse(
                         in_scope=scope,
                     )
                 )
-            n = every = some = unscored = 0
+            wrong = [o for o in outputs if o.corpus == corpus and _labelled(o, clean=False)]
+            if wrong:
+                detection.append(_labelled_row(corpus, scorer, wrong, by_key, repetitions))
+            n = every = some = unscored = unlabelled = 0
             for rec in outputs:
                 if rec.corpus != corpus or rec.base_id is not None or rec.clean is False:
                     continue
                 per_rep = by_key.get((rec.id, scorer), {})
                 if not per_rep:
+                    continue
+                if rec.clean is None:
+                    unlabelled += 1  # never presumed right: in no false-alarm rate
                     continue
                 flags = [per_rep[r].flagged if r in per_rep else None for r in reps]
                 if any(f is None for f in flags):
@@ -248,6 +265,7 @@ def analyse(
                     rate=rate,
                     ci_low=low,
                     ci_high=high,
+                    unlabelled=unlabelled,
                 )
             )
 
@@ -275,6 +293,53 @@ def analyse(
     )
 
 
+def _labelled(rec: OutputRecord, *, clean: bool) -> bool:
+    """A base output whose label is ``clean`` (true: correct; false: incorrect)."""
+    return rec.base_id is None and rec.clean is clean
+
+
+def _labelled_row(
+    corpus: str,
+    scorer: str,
+    wrong: Sequence[OutputRecord],
+    by_key: Mapping[tuple[str, str], Mapping[int, Observation]],
+    repetitions: int,
+) -> DetectionRow:
+    """Detection of the bases labelled incorrect: flagged in every repetition (there is no right
+    counterpart to react against, so detected, raw flags and the rate are the same count)."""
+    n = every = some = unscored = 0
+    for rec in wrong:
+        per_rep = by_key.get((rec.id, scorer), {})
+        if not per_rep:
+            continue  # this scorer did not run on it (outside the judge sample)
+        flags = [per_rep[r].flagged if r in per_rep else None for r in range(repetitions)]
+        if any(f is None for f in flags):
+            unscored += 1  # unknown: never "not detected", not in the denominator
+            continue
+        n += 1
+        hits = sum(1 for f in flags if f)
+        if hits == repetitions:
+            every += 1
+        elif hits:
+            some += 1
+    rate, low, high = _rate(every, n)
+    return DetectionRow(
+        corpus=corpus,
+        defect_class=LABELLED_INCORRECT,
+        origin="labelled",
+        scorer=scorer,
+        n=n,
+        detected=every,
+        reacted_sometimes=some,
+        raw_flags=every,
+        unscored=unscored,
+        rate=rate,
+        ci_low=low,
+        ci_high=high,
+        in_scope=None,
+    )
+
+
 def separation_rows(
     outputs: Sequence[OutputRecord],
     observations: Mapping[tuple[str, str], Mapping[int, Observation]] | Iterable[Observation],
@@ -284,9 +349,11 @@ def separation_rows(
     seed: int = 0,
     resamples: int = SEPARATION_RESAMPLES,
 ) -> list[SeparationRow]:
-    """AUROC of right answers (bases) against natural hallucinations, per corpus and scorer.
+    """AUROC of right answers (bases) against natural hallucinations, per corpus and scorer,
+    and of the bases labelled correct against those labelled incorrect.
 
-    Only corpora with natural-origin mutants get rows. Each output's score is its mean over the
+    Only corpora with natural-origin mutants (origin ``natural``) or with bases labelled
+    incorrect (origin ``labelled``) get rows. Each output's score is its mean over the
     repetitions; an output unscored in any repetition (or missing one) is left out and counted.
     The interval is :func:`hybridjudge.metrics.auroc_interval` (stratified bootstrap).
     """
@@ -301,12 +368,12 @@ def separation_rows(
         by_key = grouped
     rows: list[SeparationRow] = []
     corpora = list(dict.fromkeys(o.corpus for o in outputs))
-    for corpus in corpora:
-        natural = [o for o in outputs if o.corpus == corpus and o.origin == "natural" and o.base_id]
-        if not natural:
-            continue
-        base_ids = list(dict.fromkeys(o.base_id for o in natural if o.base_id is not None))
-        labelled = [(b, True) for b in base_ids] + [(o.id, False) for o in natural]
+    measured = [
+        (name, origin, group)
+        for name in corpora
+        for origin, group in _separation_groups(outputs, name)
+    ]
+    for corpus, origin, labelled in measured:
         for scorer in scorers:
             labels: list[bool] = []
             scores: list[float] = []
@@ -333,6 +400,7 @@ def separation_rows(
                 SeparationRow(
                     corpus=corpus,
                     scorer=scorer,
+                    origin=origin,
                     positives=positives,
                     negatives=negatives,
                     unscored_positives=unscored[True],
@@ -347,6 +415,25 @@ def separation_rows(
                 )
             )
     return rows
+
+
+def _separation_groups(
+    outputs: Sequence[OutputRecord], corpus: str
+) -> list[tuple[str, list[tuple[str, bool]]]]:
+    """The (origin, [(output id, is right)]) groups of one corpus whose AUROC is measured:
+    ``natural``, the bases of natural hallucinations against them; ``labelled``, the bases
+    labelled correct against those labelled incorrect (when some base is labelled incorrect)."""
+    groups: list[tuple[str, list[tuple[str, bool]]]] = []
+    mine = [o for o in outputs if o.corpus == corpus]
+    natural = [o for o in mine if o.origin == "natural" and o.base_id]
+    if natural:
+        base_ids = list(dict.fromkeys(o.base_id for o in natural if o.base_id is not None))
+        groups.append(("natural", [(b, True) for b in base_ids] + [(o.id, False) for o in natural]))
+    wrong = [o.id for o in mine if _labelled(o, clean=False)]
+    if wrong:
+        right = [o.id for o in mine if _labelled(o, clean=True)]
+        groups.append(("labelled", [(r, True) for r in right] + [(w, False) for w in wrong]))
+    return groups
 
 
 def _price_key(row: CostRow, order: int) -> tuple[int, float, float, int]:

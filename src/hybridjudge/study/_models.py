@@ -49,23 +49,36 @@ __all__ = [
 ]
 
 STUDY_FORMAT = "hybridjudge.study"
-STUDY_FORMAT_VERSION = 3
+STUDY_FORMAT_VERSION = 4
 """Version 2 added several judges (``config.judges``, ``judge_usage_by_judge``), the separation
 of labelled right and hallucinated answers (``analysis.separation``) and the cheapest judge per
-defect class (``analysis.cheapest``). Version 3 added the negative controls of the context
-(``analysis.controls``), the blame of every failed output (``blame``) and its table per system
-and corpus (``analysis.blame``)."""
-READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3)
-"""Versions :func:`~hybridjudge.study.load_study` reads (a version 1 file has none of the version 2
-fields, which read as empty)."""
+defect class (``analysis.cheapest``). Version 3 added the answers' labels: false alarms count only
+bases labelled correct (``clean`` true) and count the unlabelled apart
+(``FalseAlarmRow.unlabelled``); bases labelled incorrect get a detection row of their own
+(``labelled_incorrect``, origin ``labelled``) and a separation row (``SeparationRow.origin``).
+Version 4 added the negative controls of the context (``analysis.controls``), the blame of every
+failed output (``blame``) and its table per system and corpus (``analysis.blame``)."""
+READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4)
+"""Versions :func:`~hybridjudge.study.load_study` reads (an older file has none of the newer
+fields, which read as empty; its tables stay as they were computed: a version 1 or 2 study
+counted an unlabelled base as clean)."""
 
 ScorerKind = Literal["deterministic", "judge", "reference"]
 
 ObservationUnscoredReason = Literal[
-    "no_claims", "parse_failure", "model_error", "record_error", "nan", "no_score_in_paper"
+    "no_claims",
+    "parse_failure",
+    "model_error",
+    "record_error",
+    "too_many_claims",
+    "budget_exhausted",
+    "nan",
+    "no_score_in_paper",
 ]
 """Why an observation has no score: a judge's reasons (``no_claims``, ``parse_failure``,
-``model_error``, ``record_error``: the record could not be scored at all), a peer's ``nan`` (the
+``model_error``, ``record_error``: the record could not be scored at all; ``too_many_claims``:
+more claims than ``--max-claims``, not judged; ``budget_exhausted``: ``--max-cost`` was reached
+before its calls were made), a peer's ``nan`` (the
 peer returned NaN), or ``no_score_in_paper`` (a reference arm's score missing from the paper's
 files)."""
 
@@ -139,7 +152,8 @@ class OutputRecord(_Frozen):
     origin: str
     """``base``, ``paper``, ``mutator`` or ``natural``."""
     clean: bool | None
-    """For bases: the gold label says it is defect-free (``None``: unlabelled, treated as clean)."""
+    """For bases: the answer's label (``True``: correct, ``False``: incorrect, ``None``:
+    unlabelled, in no false-alarm rate)."""
     judged: bool
     """Whether the LLM judges scored this output (false when outside the judge sample)."""
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -262,14 +276,14 @@ class DetectionRow(_Frozen):
 
 
 class FalseAlarmRow(_Frozen):
-    """False alarms of one scorer on the clean bases of one corpus."""
+    """False alarms of one scorer on the bases of one corpus labelled correct (``clean`` true)."""
 
     corpus: str
     """Corpus name."""
     scorer: str
     """Scorer name."""
     n: int
-    """Clean bases scored."""
+    """Bases labelled correct scored."""
     flagged_every: int
     """Clean bases flagged in every repetition."""
     flagged_sometimes: int
@@ -282,6 +296,8 @@ class FalseAlarmRow(_Frozen):
     """Wilson 95% interval, lower bound."""
     ci_high: float | None
     """Wilson 95% interval, upper bound."""
+    unlabelled: int = 0
+    """Bases without a label (``clean`` null) the scorer ran on: in no false-alarm rate."""
 
 
 class ControlRow(_Frozen):
@@ -419,6 +435,9 @@ class SeparationRow(_Frozen):
     """Seed of the bootstrap."""
     method: str
     """How the interval was computed."""
+    origin: Literal["natural", "labelled"] = "natural"
+    """What the negatives are: ``natural``, natural hallucinations (the positives their bases);
+    ``labelled``, the bases labelled incorrect (the positives the bases labelled correct)."""
 
 
 class CheapestRow(_Frozen):

@@ -23,9 +23,14 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import ConfigError, InputError
-from hybridjudge._params import check_repetitions, check_seed
+from hybridjudge._params import (
+    DEFAULT_MAX_CLAIMS,
+    check_max_claims,
+    check_repetitions,
+    check_seed,
+)
 from hybridjudge._sync import run_sync
-from hybridjudge.corpus import Case, Corpus, Output
+from hybridjudge.corpus import Case, Corpus, Output, ReadLimits
 from hybridjudge.study._analysis import analyse
 from hybridjudge.study._blame import (
     Blame,
@@ -48,7 +53,7 @@ from hybridjudge.study._models import (
 
 if TYPE_CHECKING:
     from hybridjudge.judges import JudgeBatch, JudgeResult
-    from hybridjudge.model import ModelConfig, Usage
+    from hybridjudge.model import CostBudget, ModelConfig, Usage
     from hybridjudge.mutations import MutationSet, Refusal
     from hybridjudge.peers import PeerResult
 
@@ -301,6 +306,7 @@ def load_plan(
     mutation_paths: Sequence[str | Path] = (),
     judge_sample: JudgeSample = None,
     seed: int = 0,
+    limits: ReadLimits | None = None,
 ) -> StudyPlan:
     """Read corpus folders and frozen mutation files into a :class:`StudyPlan`.
 
@@ -311,6 +317,8 @@ def load_plan(
             ``{corpus: n}``), each with all its mutants, chosen by a seeded shuffle that covers
             defect classes first; ``None`` scores everything.
         seed: seed of that shuffle.
+        limits: the bounds on bytes read per corpus file, line and field
+            (:class:`hybridjudge.corpus.ReadLimits`; the defaults when ``None``).
 
     Raises:
         ConfigError, InputError: see :meth:`StudyPlan.from_corpora`; unreadable files.
@@ -324,7 +332,7 @@ def load_plan(
         mutation_paths = [mutation_paths]
     if not corpus_paths:
         raise ConfigError("no corpus given; pass at least one corpus directory")
-    corpora = [(load_corpus(p), p) for p in corpus_paths]
+    corpora = [(load_corpus(p, limits=limits), p) for p in corpus_paths]
     msets = [
         (load_mutations(m), m, hashlib.sha256(Path(m).read_bytes()).hexdigest())
         for m in mutation_paths
@@ -510,6 +518,8 @@ async def _judges(
     thresholds: dict[str, float],
     hook: ProgressHook | None,
     judge: str | None = None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    budget: CostBudget | None = None,
 ) -> tuple[list[Observation], float, Usage]:
     from hybridjudge.judges import JudgeRecord, ajudge_many
     from hybridjudge.model import ModelClient
@@ -523,13 +533,14 @@ async def _judges(
                 id=out.id, answer=out.text, context=plan.context_of(out), question=case.question
             )
         )
-    async with ModelClient(config) as client:
+    async with ModelClient(config, budget=budget) as client:
         batch: JudgeBatch = await ajudge_many(
             records,
             scorers=scorers,
             mode=mode,
             repetitions=repetitions,
             client=client,
+            max_claims=max_claims,
             progress=None
             if hook is None
             else (lambda done, total: hook(_phase_key("judges", judge), done, total)),
@@ -590,6 +601,7 @@ async def _peers(
     thresholds: dict[str, float],
     hook: ProgressHook | None,
     judge: str | None = None,
+    budget: CostBudget | None = None,
 ) -> tuple[list[Observation], float, Usage]:
     from hybridjudge.peers import PEERS, PeerRecord, ascore_peers_many
 
@@ -616,6 +628,7 @@ async def _peers(
         progress=None
         if hook is None
         else (lambda done, total: hook(_phase_key("peers", judge), done, total)),
+        budget=budget,
     )
     observations = [
         _peer_observation(
@@ -679,6 +692,16 @@ def _check_settings(
     return limits
 
 
+def _budget(max_cost_usd: float | CostBudget | None) -> CostBudget | None:
+    """The run's one budget, shared by the clients of every judge and peer (``None``: no
+    limit)."""
+    if max_cost_usd is None:
+        return None
+    from hybridjudge.model import CostBudget
+
+    return max_cost_usd if isinstance(max_cost_usd, CostBudget) else CostBudget(max_cost_usd)
+
+
 async def arun_study(
     plan: StudyPlan,
     *,
@@ -689,6 +712,8 @@ async def arun_study(
     model_config: ModelConfig | None = None,
     judges: Judges = None,
     progress: ProgressHook | None = None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    max_cost_usd: float | CostBudget | None = None,
 ) -> StudyResult:
     """Run the study from async code; see :func:`run_study`."""
     from hybridjudge._version import __version__
@@ -699,6 +724,8 @@ async def arun_study(
     # every judge spec is checked before any work, as the scorers and thresholds are
     named = resolve_judges(judges, model_config, source="judges")
     limits = _check_settings(scorers, repetitions, thresholds, tuple(named))
+    max_claims = check_max_claims(max_claims)
+    budget = _budget(max_cost_usd)
     llm = bool(judge_scorers or peer_scorers)
     if llm and model_config is None and not named:
         from hybridjudge.model import ModelConfig
@@ -721,12 +748,21 @@ async def arun_study(
         usage: Usage | None = None
         if judge_scorers:
             obs, wall[_phase_key("judges", judge)], usage = await _judges(
-                plan, judge_scorers, repetitions, config, judge_mode, limits, progress, judge
+                plan,
+                judge_scorers,
+                repetitions,
+                config,
+                judge_mode,
+                limits,
+                progress,
+                judge,
+                max_claims,
+                budget,
             )
             observations += obs
         if peer_scorers:
             obs, wall[_phase_key("peers", judge)], peer_usage = await _peers(
-                plan, peer_scorers, repetitions, config, limits, progress, judge
+                plan, peer_scorers, repetitions, config, limits, progress, judge, budget
             )
             observations += obs
             usage = peer_usage if usage is None else usage + peer_usage
@@ -867,6 +903,8 @@ def run_study(
     model_config: ModelConfig | None = None,
     judges: Judges = None,
     progress: ProgressHook | None = None,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    max_cost_usd: float | CostBudget | None = None,
 ) -> StudyResult:
     """Run every scorer on every output of ``plan`` ``repetitions`` times and analyse it.
 
@@ -891,6 +929,13 @@ def run_study(
             the deterministic scorer runs once. ``None`` (default): one judge,
             ``model_config``, with plain scorer names as before.
         progress: ``progress(phase, done, total)``.
+        max_claims: an answer with more claims is unscored ``too_many_claims`` for the
+            judges, without a verdict call (default
+            :data:`~hybridjudge.judges.DEFAULT_MAX_CLAIMS`; ``None``: no cap).
+        max_cost_usd: a spending limit in US dollars for every judge of the run together
+            (or a :class:`~hybridjudge.model.CostBudget`, to read ``spent_usd`` afterwards):
+            the run stops before the request whose worst-case cost could cross it, and the
+            outputs left are unscored ``budget_exhausted`` (the peer scorers' too).
 
     The comparison with the OpenGATE paper is not part of the run: call
     :func:`compare_with_paper` on the result.
@@ -899,7 +944,8 @@ def run_study(
         ConfigError: an unknown or repeated scorer, bad repetitions or thresholds, a peer
             scorer whose package is not installed (``code="missing_peer"``, naming the
             ``[peers]`` extra), an invalid judge spec (``code="invalid_judge_spec"``), before
-            any work starts.
+            any work starts; a ``max_cost_usd`` for a judge model without a known price
+            (code ``budget_needs_price``).
     """
     return run_sync(
         lambda: arun_study(
@@ -911,6 +957,8 @@ def run_study(
             model_config=model_config,
             judges=judges,
             progress=progress,
+            max_claims=max_claims,
+            max_cost_usd=max_cost_usd,
         )
     )
 

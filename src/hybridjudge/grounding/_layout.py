@@ -1,0 +1,227 @@
+"""The layout of a context passage, read before its figures, and the scale statements it holds.
+
+A retriever over PDFs hands a model a statement as the extractor returns it: a cell per line,
+the currency sign on a line of its own before its figure, blank-looking lines (a space) between
+cells, the scale stated once at the top (``(MILLIONS, EXCEPT PER COMMON SHARE DATA)``)::
+
+    Revenues
+    $
+    81,288
+    $
+    41,651
+
+:func:`read_layout` recognises such text and rewrites it, one character for one (offsets do not
+move), into the table rows the checks read for pipe, Markdown and HTML tables: each label line
+with the cells below it on one line, cells apart by a tab, a lone currency sign joined to the
+figure after it (``revenues\\t$ 81,288\\t$ 41,651``), a blank-looking line merged into the line
+before it (it is an empty cell, not the end of a block: a statement's scale then governs the
+figures below it on the page).
+
+The words and phrasings are data (``data/layout.json``), one table for the package: the scale
+words with their multipliers (:data:`SCALE_WORDS`), the statement headings written without
+``in`` (:func:`scale_headings`), the currency signs a line may hold alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from hybridjudge.grounding._normalize import NormalizedText
+from hybridjudge.grounding._patterns import compiled, lazy
+
+__all__ = [
+    "CURRENCY_SIGNS",
+    "SCALE_WORDS",
+    "heading_word",
+    "is_cell_per_line",
+    "read_layout",
+    "scale_headings",
+]
+
+_DATA: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "data" / "layout.json").read_text(encoding="utf-8")
+)
+
+SCALE_WORDS: dict[str, int] = {str(k): int(v) for k, v in _DATA["scale_words"].items()}
+"""Every scale word or abbreviation a scale statement may use, with its multiplier
+(``millions``: 10**6, ``'000s``: 10**3, ``bn``: 10**9), lower case."""
+CURRENCY_SIGNS: frozenset[str] = frozenset(_DATA["currency_signs"])
+"""The signs a PDF extractor may put on a line of their own before a figure."""
+_HEADINGS: tuple[str, ...] = tuple(_DATA["scale_headings"])
+
+_PLURALS = "|".join(sorted((w for w in SCALE_WORDS if w.isalpha() and len(w) > 3), key=len))
+
+
+def scale_headings() -> re.Pattern[str]:
+    """The statement headings of ``data/layout.json`` (``({scale})``, ``({scale},``, ...) as one
+    expression on normalised (lower-case) text; the scale word is the group named ``word``
+    of the first alternative that matched (``word0``, ``word1``, ...)."""
+    parts = []
+    for k, form in enumerate(_HEADINGS):
+        before, _, after = form.partition("{scale}")
+        parts.append(f"{re.escape(before)}(?P<word{k}>{_PLURALS})(?={re.escape(after)})")
+    return compiled("|".join(parts))
+
+
+def heading_word(m: re.Match[str]) -> str:
+    """The scale word of a :func:`scale_headings` match."""
+    return next(w for w in m.groups() if w is not None)
+
+
+_FIGURE_LINE = lazy(
+    r"[ \t]*(?:[-(]?[ \t]*[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"]?[ \t]*[-(]?[ \t]*"
+    r"\d[\d,]*(?:\.\d+)?[ \t]*%?[ \t]*\)?[ \t]*%?"
+    r"|[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"]?[ \t]*[-\u2013\u2014]+"
+    r"|(?:fy\s?)?(?:19|20)\d\d\s?[/-]\s?(?:19|20)?\d\d)[ \t]*"
+    r"(?:[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"][ \t]*)?"
+)
+"""A line holding only a figure (``81,288``, ``(8,107)``, ``$ 4.00``, ``12.5%``), with a currency
+sign of :data:`CURRENCY_SIGNS`, a dash (an empty cell) or a fiscal year (``2018/2019``,
+``FY 2018-19``: a column's heading); the currency sign of the next cell may
+end it (``183,910 $``: the extractor put the next cell's ``$`` on this line)."""
+
+MIN_FIGURE_LINES = 3
+"""A text with fewer lines of a figure alone is no table laid out a cell per line."""
+MIN_FIGURE_SHARE = 0.25
+"""The share of its non-blank lines that a text laid out a cell per line has as figure lines
+(a figure alone or a currency sign alone): prose with a short list of figures has fewer."""
+
+_W, _C, _F, _T, _D = range(5)
+"""Kinds of line: blank-looking, a currency sign alone, a figure alone, text, a date alone (a
+column's heading: ``December 28, 2018``)."""
+_DATE_LINE = lazy(
+    r"[ \t]*[a-z]{3,9}\.?[ \t]+\d{1,2},?[ \t]+(?:19|20)\d\d[ \t]*"
+    r"|[ \t]*\d{1,2}[ \t]+[a-z]{3,9}\.?,?[ \t]+(?:19|20)\d\d[ \t]*"
+)
+
+
+def _kinds(lines: list[str]) -> list[int]:
+    figure = _FIGURE_LINE()
+    out = []
+    for line in lines:
+        stripped = line.strip()
+        if not stripped:
+            out.append(_W)
+        elif stripped in CURRENCY_SIGNS:
+            out.append(_C)
+        elif stripped[0].isalpha() or figure.fullmatch(line) is None:
+            out.append(_D if _DATE_LINE().fullmatch(line) else _T)
+        else:
+            out.append(_F)
+    return out
+
+
+def _laid_out(s: str) -> tuple[list[str], list[int]] | None:
+    """The lines of ``s`` and their kinds when ``s`` is laid out a cell per line, else ``None``."""
+    if s.count("\n") < MIN_FIGURE_LINES:
+        return None
+    lines = s.split("\n")
+    if ("|" in s or "\t" in s) and 2 * sum(1 for x in lines if "|" in x or "\t" in x) >= len(lines):
+        return None  # most lines are rows of cells already (before any line is read)
+    kinds = _kinds(lines)
+    figures = kinds.count(_F)
+    cells = figures + kinds.count(_C)
+    filled = len(kinds) - kinds.count(_W)
+    if figures < MIN_FIGURE_LINES or cells < MIN_FIGURE_SHARE * filled:
+        return None
+    if ("|" in s or "\t" in s) and sum(1 for x in lines if "|" in x or "\t" in x) >= figures:
+        return None  # a table in rows (a line with a comma read as CSV cells is no such table)
+    return lines, kinds
+
+
+def is_cell_per_line(s: str) -> bool:
+    """Whether normalised text ``s`` is laid out a cell per line, as a PDF extractor returns a
+    table: at least :data:`MIN_FIGURE_LINES` lines of a figure alone, and figure or currency
+    lines at least :data:`MIN_FIGURE_SHARE` of its non-blank lines; not a table in rows (fewer
+    lines with ``|`` or a tab than lines of a figure alone: a line with commas may have been read
+    as CSV cells)."""
+    return _laid_out(s) is not None
+
+
+def _row_width(kinds: list[int]) -> int:
+    """The number of cells most rows have (a currency sign and its figure are one cell): the
+    table's width. Rows of more are split (a total row without a label follows the last row)."""
+    counts: dict[int, int] = {}
+    cells = 0
+    prev = _T
+    for kind in (*kinds, _T):
+        if kind in (_T, _D):
+            if cells:
+                counts[cells] = counts.get(cells, 0) + 1
+            cells = 0
+        elif kind == _C or (kind == _F and prev != _C):
+            cells += 1
+        if kind != _W:
+            prev = kind
+    if not counts:
+        return 1 << 30
+    return max(counts, key=lambda n: (counts[n], n))
+
+
+_YEAR_LINE = re.compile(r"[ \t]*(?:fy\s?)?(?:19|20)\d\d(?:\s?[/-]\s?(?:19|20)?\d\d)?[ \t]*")
+MAX_HEADING = 40
+"""A text line longer than this after a header row of years is no column heading."""
+
+
+def read_layout(norm: NormalizedText) -> NormalizedText:
+    """``norm`` with a table laid out a cell per line (:func:`is_cell_per_line`) rewritten into
+    rows, one character for one; any other text as it is.
+
+    The line break before a figure or a currency sign alone becomes a tab (a new cell of the
+    row its label line starts), a space after a currency sign alone (``$`` joins its figure).
+    The line break before a blank-looking line becomes a space (no block ends there), unless
+    the row is full (it has the cells most rows have) and figures follow: the line is then the
+    empty label of a row of its own (a total).
+    A short text line after a header row of years, with no figure of its own, is a column's
+    heading (``Change (%)``): a cell of the header row; so is a date alone on its line after a
+    label or another heading (``December 28, 2018``)."""
+    s = norm.text
+    laid_out = _laid_out(s)
+    if laid_out is None:
+        return norm
+    lines, kinds = laid_out
+    width = _row_width(kinds)
+    following = [_T] * len(kinds)  # the kind of the next line that is not blank-looking
+    after = _T
+    for k in range(len(kinds) - 1, -1, -1):
+        following[k] = after
+        if kinds[k] != _W:
+            after = kinds[k]
+    out = list(s)
+    pos = -1  # the line break before line k
+    prev = _T
+    cells = 0
+    years = False  # the row's cells are all years (a header row)
+    for k, line in enumerate(lines):
+        kind = kinds[k]
+        if k == 0:
+            pass
+        elif kind == _W:
+            if cells >= width and following[k] in (_F, _C):
+                cells, years = 0, False  # the empty label of a row of its own
+                prev = _T
+            else:
+                out[pos] = " "
+        elif kind in (_F, _C):
+            if prev == _C:
+                out[pos] = " "
+            else:
+                out[pos] = "\t"
+                cells += 1
+                years = (cells == 1 or years) and _YEAR_LINE.fullmatch(line) is not None
+        elif kind == _D and (years or cells == 0):
+            out[pos] = "\t"  # dates heading the columns, in a row of their own
+            cells += 1
+            years = True
+        elif years and following[k] == _T and len(line.strip()) <= MAX_HEADING:
+            out[pos] = "\t"  # a column's heading after the header row's years
+            cells += 1
+        else:
+            cells, years = 0, False
+        if kind != _W:
+            prev = kind
+        pos += len(line) + 1
+    return NormalizedText("".join(out), norm.original, norm.segments)

@@ -1,0 +1,178 @@
+"""The study viewer: one self-contained HTML page showing every output of a study (issue 35).
+
+Each output: its answer with each finding's span marked, the context with the evidence a finding
+was compared with marked, every scorer's verdict per repetition, and for a mutant its base and
+the defect injected. Filters by corpus, defect class, scorer and disagreement (the checks flag it
+and no judge does, or the other way); keyboard navigation (``j``/``k`` or the arrow keys, ``/``
+to the filters).
+
+Safe by construction: the data travels as JSON inside ``<script type="application/json">`` (with
+``<``, ``>``, ``&`` escaped, so no text can close the tag), and the page's script puts every text
+into the page with ``textContent``, never as HTML; a Content-Security-Policy of ``default-src
+'none'`` lets the page load nothing (no network at view time, even for a link a text carries).
+"""
+
+from __future__ import annotations
+
+import html
+
+from hybridjudge.study import ViewData
+
+__all__ = ["render_viewer"]
+
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+_STYLE = """
+*{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,sans-serif;color:#1b1b1b;
+background:#f6f6f4}header{padding:10px 16px;background:#23343f;color:#fff}
+header h1{margin:0;font-size:17px}header p{margin:2px 0 0;font-size:12px;opacity:.85}
+body{display:flex;flex-direction:column;height:100vh}
+main{display:grid;grid-template-columns:340px 1fr;flex:1;min-height:0}
+#side{border-right:1px solid #ccc;display:flex;flex-direction:column;min-height:0}
+#filters{padding:8px;display:grid;grid-template-columns:1fr 1fr;gap:6px;border-bottom:1px solid #ccc}
+#filters label{font-size:11px;color:#555;display:flex;flex-direction:column}
+#filters select{font-size:13px}#count{grid-column:1/3;font-size:12px;color:#444}
+#list{overflow:auto;flex:1;margin:0;padding:0;list-style:none}
+#list li{padding:5px 8px;border-bottom:1px solid #e4e4e4;cursor:pointer;font-size:12px;
+display:flex;justify-content:space-between;gap:8px;word-break:break-all}
+#list li[aria-selected=true]{background:#dbe8f3}#list li .tag{color:#666;white-space:nowrap}
+#list li.flag span:first-child::before{content:"\\25cf ";color:#b3261e}
+#detail{overflow:auto;padding:12px 18px}h2{font-size:16px;margin:0 0 4px;word-break:break-all}
+h3{font-size:13px;margin:14px 0 4px;text-transform:uppercase;letter-spacing:.04em;color:#444}
+.meta{font-size:12px;color:#444}.box{background:#fff;border:1px solid #d8d8d8;border-radius:4px;
+padding:8px 10px;white-space:pre-wrap;word-break:break-word}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+mark.finding{background:#f6c4bf;border-bottom:2px solid #b3261e}
+mark.evidence{background:#cde6c7;border-bottom:2px solid #2e7d32}
+table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #d0d0d0;padding:3px 6px;
+text-align:left;vertical-align:top}th{background:#eceae6}.bad{color:#b3261e;font-weight:600}
+.ok{color:#2e7d32}.passage{margin-bottom:6px}.passage b{color:#666;font-weight:400}
+ul.findings{margin:0;padding-left:18px}kbd{font:inherit;font-size:11px;border:1px solid #aaa;
+padding:0 3px;border-radius:3px;background:#fff;color:#1b1b1b}
+"""
+
+_SCRIPT = r"""
+"use strict";
+const data = JSON.parse(document.getElementById("data").textContent);
+const $ = (id) => document.getElementById(id);
+const el = (tag, text, cls) => { const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls; return e; };
+const CHECKS = "deterministic";
+let shown = [], current = -1;
+function fill(select, values) { for (const v of values) select.append(el("option", v)); }
+fill($("f-corpus"), data.corpora); fill($("f-defect"), data.defects);
+fill($("f-scorer"), data.scorers);
+const flagged = (o, scorer) => o.scores.some((s) => s.scorer === scorer && s.flagged === true);
+const anyFlag = (o) => o.scores.some((s) => s.flagged === true);
+function marked(text, spans, cls) {
+  // text with [start, end) spans wrapped in <mark>: text nodes only, never HTML
+  const box = el("div", undefined, "box"); let at = 0;
+  const sorted = spans.filter((s) => s.start !== null && s.end !== null && s.end > s.start)
+    .sort((a, b) => a.start - b.start);
+  for (const s of sorted) {
+    if (s.start < at) continue;
+    box.append(document.createTextNode(text.slice(at, s.start)));
+    const m = el("mark", text.slice(s.start, s.end), cls); m.title = s.title || "";
+    box.append(m); at = s.end;
+  }
+  box.append(document.createTextNode(text.slice(at))); return box;
+}
+function show(index) {
+  if (!shown.length) { $("detail").replaceChildren(el("p", "No output matches the filters.")); return; }
+  current = Math.max(0, Math.min(index, shown.length - 1));
+  for (const li of $("list").children) li.setAttribute("aria-selected", "false");
+  const li = $("list").children[current]; li.setAttribute("aria-selected", "true");
+  li.scrollIntoView({block: "nearest"});
+  const o = shown[current]; const d = $("detail"); d.replaceChildren();
+  d.append(el("h2", o.id));
+  d.append(el("div", [o.corpus, "case " + o.case_id, o.origin,
+    o.defect ? "defect: " + o.defect : "no defect injected",
+    o.clean === true ? "labelled right" : o.clean === false ? "labelled wrong" : ""]
+    .filter(Boolean).join(" \u00b7 "), "meta"));
+  if (o.defect_detail) d.append(el("div", "injected: " + o.defect_detail, "meta"));
+  if (o.question) { d.append(el("h3", "Question")); d.append(el("div", o.question, "box")); }
+  const spans = o.findings.map((f) => ({start: f.start, end: f.end, title: f.kind + ": " + f.message}));
+  const cols = el("div", undefined, "cols"); const left = el("div"); const right = el("div");
+  left.append(el("h3", "Answer")); const answer = marked(o.answer, spans, "finding");
+  answer.id = "answer"; left.append(answer);
+  if (o.base_text !== null) { right.append(el("h3", "Its base (" + o.base_id + ")"));
+    right.append(el("div", o.base_text, "box")); }
+  cols.append(left, right); d.append(cols);
+  d.append(el("h3", "Findings of the checks (" + o.findings.length + ")"));
+  if (!o.findings.length) d.append(el("div", "none: grounded", "ok"));
+  const ul = el("ul", undefined, "findings"); ul.id = "findings";
+  for (const f of o.findings) ul.append(el("li", f.kind + ": " + f.message +
+    (f.evidence ? "  [compared with: " + f.evidence + "]" : "")));
+  d.append(ul);
+  d.append(el("h3", "Verdicts"));
+  const t = el("table"); const head = el("tr");
+  for (const h of ["scorer", "rep.", "score", "verdict", "issues / reason"]) head.append(el("th", h));
+  t.append(head);
+  for (const s of o.scores) { const r = el("tr"); r.append(el("td", s.scorer), el("td", s.repetition),
+      el("td", s.score === null ? "-" : s.score.toFixed(2)),
+      el("td", s.status !== "scored" ? "unscored" : s.flagged ? "flagged" : "passed",
+        s.status !== "scored" ? "" : s.flagged ? "bad" : "ok"),
+      el("td", s.status === "scored" ? s.issues.join("; ") : s.unscored_reason)); t.append(r); }
+  d.append(t);
+  d.append(el("h3", "Context"));
+  o.context.forEach((p, i) => {
+    const ev = o.findings.filter((f) => f.passage === i && f.evidence_start !== null)
+      .map((f) => ({start: f.evidence_start, end: f.evidence_start + f.evidence.length,
+        title: "compared with: " + f.kind}));
+    const box = marked(p, ev, "evidence"); box.classList.add("passage");
+    box.prepend(el("b", "[" + (i + 1) + "] ")); d.append(box);
+  });
+}
+function apply() {
+  const c = $("f-corpus").value, df = $("f-defect").value, sc = $("f-scorer").value,
+    dis = $("f-disagree").value;
+  shown = data.outputs.filter((o) => (!c || o.corpus === c) && (!df || (o.defect || "base") === df)
+    && (!sc || flagged(o, sc)) && (!dis || o.disagreement === dis));
+  const list = $("list"); list.replaceChildren();
+  shown.forEach((o, i) => { const li = el("li", undefined, anyFlag(o) ? "flag" : "");
+    li.setAttribute("role", "option"); li.dataset.id = o.id;
+    li.append(el("span", o.id), el("span", o.defect || "base", "tag"));
+    li.addEventListener("click", () => show(i)); list.append(li); });
+  $("count").textContent = shown.length + " of " + data.outputs.length + " outputs";
+  show(0);
+}
+for (const id of ["f-corpus", "f-defect", "f-scorer", "f-disagree"]) $(id).addEventListener("change", apply);
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLSelectElement) return;
+  if (e.key === "j" || e.key === "ArrowDown") { show(current + 1); e.preventDefault(); }
+  else if (e.key === "k" || e.key === "ArrowUp") { show(current - 1); e.preventDefault(); }
+  else if (e.key === "/") { $("f-corpus").focus(); e.preventDefault(); }
+});
+apply();
+"""
+
+
+def _json_for_script(data: ViewData) -> str:
+    """The data as JSON that cannot end its ``<script>`` element or open a comment."""
+    text = data.model_dump_json()
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def render_viewer(data: ViewData) -> str:
+    """The viewer page for ``data``: one HTML file that needs no network and no other file."""
+    title = html.escape(f"hybridjudge viewer: {data.title}")
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{title}</title><style>{_STYLE}</style></head><body>"
+        f"<header><h1>{title}</h1><p>{len(data.outputs)} outputs. Keys: <kbd>j</kbd>/<kbd>k</kbd> "
+        "or arrows to move, <kbd>/</kbd> to the filters. Red: a finding in the answer; green: "
+        'the context it was compared with.</p></header><main><div id="side"><div id="filters">'
+        '<label>corpus<select id="f-corpus"><option value="">all</option></select></label>'
+        '<label>defect class<select id="f-defect"><option value="">all</option></select></label>'
+        '<label>flagged by<select id="f-scorer"><option value="">any or none</option></select>'
+        '</label><label>disagreement<select id="f-disagree"><option value="">all</option>'
+        '<option value="checks_only">checks flag, judges pass</option>'
+        '<option value="judges_only">a judge flags, checks pass</option></select></label>'
+        '<div id="count"></div></div><ul id="list" role="listbox"></ul></div>'
+        '<section id="detail" aria-live="polite"></section></main>'
+        f'<script id="data" type="application/json">{_json_for_script(data)}</script>'
+        f"<script>{_SCRIPT}</script></body></html>\n"
+    )
