@@ -120,6 +120,10 @@ corpus: $(VENV)/.main-installed
 mutations: $(VENV)/.main-installed
 	$(BIN)/hybridjudge mutate corpus/opengate --mutation-seed 0 --out mutations/opengate.jsonl
 	$(BIN)/hybridjudge mutate corpus/halueval --mutation-seed 0 --out mutations/halueval.jsonl
+	$(BIN)/hybridjudge mutate corpus/opengate --mutation-seed 0 --classes retrieval \
+		--out mutations/opengate-retrieval.jsonl
+	$(BIN)/hybridjudge mutate corpus/halueval --mutation-seed 0 --classes retrieval \
+		--out mutations/halueval-retrieval.jsonl
 
 # The documentation site (docs/, API reference from the docstrings) into site/; warnings fail.
 docs: $(VENV)/.dev-installed

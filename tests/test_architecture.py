@@ -67,7 +67,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "pytest_plugin": _STAGES | _METRICS | {"metrics", "testing"},
     # a study runs the scorers over a corpus and its mutants
     # (and measures with metrics' AUROC how its scores separate labelled answers)
-    "study": frozenset({"judges", "grounding", "mutations", "corpus", "model", "peers", "metrics"}),
+    # (and blames a failed answer with metrics.retrieval's hit@k, recall@k, reciprocal rank)
+    "study": frozenset(
+        {"judges", "grounding", "mutations", "corpus", "model", "peers", "metrics"}
+        | {"metrics.retrieval"}
+    ),
     # reports render study results (and the triage/retrieval reports of the metrics)
     "reports": frozenset({"study", "model"}) | _METRICS,
     # judges call the model layer; they share grounding's abstention detector

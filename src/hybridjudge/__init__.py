@@ -59,9 +59,11 @@ if TYPE_CHECKING:
     from hybridjudge.mutations import MutationSet, generate_mutations, load_mutations
     from hybridjudge.reports import gate, write_reports
     from hybridjudge.study import (
+        Blame,
         StudyPlan,
         StudyResult,
         arun_study,
+        blame_answer,
         compare_with_paper,
         load_plan,
         load_study,
@@ -112,6 +114,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "arun_study": ("hybridjudge.study", "arun_study"),
     "load_plan": ("hybridjudge.study", "load_plan"),
     "compare_with_paper": ("hybridjudge.study", "compare_with_paper"),
+    "Blame": ("hybridjudge.study", "Blame"),
+    "blame_answer": ("hybridjudge.study", "blame_answer"),
 }
 
 
@@ -141,6 +145,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Anchor",
+    "Blame",
     "CallResult",
     "Case",
     "CaseFileError",
@@ -175,6 +180,7 @@ __all__ = [
     "abstains",
     "ajudge_many",
     "arun_study",
+    "blame_answer",
     "check_grounding",
     "check_many",
     "compare_triage_reports",

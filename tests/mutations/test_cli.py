@@ -61,3 +61,18 @@ def test_mutate_rejects_a_missing_corpus(
     argv = ["mutate", str(tmp_path / "nope"), "--mutation-seed", "0", "--out", str(tmp_path / "x")]
     assert main(argv) == 2
     assert "not a corpus directory" in capsys.readouterr().err
+
+
+def test_mutate_retrieval_writes_the_frozen_context_mutants(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "retrieval.jsonl"
+    argv = ["mutate", str(REPO / "corpus/opengate"), "--mutation-seed", "0", "--out", str(out)]
+    assert main([*argv, "--classes", "retrieval"]) == 0
+    assert out.read_bytes() == (REPO / "mutations/opengate-retrieval.jsonl").read_bytes()
+    printed = capsys.readouterr().out
+    assert f"{'evidence_dropped':<18} {5:>4} made, {1:>4} refused" in printed
+    assert f"{'passages_shuffled':<18} {6:>4} made, {0:>4} refused" in printed
+    # a context class beside an answer class, in report order
+    assert main([*argv, "--classes", "truncated,omission"]) == 0
+    assert load_mutations(out).classes == ("omission", "truncated")

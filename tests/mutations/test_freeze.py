@@ -113,10 +113,10 @@ def _rewrite_header(src: Path, dst: Path, **changes: object) -> Path:
 
 
 def test_unknown_format_version_is_refused(opengate_seed0: Path, tmp_path: Path) -> None:
-    path = _rewrite_header(opengate_seed0, tmp_path / "v2.jsonl", format_version=2)
+    path = _rewrite_header(opengate_seed0, tmp_path / "v3.jsonl", format_version=3)
     with pytest.raises(
         CaseFileError,
-        match=r"line 1, field 'format_version': mutation file format version 2 is not supported",
+        match=r"line 1, field 'format_version': mutation file format version 3 is not supported",
     ):
         load_mutations(path)
 

@@ -1,5 +1,6 @@
-"""A mutation file's ``format_version`` must be exactly the integer 1: ``true`` and ``1.0`` are
-not version 1 (``True == 1`` in Python), and the header model refuses them too."""
+"""A mutation file's ``format_version`` must be exactly the integer 1 or 2 (2: context mutants):
+``true`` and ``1.0`` are not version 1 (``True == 1`` in Python), and the header model refuses
+them too."""
 
 from __future__ import annotations
 
@@ -29,17 +30,18 @@ def test_the_shipped_file_still_loads() -> None:
     assert load_mutations(SHIPPED).format_version == 1
 
 
-@pytest.mark.parametrize("version", [True, 1.0, "1", 2, 0, None])
+@pytest.mark.parametrize("version", [True, 1.0, "1", 3, 0, None])
 def test_load_mutations_refuses_anything_but_the_integer_1(tmp_path: Path, version: object) -> None:
     with pytest.raises(
-        CaseFileError, match=r"mutation file format version .* is not supported .*reads version 1\)"
+        CaseFileError,
+        match=r"mutation file format version .* is not supported .*reads versions 1, 2\)",
     ) as caught:
         load_mutations(_with_version(tmp_path, version))
     assert caught.value.field == "format_version"
     assert caught.value.line == 1
 
 
-@pytest.mark.parametrize("version", [True, 1.0, 2])
+@pytest.mark.parametrize("version", [True, 1.0, 3])
 def test_the_header_model_refuses_them_too(version: object) -> None:
     head = json.loads(SHIPPED.read_text(encoding="utf-8").splitlines()[0])
     head["format_version"] = version

@@ -1,6 +1,6 @@
 """``hybridjudge mutate CORPUS_DIR --mutation-seed N --out FILE``: freeze seeded mutants of a corpus.
 
-Writes a ``hybridjudge.mutations`` v1 file (header with the corpus sha256, seed and mutator
+Writes a ``hybridjudge.mutations`` file (version 2 when it holds context classes, else 1) (header with the corpus sha256, seed and mutator
 versions, then one mutant per line) and prints, per defect class, how many mutants were made and
 which bases were refused and why.
 """
@@ -44,7 +44,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         nargs="+",
         action=ListAction,
         metavar="CLASS",
-        help="defect classes to make, comma- or space-separated (default: all five)",
+        help=(
+            "classes to make, comma- or space-separated (default: the five answer classes); "
+            "the context classes evidence_dropped, distractor, stale_passage, truncated and the "
+            "controls passages_shuffled, passage_duplicated keep the answer and change its "
+            "context; 'retrieval' names those six"
+        ),
     )
     from hybridjudge.cli._check import add_limit_arguments
 
@@ -55,19 +60,29 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _run(args: argparse.Namespace) -> int:
     from hybridjudge._errors import ConfigError
     from hybridjudge._sinks import escape_controls
-    from hybridjudge.corpus import DEFECT_CLASSES, DefectClass, load_corpus
+    from hybridjudge.corpus import (
+        ALL_CLASSES,
+        CONTEXT_DEFECT_CLASSES,
+        CONTROL_CLASSES,
+        DEFECT_CLASSES,
+        DefectClass,
+        load_corpus,
+    )
     from hybridjudge.mutations import generate_mutations, write_mutations
 
     names: list[str] | None = args.classes
     classes: list[DefectClass] = list(DEFECT_CLASSES)
     if names is not None:
-        unknown = [n for n in names if n not in DEFECT_CLASSES]
+        if "retrieval" in names:
+            names = [n for n in names if n != "retrieval"]
+            names += [*CONTEXT_DEFECT_CLASSES, *CONTROL_CLASSES]
+        unknown = [n for n in names if n not in ALL_CLASSES]
         if unknown or not names:
             raise ConfigError(
                 f"--classes: unknown class {', '.join(unknown) or '(none given)'}; "
-                f"choose from {', '.join(DEFECT_CLASSES)}"
+                f"choose from {', '.join(ALL_CLASSES)} (or 'retrieval' for the context classes)"
             )
-        classes = [c for c in DEFECT_CLASSES if c in names]
+        classes = [c for c in ALL_CLASSES if c in names]
     from hybridjudge.cli._check import read_limits
 
     corpus = load_corpus(args.corpus, limits=read_limits(args))

@@ -298,7 +298,7 @@ def _run(args: argparse.Namespace) -> int:
         for output in plan.outputs:
             if output.id in plan.judged:
                 case = plan.case_of(output)
-                answers.append((output.text, case.context, case.question))
+                answers.append((output.text, plan.context_of(output), case.question))
                 where.append(f"output {output.id!r} (case {case.id!r})")
         incomplete = False
         for name, judge_config in configs.items():

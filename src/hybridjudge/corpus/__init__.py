@@ -25,6 +25,9 @@ from hybridjudge.corpus._io import (
 )
 from hybridjudge.corpus._labels import LABEL_FIELDS, LABELS, Label
 from hybridjudge.corpus._models import (
+    ALL_CLASSES,
+    CONTEXT_DEFECT_CLASSES,
+    CONTROL_CLASSES,
     DEFECT_CLASSES,
     Anchor,
     Case,
@@ -35,7 +38,10 @@ from hybridjudge.corpus._models import (
 )
 
 __all__ = [
+    "ALL_CLASSES",
     "CASES_FILE",
+    "CONTEXT_DEFECT_CLASSES",
+    "CONTROL_CLASSES",
     "CSV_DELIMITERS",
     "DEFECT_CLASSES",
     "FIELD_ALIASES",

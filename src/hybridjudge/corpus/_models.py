@@ -17,6 +17,9 @@ from pydantic import (
 from hybridjudge._anchor import Anchor
 
 __all__ = [
+    "ALL_CLASSES",
+    "CONTEXT_DEFECT_CLASSES",
+    "CONTROL_CLASSES",
     "DEFECT_CLASSES",
     "Anchor",
     "Case",
@@ -27,9 +30,21 @@ __all__ = [
 ]
 
 DefectClass = Literal[
-    "omission", "fabricated_number", "non_abstention", "contradiction", "inversion"
+    "omission",
+    "fabricated_number",
+    "non_abstention",
+    "contradiction",
+    "inversion",
+    "evidence_dropped",
+    "distractor",
+    "stale_passage",
+    "truncated",
+    "passages_shuffled",
+    "passage_duplicated",
 ]
-"""The five defect classes a mutant can carry (OpenGATE's ``dropped_anchor`` is ``omission``)."""
+"""The classes a mutant can carry: five in the answer (OpenGATE's ``dropped_anchor`` is
+``omission``), four in the retrieved context (the retriever's defects, the answer kept) and two
+negative controls (the context reordered or one passage repeated; they must change no verdict)."""
 
 DEFECT_CLASSES: tuple[DefectClass, ...] = (
     "omission",
@@ -38,6 +53,21 @@ DEFECT_CLASSES: tuple[DefectClass, ...] = (
     "contradiction",
     "inversion",
 )
+"""The five answer-side classes (the default of ``hybridjudge mutate``)."""
+
+CONTEXT_DEFECT_CLASSES: tuple[DefectClass, ...] = (
+    "evidence_dropped",
+    "distractor",
+    "stale_passage",
+    "truncated",
+)
+"""The retriever's defects: the context changed, the answer kept."""
+
+CONTROL_CLASSES: tuple[DefectClass, ...] = ("passages_shuffled", "passage_duplicated")
+"""Negative controls on the context: a verdict change on one of these is a false alarm."""
+
+ALL_CLASSES: tuple[DefectClass, ...] = (*DEFECT_CLASSES, *CONTEXT_DEFECT_CLASSES, *CONTROL_CLASSES)
+"""Every class a mutant can carry, in report order."""
 
 
 def _anchor_from_any(value: Any) -> Any:
@@ -146,6 +176,18 @@ class Output(BaseModel):
     ``corpus import`` sets it from a record's ``label``). False alarms are counted only on
     bases labelled correct; bases labelled incorrect are the study's ``labelled_incorrect``
     row; unlabelled bases are in no false-alarm rate."""
+    context: Annotated[tuple[str, ...] | None, BeforeValidator(_context_to_passages)] = None
+    """The context this output is scored against when it is not its case's: a context mutant
+    (``evidence_dropped``, ``distractor``...) carries the retrieved context with its defect;
+    ``None`` (every answer-side output): the case's context. Left out of the file when
+    ``None``, so files without context mutants keep their bytes."""
+
+    @model_serializer(mode="wrap")
+    def _omit_own_context(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("context") is None:
+            data.pop("context", None)
+        return data
 
     @model_validator(mode="after")
     def _origin_fits(self) -> Output:
@@ -169,7 +211,7 @@ class Output(BaseModel):
         if self.defect is None and self.origin != "natural":
             raise ValueError(
                 f"{where} has origin {self.origin!r} but no defect: give its defect class (one "
-                f"of {', '.join(DEFECT_CLASSES)}); only a 'natural' defect may be unclassified"
+                f"of {', '.join(ALL_CLASSES)}); only a 'natural' defect may be unclassified"
             )
         return self
 

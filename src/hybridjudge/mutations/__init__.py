@@ -1,10 +1,26 @@
 """Seeded mutators that inject exactly one defect each, and frozen mutation files."""
 
+from hybridjudge.mutations._context import (
+    CONTEXT_MUTATOR_VERSIONS,
+    CONTEXT_MUTATORS,
+    ContextMutant,
+    ContextMutator,
+    Evidence,
+    distractor,
+    evidence_dropped,
+    passage_duplicated,
+    passages,
+    passages_shuffled,
+    stale_passage,
+    truncated,
+    verify_context_mutant,
+)
 from hybridjudge.mutations._errors import MutationRefused
 from hybridjudge.mutations._freeze import (
     MUTATIONS_FORMAT,
     MUTATIONS_FORMAT_VERSION,
     MUTATOR_PRODUCER,
+    READABLE_MUTATIONS_FORMAT_VERSIONS,
     MutationHeader,
     MutationSet,
     Refusal,
@@ -28,11 +44,17 @@ from hybridjudge.mutations._mutators import (
 from hybridjudge.mutations._verify import verify_mutant
 
 __all__ = [
+    "CONTEXT_MUTATORS",
+    "CONTEXT_MUTATOR_VERSIONS",
     "MUTATIONS_FORMAT",
     "MUTATIONS_FORMAT_VERSION",
     "MUTATORS",
     "MUTATOR_PRODUCER",
     "MUTATOR_VERSIONS",
+    "READABLE_MUTATIONS_FORMAT_VERSIONS",
+    "ContextMutant",
+    "ContextMutator",
+    "Evidence",
     "Mutant",
     "MutationHeader",
     "MutationRefused",
@@ -42,12 +64,20 @@ __all__ = [
     "StaleMutationsError",
     "contradiction",
     "derive_seed",
+    "distractor",
+    "evidence_dropped",
     "fabricated_number",
     "generate_mutations",
     "inversion",
     "load_mutations",
     "non_abstention",
     "omission",
+    "passage_duplicated",
+    "passages",
+    "passages_shuffled",
+    "stale_passage",
+    "truncated",
+    "verify_context_mutant",
     "verify_mutant",
     "write_mutations",
 ]

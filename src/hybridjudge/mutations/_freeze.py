@@ -4,6 +4,10 @@ Format ``hybridjudge.mutations`` version 1: the first line is a :class:`Mutation
 name and files sha256, seed, classes, mutator versions, refusals), every further line one
 :class:`~hybridjudge.corpus.Output` with ``origin="mutator"``. The file holds no timestamp, so the
 same seed over the same corpus gives the same bytes.
+
+Version 2 adds context mutants (the retriever's defect classes and the negative controls): such an
+output carries its own ``context``. A file of answer-side classes only is still written as
+version 1, so the frozen files of the shipped corpora keep their bytes; both versions read.
 """
 
 from __future__ import annotations
@@ -18,7 +22,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from hybridjudge._errors import CaseFileError, ConfigError, InputError
 from hybridjudge._jsonl import describe_validation, iter_json_lines, read_bytes, validate_line
 from hybridjudge._versions import version_problem
-from hybridjudge.corpus import DEFECT_CLASSES, Corpus, DefectClass, Output, Producer
+from hybridjudge.corpus import (
+    ALL_CLASSES,
+    DEFECT_CLASSES,
+    Corpus,
+    DefectClass,
+    Output,
+    Producer,
+)
+from hybridjudge.mutations._context import CONTEXT_MUTATOR_VERSIONS, CONTEXT_MUTATORS
 from hybridjudge.mutations._errors import MutationRefused
 from hybridjudge.mutations._mutators import MUTATOR_VERSIONS, MUTATORS
 
@@ -38,8 +50,11 @@ __all__ = [
 
 MUTATIONS_FORMAT: Final = "hybridjudge.mutations"
 """The ``format`` name in the header line of a mutation file."""
-MUTATIONS_FORMAT_VERSION = 1
-"""The newest header/record layout this code reads and writes."""
+MUTATIONS_FORMAT_VERSION = 2
+"""The newest header/record layout this code reads and writes (2: outputs may carry their own
+context; written only for a file holding context classes)."""
+READABLE_MUTATIONS_FORMAT_VERSIONS = (1, 2)
+"""The layouts this code reads."""
 MUTATOR_PRODUCER = Producer(system="hybridjudge.mutations", model=None, kind="synthetic")
 """The producer recorded on every mutant."""
 
@@ -70,8 +85,9 @@ class MutationHeader(BaseModel):
 
     format: Literal["hybridjudge.mutations"] = "hybridjudge.mutations"
     """Always ``"hybridjudge.mutations"``."""
-    format_version: int = MUTATIONS_FORMAT_VERSION
-    """Layout version of the file; readers refuse versions they do not know."""
+    format_version: int = 1
+    """Layout version of the file (1: answer mutants only; 2: context mutants too); readers
+    refuse versions they do not know."""
     corpus: str
     """Name of the corpus the mutants were made from."""
     corpus_files_sha256: dict[str, str]
@@ -97,7 +113,7 @@ class MutationHeader(BaseModel):
 
 
 def _version_problem(value: object) -> str | None:
-    return version_problem(value, (MUTATIONS_FORMAT_VERSION,), "mutation file format")
+    return version_problem(value, READABLE_MUTATIONS_FORMAT_VERSIONS, "mutation file format")
 
 
 class MutationSet(MutationHeader):
@@ -171,7 +187,10 @@ def generate_mutations(
 ) -> MutationSet:
     """Run the mutators of *classes* on every base output of *corpus*.
 
-    Mutant ids are ``<base id>::<class>``. Each (base, class) uses :func:`derive_seed`.
+    Mutant ids are ``<base id>::<class>``. Each (base, class) uses :func:`derive_seed`. The
+    context classes (``evidence_dropped``, ``distractor``, ``stale_passage``, ``truncated`` and
+    the controls ``passages_shuffled``, ``passage_duplicated``) keep the base's text and give the
+    mutant its own ``context``; a set holding one is written as format version 2.
 
     Raises:
         ConfigError: a class is unknown or repeated.
@@ -180,18 +199,26 @@ def generate_mutations(
     from hybridjudge._params import check_seed
 
     check_seed(seed)  # a negative or huge seed is refused, never silently accepted
-    unknown = [c for c in classes if c not in MUTATORS]
+    unknown = [c for c in classes if c not in MUTATORS and c not in CONTEXT_MUTATORS]
     if unknown or len(set(classes)) != len(classes):
         raise ConfigError(
-            f"classes must be distinct names from {', '.join(DEFECT_CLASSES)}; got {list(classes)}"
+            f"classes must be distinct names from {', '.join(ALL_CLASSES)}; got {list(classes)}"
         )
     outputs: list[Output] = []
     refused: list[Refusal] = []
+    pool = tuple(corpus.cases.values())
     for base in corpus.bases():
         case = corpus.case_for(base)
         for defect in classes:
+            own_seed = derive_seed(seed, defect, base.id)
+            text, context = base.text, None
             try:
-                mutant = MUTATORS[defect](base.text, case, seed=derive_seed(seed, defect, base.id))
+                if defect in CONTEXT_MUTATORS:
+                    found = CONTEXT_MUTATORS[defect](base.text, case, seed=own_seed, pool=pool)
+                    detail, context = found.detail, found.context
+                else:
+                    mutant = MUTATORS[defect](base.text, case, seed=own_seed)
+                    text, detail = mutant.text, mutant.detail
             except MutationRefused as exc:
                 refused.append(Refusal(base_id=base.id, defect=defect, reason=exc.reason))
                 continue
@@ -199,20 +226,22 @@ def generate_mutations(
                 Output(
                     id=f"{base.id}::{defect}",
                     case_id=base.case_id,
-                    text=mutant.text,
+                    text=text,
                     base_id=base.id,
                     defect=defect,
-                    defect_detail=mutant.detail,
+                    defect_detail=detail,
                     origin="mutator",
                     producer=MUTATOR_PRODUCER,
+                    context=context,
                 )
             )
     return MutationSet(
+        format_version=2 if any(c in CONTEXT_MUTATORS for c in classes) else 1,
         corpus=corpus.name,
         corpus_files_sha256=dict(corpus.files_sha256),
         seed=seed,
         classes=tuple(classes),
-        mutator_versions={c: MUTATOR_VERSIONS[c] for c in classes},
+        mutator_versions={c: {**MUTATOR_VERSIONS, **CONTEXT_MUTATOR_VERSIONS}[c] for c in classes},
         created_by=_created_by(),
         refused=tuple(refused),
         outputs=tuple(outputs),

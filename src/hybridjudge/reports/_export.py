@@ -2,7 +2,9 @@
 
 One row per output x scorer x repetition, with the output's corpus, case, defect class (key and
 label), origin and clean label, the scorer's score or unscored reason, its findings, the model
-usage of that evaluation, and the output's metadata (one ``meta.<key>`` column per key). Plain
+usage of that evaluation, the output's blame (:data:`BLAME_COLUMNS`, after the columns there were
+before it: retrieval, generation, both or unknown, with its evidence; empty for an output that did
+not fail), and last the output's metadata (one ``meta.<key>`` column per key). Plain
 RFC 4180 CSV in UTF-8 with a header row: ``pandas.read_csv(path)`` reads it as is (empty cells are
 missing values; booleans are ``True``/``False``).
 
@@ -25,7 +27,7 @@ from hybridjudge._sinks import FORMULA_START, csv_cell
 from hybridjudge.reports._tables import class_label
 from hybridjudge.study import StudyResult
 
-__all__ = ["OBSERVATION_COLUMNS", "observations_csv", "write_observations_csv"]
+__all__ = ["BLAME_COLUMNS", "OBSERVATION_COLUMNS", "observations_csv", "write_observations_csv"]
 
 OBSERVATION_COLUMNS = (
     "corpus",
@@ -58,7 +60,13 @@ OBSERVATION_COLUMNS = (
     "saved_cost_usd",
     "saved_latency_s",
 )
-"""The fixed columns, in order; ``meta.<key>`` columns follow, sorted by key."""
+"""The fixed columns, in order; :data:`BLAME_COLUMNS` follow, then the ``meta.<key>`` columns,
+sorted by key."""
+
+BLAME_COLUMNS = ("blame", "blame_missing_from_context", "blame_generation", "blame_evidence")
+"""The last columns: the output's blame call, the required facts its context lacks, the problems
+of the answer the context does not explain (each joined by `` | ``), and the call's evidence;
+empty for an output that did not fail."""
 
 FINDINGS_SEPARATOR = " | "
 """Joins the findings of one evaluation in the ``findings`` column."""
@@ -83,7 +91,8 @@ def observations_csv(study: StudyResult, *, raw_formulas: bool = False) -> str:
     meta_keys = sorted({key for meta in metadata.values() for key in meta})
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    header = [*OBSERVATION_COLUMNS, *(f"meta.{key}" for key in meta_keys)]
+    blames = {b.output_id: b for b in study.blame}
+    header = [*OBSERVATION_COLUMNS, *BLAME_COLUMNS, *(f"meta.{key}" for key in meta_keys)]
     writer.writerow([csv_cell(name, raw=raw_formulas) for name in header])
     for obs in study.observations:
         out = outputs.get(obs.output_id)
@@ -119,6 +128,17 @@ def observations_csv(study: StudyResult, *, raw_formulas: bool = False) -> str:
             usage.saved_cost_usd,
             usage.saved_latency_s,
         ]
+        blame = blames.get(obs.output_id)
+        row += (
+            [None] * len(BLAME_COLUMNS)
+            if blame is None
+            else [
+                blame.call,
+                FINDINGS_SEPARATOR.join(blame.missing_from_context),
+                FINDINGS_SEPARATOR.join(blame.generation),
+                blame.evidence,
+            ]
+        )
         meta = metadata.get(obs.output_id, {})
         row += [meta.get(key) for key in meta_keys]
         cells = [_cell(v) for v in row]

@@ -26,7 +26,9 @@ from hybridjudge.reports._markdown import (
 )
 from hybridjudge.reports._page import facts_html, figure_html, page, table_block
 from hybridjudge.reports._tables import (
+    BLAME_EXPLAINED,
     OUT_OF_SCOPE,
+    blame_table,
     cheapest_lines,
     clean_base_notes,
     cost_table,
@@ -147,6 +149,14 @@ def render_html(study: StudyResult) -> str:
                 THRESHOLDS_TITLE,
                 f"<p>{_md_inline(thresholds_explained(a))}</p>",
                 table_block(threshold_table(a).to_html()),
+            )
+        )
+    if a.blame:
+        body.append(
+            _section(
+                "Whose failure: the retriever's or the generator's",
+                table_block(blame_table(a).to_html()),
+                f"<p>{_md_inline(BLAME_EXPLAINED)}</p>",
             )
         )
     if a.cheapest:

@@ -9,7 +9,9 @@ from hybridjudge._sinks import markdown_code, markdown_text
 from hybridjudge.model import Usage
 from hybridjudge.reports._format import fmt_count, fmt_duration_s, fmt_usd
 from hybridjudge.reports._tables import (
+    BLAME_EXPLAINED,
     OUT_OF_SCOPE,
+    blame_table,
     cheapest_lines,
     class_label,
     clean_base_notes,
@@ -47,7 +49,10 @@ DETECTION_EXPLAINED = (
     f"repetition. {OUT_OF_SCOPE} marks a class the scorer cannot see by construction. Classes "
     "are never summed: there is no overall figure, because the deterministic layer cannot see "
     "meaning inversions and the judges cannot see omissions, so any single number would be "
-    "rigged either way."
+    "rigged either way. Rows marked *(retriever)* keep the answer and change its context (a "
+    "passage dropped, replaced by another case's, made stale, or the context truncated); rows "
+    "marked *(control)* only reorder or repeat passages, so every verdict they change is a "
+    "false alarm."
 )
 
 
@@ -245,6 +250,9 @@ def render_markdown(study: StudyResult) -> str:
     if a.cheapest:
         lines += ["## Cheapest judge per defect class", "", CHEAPEST_EXPLAINED, ""]
         lines += [f"- {markdown_text(line)}" for line in cheapest_lines(a)] + [""]
+    if a.blame:
+        lines += ["## Whose failure: the retriever's or the generator's", "", BLAME_EXPLAINED, ""]
+        lines += [blame_table(a).to_markdown(), ""]
     not_made = _refusal_notes(study)
     if not_made:
         lines += ["**Mutants not made** (a class's row counts only the mutants made):", ""]

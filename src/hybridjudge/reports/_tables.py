@@ -26,6 +26,7 @@ from hybridjudge.reports._format import (
 from hybridjudge.reports._table import Align, Cell, Column, Row, Table
 from hybridjudge.study import (
     CheapestRow,
+    ControlRow,
     CostRow,
     DetectionRow,
     FalseAlarmRow,
@@ -43,9 +44,12 @@ _Labels = tuple[tuple[str, Align], ...]
 """Measure labels of a per-scorer table, each with its alignment."""
 
 __all__ = [
+    "BLAME_EXPLAINED",
     "CLASS_LABELS",
+    "CONTROL_SUFFIX",
     "OUT_OF_SCOPE",
     "ClassRow",
+    "blame_table",
     "cell_text",
     "cheapest_lines",
     "class_label",
@@ -82,6 +86,12 @@ CLASS_LABELS = {
     "inversion": "meaning inversion",
     "natural": "natural hallucination",
     "labelled_incorrect": "labelled incorrect",
+    "evidence_dropped": "evidence dropped (retriever)",
+    "distractor": "distractor passage (retriever)",
+    "stale_passage": "stale passage (retriever)",
+    "truncated": "context truncated (retriever)",
+    "passages_shuffled": "passages shuffled (control)",
+    "passage_duplicated": "passage duplicated (control)",
 }
 """The one label of each defect class, used by every report format."""
 
@@ -92,6 +102,8 @@ FALSE_ALARM_LABEL = "bases labelled correct flagged every repetition (false alar
 
 LABELLED = "labelled"
 """The origin of the rows of answers labelled incorrect (a natural defect, no mutant)."""
+CONTROL_SUFFIX = ": verdict changed (false alarms)"
+"""After a negative control's label in the detection table: every reaction is a false alarm."""
 
 
 def class_label(defect_class: str, origin: str | None = None) -> str:
@@ -299,6 +311,64 @@ def _false_alarm_cell(row: FalseAlarmRow | None, *, colour: bool) -> Cell:
     )
 
 
+def _control_as_false_alarm(row: ControlRow) -> FalseAlarmRow:
+    """A negative control's verdict changes shown as the false alarms they are."""
+    return FalseAlarmRow(
+        corpus=row.corpus,
+        scorer=row.scorer,
+        n=row.n,
+        flagged_every=row.changed_every,
+        flagged_sometimes=row.changed_sometimes,
+        unscored=row.unscored,
+        rate=row.rate,
+        ci_low=row.ci_low,
+        ci_high=row.ci_high,
+    )
+
+
+def blame_table(analysis: StudyAnalysis) -> Table:
+    """Per corpus and system: the failed outputs and the share that is the retriever's and the
+    generator's (``both`` counts in each share)."""
+    columns = (
+        Column("corpus"),
+        Column("system"),
+        Column("failures", align="right"),
+        Column("retrieval", align="right"),
+        Column("generation", align="right"),
+        Column("both", align="right"),
+        Column("unknown", align="right"),
+        Column("retriever's share", align="right"),
+        Column("generator's share", align="right"),
+    )
+    rows = [
+        Row(
+            (
+                Cell(r.corpus),
+                Cell(r.system),
+                *(
+                    Cell(fmt_count(v), align="right")
+                    for v in (r.failures, r.retrieval, r.generation, r.both, r.unknown)
+                ),
+                Cell(fmt_pct(r.retrieval_share), align="right"),
+                Cell(fmt_pct(r.generation_share), align="right"),
+            )
+        )
+        for r in analysis.blame
+    ]
+    return Table(columns, tuple(rows))
+
+
+BLAME_EXPLAINED = (
+    "Every output that failed (the deterministic checks flagged it, or a judge in every "
+    "repetition) is blamed: **retrieval** when a required fact (an anchor, or a figure or name "
+    "of the reference answer) is not in the context it was given and that explains every "
+    "problem of the answer; **generation** when every required fact is in the context and the "
+    "answer still misstates, omits or contradicts; **both**; **unknown** when nothing is known "
+    "to be required. A share counts *both* for each side. Deterministic, no model call; each "
+    "call's evidence is in `study.json` (`blame`) and `observations.csv`."
+)
+
+
 def detection_table(
     analysis: StudyAnalysis,
     scorers: Sequence[str],
@@ -335,6 +405,20 @@ def detection_table(
                 )
             )
         )
+        for control in dict.fromkeys(c.control for c in analysis.controls if c.corpus == name):
+            cells = {
+                c.scorer: _control_as_false_alarm(c)
+                for c in analysis.controls
+                if c.corpus == name and c.control == control
+            }
+            rows.append(
+                Row(
+                    (
+                        Cell(class_label(control) + CONTROL_SUFFIX, header=True, emphasis="em"),
+                        *(_false_alarm_cell(cells.get(s), colour=colour) for s in scorers),
+                    )
+                )
+            )
     columns = (Column("defect class"), *(scorer_column(s) for s in scorers))
     return Table(columns, tuple(rows), css_class="heat" if colour else None)
 

@@ -1,5 +1,9 @@
 """The mutation study: every scorer on every base and mutant, per defect class, never summed.
 
+Every failed output is blamed on the retriever, the generator, both, or neither knowably
+(:func:`blame_answer`; in a study :attr:`StudyResult.blame` and the table
+:attr:`StudyAnalysis.blame`).
+
 Build a :class:`StudyPlan` with :func:`load_plan`, run it with :func:`run_study` (or
 :func:`arun_study` from async code), and optionally add the OpenGATE paper's own scores with
 :func:`compare_with_paper`; results are a versioned
@@ -17,6 +21,16 @@ from hybridjudge.study._analysis import (
     unscored_count,
     unscored_share,
 )
+from hybridjudge.study._blame import (
+    BLAME_CALLS,
+    Blame,
+    BlameCall,
+    BlameRow,
+    RetrievalScores,
+    blame_answer,
+    blame_rows,
+    retrieval_scores,
+)
 from hybridjudge.study._io import load_study, save_study
 from hybridjudge.study._judges import (
     JUDGE_SPEC_EXAMPLE,
@@ -31,6 +45,7 @@ from hybridjudge.study._models import (
     STUDY_FORMAT,
     STUDY_FORMAT_VERSION,
     CheapestRow,
+    ControlRow,
     CorpusRecord,
     CostRow,
     DetectionRow,
@@ -58,6 +73,7 @@ from hybridjudge.study._run import (
     ProgressHook,
     StudyPlan,
     arun_study,
+    blame_study,
     compare_with_paper,
     load_plan,
     run_study,
@@ -84,6 +100,7 @@ from hybridjudge.study._view import (
 )
 
 __all__ = [
+    "BLAME_CALLS",
     "DETERMINISTIC",
     "IN_SCOPE",
     "JUDGE_SCORERS",
@@ -95,7 +112,11 @@ __all__ = [
     "STUDY_FORMAT",
     "STUDY_FORMAT_VERSION",
     "VIEW_FORMAT_VERSION",
+    "Blame",
+    "BlameCall",
+    "BlameRow",
     "CheapestRow",
+    "ControlRow",
     "CorpusRecord",
     "CostRow",
     "DetectionRow",
@@ -108,6 +129,7 @@ __all__ = [
     "OutputRecord",
     "ProgressHook",
     "ReferenceDifference",
+    "RetrievalScores",
     "SamplingRecord",
     "SeparationRow",
     "StabilityRow",
@@ -126,6 +148,9 @@ __all__ = [
     "analyse",
     "arun_study",
     "at_thresholds",
+    "blame_answer",
+    "blame_rows",
+    "blame_study",
     "cheapest_rows",
     "check_budget",
     "choose_threshold",
@@ -138,6 +163,7 @@ __all__ = [
     "plain_thresholds",
     "reacted",
     "resolve_judges",
+    "retrieval_scores",
     "run_study",
     "save_study",
     "separation_rows",

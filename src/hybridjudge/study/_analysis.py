@@ -34,10 +34,12 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from hybridjudge._stats import STRATIFIED_BOOTSTRAP_METHOD, wilson_interval
+from hybridjudge.corpus import CONTEXT_DEFECT_CLASSES, CONTROL_CLASSES
 from hybridjudge.model import Usage
 from hybridjudge.study._judges import split_scorer
 from hybridjudge.study._models import (
     CheapestRow,
+    ControlRow,
     CostRow,
     DetectionRow,
     FalseAlarmRow,
@@ -82,10 +84,23 @@ IN_SCOPE: dict[str, dict[str, bool]] = {
         "non_abstention": True,
         "contradiction": True,
         "inversion": True,
+        # the retriever's defects leave an answer the context no longer supports
+        **dict.fromkeys(CONTEXT_DEFECT_CLASSES, True),
     },
 }
+"""The deterministic scorer's scope on the retriever's defects is not stated: it sees a figure
+of the answer the context lost (not an anchor's: an answer may repeat an anchor's quantity),
+never a lost entity; the study measures it."""
 
-_DEFECT_ORDER = ("omission", "fabricated_number", "non_abstention", "contradiction", "inversion")
+_DEFECT_ORDER = (
+    "omission",
+    "fabricated_number",
+    "non_abstention",
+    "contradiction",
+    "inversion",
+    *CONTEXT_DEFECT_CLASSES,
+    *CONTROL_CLASSES,
+)
 
 
 def _family(scorer: str) -> str:
@@ -145,6 +160,7 @@ def analyse(
     reps = range(repetitions)
 
     detection: list[DetectionRow] = []
+    controls: list[ControlRow] = []
     false_alarms: list[FalseAlarmRow] = []
     groups: dict[tuple[str, str, str], list[OutputRecord]] = defaultdict(list)
     for rec in outputs:
@@ -180,6 +196,22 @@ def analyse(
                     if all(m_obs.get(r) is not None and m_obs[r].flagged for r in reps):
                         raw += 1
                 rate, low, high = _rate(detected, n)
+                if key[1] in CONTROL_CLASSES:  # a reaction to a control is a false alarm
+                    controls.append(
+                        ControlRow(
+                            corpus=corpus,
+                            control=key[1],
+                            scorer=scorer,
+                            n=n,
+                            changed_every=detected,
+                            changed_sometimes=sometimes,
+                            unscored=unscored,
+                            rate=rate,
+                            ci_low=low,
+                            ci_high=high,
+                        )
+                    )
+                    continue
                 scope = IN_SCOPE[_family(scorer)].get(key[1])
                 detection.append(
                     DetectionRow(
@@ -257,6 +289,7 @@ def analyse(
             )
         ),
         cheapest=tuple(cheapest_rows(detection, cost)),
+        controls=tuple(controls),
     )
 
 

@@ -21,12 +21,14 @@ from pydantic import (
 
 from hybridjudge._versions import version_problem
 from hybridjudge.model import Usage
+from hybridjudge.study._blame import Blame, BlameRow
 
 __all__ = [
     "READABLE_STUDY_FORMAT_VERSIONS",
     "STUDY_FORMAT",
     "STUDY_FORMAT_VERSION",
     "CheapestRow",
+    "ControlRow",
     "CorpusRecord",
     "CostRow",
     "DetectionRow",
@@ -49,7 +51,7 @@ __all__ = [
 ]
 
 STUDY_FORMAT = "hybridjudge.study"
-STUDY_FORMAT_VERSION = 4
+STUDY_FORMAT_VERSION = 5
 """Version 2 added several judges (``config.judges``, ``judge_usage_by_judge``), the separation
 of labelled right and hallucinated answers (``analysis.separation``) and the cheapest judge per
 defect class (``analysis.cheapest``). Version 3 added the answers' labels: false alarms count only
@@ -57,8 +59,10 @@ bases labelled correct (``clean`` true) and count the unlabelled apart
 (``FalseAlarmRow.unlabelled``); bases labelled incorrect get a detection row of their own
 (``labelled_incorrect``, origin ``labelled``) and a separation row (``SeparationRow.origin``).
 Version 4 added the thresholds chosen for a false-alarm budget (``analysis.thresholds``, written
-by ``study run --false-alarm-budget``)."""
-READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4)
+by ``study run --false-alarm-budget``). Version 5 added the negative controls of the context
+(``analysis.controls``), the blame of every failed output (``blame``) and its table per system and
+corpus (``analysis.blame``)."""
+READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4, 5)
 """Versions :func:`~hybridjudge.study.load_study` reads (an older file has none of the newer
 fields, which read as empty; its tables stay as they were computed: a version 1 or 2 study
 counted an unlabelled base as clean)."""
@@ -298,6 +302,37 @@ class FalseAlarmRow(_Frozen):
     """Wilson 95% interval, upper bound."""
     unlabelled: int = 0
     """Bases without a label (``clean`` null) the scorer ran on: in no false-alarm rate."""
+
+
+class ControlRow(_Frozen):
+    """A negative control of the context (passages shuffled, one duplicated) on ONE corpus by ONE
+    scorer: every verdict change is a false alarm.
+
+    A control mutant *changed the verdict* when the scorer reacted to it as it would to a defect
+    (the rule of :func:`~hybridjudge.study.reacted`: a new deterministic issue, or a judge's
+    score below its threshold and below the base's).
+    """
+
+    corpus: str
+    """Corpus name."""
+    control: str
+    """``passages_shuffled`` or ``passage_duplicated``."""
+    scorer: str
+    """Scorer name."""
+    n: int
+    """Control mutants scored (with their bases) in every repetition."""
+    changed_every: int
+    """Controls whose verdict changed in every repetition (false alarms)."""
+    changed_sometimes: int
+    """Controls whose verdict changed in some but not all repetitions."""
+    unscored: int
+    """Controls (or their bases) left unscored in some repetition."""
+    rate: float | None
+    """``changed_every / n``."""
+    ci_low: float | None
+    """Wilson 95% interval, lower bound."""
+    ci_high: float | None
+    """Wilson 95% interval, upper bound."""
 
 
 class StabilityRow(_Frozen):
@@ -548,6 +583,11 @@ class StudyAnalysis(_Frozen):
     thresholds: tuple[ThresholdRow, ...] = ()
     """With a false-alarm budget (``study run --false-alarm-budget``): one row per judge or peer
     scorer, its threshold chosen on the clean outputs (empty without a budget)."""
+    controls: tuple[ControlRow, ...] = ()
+    """One row per (corpus, negative control of the context, scorer): verdict changes, which
+    are false alarms (the controls have no detection row)."""
+    blame: tuple[BlameRow, ...] = ()
+    """One row per (corpus, system): the failed outputs and whose failures they are."""
 
 
 class ReferenceDifference(_Frozen):
@@ -603,6 +643,9 @@ class StudyResult(_Frozen):
     once."""
     analysis: StudyAnalysis
     """Derived tables."""
+    blame: tuple[Blame, ...] = ()
+    """Every failed output's blame call (retrieval, generation, both, unknown) with its
+    evidence (:func:`~hybridjudge.study.blame_answer`)."""
     reference: StudyAnalysis | None = None
     """The same analysis of the OpenGATE paper's own per-repetition scores (RAGAS and DeepEval
     with gpt-4o, OpenGATE's deterministic arm), when the study includes that corpus."""

@@ -32,6 +32,13 @@ from hybridjudge._params import (
 from hybridjudge._sync import run_sync
 from hybridjudge.corpus import Case, Corpus, Output, ReadLimits
 from hybridjudge.study._analysis import analyse
+from hybridjudge.study._blame import (
+    Blame,
+    RetrievalScores,
+    blame_answer,
+    blame_rows,
+    retrieval_scores,
+)
 from hybridjudge.study._judges import SEPARATOR, JudgeSpec, resolve_judges, split_scorer
 from hybridjudge.study._models import (
     CorpusRecord,
@@ -57,6 +64,7 @@ __all__ = [
     "ProgressHook",
     "StudyPlan",
     "arun_study",
+    "blame_study",
     "compare_with_paper",
     "load_plan",
     "run_study",
@@ -232,6 +240,11 @@ class StudyPlan(BaseModel):
     def case_of(self, out: Output) -> Case:
         """The gold case of an output."""
         return self.cases[f"{self.corpus_of[out.id]}/{out.case_id}"]
+
+    def context_of(self, out: Output) -> tuple[str, ...]:
+        """The context an output is scored against: its own (a context mutant's), else its
+        case's."""
+        return out.context if out.context is not None else self.case_of(out).context
 
     def records(self) -> list[OutputRecord]:
         """One :class:`OutputRecord` per output."""
@@ -410,7 +423,7 @@ def _deterministic(
                 CheckRecord.model_construct(  # trusted: validated when the corpus was loaded
                     id=out.id,
                     answer=out.text,
-                    context=case.context,
+                    context=plan.context_of(out),
                     question=case.question,
                     anchors=case.anchors,
                     answerable=case.answerable,
@@ -516,7 +529,9 @@ async def _judges(
     for out in judged:
         case = plan.case_of(out)
         records.append(
-            JudgeRecord(id=out.id, answer=out.text, context=case.context, question=case.question)
+            JudgeRecord(
+                id=out.id, answer=out.text, context=plan.context_of(out), question=case.question
+            )
         )
     async with ModelClient(config, budget=budget) as client:
         batch: JudgeBatch = await ajudge_many(
@@ -597,7 +612,10 @@ async def _peers(
             case = plan.case_of(out)
             records.append(
                 PeerRecord(
-                    id=out.id, answer=out.text, context=tuple(case.context), question=case.question
+                    id=out.id,
+                    answer=out.text,
+                    context=plan.context_of(out),
+                    question=case.question,
                 )
             )
     # One proxy per run on the judges' ModelConfig: same cache directory and settings, so the
@@ -762,6 +780,8 @@ async def arun_study(
     analysis = analyse(
         records, observations, scorers=qualified, repetitions=repetitions, wall_s=wall
     )
+    blames = blame_study(plan, observations, repetitions=repetitions)
+    analysis = analysis.model_copy(update={"blame": tuple(blame_rows(blames))})
     model_info: dict[str, str | float | int | None] = {}
     if llm and model_config is not None and not named:
         model_info = model_config.describe()
@@ -785,7 +805,92 @@ async def arun_study(
         judge_usage=judge_usage,
         judge_usage_by_judge=by_judge,
         analysis=analysis,
+        blame=tuple(blames),
     )
+
+
+def _case_retrieval(case: Case, context: Sequence[str], own: bool) -> RetrievalScores | None:
+    """The case's retrieval metrics from its metadata: ``reference_contexts`` (RAGAS: the
+    relevant passages' texts), or ``qrels`` (relevant passage ids, a list or ``{id: grade}``)
+    with ``retrieved_ids`` (the context's passage ids, in order; not for a context mutant,
+    whose passages are no longer those ids)."""
+    meta = case.metadata
+    refs = meta.get("reference_contexts")
+    if isinstance(refs, list) and all(isinstance(r, str) for r in refs):
+        return retrieval_scores(context, reference_contexts=refs)
+    qrels, ids = meta.get("qrels"), meta.get("retrieved_ids")
+    if not own and isinstance(ids, list) and isinstance(qrels, dict | list):
+        if isinstance(qrels, dict):
+            grades = {str(k): int(v) for k, v in qrels.items() if isinstance(v, int | float)}
+            return retrieval_scores([str(i) for i in ids], qrels=grades)
+        return retrieval_scores([str(i) for i in ids], qrels=[str(q) for q in qrels])
+    return None
+
+
+def blame_study(
+    plan: StudyPlan, observations: Sequence[Observation], *, repetitions: int = 1
+) -> list[Blame]:
+    """Blame every failed output of a study (:func:`~hybridjudge.study.blame_answer`).
+
+    An output *failed* when the deterministic scorer flagged it, or a judge or peer flagged it
+    in every repetition. Its findings are the deterministic scorer's issues (first repetition),
+    its judge issues the claims the flagging judges did not accept; its reference answer is
+    its base's text when it is a mutant of a base not labelled wrong; its retrieval metrics
+    come from the case's ``reference_contexts`` or ``qrels`` + ``retrieved_ids`` metadata.
+    """
+    by_output: dict[str, dict[str, dict[int, Observation]]] = {}
+    for obs in observations:
+        by_output.setdefault(obs.output_id, {}).setdefault(obs.scorer, {})[obs.repetition] = obs
+    outputs = {o.id: o for o in plan.outputs}
+    blames: list[Blame] = []
+    for out in plan.outputs:
+        per_scorer = by_output.get(out.id, {})
+        findings: list[str] = []
+        judge_issues: list[str] = []
+        failed = judge_failed = False
+        for scorer, reps in per_scorer.items():
+            if len(reps) < repetitions or not all(reps[r].flagged for r in range(repetitions)):
+                continue
+            failed = True
+            first = reps[0]
+            if scorer == DETERMINISTIC:
+                findings = list(first.issues)
+            else:
+                judge_failed = True
+                judge_issues += [f"{scorer}: {claim}" for claim in first.issues]
+        if not failed:
+            continue
+        case = plan.case_of(out)
+        base = outputs.get(out.base_id) if out.base_id is not None else None
+        reference = base.text if base is not None and base.clean is not False else None
+        context = plan.context_of(out)
+        blame = blame_answer(
+            out.text,
+            context,
+            output_id=out.id,
+            anchors=case.anchors,
+            reference=reference,
+            question=case.question,
+            answerable=case.answerable,
+            allowed_numbers=case.allowed_numbers,
+            findings=findings,
+            judge_issues=judge_issues,
+            judge_failed=judge_failed,
+            retrieval=_case_retrieval(case, context, out.context is not None),
+            source_context=case.context,
+        )
+        blames.append(
+            blame.model_copy(
+                update={
+                    "corpus": plan.corpus_of[out.id],
+                    "system": (base or out).producer.system,
+                    "defect": out.defect
+                    if out.defect is not None
+                    else ("natural" if out.base_id else None),
+                }
+            )
+        )
+    return blames
 
 
 def run_study(

@@ -117,7 +117,7 @@ class ViewOutput(_Frozen):
     answer: str
     """The output's text."""
     context: tuple[str, ...]
-    """The case's context passages."""
+    """The context passages it was scored against (a context mutant's own, else its case's)."""
     findings: tuple[ViewFinding, ...]
     """The deterministic checks' findings (empty: grounded)."""
     claims: tuple[ViewClaim, ...] = ()
@@ -250,7 +250,7 @@ def view_data(study: StudyResult, *, roots: tuple[Path, ...] = ()) -> ViewData:
         CheckRecord.model_construct(
             id=r.id,
             answer=outputs[r.id].text,
-            context=plan.case_of(outputs[r.id]).context,
+            context=plan.context_of(outputs[r.id]),  # a context mutant's own
             question=plan.case_of(outputs[r.id]).question,
             anchors=plan.case_of(outputs[r.id]).anchors,
             answerable=plan.case_of(outputs[r.id]).answerable,
@@ -263,9 +263,10 @@ def view_data(study: StudyResult, *, roots: tuple[Path, ...] = ()) -> ViewData:
     for record, outcome in zip(wanted, batch.outcomes, strict=True):
         out = outputs[record.id]
         case = plan.case_of(out)
+        context = plan.context_of(out)
         findings = []
         for f in outcome.report.findings if outcome.report is not None else ():
-            passage, at = _locate(f.evidence, case.context)
+            passage, at = _locate(f.evidence, context)
             findings.append(
                 ViewFinding(
                     kind=str(f.kind),
@@ -298,7 +299,7 @@ def view_data(study: StudyResult, *, roots: tuple[Path, ...] = ()) -> ViewData:
                 clean=record.clean,
                 question=case.question,
                 answer=out.text,
-                context=tuple(case.context),
+                context=tuple(context),
                 findings=tuple(findings),
                 claims=_claims(observed, out.text, DETERMINISTIC),
                 scores=tuple(
