@@ -250,3 +250,25 @@ def test_the_cli_writes_the_page_next_to_the_study(
     err = capsys.readouterr().err
     assert "view_input_missing" in err
     assert "--root" in err
+
+
+def test_a_retriever_mutant_shows_its_own_context_and_the_blame_call(
+    viewer_browser: Any, tmp_path: Path
+) -> None:
+    data = view_data(load_study(REPO / "results" / "retrieval"), roots=(REPO,))
+    dropped = [o for o in data.outputs if o.defect == "evidence_dropped" and o.blame]
+    assert dropped  # the retriever study blames its dropped-evidence mutants
+    page = tmp_path / "retrieval.html"
+    page.write_text(render_viewer(data), encoding="utf-8")
+    viewer_browser.get(page.as_uri())
+    output = dropped[0]
+    _select(viewer_browser, output.id)
+    shown = viewer_browser.execute_script(
+        "return {blame: document.getElementById('blame').textContent,"
+        " context: [...document.querySelectorAll('.passage')].map(p => p.textContent)};"
+    )
+    assert shown["blame"].startswith(f"whose failure: {output.blame}")
+    assert output.blame == "retrieval"
+    # the context it was scored against: its own, without the dropped passage
+    assert [p.split("] ", 1)[1] for p in shown["context"]] == list(output.context)
+    assert _errors(viewer_browser) == []

@@ -92,6 +92,8 @@ function show(index) {
     o.clean === true ? "labelled right" : o.clean === false ? "labelled wrong" : ""]
     .filter(Boolean).join(" \u00b7 "), "meta"));
   if (o.defect_detail) d.append(el("div", "injected: " + o.defect_detail, "meta"));
+  if (o.blame) { const b = el("div", "whose failure: " + o.blame + (o.blame_evidence ?
+    " \u2014 " + o.blame_evidence : ""), "meta"); b.id = "blame"; d.append(b); }
   if (o.question) { d.append(el("h3", "Question")); d.append(el("div", o.question, "box")); }
   const spans = o.findings.map((f) => ({start: f.start, end: f.end, title: f.kind + ": " + f.message}));
   const cols = el("div", undefined, "cols"); const left = el("div"); const right = el("div");

@@ -122,6 +122,11 @@ class ViewOutput(_Frozen):
     """The deterministic checks' findings (empty: grounded)."""
     claims: tuple[ViewClaim, ...] = ()
     """The claims each judge found unfaithful (its issues), located in the answer."""
+    blame: str | None = None
+    """Whose failure it is (``retrieval``, ``generation``, ``both``, ``unknown``; ``None``: no
+    scorer failed it), from the study's blame."""
+    blame_evidence: str | None = None
+    """The evidence for that call."""
     scores: tuple[ViewScore, ...]
     """Every scorer's verdicts on it, by scorer then repetition."""
     disagreement: Literal["checks_only", "judges_only"] | None
@@ -241,6 +246,7 @@ def view_data(study: StudyResult, *, roots: tuple[Path, ...] = ()) -> ViewData:
                 "files' sha256 differ); rerun the study, or view it where it was",
                 code="view_input_changed",
             )
+    blamed = {b.output_id: b for b in study.blame}
     by_output: dict[str, list[Observation]] = defaultdict(list)
     for obs in study.observations:
         by_output[obs.output_id].append(obs)
@@ -302,6 +308,8 @@ def view_data(study: StudyResult, *, roots: tuple[Path, ...] = ()) -> ViewData:
                 context=tuple(context),
                 findings=tuple(findings),
                 claims=_claims(observed, out.text, DETERMINISTIC),
+                blame=blamed[record.id].call if record.id in blamed else None,
+                blame_evidence=blamed[record.id].evidence if record.id in blamed else None,
                 scores=tuple(
                     ViewScore(
                         scorer=o.scorer,
