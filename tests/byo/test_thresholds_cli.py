@@ -13,7 +13,7 @@ import pytest
 
 from hybridjudge.cli import main
 from hybridjudge.model import ModelConfig
-from hybridjudge.study import load_study, split_clean
+from hybridjudge.study import STUDY_FORMAT_VERSION, load_study, split_clean
 from tests.byo._judge import TextJudge
 from tests.support.openai_server import FakeOpenAIServer
 
@@ -89,7 +89,7 @@ def test_a_study_run_chooses_and_shows_the_threshold(
     assert 0.8 - 1e-9 <= row.ci_low <= row.threshold <= row.ci_high <= 1.0
     (wrong,) = row.detection
     assert (wrong.defect_class, wrong.n, wrong.flagged) == ("labelled_incorrect", 2, 2)
-    assert json.loads((out / "study.json").read_text())["format_version"] == 4
+    assert json.loads((out / "study.json").read_text())["format_version"] == STUDY_FORMAT_VERSION
 
     rendered = f"{row.threshold:.2f}"
     interval = f"[{row.ci_low:.2f}–{row.ci_high:.2f}]"
