@@ -50,8 +50,9 @@ def _find(*names: str) -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def chromium_driver(width: int, height: int) -> Iterator[Any]:
+    """Debian's headless chromium through selenium at ``width`` x ``height``, quit afterwards;
+    the test is skipped, with how to install it, when there is none."""
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
     chromium = _find("chromium", "chromium-browser")
     driver_path = _find("chromedriver")
@@ -66,7 +67,9 @@ def browser() -> Iterator[Any]:
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for flag in FLAGS:
-        options.add_argument(flag)
+        if not flag.startswith("--window-size"):
+            options.add_argument(flag)
+    options.add_argument(f"--window-size={width},{height}")
     options.add_argument(f"--user-data-dir={profile}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
@@ -75,6 +78,11 @@ def browser() -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium_driver(WIDTH, HEIGHT)
 
 
 def _open(driver: Any, page: Path) -> dict[str, Any]:

@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import struct
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ import pytest
 from hybridjudge.cli import main
 from hybridjudge.reports import render_viewer
 from hybridjudge.study import ViewData, load_study, view_data
-from tests.browser.test_reports_in_browser import FLAGS, _find
+from tests.browser.test_reports_in_browser import chromium_driver
 
 REPO = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 1280, 800
@@ -28,32 +27,9 @@ WIDTH, HEIGHT = 1280, 800
 
 @pytest.fixture(scope="module")
 def viewer_browser() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    chromium = _find("chromium", "chromium-browser")
-    driver_path = _find("chromedriver")
-    if chromium is None or driver_path is None:
-        pytest.skip(
-            "no browser: install Debian's chromium and chromium-driver "
-            "(apt-get install -y chromium chromium-driver; .ci/run does it)"
-        )
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="hj-chromium-viewer-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in FLAGS:
-        if not flag.startswith("--window-size"):
-            options.add_argument(flag)
-    options.add_argument(f"--window-size={WIDTH},{HEIGHT}")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_window_size(WIDTH, HEIGHT)
-    try:
+    for driver in chromium_driver(WIDTH, HEIGHT):
+        driver.set_window_size(WIDTH, HEIGHT)
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
