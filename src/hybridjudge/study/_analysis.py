@@ -233,26 +233,16 @@ def analyse(
             wrong = [o for o in outputs if o.corpus == corpus and _labelled(o, clean=False)]
             if wrong:
                 detection.append(_labelled_row(corpus, scorer, wrong, by_key, repetitions))
-            n = every = some = unscored = unlabelled = 0
-            for rec in outputs:
-                if rec.corpus != corpus or rec.base_id is not None or rec.clean is False:
-                    continue
-                per_rep = by_key.get((rec.id, scorer), {})
-                if not per_rep:
-                    continue
-                if rec.clean is None:
-                    unlabelled += 1  # never presumed right: in no false-alarm rate
-                    continue
-                flags = [per_rep[r].flagged if r in per_rep else None for r in reps]
-                if any(f is None for f in flags):
-                    unscored += 1  # unknown: never "not flagged", not in the denominator
-                    continue
-                n += 1
-                hits = sum(1 for f in flags if f)
-                if hits == repetitions:
-                    every += 1
-                elif hits:
-                    some += 1
+            bases = [
+                rec
+                for rec in outputs
+                if rec.corpus == corpus and rec.base_id is None and rec.clean is not False
+            ]
+            ran = [rec for rec in bases if by_key.get((rec.id, scorer))]
+            # an unlabelled base is never presumed right: it is in no false-alarm rate
+            unlabelled = sum(1 for rec in ran if rec.clean is None)
+            right = [rec for rec in ran if rec.clean is True]
+            n, every, some, unscored = _flag_counts(right, scorer, by_key, repetitions)
             rate, low, high = _rate(every, n)
             false_alarms.append(
                 FalseAlarmRow(
@@ -298,6 +288,33 @@ def _labelled(rec: OutputRecord, *, clean: bool) -> bool:
     return rec.base_id is None and rec.clean is clean
 
 
+def _flag_counts(
+    records: Sequence[OutputRecord],
+    scorer: str,
+    by_key: Mapping[tuple[str, str], Mapping[int, Observation]],
+    repetitions: int,
+) -> tuple[int, int, int, int]:
+    """``(n, flagged in every repetition, flagged in some, unscored)`` of ``records`` by
+    ``scorer``: a record the scorer did not run on (outside the judge sample) is left out; one
+    unscored in some repetition is unknown, never "not flagged", and not in ``n``."""
+    n = every = some = unscored = 0
+    for rec in records:
+        per_rep = by_key.get((rec.id, scorer), {})
+        if not per_rep:
+            continue
+        flags = [per_rep[r].flagged if r in per_rep else None for r in range(repetitions)]
+        if any(f is None for f in flags):
+            unscored += 1
+            continue
+        n += 1
+        hits = sum(1 for f in flags if f)
+        if hits == repetitions:
+            every += 1
+        elif hits:
+            some += 1
+    return n, every, some, unscored
+
+
 def _labelled_row(
     corpus: str,
     scorer: str,
@@ -307,21 +324,7 @@ def _labelled_row(
 ) -> DetectionRow:
     """Detection of the bases labelled incorrect: flagged in every repetition (there is no right
     counterpart to react against, so detected, raw flags and the rate are the same count)."""
-    n = every = some = unscored = 0
-    for rec in wrong:
-        per_rep = by_key.get((rec.id, scorer), {})
-        if not per_rep:
-            continue  # this scorer did not run on it (outside the judge sample)
-        flags = [per_rep[r].flagged if r in per_rep else None for r in range(repetitions)]
-        if any(f is None for f in flags):
-            unscored += 1  # unknown: never "not detected", not in the denominator
-            continue
-        n += 1
-        hits = sum(1 for f in flags if f)
-        if hits == repetitions:
-            every += 1
-        elif hits:
-            some += 1
+    n, every, some, unscored = _flag_counts(wrong, scorer, by_key, repetitions)
     rate, low, high = _rate(every, n)
     return DetectionRow(
         corpus=corpus,
