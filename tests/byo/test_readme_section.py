@@ -1,4 +1,5 @@
-"""The README's "Evaluate your own RAG outputs" section runs as written and says what it prints."""
+"""The guide to your own data (``docs/own-data.md``, the README's "Evaluate your own RAG outputs"
+in full) runs as written and says what it prints."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from hybridjudge.cli import build_parser, main
 from tests.byo._judge import TextJudge
 from tests.support.openai_server import FakeOpenAIServer
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("## Evaluate your own RAG outputs\n", 1)[1].split("\n## ", 1)[0]
+ROOT = Path(__file__).resolve().parents[2]
+SECTION = (ROOT / "docs" / "own-data.md").read_text(encoding="utf-8")
 
 
 def _block(language: str, marker: str) -> str:
