@@ -743,6 +743,9 @@ _CURRENCY_BEFORE = lazy(
     r"(?:^|[\s(])(?P<cur>[$€£¥]|us\$|usd|dollars|u\.s\.\s+dollars|eur|euros?|gbp|pounds|rmb)"
     r"\s*(?:(?:amounts?|figures|values|numbers|expressed|stated|presented|reported)\s+)?$"
 )
+_LONE_LETTERS = frozenset(w for w in SCALE_WORDS if len(w) == 1)
+"""Scale abbreviations of one letter (``m``, ``b``, ``k``): in brackets they state a scale only
+with a currency sign (``(€m)``, ``($b)``); alone (``(b)``) they mark a footnote."""
 _DECL_SCALE = SCALE_WORDS
 """Scale words and their multipliers: the table of ``data/layout.json``."""
 _CURRENCY_DIM = {
@@ -828,6 +831,8 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     markdown = _is_markdown(s)
     for m in _SCALE_DECL().finditer(s):
         word = m["scale"] or m["scale2"] or m["abbr"]
+        if word in _LONE_LETTERS and not m["cur4"] and m["abbr"]:
+            continue  # "Gross margin (b) (d) 6,129.9": a note's letter, not "(€m)" nor "($b)"
         if m["pct"] or word in ("%", "percent", "percentages"):
             line_start = s.rfind("\n", 0, m.start()) + 1
             line_end = s.find("\n", m.end())

@@ -281,7 +281,9 @@ _OP_CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         ),
         frozenset({"diff", "pch"}),
     ),
-    (re.compile(r"\b(?:sum|combined|altogether|in total|add)"), frozenset({"sum"})),
+    (re.compile(r"\b(?:sum|combined|altogether|add)"), frozenset({"sum"})),
+    # "the total expenses": a sum, or a total less its other parts
+    (re.compile(r"\btotal"), frozenset({"sum", "diff"})),
 )
 
 
@@ -472,6 +474,18 @@ class Figures:
         """
         if not self.figures:
             return None
+        # a small count ("2: 2019 and 2018" for "how many years...") is no operation's result
+        count = (
+            target.kind == "plain"
+            and target.mult == 1.0
+            and target.half >= 0.5  # written without decimals
+            and target.value in _SMALL_COUNTS
+        )
+        if hint is not None and hint.ops is _ALL_OPS and not count:
+            # a question that names rows of the table and no operation ("What was income taxes
+            # payable?") asks for a figure the table states: no sum or mean of other figures,
+            # its row's or another's, explains another one
+            return None
         if hint is not None and hint.operands:
             how = _search_hint(self, hint, target)
             if how is not None:
@@ -480,14 +494,7 @@ class Figures:
                 return None  # the figures the question names give the opposite sign
         if target.reach == "question":
             return None
-        # by the operations the question asks for ("average": no ratio explains the answer);
-        # a small count ("2: 2019 and 2018" for "how many years...") is no operation's result
-        count = (
-            target.kind == "plain"
-            and target.mult == 1.0
-            and target.half >= 0.5  # written without decimals
-            and target.value in _SMALL_COUNTS
-        )
+        # by the operations the question asks for ("average": no ratio explains the answer)
         asked = hint.ops if hint is not None and not count else None
         return _search(self._derived_tables(), self, target, asked)
 

@@ -1475,15 +1475,29 @@ def _in_table_line(s: str, start: int) -> bool:
     return "|" in s[ls:start] or "\t" in s[ls:start]
 
 
+_ROW_TAIL = compiled(r"[\s\d,.$()%\u2014\u2013-]*")
+"""What may follow a cell on its line in a row whose cells are apart by spaces (as pypdf
+extracts a statement: ``Interest expense (290) (2.0) (159) (1.1)``): other cells only."""
+_CELL_BEFORE = compiled(r"\d\)?\s*%?\s*$")
+
+
 def _is_cell(s: str, start: int, end: int) -> bool:
-    """Whether ``[start, end)`` stands as a table cell: its line has ``|`` or a tab, or it is
-    the whole line."""
+    """Whether ``[start, end)`` stands as a table cell: its line has ``|`` or a tab, it is the
+    whole line, or it is one of the cells that end a row apart by spaces (another cell beside
+    it and nothing but cells after it)."""
     ls = s.rfind("\n", 0, start) + 1
     le = s.find("\n", end)
     if le < 0:
         le = len(s)
     line = s[ls:le]
-    return "|" in line or "\t" in line or not (s[ls:start].strip() or s[end:le].strip())
+    if "|" in line or "\t" in line:
+        return True
+    head, tail = s[ls:start], s[end:le]
+    if not (head.strip() or tail.strip()):
+        return True
+    return _ROW_TAIL.fullmatch(tail) is not None and (
+        any(c.isdigit() for c in tail) or _CELL_BEFORE.search(head) is not None
+    )
 
 
 _APPROX_WORDS = (
@@ -1546,6 +1560,29 @@ _OPERATOR_WORD_BEFORE = re.compile(r"(?:(?:divid|multipl)[a-z]*\s+by|[\d)%]\s*(?
 b``; a bare ``by``/``over`` is running text (``rose by 12``, ``over 100 customers``)."""
 
 
+_IDENTITY_VERB = r"(?:is\s+equal\s+to|is\s+equivalent\s+to|equals|is|=)"
+_SCALE_IDENTITY_BEFORE = compiled(
+    rf"\b(?:one|1)\s+(?P<word>thousand|million|billion|trillion)\s+{_IDENTITY_VERB}$"
+)
+_SCALE_IDENTITY_AFTER = compiled(
+    rf"\s+{_IDENTITY_VERB}\s+(?P<n>\d{{1,3}}(?:,\d{{3}})*|\d+)\s+(?P<word>thousand|million|billion)\b"
+)
+_SCALE_VALUES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+
+
+def _is_scale_identity(before: str, s: str, end: int, value: Fraction) -> bool:
+    """Whether a figure is one side of a definition of a scale word by another (``1 billion is
+    equal to 1,000 million``, ``1 million = 1,000 thousand``): the conversion an answer's
+    working states, no claim about the context."""
+    if value.denominator != 1 or value.numerator not in _SCALE_VALUES.values():
+        return False
+    m = _SCALE_IDENTITY_BEFORE.search(before)
+    if m is not None:
+        return value == _SCALE_VALUES[m["word"]]
+    m = _SCALE_IDENTITY_AFTER.match(s, end)
+    return m is not None and value == int(m["n"].replace(",", "")) * _SCALE_VALUES[m["word"]]
+
+
 def _flags_in_context(
     s: str, start: int, end: int, group: str, p: _Parsed, decrease_words: bool
 ) -> int:
@@ -1605,6 +1642,8 @@ def _flags_in_context(
         )
     ):
         flags |= F_CONSTANT
+    if _is_scale_identity(before, s, end, value):
+        flags |= F_CONSTANT  # "(since 1 billion is equal to 1,000 million)": a definition
     if group == "num" and (
         (last != "" and last in "(=+*/×÷")
         or (end < len(s) and _WORKING_AFTER.match(s, end) is not None)

@@ -1,0 +1,104 @@
+"""Rules found on annual reports as pypdf extracts them (validity/financebench_pdfs.py).
+
+Each case is hand-built from a line of a filing as pypdf returns it (a row on one line, its cells
+apart by spaces) and read by hand: the row's figures are in the scale the statement heads them
+with, a bracketed cell is negative, a footnote letter is no scale.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hybridjudge.grounding import check_grounding
+
+AMCOR = """Two Year Review of Results
+(in millions) 2023 2022
+Net sales $ 14,694 100.0 % $ 14,544 100.0 %
+Interest expense (290) (2.0) (159) (1.1)
+Research and development expenses (101) (0.7) (96) (0.7)
+Net income $ 1,058 7.2 % $ 815 5.6 %"""
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("Interest expense was -$290 million.", True),  # "(290)": a cell of a row, negative
+        ("Research and development expenses were -$101 million.", True),
+        ("Interest expense was $290 million.", True),  # an expense named by its magnitude
+        ("Interest expense was -$291 million.", False),
+        ("Net income was -$1,058 million.", False),  # a positive cell made negative
+    ],
+)
+def test_a_bracketed_cell_of_a_row_apart_by_spaces_is_negative(answer: str, grounded: bool) -> None:
+    assert check_grounding(answer, AMCOR).grounded is grounded
+
+
+def test_a_bracketed_figure_in_prose_is_no_cell() -> None:
+    # "(290)" in running text is an aside, not an accounting negative: -290 stands nowhere
+    context = "The plant employs many people (290) across two shifts."
+    assert not check_grounding("It employs -290 people.", context).grounded
+    assert check_grounding("It employs 290 people.", context).grounded
+
+
+GENERAL_MILLS = """In Millions, Except Per Share Data, Percentages and Ratios 2020 (a) 2019 2018
+Net sales $ 17,626.6 $ 16,865.2 $ 15,740.4
+Gross margin (b) (d) 6,129.9 5,756.8 5,435.6
+Research and development expense 224.4 221.9 219.1"""
+
+
+def test_a_footnote_letter_in_brackets_states_no_scale() -> None:
+    # "(b)" after "Gross margin" marks a note; read as "billions" it put the rows below it in
+    # billions and $219.1 million stood nowhere
+    report = check_grounding("Research and development expense was $219.1 million.", GENERAL_MILLS)
+    assert report.grounded, report.findings
+    assert not check_grounding(
+        "Research and development expense was $219.1 billion.", GENERAL_MILLS
+    ).grounded
+
+
+def test_a_currency_with_a_letter_still_states_a_scale() -> None:
+    assert check_grounding("Revenue was €5.2 billion.", "Revenue (€m) 5,200 4,900").grounded
+    assert check_grounding("Revenue was $5.2 billion.", "Revenue ($b) 5.2 4.9").grounded
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It paid $389 million (since 1 billion is equal to 1,000 million), or $0.389 billion.",
+        "It paid $389 million; 1 billion = 1,000 million, so $0.389 billion.",
+        "It paid $389 million, that is $0.389 billion (1,000 million equals 1 billion).",
+    ],
+)
+def test_a_definition_of_a_scale_word_is_working(answer: str) -> None:
+    report = check_grounding(answer, "(in millions)\nDividends paid (389) (364)")
+    assert report.grounded, report.findings
+    assert {t.quantity.text: t.source for t in report.quantities}["1,000 million"] == "working"
+
+
+def test_a_figure_that_is_no_definition_is_still_checked() -> None:
+    report = check_grounding("It paid 1,000 million.", "(in millions)\nDividends paid (389)")
+    assert report.kinds == {"ungrounded_number"}
+
+
+TABLE = """Balance (in millions) | 2019 | 2018
+Income taxes payable | 54 | 97
+Accrued interest | 30 | 5"""
+
+
+def test_a_question_naming_a_row_and_no_operation_asks_for_a_stated_figure() -> None:
+    # 76 = (54 + 97) / 2 and 25 = 30 - 5: arithmetic of the page, but the question asks for a
+    # figure the row states, so neither explains a wrong figure
+    q = "What was income taxes payable?"
+    assert not check_grounding("Income taxes payable was $76 million.", TABLE, question=q).grounded
+    assert check_grounding("Income taxes payable was $54 million.", TABLE, question=q).grounded
+    q2 = "What was accrued interest?"
+    assert not check_grounding("Accrued interest was $25 million.", TABLE, question=q2).grounded
+
+
+def test_a_question_asking_for_an_operation_still_gets_its_derivation() -> None:
+    avg = "What was the average income taxes payable?"
+    assert check_grounding("It was $75.5 million.", TABLE, question=avg).grounded
+    total = "What was the total accrued interest?"
+    assert check_grounding("It was $35 million.", TABLE, question=total).grounded
+    change = "What was the change in accrued interest?"
+    assert check_grounding("It rose by $25 million.", TABLE, question=change).grounded

@@ -1,0 +1,115 @@
+"""The annual-report construction (validity/financebench_pdfs.py): pages as pypdf extracts them.
+
+The PDFs are FinanceBench's (``shared/data/financebench/pdfs``, never copied into the repository:
+the data set states no licence); without them, or without pypdf, the tests that need them are
+skipped with a message. Golden values: the construction's rows read by hand from the lines quoted
+(Amcor's and Boeing's 10-K as pypdf returns them), and the targets of issue 33 (right answers
+grounded >= 98%, perturbed flagged >= 95%) where they are met; where one is not, the figure
+measured is held so that a change cannot lose it unseen (validity/README.md).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.tatqa import load_validity
+
+pdfs = load_validity("financebench_pdfs")
+fb = load_validity("financebench")
+FOLDER = Path(fb.DATA) / "pdfs"
+HAVE_PDFS = FOLDER.is_dir() and importlib.util.find_spec("pypdf") is not None
+needs_pdfs = pytest.mark.skipif(
+    not HAVE_PDFS, reason=f"FinanceBench PDFs not found at {FOLDER}, or pypdf not installed"
+)
+
+
+def test_a_row_apart_by_spaces_is_read_from_the_right() -> None:
+    label, cells = pdfs.parse_row("Interest expense (290) (2.0) (159) (1.1)")
+    assert label == "Interest expense"
+    assert [c.value for c in cells] == [
+        Decimal(-290),
+        Decimal("-2.0"),
+        Decimal(-159),
+        Decimal("-1.1"),
+    ]
+    label, cells = pdfs.parse_row("Net loss ($5,053) ($4,290) ($11,941)")
+    assert (label, [c.text for c in cells]) == ("Net loss", ["5,053", "4,290", "11,941"])
+    assert pdfs.parse_row("Total 25,742 $169.94") is None  # a count beside a price per share
+    assert pdfs.parse_row("Fiscal 2020") is None  # one cell: no row
+    assert pdfs.parse_row("As of December 31, 2022 1,200 1,100") is None  # a digit in the label
+
+
+def test_rows_count_only_under_a_stated_scale() -> None:
+    page = (
+        "Cash 1,200 1,100\n($ in millions) 2023 2022\nNet sales $ 14,694 $ 14,544\n2023 2022 2021"
+    )
+    rows = pdfs.page_rows(page)
+    assert [(r.label, r.scale) for r in rows] == [("Net sales", "million")]
+
+
+def test_perturbations_never_land_on_a_figure_of_the_page() -> None:
+    cell = pdfs.Cell("1,252", Decimal(1252))
+    signed = {Decimal(1252), Decimal(883), Decimal(-1084)}
+    absolute = {abs(v) for v in signed}
+    rng = random.Random(0)
+    digit = pdfs.perturb("digit", cell, rng, signed, absolute, [])
+    assert digit is not None
+    assert abs(digit.value) not in absolute
+    assert sum(a != b for a, b in zip(digit.text, cell.text, strict=True)) == 1
+    assert pdfs.perturb("x10", cell, rng, signed, absolute, []).value == Decimal(12520)
+    assert pdfs.perturb("sign", cell, rng, signed, absolute, []).value == Decimal(-1252)
+    # a negative figure is not flipped: "$1,084 million" names an outflow by its magnitude
+    assert (
+        pdfs.perturb("sign", pdfs.Cell("1,084", Decimal(-1084)), rng, signed, absolute, []) is None
+    )
+    assert pdfs._rescaled(cell, "million") == "$1.25 billion"
+    assert pdfs._rescaled(pdfs.Cell("92,187", Decimal(92187)), "million") == "$92.2 billion"
+
+
+@needs_pdfs
+def test_held_out_reports_are_financebenchs_held_out_companies() -> None:
+    stems = [p.stem for p in sorted(FOLDER.glob("*.pdf"))]
+    assert sorted(pdfs.held_out_reports(stems)) == [
+        "BOEING_2022_10K",
+        "LOCKHEEDMARTIN_2022_10K",
+        "PEPSICO_2022_10K",
+    ]
+
+
+@pytest.fixture(scope="module")
+def rates() -> dict[tuple[str, str], tuple[int, float, float]]:
+    stems = sorted(FOLDER.glob("*.pdf"))
+    pages = {p.stem: pdfs.page_texts(p) for p in stems}
+    items, contexts = pdfs.build_items(pages, held=pdfs.held_out_reports(list(pages)))
+    results: list[Any] = pdfs.check_all(items, contexts)
+    return {(g, v): (n, ours, peer) for g, v, n, ours, peer in pdfs.rates(results)}
+
+
+@needs_pdfs
+def test_right_answers_are_grounded(rates: dict[tuple[str, str], tuple[int, float, float]]) -> None:
+    # measured (validity/README.md): as written 98.8% of 660 (87.0% before a bracketed cell of a
+    # row apart by spaces was read as negative and a footnote letter "(b)" stopped stating
+    # billions), rescaled 100% of 269 (94.4%); held out: 100% and 100%
+    for variant in ("as written", "rescaled"):
+        for group in ("all", "held out"):
+            n, ours, _ = rates[(group, variant)]
+            assert n > 50
+            assert ours >= 0.98, (group, variant, ours)
+
+
+@needs_pdfs
+def test_perturbed_answers_are_flagged(
+    rates: dict[tuple[str, str], tuple[int, float, float]],
+) -> None:
+    # measured: digit 95.4%, x10 99.2%, sign 99.2%, swap 100% (digit 90.9% before a question
+    # naming a row and no operation stopped explaining a figure by arithmetic of the page,
+    # "$76 million = (54 + 97) / 2"); the peer 91.0%, 98.8%, 0.0%, 100%
+    for variant in ("digit", "x10", "sign", "swap"):
+        for group in ("all", "held out"):
+            assert rates[(group, variant)][1] >= 0.95, (group, variant)
