@@ -35,7 +35,6 @@ from hybridjudge.grounding._languages import (
     FOREIGN_FIRST_WORDS,
     FOREIGN_MONTHS,
     FOREIGN_PHRASE_SOURCE,
-    FOREIGN_SCALES,
     FOREIGN_UNIT_ALIASES,
     FOREIGN_WORDS,
     GLUED_MARKERS,
@@ -47,6 +46,15 @@ from hybridjudge.grounding._languages import (
     foreign_dates_possible,
     foreign_value,
     mixed_value,
+)
+from hybridjudge.grounding._lexicon import (
+    NumberWords,
+    alternation,
+    currency_of,
+    figure_forms,
+    lexicon,
+    months,
+    scales,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
 from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
@@ -236,106 +244,36 @@ def binary_bytes(q: Quantity) -> Fraction | None:
     return q.base_value if power is None else q.value * 1024**power
 
 
-_CURRENCY_SYMBOLS = {
-    "$": "usd",
-    "€": "eur",
-    "£": "gbp",
-    "¥": "jpy",
-    "₹": "inr",
-    # a dollar sign with its country's prefix (normalised text is lower case): US$9.9, HK$512
-    "us$": "usd",
-    "hk$": "hkd",
-    "nz$": "nzd",
-    "nt$": "twd",
-    "s$": "sgd",
-    "c$": "cad",
-    "a$": "aud",
-    "r$": "brl",
-    # the rupee written out before a figure: Rs. 500, Rs 1,50,000, Rs.600
-    "rs": "inr",
-    "rs.": "inr",
-    # the Malaysian ringgit: RM5.0 million, RM 250
-    "rm": "myr",
-}
-_CURRENCY_CODES = {
-    **{c: c for c in ("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw")},
-    **{c: c for c in ("thb", "nzd", "sek", "nok", "dkk", "hkd", "sgd", "brl", "mxn", "zar")},
-    **{c: c for c in ("aed", "sar", "qar", "kwd", "pln", "czk", "huf", "ils", "idr", "vnd")},
-    **{c: c for c in ("ngn", "kes", "egp", "ron", "clp", "ars", "myr", "twd")},
-    "rmb": "cny",
-}
+_CURRENCY_CODES: dict[str, str] = currency_of(("codes",))
 """Upper-case ISO codes written before a figure (``USD 9.9 billion``, ``EUR 3.2bn``): its
 currency. After a figure only the codes in the unit table are read (``9.9 usd``), as other
 three-letter words after a number are rarely currencies (``5 CAD drawings``)."""
-_CURRENCY_SYMBOLS.update(_CURRENCY_CODES)  # a code glued to its figure is read as a sign
-_GLUED_CODES = "(?:" + "|".join(_CURRENCY_CODES) + ")"
+_CURRENCY_SYMBOLS: dict[str, str] = currency_of(("signs", "codes"))
+"""Every sign written before a figure (``$``, ``US$``, ``Rs.``, ``RM``) with its currency; and
+the codes of :data:`_CURRENCY_CODES`, as a code glued to its figure is read as a sign."""
+_GLUED_CODES = "(?:" + alternation(_CURRENCY_CODES) + ")"
 """The codes of :data:`_CURRENCY_CODES`, as glued to a figure (``USD500 million``, ``AED5
 million``; codes that are English words, ``TRY``, ``PEN``, are in neither)."""
 _DOLLAR_PREFIXES = (
     "(?:" + "|".join(k[:-1] for k in _CURRENCY_SYMBOLS if k.endswith("$") and k != "$") + ")"
 )
 """The country prefixes of a dollar sign (``us``, ``hk``...), from :data:`_CURRENCY_SYMBOLS`."""
-_WRITTEN_CURRENCIES = r"(?:rs\.?|rm)(?=\s?\d)"
+_WRITTEN_CURRENCIES = (
+    "(?:"
+    + alternation(k for k in currency_of(("signs",)) if k.isalpha() or k.endswith("."))
+    + r")(?=\s?\d)"
+)
 _CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}")
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
 code glued to the figure (``USD500 million``, ``RMB3,550 million``), the rupee written out
 (``Rs. 500``, ``Rs.600``) or the ringgit (``RM5.0 million``: read as an identifier ``rm5``, its
 figure was lost)."""
 
-_SCALES: dict[str, int] = {
-    "thousand": 10**3,
-    "million": 10**6,
-    "billion": 10**9,
-    "trillion": 10**12,
-    "k": 10**3,
-    "m": 10**6,
-    "mm": 10**6,
-    "mn": 10**6,
-    "b": 10**9,
-    "bn": 10**9,
-    "tn": 10**12,
-    # news-wire and informal abbreviations: "$539 mln", "$1.2 bln", "$539 mil"
-    "mln": 10**6,
-    "bln": 10**9,
-    "mil": 10**6,
-    # French, German and Spanish, after a figure (1,9 Millionen Euro, 3,5 milliards): the
-    # scale words of the number-word tables, accents kept as written, and abbreviations
-    **FOREIGN_SCALES,
-    "millón": 10**6,
-    # a thousand millions, as Spain and Portugal write a billion (1,2 mil millones de euros)
-    **dict.fromkeys(("mil millones", "mil milhões", "mil milhoes"), 10**9),
-    "mio.": 10**6,
-    "mio": 10**6,
-    "mrd.": 10**9,
-    "mrd": 10**9,
-    "mld.": 10**9,  # Italian and Dutch (1,5 mld di euro, 1,5 mld euro)
-    "mld": 10**9,
-    # before a euro sign, as French and German abbreviate (150 M€, 1,2 Md€, 3,5 Mds€, 500 k€,
-    # 1.234 T€)
-    "md": 10**9,
-    "mds": 10**9,
-    "t": 10**3,
-    "万": 10**4,
-    "萬": 10**4,
-    "亿": 10**8,
-    "億": 10**8,
-    "兆": 10**12,
-    # Thai, after a figure (1,200 ล้านบาท: 1,200 million baht; 1.2 พันล้าน: 1.2 billion)
-    "ล้านล้าน": 10**12,
-    "แสนล้าน": 10**11,
-    "หมื่นล้าน": 10**10,
-    "พันล้าน": 10**9,
-    "ร้อยล้าน": 10**8,
-    "ล้าน": 10**6,
-    "แสน": 10**5,
-    "หมื่น": 10**4,
-    # Indian numbering: a lakh is 100,000, a crore 10,000,000 (1.5 lakh, ₹500 crore)
-    **dict.fromkeys(("lakh", "lakhs", "lac", "lacs"), 10**5),
-    **dict.fromkeys(("crore", "crores"), 10**7),
-}
+_SCALES: dict[str, int] = scales("figure")
 """The one table of scale words and abbreviations after a number (``2.5 million``, ``$82.9M``,
 ``$12.4bn``, ``10k``, ``1.5万``) and in number words (``three million``)."""
-_SCALE_WORDS = ("thousand", "million", "billion", "trillion")
+_SCALE_WORDS = (lexicon("en").numbers or NumberWords()).scales
+"""The scale words of English number words (``three million``)."""
 _CASE_SENSITIVE_SCALES = frozenset({"m", "mm"})
 """``82.9M`` is millions, ``82.9m`` metres (``mm`` millimetres) unless a currency is written
 (``$5m``, ``5m euros``) or what follows is counted, not measured (``1.2m active users``)."""
@@ -349,64 +287,10 @@ _COUNTED_AFTER = lazy(
 """Nouns after ``1.2m`` that make it millions of something, not metres."""
 _NO_UNIT: tuple[str | None, str | None, Fraction] = (None, None, Fraction(1))
 
-_SMALL = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-}
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_MONTHS = {
-    "january": 1,
-    "jan": 1,
-    "february": 2,
-    "feb": 2,
-    "march": 3,
-    "mar": 3,
-    "april": 4,
-    "apr": 4,
-    "may": 5,
-    "june": 6,
-    "jun": 6,
-    "july": 7,
-    "jul": 7,
-    "august": 8,
-    "aug": 8,
-    "september": 9,
-    "sept": 9,
-    "sep": 9,
-    "october": 10,
-    "oct": 10,
-    "november": 11,
-    "nov": 11,
-    "december": 12,
-    "dec": 12,
-}
+_EN = lexicon("en").numbers or NumberWords()
+_SMALL = {w: i for i, w in enumerate(_EN.units)}
+_TENS = {w: t for t, w in zip(range(_EN.tens_from, 100, 10), _EN.tens, strict=True)}
+_MONTHS = months(("en",))
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -438,7 +322,7 @@ def _alt(words: Iterable[str]) -> str:
 
 
 _UNIT_ALT = _alt(_UNITS)
-_WORD_ALT = _alt([*_SMALL, *_TENS, "hundred", "dozen", *_SCALE_WORDS])
+_WORD_ALT = _alt([*_SMALL, *_TENS, *_EN.words, *_SCALE_WORDS])
 _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
 Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
@@ -631,14 +515,23 @@ def _unit_part(prefix: str) -> str:
     )
 
 
-_FOREIGN_MULT = _alt([*(w for w in FOREIGN_SCALES if w not in _SCALE_WORDS), "millón"])
-_MULT = rf"""(?:[ \t]mil[ ](?:millones|milhões|milhoes)(?![a-z])|[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn|mln|bln|mil)(?![a-z])
-       |[ \t](?:{_FOREIGN_MULT})(?![a-z])
-       |[ \t](?:mio|mrd|mld)(?:\.|(?![a-z]))
-       |[ \t](?:lakhs?|lacs?|crores?)(?![a-z])
-       |[ \t]?(?:mds|md|mrd|m|k|t)(?=[ \t]?€)
-       |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆]
-       |[ \t]?(?:ล้านล้าน|แสนล้าน|หมื่นล้าน|พันล้าน|ร้อยล้าน|ล้าน|แสน|หมื่น))"""
+def _mult() -> str:
+    """The scale after a figure, by how each form stands (:func:`figure_forms`): the words are
+    the lexicons', the ways they stand are here."""
+    forms = figure_forms()
+    spaced = forms["spaced"]
+    return (
+        rf"""(?:[ \t](?:{alternation(w for w in spaced if " " in w)}"""
+        rf"""|{_alt(w for w in spaced if " " not in w)})(?![a-z])"""
+        rf"""|[ \t]?(?:{_alt(forms["word"])})(?![a-z])"""
+        rf"""|[ \t](?:{_alt(forms["dotted"])})(?:\.|(?![a-z]))"""
+        rf"""|[ \t]?(?:{_alt(forms["before_euro"])})(?=[ \t]?€)"""
+        rf"""|(?:{_alt(forms["glued"])})(?![a-zμ°])"""
+        rf"""|[ \t]?(?:{alternation(forms["char"])}))"""
+    )
+
+
+_MULT = _mult()
 _CITE_LABELS = (
     *("source", "sources", "source:", "document", "documents", "doc", "docs", "passage"),
     *("passages", "context", "chunk", "chunks", "snippet", "snippets", "excerpt", "excerpts"),
