@@ -70,7 +70,7 @@ NO_SPACE_CHARS = (
 def _unit_aliases() -> dict[str, tuple[str, ...]]:
     out: dict[str, dict[str, None]] = {}
     for lang in LANGUAGES:
-        if lang != "en":
+        if lang not in ("und", "en"):
             for canon, aliases in lexicon(lang).units.items():
                 out.setdefault(canon, {}).update(dict.fromkeys(aliases))
     return {canon: tuple(aliases) for canon, aliases in out.items()}

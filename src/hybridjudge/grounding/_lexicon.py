@@ -33,6 +33,7 @@ __all__ = [
     "Lexicon",
     "LexiconError",
     "NumberWords",
+    "UnitDefinition",
     "alternation",
     "currencies",
     "currency_of",
@@ -101,6 +102,17 @@ class Currency(_Strict):
     (``1,50,000``)."""
 
 
+class UnitDefinition(_Strict):
+    """What a canonical unit measures and its factor to the dimension's base unit."""
+
+    dimension: str
+    """The dimension (``mass``, ``time``, ``currency-usd``; empty: read but no unit, as
+    ``degrees`` alone)."""
+    factor: str = Field(pattern=r"^\d+(/\d+)?$")
+    """The exact factor to the dimension's base unit, an integer or a fraction (``1/1000``
+    for ``mg`` of grams)."""
+
+
 class NumberWords(_Strict):
     """A language's number words: the engine of ``_languages`` composes them by the language's
     grammar (``einundzwanzig``, ``treinta y cinco``)."""
@@ -166,8 +178,12 @@ class Lexicon(_Strict):
     """Currencies as this language writes them."""
     months: dict[str, tuple[str, ...]] = {}
     """Month names and abbreviations by month number (``"1"``: ``januar``, ``jan``)."""
+    unit_definitions: dict[str, UnitDefinition] = {}
+    """The canonical units with their dimensions and factors (``und.json``): conversions are
+    exact and only inside a dimension."""
     units: dict[str, tuple[str, ...]] = {}
-    """Unit words after a number by canonical unit (``day``: ``jours``, ``jour``)."""
+    """Unit symbols or words after a number by canonical unit (``day``: ``jours``, ``jour``;
+    ``mg``: ``mg``; a key of the ``unit_definitions`` of ``und.json``)."""
     counters: tuple[str, ...] = ()
     """Counter characters after a numeral (``八百名员工``, ``三家公司``): the numeral counts, with
     no unit."""
@@ -279,6 +295,10 @@ def _constructed(raw: dict[str, Any]) -> Lexicon:
         fields["currencies"] = tuple(Currency.model_construct(**c) for c in fields["currencies"])
     if "numbers" in fields:
         fields["numbers"] = NumberWords.model_construct(**fields["numbers"])
+    if "unit_definitions" in fields:
+        fields["unit_definitions"] = {
+            k: UnitDefinition.model_construct(**v) for k, v in fields["unit_definitions"].items()
+        }
     return Lexicon.model_construct(**fields)
 
 

@@ -76,155 +76,21 @@ __all__ = [
 
 # ---------------------------------------------------------------------------------------------
 # Units: alias -> (canonical unit, dimension, factor to the dimension's base unit). Conversions
-# are exact and only inside a dimension; unknown words after a number are not units.
-_UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
-    ("mcg", "mass", Fraction(1, 10**6), ("mcg", "μg", "ug", "microgram", "micrograms")),
-    ("mg", "mass", Fraction(1, 1000), ("mg", "milligram", "milligrams", "milligramme")),
-    ("g", "mass", Fraction(1), ("g", "gm", "gram", "grams", "gramme", "grammes")),
-    ("kg", "mass", Fraction(1000), ("kg", "kilogram", "kilograms", "kilo", "kilos")),
-    (
-        "μl",
-        "volume",
-        Fraction(1, 10**6),
-        ("μl", "ul", "microliter", "microliters", "microlitre", "microlitres"),
-    ),
-    (
-        "ml",
-        "volume",
-        Fraction(1, 1000),
-        ("ml", "milliliter", "milliliters", "millilitre", "millilitres", "cc"),
-    ),
-    ("cl", "volume", Fraction(1, 100), ("cl", "centiliter", "centilitre")),
-    ("dl", "volume", Fraction(1, 10), ("dl", "deciliter", "deciliters", "decilitre", "decilitres")),
-    ("l", "volume", Fraction(1), ("l", "liter", "liters", "litre", "litres")),
-    (
-        "μm",
-        "length",
-        Fraction(1, 10**6),
-        ("μm", "um", "micrometer", "micrometers", "micrometre", "micrometres", "micron", "microns"),
-    ),
-    (
-        "mm",
-        "length",
-        Fraction(1, 1000),
-        ("mm", "millimeter", "millimeters", "millimetre", "millimetres"),
-    ),
-    (
-        "cm",
-        "length",
-        Fraction(1, 100),
-        ("cm", "centimeter", "centimeters", "centimetre", "centimetres"),
-    ),
-    ("m", "length", Fraction(1), ("m", "meter", "meters", "metre", "metres")),
-    ("km", "length", Fraction(1000), ("km", "kilometer", "kilometers", "kilometre", "kilometres")),
-    # US customary units, by their exact definitions (not "in": a preposition; not "pound": a
-    # currency too)
-    ("lb", "mass", Fraction(45359237, 100000), ("lb", "lbs")),
-    ("oz", "mass", Fraction(28349523125, 10**9), ("oz", "ounce", "ounces")),
-    ("inch", "length", Fraction(254, 10000), ("inch", "inches")),
-    ("ft", "length", Fraction(3048, 10000), ("ft", "foot", "feet")),
-    ("yd", "length", Fraction(9144, 10000), ("yd", "yds", "yard", "yards")),
-    ("mi", "length", Fraction(1609344, 1000), ("mi", "mile", "miles")),
-    (
-        "fl oz",
-        "volume",
-        Fraction(295735295625, 10**13),
-        ("fl oz", "fl. oz", "fluid ounce", "fluid ounces"),
-    ),
-    ("gal", "volume", Fraction(3785411784, 10**9), ("gal", "gallon", "gallons")),
-    ("ms", "time", Fraction(1, 1000), ("ms", "millisecond", "milliseconds")),
-    ("s", "time", Fraction(1), ("s", "sec", "secs", "second", "seconds")),
-    ("min", "time", Fraction(60), ("min", "mins", "minute", "minutes")),
-    ("h", "time", Fraction(3600), ("h", "hr", "hrs", "hour", "hours")),
-    ("day", "time", Fraction(86400), ("day", "days")),
-    ("week", "time", Fraction(604800), ("wk", "wks", "week", "weeks")),
-    ("month", "calendar", Fraction(1), ("mo", "mos", "month", "months")),
-    ("year", "calendar", Fraction(12), ("yr", "yrs", "year", "years")),
-    ("decade", "calendar", Fraction(120), ("decade", "decades")),
-    ("century", "calendar", Fraction(1200), ("century", "centuries")),
-    ("mol", "amount", Fraction(1), ("mol", "mole", "moles")),
-    ("mmol", "amount", Fraction(1, 1000), ("mmol", "millimole", "millimoles")),
-    ("μmol", "amount", Fraction(1, 10**6), ("μmol", "umol", "micromole", "micromoles")),
-    ("nmol", "amount", Fraction(1, 10**9), ("nmol", "nanomole", "nanomoles")),
-    (
-        "°c",
-        "temp_c",
-        Fraction(1),
-        (
-            "°c",
-            "° c",
-            "degrees c",
-            "degrees celsius",
-            "degree celsius",
-            "celsius",
-            "degrees centigrade",
-        ),
-    ),
-    (
-        "°f",
-        "temp_f",
-        Fraction(1),
-        ("°f", "° f", "degrees f", "degrees fahrenheit", "degree fahrenheit", "fahrenheit"),
-    ),
-    ("usd", "currency-usd", Fraction(1), ("usd", "dollar", "dollars", "us$")),
-    # after the figure, as German, French and Spanish write euros ("150 €", "150 M€")
-    ("eur", "currency-eur", Fraction(1), ("eur", "euro", "euros", "€")),
-    ("gbp", "currency-gbp", Fraction(1), ("gbp",)),
-    # hundredths: "45 cents" is $0.45 (the dollar's, as English writes it), "45 pence" £0.45
-    ("cent", "currency-usd", Fraction(1, 100), ("cent", "cents", "¢")),
-    ("pence", "currency-gbp", Fraction(1, 100), ("pence",)),
-    ("cny", "currency-cny", Fraction(1), ("cny", "rmb", "yuan")),
-    ("jpy", "currency-jpy", Fraction(1), ("jpy", "yen")),
-    ("krw", "currency-krw", Fraction(1), ("krw",)),
-    ("thb", "currency-thb", Fraction(1), ("thb",)),
-    # data (SI prefixes are powers of 1000, IEC's of 1024: an index also reads the former as
-    # the latter, see binary_bytes), bit rates ("bps" alone is basis points), frequency,
-    # power, energy, electric charge and voltage; a lower-case "m" is milli, the upper-case
-    # "MW", "MWh" and "MJ" are mega (_UPPER_UNITS)
-    ("byte", "data", Fraction(1), ("byte", "bytes")),
-    ("kb", "data", Fraction(10**3), ("kb", "kilobyte", "kilobytes")),
-    ("mb", "data", Fraction(10**6), ("mb", "megabyte", "megabytes")),
-    ("gb", "data", Fraction(10**9), ("gb", "gigabyte", "gigabytes")),
-    ("tb", "data", Fraction(10**12), ("tb", "terabyte", "terabytes")),
-    ("pb", "data", Fraction(10**15), ("pb", "petabyte", "petabytes")),
-    ("kib", "data", Fraction(2**10), ("kib", "kibibyte", "kibibytes")),
-    ("mib", "data", Fraction(2**20), ("mib", "mebibyte", "mebibytes")),
-    ("gib", "data", Fraction(2**30), ("gib", "gibibyte", "gibibytes")),
-    ("tib", "data", Fraction(2**40), ("tib", "tebibyte", "tebibytes")),
-    ("kbps", "bitrate", Fraction(10**3), ("kbps", "kbit/s")),
-    ("mbps", "bitrate", Fraction(10**6), ("mbps", "mbit/s")),
-    ("gbps", "bitrate", Fraction(10**9), ("gbps", "gbit/s")),
-    ("hz", "frequency", Fraction(1), ("hz", "hertz")),
-    ("khz", "frequency", Fraction(10**3), ("khz", "kilohertz")),
-    ("mhz", "frequency", Fraction(10**6), ("mhz", "megahertz")),
-    ("ghz", "frequency", Fraction(10**9), ("ghz", "gigahertz")),
-    ("w", "power", Fraction(1), ("w", "watt", "watts")),
-    ("mw", "power", Fraction(1, 1000), ("mw", "milliwatt", "milliwatts")),
-    ("kw", "power", Fraction(10**3), ("kw", "kilowatt", "kilowatts")),
-    ("MW", "power", Fraction(10**6), ("megawatt", "megawatts")),
-    ("gw", "power", Fraction(10**9), ("gw", "gigawatt", "gigawatts")),
-    ("j", "energy", Fraction(1), ("joule", "joules")),
-    ("mj", "energy", Fraction(1, 1000), ("mj", "millijoule", "millijoules")),
-    ("kj", "energy", Fraction(10**3), ("kj", "kilojoule", "kilojoules")),
-    ("MJ", "energy", Fraction(10**6), ("megajoule", "megajoules")),
-    ("kcal", "energy", Fraction(4184), ("kcal", "kilocalorie", "kilocalories")),
-    ("wh", "energy", Fraction(3600), ("wh", "watt-hour", "watt-hours")),
-    ("mwh", "energy", Fraction(36, 10), ("mwh", "milliwatt-hour", "milliwatt-hours")),
-    ("kwh", "energy", Fraction(36 * 10**5), ("kwh", "kilowatt-hour", "kilowatt-hours")),
-    ("MWh", "energy", Fraction(36 * 10**8), ("megawatt-hour", "megawatt-hours")),
-    ("gwh", "energy", Fraction(36 * 10**11), ("gwh", "gigawatt-hour", "gigawatt-hours")),
-    ("twh", "energy", Fraction(36 * 10**14), ("twh", "terawatt-hour", "terawatt-hours")),
-    ("mah", "charge", Fraction(36, 10), ("mah",)),
-    ("v", "voltage", Fraction(1), ("volt", "volts")),
-    ("kv", "voltage", Fraction(10**3), ("kv", "kilovolt", "kilovolts")),
-    # "degrees" alone (temperature or angle?) is consumed but carries no unit.
-    ("", "", Fraction(1), ("degrees", "degree", "°")),
-)
+# are exact and only inside a dimension; unknown words after a number are not units. The
+# definitions and symbols are und.json's, the English names en.json's (data/lexicon/).
 
-_UNITS: dict[str, tuple[str | None, str | None, Fraction]] = {}
-for _canon, _dim, _factor, _aliases in _UNIT_GROUPS:
-    for _alias in _aliases:
-        _UNITS[_alias] = (_canon or None, _dim or None, _factor)
+
+def _unit_table() -> dict[str, tuple[str | None, str | None, Fraction]]:
+    out: dict[str, tuple[str | None, str | None, Fraction]] = {}
+    for canon, definition in lexicon("und").unit_definitions.items():
+        unit = (canon or None, definition.dimension or None, Fraction(definition.factor))
+        for lang in ("und", "en"):
+            for alias in lexicon(lang).units.get(canon, ()):
+                out[alias] = unit
+    return out
+
+
+_UNITS: dict[str, tuple[str | None, str | None, Fraction]] = _unit_table()
 _BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in _UNITS.values() if canon}
 _UPPER_UNITS = {"mw": _BY_CANON["MW"], "mwh": _BY_CANON["MWh"], "mj": _BY_CANON["MJ"]}
 """Units whose lower-case form is milli and upper-case ``M`` mega (``5 MW``, ``5 mW``)."""
