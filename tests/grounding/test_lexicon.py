@@ -91,13 +91,13 @@ def test_alternations_are_escaped_and_longest_first() -> None:
 
 
 def test_one_table_of_scales_and_currencies_serves_every_module() -> None:
-    from hybridjudge.grounding import _layout, _quantities
+    from hybridjudge.grounding import _check, _layout, _quantities
 
     table = scales()
     assert table["crore"] == 10**7
     assert table["lakh"] == 10**5
     assert table["mrd"] == 10**9
-    for module_table in (_quantities._SCALES, _layout.SCALE_WORDS):
+    for module_table in (_quantities._SCALES, _layout.SCALE_WORDS, _check._FOREIGN_SCALE_WORDS):
         assert all(table[w] == v for w, v in module_table.items())
     assert currency_of(("signs", "codes")) == _quantities._CURRENCY_SYMBOLS
     assert {"$", "€", "£", "¥", "₹"} == _layout.CURRENCY_SIGNS
@@ -121,12 +121,9 @@ def _code_strings(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("word", ["crore", "lakh", "milliard", "millones", "miljard", "janvier"])
 def test_a_scale_or_month_word_is_written_only_in_the_lexicons(word: str) -> None:
-    # "crore" was written in 6 places in 3 modules: now in en.json only (_check.py's scale
-    # statement expression still names it: it is moved with that module's tables last)
+    # "crore" was written in 6 places in 3 modules: now in en.json only (and in docstrings)
     holders = [
-        p.name
-        for p in sorted(GROUNDING.glob("*.py"))
-        if any(word in s for s in _code_strings(p)) and p.name != "_check.py"
+        p.name for p in sorted(GROUNDING.glob("*.py")) if any(word in s for s in _code_strings(p))
     ]
     assert holders == []
     assert any(word in p.read_text(encoding="utf-8") for p in lexicon_dir().glob("*.json"))
