@@ -189,6 +189,13 @@ class Lexicon(_Strict):
     no unit."""
     numbers: NumberWords | None = None
     """Number words (none for the languages whose numerals are characters)."""
+    approximations: tuple[str, ...] = ()
+    """Words before a figure that make it an approximation (``about``, ``environ``, ``etwa``;
+    ``~``), in the order they are tried (a word that ends another is listed after it)."""
+    bounds_above: tuple[str, ...] = ()
+    """Words before a figure that make it a lower bound (``more than``, ``at least``)."""
+    bounds_below: tuple[str, ...] = ()
+    """Words before a figure that make it an upper bound (``less than``, ``at most``)."""
     refusals: dict[str, tuple[str, ...]] = {}
     """Abstention markers by BCP 47 tag (the language, or a script of it: ``zh-Hans``,
     ``zh-Hant``): ``I don't know``, ``la source ne précise pas``; see

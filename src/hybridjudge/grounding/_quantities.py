@@ -53,6 +53,7 @@ from hybridjudge.grounding._lexicon import (
     currency_of,
     figure_forms,
     lexicon,
+    merged,
     months,
     scales,
 )
@@ -1245,14 +1246,7 @@ def _is_cell(s: str, start: int, end: int) -> bool:
     return "|" in line or "\t" in line or not (s[ls:start].strip() or s[end:le].strip())
 
 
-_APPROX_WORDS = (
-    *("approximately", "approx.", "approx", "about", "around", "roughly", "nearly", "almost"),
-    *("some", "circa", "ca.", "close to", "estimated", "~", "≈"),
-    # French, German, Spanish, Italian, Portuguese, Dutch
-    *("environ", "approximativement", "près de", "presque", "quasiment", "ungefähr", "etwa"),
-    *("rund", "zirka", "aproximadamente", "alrededor de", "cerca de", "casi", "quasi", "quase"),
-    *("ongeveer", "bijna"),
-)
+_APPROX_WORDS = merged("approximations")
 """Words before a figure that make it an approximation (on the normalised text)."""
 
 
@@ -1266,14 +1260,8 @@ def _ends_with_word(before: str, words: tuple[str, ...]) -> bool:
     return k == 0 or w in ("~", "≈") or not before[k - 1].isalpha()
 
 
-_ABOVE_WORDS = (
-    *("more than", "over", "above", "exceeding", "exceeded", "exceeds", "in excess of"),
-    *("upwards of", "at least", "greater than", "no less than", "not less than"),
-)
-_BELOW_WORDS = (
-    *("less than", "fewer than", "under", "below", "at most", "no more than", "not more than"),
-    "lower than",
-)
+_ABOVE_WORDS = merged("bounds_above")
+_BELOW_WORDS = merged("bounds_below")
 """Words before a figure that make it a bound (``more than 10,000`` for 10,500)."""
 _BOUND_WORDS = (*_ABOVE_WORDS, *_BELOW_WORDS)
 _OPERATOR_END = frozenset("x×*/÷(")
