@@ -196,6 +196,11 @@ class Lexicon(_Strict):
     """Words before a figure that make it a lower bound (``more than``, ``at least``)."""
     bounds_below: tuple[str, ...] = ()
     """Words before a figure that make it an upper bound (``less than``, ``at most``)."""
+    trend_up: tuple[str, ...] = ()
+    """Words of a change upward in running text (``rose``, ``grew``, ``improved``): the
+    direction an answer states for its number (``revenue rose 12%``)."""
+    trend_down: tuple[str, ...] = ()
+    """Words of a change downward (``fell``, ``declined``, ``narrowed``)."""
     refusals: dict[str, tuple[str, ...]] = {}
     """Abstention markers by BCP 47 tag (the language, or a script of it: ``zh-Hans``,
     ``zh-Hant``): ``I don't know``, ``la source ne précise pas``; see
