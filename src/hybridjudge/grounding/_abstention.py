@@ -389,12 +389,7 @@ def _bodies(phrases: list[str]) -> str:
 
 # Sentence ends: . ! ? and their CJK forms (not a decimal point), or a line break.
 _SENTENCE_END = re.compile(r"[.!?。！？](?!\d)|\n")
-_PRECISION_WORD = lazy(
-    r"(?<!\w)(?:exact|exactly|precise|precisely"  # English
-    r"|exacte?s?|exactement|précisément"  # French ("précise" is also "specifies")
-    r"|exact[ao]s?|exactamente|precisamente"  # Spanish (so is "precisa")
-    r"|genaue?[nrs]?|exakte?[nrs]?)(?!\w)"  # German
-)
+_PRECISION_WORD = lazy(rf"(?<!\w)(?:{alternation(merged('precision'))})(?!\w)")
 """Words with which a refusal refuses only a detail's precision (see ``_precision_then_answer``):
 ``exact``, ``exacte``, ``exacta``, ``genaue``."""
 _CONTRAST_WORDS = alternation(

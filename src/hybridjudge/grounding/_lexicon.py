@@ -201,6 +201,9 @@ class Lexicon(_Strict):
     direction an answer states for its number (``revenue rose 12%``)."""
     trend_down: tuple[str, ...] = ()
     """Words of a change downward (``fell``, ``declined``, ``narrowed``)."""
+    precision: tuple[str, ...] = ()
+    """Words with which a refusal refuses only a detail's precision (``exact``, ``genaue``):
+    such a refusal followed by a statement is a partial answer."""
     refusals: dict[str, tuple[str, ...]] = {}
     """Abstention markers by BCP 47 tag (the language, or a script of it: ``zh-Hans``,
     ``zh-Hant``): ``I don't know``, ``la source ne précise pas``; see
