@@ -201,6 +201,13 @@ class Lexicon(_Strict):
     direction an answer states for its number (``revenue rose 12%``)."""
     trend_down: tuple[str, ...] = ()
     """Words of a change downward (``fell``, ``declined``, ``narrowed``)."""
+    decrease_verbs: tuple[str, ...] = ()
+    """Verbs before a figure that state it as a decrease (``fell 30%``, ``cut by 5``)."""
+    decrease_words: tuple[str, ...] = ()
+    """Other words before a figure that make it a decrease (``a decline of``, ``a loss of``,
+    ``minus``)."""
+    decrease_after: tuple[str, ...] = ()
+    """Nouns after a figure that state a decrease (``a 6% decrease``, ``6% lower``)."""
     precision: tuple[str, ...] = ()
     """Words with which a refusal refuses only a detail's precision (``exact``, ``genaue``):
     such a refusal followed by a statement is a partial answer."""

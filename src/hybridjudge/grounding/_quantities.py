@@ -1201,13 +1201,12 @@ _URL_NO_MAIL = re.compile(_URL_SOURCE)
 """``_URL`` for a text without ``@``: the e-mail alternative, which starts with a letter run,
 cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
 _DECREASE_BEFORE = lazy(
-    r"(?<![\w])(?:(?P<verb>decrease[sd]|declined|declines|fell|falls|dropped|drops|shrank"
-    r"|contracted|down|cut|cuts)|decrease|decline|falls?|drops?|reduction|reduced"
-    r"|loss(?:es)?|lower|negative|deficit|outflows?|minus)"
+    rf"(?<![\w])(?:(?P<verb>{alternation(merged('decrease_verbs'))})"
+    rf"|{alternation(merged('decrease_words'))})"
     r"(?:\s+(?P<by>by|of)|\s+(?P<was>was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
     r"around|roughly|nearly|almost))?\s*$"
 )
-_DECREASE_AFTER = lazy(r"[ \t]+(?:decrease|decline|drop|fall|reduction|lower)(?![\w-])")
+_DECREASE_AFTER = lazy(rf"[ \t]+(?:{alternation(merged('decrease_after'))})(?![\w-])")
 """A decrease stated by a noun after its figure (``a 6% decrease``, ``a $3,015 decline``, ``6%
 lower``)."""
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
@@ -1389,13 +1388,7 @@ def _flags_in_context(
 
 
 _DECREASE_WORDS = frozenset(
-    w.encode()
-    for w in [
-        *("decrease", "decreased", "decreases", "decline", "declined", "declines", "fell"),
-        *("fall", "falls", "dropped", "drop", "drops", "reduction", "reduced", "loss", "losses"),
-        *("lower", "down", "negative", "deficit", "outflow", "outflows", "minus", "shrank"),
-        *("contracted", "cut", "cuts"),
-    ]
+    w.encode() for w in (*merged("decrease_verbs"), *merged("decrease_words"))
 )
 
 
