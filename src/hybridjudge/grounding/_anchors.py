@@ -24,6 +24,7 @@ from typing import Any
 
 from hybridjudge._anchor import Anchor
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
+from hybridjudge.grounding._lexicon import alternation, merged
 from hybridjudge.grounding._models import Quantity
 from hybridjudge.grounding._normalize import continental_reading, letter_runs
 from hybridjudge.grounding._patterns import lazy
@@ -59,34 +60,11 @@ NEGATION_WINDOW = 2
 
 _RANGE_MARK = "~"
 
-_NEG_WORDS = (
-    "no",
-    "not",
-    "never",
-    "without",
-    "none",
-    "neither",
-    "nor",
-    "cannot",
-    "nothing",
-    "nobody",
-    "sin",
-    "sans",
-    "pas",
-    "aucun",
-    "aucune",
-    "nicht",
-    "kein",
-    "keine",
-    "keinen",
-    "keinem",
-    "keiner",
-    "keines",
-    "ohne",
-)
+_NEG_WORDS = merged("negations")
+"""Negation cues of every lexicon (``no``, ``not``, ``sans``, ``keine``, ``sin``)."""
 _NEG_WORDS_B = frozenset(w.encode() for w in _NEG_WORDS)
 _NEG = lazy(
-    r"(?<![\w'])(?:" + "|".join(sorted(_NEG_WORDS, key=len, reverse=True)) + r")(?![\w'])"
+    r"(?<![\w'])(?:" + alternation(_NEG_WORDS) + r")(?![\w'])"
     r"(?!\s+(?:later|earlier|more|less|fewer|greater|sooner|longer|shorter|higher|lower|"
     r"older|younger)\s+than\b)(?!\s+(?:only|exceeding|to\s+exceed)\b)"
     r"|n't(?!\w)"

@@ -59,6 +59,7 @@ from hybridjudge.grounding._derive import (
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._layout import SCALE_WORDS, heading_word, read_layout, scale_headings
+from hybridjudge.grounding._lexicon import alternation, currency_of, lexicon, merged, months, scales
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
     Finding,
@@ -70,11 +71,9 @@ from hybridjudge.grounding._models import (
 from hybridjudge.grounding._normalize import normalize
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
-    _CURRENCY_SYMBOLS,
     _FRACTION_DENOMINATORS,
     _FRACTION_NUMERATORS,
     _HALF,
-    _MONTHS,
     _UNITS,
     F_ABOVE,
     F_APPROX,
@@ -116,6 +115,13 @@ DerivedPolicy = Literal["grounded", "finding"]
 """What a number derived from context figures counts as: ``grounded`` (the default: it is
 reported in :attr:`GroundingReport.quantities` with its derivation) or ``finding`` (a
 ``derived_number`` finding, for gates that want every computed figure reviewed)."""
+
+_CURRENCY_SYMBOLS = currency_of(("signs", "codes"))
+"""Every currency sign and code written before a figure, with its currency (the lexicons')."""
+_MONTHS = months(("en",))
+"""English month names and abbreviations (en.json)."""
+_INDIAN_SCALES = tuple(w for c in lexicon("en").currencies for w in c.numbering)
+"""The scale words of Indian numbering (``lakh``, ``crore``: en.json)."""
 
 # (source, passage/entry index, span in that text, text as written)
 _Occ = tuple[TraceSource, int | None, tuple[int, int], str]
@@ -748,30 +754,9 @@ _LONE_LETTERS = frozenset(w for w in SCALE_WORDS if len(w) == 1)
 with a currency sign (``(€m)``, ``($b)``); alone (``(b)``) they mark a footnote."""
 _DECL_SCALE = SCALE_WORDS
 """Scale words and their multipliers: the table of ``data/layout.json``."""
-_CURRENCY_DIM = {
-    "$": "currency-usd",
-    "us$": "currency-usd",
-    "usd": "currency-usd",
-    "dollars": "currency-usd",
-    "us dollars": "currency-usd",
-    "u.s. dollars": "currency-usd",
-    "€": "currency-eur",
-    "eur": "currency-eur",
-    "euro": "currency-eur",
-    "euros": "currency-eur",
-    "£": "currency-gbp",
-    "gbp": "currency-gbp",
-    "pounds": "currency-gbp",
-    "¥": "currency-jpy",
-    "rmb": "currency-cny",
-    "yuan": "currency-cny",
-    # in the scale headings of German, French and Spanish reports (_FOREIGN_SCALE)
-    "dollar": "currency-usd",
-    "dolares": "currency-usd",
-    "dólares": "currency-usd",
-    "chf": "currency-chf",
-    **dict.fromkeys(("₹", "rs", "rs.", "inr", "rupees"), "currency-inr"),
-}
+_CURRENCY_DIM = {w: f"currency-{code}" for w, code in currency_of().items()}
+"""Every sign, code and name of a currency in the lexicons, with its dimension (``$``,
+``dollars``, ``u.s. dollars``, ``eur``, ``dólares``, ``rs.``, ``rupees``)."""
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _DIGIT = re.compile(r"\d")
 
@@ -976,29 +961,34 @@ _FOREIGN_SCALE = lazy(
       (?:in\s+)?(?P<de>mio|mrd|tsd)\.?\s*(?P<cur>€|eur|euro|chf|usd|\$)(?![\w])
     | (?:in\s+)?(?P<cur2>€|eur|chf)\s*(?P<de2>mio|mrd|tsd)(?:\.|(?![\w]))
     | (?:in\s+)?(?P<k>teur|keur|t€|k€)(?![\w])
-    | en\s+(?P<fr>millions|milliers|milliards)\s+d['e]\s*(?P<cur3>euros?|dollars?|francs?)
-    | en\s+(?P<es>millones|miles\s+de\s+millones|miles)\s+de\s+(?P<cur4>euros?|d[oó]lares|pesos)
+    | en\s+(?P<fr>"""
+    + alternation(lexicon("fr").statement_scales)
+    + r""")\s+d['e]\s*(?P<cur3>euros?|dollars?|francs?)
+    | en\s+(?P<es>"""
+    + alternation(lexicon("es").statement_scales, space=r"\s+")
+    + r""")\s+de\s+(?P<cur4>euros?|d[oó]lares|pesos)
     | (?:in\s+(?P<cur5>₹|rs\.?|inr|rupees)?|(?P<cur6>₹|rs\.?|inr|rupees)(?:\s*in)?)\s*
-      (?P<inr>crores?|lakhs?|lacs?)(?![\w])
+      (?P<inr>"""
+    + alternation(_INDIAN_SCALES)
+    + r""")(?![\w])
     )""",
 )
 """Scale statements in German, French and Spanish reports: ``in Mio. €``, ``Mrd. EUR``,
 ``in € Tsd.``, ``TEUR``, ``en millions d'euros``, ``en milliers d'euros``, ``en millones de
 euros``, ``en miles de euros``; and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
 ``(in ₹ crore)``, ``(₹ crore)``."""
-_FOREIGN_SCALE_RUNS = frozenset(
-    w.encode()
-    for w in (
-        *("mio", "mrd", "tsd", "teur", "keur", "milliers", "milliards", "millones", "miles"),
-        *("crore", "crores", "lakh", "lakhs", "lac", "lacs"),
-    )
+_FOREIGN_STATEMENT_SCALES = (
+    *(
+        w
+        for lang in ("fr", "de", "es")
+        for w in lexicon(lang).statement_scales
+        if w not in lexicon("en").statement_scales
+    ),
+    *_INDIAN_SCALES,
 )
+_FOREIGN_SCALE_RUNS = frozenset(w.encode() for w in _FOREIGN_STATEMENT_SCALES if w.isalpha())
 _FOREIGN_SCALE_WORDS = {
-    **dict.fromkeys(("crore", "crores"), 10**7),
-    **dict.fromkeys(("lakh", "lakhs", "lac", "lacs"), 10**5),
-    **dict.fromkeys(("mio", "millions", "millones"), 10**6),
-    **dict.fromkeys(("mrd", "milliards", "miles de millones"), 10**9),
-    **dict.fromkeys(("tsd", "milliers", "miles", "teur", "keur", "t€", "k€"), 10**3),
+    w: scales()[w] for w in (*merged("statement_scales", ("fr", "de", "es")), *_INDIAN_SCALES)
 }
 
 

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
+from hybridjudge.grounding._lexicon import alternation, merged
 from hybridjudge.grounding._patterns import lazy
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -305,15 +306,8 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_UP_WORDS = (
-    r"increase[sd]?|increasing|rose|rises?|risen|rising|grew|grows?|grown|growing|growth"
-    r"|improved|improves?|improving|widened|widens?|widening|advanced|surged|soared|rebounded"
-)
-_DOWN_WORDS = (
-    r"decrease[sd]?|decreasing|declined?|declines|declining|fell|falls?|fallen|falling|dropped"
-    r"|drops?|dropping|reduction|reduced|shrank|contracted|narrowed|narrows?|narrowing"
-    r"|slipped|dipped|plunged|tumbled|deteriorated|worsened"
-)
+_UP_WORDS = alternation(merged("trend_up"))
+_DOWN_WORDS = alternation(merged("trend_down"))
 """Words of change and their direction, in running text (``margin improved 140 bps to 41.2%``:
 a change, then the level reached; ``the loss narrowed``: its size fell)."""
 _TREND_BEFORE = lazy(

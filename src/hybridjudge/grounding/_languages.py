@@ -11,9 +11,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
+from hybridjudge.grounding._lexicon import (
+    LANGUAGES,
+    NumberWords,
+    alternation,
+    lexicon,
+    months,
+    scales,
+)
 from hybridjudge.grounding._patterns import lazy
 
 __all__ = [
@@ -40,6 +48,12 @@ __all__ = [
     "mixed_value",
 ]
 
+
+def _numbers(lang: str) -> NumberWords:
+    """The number words of ``lang``'s lexicon (none: an empty table)."""
+    return lexicon(lang).numbers or NumberWords()
+
+
 # ---------------------------------------------------------------------------------------------
 # Scripts written without spaces: a digit run glued to these characters is still a number.
 NO_SPACE_CHARS = (
@@ -51,140 +65,30 @@ NO_SPACE_CHARS = (
     "\uff66-\uff9f"  # half-width katakana
 )
 
+
 # Units written after numbers, by canonical unit (added to the unit table of _quantities).
-FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
-    "day": (
-        "天",
-        "日",
-        "日間",
-        "วัน",
-        "일",
-        "jours",
-        "jour",
-        "tage",
-        "tagen",
-        "tag",
-        "días",
-        "dias",
-        "día",
-        "dia",
-        "giorni",
-        "giorno",
-        "dagen",
-    ),
-    "week": (
-        "周",
-        "週",
-        "週間",
-        "星期",
-        "สัปดาห์",
-        "주",
-        "semaines",
-        "semaine",
-        "wochen",
-        "woche",
-        "semanas",
-        "semana",
-        "settimane",
-        "settimana",
-        "weken",
-    ),
-    "month": (
-        "个月",
-        "個月",
-        "か月",
-        "ヶ月",
-        "ケ月",
-        "カ月",
-        "箇月",
-        "เดือน",
-        "개월",
-        "mois",
-        "monate",
-        "monaten",
-        "monat",
-        "meses",
-        "mes",
-        "mesi",
-        "mese",
-        "maanden",
-        "maand",
-    ),
-    "year": (
-        "年",
-        "ปี",
-        "년",
-        "années",
-        "annees",
-        "année",
-        "annee",
-        "ans",
-        "jahre",
-        "jahren",
-        "jahr",
-        "años",
-        "anos",
-        "año",
-        "ano",
-        "anni",
-        "anno",
-        "jaren",
-        "jaar",
-    ),
-    "h": (
-        "小时",
-        "小時",
-        "時間",
-        "ชั่วโมง",
-        "시간",
-        "heures",
-        "heure",
-        "stunden",
-        "stunde",
-        "horas",
-        "hora",
-        "uur",
-        "uren",
-    ),
-    "min": ("分钟", "分鐘", "分間", "นาที", "minuten", "minutos", "minuto", "minuti"),
-    "s": (
-        "秒",
-        "secondes",
-        "seconde",
-        "sekunden",
-        "sekunde",
-        "segundos",
-        "segundo",
-        "secondi",
-        "seconden",
-    ),
-    "cny": ("元", "人民币"),
-    "jpy": ("円",),
-    "krw": ("원",),
-    "thb": ("บาท",),
-}
+def _unit_aliases() -> dict[str, tuple[str, ...]]:
+    out: dict[str, dict[str, None]] = {}
+    for lang in LANGUAGES:
+        if lang not in ("und", "en"):
+            for canon, aliases in lexicon(lang).units.items():
+                out.setdefault(canon, {}).update(dict.fromkeys(aliases))
+    return {canon: tuple(aliases) for canon, aliases in out.items()}
+
+
+FOREIGN_UNIT_ALIASES: dict[str, tuple[str, ...]] = _unit_aliases()
+"""Units written after numbers in the lexicons of other languages than English, by canonical
+unit (added to the unit table of _quantities)."""
 
 # ---------------------------------------------------------------------------------------------
 # Chinese / Japanese numerals: 三十 = 30, 一百零五 = 105, 两千 = 2000, 三万五千 = 35000.
-_CJK_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "兩": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
+_CJK_DIGITS: dict[str, int] = {
+    w: v for lang in ("zh", "ja") for w, v in _numbers(lang).words.items() if v < 10
 }
-_CJK_SMALL = {"十": 10, "百": 100, "千": 1000}
-_CJK_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12}
+_CJK_SMALL = {w: v for w, v in lexicon("zh").scales.items() if v < 10**4}
+_CJK_BIG = {w: v for w, v in lexicon("zh").scales.items() if v >= 10**4}
 _CJK_CHARS = "".join([*_CJK_DIGITS, *_CJK_SMALL, *_CJK_BIG])
-CJK_COUNTERS = frozenset("名人个個位家件次种種只台辆輛张張本条條项項例岁歳間所")
+CJK_COUNTERS = frozenset(c for lang in ("zh", "ja") for c in lexicon(lang).counters)
 """Counters after a CJK numeral (``八百名员工``, ``三家公司``): the numeral counts, with no unit."""
 _CJK_UNITS = tuple(
     sorted(
@@ -245,8 +149,8 @@ def _compose(tokens: Iterable[tuple[Fraction | int | None, int, int]]) -> Fracti
     return total + section + (number or 0)
 
 
-_MIXED_SMALL = {**_CJK_SMALL, "백": 100, "천": 1000}
-_MIXED_BIG = {**_CJK_BIG, "만": 10**4, "억": 10**8, "조": 10**12}
+_MIXED_SMALL = {**_CJK_SMALL, **{w: v for w, v in lexicon("ko").scales.items() if v < 10**4}}
+_MIXED_BIG = {**_CJK_BIG, **{w: v for w, v in lexicon("ko").scales.items() if v >= 10**4}}
 CJK_SCALES = frozenset({*_CJK_SMALL, *_CJK_BIG})
 """The scale characters of CJK numerals (十 百 千 万 萬 亿 億 兆)."""
 KOREAN_SCALES = frozenset({*_MIXED_SMALL, *_MIXED_BIG}) - CJK_SCALES
@@ -284,51 +188,12 @@ def mixed_value(text: str) -> Fraction | None:
 # Dates with a German, French or Spanish month name: "15. März 2024", "1er janvier 2024",
 # "31 de diciembre de 2023" (day, month, year: the order these languages write).
 
-_MONTH_NAMES: dict[int, tuple[str, ...]] = {
-    1: ("januar", "jänner", "jan", "janvier", "janv", "enero", "ene", "gennaio", "janeiro"),
-    2: ("februar", "feb", "février", "fevrier", "févr", "fevr", "febrero", "febbraio"),
-    3: ("märz", "maerz", "mär", "mrz", "mars", "marzo", "março", "maart"),
-    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile"),
-    5: ("mai", "mayo", "maggio", "maio", "mei"),
-    6: ("juni", "jun", "juin", "junio", "giugno", "junho"),
-    7: ("juli", "jul", "juillet", "juil", "julio", "luglio", "julho"),
-    8: ("august", "aug", "août", "aout", "agosto", "ago", "augustus"),
-    9: (
-        "september",
-        "sept",
-        "sep",
-        "septembre",
-        "septiembre",
-        "setiembre",
-        "settembre",
-        "setembro",
-    ),
-    10: ("oktober", "okt", "octobre", "oct", "octubre", "ottobre", "outubro"),
-    11: ("november", "nov", "novembre", "noviembre", "novembro"),
-    12: (
-        "dezember",
-        "dez",
-        "décembre",
-        "decembre",
-        "déc",
-        "dec",
-        "diciembre",
-        "dic",
-        "dicembre",
-        "dezembro",
-    ),
-}
-FOREIGN_MONTHS: dict[str, int] = {
-    name: month for month, names in _MONTH_NAMES.items() for name in names
-}
+_FOREIGN_LANGUAGES = ("fr", "de", "es", "it", "pt", "nl")
+FOREIGN_MONTHS: dict[str, int] = months(_FOREIGN_LANGUAGES)
 """German, French and Spanish month names and their usual abbreviations, and the Italian,
 Portuguese and Dutch names (written out), case folded."""
-_ENGLISH_MONTHS = frozenset(
-    (
-        *("jan", "feb", "apr", "april", "jun", "jul", "aug", "august", "sep", "sept"),
-        *("september", "oct", "nov", "november", "dec"),
-    )
-)
+_ENGLISH_MONTHS = frozenset(months(("en",))) & frozenset(FOREIGN_MONTHS)
+"""The month names other languages write as English does (``april``, ``nov``)."""
 FOREIGN_MONTH_KEYS = frozenset(
     max(re.findall(r"[a-z]+", name), key=len).encode()
     for name in FOREIGN_MONTHS
@@ -359,7 +224,7 @@ def foreign_dates_possible(s: str, words: frozenset[bytes]) -> bool:
     )
 
 
-_MONTH_ALT = "|".join(re.escape(n) for n in sorted(FOREIGN_MONTHS, key=lambda n: (-len(n), n)))
+_MONTH_ALT = alternation(FOREIGN_MONTHS)
 FOREIGN_DATE_SOURCE = (
     rf"(?<![\w.,])(?P<d>[0-3]?\d)(?:\.[ \t]*|(?:er|º|°)?[ \t]+)(?:de[ \t]+)?"
     rf"(?P<m>{_MONTH_ALT})\.?[ \t]+(?:del?[ \t]+)?(?P<y>\d{{4}})(?![\w]|[.,]\d)"
@@ -387,17 +252,16 @@ def _strip_accents(word: str) -> str:
     ).casefold()
 
 
-def _tens(words: str, first: int = 20) -> dict[int, str]:
-    """The tens from ``first`` to 90, by value, from their words in order."""
-    return dict(zip(range(first, 100, 10), words.split(), strict=True))
-
-
 def _joined_tens(
-    out: dict[str, int], tens: dict[int, str], units: str, join: str, more: dict[str, int]
+    out: dict[str, int],
+    tens: dict[int, str],
+    units: Sequence[str],
+    join: str,
+    more: dict[str, int],
 ) -> None:
     """Each tens word alone and joined to a unit word (``units``, from zero; and those of
     ``more``) by ``join``: ``treinta y cinco``, ``vinte e duas``."""
-    words = {**{w: u for u, w in enumerate(units.split()) if 0 < u < 10}, **more}
+    words = {**{w: u for u, w in enumerate(units) if 0 < u < 10}, **more}
     for t, w in tens.items():
         out[w] = t
         for unit, u in words.items():
@@ -405,171 +269,125 @@ def _joined_tens(
 
 
 def _glued_tens(
-    out: dict[str, int], tens: dict[int, str], units: str, glue: Callable[[str, str, int], str]
+    out: dict[str, int],
+    tens: dict[int, str],
+    units: Sequence[str],
+    glue: Callable[[str, str, int], str],
 ) -> None:
     """Each tens word alone and glued to each unit from one to nine (``units``, from zero) as
     ``glue(tens, unit, u)`` writes them: ``einundzwanzig``, ``ventotto``, ``tweeëntwintig``."""
-    unit_words = units.split()
     for t, w in tens.items():
         out[w] = t
         for u in range(1, 10):
-            out[glue(w, unit_words[u], u)] = t + u
+            out[glue(w, units[u], u)] = t + u
 
 
-def _glued_multiples(out: dict[str, int], units: str, hundred: str, thousand: str) -> None:
+def _glued_multiples(
+    out: dict[str, int], units: Sequence[str], hundred: str, thousand: str
+) -> None:
     """Two to nine hundred and thousand written as one word, the unit before the multiple
     (``zweihundert``, ``tremila``, ``driehonderd``); ``units`` from zero."""
-    for u, unit in enumerate(units.split()[2:10], start=2):
+    for u, unit in enumerate(units[2:10], start=2):
         out[unit + hundred] = u * 100
         out[unit + thousand] = u * 1000
 
 
-def _hundreds(out: dict[str, int], words: str, start: int = 2) -> None:
+def _hundreds(out: dict[str, int], words: Iterable[str], start: int = 2) -> None:
     """The hundreds from ``start``, masculine and feminine (``doscientos``, ``doscientas``)."""
-    for i, w in enumerate(words.split(), start=start):
+    for i, w in enumerate(words, start=start):
         out[w] = out[w[:-2] + "as"] = i * 100
 
 
+def _base(n: NumberWords) -> dict[str, int]:
+    """The unit words by value (zero first)."""
+    return {w: i for i, w in enumerate(n.units)}
+
+
 def _french() -> dict[str, int]:
-    units = "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze "
-    units += "quinze seize dix-sept dix-huit dix-neuf"
-    out = {w: i for i, w in enumerate(units.split())}
-    out["une"] = 1
-    tens = {20: "vingt", 30: "trente", 40: "quarante", 50: "cinquante", 60: "soixante"}
+    n = _numbers("fr")
+    units = n.units
+    out = _base(n)
+    tens = dict(zip(range(n.tens_from, 100, 10), n.tens, strict=False))
     for t, w in tens.items():
         out[w] = t
-        out[f"{w} et un"] = t + 1
-        out[f"{w} et une"] = t + 1
+        out[f"{w} et {units[1]}"] = t + 1
+        out[f"{w} et {units[1]}e"] = t + 1
         for u in range(2, 10):
-            out[f"{w}-{units.split()[u]}"] = t + u
+            out[f"{w}-{units[u]}"] = t + u
     for u in range(10, 20):  # soixante-dix .. soixante-dix-neuf
-        out[f"soixante-{units.split()[u]}"] = 60 + u
-    out["soixante et onze"] = 71
-    out["quatre-vingts"] = 80
-    out["quatre-vingt"] = 80
-    for u in range(1, 20):
-        out[f"quatre-vingt-{units.split()[u]}"] = 80 + u
-    out["septante"], out["huitante"], out["octante"], out["nonante"] = 70, 80, 80, 90
-    out["cent"] = 100
-    out["cents"] = 100
-    out["mille"] = 1000
+        out[f"{tens[60]}-{units[u]}"] = 60 + u
+    eighty = next(w for w, v in n.words.items() if v == 80 and w.endswith("s"))[:-1]
+    for u in range(1, 20):  # quatre-vingt-un .. quatre-vingt-dix-neuf
+        out[f"{eighty}-{units[u]}"] = 80 + u
+    out.update(n.words)
     return out
 
 
 def _german() -> dict[str, int]:
-    units = "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn "
-    units += "vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn"
-    out = {w: i for i, w in enumerate(units.split())}
-    for w in ("ein", "eine", "einen", "einem", "einer"):
-        out[w] = 1
-    out["zwo"] = 2
-    tens = _tens("zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig")
+    n = _numbers("de")
+    out = _base(n)
+    tens = dict(zip(range(n.tens_from, 100, 10), n.tens, strict=True))
+    one = next(w for w, v in n.words.items() if v == 1)
     # the unit, "und", the tens; one is "ein" there (einundzwanzig)
-    _glued_tens(out, tens, units, lambda w, unit, u: f"{'ein' if u == 1 else unit}und{w}")
-    out["hundert"] = 100
-    out["einhundert"] = 100
-    out["tausend"] = 1000
-    out["eintausend"] = 1000
-    _glued_multiples(out, units, "hundert", "tausend")
+    _glued_tens(out, tens, n.units, lambda w, unit, u: f"{one if u == 1 else unit}und{w}")
+    _glued_multiples(out, n.units, n.hundred, n.thousand)
+    out.update(n.words)
     return out
 
 
 def _spanish() -> dict[str, int]:
-    units = "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce "
-    units += "quince dieciséis diecisiete dieciocho diecinueve veinte"
-    out = {w: i for i, w in enumerate(units.split())}
-    out["una"] = 1
-    out["un"] = 1
-    veinti = "veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete "
-    veinti += "veintiocho veintinueve"
-    for i, w in enumerate(veinti.split(), start=21):
-        out[w] = i
-    out["veintiún"] = 21
-    out["veintiuna"] = 21
-    tens = _tens("treinta cuarenta cincuenta sesenta setenta ochenta noventa", first=30)
-    _joined_tens(out, tens, units, "y", {"una": 1, "un": 1})
-    out["cien"] = 100
-    out["ciento"] = 100
-    _hundreds(out, "doscientos trescientos cuatrocientos quinientos seiscientos setecientos")
-    _hundreds(out, "ochocientos novecientos", start=8)
-    out["mil"] = 1000
+    n = _numbers("es")
+    out = _base(n)
+    out.update(n.words)
+    tens = dict(zip(range(n.tens_from, 100, 10), n.tens, strict=True))
+    more = {w: v for w, v in n.words.items() if v < 10}
+    _joined_tens(out, tens, n.units, n.conjunction, more)
+    _hundreds(out, n.hundreds)
     return out
 
 
 def _italian() -> dict[str, int]:
-    units = "zero uno due tre quattro cinque sei sette otto nove dieci undici dodici tredici "
-    units += "quattordici quindici sedici diciassette diciotto diciannove"
-    out = {w: i for i, w in enumerate(units.split())}
-    out["un"] = out["una"] = 1
-    tens = _tens("venti trenta quaranta cinquanta sessanta settanta ottanta novanta")
+    n = _numbers("it")
+    out = _base(n)
+    out.update(n.words)
+    tens = dict(zip(range(n.tens_from, 100, 10), n.tens, strict=True))
     # the tens drop their vowel before uno and otto (ventuno, trentotto); tre is tré
     _glued_tens(
         out,
         tens,
-        units,
+        n.units,
         lambda w, unit, u: (w[:-1] if u in (1, 8) else w) + ("tré" if u == 3 else unit),
     )
-    out["cento"] = 100
-    out["mille"] = 1000
-    _glued_multiples(out, units, "cento", "mila")
+    _glued_multiples(out, n.units, n.hundred, n.thousand)
     return out
 
 
 def _portuguese() -> dict[str, int]:
-    units = "zero um dois três quatro cinco seis sete oito nove dez onze doze treze catorze "
-    units += "quinze dezesseis dezessete dezoito dezenove"
-    out = {w: i for i, w in enumerate(units.split())}
-    out["uma"], out["duas"], out["quatorze"] = 1, 2, 14
-    out["dezasseis"], out["dezassete"], out["dezanove"] = 16, 17, 19  # as Portugal writes them
-    tens = _tens("vinte trinta quarenta cinquenta sessenta setenta oitenta noventa")
-    _joined_tens(out, tens, units, "e", {"uma": 1, "duas": 2})
-    out["cem"] = out["cento"] = 100  # cento e vinte: the e after a hundred, see foreign_value
-    _hundreds(out, "duzentos trezentos quatrocentos quinhentos seiscentos setecentos")
-    _hundreds(out, "oitocentos novecentos", start=8)
-    out["mil"] = 1000
+    n = _numbers("pt")
+    out = _base(n)
+    out.update(n.words)  # cento e vinte: the e after a hundred, see foreign_value
+    tens = dict(zip(range(n.tens_from, 100, 10), n.tens, strict=True))
+    more = {w: v for w, v in n.words.items() if v < 10}
+    _joined_tens(out, tens, n.units, n.conjunction, more)
+    _hundreds(out, n.hundreds)
     return out
 
 
 def _dutch() -> dict[str, int]:
-    units = "nul een twee drie vier vijf zes zeven acht negen tien elf twaalf dertien veertien "
-    units += "vijftien zestien zeventien achttien negentien"
-    out = {w: i for i, w in enumerate(units.split())}
-    out["één"] = 1
-    tens = _tens("twintig dertig veertig vijftig zestig zeventig tachtig negentig")
+    n = _numbers("nl")
+    out = _base(n)
+    tens = dict(zip(range(n.tens_from, 100, 10), n.tens, strict=True))
     # the unit, "en", the tens; a diaeresis after a unit ending in e (tweeëntwintig)
     _glued_tens(
-        out, tens, units, lambda w, unit, u: f"{unit}{'ën' if unit.endswith('e') else 'en'}{w}"
+        out, tens, n.units, lambda w, unit, u: f"{unit}{'ën' if unit.endswith('e') else 'en'}{w}"
     )
-    out["honderd"] = 100
-    out["duizend"] = 1000
-    _glued_multiples(out, units, "honderd", "duizend")
+    _glued_multiples(out, n.units, n.hundred, n.thousand)
+    out.update(n.words)
     return out
 
 
 FOREIGN_SCALES: dict[str, int] = {
-    _fold(w): v
-    for w, v in {
-        "million": 10**6,
-        "millions": 10**6,
-        "milliard": 10**9,
-        "milliards": 10**9,
-        "millionen": 10**6,
-        "milliarde": 10**9,
-        "milliarden": 10**9,
-        "millón": 10**6,
-        "millon": 10**6,
-        "millones": 10**6,
-        "milione": 10**6,
-        "milioni": 10**6,
-        "miliardo": 10**9,
-        "miliardi": 10**9,
-        "milhão": 10**6,
-        "milhões": 10**6,
-        "bilhão": 10**9,
-        "bilhões": 10**9,
-        "miljoen": 10**6,
-        "miljard": 10**9,
-    }.items()
+    _fold(w): scales()[w] for lang in _FOREIGN_LANGUAGES for w in _numbers(lang).scales
 }
 """Scale words above the thousands (``deux millions``, ``drei Millionen``, ``dos millones``; and
 after a figure, ``8,7 milioni``, ``3,2 milhões``, ``1,5 miljard``: Portuguese ``bilhão`` is
@@ -593,38 +411,7 @@ FOREIGN_WORDS: dict[str, int] = _phrases()
 spaces interchangeable)."""
 
 FOREIGN_AMBIGUOUS = frozenset(
-    _fold(w)
-    for w in (
-        "un",
-        "une",
-        "uno",
-        "una",
-        "ein",
-        "eine",
-        "einen",
-        "einem",
-        "einer",
-        "eins",
-        "once",
-        "sept",
-        "elf",
-        "null",
-        "mil",
-        "cent",
-        "cents",
-        "dos",
-        "neuf",
-        "tres",
-        "seize",
-        "mille",
-        "zero",
-        "cero",
-        "zéro",
-        "ciento",
-        # Italian, Portuguese and Dutch: English words (due, doze, um), articles (uma, een),
-        # a name (Otto), a French nul and tien, a German sei
-        *("due", "otto", "sei", "um", "uma", "doze", "een", "één", "nul", "tien"),
-    )
+    _fold(w) for lang in _FOREIGN_LANGUAGES for w in _numbers(lang).ambiguous
 )
 """Words that are also common words of English or articles of their own language: read as a
 number only with a unit after them (``un jour``, ``once días``)."""
@@ -635,7 +422,12 @@ def _phrase_pattern(phrase: str) -> str:
 
 
 _ALT = "|".join(_phrase_pattern(p) for p in sorted(FOREIGN_WORDS, key=lambda p: (-len(p), p)))
-GLUED_MARKERS = ("hundert", "tausend", "honderd", "duizend")
+GLUED_MARKERS = tuple(
+    w
+    for lang in _FOREIGN_LANGUAGES
+    if _numbers(lang).glued
+    for w in (_numbers(lang).hundred, _numbers(lang).thousand)
+)
 """German and Dutch write a number below a million as one word: what follows a hundred or a
 thousand is glued to it (``hundertzwanzig``, ``zweitausendfünfhundert``,
 ``tweehonderdvijftig``), in German also after ``und`` (``hundertundzwanzig``)."""

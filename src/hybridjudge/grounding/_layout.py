@@ -29,6 +29,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from hybridjudge.grounding._lexicon import currency_of, lexicon, scales
 from hybridjudge.grounding._normalize import NormalizedText
 from hybridjudge.grounding._patterns import compiled, lazy
 
@@ -45,10 +46,10 @@ _DATA: dict[str, Any] = json.loads(
     (Path(__file__).parent / "data" / "layout.json").read_text(encoding="utf-8")
 )
 
-SCALE_WORDS: dict[str, int] = {str(k): int(v) for k, v in _DATA["scale_words"].items()}
+SCALE_WORDS: dict[str, int] = {w: scales()[w] for w in lexicon("en").statement_scales}
 """Every scale word or abbreviation a scale statement may use, with its multiplier
 (``millions``: 10**6, ``'000s``: 10**3, ``bn``: 10**9), lower case."""
-CURRENCY_SIGNS: frozenset[str] = frozenset(_DATA["currency_signs"])
+CURRENCY_SIGNS: frozenset[str] = frozenset(s for s in currency_of(("signs",)) if len(s) == 1)
 """The signs a PDF extractor may put on a line of their own before a figure."""
 _HEADINGS: tuple[str, ...] = tuple(_DATA["scale_headings"])
 

@@ -24,6 +24,7 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from hybridjudge.grounding._lexicon import alternation, currencies, merged
 from hybridjudge.grounding._patterns import lazy
 
 __all__ = ["NormalizedText", "continental_reading", "letter_runs", "normalize", "normalize_plain"]
@@ -147,7 +148,10 @@ _GROUPED = re.compile(r"\d,\d{3}(?!\d)")
 _INDIAN_GROUPED = re.compile(r"(?<![\d,])\d{1,2}(?:,\d\d){1,6},\d{3}(?![\d,])")
 """A figure in Indian grouping (``1,50,000``, ``2,50,00,000``): read so only in a text with
 :data:`_INDIAN_SIGNAL`; elsewhere ``10,20,300`` is three CSV cells."""
-_INDIAN_SIGNAL = re.compile(r"₹|(?<![a-z])(?:rs\.?\s?\d|inr(?![a-z])|lakhs?|lacs?|crores?|rupees?)")
+_INR = next(c for c in currencies() if c.code == "inr" and c.numbering)
+_INDIAN_SIGNAL = re.compile(
+    rf"₹|(?<![a-z])(?:rs\.?\s?\d|inr(?![a-z])|{alternation((*_INR.numbering, *_INR.names))})"
+)
 
 
 _SPACED_DECIMAL = lazy(
@@ -573,30 +577,9 @@ slower."""
 _CONTINENTAL = re.compile(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?!\d|[.,]\d))")
 """Figures only the continental convention writes: ``3.676,2``, ``1.234.567``."""
 _DECIMAL_COMMA = re.compile(r",(?<=\d,)\d{1,2}(?![\d.,])")
-_CONTINENTAL_SCALES = (
-    *("mio", "mrd", "tsd", "teur", "millionen", "milliarden", "millones", "milioni", "miliardi"),
-    *("miljoen", "miljard", "mld"),
-)
+_CONTINENTAL_SCALES = merged("signal_scales")
 """Scale words no English text writes: one is as good as two other words (``2.100 millones``)."""
-_CONTINENTAL_WORDS = frozenset(
-    (
-        *_CONTINENTAL_SCALES,
-        "milliards",
-        *("der", "die", "das", "und", "betrug", "betragen", "wurde", "wurden", "im", "beim"),
-        *("auf", "bei", "wir", "rund", "etwa", "ist", "sind", "wird", "sich", "nicht", "auch"),
-        *("nach", "zum", "zur", "vom", "eine", "einer", "einem", "einen", "insgesamt", "umsatz"),
-        *("mitarbeiter", "le", "les", "des", "est", "une", "du", "aux", "sont", "dans", "avec"),
-        *("qui", "cette", "leur", "leurs", "environ", "soit", "salari", "chiffre", "affaires"),
-        *("el", "los", "las", "del", "fue", "una", "por", "que", "como", "pero", "entre"),
-        *("hasta", "desde", "sobre", "esta", "este", "asciende", "empleados", "ventas", "es"),
-        *("della", "delle", "degli", "dei", "nel", "nella", "sono", "stato", "stata", "anche"),
-        *("questo", "questa", "tutta", "tutti", "dipendenti", "fatturato", "ricavi", "utile"),
-        *("azienda", "uma", "foi", "foram", "pelo", "pela", "dos", "ao", "seu", "sua", "empresa"),
-        *("receita", "het", "een", "heeft", "hebben", "werd", "werden", "zijn", "bedrijf"),
-        *("omzet", "bedroeg", "medewerkers", "ongeveer", "naar", "niet", "ook", "wordt", "jaar"),
-        *("voor", "bij", "aan", "uit", "deze", "maar", "kost", "kosten", "worden", "geen"),
-    )
-)
+_CONTINENTAL_WORDS = frozenset((*_CONTINENTAL_SCALES, *merged("signal_words")))
 """Words of German, French, Spanish, Italian, Portuguese and Dutch texts (and their scale
 words): with a decimal comma or two of them, a text writes figures the continental way. None
 is an English word (``et``, ``al``, ``en``, ``la``, ``con``, ``par``, ``pour``, ``lag``, ``mit``,

@@ -35,7 +35,6 @@ from hybridjudge.grounding._languages import (
     FOREIGN_FIRST_WORDS,
     FOREIGN_MONTHS,
     FOREIGN_PHRASE_SOURCE,
-    FOREIGN_SCALES,
     FOREIGN_UNIT_ALIASES,
     FOREIGN_WORDS,
     GLUED_MARKERS,
@@ -47,6 +46,16 @@ from hybridjudge.grounding._languages import (
     foreign_dates_possible,
     foreign_value,
     mixed_value,
+)
+from hybridjudge.grounding._lexicon import (
+    NumberWords,
+    alternation,
+    currency_of,
+    figure_forms,
+    lexicon,
+    merged,
+    months,
+    scales,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
 from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
@@ -68,155 +77,21 @@ __all__ = [
 
 # ---------------------------------------------------------------------------------------------
 # Units: alias -> (canonical unit, dimension, factor to the dimension's base unit). Conversions
-# are exact and only inside a dimension; unknown words after a number are not units.
-_UNIT_GROUPS: tuple[tuple[str, str, Fraction, tuple[str, ...]], ...] = (
-    ("mcg", "mass", Fraction(1, 10**6), ("mcg", "μg", "ug", "microgram", "micrograms")),
-    ("mg", "mass", Fraction(1, 1000), ("mg", "milligram", "milligrams", "milligramme")),
-    ("g", "mass", Fraction(1), ("g", "gm", "gram", "grams", "gramme", "grammes")),
-    ("kg", "mass", Fraction(1000), ("kg", "kilogram", "kilograms", "kilo", "kilos")),
-    (
-        "μl",
-        "volume",
-        Fraction(1, 10**6),
-        ("μl", "ul", "microliter", "microliters", "microlitre", "microlitres"),
-    ),
-    (
-        "ml",
-        "volume",
-        Fraction(1, 1000),
-        ("ml", "milliliter", "milliliters", "millilitre", "millilitres", "cc"),
-    ),
-    ("cl", "volume", Fraction(1, 100), ("cl", "centiliter", "centilitre")),
-    ("dl", "volume", Fraction(1, 10), ("dl", "deciliter", "deciliters", "decilitre", "decilitres")),
-    ("l", "volume", Fraction(1), ("l", "liter", "liters", "litre", "litres")),
-    (
-        "μm",
-        "length",
-        Fraction(1, 10**6),
-        ("μm", "um", "micrometer", "micrometers", "micrometre", "micrometres", "micron", "microns"),
-    ),
-    (
-        "mm",
-        "length",
-        Fraction(1, 1000),
-        ("mm", "millimeter", "millimeters", "millimetre", "millimetres"),
-    ),
-    (
-        "cm",
-        "length",
-        Fraction(1, 100),
-        ("cm", "centimeter", "centimeters", "centimetre", "centimetres"),
-    ),
-    ("m", "length", Fraction(1), ("m", "meter", "meters", "metre", "metres")),
-    ("km", "length", Fraction(1000), ("km", "kilometer", "kilometers", "kilometre", "kilometres")),
-    # US customary units, by their exact definitions (not "in": a preposition; not "pound": a
-    # currency too)
-    ("lb", "mass", Fraction(45359237, 100000), ("lb", "lbs")),
-    ("oz", "mass", Fraction(28349523125, 10**9), ("oz", "ounce", "ounces")),
-    ("inch", "length", Fraction(254, 10000), ("inch", "inches")),
-    ("ft", "length", Fraction(3048, 10000), ("ft", "foot", "feet")),
-    ("yd", "length", Fraction(9144, 10000), ("yd", "yds", "yard", "yards")),
-    ("mi", "length", Fraction(1609344, 1000), ("mi", "mile", "miles")),
-    (
-        "fl oz",
-        "volume",
-        Fraction(295735295625, 10**13),
-        ("fl oz", "fl. oz", "fluid ounce", "fluid ounces"),
-    ),
-    ("gal", "volume", Fraction(3785411784, 10**9), ("gal", "gallon", "gallons")),
-    ("ms", "time", Fraction(1, 1000), ("ms", "millisecond", "milliseconds")),
-    ("s", "time", Fraction(1), ("s", "sec", "secs", "second", "seconds")),
-    ("min", "time", Fraction(60), ("min", "mins", "minute", "minutes")),
-    ("h", "time", Fraction(3600), ("h", "hr", "hrs", "hour", "hours")),
-    ("day", "time", Fraction(86400), ("day", "days")),
-    ("week", "time", Fraction(604800), ("wk", "wks", "week", "weeks")),
-    ("month", "calendar", Fraction(1), ("mo", "mos", "month", "months")),
-    ("year", "calendar", Fraction(12), ("yr", "yrs", "year", "years")),
-    ("decade", "calendar", Fraction(120), ("decade", "decades")),
-    ("century", "calendar", Fraction(1200), ("century", "centuries")),
-    ("mol", "amount", Fraction(1), ("mol", "mole", "moles")),
-    ("mmol", "amount", Fraction(1, 1000), ("mmol", "millimole", "millimoles")),
-    ("μmol", "amount", Fraction(1, 10**6), ("μmol", "umol", "micromole", "micromoles")),
-    ("nmol", "amount", Fraction(1, 10**9), ("nmol", "nanomole", "nanomoles")),
-    (
-        "°c",
-        "temp_c",
-        Fraction(1),
-        (
-            "°c",
-            "° c",
-            "degrees c",
-            "degrees celsius",
-            "degree celsius",
-            "celsius",
-            "degrees centigrade",
-        ),
-    ),
-    (
-        "°f",
-        "temp_f",
-        Fraction(1),
-        ("°f", "° f", "degrees f", "degrees fahrenheit", "degree fahrenheit", "fahrenheit"),
-    ),
-    ("usd", "currency-usd", Fraction(1), ("usd", "dollar", "dollars", "us$")),
-    # after the figure, as German, French and Spanish write euros ("150 €", "150 M€")
-    ("eur", "currency-eur", Fraction(1), ("eur", "euro", "euros", "€")),
-    ("gbp", "currency-gbp", Fraction(1), ("gbp",)),
-    # hundredths: "45 cents" is $0.45 (the dollar's, as English writes it), "45 pence" £0.45
-    ("cent", "currency-usd", Fraction(1, 100), ("cent", "cents", "¢")),
-    ("pence", "currency-gbp", Fraction(1, 100), ("pence",)),
-    ("cny", "currency-cny", Fraction(1), ("cny", "rmb", "yuan")),
-    ("jpy", "currency-jpy", Fraction(1), ("jpy", "yen")),
-    ("krw", "currency-krw", Fraction(1), ("krw",)),
-    ("thb", "currency-thb", Fraction(1), ("thb",)),
-    # data (SI prefixes are powers of 1000, IEC's of 1024: an index also reads the former as
-    # the latter, see binary_bytes), bit rates ("bps" alone is basis points), frequency,
-    # power, energy, electric charge and voltage; a lower-case "m" is milli, the upper-case
-    # "MW", "MWh" and "MJ" are mega (_UPPER_UNITS)
-    ("byte", "data", Fraction(1), ("byte", "bytes")),
-    ("kb", "data", Fraction(10**3), ("kb", "kilobyte", "kilobytes")),
-    ("mb", "data", Fraction(10**6), ("mb", "megabyte", "megabytes")),
-    ("gb", "data", Fraction(10**9), ("gb", "gigabyte", "gigabytes")),
-    ("tb", "data", Fraction(10**12), ("tb", "terabyte", "terabytes")),
-    ("pb", "data", Fraction(10**15), ("pb", "petabyte", "petabytes")),
-    ("kib", "data", Fraction(2**10), ("kib", "kibibyte", "kibibytes")),
-    ("mib", "data", Fraction(2**20), ("mib", "mebibyte", "mebibytes")),
-    ("gib", "data", Fraction(2**30), ("gib", "gibibyte", "gibibytes")),
-    ("tib", "data", Fraction(2**40), ("tib", "tebibyte", "tebibytes")),
-    ("kbps", "bitrate", Fraction(10**3), ("kbps", "kbit/s")),
-    ("mbps", "bitrate", Fraction(10**6), ("mbps", "mbit/s")),
-    ("gbps", "bitrate", Fraction(10**9), ("gbps", "gbit/s")),
-    ("hz", "frequency", Fraction(1), ("hz", "hertz")),
-    ("khz", "frequency", Fraction(10**3), ("khz", "kilohertz")),
-    ("mhz", "frequency", Fraction(10**6), ("mhz", "megahertz")),
-    ("ghz", "frequency", Fraction(10**9), ("ghz", "gigahertz")),
-    ("w", "power", Fraction(1), ("w", "watt", "watts")),
-    ("mw", "power", Fraction(1, 1000), ("mw", "milliwatt", "milliwatts")),
-    ("kw", "power", Fraction(10**3), ("kw", "kilowatt", "kilowatts")),
-    ("MW", "power", Fraction(10**6), ("megawatt", "megawatts")),
-    ("gw", "power", Fraction(10**9), ("gw", "gigawatt", "gigawatts")),
-    ("j", "energy", Fraction(1), ("joule", "joules")),
-    ("mj", "energy", Fraction(1, 1000), ("mj", "millijoule", "millijoules")),
-    ("kj", "energy", Fraction(10**3), ("kj", "kilojoule", "kilojoules")),
-    ("MJ", "energy", Fraction(10**6), ("megajoule", "megajoules")),
-    ("kcal", "energy", Fraction(4184), ("kcal", "kilocalorie", "kilocalories")),
-    ("wh", "energy", Fraction(3600), ("wh", "watt-hour", "watt-hours")),
-    ("mwh", "energy", Fraction(36, 10), ("mwh", "milliwatt-hour", "milliwatt-hours")),
-    ("kwh", "energy", Fraction(36 * 10**5), ("kwh", "kilowatt-hour", "kilowatt-hours")),
-    ("MWh", "energy", Fraction(36 * 10**8), ("megawatt-hour", "megawatt-hours")),
-    ("gwh", "energy", Fraction(36 * 10**11), ("gwh", "gigawatt-hour", "gigawatt-hours")),
-    ("twh", "energy", Fraction(36 * 10**14), ("twh", "terawatt-hour", "terawatt-hours")),
-    ("mah", "charge", Fraction(36, 10), ("mah",)),
-    ("v", "voltage", Fraction(1), ("volt", "volts")),
-    ("kv", "voltage", Fraction(10**3), ("kv", "kilovolt", "kilovolts")),
-    # "degrees" alone (temperature or angle?) is consumed but carries no unit.
-    ("", "", Fraction(1), ("degrees", "degree", "°")),
-)
+# are exact and only inside a dimension; unknown words after a number are not units. The
+# definitions and symbols are und.json's, the English names en.json's (data/lexicon/).
 
-_UNITS: dict[str, tuple[str | None, str | None, Fraction]] = {}
-for _canon, _dim, _factor, _aliases in _UNIT_GROUPS:
-    for _alias in _aliases:
-        _UNITS[_alias] = (_canon or None, _dim or None, _factor)
+
+def _unit_table() -> dict[str, tuple[str | None, str | None, Fraction]]:
+    out: dict[str, tuple[str | None, str | None, Fraction]] = {}
+    for canon, definition in lexicon("und").unit_definitions.items():
+        unit = (canon or None, definition.dimension or None, Fraction(definition.factor))
+        for lang in ("und", "en"):
+            for alias in lexicon(lang).units.get(canon, ()):
+                out[alias] = unit
+    return out
+
+
+_UNITS: dict[str, tuple[str | None, str | None, Fraction]] = _unit_table()
 _BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in _UNITS.values() if canon}
 _UPPER_UNITS = {"mw": _BY_CANON["MW"], "mwh": _BY_CANON["MWh"], "mj": _BY_CANON["MJ"]}
 """Units whose lower-case form is milli and upper-case ``M`` mega (``5 MW``, ``5 mW``)."""
@@ -236,106 +111,36 @@ def binary_bytes(q: Quantity) -> Fraction | None:
     return q.base_value if power is None else q.value * 1024**power
 
 
-_CURRENCY_SYMBOLS = {
-    "$": "usd",
-    "€": "eur",
-    "£": "gbp",
-    "¥": "jpy",
-    "₹": "inr",
-    # a dollar sign with its country's prefix (normalised text is lower case): US$9.9, HK$512
-    "us$": "usd",
-    "hk$": "hkd",
-    "nz$": "nzd",
-    "nt$": "twd",
-    "s$": "sgd",
-    "c$": "cad",
-    "a$": "aud",
-    "r$": "brl",
-    # the rupee written out before a figure: Rs. 500, Rs 1,50,000, Rs.600
-    "rs": "inr",
-    "rs.": "inr",
-    # the Malaysian ringgit: RM5.0 million, RM 250
-    "rm": "myr",
-}
-_CURRENCY_CODES = {
-    **{c: c for c in ("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "cny", "inr", "krw")},
-    **{c: c for c in ("thb", "nzd", "sek", "nok", "dkk", "hkd", "sgd", "brl", "mxn", "zar")},
-    **{c: c for c in ("aed", "sar", "qar", "kwd", "pln", "czk", "huf", "ils", "idr", "vnd")},
-    **{c: c for c in ("ngn", "kes", "egp", "ron", "clp", "ars", "myr", "twd")},
-    "rmb": "cny",
-}
+_CURRENCY_CODES: dict[str, str] = currency_of(("codes",))
 """Upper-case ISO codes written before a figure (``USD 9.9 billion``, ``EUR 3.2bn``): its
 currency. After a figure only the codes in the unit table are read (``9.9 usd``), as other
 three-letter words after a number are rarely currencies (``5 CAD drawings``)."""
-_CURRENCY_SYMBOLS.update(_CURRENCY_CODES)  # a code glued to its figure is read as a sign
-_GLUED_CODES = "(?:" + "|".join(_CURRENCY_CODES) + ")"
+_CURRENCY_SYMBOLS: dict[str, str] = currency_of(("signs", "codes"))
+"""Every sign written before a figure (``$``, ``US$``, ``Rs.``, ``RM``) with its currency; and
+the codes of :data:`_CURRENCY_CODES`, as a code glued to its figure is read as a sign."""
+_GLUED_CODES = "(?:" + alternation(_CURRENCY_CODES) + ")"
 """The codes of :data:`_CURRENCY_CODES`, as glued to a figure (``USD500 million``, ``AED5
 million``; codes that are English words, ``TRY``, ``PEN``, are in neither)."""
 _DOLLAR_PREFIXES = (
     "(?:" + "|".join(k[:-1] for k in _CURRENCY_SYMBOLS if k.endswith("$") and k != "$") + ")"
 )
 """The country prefixes of a dollar sign (``us``, ``hk``...), from :data:`_CURRENCY_SYMBOLS`."""
-_WRITTEN_CURRENCIES = r"(?:rs\.?|rm)(?=\s?\d)"
+_WRITTEN_CURRENCIES = (
+    "(?:"
+    + alternation(k for k in currency_of(("signs",)) if k.isalpha() or k.endswith("."))
+    + r")(?=\s?\d)"
+)
 _CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}")
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
 code glued to the figure (``USD500 million``, ``RMB3,550 million``), the rupee written out
 (``Rs. 500``, ``Rs.600``) or the ringgit (``RM5.0 million``: read as an identifier ``rm5``, its
 figure was lost)."""
 
-_SCALES: dict[str, int] = {
-    "thousand": 10**3,
-    "million": 10**6,
-    "billion": 10**9,
-    "trillion": 10**12,
-    "k": 10**3,
-    "m": 10**6,
-    "mm": 10**6,
-    "mn": 10**6,
-    "b": 10**9,
-    "bn": 10**9,
-    "tn": 10**12,
-    # news-wire and informal abbreviations: "$539 mln", "$1.2 bln", "$539 mil"
-    "mln": 10**6,
-    "bln": 10**9,
-    "mil": 10**6,
-    # French, German and Spanish, after a figure (1,9 Millionen Euro, 3,5 milliards): the
-    # scale words of the number-word tables, accents kept as written, and abbreviations
-    **FOREIGN_SCALES,
-    "millón": 10**6,
-    # a thousand millions, as Spain and Portugal write a billion (1,2 mil millones de euros)
-    **dict.fromkeys(("mil millones", "mil milhões", "mil milhoes"), 10**9),
-    "mio.": 10**6,
-    "mio": 10**6,
-    "mrd.": 10**9,
-    "mrd": 10**9,
-    "mld.": 10**9,  # Italian and Dutch (1,5 mld di euro, 1,5 mld euro)
-    "mld": 10**9,
-    # before a euro sign, as French and German abbreviate (150 M€, 1,2 Md€, 3,5 Mds€, 500 k€,
-    # 1.234 T€)
-    "md": 10**9,
-    "mds": 10**9,
-    "t": 10**3,
-    "万": 10**4,
-    "萬": 10**4,
-    "亿": 10**8,
-    "億": 10**8,
-    "兆": 10**12,
-    # Thai, after a figure (1,200 ล้านบาท: 1,200 million baht; 1.2 พันล้าน: 1.2 billion)
-    "ล้านล้าน": 10**12,
-    "แสนล้าน": 10**11,
-    "หมื่นล้าน": 10**10,
-    "พันล้าน": 10**9,
-    "ร้อยล้าน": 10**8,
-    "ล้าน": 10**6,
-    "แสน": 10**5,
-    "หมื่น": 10**4,
-    # Indian numbering: a lakh is 100,000, a crore 10,000,000 (1.5 lakh, ₹500 crore)
-    **dict.fromkeys(("lakh", "lakhs", "lac", "lacs"), 10**5),
-    **dict.fromkeys(("crore", "crores"), 10**7),
-}
+_SCALES: dict[str, int] = scales("figure")
 """The one table of scale words and abbreviations after a number (``2.5 million``, ``$82.9M``,
 ``$12.4bn``, ``10k``, ``1.5万``) and in number words (``three million``)."""
-_SCALE_WORDS = ("thousand", "million", "billion", "trillion")
+_SCALE_WORDS = (lexicon("en").numbers or NumberWords()).scales
+"""The scale words of English number words (``three million``)."""
 _CASE_SENSITIVE_SCALES = frozenset({"m", "mm"})
 """``82.9M`` is millions, ``82.9m`` metres (``mm`` millimetres) unless a currency is written
 (``$5m``, ``5m euros``) or what follows is counted, not measured (``1.2m active users``)."""
@@ -349,64 +154,10 @@ _COUNTED_AFTER = lazy(
 """Nouns after ``1.2m`` that make it millions of something, not metres."""
 _NO_UNIT: tuple[str | None, str | None, Fraction] = (None, None, Fraction(1))
 
-_SMALL = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-}
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_MONTHS = {
-    "january": 1,
-    "jan": 1,
-    "february": 2,
-    "feb": 2,
-    "march": 3,
-    "mar": 3,
-    "april": 4,
-    "apr": 4,
-    "may": 5,
-    "june": 6,
-    "jun": 6,
-    "july": 7,
-    "jul": 7,
-    "august": 8,
-    "aug": 8,
-    "september": 9,
-    "sept": 9,
-    "sep": 9,
-    "october": 10,
-    "oct": 10,
-    "november": 11,
-    "nov": 11,
-    "december": 12,
-    "dec": 12,
-}
+_EN = lexicon("en").numbers or NumberWords()
+_SMALL = {w: i for i, w in enumerate(_EN.units)}
+_TENS = {w: t for t, w in zip(range(_EN.tens_from, 100, 10), _EN.tens, strict=True)}
+_MONTHS = months(("en",))
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -438,7 +189,7 @@ def _alt(words: Iterable[str]) -> str:
 
 
 _UNIT_ALT = _alt(_UNITS)
-_WORD_ALT = _alt([*_SMALL, *_TENS, "hundred", "dozen", *_SCALE_WORDS])
+_WORD_ALT = _alt([*_SMALL, *_TENS, *_EN.words, *_SCALE_WORDS])
 _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
 Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
@@ -631,14 +382,23 @@ def _unit_part(prefix: str) -> str:
     )
 
 
-_FOREIGN_MULT = _alt([*(w for w in FOREIGN_SCALES if w not in _SCALE_WORDS), "millón"])
-_MULT = rf"""(?:[ \t]mil[ ](?:millones|milhões|milhoes)(?![a-z])|[ \t]?(?:thousand|million|billion|trillion)(?![a-z])|[ \t]?(?:bn|mn|tn|mln|bln|mil)(?![a-z])
-       |[ \t](?:{_FOREIGN_MULT})(?![a-z])
-       |[ \t](?:mio|mrd|mld)(?:\.|(?![a-z]))
-       |[ \t](?:lakhs?|lacs?|crores?)(?![a-z])
-       |[ \t]?(?:mds|md|mrd|m|k|t)(?=[ \t]?€)
-       |(?:mm|m|b|k)(?![a-zμ°])|[ \t]?[万萬亿億兆]
-       |[ \t]?(?:ล้านล้าน|แสนล้าน|หมื่นล้าน|พันล้าน|ร้อยล้าน|ล้าน|แสน|หมื่น))"""
+def _mult() -> str:
+    """The scale after a figure, by how each form stands (:func:`figure_forms`): the words are
+    the lexicons', the ways they stand are here."""
+    forms = figure_forms()
+    spaced = forms["spaced"]
+    return (
+        rf"""(?:[ \t](?:{alternation(w for w in spaced if " " in w)}"""
+        rf"""|{_alt(w for w in spaced if " " not in w)})(?![a-z])"""
+        rf"""|[ \t]?(?:{_alt(forms["word"])})(?![a-z])"""
+        rf"""|[ \t](?:{_alt(forms["dotted"])})(?:\.|(?![a-z]))"""
+        rf"""|[ \t]?(?:{_alt(forms["before_euro"])})(?=[ \t]?€)"""
+        rf"""|(?:{_alt(forms["glued"])})(?![a-zμ°])"""
+        rf"""|[ \t]?(?:{alternation(forms["char"])}))"""
+    )
+
+
+_MULT = _mult()
 _CITE_LABELS = (
     *("source", "sources", "source:", "document", "documents", "doc", "docs", "passage"),
     *("passages", "context", "chunk", "chunks", "snippet", "snippets", "excerpt", "excerpts"),
@@ -1441,13 +1201,12 @@ _URL_NO_MAIL = re.compile(_URL_SOURCE)
 """``_URL`` for a text without ``@``: the e-mail alternative, which starts with a letter run,
 cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
 _DECREASE_BEFORE = lazy(
-    r"(?<![\w])(?:(?P<verb>decrease[sd]|declined|declines|fell|falls|dropped|drops|shrank"
-    r"|contracted|down|cut|cuts)|decrease|decline|falls?|drops?|reduction|reduced"
-    r"|loss(?:es)?|lower|negative|deficit|outflows?|minus)"
+    rf"(?<![\w])(?:(?P<verb>{alternation(merged('decrease_verbs'))})"
+    rf"|{alternation(merged('decrease_words'))})"
     r"(?:\s+(?P<by>by|of)|\s+(?P<was>was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
     r"around|roughly|nearly|almost))?\s*$"
 )
-_DECREASE_AFTER = lazy(r"[ \t]+(?:decrease|decline|drop|fall|reduction|lower)(?![\w-])")
+_DECREASE_AFTER = lazy(rf"[ \t]+(?:{alternation(merged('decrease_after'))})(?![\w-])")
 """A decrease stated by a noun after its figure (``a 6% decrease``, ``a $3,015 decline``, ``6%
 lower``)."""
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
@@ -1500,14 +1259,7 @@ def _is_cell(s: str, start: int, end: int) -> bool:
     )
 
 
-_APPROX_WORDS = (
-    *("approximately", "approx.", "approx", "about", "around", "roughly", "nearly", "almost"),
-    *("some", "circa", "ca.", "close to", "estimated", "~", "≈"),
-    # French, German, Spanish, Italian, Portuguese, Dutch
-    *("environ", "approximativement", "près de", "presque", "quasiment", "ungefähr", "etwa"),
-    *("rund", "zirka", "aproximadamente", "alrededor de", "cerca de", "casi", "quasi", "quase"),
-    *("ongeveer", "bijna"),
-)
+_APPROX_WORDS = merged("approximations")
 """Words before a figure that make it an approximation (on the normalised text)."""
 
 
@@ -1521,14 +1273,8 @@ def _ends_with_word(before: str, words: tuple[str, ...]) -> bool:
     return k == 0 or w in ("~", "≈") or not before[k - 1].isalpha()
 
 
-_ABOVE_WORDS = (
-    *("more than", "over", "above", "exceeding", "exceeded", "exceeds", "in excess of"),
-    *("upwards of", "at least", "greater than", "no less than", "not less than"),
-)
-_BELOW_WORDS = (
-    *("less than", "fewer than", "under", "below", "at most", "no more than", "not more than"),
-    "lower than",
-)
+_ABOVE_WORDS = merged("bounds_above")
+_BELOW_WORDS = merged("bounds_below")
 """Words before a figure that make it a bound (``more than 10,000`` for 10,500)."""
 _BOUND_WORDS = (*_ABOVE_WORDS, *_BELOW_WORDS)
 _OPERATOR_END = frozenset("x×*/÷(")
@@ -1681,13 +1427,7 @@ def _flags_in_context(
 
 
 _DECREASE_WORDS = frozenset(
-    w.encode()
-    for w in [
-        *("decrease", "decreased", "decreases", "decline", "declined", "declines", "fell"),
-        *("fall", "falls", "dropped", "drop", "drops", "reduction", "reduced", "loss", "losses"),
-        *("lower", "down", "negative", "deficit", "outflow", "outflows", "minus", "shrank"),
-        *("contracted", "cut", "cuts"),
-    ]
+    w.encode() for w in (*merged("decrease_verbs"), *merged("decrease_words"))
 )
 
 

@@ -1,0 +1,413 @@
+"""The words of the grounding checks, one lexicon per language, read from data files.
+
+``data/lexicon/<language>.json`` holds a language's words under one schema (:class:`Lexicon`):
+scale words with their multipliers and the roles they play, currencies (signs, codes, names),
+month names, units, number words, refusal markers, contrast and condition words. ``und.json``
+(BCP 47 "undetermined") holds what no one language owns: currency signs and ISO codes, CJK
+scale characters. Each file is validated when read (:class:`LexiconError` names the file and
+the field), once per process (:func:`lexicon`).
+
+The checks never write a word list of a language in code: they ask this module for a table
+(:func:`scales`, :func:`currencies`, :func:`months`, ...), merged over :data:`LANGUAGES` in
+that order, and build their expressions from it with :func:`alternation` (escaped, longest
+first). How to add a language or a phrasing: ``docs/lexicons.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from hybridjudge._errors import InputError
+
+__all__ = [
+    "LANGUAGES",
+    "SUBSTRING_LANGUAGES",
+    "Currency",
+    "Lexicon",
+    "LexiconError",
+    "NumberWords",
+    "UnitDefinition",
+    "alternation",
+    "currencies",
+    "currency_of",
+    "figure_forms",
+    "lexicon",
+    "lexicon_dir",
+    "load_lexicon",
+    "merged",
+    "months",
+    "scales",
+]
+
+SUBSTRING_LANGUAGES: tuple[str, ...] = ("zh", "ja", "ko", "th")
+"""Languages whose words attach particles and endings (or are written without spaces): their
+markers and contrast words match as substrings, not on word boundaries."""
+
+LANGUAGES: tuple[str, ...] = (
+    "und",
+    *("en", "fr", "de", "es", "it", "pt", "nl"),
+    *("zh", "ja", "ko", "th"),
+)
+"""The lexicons the package ships, in the order their tables are merged (a word two languages
+share keeps the first one's place)."""
+
+
+class LexiconError(InputError):
+    """A lexicon file that cannot be read or does not follow the schema (code
+    ``invalid_lexicon``): the message names the file and the field.
+
+    Attributes:
+        path: the file.
+        field: the offending field (``scales.million``, ``numbers.units``), or ``None`` when the
+            whole file is unusable.
+    """
+
+    code = "invalid_lexicon"
+
+    def __init__(self, message: str, *, path: Path, field: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.field = field
+
+
+ScaleForm = Literal["word", "spaced", "dotted", "before_euro", "glued", "char"]
+"""How a scale word stands after a figure (:attr:`Lexicon.figure_forms`)."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+class Currency(_Strict):
+    """A currency and how a text writes it."""
+
+    code: str = Field(pattern=r"^[a-z]{3}$")
+    """ISO 4217 code, lower case (``usd``): the dimension is ``currency-<code>``."""
+    signs: tuple[str, ...] = ()
+    """Signs written before a figure, glued or not (``$``, ``us$``, ``rs.``), lower case."""
+    codes: tuple[str, ...] = ()
+    """Codes written before a figure (``usd``, ``rmb``), lower case; read as signs when glued."""
+    names: tuple[str, ...] = ()
+    """Words naming the currency in a scale statement (``dollars``, ``euros``, ``rupees``)."""
+    numbering: tuple[str, ...] = ()
+    """Scale words of the currency's own numbering (``lakh``, ``crore``: keys of the
+    lexicon's scales): a text that writes one groups its figures as that numbering does
+    (``1,50,000``)."""
+
+
+class UnitDefinition(_Strict):
+    """What a canonical unit measures and its factor to the dimension's base unit."""
+
+    dimension: str
+    """The dimension (``mass``, ``time``, ``currency-usd``; empty: read but no unit, as
+    ``degrees`` alone)."""
+    factor: str = Field(pattern=r"^\d+(/\d+)?$")
+    """The exact factor to the dimension's base unit, an integer or a fraction (``1/1000``
+    for ``mg`` of grams)."""
+
+
+class NumberWords(_Strict):
+    """A language's number words: the engine of ``_languages`` composes them by the language's
+    grammar (``einundzwanzig``, ``treinta y cinco``)."""
+
+    units: tuple[str, ...] = ()
+    """The words from zero in order (zero, one, two, ... as far as the language has its own
+    words: nineteen, or twenty in Spanish)."""
+    tens: tuple[str, ...] = ()
+    """The tens words in order, from twenty (Spanish: from thirty; :attr:`tens_from`)."""
+    tens_from: int = 20
+    """The value of the first word of :attr:`tens`."""
+    hundreds: tuple[str, ...] = ()
+    """Hundreds written as one word, from two hundred (Spanish ``doscientos``)."""
+    hundred: str = ""
+    """The hundred as written glued after a unit (``zweihundert``, ``trecento``): ``hundert``."""
+    thousand: str = ""
+    """The thousand as written glued after a unit (``dreitausend``, ``tremila``): ``mila``."""
+    conjunction: str = ""
+    """The word between tens and units (``treinta y cinco``, ``vinte e dois``): ``y``."""
+    glued: bool = False
+    """Whether a number below a million is one word, what follows a hundred or a thousand glued
+    to it (``hundertzwanzig``, ``tweehonderdvijftig``)."""
+    words: dict[str, int] = {}
+    """Further words with their values (``une``: 1, ``cent``: 100, ``mille``: 1000)."""
+    scales: tuple[str, ...] = ()
+    """Scale words written out in number words (``millions``, ``Milliarden``): keys of the
+    lexicon's scales."""
+    ambiguous: tuple[str, ...] = ()
+    """Number words that are also common words (``un``, ``sept``, ``elf``): read as a number
+    only with a unit after them."""
+
+
+class Lexicon(_Strict):
+    """One language's words (the schema of ``data/lexicon/<language>.json``)."""
+
+    language: str = Field(pattern=r"^[a-z]{2,3}$")
+    """BCP 47 primary tag (``en``, ``de``; ``und`` for the words no one language owns)."""
+    name: str
+    """The language's English name."""
+    scales: dict[str, int] = {}
+    """Every scale word or abbreviation with its multiplier (``million``: 10**6, ``crore``:
+    10**7, ``mrd``: 10**9), normalised (lower case)."""
+    figure_scales: tuple[str, ...] = ()
+    """Scales read after a figure (``2.5 million``, ``3,5 Mrd.``): keys of :attr:`scales`."""
+    figure_forms: dict[ScaleForm, tuple[str, ...]] = {}
+    """How the scales of :attr:`figure_scales` stand after a figure (keys of :attr:`scales`):
+    ``word`` (a space or none before, a word end after: ``2.5 million``, ``$12.4bn``),
+    ``spaced`` (a space before: ``1,9 Millionen``, ``500 crore``), ``dotted`` (a space before,
+    a full stop or a word end after: ``3,5 Mrd.``), ``before_euro`` (before a euro sign:
+    ``150 M€``), ``glued`` (glued, no letter after: ``82.9M``), ``char`` (a character of a
+    script without spaces: ``1.5万``, ``1,200 ล้าน``)."""
+    statement_scales: tuple[str, ...] = ()
+    """Scales a table's or a page's scale statement may name (``(in millions)``, ``en
+    milliers d'euros``): keys of :attr:`scales`."""
+    signal_words: tuple[str, ...] = ()
+    """Common words of the language that English texts do not write (``der``, ``los``,
+    ``fatturato``): a text holding two of them is written in a language that writes its
+    figures the continental way (``3.676,2``)."""
+    signal_scales: tuple[str, ...] = ()
+    """Scale words no English text writes (``millones``, ``mrd``; keys of :attr:`scales`):
+    one counts as two :attr:`signal_words`."""
+    currencies: tuple[Currency, ...] = ()
+    """Currencies as this language writes them."""
+    months: dict[str, tuple[str, ...]] = {}
+    """Month names and abbreviations by month number (``"1"``: ``januar``, ``jan``)."""
+    unit_definitions: dict[str, UnitDefinition] = {}
+    """The canonical units with their dimensions and factors (``und.json``): conversions are
+    exact and only inside a dimension."""
+    units: dict[str, tuple[str, ...]] = {}
+    """Unit symbols or words after a number by canonical unit (``day``: ``jours``, ``jour``;
+    ``mg``: ``mg``; a key of the ``unit_definitions`` of ``und.json``)."""
+    counters: tuple[str, ...] = ()
+    """Counter characters after a numeral (``八百名员工``, ``三家公司``): the numeral counts, with
+    no unit."""
+    numbers: NumberWords | None = None
+    """Number words (none for the languages whose numerals are characters)."""
+    approximations: tuple[str, ...] = ()
+    """Words before a figure that make it an approximation (``about``, ``environ``, ``etwa``;
+    ``~``), in the order they are tried (a word that ends another is listed after it)."""
+    bounds_above: tuple[str, ...] = ()
+    """Words before a figure that make it a lower bound (``more than``, ``at least``)."""
+    bounds_below: tuple[str, ...] = ()
+    """Words before a figure that make it an upper bound (``less than``, ``at most``)."""
+    trend_up: tuple[str, ...] = ()
+    """Words of a change upward in running text (``rose``, ``grew``, ``improved``): the
+    direction an answer states for its number (``revenue rose 12%``)."""
+    trend_down: tuple[str, ...] = ()
+    """Words of a change downward (``fell``, ``declined``, ``narrowed``)."""
+    decrease_verbs: tuple[str, ...] = ()
+    """Verbs before a figure that state it as a decrease (``fell 30%``, ``cut by 5``)."""
+    decrease_words: tuple[str, ...] = ()
+    """Other words before a figure that make it a decrease (``a decline of``, ``a loss of``,
+    ``minus``)."""
+    decrease_after: tuple[str, ...] = ()
+    """Nouns after a figure that state a decrease (``a 6% decrease``, ``6% lower``)."""
+    precision: tuple[str, ...] = ()
+    """Words with which a refusal refuses only a detail's precision (``exact``, ``genaue``):
+    such a refusal followed by a statement is a partial answer."""
+    refusals: dict[str, tuple[str, ...]] = {}
+    """Abstention markers by BCP 47 tag (the language, or a script of it: ``zh-Hans``,
+    ``zh-Hant``): ``I don't know``, ``la source ne précise pas``; see
+    :mod:`hybridjudge.grounding._abstention` for their syntax (``^...$``: a whole answer)."""
+    refusal_classes: dict[str, tuple[str, ...]] = {}
+    """Named subsets of :attr:`refusals` that the engine reads apart: ``pronoun`` (English
+    markers whose subject is a pronoun, ``it doesn't include``: a refusal only where the
+    pronoun stands for a source), ``active`` (German markers whose verb has a subject who did
+    not find out, ``nicht feststellen``)."""
+    negations: tuple[str, ...] = ()
+    """Negation cues (``not``, ``without``, ``keine``): an anchor after one is negated."""
+    contrast: tuple[str, ...] = ()
+    """Contrast and hedge words that open what an answer goes on to state (``but``,
+    ``however``, ``probably``)."""
+    contrast_openers: tuple[str, ...] = ()
+    """Words that are a contrast only at the start of a sentence (``Still, ...``)."""
+    condition: tuple[str, ...] = ()
+    """Words that open a condition (``if``, ``unless``, ``falls``, ``a menos que``)."""
+    concession_before: tuple[str, ...] = ()
+    """Words that make a condition word that follows them a concession (``even if``, ``auch
+    wenn``)."""
+    concession_after: tuple[str, ...] = ()
+    """Words that make a condition word before them a concession (``si bien``, ``wenn
+    auch``)."""
+
+    @model_validator(mode="after")
+    def _roles_are_scales(self) -> Lexicon:
+        roles = {
+            "figure_scales": self.figure_scales,
+            "figure_forms": [w for ws in self.figure_forms.values() for w in ws],
+            "statement_scales": self.statement_scales,
+            "signal_scales": self.signal_scales,
+            "numbers.scales": self.numbers.scales if self.numbers else (),
+            "currencies.numbering": [w for c in self.currencies for w in c.numbering],
+        }
+        for field, words in roles.items():
+            missing = [w for w in words if w not in self.scales]
+            if missing:
+                raise ValueError(f"{field}: {missing} not in scales (add them with their value)")
+        unknown = {
+            name: [w for w in words if w not in {m for ms in self.refusals.values() for m in ms}]
+            for name, words in self.refusal_classes.items()
+        }
+        unknown = {name: words for name, words in unknown.items() if words}
+        if unknown:
+            raise ValueError(f"refusal_classes: {unknown} are not refusals of this lexicon")
+        foreign = [t for t in self.refusals if t.split("-")[0] != self.language]
+        if foreign:
+            raise ValueError(f"refusals: tags {foreign} are not of language {self.language!r}")
+        bad = [k for k in self.months if not (k.isdigit() and 1 <= int(k) <= 12)]
+        if bad:
+            raise ValueError(f"months: keys {bad} are not month numbers 1-12")
+        return self
+
+
+def lexicon_dir() -> Path:
+    """The folder of the packaged lexicons."""
+    return Path(__file__).parent / "data" / "lexicon"
+
+
+def load_lexicon(path: Path) -> Lexicon:
+    """The lexicon of one file, validated. :class:`LexiconError` names the file and the
+    field when the file cannot be read or breaks the schema."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LexiconError(
+            f"lexicon {path}: cannot be read as JSON ({exc}); fix the file's syntax", path=path
+        ) from exc
+    try:
+        lex = Lexicon.model_validate(raw)
+    except ValidationError as exc:
+        where = [".".join(str(p) for p in e["loc"]) or "(file)" for e in exc.errors()]
+        fields = "; ".join(f"{w}: {e['msg']}" for w, e in zip(where, exc.errors(), strict=True))
+        raise LexiconError(
+            f"lexicon {path}: {fields} (the schema: hybridjudge.grounding._lexicon.Lexicon, "
+            "docs/lexicons.md)",
+            path=path,
+            field=where[0],
+        ) from exc
+    if lex.language != path.stem:
+        raise LexiconError(
+            f"lexicon {path}: language is {lex.language!r}, the file name says {path.stem!r}; "
+            "name the file after its language",
+            path=path,
+            field="language",
+        )
+    return lex
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` read from JSON with every list a tuple (as the schema's fields hold them)."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
+
+
+def _constructed(raw: dict[str, Any]) -> Lexicon:
+    """A packaged lexicon as :class:`Lexicon`, built without validation (see :func:`lexicon`)."""
+    fields = {k: _frozen(v) for k, v in raw.items()}
+    if "currencies" in fields:
+        fields["currencies"] = tuple(Currency.model_construct(**c) for c in fields["currencies"])
+    if "numbers" in fields:
+        fields["numbers"] = NumberWords.model_construct(**fields["numbers"])
+    if "unit_definitions" in fields:
+        fields["unit_definitions"] = {
+            k: UnitDefinition.model_construct(**v) for k, v in fields["unit_definitions"].items()
+        }
+    return Lexicon.model_construct(**fields)
+
+
+@functools.cache
+def lexicon(language: str) -> Lexicon:
+    """The packaged lexicon of ``language``, read once per process.
+
+    The packaged files are validated against the schema by the test suite
+    (``tests/grounding/test_lexicon.py`` loads each with :func:`load_lexicon` and compares);
+    here they are read without pydantic's validation, which would cost every process that
+    imports the checks about 100 ms (building the validators and pydantic's scan of the
+    installed plugins) for files that cannot change after the wheel is built. A file of your
+    own goes through :func:`load_lexicon`."""
+    path = lexicon_dir() / f"{language}.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return load_lexicon(path)  # the error, named by the validating loader
+    if not isinstance(raw, dict) or raw.get("language") != language:
+        return load_lexicon(path)
+    return _constructed(raw)
+
+
+def merged(field: str, languages: Iterable[str] = LANGUAGES) -> tuple[str, ...]:
+    """The words of a list field (``refusals``, ``contrast``, ...) over ``languages``, in
+    order, each once."""
+    return tuple(dict.fromkeys(w for lang in languages for w in getattr(lexicon(lang), field)))
+
+
+@functools.cache
+def scales(role: str | None = None) -> dict[str, int]:
+    """The one table of scale words and their multipliers, over every language; with ``role``
+    (``"figure"`` or ``"statement"``) only the words that play it."""
+    out: dict[str, int] = {}
+    for lang in LANGUAGES:
+        lex = lexicon(lang)
+        words = lex.scales if role is None else getattr(lex, f"{role}_scales")
+        for w in words:
+            out.setdefault(w, lex.scales[w])
+    return out
+
+
+@functools.cache
+def figure_forms() -> dict[ScaleForm, tuple[str, ...]]:
+    """The scale words of every lexicon by how they stand after a figure."""
+    out: dict[ScaleForm, dict[str, None]] = {}
+    for lang in LANGUAGES:
+        for form, words in lexicon(lang).figure_forms.items():
+            out.setdefault(form, {}).update(dict.fromkeys(words))
+    return {form: tuple(words) for form, words in out.items()}
+
+
+@functools.cache
+def currencies() -> tuple[Currency, ...]:
+    """Every currency of every lexicon (a currency several lexicons write is listed once per
+    lexicon; :func:`currency_of` reads them in order)."""
+    return tuple(c for lang in LANGUAGES for c in lexicon(lang).currencies)
+
+
+@functools.cache
+def currency_of(kinds: tuple[str, ...] = ("signs", "codes", "names")) -> dict[str, str]:
+    """Each written form of the given kinds (``signs``, ``codes``, ``names``) -> its ISO code;
+    the first lexicon to write a form decides it."""
+    out: dict[str, str] = {}
+    for kind in kinds:
+        for c in currencies():
+            for w in getattr(c, kind):
+                out.setdefault(w, c.code)
+    return out
+
+
+@functools.cache
+def months(languages: tuple[str, ...] = LANGUAGES) -> dict[str, int]:
+    """Month name or abbreviation -> month number, over ``languages``."""
+    out: dict[str, int] = {}
+    for month in range(1, 13):
+        for lang in languages:
+            for name in lexicon(lang).months.get(str(month), ()):
+                out.setdefault(name, month)
+    return out
+
+
+def alternation(words: Iterable[str], *, space: str | None = None) -> str:
+    """A regex alternation of ``words``, longest first (then alphabetical), each escaped: the
+    order an engine that tries branches one by one needs to prefer the longest word. With
+    ``space`` (``r"\\s+"``), a space inside a word matches that expression."""
+    ordered = sorted(set(words), key=lambda w: (-len(w), w))
+    if space is None:
+        return "|".join(re.escape(w) for w in ordered)
+    return "|".join(space.join(re.escape(p) for p in w.split(" ")) for w in ordered)
