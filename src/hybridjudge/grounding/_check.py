@@ -1361,14 +1361,16 @@ class GroundingContext:
 
         return windows.memo(("caption",), read)
 
-    def fast_find(self, q: Quantity, written: str) -> _Occ | None:
+    def fast_find(self, q: Quantity, written: str, meta: Meta | None = None) -> _Occ | None:
         """``q`` (written ``written`` in the answer, normalised) found as the context writes it,
         from the lines around the occurrences of its digits only (:mod:`grounding._fast`), or
         ``None``: not so found, or the full index is already built (look there). A figure found
         here is one the full index finds (the window's quantities are a subset of it); the
         occurrence named may differ where the context writes the value more than once (the full
         index may name another occurrence, or another reading of it: ``11.4%`` before a cell
-        ``11.4``)."""
+        ``11.4``). With ``meta`` (the answer's), a figure of money with its own scale word
+        is also found as a cell whose scale the context does not state (``$1,496.5 million``
+        for ``1,496.5``: :func:`_fast_mantissa`)."""
         windows = self._windows()
         needle = needle_of(written) if windows is not None else None
         if windows is None or needle is None:
@@ -1395,7 +1397,7 @@ class GroundingContext:
             shifted = [replace(x, start=x.start - offset, end=x.end - offset) for x in scopes]
             index = _Index(loose_percent=False)
             self._index_passage(i, line, shifted, index, markdown)
-            occ = index.find(q)
+            occ = index.find(q) or _fast_mantissa(index, q, meta)
             if occ is not None:
                 return occ[0], occ[1], (occ[2][0] + offset, occ[2][1] + offset), occ[3]
         return None
@@ -1429,9 +1431,20 @@ class GroundingContext:
             index = _Index(loose_percent=False)
             idents: set[str] = set()
             parsed: list[tuple[Scan, list[_Scope]]] = []
-            # the layout first: a table laid out a cell per line becomes rows (offsets kept)
-            scans = [scan(read_layout(normalize(passage))) for passage in self.passages]
-            scopes_of = [_scopes(sc.norm.text, sc.words) for sc in scans]
+            # the layout first: a table laid out a cell per line becomes rows (offsets kept);
+            # the passages the fast path has read are not read again
+            fast = self._fast
+            scans = [
+                scan(fast.laid(i) if fast is not None else read_layout(normalize(passage)))
+                for i, passage in enumerate(self.passages)
+            ]
+            scopes_of = [
+                fast.memo(("scopes", i), functools.partial(_scopes, sc.norm.text, sc.words))
+                if fast is not None
+                else _scopes(sc.norm.text, sc.words)
+                for i, sc in enumerate(scans)
+            ]
+            self._fast = None  # the full index answers from now on
             if len(scans) > 1:
                 _caption_scopes(scans, scopes_of)
             for i, (sc, scopes) in enumerate(zip(scans, scopes_of, strict=True)):
@@ -1939,6 +1952,22 @@ class GroundingContext:
         )
 
 
+def _fast_mantissa(index: _Index, q: Quantity, meta: Meta | None) -> _Occ | None:
+    """A figure of money with its own scale word found as a cell whose scale the context does
+    not state, written with as many decimals at least (:attr:`_Index.mantissa`), as
+    :meth:`GroundingChecker._lookup` finds it when nothing else does: the figure is traced
+    either way (the full path may name another occurrence, or the question's)."""
+    if meta is None or q.kind != "number":
+        return None
+    mult, decimals, _sig, flags = meta
+    if not flags & F_OWN_SCALE or mult == 1 or flags & F_DECADE:  # a decade goes elsewhere
+        return None
+    if q.dimension is not None and not q.dimension.startswith("currency-"):
+        return None
+    known = index.mantissa.get(_k(None, q.value / mult))
+    return known[0] if known is not None and known[1] >= decimals else None
+
+
 def prepare_context(context: str | Sequence[str] | GroundingContext) -> GroundingContext:
     """Parse a context once for reuse across many answers (keep the result; nothing is cached
     behind your back). The parse happens here, so checks that follow only read it."""
@@ -2354,7 +2383,7 @@ class GroundingChecker:
                 occ = memo[key]
             except KeyError:
                 a, b = sc.norm_spans[n]
-                occ = self.context.fast_find(q, sc.norm.text[a:b]) or self._lookup(q, meta)
+                occ = self.context.fast_find(q, sc.norm.text[a:b], meta) or self._lookup(q, meta)
                 if len(memo) >= _MEMO_MAX:
                     memo.clear()
                 memo[key] = occ
