@@ -4,7 +4,7 @@ A figure of the answer that stands in the context as written is found from the l
 its digits, without the context's full index; every other figure goes the full way. Nothing
 may change but the cost: for every answer of the repository's corpora (OpenGATE, HaluEval),
 of TAT-QA dev (``validity/data``, its tables in every layout ``validity/tatqa.py`` renders) and
-of FinanceBench (``../shared/data/financebench``, skipped when absent), the findings and the
+of FinanceBench (``validity/financebench.py`` finds it; skipped when absent), the findings and the
 source of every figure's trace are the same with the fast path on and off
 (``grounding._fast.ENABLED``, what ``HYBRIDJUDGE_GROUNDING_FULL=1`` sets). The occurrence a
 figure is traced to may differ where the context writes the same value twice (the full index
