@@ -45,6 +45,7 @@ def _both(job: Job, monkeypatch: pytest.MonkeyPatch) -> tuple[GroundingReport, G
     monkeypatch.setattr(fast, "ENABLED", False)
     full = check_grounding(answer, passages, question=question)
     monkeypatch.setattr(fast, "ENABLED", True)
+    monkeypatch.setattr(fast, "MIN_CHARS", 0)  # short contexts too (parsed whole by default)
     quick = check_grounding(answer, passages, question=question)
     return full, quick
 
@@ -123,7 +124,15 @@ def test_financebench_gets_the_same_verdicts(monkeypatch: pytest.MonkeyPatch) ->
     assert moved <= len(jobs) // 20
 
 
-def test_a_figure_as_written_needs_no_index() -> None:
+def test_a_short_context_is_parsed_whole() -> None:
+    context = GroundingContext("Revenue was $12.0 million.")
+    assert len(context.passages[0]) < fast.MIN_CHARS
+    assert check_grounding("Revenue was $12.0 million.", context).grounded
+    assert context._index is not None
+
+
+def test_a_figure_as_written_needs_no_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "MIN_CHARS", 0)
     # the cell "1,496.5" under a caption in another passage: "$1,496.5 million" is found from
     # the lines around it; the full index is never built
     context = GroundingContext(
@@ -138,7 +147,8 @@ def test_a_figure_as_written_needs_no_index() -> None:
     assert context._index is None
 
 
-def test_a_figure_not_as_written_builds_the_index() -> None:
+def test_a_figure_not_as_written_builds_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "MIN_CHARS", 0)
     context = GroundingContext("Revenue was $12.0 million and costs $8.0 million.")
     report = check_grounding("Profit was $4.0 million.", context)
     assert report.grounded  # a difference: the derivation search

@@ -1283,6 +1283,8 @@ class GroundingContext:
         if self._index is not None or not _fast.ENABLED:
             return None
         if self._fast is None:
+            if sum(map(len, self.passages)) < _fast.MIN_CHARS:
+                return None  # a short context: parsed whole (grounding._fast.MIN_CHARS)
             self._fast = Windows(self.passages, self._whole)
         return self._fast
 

@@ -34,10 +34,14 @@ from hybridjudge.grounding._layout import read_layout
 from hybridjudge.grounding._normalize import NormalizedText, normalize
 from hybridjudge.grounding._quantities import F_YEAR, Scan, scan
 
-__all__ = ["ENABLED", "MAX_WINDOWS", "Window", "Windows", "needle_of"]
+__all__ = ["ENABLED", "MAX_WINDOWS", "MIN_CHARS", "Window", "Windows", "needle_of"]
 
 ENABLED: bool = os.environ.get("HYBRIDJUDGE_GROUNDING_FULL", "") not in ("1", "true", "yes")
 """Whether :class:`Windows` is used at all (``HYBRIDJUDGE_GROUNDING_FULL=1`` turns it off)."""
+
+MIN_CHARS = 500
+"""A context shorter than this (characters, all passages) is parsed whole: a window of three
+lines would be most of it, and the window's own costs would come on top."""
 
 CHUNK_LINES = 8
 """Lines parsed at a time by :meth:`Windows.any_figure`."""
