@@ -25,6 +25,7 @@ table cell or with a currency, and never a figure written less precisely (``€3
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from bisect import bisect_left, bisect_right
@@ -34,6 +35,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
+from hybridjudge.grounding import _fast
 from hybridjudge.grounding._abstention import compile_markers
 from hybridjudge.grounding._anchors import (
     AnchorLike,
@@ -58,6 +60,7 @@ from hybridjudge.grounding._derive import (
     stated_trend,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
+from hybridjudge.grounding._fast import Windows, needle_of
 from hybridjudge.grounding._layout import SCALE_WORDS, heading_word, read_layout, scale_headings
 from hybridjudge.grounding._lexicon import alternation, currency_of, lexicon, merged, months, scales
 from hybridjudge.grounding._models import (
@@ -68,7 +71,7 @@ from hybridjudge.grounding._models import (
     QuantityTrace,
     TraceSource,
 )
-from hybridjudge.grounding._normalize import normalize
+from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     _FRACTION_DENOMINATORS,
@@ -1065,19 +1068,29 @@ def _caption_scopes(scans: Sequence[Scan], scopes_of: list[list[_Scope]]) -> Non
         return
     ((scale, currency),) = stated
     for k, (sc, scopes) in enumerate(zip(scans, scopes_of, strict=True)):
-        s = sc.norm.text
-        if ("|" not in s and "\t" not in s) or any(x.states_scale for x in scopes):
-            continue
-        filled: list[_Scope] = []
-        cursor = 0
-        for x in scopes:  # in order, not overlapping: the caption's scale fills the gaps
-            if x.start > cursor:
-                filled.append(_Scope(cursor, x.start, scale, currency, False, caption=True))
-            filled.append(x)
-            cursor = max(cursor, x.end)
-        if cursor < len(s):
-            filled.append(_Scope(cursor, len(s), scale, currency, False, caption=True))
-        scopes_of[k] = filled
+        filled = _captioned(sc.norm.text, scopes, scale, currency)
+        if filled is not None:
+            scopes_of[k] = filled
+
+
+def _captioned(
+    s: str, scopes: list[_Scope], scale: int, currency: str | None
+) -> list[_Scope] | None:
+    """The scopes of passage ``s`` with a caption's ``scale`` and ``currency`` in the gaps
+    (:func:`_caption_scopes`), or ``None`` when the passage takes no caption (it holds no table
+    in rows, or it states a scale of its own)."""
+    if ("|" not in s and "\t" not in s) or any(x.states_scale for x in scopes):
+        return None
+    filled: list[_Scope] = []
+    cursor = 0
+    for x in scopes:  # in order, not overlapping: the caption's scale fills the gaps
+        if x.start > cursor:
+            filled.append(_Scope(cursor, x.start, scale, currency, False, caption=True))
+        filled.append(x)
+        cursor = max(cursor, x.end)
+    if cursor < len(s):
+        filled.append(_Scope(cursor, len(s), scale, currency, False, caption=True))
+    return filled
 
 
 _Sorted = tuple[list[float], list[int]]
@@ -1165,6 +1178,46 @@ COUNT_LIMIT = 100
 before a noun (``3 plants``) or in a row's label cell after a word (``Scope 1 | 59,495``), is a
 count or a label (:attr:`Figure.count`)."""
 
+_NAMED_PERIOD_IDENT = re.compile(r"[qh]\d")
+"""The identifiers :func:`_named_periods` gives a quarter or a half named in words."""
+_Whole = tuple[list[_Scope] | None, bool]
+"""What a window of the fast path takes from its whole passage (:meth:`GroundingContext._whole`):
+the scale statements (``None``: read around each window, a long passage) and whether the
+passage holds a Markdown table."""
+_REGION_BACK = 4_000
+"""How far (characters) :meth:`GroundingContext._region_scopes` first reaches around a window."""
+_REGION_LOOK = 80
+"""How far after its first line a statement must stand in a region to be read as in the whole
+passage (the currency a statement names may stand up to 40 characters before it)."""
+_REGION_MIN = 20_000
+"""A context of one passage longer than this (characters) has its scale statements read around
+each window of the fast path, not over the whole passage (:meth:`GroundingContext._region_scopes`)."""
+
+
+def _shifted_scopes(region: str, offset: int) -> list[_Scope]:
+    """The scale statements of ``region`` (:func:`_scopes`), offsets moved by ``offset``."""
+    return [
+        replace(x, start=x.start + offset, end=x.end + offset)
+        for x in _scopes(region, letter_runs(region))
+    ]
+
+
+def _blank_lines(s: str, start: int, end: int) -> int:
+    """How many blank lines (:data:`_BLANK_LINE`) of ``s`` lie within ``start:end`` (3 at most:
+    enough to tell that two whole blocks lie between)."""
+    count = 0
+    pos = start
+    while count < 3:
+        m = _BLANK_LINE.search(s, pos, end)
+        if m is None:
+            break
+        count += 1
+        pos = m.end()
+        while pos < end and s[pos] in " \t\n":  # blank lines in a row are one boundary
+            pos += 1
+    return count
+
+
 _Row = tuple[float, float, "_Occ", bool, str | None]
 """A context figure for rounded matches: value (scale applied), precision, where, whether a
 percentage may match it (a percentage or a table cell), and its currency (its own or its
@@ -1188,6 +1241,7 @@ class GroundingContext:
         "_approx",
         "_approx_rows",
         "_bounds",
+        "_fast",
         "_figures",
         "_identifiers",
         "_index",
@@ -1217,6 +1271,155 @@ class GroundingContext:
         self._shares: dict[Fraction, _Occ] | None = None
         self._bounds: frozenset[tuple[int, tuple[int, int]]] | None = None
         self._parts: list[tuple[Fraction, str | None, str]] | None = None
+        self._fast: Windows[_Whole] | None = None  # the fast path's windows (grounding._fast)
+
+    def _windows(self) -> Windows[_Whole] | None:
+        """The fast path's windows while the full index is not built (once it is, it answers)."""
+        if self._index is not None or not _fast.ENABLED:
+            return None
+        if self._fast is None:
+            if sum(map(len, self.passages)) < _fast.MIN_CHARS:
+                return None  # a short context: parsed whole (grounding._fast.MIN_CHARS)
+            self._fast = Windows(self.passages, self._whole)
+        return self._fast
+
+    def _whole(self, i: int, laid: NormalizedText) -> _Whole:
+        """What a window of passage ``i`` (normalised and laid out: ``laid``) takes from the whole
+        passage: its scale statements (:func:`_scopes`) and whether it holds a Markdown table.
+        A passage of several whose table states no scale may take another's (a caption,
+        :func:`_caption_scopes`, which needs every passage parsed): no statement is read for
+        it then, and its figures count as written only (a subset of what the full index
+        holds for them)."""
+        s = laid.text
+        if len(self.passages) == 1 and len(s) > _REGION_MIN:
+            return None, _is_markdown(s)  # a long passage: the statements around each window
+        scopes = self._fast_scopes(i, laid)
+        if (
+            len(self.passages) > 1
+            and ("|" in s or "\t" in s)
+            and not any(x.states_scale for x in scopes)
+        ):
+            caption = self._fast_caption()
+            if caption is not None:
+                scopes = _captioned(s, scopes, *caption) or scopes
+        return scopes, _is_markdown(s)
+
+    def _region_scopes(
+        self, windows: Windows[_Whole], i: int, at: int, markdown: bool
+    ) -> list[_Scope] | None:
+        """The scale statements of a long passage ``i`` that may govern offset ``at``, read from
+        a region around it (:func:`_scopes`), offsets those of the passage; ``None`` when the
+        region reads a table otherwise than the passage does (Markdown or not): the full index
+        decides. A statement governs up to the next statement and at most the block after its
+        own, so the region reaches back until it holds the start of the second block before
+        ``at``'s or a statement before ``at`` (not on the region's first line), doubling its
+        reach from :data:`_REGION_BACK` characters; it ends :data:`_REGION_BACK` characters
+        after ``at`` (at a line's end)."""
+        s = windows.laid(i).text
+        stop = s.find("\n", min(at + _REGION_BACK, len(s)))
+        stop = len(s) if stop < 0 else stop
+        reach = _REGION_BACK
+        while True:
+            start = s.rfind("\n", 0, at - reach) + 1 if at > reach else 0
+            region = s[start:stop]
+            if _is_markdown(region) != markdown:
+                return None
+            key = ("region", i, start, stop)
+            scopes = windows.memo(key, functools.partial(_shifted_scopes, region, start))
+            if start == 0 or _blank_lines(s, start, at) >= 3:
+                return scopes
+            first_line = s.find("\n", start)
+            if any(first_line + _REGION_LOOK < x.start < at for x in scopes):
+                return scopes
+            reach *= 2
+
+    def _fast_scopes(self, i: int, laid: NormalizedText) -> list[_Scope]:
+        """The scale statements of passage ``i`` (:func:`_scopes`), read once for the fast path."""
+        windows = self._fast
+        assert windows is not None  # the fast path's own helper
+        return windows.memo(("scopes", i), lambda: _scopes(laid.text, letter_runs(laid.text)))
+
+    def _fast_caption(self) -> tuple[int, str | None] | None:
+        """The one scale and currency the context's passages state for no figure of their own
+        (:func:`_caption_scopes`), read for the fast path: every passage's statements, and for
+        each that scales, the lines it governs parsed (not the whole passage) to see whether a
+        figure stands there."""
+        windows = self._fast
+        assert windows is not None  # the fast path's own helper
+
+        def read() -> tuple[int, str | None] | None:
+            stated: set[tuple[int, str | None]] = set()
+            for j in range(len(self.passages)):
+                laid = windows.laid(j)
+                for scope in self._fast_scopes(j, laid):
+                    if scope.states_scale and not windows.any_figure(j, scope.start, scope.end):
+                        stated.add((scope.scale, scope.currency))
+            return next(iter(stated)) if len(stated) == 1 else None
+
+        return windows.memo(("caption",), read)
+
+    def fast_find(self, q: Quantity, written: str, meta: Meta | None = None) -> _Occ | None:
+        """``q`` (written ``written`` in the answer, normalised) found as the context writes it,
+        from the lines around the occurrences of its digits only (:mod:`grounding._fast`), or
+        ``None``: not so found, or the full index is already built (look there). A figure found
+        here is one the full index finds (the window's quantities are a subset of it); the
+        occurrence named may differ where the context writes the value more than once (the full
+        index may name another occurrence, or another reading of it: ``11.4%`` before a cell
+        ``11.4``). With ``meta`` (the answer's), a figure of money with its own scale word
+        is also found as a cell whose scale the context does not state (``$1,496.5 million``
+        for ``1,496.5``: :func:`_fast_mantissa`)."""
+        windows = self._windows()
+        needle = needle_of(written) if windows is not None else None
+        if windows is None or needle is None:
+            return None
+        for i, sc, offset, line_start, line_end, (whole, markdown) in windows.windows(needle):
+            scopes = whole
+            if scopes is None:
+                scopes = self._region_scopes(windows, i, offset, markdown)
+                if scopes is None:
+                    return None
+            # the quantities of the occurrence's line, indexed as the full index does
+            keep = [
+                k for k, (a, b) in enumerate(sc.norm_spans) if a >= line_start and b <= line_end
+            ]
+            line = Scan(
+                sc.norm,
+                tuple(sc.quantities[k] for k in keep),
+                tuple(sc.norm_spans[k] for k in keep),
+                (),
+                (),
+                sc.words,
+                tuple(sc.meta[k] for k in keep),
+            )
+            shifted = [replace(x, start=x.start - offset, end=x.end - offset) for x in scopes]
+            index = _Index(loose_percent=False)
+            self._index_passage(i, line, shifted, index, markdown)
+            occ = index.find(q) or _fast_mantissa(index, q, meta)
+            if occ is not None:
+                return occ[0], occ[1], (occ[2][0] + offset, occ[2][1] + offset), occ[3]
+        return None
+
+    def fast_identifier(self, ident: str) -> bool | None:
+        """Whether the normalised identifier ``ident`` stands in the context as the full parse
+        reads it (:attr:`identifiers`), decided without parsing the whole context: ``True``
+        when a window around its digits holds it; ``False`` when the windows around every
+        occurrence of its digits hold no identifier so written (one of letters and digits
+        only, not a quarter or a half, which a context may name in words: ``third quarter``
+        is ``q3``); ``None``: not decided here, ask :attr:`identifiers`."""
+        windows = self._windows()
+        needle = needle_of(ident) if windows is not None else None
+        if windows is None or needle is None:
+            return None
+        for _i, sc, _offset, line_start, line_end, _whole in windows.windows(needle):
+            for found in sc.idents:
+                if found.text == ident and line_start <= found.start and found.end <= line_end:
+                    return True
+        if windows.partial:
+            return None
+        if _NAMED_PERIOD_IDENT.fullmatch(ident) is not None or not ident.isalnum():
+            return None
+        # every occurrence of its digits read, and no identifier so written among them
+        return False
 
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
@@ -1225,9 +1428,20 @@ class GroundingContext:
             index = _Index(loose_percent=False)
             idents: set[str] = set()
             parsed: list[tuple[Scan, list[_Scope]]] = []
-            # the layout first: a table laid out a cell per line becomes rows (offsets kept)
-            scans = [scan(read_layout(normalize(passage))) for passage in self.passages]
-            scopes_of = [_scopes(sc.norm.text, sc.words) for sc in scans]
+            # the layout first: a table laid out a cell per line becomes rows (offsets kept);
+            # the passages the fast path has read are not read again
+            fast = self._fast
+            scans = [
+                scan(fast.laid(i) if fast is not None else read_layout(normalize(passage)))
+                for i, passage in enumerate(self.passages)
+            ]
+            scopes_of = [
+                fast.memo(("scopes", i), functools.partial(_scopes, sc.norm.text, sc.words))
+                if fast is not None
+                else _scopes(sc.norm.text, sc.words)
+                for i, sc in enumerate(scans)
+            ]
+            self._fast = None  # the full index answers from now on
             if len(scans) > 1:
                 _caption_scopes(scans, scopes_of)
             for i, (sc, scopes) in enumerate(zip(scans, scopes_of, strict=True)):
@@ -1264,14 +1478,16 @@ class GroundingContext:
         return self._parsed
 
     @staticmethod
-    def _index_passage(i: int, sc: Scan, scopes: list[_Scope], index: _Index) -> None:
+    def _index_passage(
+        i: int, sc: Scan, scopes: list[_Scope], index: _Index, markdown: bool | None = None
+    ) -> None:
         """Add one passage's quantities to the lookup index: as written, signed by words, and
-        with the scale its block states."""
+        with the scale its block states (``markdown``: whether the passage holds a Markdown
+        table, read here on the first figure under scales by column unless given)."""
         starts = [sc_.start for sc_ in scopes]
         s = sc.norm.text
         line_end = -1
         cell = False
-        markdown: bool | None = None  # read on the first figure under scales by column
         for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if a > line_end:  # a new line: whether it is a table row (linear overall)
                 line_end = s.find("\n", a)
@@ -1733,6 +1949,22 @@ class GroundingContext:
         )
 
 
+def _fast_mantissa(index: _Index, q: Quantity, meta: Meta | None) -> _Occ | None:
+    """A figure of money with its own scale word found as a cell whose scale the context does
+    not state, written with as many decimals at least (:attr:`_Index.mantissa`), as
+    :meth:`GroundingChecker._lookup` finds it when nothing else does: the figure is traced
+    either way (the full path may name another occurrence, or the question's)."""
+    if meta is None or q.kind != "number":
+        return None
+    mult, decimals, _sig, flags = meta
+    if not flags & F_OWN_SCALE or mult == 1 or flags & F_DECADE:  # a decade goes elsewhere
+        return None
+    if q.dimension is not None and not q.dimension.startswith("currency-"):
+        return None
+    known = index.mantissa.get(_k(None, q.value / mult))
+    return known[0] if known is not None and known[1] >= decimals else None
+
+
 def prepare_context(context: str | Sequence[str] | GroundingContext) -> GroundingContext:
     """Parse a context once for reuse across many answers (keep the result; nothing is cached
     behind your back). The parse happens here, so checks that follow only read it."""
@@ -1985,6 +2217,7 @@ class GroundingChecker:
         "_markers",
         "_memo",
         "_no_context",
+        "_pending",
         "_question",
         "_shapes",
         "answerable",
@@ -2031,14 +2264,15 @@ class GroundingChecker:
                 argument="allowed_numbers",
             )
         allowed = tuple(_allowed_text(v, i) for i, v in enumerate(allowed_numbers))
-        indexes: list[_Index] = []  # after the context's (GroundingContext._idx, on first need)
-        if question:
-            indexes.append(_question_index(question))
+        # after the context's (GroundingContext._idx, on first need); the question's is built
+        # on the first figure not found in the context (:attr:`_other_indexes`)
+        indexes: list[_Index] = []
         if allowed:
             indexes.append(_allowed_index(allowed))
         if self._anchors:
             indexes.append(_anchor_index(self._anchors))
-        self._indexes = tuple(indexes)
+        self._indexes: tuple[_Index, ...] | None = None if question else tuple(indexes)
+        self._pending = tuple(indexes)
         if abstain_markers is not None and (
             isinstance(abstain_markers, str | bytes) or not isinstance(abstain_markers, Iterable)
         ):
@@ -2145,7 +2379,8 @@ class GroundingChecker:
             try:
                 occ = memo[key]
             except KeyError:
-                occ = self._lookup(q, meta)
+                a, b = sc.norm_spans[n]
+                occ = self.context.fast_find(q, sc.norm.text[a:b], meta) or self._lookup(q, meta)
                 if len(memo) >= _MEMO_MAX:
                     memo.clear()
                 memo[key] = occ
@@ -2182,10 +2417,15 @@ class GroundingChecker:
         if not all(traced):
             self._trace_shares(sc, out)
         if sc.idents:
-            known = self.context.identifiers
+            context = self.context
             norm = sc.norm
             for ident in sc.idents:
-                if ident.number is None or ident.text in known:
+                if ident.number is None:
+                    continue
+                known = context.fast_identifier(ident.text)
+                if known is None:
+                    known = ident.text in context.identifiers
+                if known:
                     continue
                 span = norm.to_original(ident.start, ident.end)
                 q = Quantity(
@@ -2197,7 +2437,11 @@ class GroundingChecker:
                     dimension=None,
                     base_value=ident.number,
                 )
-                found = self._find_decade(q) if ident.text.endswith("0s") else self._find(q)
+                found = (
+                    self._find_decade(q)
+                    if ident.text.endswith("0s")
+                    else context.fast_find(q, ident.text) or self._find(q)
+                )
                 out.append(
                     QuantityTrace(q, None)
                     if found is None
@@ -2382,7 +2626,9 @@ class GroundingChecker:
         bare = q.dimension == "currency-usd" and _BARE_DOLLAR.search(q.text) is not None
         if bare:
             # a bare "$" may name a figure in any dollar ("$512 million" for "HK$512 million")
-            held = self.context._idx().currencies.union(*(ix.currencies for ix in self._indexes))
+            held = self.context._idx().currencies.union(
+                *(ix.currencies for ix in self._other_indexes())
+            )
             for dim in _OTHER_DOLLARS:
                 if dim in held:
                     occ = self._find(replace(q, unit=dim[9:], dimension=dim))
@@ -2539,11 +2785,19 @@ class GroundingChecker:
         occ = self.context._idx().find(q)
         if occ is not None:
             return occ
-        for index in self._indexes:
+        for index in self._other_indexes():
             occ = index.find(q)
             if occ is not None:
                 return occ
         return None
+
+    def _other_indexes(self) -> tuple[_Index, ...]:
+        """The indexes of the question, the allowed numbers and the anchors, in that order (the
+        question's parsed here, on the first figure the context does not hold as written)."""
+        indexes = self._indexes
+        if indexes is None:
+            indexes = self._indexes = (_question_index(self._question), *self._pending)
+        return indexes
 
     def _ungrounded(self, q: Quantity) -> Finding:
         key = (q.kind, q.dimension, q.value, q.base_value)
