@@ -14,7 +14,7 @@ Sources (each id starts with its source's name):
 - ``tatqa-<layout>``: the TAT-QA dev answers of ``validity/tatqa.py`` (gold, with working,
   perturbed), their tables in each layout of ``--layouts`` (default: pipe and pdf), numbers only;
 - ``tatqa-model``: the real model answers of ``validity/data/tatqa_model_answers*.jsonl``;
-- ``financebench``: the FinanceBench oracle answers, read from ``../shared/data/financebench``
+- ``financebench``: the FinanceBench oracle answers, read from ``shared/data/financebench`` beside the repository
   when present (skipped with a message otherwise; see ``validity/financebench.py``).
 
 Run it once with each source tree, then diff::
