@@ -1,6 +1,7 @@
 """Constructed blame cases from the shipped OpenGATE corpus, each with the call it must get.
 
-Run ``python -m tests.study._blame_cases`` for the rates and every miss (docs/study.md quotes them).
+Run ``python -m tests.study._blame_cases [CORPUS_DIR]`` for the rates and every miss on OpenGATE
+(the default) or another shipped corpus, e.g. ``corpus/halueval`` (docs/study.md quotes both).
 
 - **retrieval**: a right answer (a base output not labelled faulty) scored against its context
   with the evidence lost: dropped, replaced by a distractor, made stale or truncated away (the
@@ -161,7 +162,9 @@ def rates(path: Path = OPENGATE) -> dict[str, tuple[int, int, list[tuple[Constru
 
 
 if __name__ == "__main__":
-    for expected, (right, total, misses) in rates().items():
+    import sys
+
+    for expected, (right, total, misses) in rates(Path(*sys.argv[1:2] or [OPENGATE])).items():
         print(f"{expected}: {right}/{total} right ({100 * right / total:.1f}%)")
         for item, blame in misses:
             print(f"  miss [{item.case.id}] {item.label}: got {blame.call}: {blame.evidence}")

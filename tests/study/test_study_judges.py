@@ -123,6 +123,45 @@ def test_judged_study_counts_and_costs(
     assert "sk-" not in json.dumps(result.config.model)
 
 
+def test_each_judge_observation_keeps_every_verdict_with_its_quote_and_the_viewer_places_it(
+    config: ModelConfig, tmp_path: Path
+) -> None:
+    from hybridjudge.study import load_study, save_study, view_data
+
+    plan = load_plan(corpus_paths=[_corpus(tmp_path / "toy")])
+    result = run_study(plan, scorers=SCORERS, repetitions=1, model_config=config)
+    save_study(result, tmp_path / "out" / "study.json")
+    # study format 6: the verdicts survive the file
+    study = load_study(tmp_path / "out" / "study.json")
+    obs = {(o.output_id, o.scorer): o for o in study.observations}
+    # the base's one claim: supported, with the quote the scripted judge gave (the context's
+    # sentence sharing most words with it), which is in the context
+    (verdict,) = obs["c1::base", "support"].verdicts
+    assert verdict.claim == BASE.rstrip(".")  # the one-sentence answer is its claim
+    assert (verdict.label, verdict.faithful) == ("supported", True)
+    assert verdict.quote == "Customers may request a full refund within 30 days of purchase."
+    assert verdict.quote_found is True
+    # the inversion's: not supported, no quote; the contradiction judge gives none either
+    (verdict,) = obs["c1::inv", "support"].verdicts
+    assert (verdict.claim, verdict.label, verdict.faithful) == (
+        INVERTED.rstrip("."),
+        "not_supported",
+        False,
+    )
+    (verdict,) = obs["c1::base", "contradiction"].verdicts
+    assert (verdict.label, verdict.faithful, verdict.quote) == ("not_contradicted", True, None)
+    # the checks have no claims: no key in the file
+    saved = json.loads((tmp_path / "out" / "study.json").read_text(encoding="utf-8"))
+    assert not any("verdicts" in o for o in saved["observations"] if o["scorer"] == "deterministic")
+    # the viewer gets the accepted claim too, its quote placed at the start of the context
+    view = {o.id: o for o in view_data(study).outputs}
+    claims = {c.scorer: c for c in view["c1::base"].claims}
+    assert claims["support"].faithful
+    assert (claims["support"].start, claims["support"].end) == (0, len(BASE) - 1)
+    assert (claims["support"].passage, claims["support"].quote_start) == (0, 0)
+    assert claims["contradiction"].passage is None  # no quote
+
+
 def test_rerun_is_served_from_the_cache(
     openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
 ) -> None:

@@ -1,8 +1,9 @@
 """The study viewer: one self-contained HTML page showing every output of a study (issue 35).
 
 Each output: its answer with each finding's span marked, the context with the evidence a finding
-was compared with marked, every scorer's verdict per repetition, and for a mutant its base and
-the defect injected. Filters by corpus, defect class, scorer and disagreement (the checks flag it
+was compared with marked, each judge's verdict per claim (the claim marked in the answer, accepted
+or not, the quote it gave marked in the context), every scorer's verdict per repetition, the
+blame call, and for a mutant its base and the defect injected. Filters by corpus, defect class, scorer and disagreement (the checks flag it
 and no judge does, or the other way); keyboard navigation (``j``/``k`` or the arrow keys, ``/``
 to the filters).
 
@@ -45,7 +46,11 @@ padding:8px 10px;white-space:pre-wrap;word-break:break-word}
 mark.finding{background:#f6c4bf;border-bottom:2px solid #b3261e}
 mark.evidence{background:#cde6c7;border-bottom:2px solid #2e7d32}
 mark.claim{background:#d9d4f0;border-bottom:2px solid #4a3a9a}
-table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #d0d0d0;padding:3px 6px;
+mark.claim.accepted{background:#d3e6f6;border-bottom:2px solid #1f5f99}
+mark.quote{background:#fbe7a1;border-bottom:2px solid #8a6d00}
+mark.evidence.quote{background:#e3e8a6}
+table.verdicts td:first-child{white-space:nowrap}
+table{border-collapse:collapse;font-size:12px}table.verdicts{margin-top:6px}td,th{border:1px solid #d0d0d0;padding:3px 6px;
 text-align:left;vertical-align:top}th{background:#eceae6}.bad{color:#b3261e;font-weight:600}
 .ok{color:#2e7d32}.passage{margin-bottom:6px}.passage b{color:#666;font-weight:400}
 ul.findings{margin:0;padding-left:18px}kbd{font:inherit;font-size:11px;border:1px solid #aaa;
@@ -66,18 +71,24 @@ fill($("f-corpus"), data.corpora); fill($("f-defect"), data.defects);
 fill($("f-scorer"), data.scorers);
 const flagged = (o, scorer) => o.scores.some((s) => s.scorer === scorer && s.flagged === true);
 const anyFlag = (o) => o.scores.some((s) => s.flagged === true);
-function marked(text, spans, cls) {
-  // text with [start, end) spans wrapped in <mark>: text nodes only, never HTML
-  const box = el("div", undefined, "box"); let at = 0;
-  const sorted = spans.filter((s) => s.start !== null && s.end !== null && s.end > s.start)
-    .sort((a, b) => a.start - b.start);
-  for (const s of sorted) {
-    if (s.start < at) continue;
-    box.append(document.createTextNode(text.slice(at, s.start)));
-    const m = el("mark", text.slice(s.start, s.end), cls); m.title = s.title || "";
-    box.append(m); at = s.end;
+function marked(text, spans) {
+  // text with its [start, end) spans marked: each span {start, end, cls, ref, title}; where spans
+  // overlap, the overlap is one <mark> carrying every span's class and ref (data-refs), so each
+  // span's text is the text of the marks naming its ref. Text nodes only, never HTML.
+  const box = el("div", undefined, "box");
+  const ok = spans.filter((s) => s.start !== null && s.end !== null && s.end > s.start
+    && s.end <= text.length);
+  const cuts = [...new Set([0, text.length, ...ok.flatMap((s) => [s.start, s.end])])]
+    .sort((a, b) => a - b);
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const a = cuts[i], b = cuts[i + 1], piece = text.slice(a, b);
+    const over = ok.filter((s) => s.start <= a && s.end >= b);
+    if (!over.length) { box.append(document.createTextNode(piece)); continue; }
+    const m = el("mark", piece, [...new Set(over.map((s) => s.cls))].join(" "));
+    m.dataset.refs = over.map((s) => s.ref).join(" ");
+    m.title = over.map((s) => s.title).join("\n"); box.append(m);
   }
-  box.append(document.createTextNode(text.slice(at))); return box;
+  return box;
 }
 function show(index) {
   if (!shown.length) { $("detail").replaceChildren(el("p", "No output matches the filters.")); return; }
@@ -95,9 +106,10 @@ function show(index) {
   if (o.blame) { const b = el("div", "whose failure: " + o.blame + (o.blame_evidence ?
     " \u2014 " + o.blame_evidence : ""), "meta"); b.id = "blame"; d.append(b); }
   if (o.question) { d.append(el("h3", "Question")); d.append(el("div", o.question, "box")); }
-  const spans = o.findings.map((f) => ({start: f.start, end: f.end, title: f.kind + ": " + f.message}));
+  const spans = o.findings.map((f, i) => ({start: f.start, end: f.end, cls: "finding",
+    ref: "f" + i, title: f.kind + ": " + f.message}));
   const cols = el("div", undefined, "cols"); const left = el("div"); const right = el("div");
-  left.append(el("h3", "Answer")); const answer = marked(o.answer, spans, "finding");
+  left.append(el("h3", "Answer")); const answer = marked(o.answer, spans);
   answer.id = "answer"; left.append(answer);
   if (o.base_text !== null) { right.append(el("h3", "Its base (" + o.base_id + ")"));
     right.append(el("div", o.base_text, "box")); }
@@ -108,19 +120,50 @@ function show(index) {
   for (const f of o.findings) ul.append(el("li", f.kind + ": " + f.message +
     (f.evidence ? "  [compared with: " + f.evidence + "]" : "")));
   d.append(ul);
-  if (o.claims.length) {
-    const judges = [...new Set(o.claims.map((c) => c.scorer))];
-    for (const name of judges) {
-      const mine = o.claims.filter((c) => c.scorer === name && c.repetition === 0);
-      d.append(el("h3", "Claims " + name + " found unfaithful (repetition 0: " + mine.length + ")"));
-      const box = marked(o.answer, mine.map((c) => ({start: c.start, end: c.end,
-        title: name + ": unfaithful"})), "claim");
-      box.classList.add("claims"); box.dataset.scorer = name; d.append(box);
-      const elsewhere = mine.filter((c) => c.start === null);
-      for (const c of elsewhere) d.append(el("div", "(rephrased) " + c.claim, "meta"));
+  const first = o.claims.map((c, k) => ({...c, k})).filter((c) => c.repetition === 0);
+  for (const name of [...new Set(first.map((c) => c.scorer))]) {
+    const mine = first.filter((c) => c.scorer === name);
+    const full = mine.some((c) => c.label !== null);  // every verdict (study format 6)
+    const accepted = mine.filter((c) => c.faithful).length;
+    d.append(el("h3", full ? name + ", repetition 0: " + accepted + " of " + mine.length +
+      " claims accepted" : "Claims " + name + " found unfaithful (repetition 0: " +
+      mine.length + ")"));
+    const box = marked(o.answer, mine.map((c) => ({start: c.start, end: c.end,
+      cls: c.faithful ? "claim accepted" : "claim", ref: "c" + c.k,
+      title: name + ": " + (c.label || "unfaithful")})));
+    box.classList.add("claims"); box.dataset.scorer = name; d.append(box);
+    if (full) {
+      const t = el("table", undefined, "verdicts"); t.dataset.scorer = name;
+      const head = el("tr");
+      for (const h of ["verdict", "claim", "quote from the context"]) head.append(el("th", h));
+      t.append(head);
+      for (const c of mine) {
+        const r = el("tr"); r.dataset.ref = "c" + c.k;
+        r.append(el("td", c.label, c.faithful ? "ok" : "bad"), el("td", c.claim),
+          el("td", c.quote === null ? "-" : "\u201c" + c.quote + "\u201d" + (c.passage !==
+            null ? " [" + (c.passage + 1) + "]" : c.quote_found ? " (in the context, not word for " +
+            "word: not marked)" : " (not in the context)")));
+        t.append(r);
+      }
+      d.append(t);
+    } else {
+      for (const c of mine.filter((c) => c.start === null))
+        d.append(el("div", "(rephrased) " + c.claim, "meta"));
     }
   }
-  d.append(el("h3", "Verdicts"));
+  d.append(el("h3", "Context"));
+  o.context.forEach((p, i) => {
+    const ev = o.findings.map((f, j) => ({...f, j}))
+      .filter((f) => f.passage === i && f.evidence_start !== null)
+      .map((f) => ({start: f.evidence_start, end: f.evidence_start + f.evidence.length,
+        cls: "evidence", ref: "e" + f.j, title: "compared with: " + f.kind}));
+    const quotes = first.filter((c) => c.passage === i && c.quote_start !== null)
+      .map((c) => ({start: c.quote_start, end: c.quote_start + c.quote.length, cls: "quote",
+        ref: "q" + c.k, title: c.scorer + " quotes it for: " + c.claim}));
+    const box = marked(p, [...ev, ...quotes]); box.classList.add("passage");
+    box.prepend(el("b", "[" + (i + 1) + "] ")); d.append(box);
+  });
+  d.append(el("h3", "Verdicts per repetition"));
   const t = el("table"); const head = el("tr");
   for (const h of ["scorer", "rep.", "score", "verdict", "issues / reason"]) head.append(el("th", h));
   t.append(head);
@@ -130,14 +173,6 @@ function show(index) {
         s.status !== "scored" ? "" : s.flagged ? "bad" : "ok"),
       el("td", s.status === "scored" ? s.issues.join("; ") : s.unscored_reason)); t.append(r); }
   d.append(t);
-  d.append(el("h3", "Context"));
-  o.context.forEach((p, i) => {
-    const ev = o.findings.filter((f) => f.passage === i && f.evidence_start !== null)
-      .map((f) => ({start: f.evidence_start, end: f.evidence_start + f.evidence.length,
-        title: "compared with: " + f.kind}));
-    const box = marked(p, ev, "evidence"); box.classList.add("passage");
-    box.prepend(el("b", "[" + (i + 1) + "] ")); d.append(box);
-  });
 }
 function apply() {
   const c = $("f-corpus").value, df = $("f-defect").value, sc = $("f-scorer").value,
@@ -179,7 +214,8 @@ def render_viewer(data: ViewData) -> str:
         f"<title>{title}</title><style>{_STYLE}</style></head><body>"
         f"<header><h1>{title}</h1><p>{len(data.outputs)} outputs. Keys: <kbd>j</kbd>/<kbd>k</kbd> "
         "or arrows to move, <kbd>/</kbd> to the filters. Red: a finding of the checks; green: "
-        "the context it was compared with; violet: a claim a judge found unfaithful.</p>"
+        "the context it was compared with; violet: a claim a judge did not accept, blue: one "
+        "it accepted; yellow: the judge's quote in the context.</p>"
         '</header><main><div id="side"><div id="filters">'
         '<label>corpus<select id="f-corpus"><option value="">all</option></select></label>'
         '<label>defect class<select id="f-defect"><option value="">all</option></select></label>'

@@ -34,6 +34,7 @@ __all__ = [
     "DetectionRow",
     "FalseAlarmRow",
     "JudgeRecord",
+    "JudgedClaim",
     "MutationSetRecord",
     "Observation",
     "ObservationUnscoredReason",
@@ -51,7 +52,7 @@ __all__ = [
 ]
 
 STUDY_FORMAT = "hybridjudge.study"
-STUDY_FORMAT_VERSION = 5
+STUDY_FORMAT_VERSION = 6
 """Version 2 added several judges (``config.judges``, ``judge_usage_by_judge``), the separation
 of labelled right and hallucinated answers (``analysis.separation``) and the cheapest judge per
 defect class (``analysis.cheapest``). Version 3 added the answers' labels: false alarms count only
@@ -61,8 +62,9 @@ bases labelled correct (``clean`` true) and count the unlabelled apart
 Version 4 added the thresholds chosen for a false-alarm budget (``analysis.thresholds``, written
 by ``study run --false-alarm-budget``). Version 5 added the negative controls of the context
 (``analysis.controls``), the blame of every failed output (``blame``) and its table per system and
-corpus (``analysis.blame``)."""
-READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4, 5)
+corpus (``analysis.blame``). Version 6 added each judge's verdict per claim, with the quote it
+gave (``Observation.verdicts``), which the viewer marks in the answer and the context."""
+READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
 """Versions :func:`~hybridjudge.study.load_study` reads (an older file has none of the newer
 fields, which read as empty; its tables stay as they were computed: a version 1 or 2 study
 counted an unlabelled base as clean)."""
@@ -89,6 +91,23 @@ files)."""
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class JudgedClaim(_Frozen):
+    """A judge's verdict on one claim of an answer, with the quote it gave from the context."""
+
+    claim: str
+    """The claim as the judge extracted it."""
+    label: str
+    """The verdict (``supported``, ``not_supported``, ``contradicted``, ``not_contradicted``,
+    ``not_in_context``, ``no_context``)."""
+    faithful: bool
+    """Whether the claim counts as faithful for this scorer."""
+    quote: str | None = None
+    """The context span the judge quoted as stating the claim (``None``: it gave none, or was not
+    asked for one)."""
+    quote_found: bool | None = None
+    """Whether that quote is really in the context (``None`` without a quote)."""
 
 
 class Observation(_Frozen):
@@ -122,6 +141,18 @@ class Observation(_Frozen):
     """Model usage of this evaluation (all zeros for the deterministic scorer)."""
     cached: bool = False
     """True when every model call of this evaluation came from the cache."""
+    verdicts: tuple[JudgedClaim, ...] = ()
+    """A judge's verdict on every claim it judged, in order, with its quotes (study format 6;
+    empty for the deterministic checks, the peers, an unscored result, and older studies); left
+    out of ``study.json`` when empty."""
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_verdicts(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # observations without claim verdicts keep the form they had before format 6
+        data: dict[str, Any] = handler(self)
+        if not data.get("verdicts"):
+            data.pop("verdicts", None)
+        return data
 
     @model_validator(mode="after")
     def _status_matches_score(self) -> Observation:

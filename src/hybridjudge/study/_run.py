@@ -42,6 +42,7 @@ from hybridjudge.study._blame import (
 from hybridjudge.study._judges import SEPARATOR, JudgeSpec, resolve_judges, split_scorer
 from hybridjudge.study._models import (
     CorpusRecord,
+    JudgedClaim,
     JudgeRecord,
     MutationSetRecord,
     Observation,
@@ -486,6 +487,16 @@ def _judge_observation(
             score=float(result.score),
             flagged=float(result.score) < threshold,
             issues=tuple(v.claim for v in result.verdicts if not v.faithful),
+            verdicts=tuple(
+                JudgedClaim(
+                    claim=v.claim,
+                    label=v.label,
+                    faithful=v.faithful,
+                    quote=v.quote,
+                    quote_found=v.quote_found,
+                )
+                for v in result.verdicts
+            ),
             detail=result.abstention_reason if result.abstained else None,
             latency_ms=usage.latency_s * 1000.0,
             usage=usage,

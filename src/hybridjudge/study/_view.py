@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from hybridjudge._errors import InputError
-from hybridjudge.study._models import Observation, StudyResult
+from hybridjudge.study._models import JudgedClaim, Observation, StudyResult
 
 __all__ = [
     "VIEW_FORMAT_VERSION",
@@ -29,8 +29,10 @@ __all__ = [
     "view_data",
 ]
 
-VIEW_FORMAT_VERSION = 1
-"""Version of :class:`ViewData` (embedded in the viewer page as JSON)."""
+VIEW_FORMAT_VERSION = 2
+"""Version of :class:`ViewData` (embedded in the viewer page as JSON). Version 2 added each
+judge's verdict per claim with its quote (:class:`ViewClaim`: ``faithful``, ``label``,
+``quote``, ``quote_found``, ``passage``, ``quote_start``)."""
 
 
 class _Frozen(BaseModel):
@@ -57,8 +59,8 @@ class ViewFinding(_Frozen):
 
 
 class ViewClaim(_Frozen):
-    """A claim a judge found unfaithful (not supported, or contradicted), where it stands in the
-    answer when it is one of its sentences."""
+    """A judge's verdict on one claim, where the claim stands in the answer (when it is one of
+    its sentences) and where the quote the judge gave stands in the context."""
 
     scorer: str
     """The judge."""
@@ -70,6 +72,21 @@ class ViewClaim(_Frozen):
     """Where it is in the answer (``None``: the judge rephrased it)."""
     end: int | None = None
     """End of that span (exclusive)."""
+    faithful: bool = False
+    """Whether the judge accepted the claim (a study before format 6 records only the claims it
+    did not accept)."""
+    label: str | None = None
+    """The verdict (``supported``, ``not_supported``, ``contradicted``, ...; ``None``: a study
+    before format 6, which kept only the unaccepted claims)."""
+    quote: str | None = None
+    """The context span the judge quoted for it, when it gave one."""
+    quote_found: bool | None = None
+    """Whether the judge's quote is in the context, as the judge checked it (``None``: no quote)."""
+    passage: int | None = None
+    """Index of the context passage holding :attr:`quote` as written (``None``: not found as
+    written, or no quote)."""
+    quote_start: int | None = None
+    """Offset of :attr:`quote` in that passage."""
 
 
 class ViewScore(_Frozen):
@@ -121,7 +138,8 @@ class ViewOutput(_Frozen):
     findings: tuple[ViewFinding, ...]
     """The deterministic checks' findings (empty: grounded)."""
     claims: tuple[ViewClaim, ...] = ()
-    """The claims each judge found unfaithful (its issues), located in the answer."""
+    """Each judge's verdict per claim, located in the answer, its quote located in the context
+    (a study before format 6: only the claims a judge did not accept)."""
     blame: str | None = None
     """Whose failure it is (``retrieval``, ``generation``, ``both``, ``unknown``; ``None``: no
     scorer failed it), from the study's blame."""
@@ -173,28 +191,44 @@ def _sha256(path: Path) -> str:
 def _locate(evidence: str | None, context: tuple[str, ...]) -> tuple[int | None, int | None]:
     if not evidence:
         return None, None
-    folded = evidence.casefold()
     for index, passage in enumerate(context):
-        at = passage.casefold().find(folded)
+        at = passage.find(evidence)
+        folded = passage.casefold()
+        if at < 0 and len(folded) == len(passage) and len(evidence.casefold()) == len(evidence):
+            at = folded.find(evidence.casefold())  # the offsets stay the passage's
         if at >= 0:
             return index, at
     return None, None
 
 
-def _claims(observed: list[Observation], answer: str, checks: str) -> tuple[ViewClaim, ...]:
+def _claims(
+    observed: list[Observation], answer: str, context: tuple[str, ...], checks: str
+) -> tuple[ViewClaim, ...]:
     claims = []
     for obs in observed:
         if obs.scorer == checks or obs.status != "scored":
             continue
-        for claim in obs.issues:
-            at = answer.find(claim)
+        # a study of format 6 keeps every verdict with its quote; an older one, the unaccepted
+        # claims only
+        judged = obs.verdicts or tuple(
+            JudgedClaim(claim=c, label="", faithful=False) for c in obs.issues
+        )
+        for verdict in judged:
+            at = answer.find(verdict.claim)
+            passage, quote_at = _locate(verdict.quote, context)
             claims.append(
                 ViewClaim(
                     scorer=obs.scorer,
                     repetition=obs.repetition,
-                    claim=claim,
+                    claim=verdict.claim,
                     start=at if at >= 0 else None,
-                    end=at + len(claim) if at >= 0 else None,
+                    end=at + len(verdict.claim) if at >= 0 else None,
+                    faithful=verdict.faithful,
+                    label=verdict.label or None,
+                    quote=verdict.quote,
+                    quote_found=verdict.quote_found,
+                    passage=passage,
+                    quote_start=quote_at,
                 )
             )
     return tuple(claims)
@@ -307,7 +341,7 @@ def view_data(study: StudyResult, *, roots: tuple[Path, ...] = ()) -> ViewData:
                 answer=out.text,
                 context=tuple(context),
                 findings=tuple(findings),
-                claims=_claims(observed, out.text, DETERMINISTIC),
+                claims=_claims(observed, out.text, tuple(context), DETERMINISTIC),
                 blame=blamed[record.id].call if record.id in blamed else None,
                 blame_evidence=blamed[record.id].evidence if record.id in blamed else None,
                 scores=tuple(
