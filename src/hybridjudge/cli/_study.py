@@ -117,8 +117,17 @@ def register(subparsers: Any) -> None:
         default=["deterministic", "support", "contradiction"],
         metavar="SCORER",
         help="scorers to run, comma- or space-separated: deterministic, support, contradiction "
-        "(default: these three); ragas, deepeval add the peer scorers on the same model "
-        "(needs pip install 'hybridjudge[peers]')",
+        "(default: these three); hybrid adds the cascade (checks first, claims stated as "
+        "written, then --hybrid-judges on the rest; docs/hybrid.md); ragas, deepeval add the "
+        "peer scorers on the same model (needs pip install 'hybridjudge[peers]')",
+    )
+    run.add_argument(
+        "--hybrid-judges",
+        default=None,
+        metavar="JUDGES",
+        help="the judges the hybrid scorer asks about the claims the checks leave: support, "
+        "contradiction or support,contradiction (default contradiction, measured best; "
+        "docs/hybrid.md)",
     )
     run.add_argument(
         "--judge",
@@ -219,6 +228,7 @@ def _run(args: argparse.Namespace) -> int:
         write_reports,
     )
     from hybridjudge.study import (
+        HYBRID,
         JUDGE_SCORERS,
         PEER_SCORERS,
         compare_with_paper,
@@ -236,7 +246,12 @@ def _run(args: argparse.Namespace) -> int:
 
         for peer in peers:  # before any work: a missing package names the [peers] extra
             require_peer(peer)
-    needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS for s in args.scorers)
+    needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS or s == HYBRID for s in args.scorers)
+    if args.hybrid_judges is not None and HYBRID not in args.scorers:
+        raise ConfigError(
+            "--hybrid-judges sets the hybrid scorer's judges, but --scorers has no hybrid; "
+            "add hybrid to --scorers, or drop --hybrid-judges"
+        )
     # every --judge spec is checked before the corpora are read or a model is called
     judges = _judge_configs(args) if args.judge and needs_model else {}
     if args.judge and not needs_model:
@@ -248,7 +263,7 @@ def _run(args: argparse.Namespace) -> int:
     unknown = [
         k
         for k in thresholds
-        if split_scorer(k)[1] not in (*JUDGE_SCORERS, *peers)
+        if split_scorer(k)[1] not in (*JUDGE_SCORERS, *peers, HYBRID)
         or (split_scorer(k)[0] is not None and split_scorer(k)[0] not in judges)
     ]
     if unknown:
@@ -356,6 +371,7 @@ def _run(args: argparse.Namespace) -> int:
                 progress=hook,
                 max_claims=args.max_claims,
                 max_cost_usd=budget,
+                hybrid_judges=args.hybrid_judges,
             )
         result = compare_with_paper(result, plan)
         if args.false_alarm_budget is not None:

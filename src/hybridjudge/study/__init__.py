@@ -15,6 +15,7 @@ from hybridjudge.study._analysis import (
     IN_SCOPE,
     LABELLED_INCORRECT,
     analyse,
+    cascade_rows,
     cheapest_rows,
     reacted,
     separation_rows,
@@ -44,6 +45,7 @@ from hybridjudge.study._models import (
     READABLE_STUDY_FORMAT_VERSIONS,
     STUDY_FORMAT,
     STUDY_FORMAT_VERSION,
+    CascadeRow,
     CheapestRow,
     ControlRow,
     CorpusRecord,
@@ -67,6 +69,7 @@ from hybridjudge.study._models import (
 )
 from hybridjudge.study._run import (
     DETERMINISTIC,
+    HYBRID,
     JUDGE_SCORERS,
     PEER_SCORERS,
     Judges,
@@ -102,6 +105,7 @@ from hybridjudge.study._view import (
 __all__ = [
     "BLAME_CALLS",
     "DETERMINISTIC",
+    "HYBRID",
     "IN_SCOPE",
     "JUDGE_SCORERS",
     "JUDGE_SPEC_EXAMPLE",
@@ -115,6 +119,7 @@ __all__ = [
     "Blame",
     "BlameCall",
     "BlameRow",
+    "CascadeRow",
     "CheapestRow",
     "ControlRow",
     "CorpusRecord",
@@ -151,6 +156,7 @@ __all__ = [
     "blame_answer",
     "blame_rows",
     "blame_study",
+    "cascade_rows",
     "cheapest_rows",
     "check_budget",
     "choose_threshold",
