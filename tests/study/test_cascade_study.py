@@ -33,7 +33,7 @@ import pytest
 
 from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
 from hybridjudge.model import ModelConfig
-from hybridjudge.reports import render_markdown
+from hybridjudge.reports import render_html, render_markdown
 from hybridjudge.reports._export import observations_csv
 from hybridjudge.study import STUDY_FORMAT_VERSION, StudyResult, load_plan, run_study
 from tests.study._scripted import garbage_step, judge_step
@@ -155,6 +155,7 @@ def test_lost_gained_and_saved_by_hand(
     assert "## The hybrid scorer against its parts run together" in report
     assert "hybrid: 3 model calls" in report
     assert "against 6 calls" in report
+    assert "The hybrid scorer against its parts run together" in render_html(result)
     table = list(csv.DictReader(io.StringIO(observations_csv(result))))
     hybrid = {r["output_id"]: r for r in table if r["scorer"] == "hybrid"}
     assert hybrid["c2::base"]["stage"] == "as_written"
@@ -198,3 +199,35 @@ def test_an_unscored_judge_reply_stays_unscored(
     )
     unscored = {u.scorer: u.by_reason for u in result.analysis.unscored}
     assert unscored["hybrid"] == {"parse_failure": 3}
+
+
+def test_study_run_command_with_the_cascade(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hybridjudge.cli import main
+    from hybridjudge.study import load_study
+
+    openai_server.respond_with(_judge)
+    corpus = _corpus(tmp_path / "toy")
+    out = tmp_path / "res"
+    args = ["study", "run", "--corpus", str(corpus), "--out", str(out), "-q"]
+    args += ["--backend", "openai", "--base-url", openai_server.base_url, "--model", "m"]
+    args += ["--cache-dir", str(tmp_path / "c"), "--scorers", "deterministic,hybrid"]
+    args += ["--hybrid-judges", "contradiction"]
+    assert main(args) == 0
+    study = load_study(out)
+    assert study.config.hybrid_judges == ("contradiction",)
+    # its judge did not run on every output, so there is no lost/gained table (nothing to
+    # compare with), but the cascade has its own column; alone, it shares the cache
+    assert study.analysis.cascade == ()
+    cost = {c.scorer: c for c in study.analysis.cost}
+    assert cost["hybrid"].calls == 3
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "hybrid" in html
+    assert "The hybrid scorer against its parts" not in html
+    # --hybrid-judges without the hybrid scorer is refused before any work (exit 2)
+    capsys.readouterr()
+    refused = ["study", "run", "--corpus", str(corpus), "--out", str(tmp_path / "r2")]
+    refused += ["--scorers", "deterministic", "--hybrid-judges", "support"]
+    assert main(refused) == 2
+    assert "--hybrid-judges" in capsys.readouterr().err

@@ -303,8 +303,14 @@ def _run(args: argparse.Namespace) -> int:
 
         judge_scorers = [s for s in args.scorers if s in JUDGE_SCORERS]
         configs = dict(judges) if judges else {"": config} if config is not None else {}
+        if HYBRID in args.scorers:
+            print(
+                "hybridjudge study run --dry-run: the hybrid scorer is not estimated; it makes at "
+                "most the calls its judges (--hybrid-judges) would make on the same outputs"
+            )
         if not configs or not judge_scorers:
-            print("hybridjudge study run --dry-run: no judge among --scorers; no model call")
+            if HYBRID not in args.scorers:
+                print("hybridjudge study run --dry-run: no judge among --scorers; no model call")
             if peers:
                 print("hybridjudge study run --dry-run: peer scorers are not estimated")
             return EXIT_OK

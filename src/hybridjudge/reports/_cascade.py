@@ -5,7 +5,7 @@ from __future__ import annotations
 from hybridjudge.reports._format import fmt_count
 from hybridjudge.reports._table import Cell, Column, Row, Table
 from hybridjudge.reports._tables import class_label
-from hybridjudge.study import CascadeRow, StudyAnalysis
+from hybridjudge.study import JUDGE_SCORERS, CascadeRow, CostRow, StudyAnalysis, split_scorer
 
 __all__ = ["CASCADE_EXPLAINED", "CASCADE_TITLE", "cascade_savings", "cascade_table"]
 
@@ -47,7 +47,7 @@ def cascade_table(analysis: StudyAnalysis) -> Table:
     rows = [
         Row(
             (
-                Cell(r.cascade, lines=(" + ".join(r.parts),)),
+                Cell(f"{r.cascade} ({' + '.join(r.parts)})"),
                 Cell(r.corpus),
                 Cell(_label(r)),
                 *(
@@ -61,9 +61,30 @@ def cascade_table(analysis: StudyAnalysis) -> Table:
     return Table(columns, tuple(rows))
 
 
+def _share(a: int, b: int) -> str:
+    return f"{a / b:.2f}x" if b else "n/a"
+
+
+def _against(mine: CostRow, theirs: list[CostRow], who: str) -> str:
+    """The cascade's calls and tokens beside those of ``theirs`` together."""
+    calls = sum(c.calls for c in theirs)
+    requests = sum(c.calls + c.cache_hits for c in theirs)
+    tokens = sum(c.prompt_tokens + c.completion_tokens for c in theirs)
+    my_tokens = mine.prompt_tokens + mine.completion_tokens
+    my_requests = mine.calls + mine.cache_hits
+    return (
+        f"against {fmt_count(calls)} calls and {fmt_count(tokens)} tokens "
+        f"({fmt_count(requests)} requests) for {who}: {_share(mine.calls, calls)} the calls, "
+        f"{_share(my_tokens, tokens)} the tokens, {_share(my_requests, requests)} the requests; "
+        f"saved {fmt_count(calls - mine.calls)} calls and {fmt_count(tokens - my_tokens)} tokens"
+    )
+
+
 def cascade_savings(analysis: StudyAnalysis) -> list[str]:
-    """One sentence per cascade: its calls and tokens beside its parts' together, and the
-    share saved (requests counted as calls + cache hits, as if nothing were cached)."""
+    """One sentence per cascade: its calls and tokens beside its parts' together and, when the
+    study ran other judges too, beside every judge of the study together (each judge on every
+    output, as a team running them all would); requests are calls + cache hits (as if nothing
+    were cached)."""
     cost = {c.scorer: c for c in analysis.cost}
     lines: list[str] = []
     seen: dict[str, tuple[str, ...]] = {}
@@ -74,22 +95,19 @@ def cascade_savings(analysis: StudyAnalysis) -> list[str]:
         theirs = [cost[p] for p in parts if p in cost]
         if mine is None or len(theirs) != len(parts):
             continue
-        calls = sum(c.calls for c in theirs)
-        requests = sum(c.calls + c.cache_hits for c in theirs)
-        tokens = sum(c.prompt_tokens + c.completion_tokens for c in theirs)
+        judge, _ = split_scorer(cascade)
+        judges = [
+            c
+            for c in analysis.cost
+            if split_scorer(c.scorer)[0] == judge and split_scorer(c.scorer)[1] in JUDGE_SCORERS
+        ]
         my_tokens = mine.prompt_tokens + mine.completion_tokens
-        my_requests = mine.calls + mine.cache_hits
-
-        def share(a: int, b: int) -> str:
-            return f"{a / b:.2f}x" if b else "n/a"
-
-        lines.append(
+        line = (
             f"{cascade}: {fmt_count(mine.calls)} model calls and {fmt_count(my_tokens)} tokens "
-            f"({fmt_count(my_requests)} requests with cache hits) against "
-            f"{fmt_count(calls)} calls and {fmt_count(tokens)} tokens "
-            f"({fmt_count(requests)} requests) for {' + '.join(parts)} together: "
-            f"{share(mine.calls, calls)} the calls, {share(my_tokens, tokens)} the tokens, "
-            f"{share(my_requests, requests)} the requests; saved {fmt_count(calls - mine.calls)} "
-            f"calls and {fmt_count(tokens - my_tokens)} tokens."
+            f"({fmt_count(mine.calls + mine.cache_hits)} requests with cache hits) "
+            + _against(mine, theirs, " + ".join(parts) + " together")
         )
+        if {c.scorer for c in judges} - set(parts):
+            line += "; " + _against(mine, judges, " + ".join(c.scorer for c in judges))
+        lines.append(line + ".")
     return lines
