@@ -160,3 +160,37 @@ def test_as_written_needs_the_whole_sentence() -> None:
 def test_unknown_judge_is_refused(config: ModelConfig) -> None:
     with pytest.raises(ConfigError, match="hybrid_judges"):
         evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config, judges="ragas")
+
+
+def test_judge_command_runs_the_cascade(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from hybridjudge.cli import main
+
+    openai_server.respond_with(_judge)
+    cases = tmp_path / "cases.jsonl"
+    lines = [
+        {"id": "fails", "answer": FABRICATED, "context": CONTEXT},
+        {"id": "written", "answer": AS_WRITTEN, "context": CONTEXT, "anchors": ["5 business days"]},
+        {"id": "judged", "answer": f"{AS_WRITTEN} {GOOD}", "context": CONTEXT},
+    ]
+    cases.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    flags = ["--backend", "openai", "--base-url", openai_server.base_url, "--model", "m"]
+    flags += ["--cache-dir", str(tmp_path / "c")]
+    code = main(["judge", str(cases), "--scorers", "hybrid", "--json", *flags])
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    # by hand: "fails" scores 0.0 at the checks, so the command fails (exit 1); one call, for
+    # the one claim of "judged" that is not a context sentence
+    assert code == 1
+    assert [(o["id"], o["results"]["hybrid"]["stage"]) for o in out] == [
+        ("fails", "checks"),
+        ("written", "as_written"),
+        ("judged", "judge"),
+    ]
+    assert out[2]["results"]["hybrid"]["score"] == 1.0
+    assert openai_server.request_count == 1
+    # the hybrid scorer runs alone in 'judge', and --hybrid-judges needs it
+    assert main(["judge", str(cases), "--scorers", "support,hybrid", *flags]) == 2
+    assert main(["judge", str(cases), "--hybrid-judges", "support", *flags]) == 2

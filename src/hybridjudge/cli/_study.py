@@ -121,14 +121,9 @@ def register(subparsers: Any) -> None:
         "written, then --hybrid-judges on the rest; docs/hybrid.md); ragas, deepeval add the "
         "peer scorers on the same model (needs pip install 'hybridjudge[peers]')",
     )
-    run.add_argument(
-        "--hybrid-judges",
-        default=None,
-        metavar="JUDGES",
-        help="the judges the hybrid scorer asks about the claims the checks leave: support, "
-        "contradiction or support,contradiction (default contradiction, measured best; "
-        "docs/hybrid.md)",
-    )
+    from hybridjudge.cli._hybrid import add_hybrid_judges_argument
+
+    add_hybrid_judges_argument(run)
     run.add_argument(
         "--judge",
         action="append",
