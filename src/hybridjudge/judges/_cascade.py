@@ -253,9 +253,15 @@ async def cascade(
 
     Args:
         client: an open :class:`~hybridjudge.model.ModelClient` (cache, retries, usage).
-        answer, context, question: as for :func:`~hybridjudge.judges.judge`.
-        anchors, answerable, allowed_numbers: as for
+        answer: the answer to judge.
+        context: the retrieved passages (a single ``str`` is one passage).
+        question: the question (numbers in it are traceable; a claim of five words or fewer is
+            judged as its answer).
+        anchors: facts a correct answer must contain, as for
             :func:`~hybridjudge.grounding.check_grounding`.
+        answerable: ``False``: the answer must abstain; ``True``: it must not; ``None``: not
+            judged.
+        allowed_numbers: numbers the answer may introduce.
         judges: the judges asked about the remaining claims (default
             :data:`DEFAULT_CASCADE_JUDGES`).
         mode: the judges' verdict mode.
