@@ -160,6 +160,10 @@ def test_as_written_needs_the_whole_sentence() -> None:
 def test_unknown_judge_is_refused(config: ModelConfig) -> None:
     with pytest.raises(ConfigError, match="hybrid_judges"):
         evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config, judges="ragas")
+    with pytest.raises(ConfigError, match="threshold"):
+        evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config, threshold=2)
+    with pytest.raises(ConfigError, match="mode"):
+        evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config, mode="both")  # type: ignore[arg-type]
 
 
 def test_judge_command_runs_the_cascade(

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -51,6 +51,7 @@ from hybridjudge.judges._judge import (
     _judge,
     _passages,
     _statement,
+    _validate,
     scorer_names,
 )
 from hybridjudge.judges._many import check_batch_options, prepare_records
@@ -274,7 +275,7 @@ async def cascade(
         InputError: an argument of the wrong type (the checks' or the judges' errors).
         BudgetExhaustedError: the client's budget refused a request.
     """
-    names = cascade_judges(judges)
+    names = _validate(cascade_judges(judges), mode, repetition, answer, question, "sentences")
     threshold = _check_threshold(threshold)
     max_claims = check_max_claims(max_claims)
     report = check_grounding(
@@ -459,8 +460,8 @@ class CascadeBatch(BaseModel):
     wall_s: tuple[float, ...] = ()
     """Wall seconds of each repetition."""
 
-    def __iter__(self) -> Any:  # the outcomes, not the model's fields
-        """The outcomes, in order."""
+    def __iter__(self) -> Iterator[CascadeOutcome]:  # type: ignore[override]
+        """The outcomes, in order (``for o in batch``), not the model's fields."""
         return iter(self.outcomes)
 
     def __len__(self) -> int:
