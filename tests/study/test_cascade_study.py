@@ -231,3 +231,30 @@ def test_study_run_command_with_the_cascade(
     refused += ["--scorers", "deterministic", "--hybrid-judges", "support"]
     assert main(refused) == 2
     assert "--hybrid-judges" in capsys.readouterr().err
+
+
+def test_the_cascade_on_every_output_is_compared_on_the_judges_sample(
+    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+) -> None:
+    plan = load_plan(corpus_paths=[_corpus(tmp_path / "toy")], judge_sample=1)
+    assert len(plan.judged) == 3  # one base with its two mutants
+    result = run_study(
+        plan,
+        scorers=["deterministic", "contradiction", "hybrid"],
+        model_config=config,
+        hybrid_all_outputs=True,
+    )
+    assert result.config.hybrid_all_outputs is True
+    ran = {o.scorer: 0 for o in result.observations}
+    for o in result.observations:
+        ran[o.scorer] += 1
+    assert ran == {"deterministic": 6, "contradiction": 3, "hybrid": 6}
+    # lost/gained only where the cascade and its parts all ran: the sampled base and mutants
+    assert sorted((r.defect_class, r.n) for r in result.analysis.cascade) == [
+        ("clean", 1),
+        ("fabricated_number", 1),
+        ("inversion", 1),
+    ]
+    detection = {(r.scorer, r.defect_class): r.n for r in result.analysis.detection}
+    assert detection["hybrid", "inversion"] == 2
+    assert detection["contradiction", "inversion"] == 1

@@ -125,6 +125,12 @@ def register(subparsers: Any) -> None:
 
     add_hybrid_judges_argument(run)
     run.add_argument(
+        "--hybrid-all-outputs",
+        action="store_true",
+        help="run the hybrid scorer on every output, not only on the judges' sample "
+        "(--judge-sample): the checks decide most outputs without a call",
+    )
+    run.add_argument(
         "--judge",
         action="append",
         default=[],
@@ -242,10 +248,10 @@ def _run(args: argparse.Namespace) -> int:
         for peer in peers:  # before any work: a missing package names the [peers] extra
             require_peer(peer)
     needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS or s == HYBRID for s in args.scorers)
-    if args.hybrid_judges is not None and HYBRID not in args.scorers:
+    if (args.hybrid_judges is not None or args.hybrid_all_outputs) and HYBRID not in args.scorers:
         raise ConfigError(
-            "--hybrid-judges sets the hybrid scorer's judges, but --scorers has no hybrid; "
-            "add hybrid to --scorers, or drop --hybrid-judges"
+            "--hybrid-judges and --hybrid-all-outputs set the hybrid scorer, but --scorers has "
+            "no hybrid; add hybrid to --scorers, or drop them"
         )
     # every --judge spec is checked before the corpora are read or a model is called
     judges = _judge_configs(args) if args.judge and needs_model else {}
@@ -373,6 +379,7 @@ def _run(args: argparse.Namespace) -> int:
                 max_claims=args.max_claims,
                 max_cost_usd=budget,
                 hybrid_judges=args.hybrid_judges,
+                hybrid_all_outputs=args.hybrid_all_outputs,
             )
         result = compare_with_paper(result, plan)
         if args.false_alarm_budget is not None:

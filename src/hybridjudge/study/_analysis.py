@@ -355,8 +355,8 @@ def cascade_rows(
         verdict = flag if key[1] == "clean" else react
         n = mine = theirs = lost = gained = unscored = 0
         for rec in groups[key]:
-            if not by_key.get((rec.id, cascade)):
-                continue  # outside the cascade's sample
+            if any(not by_key.get((rec.id, s)) for s in (cascade, *parts)):
+                continue  # outside the cascade's or a part's sample: nothing to compare
             ours = [verdict(cascade, rec, r) for r in reps]
             together = [_together([verdict(p, rec, r) for p in parts]) for r in reps]
             if any(v is None for v in (*ours, *together)):

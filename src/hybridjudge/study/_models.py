@@ -64,7 +64,7 @@ by ``study run --false-alarm-budget``). Version 5 added the negative controls of
 (``analysis.controls``), the blame of every failed output (``blame``) and its table per system and
 corpus (``analysis.blame``). Version 6 added the hybrid scorer (the cascade): the stage that
 decided each of its observations (``Observation.stage``, ``Observation.claim_stages``), the
-judges it asks (``config.hybrid_judges``) and what it lost, gained and saved against its parts
+judges it asks (``config.hybrid_judges``; ``config.hybrid_all_outputs``) and what it lost, gained and saved against its parts
 run together (``analysis.cascade``)."""
 READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
 """Versions :func:`~hybridjudge.study.load_study` reads (an older file has none of the newer
@@ -270,12 +270,17 @@ class StudyConfig(_Frozen):
     hybrid_judges: tuple[str, ...] = ()
     """The judges the hybrid scorer asks about the claims the checks leave (``--hybrid-judges``);
     empty (and left out of ``study.json``) when the study did not run it."""
+    hybrid_all_outputs: bool = False
+    """Whether the hybrid scorer ran on every output (``--hybrid-all-outputs``) rather than on
+    the judges' sample; left out of ``study.json`` when false."""
 
     @model_serializer(mode="wrap")
     def _omit_empty_hybrid(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
         if not data.get("hybrid_judges"):
             data.pop("hybrid_judges", None)
+        if not data.get("hybrid_all_outputs"):
+            data.pop("hybrid_all_outputs", None)
         return data
 
 

@@ -633,12 +633,16 @@ async def _hybrid(
     max_claims: int | None,
     budget: CostBudget | None,
     judges: Sequence[str],
+    every_output: bool = False,
 ) -> tuple[list[Observation], float, Usage]:
-    """The hybrid scorer on the judged outputs (the same sample as the judges)."""
+    """The hybrid scorer on the judged outputs (the same sample as the judges), or on every
+    output."""
     from hybridjudge.judges import aevaluate_many
     from hybridjudge.model import ModelClient
 
-    records = [_check_record(plan, out) for out in plan.outputs if out.id in plan.judged]
+    records = [
+        _check_record(plan, out) for out in plan.outputs if every_output or out.id in plan.judged
+    ]
     name = _qualified(judge, HYBRID)
     async with ModelClient(config, budget=budget) as client:
         batch = await aevaluate_many(
@@ -813,6 +817,7 @@ async def arun_study(
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     max_cost_usd: float | CostBudget | None = None,
     hybrid_judges: Sequence[str] | str | None = None,
+    hybrid_all_outputs: bool = False,
 ) -> StudyResult:
     """Run the study from async code; see :func:`run_study`."""
     from hybridjudge._version import __version__
@@ -879,6 +884,7 @@ async def arun_study(
                 max_claims,
                 budget,
                 cascade_judges_,
+                hybrid_all_outputs,
             )
             observations += obs
             usage = hybrid_usage if usage is None else usage + hybrid_usage
@@ -925,6 +931,7 @@ async def arun_study(
             model=model_info,
             judges=tuple(JudgeRecord(name=n, model=c.describe()) for n, c in named.items()),
             hybrid_judges=tuple(cascade_judges_),
+            hybrid_all_outputs=hybrid and hybrid_all_outputs,
         ),
         corpora=plan.corpus_records,
         mutation_sets=plan.mutation_records,
@@ -1036,6 +1043,7 @@ def run_study(
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     max_cost_usd: float | CostBudget | None = None,
     hybrid_judges: Sequence[str] | str | None = None,
+    hybrid_all_outputs: bool = False,
 ) -> StudyResult:
     """Run every scorer on every output of ``plan`` ``repetitions`` times and analyse it.
 
@@ -1072,6 +1080,9 @@ def run_study(
             outputs left are unscored ``budget_exhausted`` (the peer scorers' too).
         hybrid_judges: the judges the hybrid scorer asks (``support``, ``contradiction`` or
             both; default :data:`~hybridjudge.judges.DEFAULT_CASCADE_JUDGES`).
+        hybrid_all_outputs: run the hybrid scorer on every output, not only on the judges'
+            sample (its calls are few: the checks decide most outputs); its comparison with its
+            parts stays on the outputs they all scored.
 
     The comparison with the OpenGATE paper is not part of the run: call
     :func:`compare_with_paper` on the result.
@@ -1096,6 +1107,7 @@ def run_study(
             max_claims=max_claims,
             max_cost_usd=max_cost_usd,
             hybrid_judges=hybrid_judges,
+            hybrid_all_outputs=hybrid_all_outputs,
         )
     )
 
