@@ -12,6 +12,7 @@ Run from the repository root::
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py             # main sample
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --sample all
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --hybrid-judges support
+    PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --from-study results/main
 
 A measurement (the ratio of the cascade's calls and tokens to its parts'), not a test: the oracle
 judge is as good as a judge can be, so detection here says what the cascade keeps of a strong
@@ -85,12 +86,63 @@ def _sample(text: str) -> dict[str, int | None] | None:
     return out
 
 
+def from_study(path: str) -> None:
+    """What the cascade would flag, from a finished study's own judge observations: the checks
+    first, then each judge choice's flag on the outputs the checks pass (the cascade asks those
+    judges exactly these questions); raw flags per (corpus, class), and the judges' billed calls
+    and requests on the outputs the checks pass."""
+    from hybridjudge.study import load_study
+
+    study = load_study(path)
+    obs: dict[str, dict[str, object]] = {}
+    for o in study.observations:
+        obs.setdefault(o.output_id, {})[o.scorer] = o
+    judged = [o for o in study.outputs if o.judged]
+
+    def flagged(oid: str, scorer: str) -> bool:
+        found = obs[oid].get(scorer)
+        return bool(getattr(found, "flagged", False))
+
+    for judges in (("support",), ("contradiction",), ("support", "contradiction")):
+        counts: dict[tuple[str, str], list[int]] = {}
+        calls = requests = 0
+        for o in judged:
+            key = (o.corpus, o.defect or ("clean" if o.clean else "base, not labelled correct"))
+            cell = counts.setdefault(key, [0, 0])
+            cell[1] += 1
+            passed = not flagged(o.id, "deterministic")
+            cell[0] += not passed or any(flagged(o.id, j) for j in judges)
+            if passed:
+                for j in judges:
+                    usage = getattr(obs[o.id][j], "usage")  # noqa: B009
+                    calls += usage.calls
+                    requests += usage.calls + usage.cache_hits
+        print(f"checks + {' + '.join(judges)}: {calls} billed calls, {requests} requests")
+        for (corpus, cls), (k, n) in sorted(counts.items()):
+            print(f"  {corpus:9} {cls:28} flagged {k}/{n}")
+    cost = {c.scorer: c for c in study.analysis.cost}
+    both = [cost[s] for s in ("support", "contradiction") if s in cost]
+    print(
+        f"support + contradiction on every judged output: {sum(c.calls for c in both)} billed "
+        f"calls, {sum(c.calls + c.cache_hits for c in both)} requests"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", default="opengate=6,halueval=20")
     parser.add_argument("--hybrid-judges", default=None)
     parser.add_argument("--out", default=None, help="write the reports here")
+    parser.add_argument(
+        "--from-study",
+        default=None,
+        metavar="RESULTS_DIR",
+        help="no server: what the cascade would flag, from a study's own judge observations",
+    )
     args = parser.parse_args()
+    if args.from_study:
+        from_study(args.from_study)
+        return
     plan = load_plan(
         corpus_paths=["corpus/opengate", "corpus/halueval"],
         mutation_paths=["mutations/opengate.jsonl", "mutations/halueval.jsonl"],
