@@ -50,7 +50,19 @@ if TYPE_CHECKING:
         parse_quantities,
         prepare_context,
     )
-    from hybridjudge.judges import JudgeBatch, JudgeResult, ajudge_many, judge, judge_many
+    from hybridjudge.judges import (
+        CascadeBatch,
+        CascadeResult,
+        JudgeBatch,
+        JudgeResult,
+        aevaluate,
+        aevaluate_many,
+        ajudge_many,
+        evaluate,
+        evaluate_many,
+        judge,
+        judge_many,
+    )
     from hybridjudge.metrics.ordinal import TriageReport, triage_report
     from hybridjudge.metrics.ordinal import compare as compare_triage_reports
     from hybridjudge.metrics.retrieval import RetrievalResult
@@ -93,6 +105,12 @@ _LAZY: dict[str, tuple[str, str]] = {
     "JudgeBatch": ("hybridjudge.judges", "JudgeBatch"),
     "judge_many": ("hybridjudge.judges", "judge_many"),
     "ajudge_many": ("hybridjudge.judges", "ajudge_many"),
+    "CascadeBatch": ("hybridjudge.judges", "CascadeBatch"),
+    "CascadeResult": ("hybridjudge.judges", "CascadeResult"),
+    "evaluate": ("hybridjudge.judges", "evaluate"),
+    "aevaluate": ("hybridjudge.judges", "aevaluate"),
+    "evaluate_many": ("hybridjudge.judges", "evaluate_many"),
+    "aevaluate_many": ("hybridjudge.judges", "aevaluate_many"),
     "TriageReport": ("hybridjudge.metrics.ordinal", "TriageReport"),
     "triage_report": ("hybridjudge.metrics.ordinal", "triage_report"),
     "compare_triage_reports": ("hybridjudge.metrics.ordinal", "compare"),
@@ -147,6 +165,8 @@ __all__ = [
     "Anchor",
     "Blame",
     "CallResult",
+    "CascadeBatch",
+    "CascadeResult",
     "Case",
     "CaseFileError",
     "CheckBatch",
@@ -178,6 +198,8 @@ __all__ = [
     "Usage",
     "__version__",
     "abstains",
+    "aevaluate",
+    "aevaluate_many",
     "ajudge_many",
     "arun_study",
     "blame_answer",
@@ -185,6 +207,8 @@ __all__ = [
     "check_many",
     "compare_triage_reports",
     "compare_with_paper",
+    "evaluate",
+    "evaluate_many",
     "evaluate_retrieval",
     "gate",
     "generate_mutations",

@@ -3,7 +3,8 @@
 Reads the same case records as ``hybridjudge check`` (``id``, ``answer``, ``context``, optional
 ``question`` ...) and judges them with :func:`hybridjudge.judges.ajudge_many`, the loop the study
 uses too. A bad line is reported on stderr with its line number and the others are still judged.
-Exit codes (:data:`hybridjudge.cli._exit.COMMAND_EXIT_CODES`): 0 every scored output passes (its
+``--scorers hybrid`` runs the cascade instead (:mod:`hybridjudge.cli._hybrid`). Exit codes
+(:data:`hybridjudge.cli._exit.COMMAND_EXIT_CODES`): 0 every scored output passes (its
 score at or above the scorer's ``--threshold``, default 1.0), or each scorer's share that passes
 is at least its ``--fail-under``; 1 otherwise; 2 some line was unusable or the configuration is
 invalid; 3 a scorer with more results unscored than ``--max-unscored`` allows (or every one of its
@@ -77,8 +78,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action=ListAction,
         default=["support", "contradiction"],
         metavar="SCORER",
-        help="scorers to run, comma- or space-separated: support, contradiction (default both)",
+        help="scorers to run, comma- or space-separated: support, contradiction (default both); "
+        "or hybrid alone: the cascade (the checks first, claims stated as written, then "
+        "--hybrid-judges on the remaining claims; docs/hybrid.md)",
     )
+    from hybridjudge.cli._hybrid import add_hybrid_judges_argument
+
+    add_hybrid_judges_argument(parser)
     parser.add_argument(
         "--mode",
         choices=("separate", "shared"),
@@ -148,6 +154,14 @@ def _parse_scorers(items: list[str]) -> tuple[str, ...]:
 
     text = ",".join(items)
     names = tuple(items)
+    if "hybrid" in names and len(names) > 1:
+        raise ConfigError(
+            f"--scorers {text!r}: the hybrid scorer runs alone in 'judge' (it asks its own "
+            "judges, --hybrid-judges); to compare it with the judges, use 'study run --scorers "
+            "deterministic,support,contradiction,hybrid'"
+        )
+    if names == ("hybrid",):
+        return names
     unknown = [n for n in names if n not in SCORERS]
     if not names or unknown:
         raise ConfigError(
@@ -171,6 +185,17 @@ def _run(args: argparse.Namespace) -> int:
     from hybridjudge.model import budget_price
 
     scorers = _parse_scorers(args.scorers)
+    hybrid = scorers == ("hybrid",)
+    if args.hybrid_judges is not None and not hybrid:
+        raise ConfigError(
+            "--hybrid-judges sets the hybrid scorer's judges, but --scorers is not hybrid; "
+            "use --scorers hybrid, or drop --hybrid-judges"
+        )
+    if hybrid and (args.ray is not None or args.dry_run):
+        raise ConfigError(
+            "--scorers hybrid runs neither on --ray nor as a --dry-run yet; it makes at most "
+            "the calls of its judges: estimate those with --scorers contradiction --dry-run"
+        )
     check_repetitions(args.repetitions)
     limits, thresholds = pass_rule(args, scorers)
     config = config_from_args(args)
@@ -217,6 +242,11 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+
+    if hybrid:
+        from hybridjudge.cli._hybrid import run_hybrid
+
+        return run_hybrid(args, config, cases, limits, thresholds, budget, bad, len(lines))
 
     if args.dry_run:
         from hybridjudge.cli._dryrun import estimate_judging, print_estimate, refused_incomplete

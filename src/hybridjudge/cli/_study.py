@@ -117,8 +117,18 @@ def register(subparsers: Any) -> None:
         default=["deterministic", "support", "contradiction"],
         metavar="SCORER",
         help="scorers to run, comma- or space-separated: deterministic, support, contradiction "
-        "(default: these three); ragas, deepeval add the peer scorers on the same model "
-        "(needs pip install 'hybridjudge[peers]')",
+        "(default: these three); hybrid adds the cascade (checks first, claims stated as "
+        "written, then --hybrid-judges on the rest; docs/hybrid.md); ragas, deepeval add the "
+        "peer scorers on the same model (needs pip install 'hybridjudge[peers]')",
+    )
+    from hybridjudge.cli._hybrid import add_hybrid_judges_argument
+
+    add_hybrid_judges_argument(run)
+    run.add_argument(
+        "--hybrid-all-outputs",
+        action="store_true",
+        help="run the hybrid scorer on every output, not only on the judges' sample "
+        "(--judge-sample): the checks decide most outputs without a call",
     )
     run.add_argument(
         "--judge",
@@ -219,6 +229,7 @@ def _run(args: argparse.Namespace) -> int:
         write_reports,
     )
     from hybridjudge.study import (
+        HYBRID,
         JUDGE_SCORERS,
         PEER_SCORERS,
         compare_with_paper,
@@ -236,7 +247,12 @@ def _run(args: argparse.Namespace) -> int:
 
         for peer in peers:  # before any work: a missing package names the [peers] extra
             require_peer(peer)
-    needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS for s in args.scorers)
+    needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS or s == HYBRID for s in args.scorers)
+    if (args.hybrid_judges is not None or args.hybrid_all_outputs) and HYBRID not in args.scorers:
+        raise ConfigError(
+            "--hybrid-judges and --hybrid-all-outputs set the hybrid scorer, but --scorers has "
+            "no hybrid; add hybrid to --scorers, or drop them"
+        )
     # every --judge spec is checked before the corpora are read or a model is called
     judges = _judge_configs(args) if args.judge and needs_model else {}
     if args.judge and not needs_model:
@@ -248,7 +264,7 @@ def _run(args: argparse.Namespace) -> int:
     unknown = [
         k
         for k in thresholds
-        if split_scorer(k)[1] not in (*JUDGE_SCORERS, *peers)
+        if split_scorer(k)[1] not in (*JUDGE_SCORERS, *peers, HYBRID)
         or (split_scorer(k)[0] is not None and split_scorer(k)[0] not in judges)
     ]
     if unknown:
@@ -288,8 +304,14 @@ def _run(args: argparse.Namespace) -> int:
 
         judge_scorers = [s for s in args.scorers if s in JUDGE_SCORERS]
         configs = dict(judges) if judges else {"": config} if config is not None else {}
+        if HYBRID in args.scorers:
+            print(
+                "hybridjudge study run --dry-run: the hybrid scorer is not estimated; it makes at "
+                "most the calls its judges (--hybrid-judges) would make on the same outputs"
+            )
         if not configs or not judge_scorers:
-            print("hybridjudge study run --dry-run: no judge among --scorers; no model call")
+            if HYBRID not in args.scorers:
+                print("hybridjudge study run --dry-run: no judge among --scorers; no model call")
             if peers:
                 print("hybridjudge study run --dry-run: peer scorers are not estimated")
             return EXIT_OK
@@ -356,6 +378,8 @@ def _run(args: argparse.Namespace) -> int:
                 progress=hook,
                 max_claims=args.max_claims,
                 max_cost_usd=budget,
+                hybrid_judges=args.hybrid_judges,
+                hybrid_all_outputs=args.hybrid_all_outputs,
             )
         result = compare_with_paper(result, plan)
         if args.false_alarm_budget is not None:

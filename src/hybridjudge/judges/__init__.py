@@ -20,8 +20,28 @@ Many answers at once, from plain or async code (also inside a notebook's running
 
     batch = judge_many(records, scorers=["support"], config=ModelConfig.local())
     batch.to_pandas()  # one row per record, repetition and scorer
+
+The hybrid scorer (:func:`evaluate`, :func:`evaluate_many`): the grounding checks decide first,
+claims the context states as written are supported without a call, and only the remaining
+claims go to the judges; every decision records its stage (``docs/hybrid.md``).
 """
 
+from hybridjudge.judges._cascade import (
+    CASCADE_STAGES,
+    DEFAULT_CASCADE_JUDGES,
+    CascadeBatch,
+    CascadeClaim,
+    CascadeOutcome,
+    CascadeResult,
+    CascadeStage,
+    aevaluate,
+    aevaluate_many,
+    cascade,
+    cascade_judges,
+    evaluate,
+    evaluate_many,
+    stated_as_written,
+)
 from hybridjudge.judges._judge import (
     DEFAULT_MAX_CLAIMS,
     SCORERS,
@@ -53,9 +73,16 @@ from hybridjudge.judges._results import (
 )
 
 __all__ = [
+    "CASCADE_STAGES",
+    "DEFAULT_CASCADE_JUDGES",
     "DEFAULT_MAX_CLAIMS",
     "PROMPT_NAMES",
     "SCORERS",
+    "CascadeBatch",
+    "CascadeClaim",
+    "CascadeOutcome",
+    "CascadeResult",
+    "CascadeStage",
     "ClaimVerdict",
     "ClaimsSource",
     "DroppedClaim",
@@ -72,9 +99,15 @@ __all__ = [
     "Scorer",
     "ScorerName",
     "UnscoredReason",
+    "aevaluate",
+    "aevaluate_many",
     "ajudge_many",
+    "cascade",
+    "cascade_judges",
     "check_max_claims",
     "claims_token_budget",
+    "evaluate",
+    "evaluate_many",
     "is_pure_abstention",
     "judge",
     "judge_many",
@@ -82,6 +115,7 @@ __all__ = [
     "planned_calls",
     "pure_abstention_reason",
     "scorer_names",
+    "stated_as_written",
     "total_usage",
     "verdicts_token_budget",
 ]

@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -950,7 +950,11 @@ async def _judge(
     repetition: int,
     claims: ClaimsSource,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    only: Collection[str] | None = None,
 ) -> dict[str, JudgeResult]:
+    """:func:`judge`; ``only``: judge just these of the answer's claims (the cascade's
+    remaining claims, :mod:`hybridjudge.judges._cascade`), after ``max_claims`` is checked on
+    all of them."""
     names = _validate(scorers, mode, repetition, answer, question, claims)
     passages = _passages(context)
     verdict_prompts = [SCORERS[n].prompt for n in names] if mode == "separate" else ["shared"]
@@ -989,6 +993,11 @@ async def _judge(
     if over is not None:
         detail = FailureDetail(stage="claims", error=over)
         return {n: common.unscored(n, "too_many_claims", detail) for n in names}
+    if only is not None:
+        kept = [claim for claim in kept if claim in only]
+        common = dataclasses.replace(common, claims=tuple(kept))
+        if not kept:
+            return _without_claims(common, names, dropped, answer, raw)
 
     sentences = context_sentences(passages)
     statements = [_statement(claim, question) for claim in kept]

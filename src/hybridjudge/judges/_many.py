@@ -15,9 +15,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from hybridjudge._errors import ConfigError, HybridJudgeError, InputError
 from hybridjudge._frames import as_record, record_id, record_list, records_problem
@@ -51,6 +51,8 @@ caller that is interrupted keeps what was finished: ``judge --json`` prints thos
 RecordLike = JudgeRecord | Mapping[str, Any] | object
 """A :class:`JudgeRecord`, a mapping with its fields, or an object with those attributes."""
 
+R = TypeVar("R", bound=BaseModel)
+
 
 def _problems(exc: ValidationError) -> str:
     parts = []
@@ -58,6 +60,44 @@ def _problems(exc: ValidationError) -> str:
         field = ".".join(str(p) for p in error.get("loc", ())) or "record"
         parts.append(f"field {field!r}: {error.get('msg')}")
     return "; ".join(parts)
+
+
+def check_batch_options(
+    concurrency: int | None, client: ModelClient | None, config: ModelConfig | None
+) -> None:
+    """Refuse a ``concurrency`` that is not a whole number >= 1, and both a client and a config.
+
+    Raises:
+        ConfigError: naming the option and the fix.
+    """
+    if concurrency is not None and (
+        isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1
+    ):
+        raise ConfigError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
+    if client is not None and config is not None:
+        raise ConfigError("pass either an open client or a config, not both")
+
+
+def prepare_records(
+    records: Iterable[RecordLike], model: type[R], *, call: str
+) -> tuple[list[RecordLike], list[R | str]]:
+    """The items of ``records`` and each as a ``model`` (or the one-line problem that keeps it
+    from being one: that record becomes a failed outcome, and the others go on).
+
+    Raises:
+        InputError: ``records`` is a string, a single mapping or not iterable.
+    """
+    problem = records_problem(records, call=call)
+    if problem is not None:
+        raise InputError(problem)
+    items = record_list(records)
+    prepared: list[R | str] = []
+    for index, item in enumerate(items):
+        try:
+            prepared.append(as_record(model, index, item))
+        except ValidationError as exc:
+            prepared.append(_problems(exc))
+    return items, prepared
 
 
 def _failed(
@@ -147,12 +187,7 @@ async def ajudge_many(
     if mode not in ("separate", "shared"):
         raise ConfigError(f"unknown mode {mode!r}; use 'separate' or 'shared'")
     repetitions = check_repetitions(repetitions)
-    if concurrency is not None and (
-        isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1
-    ):
-        raise ConfigError(f"concurrency must be a whole number of at least 1, got {concurrency!r}")
-    if client is not None and config is not None:
-        raise ConfigError("pass either an open client or a config, not both")
+    check_batch_options(concurrency, client, config)
     max_claims = check_max_claims(max_claims)
     budget = None
     if max_cost_usd is not None:
@@ -165,16 +200,7 @@ async def ajudge_many(
             )
         budget = CostBudget(max_cost_usd)
 
-    problem = records_problem(records, call="judge_many")
-    if problem is not None:
-        raise InputError(problem)
-    items = record_list(records)
-    prepared: list[JudgeRecord | str] = []
-    for index, item in enumerate(items):
-        try:
-            prepared.append(as_record(JudgeRecord, index, item))
-        except ValidationError as exc:
-            prepared.append(_problems(exc))
+    items, prepared = prepare_records(records, JudgeRecord, call="judge_many")
 
     if client is None:
         from hybridjudge.model import ModelClient, ModelConfig

@@ -27,7 +27,13 @@ from hybridjudge._sinks import FORMULA_START, csv_cell
 from hybridjudge.reports._tables import class_label
 from hybridjudge.study import StudyResult
 
-__all__ = ["BLAME_COLUMNS", "OBSERVATION_COLUMNS", "observations_csv", "write_observations_csv"]
+__all__ = [
+    "BLAME_COLUMNS",
+    "CASCADE_COLUMNS",
+    "OBSERVATION_COLUMNS",
+    "observations_csv",
+    "write_observations_csv",
+]
 
 OBSERVATION_COLUMNS = (
     "corpus",
@@ -68,6 +74,10 @@ BLAME_COLUMNS = ("blame", "blame_missing_from_context", "blame_generation", "bla
 of the answer the context does not explain (each joined by `` | ``), and the call's evidence;
 empty for an output that did not fail."""
 
+CASCADE_COLUMNS = ("stage", "claim_stages")
+"""After :data:`BLAME_COLUMNS`, in a study that ran the hybrid scorer: its stage that decided the output (``checks``,
+``as_written``, ``judge``) and each claim's stage (joined by `` | ``); empty for other scorers."""
+
 FINDINGS_SEPARATOR = " | "
 """Joins the findings of one evaluation in the ``findings`` column."""
 
@@ -92,7 +102,14 @@ def observations_csv(study: StudyResult, *, raw_formulas: bool = False) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     blames = {b.output_id: b for b in study.blame}
-    header = [*OBSERVATION_COLUMNS, *BLAME_COLUMNS, *(f"meta.{key}" for key in meta_keys)]
+    # the cascade's columns only in a study that ran it: other studies' tables keep their form
+    cascade = any(obs.stage is not None for obs in study.observations)
+    header = [
+        *OBSERVATION_COLUMNS,
+        *BLAME_COLUMNS,
+        *(CASCADE_COLUMNS if cascade else ()),
+        *(f"meta.{key}" for key in meta_keys),
+    ]
     writer.writerow([csv_cell(name, raw=raw_formulas) for name in header])
     for obs in study.observations:
         out = outputs.get(obs.output_id)
@@ -139,6 +156,8 @@ def observations_csv(study: StudyResult, *, raw_formulas: bool = False) -> str:
                 blame.evidence,
             ]
         )
+        if cascade:
+            row += [obs.stage, FINDINGS_SEPARATOR.join(obs.claim_stages) or None]
         meta = metadata.get(obs.output_id, {})
         row += [meta.get(key) for key in meta_keys]
         cells = [_cell(v) for v in row]

@@ -151,6 +151,23 @@ def render_html(study: StudyResult) -> str:
                 table_block(threshold_table(a).to_html()),
             )
         )
+    if a.cascade:
+        from hybridjudge.reports._cascade import (
+            CASCADE_EXPLAINED,
+            CASCADE_TITLE,
+            cascade_savings,
+            cascade_table,
+        )
+
+        saved = "".join(f"<li>{html.escape(line)}</li>" for line in cascade_savings(a))
+        body.append(
+            _section(
+                CASCADE_TITLE,
+                f"<p>{_md_inline(CASCADE_EXPLAINED)}</p>",
+                table_block(cascade_table(a).to_html()),
+                f"<ul>{saved}</ul>",
+            )
+        )
     if a.blame:
         body.append(
             _section(

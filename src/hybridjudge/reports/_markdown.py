@@ -247,6 +247,17 @@ def render_markdown(study: StudyResult) -> str:
 
         lines += [f"## {THRESHOLDS_TITLE}", "", thresholds_explained(a), ""]
         lines += [threshold_table(a).to_markdown(), ""]
+    if a.cascade:
+        from hybridjudge.reports._cascade import (
+            CASCADE_EXPLAINED,
+            CASCADE_TITLE,
+            cascade_savings,
+            cascade_table,
+        )
+
+        lines += [f"## {CASCADE_TITLE}", "", CASCADE_EXPLAINED, ""]
+        lines += [cascade_table(a).to_markdown(), ""]
+        lines += [f"- {markdown_text(line)}" for line in cascade_savings(a)] + [""]
     if a.cheapest:
         lines += ["## Cheapest judge per defect class", "", CHEAPEST_EXPLAINED, ""]
         lines += [f"- {markdown_text(line)}" for line in cheapest_lines(a)] + [""]

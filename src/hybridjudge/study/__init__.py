@@ -15,6 +15,7 @@ from hybridjudge.study._analysis import (
     IN_SCOPE,
     LABELLED_INCORRECT,
     analyse,
+    cascade_rows,
     cheapest_rows,
     reacted,
     separation_rows,
@@ -44,6 +45,7 @@ from hybridjudge.study._models import (
     READABLE_STUDY_FORMAT_VERSIONS,
     STUDY_FORMAT,
     STUDY_FORMAT_VERSION,
+    CascadeRow,
     CheapestRow,
     ControlRow,
     CorpusRecord,
@@ -68,6 +70,7 @@ from hybridjudge.study._models import (
 )
 from hybridjudge.study._run import (
     DETERMINISTIC,
+    HYBRID,
     JUDGE_SCORERS,
     PEER_SCORERS,
     Judges,
@@ -103,6 +106,7 @@ from hybridjudge.study._view import (
 __all__ = [
     "BLAME_CALLS",
     "DETERMINISTIC",
+    "HYBRID",
     "IN_SCOPE",
     "JUDGE_SCORERS",
     "JUDGE_SPEC_EXAMPLE",
@@ -116,6 +120,7 @@ __all__ = [
     "Blame",
     "BlameCall",
     "BlameRow",
+    "CascadeRow",
     "CheapestRow",
     "ControlRow",
     "CorpusRecord",
@@ -153,6 +158,7 @@ __all__ = [
     "blame_answer",
     "blame_rows",
     "blame_study",
+    "cascade_rows",
     "cheapest_rows",
     "check_budget",
     "choose_threshold",

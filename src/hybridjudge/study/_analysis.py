@@ -38,6 +38,7 @@ from hybridjudge.corpus import CONTEXT_DEFECT_CLASSES, CONTROL_CLASSES
 from hybridjudge.model import Usage
 from hybridjudge.study._judges import split_scorer
 from hybridjudge.study._models import (
+    CascadeRow,
     CheapestRow,
     ControlRow,
     CostRow,
@@ -52,10 +53,12 @@ from hybridjudge.study._models import (
 )
 
 __all__ = [
+    "HYBRID",
     "IN_SCOPE",
     "LABELLED_INCORRECT",
     "SEPARATION_RESAMPLES",
     "analyse",
+    "cascade_rows",
     "cheapest_rows",
     "reacted",
     "separation_rows",
@@ -92,6 +95,17 @@ IN_SCOPE: dict[str, dict[str, bool]] = {
 of the answer the context lost (not an anchor's: an answer may repeat an anchor's quantity),
 never a lost entity; the study measures it."""
 
+IN_SCOPE["hybrid"] = {
+    key: IN_SCOPE["deterministic"].get(key, False) or IN_SCOPE["judge"].get(key, False)
+    for key in {*IN_SCOPE["deterministic"], *IN_SCOPE["judge"]}
+}
+"""The hybrid scorer (the cascade) sees what its checks or its judges see."""
+
+HYBRID = "hybrid"
+"""The hybrid scorer (the cascade: :func:`hybridjudge.judges.evaluate_many`): the checks decide
+first, claims the context states as written are supported without a call, and its judges
+(``hybrid_judges``) see only the remaining claims (``NAME:hybrid`` for a named judge's)."""
+
 _DEFECT_ORDER = (
     "omission",
     "fabricated_number",
@@ -104,7 +118,10 @@ _DEFECT_ORDER = (
 
 
 def _family(scorer: str) -> str:
-    return "deterministic" if "deterministic" in split_scorer(scorer)[1] else "judge"
+    base = split_scorer(scorer)[1]
+    if base == HYBRID:
+        return "hybrid"
+    return "deterministic" if "deterministic" in base else "judge"
 
 
 def _phase(scorer: str) -> str:
@@ -113,6 +130,8 @@ def _phase(scorer: str) -> str:
     judge, base = split_scorer(scorer)
     if _family(scorer) == "deterministic":
         return "deterministic"
+    if _family(scorer) == "hybrid":
+        return scorer
     phase = "peers" if base in ("ragas", "deepeval") else "judges"
     return phase if judge is None else f"{phase}:{judge}"
 
@@ -125,6 +144,9 @@ def reacted(mutant: Observation, base: Observation) -> bool | None:
         return bool(set(mutant.issues) - set(base.issues))
     if mutant.score is None or base.score is None or mutant.flagged is None:
         return None
+    if mutant.stage == "checks" and mutant.flagged:
+        # the cascade's checks decided: a new finding, as for the deterministic scorer
+        return mutant.score < base.score or bool(set(mutant.issues) - set(base.issues))
     return mutant.flagged and mutant.score < base.score
 
 
@@ -148,11 +170,13 @@ def analyse(
     wall_s: Mapping[str, float] | None = None,
     shared_claims_scope: bool = True,
     separation_seed: int = 0,
+    cascade_parts: Mapping[str, Sequence[str]] | None = None,
 ) -> StudyAnalysis:
     """Derive every table of a study from its raw observations.
 
     ``separation_seed`` seeds the bootstrap of the separation intervals (the same observations
-    and seed give the same intervals).
+    and seed give the same intervals). ``cascade_parts``: hybrid scorer -> the scorers it is made
+    of (:func:`cascade_rows`; a cascade whose parts are not all in ``scorers`` gets no row).
     """
     by_key: dict[tuple[str, str], dict[int, Observation]] = defaultdict(dict)
     for obs in observations:
@@ -280,7 +304,86 @@ def analyse(
         ),
         cheapest=tuple(cheapest_rows(detection, cost)),
         controls=tuple(controls),
+        cascade=tuple(
+            row
+            for cascade, parts in (cascade_parts or {}).items()
+            if cascade in scorers and all(p in scorers for p in parts)
+            for row in cascade_rows(outputs, by_key, cascade, parts, repetitions)
+        ),
     )
+
+
+def _together(verdicts: Sequence[bool | None]) -> bool | None:
+    """The parts' verdict together: any part that says yes decides; else unknown when a part
+    is unscored."""
+    if any(v is True for v in verdicts):
+        return True
+    return None if any(v is None for v in verdicts) else False
+
+
+def cascade_rows(
+    outputs: Sequence[OutputRecord],
+    by_key: Mapping[tuple[str, str], Mapping[int, Observation]],
+    cascade: str,
+    parts: Sequence[str],
+    repetitions: int,
+) -> list[CascadeRow]:
+    """Per (corpus, defect class, origin) and per corpus's clean bases: what ``cascade`` lost or
+    gained against ``parts`` run together (see :class:`CascadeRow`)."""
+    reps = range(repetitions)
+    outputs_by_id = {o.id: o for o in outputs}
+
+    def react(scorer: str, rec: OutputRecord, r: int) -> bool | None:
+        m = by_key.get((rec.id, scorer), {}).get(r)
+        b = by_key.get((rec.base_id or "", scorer), {}).get(r)
+        return None if m is None or b is None else reacted(m, b)
+
+    def flag(scorer: str, rec: OutputRecord, r: int) -> bool | None:
+        o = by_key.get((rec.id, scorer), {}).get(r)
+        return None if o is None or o.status != "scored" else bool(o.flagged)
+
+    groups: dict[tuple[str, str, str], list[OutputRecord]] = defaultdict(list)
+    for rec in outputs:
+        if rec.base_id is not None and rec.defect is not None and rec.defect not in CONTROL_CLASSES:
+            if rec.base_id in outputs_by_id:
+                groups[(rec.corpus, rec.defect, rec.origin)].append(rec)
+        elif _labelled(rec, clean=True):
+            groups[(rec.corpus, "clean", "base")].append(rec)
+    rows: list[CascadeRow] = []
+    keys = sorted(groups, key=lambda k: (k[0], k[1] == "clean", _defect_sort_key(k[1]), k[2]))
+    for key in keys:
+        verdict = flag if key[1] == "clean" else react
+        n = mine = theirs = lost = gained = unscored = 0
+        for rec in groups[key]:
+            if any(not by_key.get((rec.id, s)) for s in (cascade, *parts)):
+                continue  # outside the cascade's or a part's sample: nothing to compare
+            ours = [verdict(cascade, rec, r) for r in reps]
+            together = [_together([verdict(p, rec, r) for p in parts]) for r in reps]
+            if any(v is None for v in (*ours, *together)):
+                unscored += 1
+                continue
+            n += 1
+            a, b = all(ours), all(together)
+            mine += a
+            theirs += b
+            lost += b and not a
+            gained += a and not b
+        rows.append(
+            CascadeRow(
+                cascade=cascade,
+                parts=tuple(parts),
+                corpus=key[0],
+                defect_class=key[1],
+                origin=key[2],
+                n=n,
+                cascade_count=mine,
+                parts_count=theirs,
+                lost=lost,
+                gained=gained,
+                unscored=unscored,
+            )
+        )
+    return rows
 
 
 def _labelled(rec: OutputRecord, *, clean: bool) -> bool:
@@ -582,7 +685,7 @@ def _cost(
         cost_usd=usage.cost_usd if cost_known else None,
         usd_per_1000=per_eval_cost * 1000.0 if cost_known else None,
         wall_s_per_repetition=wall_s.get(phase, 0.0),
-        shared_wall=family == "judge",
+        shared_wall=family == "judge",  # the hybrid scorer runs in a phase of its own
         median_ms=float(np.median(latencies)) if latencies else 0.0,
         p95_ms=float(np.percentile(latencies, 95)) if latencies else 0.0,
         cache_hits=usage.cache_hits,

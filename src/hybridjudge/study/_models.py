@@ -27,6 +27,7 @@ __all__ = [
     "READABLE_STUDY_FORMAT_VERSIONS",
     "STUDY_FORMAT",
     "STUDY_FORMAT_VERSION",
+    "CascadeRow",
     "CheapestRow",
     "ControlRow",
     "CorpusRecord",
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 STUDY_FORMAT = "hybridjudge.study"
-STUDY_FORMAT_VERSION = 6
+STUDY_FORMAT_VERSION = 7
 """Version 2 added several judges (``config.judges``, ``judge_usage_by_judge``), the separation
 of labelled right and hallucinated answers (``analysis.separation``) and the cheapest judge per
 defect class (``analysis.cheapest``). Version 3 added the answers' labels: false alarms count only
@@ -63,8 +64,12 @@ Version 4 added the thresholds chosen for a false-alarm budget (``analysis.thres
 by ``study run --false-alarm-budget``). Version 5 added the negative controls of the context
 (``analysis.controls``), the blame of every failed output (``blame``) and its table per system and
 corpus (``analysis.blame``). Version 6 added each judge's verdict per claim, with the quote it
-gave (``Observation.verdicts``), which the viewer marks in the answer and the context."""
-READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
+gave (``Observation.verdicts``), which the viewer marks in the answer and the context. Version 7
+added the hybrid scorer (the cascade): the stage that decided each of its observations
+(``Observation.stage``, ``Observation.claim_stages``), the judges it asks
+(``config.hybrid_judges``; ``config.hybrid_all_outputs``) and what it lost, gained and saved
+against its parts run together (``analysis.cascade``)."""
+READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
 """Versions :func:`~hybridjudge.study.load_study` reads (an older file has none of the newer
 fields, which read as empty; its tables stay as they were computed: a version 1 or 2 study
 counted an unlabelled base as clean)."""
@@ -145,13 +150,25 @@ class Observation(_Frozen):
     """A judge's verdict on every claim it judged, in order, with its quotes (study format 6;
     empty for the deterministic checks, the peers, an unscored result, and older studies); left
     out of ``study.json`` when empty."""
+    stage: Literal["checks", "as_written", "judge"] | None = None
+    """The hybrid scorer only (study format 7): the stage that decided this output (``checks``:
+    the grounding checks failed it, no call; ``as_written``: every claim stated as written, no
+    call; ``judge``: the judges decided the remaining claims, or left it unscored). Left out of
+    ``study.json`` for the other scorers."""
+    claim_stages: tuple[Literal["as_written", "judge"], ...] = ()
+    """The hybrid scorer only: the stage that decided each claim, in order."""
 
     @model_serializer(mode="wrap")
-    def _omit_empty_verdicts(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # observations without claim verdicts keep the form they had before format 6
+    def _omit_empty_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # observations without claim verdicts or a cascade's stages keep the form they had
+        # before formats 6 and 7
         data: dict[str, Any] = handler(self)
         if not data.get("verdicts"):
             data.pop("verdicts", None)
+        if data.get("stage") is None:
+            data.pop("stage", None)
+        if not data.get("claim_stages"):
+            data.pop("claim_stages", None)
         return data
 
     @model_validator(mode="after")
@@ -277,6 +294,21 @@ class StudyConfig(_Frozen):
     judges: tuple[JudgeRecord, ...] = ()
     """The named judges, in order, when the study ran several (``--judge``); empty for a study
     with one judge from the model flags, whose scorers keep their plain names."""
+    hybrid_judges: tuple[str, ...] = ()
+    """The judges the hybrid scorer asks about the claims the checks leave (``--hybrid-judges``);
+    empty (and left out of ``study.json``) when the study did not run it."""
+    hybrid_all_outputs: bool = False
+    """Whether the hybrid scorer ran on every output (``--hybrid-all-outputs``) rather than on
+    the judges' sample; left out of ``study.json`` when false."""
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_hybrid(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("hybrid_judges"):
+            data.pop("hybrid_judges", None)
+        if not data.get("hybrid_all_outputs"):
+            data.pop("hybrid_all_outputs", None)
+        return data
 
 
 class DetectionRow(_Frozen):
@@ -593,6 +625,42 @@ class ThresholdRow(_Frozen):
     """Why there is no threshold (``not enough clean outputs: N, need at least M ...``)."""
 
 
+class CascadeRow(_Frozen):
+    """What the hybrid scorer (the cascade) lost or gained on ONE (corpus, defect class, origin)
+    against its parts run on every output together (the checks and its judges: an output is
+    flagged when any of them flags it), never summed over classes.
+
+    For a defect class, a mutant is *detected* by the parts together when, in every repetition,
+    at least one part reacted to it (:func:`~hybridjudge.study.reacted`); for the clean row
+    (``defect_class`` ``clean``, origin ``base``), a base labelled correct is a *false alarm* when
+    at least one part flagged it in every repetition. ``lost``: the parts together detected (or
+    flagged) it and the cascade did not; ``gained``: the other way round.
+    """
+
+    cascade: str
+    """The cascade's scorer name (``hybrid``, or ``NAME:hybrid``)."""
+    parts: tuple[str, ...]
+    """The scorers it is made of, as named in the study."""
+    corpus: str
+    """Corpus name."""
+    defect_class: str
+    """The defect class, or ``clean`` for the false-alarm row of the bases labelled correct."""
+    origin: str
+    """``paper``, ``mutator``, ``natural``, ``labelled``, or ``base`` for the clean row."""
+    n: int
+    """Outputs the cascade and every part scored in every repetition."""
+    cascade_count: int
+    """Of those, the ones the cascade detected (false alarms on the clean row)."""
+    parts_count: int
+    """The ones its parts together detected (false alarms on the clean row)."""
+    lost: int
+    """Detected (or flagged) by the parts together, not by the cascade."""
+    gained: int
+    """Detected (or flagged) by the cascade, not by the parts together."""
+    unscored: int
+    """Outputs left out: unscored by the cascade or a part in some repetition."""
+
+
 class StudyAnalysis(_Frozen):
     """Everything derived from the observations."""
 
@@ -619,6 +687,10 @@ class StudyAnalysis(_Frozen):
     are false alarms (the controls have no detection row)."""
     blame: tuple[BlameRow, ...] = ()
     """One row per (corpus, system): the failed outputs and whose failures they are."""
+    cascade: tuple[CascadeRow, ...] = ()
+    """With the hybrid scorer and its parts in the study: one row per (cascade, corpus, defect
+    class, origin) and a clean row per corpus, what it lost or gained against its parts run
+    together."""
 
 
 class ReferenceDifference(_Frozen):

@@ -31,7 +31,7 @@ from hybridjudge._params import (
 )
 from hybridjudge._sync import run_sync
 from hybridjudge.corpus import Case, Corpus, Output, ReadLimits
-from hybridjudge.study._analysis import analyse
+from hybridjudge.study._analysis import HYBRID, analyse
 from hybridjudge.study._blame import (
     Blame,
     RetrievalScores,
@@ -53,13 +53,15 @@ from hybridjudge.study._models import (
 )
 
 if TYPE_CHECKING:
-    from hybridjudge.judges import JudgeBatch, JudgeResult
+    from hybridjudge.grounding import CheckRecord
+    from hybridjudge.judges import CascadeResult, JudgeBatch, JudgeResult
     from hybridjudge.model import CostBudget, ModelConfig, Usage
     from hybridjudge.mutations import MutationSet, Refusal
     from hybridjudge.peers import PeerResult
 
 __all__ = [
     "DETERMINISTIC",
+    "HYBRID",
     "JUDGE_SCORERS",
     "PEER_SCORERS",
     "ProgressHook",
@@ -77,7 +79,7 @@ PEER_SCORERS = ("ragas", "deepeval")
 """Optional peer scorers (RAGAS Faithfulness, DeepEval FaithfulnessMetric; the ``[peers]``
 extra), run through :mod:`hybridjudge.peers` on the judges' model configuration."""
 DEFAULT_SCORERS = (DETERMINISTIC, *JUDGE_SCORERS)
-KNOWN_SCORERS = (*DEFAULT_SCORERS, *PEER_SCORERS)
+KNOWN_SCORERS = (*DEFAULT_SCORERS, HYBRID, *PEER_SCORERS)
 
 ProgressHook = Callable[[str, int, int], None]
 """Called as ``hook(phase, done, total)`` while the study runs (``phase``: ``deterministic``,
@@ -409,29 +411,31 @@ def _sample(
     return chosen
 
 
+def _check_record(plan: StudyPlan, out: Output) -> CheckRecord:
+    """The output with its case, as the checks (and the hybrid scorer) read it."""
+    from hybridjudge.grounding import CheckRecord
+
+    case = plan.case_of(out)
+    return CheckRecord.model_construct(  # trusted: validated when the corpus was loaded
+        id=out.id,
+        answer=out.text,
+        context=plan.context_of(out),
+        question=case.question,
+        anchors=case.anchors,
+        answerable=case.answerable,
+        allowed_numbers=case.allowed_numbers,
+        metadata={},
+    )
+
+
 def _deterministic(
     plan: StudyPlan, repetitions: int, hook: ProgressHook | None
 ) -> tuple[list[Observation], float]:
-    from hybridjudge.grounding import CheckRecord, check_many
+    from hybridjudge.grounding import check_many
 
     # One record per output and repetition; check_many prepares one checker per case, reused
     # by every output of the case in every repetition (the first output pays for the parse).
-    records = []
-    for _ in range(repetitions):
-        for out in plan.outputs:
-            case = plan.case_of(out)
-            records.append(
-                CheckRecord.model_construct(  # trusted: validated when the corpus was loaded
-                    id=out.id,
-                    answer=out.text,
-                    context=plan.context_of(out),
-                    question=case.question,
-                    anchors=case.anchors,
-                    answerable=case.answerable,
-                    allowed_numbers=case.allowed_numbers,
-                    metadata={},
-                )
-            )
+    records = [_check_record(plan, out) for _ in range(repetitions) for out in plan.outputs]
     batch = check_many(
         records,
         progress=None if hook is None else (lambda done, total: hook(DETERMINISTIC, done, total)),
@@ -572,6 +576,105 @@ async def _judges(
     return observations, (sum(walls) / len(walls)) if walls else 0.0, run_usage
 
 
+def _hybrid_judges(judges: Sequence[str] | str | None) -> tuple[str, ...]:
+    from hybridjudge.judges import cascade_judges
+
+    return cascade_judges(judges)
+
+
+def _own_cache(config: ModelConfig) -> ModelConfig:
+    """The hybrid scorer's model configuration when other LLM scorers run in the same study:
+    a reply cache of its own (``<cache dir>/hybrid``), so that its calls are counted as if it
+    ran alone, not served by the replies the judges got to the same questions (a shared cache
+    URL stays shared, and the reports say so)."""
+    if not config.cache or config.cache_url is not None:
+        return config
+    return config.model_copy(update={"cache_dir": Path(config.cache_dir) / HYBRID})
+
+
+def _hybrid_observation(
+    output_id: str, scorer: str, result: CascadeResult, threshold: float
+) -> Observation:
+    """One cascade result as an observation, with the stage that decided it."""
+    usage: Usage = result.usage
+    cached = usage.calls == 0 and usage.cache_hits > 0
+    claim_stages = tuple(c.stage for c in result.claims)
+    if result.status == "scored" and result.score is not None:
+        detail = result.detail
+        if result.stage == "checks":
+            detail = "decided by the grounding checks (no model call)"
+        return Observation(
+            output_id=output_id,
+            scorer=scorer,
+            repetition=result.repetition,
+            status="scored",
+            score=float(result.score),
+            flagged=result.stage == "checks" or float(result.score) < threshold,
+            issues=result.issues,
+            detail=detail,
+            latency_ms=usage.latency_s * 1000.0,
+            usage=usage,
+            cached=cached,
+            stage=result.stage,
+            claim_stages=claim_stages,
+        )
+    return Observation(
+        output_id=output_id,
+        scorer=scorer,
+        repetition=result.repetition,
+        status="unscored",
+        unscored_reason=result.unscored_reason,
+        detail=result.detail,
+        latency_ms=usage.latency_s * 1000.0,
+        usage=usage,
+        cached=cached,
+        stage=result.stage,
+        claim_stages=claim_stages,
+    )
+
+
+async def _hybrid(
+    plan: StudyPlan,
+    repetitions: int,
+    config: ModelConfig,
+    mode: Literal["separate", "shared"],
+    threshold: float,
+    hook: ProgressHook | None,
+    judge: str | None,
+    max_claims: int | None,
+    budget: CostBudget | None,
+    judges: Sequence[str],
+    every_output: bool = False,
+) -> tuple[list[Observation], float, Usage]:
+    """The hybrid scorer on the judged outputs (the same sample as the judges), or on every
+    output."""
+    from hybridjudge.judges import aevaluate_many
+    from hybridjudge.model import ModelClient
+
+    records = [
+        _check_record(plan, out) for out in plan.outputs if every_output or out.id in plan.judged
+    ]
+    name = _qualified(judge, HYBRID)
+    async with ModelClient(config, budget=budget) as client:
+        batch = await aevaluate_many(
+            records,
+            judges=judges,
+            mode=mode,
+            repetitions=repetitions,
+            client=client,
+            max_claims=max_claims,
+            threshold=threshold,
+            progress=None if hook is None else (lambda done, total: hook(name, done, total)),
+        )
+        run_usage = client.usage
+    observations = [
+        _hybrid_observation(o.id, name, o.result, threshold)
+        for o in sorted(batch.outcomes, key=lambda o: (o.repetition, o.index))
+    ]
+    walls = batch.wall_s
+    return observations, (sum(walls) / len(walls)) if walls else 0.0, run_usage
+
+
 def _peer_observation(
     output_id: str, repetition: int, result: PeerResult, threshold: float, judge: str | None = None
 ) -> Observation:
@@ -679,13 +782,12 @@ def _check_settings(
 
         for peer in peers:
             require_peer(peer)  # type: ignore[arg-type]  # checked against PEER_SCORERS
-    limits = dict.fromkeys((*JUDGE_SCORERS, *peers), 1.0)
+    llm = (*JUDGE_SCORERS, *peers, *([HYBRID] if HYBRID in scorers else []))
+    limits = dict.fromkeys(llm, 1.0)
     given = dict(thresholds or {})
     for name, value in given.items():
         judge, base = split_scorer(name)
-        if (judge is not None and judge not in judges) or (
-            base not in JUDGE_SCORERS and base not in peers
-        ):
+        if (judge is not None and judge not in judges) or base not in llm:
             named = f"; named judges: {', '.join(judges)}" if judges else ""
             raise ConfigError(
                 f"threshold given for {name!r}, which is not a judge or a selected peer; "
@@ -697,7 +799,7 @@ def _check_settings(
         if split_scorer(name)[0] is None:
             limits[name] = value
     for judge in judges:
-        for base in (*JUDGE_SCORERS, *peers):
+        for base in llm:
             qualified = _qualified(judge, base)
             limits[qualified] = given.get(qualified, limits[base])
     return limits
@@ -725,6 +827,8 @@ async def arun_study(
     progress: ProgressHook | None = None,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     max_cost_usd: float | CostBudget | None = None,
+    hybrid_judges: Sequence[str] | str | None = None,
+    hybrid_all_outputs: bool = False,
 ) -> StudyResult:
     """Run the study from async code; see :func:`run_study`."""
     from hybridjudge._version import __version__
@@ -732,12 +836,14 @@ async def arun_study(
     scorers = list(scorers)
     judge_scorers = [s for s in scorers if s in JUDGE_SCORERS]
     peer_scorers = [s for s in scorers if s in PEER_SCORERS]
+    hybrid = HYBRID in scorers
+    cascade_judges_ = _hybrid_judges(hybrid_judges) if hybrid else ()
     # every judge spec is checked before any work, as the scorers and thresholds are
     named = resolve_judges(judges, model_config, source="judges")
     limits = _check_settings(scorers, repetitions, thresholds, tuple(named))
     max_claims = check_max_claims(max_claims)
     budget = _budget(max_cost_usd)
-    llm = bool(judge_scorers or peer_scorers)
+    llm = bool(judge_scorers or peer_scorers or hybrid)
     if llm and model_config is None and not named:
         from hybridjudge.model import ModelConfig
 
@@ -777,6 +883,22 @@ async def arun_study(
             )
             observations += obs
             usage = peer_usage if usage is None else usage + peer_usage
+        if hybrid:
+            obs, wall[_qualified(judge, HYBRID)], hybrid_usage = await _hybrid(
+                plan,
+                repetitions,
+                _own_cache(config) if judge_scorers or peer_scorers else config,
+                judge_mode,
+                limits[_qualified(judge, HYBRID)],
+                progress,
+                judge,
+                max_claims,
+                budget,
+                cascade_judges_,
+                hybrid_all_outputs,
+            )
+            observations += obs
+            usage = hybrid_usage if usage is None else usage + hybrid_usage
         if usage is not None:
             judge_usage = usage if judge_usage is None else judge_usage + usage
             if judge is not None:
@@ -788,8 +910,21 @@ async def arun_study(
             _qualified(judge, s) for judge in named for s in scorers if s != DETERMINISTIC
         ]
     records = plan.records()
+    parts = {
+        _qualified(judge, HYBRID): (
+            *([DETERMINISTIC] if DETERMINISTIC in scorers else []),
+            *(_qualified(judge, j) for j in cascade_judges_),
+        )
+        for judge in (named or [None])
+        if hybrid
+    }
     analysis = analyse(
-        records, observations, scorers=qualified, repetitions=repetitions, wall_s=wall
+        records,
+        observations,
+        scorers=qualified,
+        repetitions=repetitions,
+        wall_s=wall,
+        cascade_parts={c: p for c, p in parts.items() if DETERMINISTIC in p},
     )
     blames = blame_study(plan, observations, repetitions=repetitions)
     analysis = analysis.model_copy(update={"blame": tuple(blame_rows(blames))})
@@ -806,6 +941,8 @@ async def arun_study(
             judge_mode=judge_mode,
             model=model_info,
             judges=tuple(JudgeRecord(name=n, model=c.describe()) for n, c in named.items()),
+            hybrid_judges=tuple(cascade_judges_),
+            hybrid_all_outputs=hybrid and hybrid_all_outputs,
         ),
         corpora=plan.corpus_records,
         mutation_sets=plan.mutation_records,
@@ -916,6 +1053,8 @@ def run_study(
     progress: ProgressHook | None = None,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     max_cost_usd: float | CostBudget | None = None,
+    hybrid_judges: Sequence[str] | str | None = None,
+    hybrid_all_outputs: bool = False,
 ) -> StudyResult:
     """Run every scorer on every output of ``plan`` ``repetitions`` times and analyse it.
 
@@ -925,7 +1064,10 @@ def run_study(
     Args:
         plan: what to score (:func:`load_plan`).
         scorers: ``deterministic``, ``support``, ``contradiction`` (default these three);
-            ``ragas`` and ``deepeval`` add the peer scorers (the ``[peers]`` extra), run
+            ``hybrid`` adds the cascade (:func:`hybridjudge.judges.evaluate_many`: the checks
+            first, then claims stated as written, then ``hybrid_judges`` on the rest) on the
+            judges' sample, with a reply cache of its own when other LLM scorers run beside it
+            (its cost is what it costs alone); ``ragas`` and ``deepeval`` add the peer scorers (the ``[peers]`` extra), run
             through :mod:`hybridjudge.peers` on the same ``model_config`` as the judges.
         repetitions: runs of every scorer on every output (1 or more).
         thresholds: judge or peer -> score below which it flags an output (default 1.0
@@ -947,6 +1089,11 @@ def run_study(
             (or a :class:`~hybridjudge.model.CostBudget`, to read ``spent_usd`` afterwards):
             the run stops before the request whose worst-case cost could cross it, and the
             outputs left are unscored ``budget_exhausted`` (the peer scorers' too).
+        hybrid_judges: the judges the hybrid scorer asks (``support``, ``contradiction`` or
+            both; default :data:`~hybridjudge.judges.DEFAULT_CASCADE_JUDGES`).
+        hybrid_all_outputs: run the hybrid scorer on every output, not only on the judges'
+            sample (its calls are few: the checks decide most outputs); its comparison with its
+            parts stays on the outputs they all scored.
 
     The comparison with the OpenGATE paper is not part of the run: call
     :func:`compare_with_paper` on the result.
@@ -970,6 +1117,8 @@ def run_study(
             progress=progress,
             max_claims=max_claims,
             max_cost_usd=max_cost_usd,
+            hybrid_judges=hybrid_judges,
+            hybrid_all_outputs=hybrid_all_outputs,
         )
     )
 

@@ -1,0 +1,200 @@
+"""The hybrid scorer (the cascade) against a real OpenAI-compatible server on 127.0.0.1.
+
+Every expectation is worked out by hand from the three stages: the checks decide an output they
+fail (no call); a claim that is a whole context sentence is supported as written (no call); only
+the remaining claims reach the judges, one verdict call per claim and judge (the scripted judge
+answers the contradiction question "NO" for a bad claim, so no second look is taken).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from hybridjudge import evaluate, evaluate_many
+from hybridjudge._errors import ConfigError
+from hybridjudge.judges import aevaluate, stated_as_written
+from hybridjudge.model import ModelConfig
+from tests.judges.helpers import make_config, statement_of
+from tests.study._scripted import garbage_step, judge_step, prompt_name
+from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
+
+CONTEXT = [
+    "Customers may request a full refund within 30 days of purchase. "
+    "Refunds are processed within 5 business days."
+]
+AS_WRITTEN = "Refunds are processed within 5 business days."
+INVERTED = "Customers may not request a refund within 30 days."
+GOOD = "Customers may request a refund within 30 days."
+FABRICATED = "Refunds are processed within 7 business days."
+ANSWERS = (AS_WRITTEN, INVERTED, GOOD, FABRICATED)
+
+
+def _judge(request: RecordedRequest) -> Step:
+    return judge_step(request, ANSWERS, bad={INVERTED})
+
+
+@pytest.fixture
+def config(openai_server: FakeOpenAIServer, tmp_path: Path) -> ModelConfig:
+    openai_server.respond_with(_judge)
+    return make_config(openai_server.base_url, tmp_path / "cache")
+
+
+def test_the_checks_decide_a_failed_output_without_a_call(
+    openai_server: FakeOpenAIServer, config: ModelConfig
+) -> None:
+    result = evaluate(answer=FABRICATED, context=CONTEXT, config=config)
+    # by hand: 7 is in no context figure, so the number check fails it
+    assert openai_server.request_count == 0
+    assert (result.status, result.stage, result.score, result.flagged) == (
+        "scored",
+        "checks",
+        0.0,
+        True,
+    )
+    assert [i.split(":")[0] for i in result.issues] == ["ungrounded_number"]
+    assert result.usage.calls == 0
+    assert result.claims == ()
+
+
+def test_a_claim_stated_as_written_needs_no_call(
+    openai_server: FakeOpenAIServer, config: ModelConfig
+) -> None:
+    result = evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config)
+    assert openai_server.request_count == 0
+    assert (result.stage, result.score, result.flagged) == ("as_written", 1.0, False)
+    assert result.claim_stages == ("as_written",)
+    # the context sentence as the judges split it (its stop is the split point)
+    assert result.claims[0].evidence == "Refunds are processed within 5 business days"
+
+
+def test_only_the_remaining_claims_reach_the_judge(
+    openai_server: FakeOpenAIServer, config: ModelConfig
+) -> None:
+    answer = f"{AS_WRITTEN} {INVERTED}"
+    result = evaluate(answer=answer, context=CONTEXT, config=config)
+    # by hand: claim 1 is a context sentence (no call), claim 2 goes to the contradiction judge
+    # alone (the default): one call, which says "cannot both be true"
+    assert openai_server.request_count == 1
+    assert [prompt_name(r) for r in openai_server.requests] == ["contradiction"]
+    assert statement_of(openai_server.requests[0]).strip() == INVERTED.rstrip(".")
+    assert result.stage == "judge"
+    assert result.claim_stages == ("as_written", "judge")
+    assert [c.faithful for c in result.claims] == [True, False]
+    assert result.score == 0.5
+    assert result.flagged is True
+    assert result.issues == (INVERTED.rstrip("."),)
+    assert result.claims[1].verdicts["contradiction"].label == "contradicted"
+    assert result.usage.calls == 1
+
+
+def test_both_judges_when_asked(openai_server: FakeOpenAIServer, config: ModelConfig) -> None:
+    answer = f"{AS_WRITTEN} {GOOD}"
+    result = evaluate(answer=answer, context=CONTEXT, config=config, judges="support,contradiction")
+    # by hand: one remaining claim x two judges; both accept it
+    assert sorted(prompt_name(r) for r in openai_server.requests) == ["contradiction", "support"]
+    assert (result.score, result.flagged) == (1.0, False)
+    assert set(result.claims[1].verdicts) == {"support", "contradiction"}
+
+
+def test_an_unscored_judge_leaves_the_cascade_unscored(
+    openai_server: FakeOpenAIServer, config: ModelConfig
+) -> None:
+    openai_server.respond_with(lambda request: garbage_step())
+    result = evaluate(answer=f"{AS_WRITTEN} {GOOD}", context=CONTEXT, config=config)
+    assert result.status == "unscored"
+    assert result.unscored_reason == "parse_failure"
+    assert result.stage == "judge"
+    assert result.score is None
+    assert result.flagged is None  # never a silent pass
+    assert result.detail is not None
+    assert result.detail.startswith("contradiction: verdicts")
+
+
+def test_evaluate_many_records_stages_and_record_errors(
+    openai_server: FakeOpenAIServer, config: ModelConfig
+) -> None:
+    records = [
+        {"id": "fails", "answer": FABRICATED, "context": CONTEXT},
+        {"id": "written", "answer": AS_WRITTEN, "context": CONTEXT},
+        {"id": "judged", "answer": f"{AS_WRITTEN} {INVERTED}", "context": CONTEXT},
+        {"id": "broken", "answer": 42, "context": CONTEXT},
+        {"id": "anchor", "answer": GOOD, "context": CONTEXT, "anchors": ["5 business days"]},
+    ]
+    batch = evaluate_many(records, config=config)
+    by_id = {o.id: o.result for o in batch}
+    assert by_id["fails"].stage == "checks"
+    assert by_id["written"].stage == "as_written"
+    assert by_id["judged"].stage == "judge"
+    assert by_id["broken"].unscored_reason == "record_error"
+    assert by_id["anchor"].stage == "checks"  # the required fact is missing
+    assert batch.stage_counts() == {"checks": 2, "as_written": 1, "judge": 1, "unscored": 1}
+    assert openai_server.request_count == 1
+    rows = {r["id"]: r for r in batch.to_records()}
+    assert rows["judged"]["claims_as_written"] == 1
+    assert rows["judged"]["claims_judged"] == 1
+
+
+def test_evaluate_inside_a_running_loop(config: ModelConfig) -> None:
+    async def main() -> str:
+        sync = evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config)
+        other = await aevaluate(answer=FABRICATED, context=CONTEXT, config=config)
+        return f"{sync.stage} {other.stage}"
+
+    assert asyncio.run(main()) == "as_written checks"
+
+
+def test_as_written_needs_the_whole_sentence() -> None:
+    sentences = ["If you cancel within 30 days, you get a full refund."]
+    # a part of a sentence could drop its condition: not settled
+    assert stated_as_written("You get a full refund.", sentences) is None
+    # the checks' normalisation: case, typographic quotes and dashes, whitespace
+    assert stated_as_written("if you cancel within 30 days,  you get a full refund", sentences)
+    assert stated_as_written("If you cancel within 60 days, you get a full refund.", sentences) is (
+        None
+    )
+
+
+def test_unknown_judge_is_refused(config: ModelConfig) -> None:
+    with pytest.raises(ConfigError, match="hybrid_judges"):
+        evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config, judges="ragas")
+    with pytest.raises(ConfigError, match="threshold"):
+        evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config, threshold=2)
+    with pytest.raises(ConfigError, match="mode"):
+        evaluate(answer=AS_WRITTEN, context=CONTEXT, config=config, mode="both")  # type: ignore[arg-type]
+
+
+def test_judge_command_runs_the_cascade(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from hybridjudge.cli import main
+
+    openai_server.respond_with(_judge)
+    cases = tmp_path / "cases.jsonl"
+    lines = [
+        {"id": "fails", "answer": FABRICATED, "context": CONTEXT},
+        {"id": "written", "answer": AS_WRITTEN, "context": CONTEXT, "anchors": ["5 business days"]},
+        {"id": "judged", "answer": f"{AS_WRITTEN} {GOOD}", "context": CONTEXT},
+    ]
+    cases.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    flags = ["--backend", "openai", "--base-url", openai_server.base_url, "--model", "m"]
+    flags += ["--cache-dir", str(tmp_path / "c")]
+    code = main(["judge", str(cases), "--scorers", "hybrid", "--json", *flags])
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    # by hand: "fails" scores 0.0 at the checks, so the command fails (exit 1); one call, for
+    # the one claim of "judged" that is not a context sentence
+    assert code == 1
+    assert [(o["id"], o["results"]["hybrid"]["stage"]) for o in out] == [
+        ("fails", "checks"),
+        ("written", "as_written"),
+        ("judged", "judge"),
+    ]
+    assert out[2]["results"]["hybrid"]["score"] == 1.0
+    assert openai_server.request_count == 1
+    # the hybrid scorer runs alone in 'judge', and --hybrid-judges needs it
+    assert main(["judge", str(cases), "--scorers", "support,hybrid", *flags]) == 2
+    assert main(["judge", str(cases), "--hybrid-judges", "support", *flags]) == 2
