@@ -1277,6 +1277,21 @@ _ABOVE_WORDS = merged("bounds_above")
 _BELOW_WORDS = merged("bounds_below")
 """Words before a figure that make it a bound (``more than 10,000`` for 10,500)."""
 _BOUND_WORDS = (*_ABOVE_WORDS, *_BELOW_WORDS)
+_BOUNDS_LONGEST_FIRST = sorted(
+    [(w, True) for w in _ABOVE_WORDS] + [(w, False) for w in _BELOW_WORDS],
+    key=lambda pair: -len(pair[0]),
+)
+
+
+def _bound_flag(before: str) -> int:
+    """``F_ABOVE`` or ``F_BELOW`` for the longest bound phrase ``before`` ends with, as words of
+    its own (``no more than`` is an upper bound, though it ends with ``more than``), else 0."""
+    for phrase, above in _BOUNDS_LONGEST_FIRST:
+        if before.endswith(phrase):
+            k = len(before) - len(phrase)
+            if k == 0 or not before[k - 1].isalpha():
+                return F_ABOVE if above else F_BELOW
+    return 0
 _OPERATOR_END = frozenset("x×*/÷(")
 _RATIO_TO_BEFORE = re.compile(
     r"(?<![\w])ratios?(?![\w])(?:[^.;\n]|\.(?=\d)){0,50}?(?<!from )(?<![\d.,])\d(?:[\d,]*\d)?"
@@ -1352,10 +1367,7 @@ def _flags_in_context(
     if (last.isalpha() or last in "~≈.") and _ends_with_word(before, _APPROX_WORDS):
         flags |= F_APPROX
     if last.isalpha() and before.endswith(_BOUND_WORDS):
-        if _ends_with_word(before, _ABOVE_WORDS):
-            flags |= F_ABOVE
-        elif _ends_with_word(before, _BELOW_WORDS):
-            flags |= F_BELOW
+        flags |= _bound_flag(before)
     if decrease_words and last.isalpha():
         m = _DECREASE_BEFORE().search(before + " ")
         if m is not None:
