@@ -1292,6 +1292,8 @@ def _bound_flag(before: str) -> int:
             if k == 0 or not before[k - 1].isalpha():
                 return F_ABOVE if above else F_BELOW
     return 0
+
+
 _OPERATOR_END = frozenset("x×*/÷(")
 _RATIO_TO_BEFORE = re.compile(
     r"(?<![\w])ratios?(?![\w])(?:[^.;\n]|\.(?=\d)){0,50}?(?<!from )(?<![\d.,])\d(?:[\d,]*\d)?"
