@@ -1324,20 +1324,21 @@ b``; a bare ``by``/``over`` is running text (``rose by 12``, ``over 100 customer
 
 
 _IDENTITY_VERB = r"(?:is\s+equal\s+to|is\s+equivalent\s+to|equals|is|=)"
-_SCALE_IDENTITY_BEFORE = compiled(
-    rf"\b(?:one|1)\s+(?P<word>thousand|million|billion|trillion)\s+{_IDENTITY_VERB}$"
-)
+_SCALE_VALUES = {w: _SCALES[w] for w in _SCALE_WORDS}
+"""The English scale words of number words (the lexicon's) with their multipliers."""
+_SCALE_POWERS = frozenset(_SCALE_VALUES.values())
+_SCALE_ALT = alternation(_SCALE_WORDS)
+_SCALE_IDENTITY_BEFORE = compiled(rf"\b(?:one|1)\s+(?P<word>{_SCALE_ALT})\s+{_IDENTITY_VERB}$")
 _SCALE_IDENTITY_AFTER = compiled(
-    rf"\s+{_IDENTITY_VERB}\s+(?P<n>\d{{1,3}}(?:,\d{{3}})*|\d+)\s+(?P<word>thousand|million|billion)\b"
+    rf"\s+{_IDENTITY_VERB}\s+(?P<n>\d{{1,3}}(?:,\d{{3}})*|\d+)\s+(?P<word>{_SCALE_ALT})\b"
 )
-_SCALE_VALUES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 
 
 def _is_scale_identity(before: str, s: str, end: int, value: Fraction) -> bool:
     """Whether a figure is one side of a definition of a scale word by another (``1 billion is
     equal to 1,000 million``, ``1 million = 1,000 thousand``): the conversion an answer's
     working states, no claim about the context."""
-    if value.denominator != 1 or value.numerator not in _SCALE_VALUES.values():
+    if value.denominator != 1 or value.numerator not in _SCALE_POWERS:
         return False
     m = _SCALE_IDENTITY_BEFORE.search(before)
     if m is not None:
