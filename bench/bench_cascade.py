@@ -12,6 +12,7 @@ Run from the repository root::
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py             # main sample
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --sample all
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --hybrid-judges support
+    PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --grade-failed
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --from-study results/main
 
 A measurement (the ratio of the cascade's calls and tokens to its parts'), not a test: the oracle
@@ -134,6 +135,11 @@ def main() -> None:
     parser.add_argument("--hybrid-judges", default=None)
     parser.add_argument("--out", default=None, help="write the reports here")
     parser.add_argument(
+        "--grade-failed",
+        action="store_true",
+        help="the cascade grades the outputs the checks fail claim by claim (grade_failed)",
+    )
+    parser.add_argument(
         "--from-study",
         default=None,
         metavar="RESULTS_DIR",
@@ -171,6 +177,7 @@ def main() -> None:
             scorers=["deterministic", "support", "contradiction", "hybrid"],
             model_config=config,
             hybrid_judges=args.hybrid_judges,
+            hybrid_grade_failed=args.grade_failed,
         )
         wall = time.perf_counter() - start
     a = result.analysis

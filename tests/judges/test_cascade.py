@@ -198,3 +198,101 @@ def test_judge_command_runs_the_cascade(
     # the hybrid scorer runs alone in 'judge', and --hybrid-judges needs it
     assert main(["judge", str(cases), "--scorers", "support,hybrid", *flags]) == 2
     assert main(["judge", str(cases), "--hybrid-judges", "support", *flags]) == 2
+
+
+def test_grade_failed_grades_a_failed_output_claim_by_claim(
+    openai_server: FakeOpenAIServer, config: ModelConfig
+) -> None:
+    base = f"{FABRICATED} {GOOD}"
+    mutant = f"{base} {INVERTED}"
+    # by hand, without grading: the checks fail both (7 is in no context figure), 0.0 each, no
+    # call: the inversion added to the mutant cannot score below its base
+    plain = [evaluate(answer=a, context=CONTEXT, config=config).score for a in (base, mutant)]
+    assert plain == [0.0, 0.0]
+    assert openai_server.request_count == 0
+    graded = [
+        evaluate(answer=a, context=CONTEXT, config=config, grade_failed=True)
+        for a in (base, mutant)
+    ]
+    # by hand: claim 1 holds the finding (unfaithful, no call); GOOD goes to the judge
+    # (accepted) and, in the mutant, INVERTED (contradicted): base 1/2, mutant 1/3
+    assert [r.score for r in graded] == [0.5, pytest.approx(1 / 3)]
+    assert all(r.stage == "checks" and r.flagged and r.graded for r in graded)
+    assert graded[1].claim_stages == ("checks", "judge", "judge")
+    assert graded[1].claims[0].findings[0].startswith("ungrounded_number: 7")
+    assert [c.faithful for c in graded[1].claims] == [False, True, False]
+    # the findings first, then the claims the judge rejected
+    assert graded[1].issues[-1] == INVERTED.rstrip(".")
+    assert graded[1].issues[0].startswith("ungrounded_number")
+    # one verdict call per judged claim: GOOD (base), then GOOD again (its reply cached: the
+    # same question) and INVERTED (mutant)
+    assert [statement_of(r).strip() for r in openai_server.requests] == [
+        GOOD.rstrip("."),
+        INVERTED.rstrip("."),
+    ]
+
+
+def test_grade_failed_counts_a_finding_no_claim_holds(
+    openai_server: FakeOpenAIServer, config: ModelConfig
+) -> None:
+    # a required fact the answer omits is in no sentence: one more unfaithful claim
+    result = evaluate(
+        answer=GOOD, context=CONTEXT, anchors=["5 business days"], config=config, grade_failed=True
+    )
+    assert result.claim_stages == ("judge", "checks")
+    assert result.claims[1].claim.startswith("missing_anchor: 5 business days")
+    assert (result.score, result.flagged) == (0.5, True)
+    assert openai_server.request_count == 1
+    # every claim holds a finding: no call at all
+    alone = evaluate(answer=FABRICATED, context=CONTEXT, config=config, grade_failed=True)
+    assert (alone.score, alone.claim_stages, alone.usage.calls) == (0.0, ("checks",), 0)
+    assert openai_server.request_count == 1
+
+
+def test_grade_failed_keeps_the_checks_decision_when_the_judge_gives_no_grade(
+    openai_server: FakeOpenAIServer, config: ModelConfig
+) -> None:
+    openai_server.respond_with(lambda request: garbage_step())
+    result = evaluate(
+        answer=f"{FABRICATED} {GOOD}", context=CONTEXT, config=config, grade_failed=True
+    )
+    # the checks failed it: flagged whatever the judge says, scored as without grading
+    assert (result.status, result.stage, result.score, result.flagged) == (
+        "scored",
+        "checks",
+        0.0,
+        True,
+    )
+    assert result.graded is False
+    assert result.detail is not None
+    assert result.detail.startswith("graded by the checks alone")
+    assert "parse_failure" in result.detail
+    with pytest.raises(ConfigError, match="grade_failed"):
+        evaluate(answer=GOOD, context=CONTEXT, config=config, grade_failed="yes")  # type: ignore[arg-type]
+
+
+def test_judge_command_grades_failed_outputs_when_asked(
+    openai_server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from hybridjudge.cli import main
+
+    openai_server.respond_with(_judge)
+    cases = tmp_path / "cases.jsonl"
+    lines = [{"id": "wrong", "answer": f"{FABRICATED} {GOOD} {INVERTED}", "context": CONTEXT}]
+    cases.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    flags = ["--backend", "openai", "--base-url", openai_server.base_url, "--model", "m"]
+    flags += ["--cache-dir", str(tmp_path / "c"), "--json"]
+    assert main(["judge", str(cases), "--scorers", "hybrid", "--hybrid-grade-failed", *flags]) == 1
+    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    hybrid = line["results"]["hybrid"]
+    # by hand: 1 of 3 claims faithful (the finding's claim and the inversion are not)
+    assert (hybrid["stage"], hybrid["graded"], hybrid["flagged"]) == ("checks", True, True)
+    assert hybrid["score"] == pytest.approx(1 / 3)
+    assert [c["stage"] for c in hybrid["claims"]] == ["checks", "judge", "judge"]
+    # the flag sets the hybrid scorer: refused without it, before any call
+    calls = openai_server.request_count
+    assert main(["judge", str(cases), "--hybrid-grade-failed", *flags]) == 2
+    assert "--hybrid-grade-failed" in capsys.readouterr().err
+    assert openai_server.request_count == calls

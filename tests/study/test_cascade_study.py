@@ -112,7 +112,7 @@ def test_lost_gained_and_saved_by_hand(
     openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
 ) -> None:
     result = _study(config, tmp_path)
-    assert result.format_version == STUDY_FORMAT_VERSION == 7
+    assert result.format_version == STUDY_FORMAT_VERSION == 8
     assert result.config.hybrid_judges == ("contradiction",)
     rows = {(r.defect_class, r.origin): r for r in result.analysis.cascade}
     assert set(rows) == {
@@ -258,3 +258,57 @@ def test_the_cascade_on_every_output_is_compared_on_the_judges_sample(
     detection = {(r.scorer, r.defect_class): r.n for r in result.analysis.detection}
     assert detection["hybrid", "inversion"] == 2
     assert detection["contradiction", "inversion"] == 1
+
+
+def test_grading_the_failed_outputs_lets_a_mutant_of_a_wrong_base_score_below_it(
+    openai_server: FakeOpenAIServer, config: ModelConfig, tmp_path: Path
+) -> None:
+    from hybridjudge.study import load_study, save_study
+
+    # a base labelled incorrect that the checks fail (9 is in no context figure), and the same
+    # answer with an inversion appended: by hand, without grading the cascade scores both 0.0
+    # (the mutant cannot react); graded, the base is 1/2 (its second claim accepted) and the
+    # mutant 1/3 (the appended claim contradicted): it reacts, as the contradiction judge does
+    wrong = f"{TEXTS['c2::fab']} {TEXTS['c1::base']}"
+    producer = Producer(system="toy", kind="synthetic")
+    root = tmp_path / "wrong"
+    case = Case(id="w", question="Refunds?", context=CONTEXT, anchors=(), label_source="hand")
+    outputs = [
+        Output(id="w::base", case_id="w", text=wrong, producer=producer, clean=False),
+        Output(
+            id="w::app",
+            case_id="w",
+            text=f"{wrong} {TEXTS['c1::inv']}",
+            base_id="w::base",
+            defect="contradiction",
+            origin="mutator",
+            producer=producer,
+        ),
+    ]
+    write_jsonl_models(root / "cases.jsonl", [case])
+    write_jsonl_models(root / "outputs.jsonl", outputs)
+    plan = load_plan(corpus_paths=[root])
+    scorers = ["deterministic", "contradiction", "hybrid"]
+
+    def detected(result: StudyResult) -> dict[str, int]:
+        return {
+            r.scorer: r.detected
+            for r in result.analysis.detection
+            if r.defect_class == "contradiction"
+        }
+
+    plain = run_study(plan, scorers=scorers, model_config=config)
+    assert detected(plain) == {"deterministic": 0, "contradiction": 1, "hybrid": 0}
+    graded = run_study(plan, scorers=scorers, model_config=config, hybrid_grade_failed=True)
+    assert detected(graded) == {"deterministic": 0, "contradiction": 1, "hybrid": 1}
+    scores = {o.output_id: o.score for o in graded.observations if o.scorer == "hybrid"}
+    assert scores == {"w::base": 0.5, "w::app": pytest.approx(1 / 3)}
+    assert graded.config.hybrid_grade_failed is True
+    assert plain.config.hybrid_grade_failed is False
+    # written only when set (format 8), and read back
+    path = save_study(graded, tmp_path / "out" / "study.json")
+    assert '"hybrid_grade_failed": true' in Path(path).read_text()
+    assert load_study(path).config.hybrid_grade_failed is True
+    assert (
+        "hybrid_grade_failed" not in save_study(plain, tmp_path / "o2" / "study.json").read_text()
+    )

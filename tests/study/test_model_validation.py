@@ -94,7 +94,7 @@ def _study_data() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("version", [8, 99, 0, True, 2.0, "2", None])
+@pytest.mark.parametrize("version", [9, 99, 0, True, 2.0, "2", None])
 def test_the_model_refuses_a_format_version_it_does_not_know(version: object) -> None:
     data = _study_data()
     data["format_version"] = version
@@ -111,10 +111,10 @@ def test_version_1_reads_as_the_current_version() -> None:
 
 def test_load_study_still_says_which_versions_it_reads(tmp_path: Path) -> None:
     data = _study_data()
-    data["format_version"] = 8
+    data["format_version"] = 9
     path = tmp_path / "study.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(
-        InputError, match=r"study format version 8 is not supported .*1, 2, 3, 4, 5, 6, 7"
+        InputError, match=r"study format version 9 is not supported .*1, 2, 3, 4, 5, 6, 7, 8"
     ):
         load_study(path)

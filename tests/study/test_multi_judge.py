@@ -180,7 +180,7 @@ def _detection(study: StudyResult) -> dict[tuple[str, str, str], tuple[int, int,
 
 
 def test_each_judge_scores_every_output_under_its_own_name(study: StudyResult) -> None:
-    assert study.format_version == STUDY_FORMAT_VERSION == 7
+    assert study.format_version == STUDY_FORMAT_VERSION == 8
     assert study.config.scorers == (
         "deterministic",
         "cheap:support",

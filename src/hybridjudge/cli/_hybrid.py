@@ -26,7 +26,8 @@ __all__ = ["add_hybrid_judges_argument", "run_hybrid"]
 
 
 def add_hybrid_judges_argument(parser: argparse.ArgumentParser) -> None:
-    """``--hybrid-judges``, one definition for ``study run`` and ``judge``."""
+    """``--hybrid-judges`` and ``--hybrid-grade-failed``, one definition for ``study run`` and
+    ``judge``."""
     parser.add_argument(
         "--hybrid-judges",
         default=None,
@@ -34,6 +35,14 @@ def add_hybrid_judges_argument(parser: argparse.ArgumentParser) -> None:
         help="the judges the hybrid scorer asks about the claims the checks leave: support, "
         "contradiction or support,contradiction (default contradiction, measured best; "
         "docs/hybrid.md); needs hybrid in --scorers",
+    )
+    parser.add_argument(
+        "--hybrid-grade-failed",
+        action="store_true",
+        help="the hybrid scorer grades an output the checks fail claim by claim (still flagged; "
+        "the judges asked about the claims no finding is in) instead of scoring it 0.0 without "
+        "a call: a defect added to a wrong answer then lowers its score; needs hybrid in "
+        "--scorers",
     )
 
 
@@ -131,5 +140,6 @@ async def _evaluate(
             client=client,
             max_claims=args.max_claims,
             threshold=threshold,
+            grade_failed=args.hybrid_grade_failed,
         )
         return batch, client.usage

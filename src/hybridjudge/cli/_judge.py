@@ -186,10 +186,10 @@ def _run(args: argparse.Namespace) -> int:
 
     scorers = _parse_scorers(args.scorers)
     hybrid = scorers == ("hybrid",)
-    if args.hybrid_judges is not None and not hybrid:
+    if (args.hybrid_judges is not None or args.hybrid_grade_failed) and not hybrid:
         raise ConfigError(
-            "--hybrid-judges sets the hybrid scorer's judges, but --scorers is not hybrid; "
-            "use --scorers hybrid, or drop --hybrid-judges"
+            "--hybrid-judges and --hybrid-grade-failed set the hybrid scorer, but --scorers is "
+            "not hybrid; use --scorers hybrid, or drop them"
         )
     if hybrid and (args.ray is not None or args.dry_run):
         raise ConfigError(

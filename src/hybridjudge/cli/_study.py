@@ -248,10 +248,11 @@ def _run(args: argparse.Namespace) -> int:
         for peer in peers:  # before any work: a missing package names the [peers] extra
             require_peer(peer)
     needs_model = any(s in JUDGE_SCORERS or s in PEER_SCORERS or s == HYBRID for s in args.scorers)
-    if (args.hybrid_judges is not None or args.hybrid_all_outputs) and HYBRID not in args.scorers:
+    hybrid_flags = args.hybrid_judges is not None or args.hybrid_all_outputs
+    if (hybrid_flags or args.hybrid_grade_failed) and HYBRID not in args.scorers:
         raise ConfigError(
-            "--hybrid-judges and --hybrid-all-outputs set the hybrid scorer, but --scorers has "
-            "no hybrid; add hybrid to --scorers, or drop them"
+            "--hybrid-judges, --hybrid-all-outputs and --hybrid-grade-failed set the hybrid "
+            "scorer, but --scorers has no hybrid; add hybrid to --scorers, or drop them"
         )
     # every --judge spec is checked before the corpora are read or a model is called
     judges = _judge_configs(args) if args.judge and needs_model else {}
@@ -380,6 +381,7 @@ def _run(args: argparse.Namespace) -> int:
                 max_cost_usd=budget,
                 hybrid_judges=args.hybrid_judges,
                 hybrid_all_outputs=args.hybrid_all_outputs,
+                hybrid_grade_failed=args.hybrid_grade_failed,
             )
         result = compare_with_paper(result, plan)
         if args.false_alarm_budget is not None:

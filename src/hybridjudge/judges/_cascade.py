@@ -22,6 +22,16 @@ The score is faithful claims / claims (a claim stated as written is faithful), 0
 failed; the output is flagged when the score is below ``threshold`` (default 1.0: any claim not
 accepted). An unscored judge result (``parse_failure``, ``model_error`` ...) leaves the cascade
 unscored with that reason at stage ``judge``: never a silent pass.
+
+With ``grade_failed=True`` an output the checks fail is still flagged by them, but graded rather
+than scored 0.0: each claim holding a finding (the finding's words are in it) is unfaithful
+without a call, each finding no claim holds (an omitted fact, a missing abstention) counts as one
+more unfaithful claim, a claim stated as written is faithful, and the judges are asked only about
+the claims left. A defect added to an answer that is already wrong then lowers its score, which
+a gate does not need (the output fails either way) but a comparison of systems, or the mutation
+study's rule (a mutant must score *below* its base), does; it costs the calls for those claims.
+If a judge leaves that grading unscored, the output keeps the checks' decision and score 0.0,
+with the judge's reason in ``detail``.
 """
 
 from __future__ import annotations
@@ -139,7 +149,7 @@ def cascade_judges(judges: Sequence[str] | str | None) -> tuple[ScorerName, ...]
 
 
 class CascadeClaim(BaseModel):
-    """One claim of an output the checks passed, and the stage that decided it."""
+    """One claim of an output, and the stage that decided it."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -147,9 +157,10 @@ class CascadeClaim(BaseModel):
     """1-based position of the claim in :attr:`CascadeResult.claims`."""
     claim: str
     """The claim (a sentence of the answer)."""
-    stage: Literal["as_written", "judge"]
-    """``as_written``: the context states it as written (supported, no call); ``judge``: the
-    judges decided it."""
+    stage: CascadeStage
+    """``checks``: a finding of the checks is in it, or it is a finding no claim holds (unfaithful,
+    no call; only when grading an output the checks failed, ``grade_failed``); ``as_written``: the
+    context states it as written (supported, no call); ``judge``: the judges decided it."""
     faithful: bool
     """Stated as written, or accepted by every judge of the cascade."""
     reason: str
@@ -158,6 +169,8 @@ class CascadeClaim(BaseModel):
     """Judge name -> its verdict on this claim (stage ``judge`` only)."""
     evidence: str | None = None
     """The context sentence that states it (stage ``as_written``)."""
+    findings: tuple[str, ...] = ()
+    """The checks' findings it holds, ``kind: subject`` (stage ``checks``)."""
 
 
 class CascadeResult(BaseModel):
@@ -172,8 +185,8 @@ class CascadeResult(BaseModel):
     ``as_written`` (every claim stated as written: no call), ``judge`` (the judges decided the
     remaining claims, or left it unscored)."""
     score: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
-    """Faithful claims / claims (1.0 for a recognised abstention, 0.0 when the checks failed);
-    ``None`` when unscored."""
+    """Faithful claims / claims (1.0 for a recognised abstention; 0.0 when the checks failed,
+    unless ``grade_failed`` graded it); ``None`` when unscored."""
     threshold: float = Field(default=1.0, ge=0.0, le=1.0)
     """The score below which the output is flagged."""
     flagged: bool | None = None
@@ -183,7 +196,8 @@ class CascadeResult(BaseModel):
     grounding: GroundingReport | None = None
     """The checks' report (``None`` when the record could not be checked)."""
     claims: tuple[CascadeClaim, ...] = ()
-    """The claims, each with its stage (empty when the checks decided, or for an abstention)."""
+    """The claims, each with its stage (empty when the checks decided without grading, or for an
+    abstention)."""
     judge_results: dict[str, JudgeResult] = Field(default_factory=dict)
     """Each judge's result on the remaining claims (empty when no judge was needed)."""
     unscored_reason: UnscoredReason | None = None
@@ -192,6 +206,8 @@ class CascadeResult(BaseModel):
     """The error of an unscored result, or the abstention note."""
     abstained: bool = False
     """A recognised abstention that asserts nothing else (scored 1.0 by the judges' rule)."""
+    graded: bool = False
+    """An output the checks failed, graded claim by claim (``grade_failed``)."""
     usage: Usage = Usage()
     """The judges' calls for this answer, each counted once."""
     repetition: int = Field(default=0, ge=0)
@@ -220,9 +236,17 @@ class CascadeResult(BaseModel):
     def issues(self) -> tuple[str, ...]:
         """What the cascade objected to: the checks' findings (``kind: subject``) or the claims
         not accepted."""
+        judged = tuple(c.claim for c in self.claims if c.stage != "checks" and not c.faithful)
         if self.stage == "checks" and self.grounding is not None:
-            return tuple(sorted({f"{f.kind}: {f.subject}" for f in self.grounding.findings}))
-        return tuple(c.claim for c in self.claims if not c.faithful)
+            found = sorted({f"{f.kind}: {f.subject}" for f in self.grounding.findings})
+            return (*found, *judged)
+        return judged
+
+
+def _check_grade_failed(grade_failed: bool) -> bool:
+    if not isinstance(grade_failed, bool):
+        raise ConfigError(f"grade_failed must be True or False, got {grade_failed!r}")
+    return grade_failed
 
 
 def _check_threshold(threshold: float) -> float:
@@ -249,6 +273,7 @@ async def cascade(
     repetition: int = 0,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     threshold: float = 1.0,
+    grade_failed: bool = False,
 ) -> CascadeResult:
     """Judge one answer with the cascade (checks, then claims as written, then the judges).
 
@@ -269,6 +294,8 @@ async def cascade(
         repetition: repetition index (part of every cache key).
         max_claims: an answer with more claims is unscored ``too_many_claims``, no call.
         threshold: the score below which the output is flagged.
+        grade_failed: grade an output the checks fail claim by claim (the module docstring)
+            instead of scoring it 0.0 without a call.
 
     Raises:
         ConfigError: an unknown judge, mode or threshold.
@@ -277,6 +304,7 @@ async def cascade(
     """
     names = _validate(cascade_judges(judges), mode, repetition, answer, question, "sentences")
     threshold = _check_threshold(threshold)
+    grade_failed = _check_grade_failed(grade_failed)
     max_claims = check_max_claims(max_claims)
     report = check_grounding(
         answer,
@@ -292,19 +320,37 @@ async def cascade(
         "grounding": report,
         "repetition": repetition,
     }
-    if not report.grounded:
+    if not report.grounded and not grade_failed:
         return CascadeResult(status="scored", stage="checks", score=0.0, flagged=True, **base)
 
     passages = _passages(context)
     kept, _ = _clean_claims(claim_sentences(answer))
+    held, loose = _findings_by_claim(kept, answer, report)
     sentences = context_sentences(passages)
     settled: dict[str, str] = {}
     for claim in kept:
-        if _statement(claim, question) != claim:
+        if claim in held or _statement(claim, question) != claim:
             continue  # a fragment means what the question makes it mean
         found = stated_as_written(claim, sentences)
         if found is not None:
             settled[claim] = found
+    if not report.grounded:
+        return await _grade(
+            client,
+            kept,
+            (held, loose, settled),
+            base,
+            judge_args={
+                "answer": answer,
+                "context": passages,
+                "question": question,
+                "scorers": names,
+                "mode": mode,
+                "repetition": repetition,
+                "claims": "sentences",
+                "max_claims": max_claims,
+            },
+        )
     if kept and len(settled) == len(kept) and (max_claims is None or len(kept) <= max_claims):
         claims = tuple(_as_written(i, c, settled[c]) for i, c in enumerate(kept, start=1))
         return CascadeResult(
@@ -341,6 +387,126 @@ def _as_written(claim_id: int, claim: str, sentence: str) -> CascadeClaim:
         reason="the context states it as written (same words and figures after normalisation): "
         "supported without a call",
         evidence=sentence,
+    )
+
+
+def _findings_by_claim(
+    kept: Sequence[str], answer: str, report: GroundingReport
+) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """The checks' findings held by each claim (the finding's words, as the answer writes them at
+    its span, are in the claim), and those no claim holds (``kind: subject`` each)."""
+    held: dict[str, list[str]] = {}
+    loose: list[str] = []
+    for finding in report.findings:
+        label = f"{finding.kind}: {finding.subject}"
+        words = ""
+        if finding.span is not None:
+            words = " ".join(answer[finding.span[0] : finding.span[1]].split())
+        holders = [c for c in kept if words and words in c]
+        for claim in holders:
+            held.setdefault(claim, []).append(label)
+        if not holders:
+            loose.append(label)
+    return {c: tuple(dict.fromkeys(f)) for c, f in held.items()}, tuple(dict.fromkeys(loose))
+
+
+async def _grade(
+    client: ModelClient,
+    kept: Sequence[str],
+    decided: tuple[Mapping[str, tuple[str, ...]], Sequence[str], Mapping[str, str]],
+    base: dict[str, Any],
+    judge_args: dict[str, Any],
+) -> CascadeResult:
+    """An output the checks failed, graded claim by claim (``grade_failed``): flagged by the
+    checks, its score faithful claims / (claims + findings no claim holds)."""
+    held, loose, settled = decided
+    remaining = [c for c in kept if c not in held and c not in settled]
+    results: dict[str, JudgeResult] = {}
+    if remaining:
+        results = dict(await _judge(client, only=remaining, **judge_args))
+    usage = _usage(results)
+    unscored = [f"{n}: {r.unscored_reason}" for n, r in results.items() if r.status == "unscored"]
+    if unscored:
+        return CascadeResult(
+            status="scored",
+            stage="checks",
+            score=0.0,
+            flagged=True,
+            detail="graded by the checks alone, a judge gave no grade: " + "; ".join(unscored),
+            judge_results=results,
+            usage=usage,
+            **base,
+        )
+    names: Sequence[ScorerName] = base["judges"]
+    by_claim = _verdicts_by_claim(results, names) if results else {}
+    claims: list[CascadeClaim] = []
+    for i, claim in enumerate(kept, start=1):
+        if claim in held:
+            claims.append(_held(i, claim, held[claim]))
+        elif claim in settled:
+            claims.append(_as_written(i, claim, settled[claim]))
+        else:
+            claims.append(_judged(i, claim, by_claim, names))
+    for j, label in enumerate(loose, start=len(kept) + 1):
+        claims.append(_held(j, label, (label,), stated=False))
+    score = sum(c.faithful for c in claims) / len(claims) if claims else 0.0
+    return CascadeResult(
+        status="scored",
+        stage="checks",
+        score=score,
+        flagged=True,
+        claims=tuple(claims),
+        judge_results=results,
+        graded=True,
+        usage=usage,
+        **base,
+    )
+
+
+def _held(
+    claim_id: int, claim: str, findings: tuple[str, ...], stated: bool = True
+) -> CascadeClaim:
+    reason = (
+        "the checks found " + "; ".join(findings) + " in it: unfaithful without a call"
+        if stated
+        else "a finding no sentence of the answer holds: counted as one unfaithful claim"
+    )
+    return CascadeClaim(
+        claim_id=claim_id,
+        claim=claim,
+        stage="checks",
+        faithful=False,
+        reason=reason,
+        findings=findings,
+    )
+
+
+def _verdicts_by_claim(
+    results: Mapping[str, JudgeResult], names: Sequence[ScorerName]
+) -> dict[str, dict[str, ClaimVerdict]]:
+    by_claim: dict[str, dict[str, ClaimVerdict]] = {}
+    for name in names:
+        for verdict in results[name].verdicts:
+            by_claim.setdefault(verdict.claim, {})[name] = verdict
+    return by_claim
+
+
+def _judged(
+    claim_id: int,
+    claim: str,
+    by_claim: Mapping[str, Mapping[str, ClaimVerdict]],
+    names: Sequence[ScorerName],
+) -> CascadeClaim:
+    verdicts = dict(by_claim.get(claim, {}))
+    if set(verdicts) != set(names):
+        raise InputError(f"the judges gave no verdict on claim {claim_id} ({claim!r})")
+    return CascadeClaim(
+        claim_id=claim_id,
+        claim=claim,
+        stage="judge",
+        faithful=all(v.faithful for v in verdicts.values()),
+        reason="; ".join(f"{n}: {v.label}" for n, v in verdicts.items()),
+        verdicts=verdicts,
     )
 
 
@@ -386,30 +552,13 @@ def _combine(
             usage=usage,
             **base,
         )
-    by_claim: dict[str, dict[str, ClaimVerdict]] = {}
-    for name in names:
-        for verdict in results[name].verdicts:
-            by_claim.setdefault(verdict.claim, {})[name] = verdict
-    claims: list[CascadeClaim] = []
-    for i, claim in enumerate(kept, start=1):
-        if claim in settled:
-            claims.append(_as_written(i, claim, settled[claim]))
-            continue
-        verdicts = by_claim.get(claim, {})
-        if set(verdicts) != set(names):
-            raise InputError(f"the judges gave no verdict on claim {i} ({claim!r})")
-        faithful = all(v.faithful for v in verdicts.values())
-        reason = "; ".join(f"{n}: {v.label}" for n, v in verdicts.items())
-        claims.append(
-            CascadeClaim(
-                claim_id=i,
-                claim=claim,
-                stage="judge",
-                faithful=faithful,
-                reason=reason,
-                verdicts=verdicts,
-            )
-        )
+    by_claim = _verdicts_by_claim(results, names)
+    claims = [
+        _as_written(i, claim, settled[claim])
+        if claim in settled
+        else _judged(i, claim, by_claim, names)
+        for i, claim in enumerate(kept, start=1)
+    ]
     score = sum(c.faithful for c in claims) / len(claims)
     return CascadeResult(
         status="scored",
@@ -547,13 +696,15 @@ async def aevaluate_many(
     progress: Callable[[int, int], None] | None = None,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     threshold: float = 1.0,
+    grade_failed: bool = False,
 ) -> CascadeBatch:
     """The cascade on every record, ``repetitions`` times (async; see :func:`evaluate_many`).
 
     Records are read as :func:`~hybridjudge.grounding.check_many` reads them (``id``,
     ``answer``, ``context``, ``question``, ``anchors``, ``answerable``, ``allowed_numbers``,
     ``metadata``). A record that cannot be judged becomes an unscored ``record_error`` outcome,
-    and the others go on; a budget refusal becomes ``budget_exhausted``.
+    and the others go on; a budget refusal becomes ``budget_exhausted``. ``grade_failed``
+    grades the outputs the checks fail claim by claim (see :func:`cascade`).
 
     Raises:
         ConfigError: an unknown judge or mode, bad repetitions, concurrency or threshold, both
@@ -568,6 +719,7 @@ async def aevaluate_many(
         raise ConfigError(f"unknown mode {mode!r}; use 'separate' or 'shared'")
     repetitions = check_repetitions(repetitions)
     threshold = _check_threshold(threshold)
+    grade_failed = _check_grade_failed(grade_failed)
     max_claims = check_max_claims(max_claims)
     check_batch_options(concurrency, client, config)
     items, prepared = prepare_records(records, CheckRecord, call="evaluate_many")
@@ -617,6 +769,7 @@ async def aevaluate_many(
                     repetition=rep,
                     max_claims=max_claims,
                     threshold=threshold,
+                    grade_failed=grade_failed,
                 )
             except BudgetExhaustedError as exc:
                 return _failed(str(exc), names, threshold, rep, "budget_exhausted")
@@ -661,6 +814,7 @@ def evaluate_many(
     progress: Callable[[int, int], None] | None = None,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     threshold: float = 1.0,
+    grade_failed: bool = False,
 ) -> CascadeBatch:
     """The hybrid scorer (the cascade) on many records; returns a :class:`CascadeBatch`.
 
@@ -687,6 +841,7 @@ def evaluate_many(
             progress=progress,
             max_claims=max_claims,
             threshold=threshold,
+            grade_failed=grade_failed,
         )
     )
 
@@ -705,6 +860,7 @@ async def aevaluate(
     client: ModelClient | None = None,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     threshold: float = 1.0,
+    grade_failed: bool = False,
 ) -> CascadeResult:
     """One answer through the cascade (async; see :func:`evaluate`)."""
     if client is not None and config is not None:
@@ -720,6 +876,7 @@ async def aevaluate(
         "mode": mode,
         "max_claims": max_claims,
         "threshold": threshold,
+        "grade_failed": grade_failed,
     }
     if client is not None:
         return await cascade(client, **kwargs)
@@ -742,6 +899,7 @@ def evaluate(
     config: ModelConfig | None = None,
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
     threshold: float = 1.0,
+    grade_failed: bool = False,
 ) -> CascadeResult:
     """Judge one answer with the hybrid scorer: the checks first, then the claims the context
     states as written, then the judges on the rest only.
@@ -755,6 +913,9 @@ def evaluate(
             anchors=["30 days"], config=ModelConfig(base_url=URL, model="my-model"),
         )
         result.stage, result.flagged   # ("as_written", False): no model call
+
+    ``grade_failed=True`` grades an answer the checks fail claim by claim (still flagged),
+    asking the judges about the claims no finding is in (see :func:`cascade`).
 
     Raises:
         ConfigError: an unknown judge or mode, a bad threshold.
@@ -773,5 +934,6 @@ def evaluate(
             config=config,
             max_claims=max_claims,
             threshold=threshold,
+            grade_failed=grade_failed,
         )
     )

@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 STUDY_FORMAT = "hybridjudge.study"
-STUDY_FORMAT_VERSION = 7
+STUDY_FORMAT_VERSION = 8
 """Version 2 added several judges (``config.judges``, ``judge_usage_by_judge``), the separation
 of labelled right and hallucinated answers (``analysis.separation``) and the cheapest judge per
 defect class (``analysis.cheapest``). Version 3 added the answers' labels: false alarms count only
@@ -68,8 +68,10 @@ gave (``Observation.verdicts``), which the viewer marks in the answer and the co
 added the hybrid scorer (the cascade): the stage that decided each of its observations
 (``Observation.stage``, ``Observation.claim_stages``), the judges it asks
 (``config.hybrid_judges``; ``config.hybrid_all_outputs``) and what it lost, gained and saved
-against its parts run together (``analysis.cascade``)."""
-READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
+against its parts run together (``analysis.cascade``). Version 8 added
+``config.hybrid_grade_failed``: the hybrid scorer graded the outputs the checks failed claim by
+claim (``--hybrid-grade-failed``) rather than scoring them 0.0 without a call."""
+READABLE_STUDY_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
 """Versions :func:`~hybridjudge.study.load_study` reads (an older file has none of the newer
 fields, which read as empty; its tables stay as they were computed: a version 1 or 2 study
 counted an unlabelled base as clean)."""
@@ -155,8 +157,10 @@ class Observation(_Frozen):
     the grounding checks failed it, no call; ``as_written``: every claim stated as written, no
     call; ``judge``: the judges decided the remaining claims, or left it unscored). Left out of
     ``study.json`` for the other scorers."""
-    claim_stages: tuple[Literal["as_written", "judge"], ...] = ()
-    """The hybrid scorer only: the stage that decided each claim, in order."""
+    claim_stages: tuple[Literal["checks", "as_written", "judge"], ...] = ()
+    """The hybrid scorer only: the stage that decided each claim, in order (``checks``, from
+    study format 8: a claim holding a finding of an output graded with
+    ``--hybrid-grade-failed``, or a finding no claim holds)."""
 
     @model_serializer(mode="wrap")
     def _omit_empty_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -300,14 +304,19 @@ class StudyConfig(_Frozen):
     hybrid_all_outputs: bool = False
     """Whether the hybrid scorer ran on every output (``--hybrid-all-outputs``) rather than on
     the judges' sample; left out of ``study.json`` when false."""
+    hybrid_grade_failed: bool = False
+    """Whether the hybrid scorer graded the outputs the checks failed claim by claim
+    (``--hybrid-grade-failed``) rather than scoring them 0.0 without a call; left out of
+    ``study.json`` when false."""
 
     @model_serializer(mode="wrap")
     def _omit_empty_hybrid(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
         if not data.get("hybrid_judges"):
             data.pop("hybrid_judges", None)
-        if not data.get("hybrid_all_outputs"):
-            data.pop("hybrid_all_outputs", None)
+        for flag in ("hybrid_all_outputs", "hybrid_grade_failed"):
+            if not data.get(flag):
+                data.pop(flag, None)
         return data
 
 

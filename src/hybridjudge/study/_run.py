@@ -601,8 +601,10 @@ def _hybrid_observation(
     claim_stages = tuple(c.stage for c in result.claims)
     if result.status == "scored" and result.score is not None:
         detail = result.detail
-        if result.stage == "checks":
-            detail = "decided by the grounding checks (no model call)"
+        if result.stage == "checks" and not result.graded:
+            detail = result.detail or "decided by the grounding checks (no model call)"
+        elif result.stage == "checks":
+            detail = "flagged by the grounding checks, graded claim by claim"
         return Observation(
             output_id=output_id,
             scorer=scorer,
@@ -645,6 +647,7 @@ async def _hybrid(
     budget: CostBudget | None,
     judges: Sequence[str],
     every_output: bool = False,
+    grade_failed: bool = False,
 ) -> tuple[list[Observation], float, Usage]:
     """The hybrid scorer on the judged outputs (the same sample as the judges), or on every
     output."""
@@ -664,6 +667,7 @@ async def _hybrid(
             client=client,
             max_claims=max_claims,
             threshold=threshold,
+            grade_failed=grade_failed,
             progress=None if hook is None else (lambda done, total: hook(name, done, total)),
         )
         run_usage = client.usage
@@ -829,6 +833,7 @@ async def arun_study(
     max_cost_usd: float | CostBudget | None = None,
     hybrid_judges: Sequence[str] | str | None = None,
     hybrid_all_outputs: bool = False,
+    hybrid_grade_failed: bool = False,
 ) -> StudyResult:
     """Run the study from async code; see :func:`run_study`."""
     from hybridjudge._version import __version__
@@ -896,6 +901,7 @@ async def arun_study(
                 budget,
                 cascade_judges_,
                 hybrid_all_outputs,
+                hybrid_grade_failed,
             )
             observations += obs
             usage = hybrid_usage if usage is None else usage + hybrid_usage
@@ -943,6 +949,7 @@ async def arun_study(
             judges=tuple(JudgeRecord(name=n, model=c.describe()) for n, c in named.items()),
             hybrid_judges=tuple(cascade_judges_),
             hybrid_all_outputs=hybrid and hybrid_all_outputs,
+            hybrid_grade_failed=hybrid and hybrid_grade_failed,
         ),
         corpora=plan.corpus_records,
         mutation_sets=plan.mutation_records,
@@ -1055,6 +1062,7 @@ def run_study(
     max_cost_usd: float | CostBudget | None = None,
     hybrid_judges: Sequence[str] | str | None = None,
     hybrid_all_outputs: bool = False,
+    hybrid_grade_failed: bool = False,
 ) -> StudyResult:
     """Run every scorer on every output of ``plan`` ``repetitions`` times and analyse it.
 
@@ -1094,6 +1102,9 @@ def run_study(
         hybrid_all_outputs: run the hybrid scorer on every output, not only on the judges'
             sample (its calls are few: the checks decide most outputs); its comparison with its
             parts stays on the outputs they all scored.
+        hybrid_grade_failed: the hybrid scorer grades the outputs the checks fail claim by
+            claim (:func:`hybridjudge.judges.cascade`'s ``grade_failed``), so that a defect
+            added to an answer already wrong lowers its score.
 
     The comparison with the OpenGATE paper is not part of the run: call
     :func:`compare_with_paper` on the result.
@@ -1119,6 +1130,7 @@ def run_study(
             max_cost_usd=max_cost_usd,
             hybrid_judges=hybrid_judges,
             hybrid_all_outputs=hybrid_all_outputs,
+            hybrid_grade_failed=hybrid_grade_failed,
         )
     )
 
