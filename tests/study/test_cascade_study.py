@@ -312,3 +312,14 @@ def test_grading_the_failed_outputs_lets_a_mutant_of_a_wrong_base_score_below_it
     assert (
         "hybrid_grade_failed" not in save_study(plain, tmp_path / "o2" / "study.json").read_text()
     )
+
+
+def test_the_cascade_is_among_the_cheapest_llm_scorers(config: ModelConfig, tmp_path: Path) -> None:
+    result = _study(config, tmp_path)
+    cheapest = {r.defect_class: r for r in result.analysis.cheapest}
+    # by hand (the table above): the contradiction judge detects 1 of 2 inversions and 0 of 2
+    # fabricated numbers; the cascade detects every one of both, so it is the one that detects
+    # each class, whatever its price
+    assert cheapest["inversion"].scorer == "hybrid"
+    assert cheapest["inversion"].detecting == ("hybrid",)
+    assert cheapest["fabricated_number"].scorer == "hybrid"

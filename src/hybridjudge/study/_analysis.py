@@ -548,7 +548,8 @@ def _price_key(row: CostRow, order: int) -> tuple[int, float, float, int]:
 
 
 def cheapest_rows(detection: Sequence[DetectionRow], cost: Sequence[CostRow]) -> list[CheapestRow]:
-    """Per (corpus, defect class, origin): the cheapest LLM scorer that detects the class.
+    """Per (corpus, defect class, origin): the cheapest LLM scorer (a judge, or the hybrid
+    scorer, which calls one) that detects the class.
 
     Detecting the class means ``detected == n >= 1`` and nothing unscored. Cheapest: lowest
     ``usd_per_1000`` (unknown prices last), then lower median latency, then the earlier scorer.
@@ -562,7 +563,7 @@ def cheapest_rows(detection: Sequence[DetectionRow], cost: Sequence[CostRow]) ->
             r
             for r in detection
             if (r.corpus, r.defect_class, r.origin) == key
-            and _family(r.scorer) == "judge"
+            and _family(r.scorer) in ("judge", "hybrid")
             and r.scorer in costs
         ]
         if not cells:
