@@ -296,3 +296,24 @@ def test_judge_command_grades_failed_outputs_when_asked(
     assert main(["judge", str(cases), "--hybrid-grade-failed", *flags]) == 2
     assert "--hybrid-grade-failed" in capsys.readouterr().err
     assert openai_server.request_count == calls
+
+
+def test_planned_calls_follow_the_free_stages() -> None:
+    from hybridjudge.grounding import CheckRecord
+    from hybridjudge.judges import cascade_planned_calls, planned_calls
+
+    def record(answer: str) -> CheckRecord:
+        return CheckRecord(id="r", answer=answer, context=CONTEXT)
+
+    one = planned_calls(GOOD, CONTEXT, scorers=["contradiction"])
+    assert one  # the contradiction question for GOOD
+    # the checks fail it: no call, unless graded, and then only for the claim with no finding
+    failed = record(f"{FABRICATED} {GOOD}")
+    assert cascade_planned_calls(failed) == []
+    graded = cascade_planned_calls(failed, grade_failed=True)
+    assert [c.messages for c in graded] == [c.messages for c in one]
+    # a claim stated as written needs none; the others are planned as the judges plan them
+    assert cascade_planned_calls(record(AS_WRITTEN)) == []
+    mixed = cascade_planned_calls(record(f"{AS_WRITTEN} {GOOD}"), judges="support,contradiction")
+    both = planned_calls(GOOD, CONTEXT, scorers=["support", "contradiction"])
+    assert [c.messages for c in mixed] == [c.messages for c in both]

@@ -323,3 +323,33 @@ def test_the_cascade_is_among_the_cheapest_llm_scorers(config: ModelConfig, tmp_
     assert cheapest["inversion"].scorer == "hybrid"
     assert cheapest["inversion"].detecting == ("hybrid",)
     assert cheapest["fabricated_number"].scorer == "hybrid"
+
+
+def test_dry_run_counts_only_the_calls_the_cascade_can_make(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    from hybridjudge.cli import main
+    from hybridjudge.judges import planned_calls
+
+    corpus = _corpus(tmp_path / "toy")
+    args = ["study", "run", "--corpus", str(corpus), "--out", str(tmp_path / "o"), "--dry-run"]
+    args += ["--backend", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
+    args += ["--scorers", "deterministic,hybrid"]
+    # by hand: the checks fail the two fabricated numbers and c2's base is a context sentence
+    # as written: only c1's base and both inversions reach the contradiction judge
+    expected = sum(
+        len(planned_calls(TEXTS[k], [CONTEXT], "Refunds?", scorers=["contradiction"]))
+        for k in ("c1::base", "c1::inv", "c2::inv")
+    )
+    assert expected > 0
+    for extra in ([], ["--hybrid-grade-failed"]):  # each fabricated answer is its finding alone
+        assert main(args + extra) == 0
+        out = capsys.readouterr().out
+        found = re.search(
+            r"\(hybrid scorer\) --dry-run: 6 evaluation\(s\).*at most (\d+) model", out
+        )
+        assert found is not None, out
+        assert int(found.group(1)) == expected
+    assert "not estimated" not in out

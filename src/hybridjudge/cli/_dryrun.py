@@ -23,20 +23,24 @@ import argparse
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hybridjudge._params import DEFAULT_MAX_CLAIMS
 
 if TYPE_CHECKING:
+    from hybridjudge.grounding import CheckRecord
+    from hybridjudge.judges import PlannedCall
     from hybridjudge.model import ModelConfig
 
 __all__ = [
     "DryRunEstimate",
     "RefusedRecord",
     "add_dry_run_argument",
+    "estimate_hybrid",
     "estimate_judging",
+    "estimate_planned",
     "print_estimate",
     "refused_incomplete",
 ]
@@ -101,21 +105,64 @@ def estimate_judging(
 ) -> DryRunEstimate:
     """Estimate judging every ``(answer, context, question)`` *repetitions* times (an answer
     with more claims than ``max_claims`` is refused, as a run refuses it)."""
-    from hybridjudge._errors import InputError
     from hybridjudge.judges import planned_calls
+
+    def plan(answer: str, context: Sequence[str], question: str | None) -> Planner:
+        return lambda: planned_calls(
+            answer, context, question, scorers=scorers, mode=mode, max_claims=max_claims
+        )
+
+    return estimate_planned([plan(*a) for a in answers], repetitions=repetitions, config=config)
+
+
+def estimate_hybrid(
+    records: Sequence[CheckRecord],
+    *,
+    judges: Sequence[str] | str | None,
+    mode: str,
+    repetitions: int,
+    config: ModelConfig,
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    grade_failed: bool = False,
+) -> DryRunEstimate:
+    """Estimate the hybrid scorer on every record *repetitions* times: its free stages (the
+    checks, the claims stated as written) run here, and only the calls its judges can make on
+    the claims they leave are counted (:func:`hybridjudge.judges.cascade_planned_calls`)."""
+    from hybridjudge.judges import cascade_planned_calls
+
+    def plan(record: CheckRecord) -> Planner:
+        return lambda: cascade_planned_calls(
+            record,
+            judges=judges,
+            mode=mode,  # type: ignore[arg-type]
+            max_claims=max_claims,
+            grade_failed=grade_failed,
+        )
+
+    return estimate_planned([plan(r) for r in records], repetitions=repetitions, config=config)
+
+
+Planner = Callable[[], "list[PlannedCall]"]
+"""Plans one answer's calls, or raises the :class:`~hybridjudge.InputError` a run records."""
+
+
+def estimate_planned(
+    planners: Sequence[Planner], *, repetitions: int, config: ModelConfig
+) -> DryRunEstimate:
+    """Sum the calls each planner plans, *repetitions* times; a planner's ``InputError`` is a
+    refused record (``too_many_claims`` or ``record_error``)."""
+    from hybridjudge._errors import InputError
     from hybridjudge.model import price_or_unknown, worst_case_cost
 
     price = price_or_unknown(config)
     worst = 0.0
     calls = prompt = completion = 0
     refused: list[RefusedRecord] = []
-    for index, (answer, context, question) in enumerate(answers):
+    for index, planner in enumerate(planners):
         # every verdict call the judges can make (one per claim and question, claims being the
         # answer's sentences): an upper bound
         try:
-            planned = planned_calls(
-                answer, context, question, scorers=scorers, mode=mode, max_claims=max_claims
-            )
+            planned = planner()
         except InputError as error:  # the run records it (no call) and goes on
             reason = "too_many_claims" if error.code == "too_many_claims" else "record_error"
             refused.append(RefusedRecord(index, str(error), reason))
@@ -135,7 +182,7 @@ def estimate_judging(
         else (prompt * price.input_per_mtok + completion * price.output_per_mtok) / 1_000_000
     )
     return DryRunEstimate(
-        evaluations=len(answers) * repetitions,
+        evaluations=len(planners) * repetitions,
         calls=calls,
         prompt_tokens=prompt,
         completion_tokens=completion,

@@ -6,10 +6,14 @@ import argparse
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hybridjudge.cli._common import ListAction, add_csv_raw_formulas_argument
 from hybridjudge.cli._exit import parse_fraction
+
+if TYPE_CHECKING:
+    from hybridjudge.model import ModelConfig
+    from hybridjudge.study import StudyPlan
 
 __all__ = ["register", "scorer_threshold"]
 
@@ -305,17 +309,15 @@ def _run(args: argparse.Namespace) -> int:
 
         judge_scorers = [s for s in args.scorers if s in JUDGE_SCORERS]
         configs = dict(judges) if judges else {"": config} if config is not None else {}
+        incomplete = False
         if HYBRID in args.scorers:
-            print(
-                "hybridjudge study run --dry-run: the hybrid scorer is not estimated; it makes at "
-                "most the calls its judges (--hybrid-judges) would make on the same outputs"
-            )
+            incomplete = _estimate_hybrid(args, plan, configs)
         if not configs or not judge_scorers:
             if HYBRID not in args.scorers:
                 print("hybridjudge study run --dry-run: no judge among --scorers; no model call")
             if peers:
                 print("hybridjudge study run --dry-run: peer scorers are not estimated")
-            return EXIT_OK
+            return EXIT_INCOMPLETE if incomplete else EXIT_OK
         answers = []
         where = []
         for output in plan.outputs:
@@ -323,7 +325,6 @@ def _run(args: argparse.Namespace) -> int:
                 case = plan.case_of(output)
                 answers.append((output.text, plan.context_of(output), case.question))
                 where.append(f"output {output.id!r} (case {case.id!r})")
-        incomplete = False
         for name, judge_config in configs.items():
             estimate = estimate_judging(
                 answers,
@@ -481,3 +482,31 @@ def _judge_configs(args: argparse.Namespace) -> dict[str, Any]:
         )
         endpoint = (base_url, key_env)
     return resolve_judges(args.judge, shared, source="--judge", endpoint=endpoint)
+
+
+def _estimate_hybrid(
+    args: argparse.Namespace, plan: StudyPlan, configs: dict[str, ModelConfig]
+) -> bool:
+    """``--dry-run`` for the hybrid scorer: its free stages run, its judges' calls are counted;
+    whether a record it would refuse makes the run incomplete."""
+    from hybridjudge.cli._dryrun import estimate_hybrid, print_estimate, refused_incomplete
+
+    outputs = [o for o in plan.outputs if args.hybrid_all_outputs or o.id in plan.judged]
+    where = [f"output {o.id!r} (case {plan.case_of(o).id!r})" for o in outputs]
+    incomplete = False
+    for name, judge_config in configs.items():
+        estimate = estimate_hybrid(
+            [plan.check_record(o) for o in outputs],
+            judges=args.hybrid_judges,
+            mode=args.judge_mode,
+            repetitions=args.repetitions,
+            config=judge_config,
+            max_claims=args.max_claims,
+            grade_failed=args.hybrid_grade_failed,
+        )
+        label = "hybridjudge study run (hybrid scorer" + (f", judge {name})" if name else ")")
+        print_estimate(label, estimate, judge_config, max_cost=args.max_cost)
+        incomplete |= refused_incomplete(
+            label, estimate, where, ["hybrid"], args.repetitions, args.max_unscored
+        )
+    return incomplete

@@ -57,11 +57,13 @@ from hybridjudge.grounding import (
 from hybridjudge.judges._evidence import claim_sentences, context_sentences
 from hybridjudge.judges._judge import (
     Mode,
+    PlannedCall,
     _clean_claims,
     _judge,
     _passages,
     _statement,
     _validate,
+    planned_calls,
     scorer_names,
 )
 from hybridjudge.judges._many import check_batch_options, prepare_records
@@ -83,6 +85,7 @@ __all__ = [
     "aevaluate_many",
     "cascade",
     "cascade_judges",
+    "cascade_planned_calls",
     "evaluate",
     "evaluate_many",
     "stated_as_written",
@@ -324,16 +327,7 @@ async def cascade(
         return CascadeResult(status="scored", stage="checks", score=0.0, flagged=True, **base)
 
     passages = _passages(context)
-    kept, _ = _clean_claims(claim_sentences(answer))
-    held, loose = _findings_by_claim(kept, answer, report)
-    sentences = context_sentences(passages)
-    settled: dict[str, str] = {}
-    for claim in kept:
-        if claim in held or _statement(claim, question) != claim:
-            continue  # a fragment means what the question makes it mean
-        found = stated_as_written(claim, sentences)
-        if found is not None:
-            settled[claim] = found
+    kept, held, loose, settled = _free_stages(answer, passages, question, report)
     if not report.grounded:
         return await _grade(
             client,
@@ -387,6 +381,73 @@ def _as_written(claim_id: int, claim: str, sentence: str) -> CascadeClaim:
         reason="the context states it as written (same words and figures after normalisation): "
         "supported without a call",
         evidence=sentence,
+    )
+
+
+def _free_stages(
+    answer: str, passages: Sequence[str], question: str | None, report: GroundingReport
+) -> tuple[list[str], dict[str, tuple[str, ...]], tuple[str, ...], dict[str, str]]:
+    """The answer's claims, the findings each holds, the findings no claim holds, and the claims
+    the context states as written (claim -> its sentence): everything decided without a call."""
+    kept, _ = _clean_claims(claim_sentences(answer))
+    held, loose = _findings_by_claim(kept, answer, report)
+    sentences = context_sentences(passages)
+    settled: dict[str, str] = {}
+    for claim in kept:
+        if claim in held or _statement(claim, question) != claim:
+            continue  # a fragment means what the question makes it mean
+        found = stated_as_written(claim, sentences)
+        if found is not None:
+            settled[claim] = found
+    return kept, held, loose, settled
+
+
+def cascade_planned_calls(
+    record: CheckRecord,
+    *,
+    judges: Sequence[str] | str | None = None,
+    mode: Mode = "separate",
+    max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    grade_failed: bool = False,
+) -> list[PlannedCall]:
+    """Every verdict call the cascade can make for ``record``, without any request: the checks
+    and the as-written stage run (they are free), and the judges' calls are planned for the
+    claims they leave (an upper bound, as :func:`~hybridjudge.judges.planned_calls` is). No call
+    for an output the checks fail, unless ``grade_failed``.
+
+    Raises:
+        InputError: more claims than ``max_claims`` (code ``too_many_claims``: a run records it
+            unscored, with no call), or what the judges refuse for this answer.
+        ConfigError: an unknown judge or mode.
+    """
+    names = cascade_judges(judges)
+    grade_failed = _check_grade_failed(grade_failed)
+    max_claims = check_max_claims(max_claims)
+    report = check_grounding(
+        record.answer,
+        record.context,
+        question=record.question,
+        anchors=record.anchors,
+        answerable=record.answerable,
+        allowed_numbers=record.allowed_numbers,
+    )
+    if not report.grounded and not grade_failed:
+        return []
+    passages = _passages(record.context)
+    kept, held, _, settled = _free_stages(record.answer, passages, record.question, report)
+    within = max_claims is None or len(kept) <= max_claims
+    remaining = [c for c in kept if c not in held and c not in settled]
+    if (kept and not remaining and within) or (not report.grounded and not within):
+        # all decided for free; a graded output over the limit keeps the checks' 0.0
+        return []
+    return planned_calls(
+        record.answer,
+        passages,
+        record.question,
+        scorers=names,
+        mode=mode,
+        max_claims=max_claims,
+        only=remaining if kept else None,
     )
 
 

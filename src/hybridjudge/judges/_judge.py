@@ -1091,10 +1091,12 @@ def planned_calls(
     scorers: Sequence[str] = ("support", "contradiction"),
     mode: str = "separate",
     max_claims: int | None = DEFAULT_MAX_CLAIMS,
+    only: Collection[str] | None = None,
 ) -> list[PlannedCall]:
     """Every verdict call :func:`judge` (``claims="sentences"``) can make for this answer, without
     any request: an upper bound for a dry run (the contradiction question's second look is
     counted wherever it can happen; the model's first answer decides whether it does).
+    ``only``: just these of the answer's claims, as the hybrid scorer asks.
 
     An empty context makes no call (:func:`judge` scores the answer without one).
 
@@ -1115,6 +1117,8 @@ def planned_calls(
     over = _too_many(len(kept), max_claims)
     if over is not None:
         raise InputError(over, code="too_many_claims")
+    if only is not None:
+        kept = [claim for claim in kept if claim in only]
     sentences = context_sentences(passages)
     prompts = ["shared"] if mode == "shared" else [SCORERS[n].prompt for n in names]
     calls: list[PlannedCall] = []

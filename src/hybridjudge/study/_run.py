@@ -249,6 +249,22 @@ class StudyPlan(BaseModel):
         case's."""
         return out.context if out.context is not None else self.case_of(out).context
 
+    def check_record(self, out: Output) -> CheckRecord:
+        """The output with its case, as the checks (and the hybrid scorer) read it."""
+        from hybridjudge.grounding import CheckRecord
+
+        case = self.case_of(out)
+        return CheckRecord.model_construct(  # trusted: validated when the corpus was loaded
+            id=out.id,
+            answer=out.text,
+            context=self.context_of(out),
+            question=case.question,
+            anchors=case.anchors,
+            answerable=case.answerable,
+            allowed_numbers=case.allowed_numbers,
+            metadata={},
+        )
+
     def records(self) -> list[OutputRecord]:
         """One :class:`OutputRecord` per output."""
         out = []
@@ -411,23 +427,6 @@ def _sample(
     return chosen
 
 
-def _check_record(plan: StudyPlan, out: Output) -> CheckRecord:
-    """The output with its case, as the checks (and the hybrid scorer) read it."""
-    from hybridjudge.grounding import CheckRecord
-
-    case = plan.case_of(out)
-    return CheckRecord.model_construct(  # trusted: validated when the corpus was loaded
-        id=out.id,
-        answer=out.text,
-        context=plan.context_of(out),
-        question=case.question,
-        anchors=case.anchors,
-        answerable=case.answerable,
-        allowed_numbers=case.allowed_numbers,
-        metadata={},
-    )
-
-
 def _deterministic(
     plan: StudyPlan, repetitions: int, hook: ProgressHook | None
 ) -> tuple[list[Observation], float]:
@@ -435,7 +434,7 @@ def _deterministic(
 
     # One record per output and repetition; check_many prepares one checker per case, reused
     # by every output of the case in every repetition (the first output pays for the parse).
-    records = [_check_record(plan, out) for _ in range(repetitions) for out in plan.outputs]
+    records = [plan.check_record(out) for _ in range(repetitions) for out in plan.outputs]
     batch = check_many(
         records,
         progress=None if hook is None else (lambda done, total: hook(DETERMINISTIC, done, total)),
@@ -655,7 +654,7 @@ async def _hybrid(
     from hybridjudge.model import ModelClient
 
     records = [
-        _check_record(plan, out) for out in plan.outputs if every_output or out.id in plan.judged
+        plan.check_record(out) for out in plan.outputs if every_output or out.id in plan.judged
     ]
     name = _qualified(judge, HYBRID)
     async with ModelClient(config, budget=budget) as client:
