@@ -35,6 +35,7 @@ from hybridjudge.corpus import Case, Output, Producer, write_jsonl_models
 from hybridjudge.model import ModelConfig
 from hybridjudge.reports import render_html, render_markdown
 from hybridjudge.reports._export import observations_csv
+from hybridjudge.reports._markdown import study_facts
 from hybridjudge.study import STUDY_FORMAT_VERSION, StudyResult, load_plan, run_study
 from tests.study._scripted import garbage_step, judge_step
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step
@@ -257,6 +258,10 @@ def test_the_cascade_on_every_output_is_compared_on_the_judges_sample(
     ]
     detection = {(r.scorer, r.defect_class): r.n for r in result.analysis.detection}
     assert detection["hybrid", "inversion"] == 2
+    # the report's first lines say who scored what
+    facts = dict(study_facts(result))
+    assert facts["sample"].startswith("judges scored 3 of 6 outputs")
+    assert facts["sample"].endswith("and so did the hybrid scorer (--hybrid-all-outputs)")
     assert detection["contradiction", "inversion"] == 1
 
 

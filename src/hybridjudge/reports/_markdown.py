@@ -145,7 +145,12 @@ def study_facts(study: StudyResult) -> list[tuple[str, str]]:
             (
                 "sample",
                 f"judges scored {fmt_count(s.judged_outputs)} of {fmt_count(s.total_outputs)} "
-                f"outputs (seed {s.seed}); the deterministic checks scored all",
+                f"outputs (seed {s.seed}); the deterministic checks scored all"
+                + (
+                    ", and so did the hybrid scorer (--hybrid-all-outputs)"
+                    if cfg.hybrid_all_outputs
+                    else ""
+                ),
             )
         )
     else:
