@@ -317,3 +317,29 @@ def test_planned_calls_follow_the_free_stages() -> None:
     mixed = cascade_planned_calls(record(f"{AS_WRITTEN} {GOOD}"), judges="support,contradiction")
     both = planned_calls(GOOD, CONTEXT, scorers=["support", "contradiction"])
     assert [c.messages for c in mixed] == [c.messages for c in both]
+
+
+def test_judge_dry_run_estimates_the_cascade(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from hybridjudge.cli import main
+    from hybridjudge.judges import planned_calls
+
+    cases = tmp_path / "cases.jsonl"
+    lines = [
+        {"id": "fails", "answer": f"{FABRICATED} {INVERTED}", "context": CONTEXT},
+        {"id": "written", "answer": AS_WRITTEN, "context": CONTEXT},
+        {"id": "judged", "answer": f"{AS_WRITTEN} {GOOD}", "context": CONTEXT},
+    ]
+    cases.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    flags = ["--backend", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
+    flags += ["--scorers", "hybrid", "--dry-run", "--json"]
+    # by hand: only GOOD reaches the judge; graded, INVERTED too (FABRICATED holds the finding)
+    good = len(planned_calls(GOOD, CONTEXT, scorers=["contradiction"]))
+    inverted = len(planned_calls(INVERTED, CONTEXT, scorers=["contradiction"]))
+    assert main(["judge", str(cases), *flags]) == 0
+    assert json.loads(capsys.readouterr().out)["calls"] == good
+    assert main(["judge", str(cases), *flags, "--hybrid-grade-failed"]) == 0
+    assert json.loads(capsys.readouterr().out)["calls"] == good + inverted

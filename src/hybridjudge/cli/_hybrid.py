@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hybridjudge.corpus import CaseLine
+    from hybridjudge.grounding import CheckRecord
     from hybridjudge.judges import CascadeBatch
     from hybridjudge.model import CostBudget, ModelConfig, Usage
 
-__all__ = ["add_hybrid_judges_argument", "run_hybrid"]
+__all__ = ["add_hybrid_judges_argument", "check_records", "run_hybrid"]
 
 
 def add_hybrid_judges_argument(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +45,25 @@ def add_hybrid_judges_argument(parser: argparse.ArgumentParser) -> None:
         "a call: a defect added to a wrong answer then lowers its score; needs hybrid in "
         "--scorers",
     )
+
+
+def check_records(cases: list[tuple[int, CaseLine]]) -> list[CheckRecord]:
+    """The case lines as the cascade reads them."""
+    from hybridjudge.grounding import CheckRecord
+
+    return [
+        CheckRecord(
+            id=c.id,
+            answer=c.answer,
+            context=c.context,
+            question=c.question,
+            anchors=c.anchors,
+            answerable=c.answerable,
+            allowed_numbers=c.allowed_numbers,
+            metadata=dict(c.metadata),
+        )
+        for _, c in cases
+    ]
 
 
 def run_hybrid(
@@ -118,19 +138,7 @@ async def _evaluate(
     from hybridjudge.judges import aevaluate_many
     from hybridjudge.model import ModelClient
 
-    records = [
-        {
-            "id": c.id,
-            "answer": c.answer,
-            "context": c.context,
-            "question": c.question,
-            "anchors": c.anchors,
-            "answerable": c.answerable,
-            "allowed_numbers": c.allowed_numbers,
-            "metadata": dict(c.metadata),
-        }
-        for _, c in cases
-    ]
+    records = check_records(cases)
     async with ModelClient(config, budget=budget) as client:
         batch = await aevaluate_many(
             records,

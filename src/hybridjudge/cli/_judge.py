@@ -191,10 +191,10 @@ def _run(args: argparse.Namespace) -> int:
             "--hybrid-judges and --hybrid-grade-failed set the hybrid scorer, but --scorers is "
             "not hybrid; use --scorers hybrid, or drop them"
         )
-    if hybrid and (args.ray is not None or args.dry_run):
+    if hybrid and args.ray is not None:
         raise ConfigError(
-            "--scorers hybrid runs neither on --ray nor as a --dry-run yet; it makes at most "
-            "the calls of its judges: estimate those with --scorers contradiction --dry-run"
+            "--scorers hybrid does not run on --ray yet (the checks decide most outputs without "
+            "a call); run it without --ray"
         )
     check_repetitions(args.repetitions)
     limits, thresholds = pass_rule(args, scorers)
@@ -243,23 +243,40 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 2
 
-    if hybrid:
+    if hybrid and not args.dry_run:
         from hybridjudge.cli._hybrid import run_hybrid
 
         return run_hybrid(args, config, cases, limits, thresholds, budget, bad, len(lines))
 
     if args.dry_run:
-        from hybridjudge.cli._dryrun import estimate_judging, print_estimate, refused_incomplete
-
-        answers = [(c.answer, c.context, c.question) for _, c in cases]
-        estimate = estimate_judging(
-            answers,
-            scorers=scorers,
-            mode=args.mode,
-            repetitions=args.repetitions,
-            config=config,
-            max_claims=args.max_claims,
+        from hybridjudge.cli._dryrun import (
+            estimate_hybrid,
+            estimate_judging,
+            print_estimate,
+            refused_incomplete,
         )
+
+        if hybrid:
+            from hybridjudge.cli._hybrid import check_records
+
+            estimate = estimate_hybrid(
+                check_records(cases),
+                judges=args.hybrid_judges,
+                mode=args.mode,
+                repetitions=args.repetitions,
+                config=config,
+                max_claims=args.max_claims,
+                grade_failed=args.hybrid_grade_failed,
+            )
+        else:
+            estimate = estimate_judging(
+                [(c.answer, c.context, c.question) for _, c in cases],
+                scorers=scorers,
+                mode=args.mode,
+                repetitions=args.repetitions,
+                config=config,
+                max_claims=args.max_claims,
+            )
         print_estimate(
             "hybridjudge judge", estimate, config, as_json=args.json, max_cost=args.max_cost
         )
