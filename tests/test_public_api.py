@@ -75,3 +75,28 @@ def test_the_lazy_top_level_resolves_every_name_and_stage() -> None:
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         _ = hybridjudge.no_such_name
     assert hybridjudge.__version__ == importlib.metadata.version("hybridjudge")
+
+
+def test_the_error_tree_names_every_error() -> None:
+    # every error class, in whichever package defines it, is in the tree the errors module draws
+    import hybridjudge._errors as errors
+
+    for name in PACKAGES:
+        importlib.import_module(name)
+
+    def subclasses(cls: type) -> list[type]:
+        found = []
+        for sub in cls.__subclasses__():
+            found += [sub, *subclasses(sub)]
+        return found
+
+    names = {
+        c.__name__
+        for c in subclasses(errors.HybridJudgeError)
+        if c.__module__.startswith("hybridjudge")
+    }
+    assert errors.__doc__ is not None
+    missing = sorted(
+        n for n in names if f" {n} " not in errors.__doc__ and f" {n}\n" not in errors.__doc__
+    )
+    assert missing == []

@@ -6,15 +6,26 @@ also mixes in the builtin a caller would naturally catch, so ``except ValueError
     HybridJudgeError
     ├── InputError (ValueError)          unusable user input: a file, a line, a field
     │   ├── CaseFileError                 one bad line of a JSONL/CSV case file (line, case id, field)
-    │   └── IncompatibleReportsError      two reports that must not be compared (scale, label source)
+    │   ├── IncompatibleReportsError      two reports that must not be compared (scale, label source)
+    │   ├── GroundingInputError           an argument of the grounding checks that cannot be used (grounding)
+    │   │   └── GroundingTypeError (TypeError)  one of the wrong type
+    │   ├── LexiconError                  a lexicon data file that breaks its schema (grounding)
+    │   ├── CorruptCacheError             a reply-cache database or row that is not the project's own (model)
+    │   ├── MetricNameError               an unknown retrieval measure name (metrics.retrieval)
+    │   └── StaleMutationsError           a frozen mutation file that no longer matches its corpus (mutations)
     ├── ConfigError (ValueError)          an invalid setting (flag, environment variable, plan file)
+    │   └── PromptError                   a judge prompt file that cannot be used (judges)
     ├── InvariantError (RuntimeError)     a computed report broke one of its own invariants
     ├── ModelError (RuntimeError)         talking to a model failed after the retries we allow
     │   ├── ModelConnectionError          endpoint unreachable, refused, or timed out
     │   ├── ModelHTTPError                the endpoint answered an HTTP error (``status``)
     │   │   └── ModelAuthError            401/403: a bad or missing API key
     │   └── ModelResponseError            the endpoint answered, but not like an OpenAI server
+    ├── BudgetExhaustedError (RuntimeError)  ``--max-cost`` refused a request (model)
+    ├── MutationRefused (ValueError)     a mutator declined to emit a mutant it cannot vouch for (mutations)
     └── LocalModelError (RuntimeError)    the embedded model cannot run (extra missing, checksum, port)
+
+The errors marked with a package are defined there, beside the code that raises them.
 
 Each error carries a short machine-readable ``code`` and a message that names the input and the fix.
 """
