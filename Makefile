@@ -6,18 +6,23 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-# The main job's settings: both shipped corpora with their frozen mutants, the deterministic
-# checks (on every output) and both judges on the embedded model in separate mode (each judge
-# asks its own question), 1 repetition. To finish within 15 minutes cold on 2 CPU cores, the
-# judges score every OpenGATE output and a seeded sample of 20 HaluEval bases, each with all its
-# mutants (126 of 430 outputs), once: stability across repetitions is one flag away (about
-# 19 minutes cold with 2), and so is the full study (30 minutes cold with 1, an hour with 2):
+# The main job's settings: both shipped corpora with their frozen mutants, 1 repetition, the
+# embedded model. The deterministic checks and the hybrid scorer (the cascade: the checks first,
+# then the contradiction judge on the claims they leave, grading claim by claim the outputs they
+# fail) score every output, all 430. Both judges on their own (support and contradiction,
+# separate mode), the cascade's parts, score a seeded sample to compare it with: every OpenGATE
+# output and 20 HaluEval bases, each with all its mutants (126 of 430 outputs). Within 15
+# minutes cold on 2 CPU cores (docs/hybrid.md). Stability across repetitions is one flag away, and
+# so is the full study (both judges on all 430 outputs: 30 minutes cold with 1, an hour with 2):
 #   make study STUDY_REPETITIONS=2
 #   make study STUDY_SAMPLE=all STUDY_REPETITIONS=2
 STUDY_OUT         ?= results/main
 STUDY_REPETITIONS ?= 1
 STUDY_SAMPLE      ?= opengate=6,halueval=20
 STUDY_MODE        ?= separate
+# The hybrid scorer on every output, grading the outputs the checks fail (docs/hybrid.md); empty:
+# on the judges' sample only, and an output the checks fail scored 0.0 without a call.
+STUDY_HYBRID      ?= --hybrid-all-outputs --hybrid-grade-failed
 # The embedded 1.5B model's reply is occasionally unreadable (the full study: 4 of 430 support
 # evaluations, 0.9%; the committed main job: none): the main job still completes (exit 0) when at
 # most 5% of each judge's evaluations are unscored (6 of its 126; the threshold is per scorer, so
@@ -54,7 +59,7 @@ study: $(VENV)/.main-installed
 	$(BIN)/hybridjudge study run \
 		--corpus corpus/opengate --corpus corpus/halueval \
 		--mutations mutations/opengate.jsonl --mutations mutations/halueval.jsonl \
-		--scorers deterministic,support,contradiction \
+		--scorers deterministic,support,contradiction,hybrid $(STUDY_HYBRID) \
 		--repetitions $(STUDY_REPETITIONS) --judge-sample $(STUDY_SAMPLE) --judge-mode $(STUDY_MODE) \
 		--backend $(STUDY_BACKEND) --max-unscored $(STUDY_MAX_UNSCORED) --out $(STUDY_OUT) \
 		$(STUDY_ARGS)
