@@ -262,6 +262,21 @@ def test_the_cascade_on_every_output_is_compared_on_the_judges_sample(
     facts = dict(study_facts(result))
     assert facts["sample"].startswith("judges scored 3 of 6 outputs")
     assert facts["sample"].endswith("and so did the hybrid scorer (--hybrid-all-outputs)")
+    # its cost beside its parts' counts the outputs they scored too, not all six
+    from hybridjudge.reports._cascade import cascade_savings
+
+    (line,) = cascade_savings(result.analysis, result)
+    on_sample = sum(
+        o.usage.calls
+        for o in result.observations
+        if o.scorer == "hybrid" and o.output_id in plan.judged
+    )
+    everywhere = sum(o.usage.calls for o in result.observations if o.scorer == "hybrid")
+    assert on_sample < everywhere  # by hand: the other case needs the judge too
+    assert line.startswith(
+        f"hybrid on the 3 outputs its parts scored too (on all 6 it made {everywhere} calls"
+    )
+    assert f": {on_sample} model calls" in line
     assert detection["contradiction", "inversion"] == 1
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from hybridjudge.reports._format import fmt_count
 from hybridjudge.reports._table import Cell, Column, Row, Table
 from hybridjudge.reports._tables import class_label
-from hybridjudge.study import JUDGE_SCORERS, CascadeRow, CostRow, StudyAnalysis, split_scorer
+from hybridjudge.study import (
+    JUDGE_SCORERS,
+    CascadeRow,
+    CostRow,
+    StudyAnalysis,
+    StudyResult,
+    split_scorer,
+)
 
 __all__ = ["CASCADE_EXPLAINED", "CASCADE_TITLE", "cascade_savings", "cascade_table"]
 
@@ -80,11 +87,43 @@ def _against(mine: CostRow, theirs: list[CostRow], who: str) -> str:
     )
 
 
-def cascade_savings(analysis: StudyAnalysis) -> list[str]:
+def _on_shared_outputs(
+    study: StudyResult, mine: CostRow, parts: tuple[str, ...]
+) -> tuple[CostRow, str]:
+    """The cascade's cost on the outputs its parts scored too, when it scored more (it ran on
+    every output, ``--hybrid-all-outputs``), and the words that say so; else as it is."""
+    scored: dict[str, set[str]] = {}
+    for obs in study.observations:
+        scored.setdefault(obs.scorer, set()).add(obs.output_id)
+    shared = set.intersection(*(scored.get(p, set()) for p in parts)) if parts else set()
+    everything = scored.get(mine.scorer, set())
+    if not shared or shared >= everything:
+        return mine, ""
+    usage = [
+        o.usage for o in study.observations if o.scorer == mine.scorer and o.output_id in shared
+    ]
+    row = mine.model_copy(
+        update={
+            "evaluations": len(usage),
+            "calls": sum(u.calls for u in usage),
+            "cache_hits": sum(u.cache_hits for u in usage),
+            "prompt_tokens": sum(u.prompt_tokens for u in usage),
+            "completion_tokens": sum(u.completion_tokens for u in usage),
+        }
+    )
+    return row, (
+        f" on the {fmt_count(len(shared & everything))} outputs its parts scored too (on all "
+        f"{fmt_count(len(everything))} it made {fmt_count(mine.calls)} calls and "
+        f"{fmt_count(mine.prompt_tokens + mine.completion_tokens)} tokens)"
+    )
+
+
+def cascade_savings(analysis: StudyAnalysis, study: StudyResult | None = None) -> list[str]:
     """One sentence per cascade: its calls and tokens beside its parts' together and, when the
     study ran other judges too, beside every judge of the study together (each judge on every
     output, as a team running them all would); requests are calls + cache hits (as if nothing
-    were cached)."""
+    were cached). Given the ``study``, a cascade that scored more outputs than its parts
+    (``--hybrid-all-outputs``) is counted on the outputs they scored too."""
     cost = {c.scorer: c for c in analysis.cost}
     lines: list[str] = []
     seen: dict[str, tuple[str, ...]] = {}
@@ -95,6 +134,9 @@ def cascade_savings(analysis: StudyAnalysis) -> list[str]:
         theirs = [cost[p] for p in parts if p in cost]
         if mine is None or len(theirs) != len(parts):
             continue
+        where = ""
+        if study is not None:
+            mine, where = _on_shared_outputs(study, mine, parts)
         judge, _ = split_scorer(cascade)
         judges = [
             c
@@ -103,8 +145,8 @@ def cascade_savings(analysis: StudyAnalysis) -> list[str]:
         ]
         my_tokens = mine.prompt_tokens + mine.completion_tokens
         line = (
-            f"{cascade}: {fmt_count(mine.calls)} model calls and {fmt_count(my_tokens)} tokens "
-            f"({fmt_count(mine.calls + mine.cache_hits)} requests with cache hits) "
+            f"{cascade}{where}: {fmt_count(mine.calls)} model calls and {fmt_count(my_tokens)} "
+            f"tokens ({fmt_count(mine.calls + mine.cache_hits)} requests with cache hits) "
             + _against(mine, theirs, " + ".join(parts) + " together")
         )
         if {c.scorer for c in judges} - set(parts):

@@ -159,7 +159,7 @@ def render_html(study: StudyResult) -> str:
             cascade_table,
         )
 
-        saved = "".join(f"<li>{html.escape(line)}</li>" for line in cascade_savings(a))
+        saved = "".join(f"<li>{html.escape(line)}</li>" for line in cascade_savings(a, study))
         body.append(
             _section(
                 CASCADE_TITLE,

@@ -262,7 +262,7 @@ def render_markdown(study: StudyResult) -> str:
 
         lines += [f"## {CASCADE_TITLE}", "", CASCADE_EXPLAINED, ""]
         lines += [cascade_table(a).to_markdown(), ""]
-        lines += [f"- {markdown_text(line)}" for line in cascade_savings(a)] + [""]
+        lines += [f"- {markdown_text(line)}" for line in cascade_savings(a, study)] + [""]
     if a.cheapest:
         lines += ["## Cheapest judge per defect class", "", CHEAPEST_EXPLAINED, ""]
         lines += [f"- {markdown_text(line)}" for line in cheapest_lines(a)] + [""]
