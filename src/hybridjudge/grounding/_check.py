@@ -138,9 +138,10 @@ _Hit = tuple[_Occ, TraceRule]
 def _found(q: Quantity, mult: int, occ: _Occ | None) -> _Hit | None:
     """``occ``, which holds ``q`` (written with the scale word ``mult``) exactly, with the rule
     that says how: ``as_written`` when both write the same digits (whatever the sign, unit or
-    scale word around them: ``709`` for ``(709)``, ``$60.3 million`` for ``60.3``), ``rescaled``
-    when the same amount is written in another scale or unit (``$1.2 billion`` for ``1,200
-    million``, ``0.5 g`` for ``500 mg``), ``reworded`` when the context writes it in words."""
+    scale word around them: ``709`` for ``(709)``, ``$60.3 million`` for ``60.3``; a year for a
+    date of it), ``rescaled`` when the same amount is written in another scale or unit (``$1.2
+    billion`` for ``1,200 million``, ``0.5 g`` for ``500 mg``), ``reworded`` when the context
+    writes it in words."""
     if occ is None:
         return None
     figure, its = occ[4], occ[5]
@@ -148,9 +149,11 @@ def _found(q: Quantity, mult: int, occ: _Occ | None) -> _Hit | None:
         return occ, "reworded"
     value, other = q.value, figure.value
     if its == mult or not (its and mult):  # the common case: no scale word, or the same one
-        same = value == other or q.kind != "number" or value == -other
+        same = value == other or value == -other
     else:
-        same = q.kind != "number" or abs(value) * its == abs(other) * mult
+        same = abs(value) * its == abs(other) * mult
+    # a date or a time as written, or a year as a date writes it ("2022" for "December 31, 2022")
+    same = same or q.kind != "number" or figure.kind != "number"
     return occ, "as_written" if same else "rescaled"
 
 

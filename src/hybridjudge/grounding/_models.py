@@ -92,7 +92,8 @@ TRACE_RULES: dict[TraceRule, str] = {
     "decade": "a year of the decade the answer names (1964 for the 1960s)",
     "share_in_words": "a share written in words on one side and as a percentage on the other "
     "(20% for one in five, one in three for 33%)",
-    "rounded": "a context figure rounded at the precision the answer writes (30.8% for 30.79%)",
+    "rounded": "a context figure (with the scale the context states for it) rounded at the "
+    "precision the answer writes: 30.8% for 30.79%, $92.19 billion for 92,186 under (in millions)",
     "approximation": "a figure the answer states as approximate (about, approximately, ~) near a "
     "context figure (approximately 700,000 for 699,110)",
     "bound": "a context figure inside the bound the answer states (more than 10,000 for 10,500)",
