@@ -147,6 +147,8 @@ def _found(q: Quantity, mult: int, occ: _Occ | None) -> _Hit | None:
     figure, its = occ[4], occ[5]
     if figure is None:
         return occ, "reworded"
+    if figure.text == q.text:  # the common case, decided without comparing values
+        return occ, "as_written"
     value, other = q.value, figure.value
     if its == mult or not (its and mult):  # the common case: no scale word, or the same one
         same = value == other or value == -other
@@ -2418,7 +2420,7 @@ class GroundingChecker:
                 memo[key] = hit
             if hit is not None:
                 occ = hit[0]
-                out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3], rule=hit[1]))
+                out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3], None, hit[1]))
                 traced[n] = True
                 if q.kind == "number" and not meta[3] & F_YEAR:  # a year is no operand
                     operands.append((float(q.value), q.text, q.unit == "%", n))
