@@ -1869,8 +1869,7 @@ class GroundingContext:
 
     def derive(self, target: Target, hint: Hint | None = None) -> Derivation | None:
         """How ``target`` derives from two context figures (or a mean), if it does, and by which
-        rule; ``hint``
-        (from :meth:`hint`): the figures a question points at, tried first."""
+        rule; ``hint`` (from :meth:`hint`): the figures a question points at, tried first."""
         return self._operands()[0].explain(target, hint)
 
     def hint(self, question: str) -> Hint | None:
