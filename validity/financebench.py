@@ -159,6 +159,8 @@ class Result:
     figures: list[Flagged] = field(default_factory=list)
     """hybridjudge's flagged figures with their cause."""
     seconds: tuple[float, float] = (0.0, 0.0)
+    rules: dict[str, int] = field(default_factory=dict)
+    """How many of the answer's figures each trace rule explained (hybridjudge)."""
 
 
 def _values(texts: Iterable[str]) -> set[Decimal]:
@@ -221,9 +223,38 @@ def check_all(answers: Sequence[Answer]) -> list[Result]:
                 bool(peer.ungrounded_numbers),
                 figures,
                 (t1 - t0, t2 - t1),
+                dict(_trace_rules().rules_of(report.quantities)),
             )
         )
     return results
+
+
+def _trace_rules() -> Any:
+    """``validity/trace_rules.py``, the rule tables shared with the other validity scripts."""
+    folder = str(Path(__file__).resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import trace_rules
+
+    return trace_rules
+
+
+def rule_table(results: Sequence[Result]) -> str:
+    """Figures per trace rule: of the correct answers, of the incorrect ones, and of the
+    incorrect ones no figure of which is flagged (a wrong answer let through: the rules that
+    traced its figures are where to look for one too loose)."""
+    columns: dict[str, Counter[str]] = {"correct": Counter(), "incorrect": Counter()}
+    columns["incorrect, passed"] = Counter()
+    for r in results:
+        if r.label == "Correct Answer":
+            columns["correct"].update(r.rules)
+        elif r.label == "Incorrect Answer":
+            columns["incorrect"].update(r.rules)
+            if not r.hybridjudge_flagged:
+                columns["incorrect, passed"].update(r.rules)
+    return _trace_rules().format_rule_table(
+        "figures per trace rule (hybridjudge), by the answer's label", columns
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -341,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     results = check_all(answers)
     print(format_summary(results))
+    print("")
+    print(rule_table(results))
     if args.list:
         print("")
         print(format_flagged(results, args.show_held_out))

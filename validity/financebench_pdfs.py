@@ -60,9 +60,9 @@ import random
 import re
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from types import ModuleType
@@ -342,6 +342,9 @@ class Result:
     flagged: bool
     peer_flagged: bool
     findings: list[str]
+    rules: dict[str, int] = field(default_factory=dict)
+    """How many of the answer's figures each trace rule explained (hybridjudge; the answer
+    holds one figure, its label none)."""
 
 
 def check_all(items: Sequence[Item], contexts: dict[tuple[str, int], str]) -> list[Result]:
@@ -369,9 +372,25 @@ def check_all(items: Sequence[Item], contexts: dict[tuple[str, int], str]) -> li
                 bool(report.findings),
                 not peer.grounded,
                 [f"{f.kind}: {f.subject}" for f in report.findings],
+                dict(_financebench()._trace_rules().rules_of(report.quantities)),
             )
         )
     return results
+
+
+def rule_table(results: Sequence[Result]) -> str:
+    """Figures per trace rule, by the kind of answer: the right ones (as written, rescaled) and
+    the perturbed ones (digit, x10, sign: a rule that traces their figure lets a wrong figure
+    through; swap's figure is the page's, traced as written, and caught by its anchor)."""
+    order = ("as written", "rescaled", *PERTURBATIONS)
+    columns: dict[str, Counter[str]] = {variant: Counter() for variant in order}
+    for r in results:
+        columns[r.item.variant].update(r.rules)
+    return (
+        _financebench()
+        ._trace_rules()
+        .format_rule_table("figures per trace rule (hybridjudge), by answer", columns)
+    )
 
 
 def rates(results: Sequence[Result]) -> list[tuple[str, str, int, float, float]]:
@@ -447,6 +466,8 @@ def main(argv: list[str] | None = None) -> int:
         f"({t2 - t1:.1f} s to check with both)"
     )
     print(format_rates(rates(results)))
+    print("")
+    print(rule_table(results))
     if args.show:
         shown: dict[str, int] = defaultdict(int)
         for r in results:
@@ -462,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
                 "flagged": r.flagged,
                 "peer_flagged": r.peer_flagged,
                 "findings": r.findings,
+                "rules": r.rules,
             }
             for r in results
         ]

@@ -43,7 +43,7 @@ import random
 import re
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -295,6 +295,8 @@ class Item:
     answer: str
     anchors: tuple[str, ...]
     base: str = ""
+    span: tuple[int, int] | None = None
+    """Of a perturbed answer: where its changed figure stands in :attr:`answer`."""
 
     @property
     def perturbed(self) -> bool:
@@ -417,9 +419,24 @@ def _items_for(
     raw = q["answer"]
     derivation: str = q["derivation"] or ""
 
-    def item(variant: str, answer: str, anchors: Sequence[str], base: str = "") -> Item:
+    def item(
+        variant: str,
+        answer: str,
+        anchors: Sequence[str],
+        base: str = "",
+        span: tuple[int, int] | None = None,
+    ) -> Item:
         return Item(
-            index, q["uid"], q["question"], atype, scale, variant, answer, tuple(anchors), base
+            index,
+            q["uid"],
+            q["question"],
+            atype,
+            scale,
+            variant,
+            answer,
+            tuple(anchors),
+            base,
+            span,
         )
 
     # Each gold variant: the parts of the answer (text or Figure) and which part to perturb.
@@ -480,7 +497,14 @@ def _items_for(
             changed = list(texts)
             changed[target] = new.text
             answer = "".join(changed) if name == "gold+working" else _join(changed)
-            out.append(item(kind, answer, anchors, base=name))
+            if name == "gold+working" or target == 0:
+                start = len("".join(changed[:target]))
+            else:  # _join: ", " between the parts, " and " before the last
+                last = target == len(changed) - 1
+                start = len(", ".join(changed[:target])) + len(" and " if last else ", ")
+            span = (start, start + len(new.text))
+            assert answer[span[0] : span[1]] == new.text
+            out.append(item(kind, answer, anchors, base=name, span=span))
     return out
 
 
@@ -505,25 +529,41 @@ class Result:
     opengate_flagged: bool
     derived: bool = False
     """Some number of the answer was traced by a derivation (hybridjudge), not found as written."""
+    rules: dict[str, int] = field(default_factory=dict)
+    """How many of the answer's figures each trace rule explained (hybridjudge)."""
+    wrong_rules: dict[str, int] = field(default_factory=dict)
+    """Of a perturbed answer: the rule that traced its changed figure, if one did."""
 
 
-Checker = Callable[[str, tuple[str, ...], str, tuple[str, ...]], tuple[bool, list[str], bool]]
+Checker = Callable[
+    [str, tuple[str, ...], str, tuple[str, ...]], tuple[bool, list[str], bool, tuple[Any, ...]]
+]
 
 
 def hybridjudge_checker() -> Checker:
-    """``check_grounding`` of this repository: (flagged, finding kinds, traced by derivation)."""
+    """``check_grounding`` of this repository: (flagged, finding kinds, traced by derivation,
+    the traces)."""
     from hybridjudge.grounding import check_grounding
 
     def check(
         answer: str, passages: tuple[str, ...], question: str, anchors: tuple[str, ...]
-    ) -> tuple[bool, list[str], bool]:
+    ) -> tuple[bool, list[str], bool, tuple[Any, ...]]:
         report = check_grounding(
             answer, passages, question=question, anchors=anchors, answerable=True
         )
         derived = any(str(t.source) == "derived" for t in report.quantities)
-        return bool(report.findings), sorted(report.kinds), derived
+        return bool(report.findings), sorted(report.kinds), derived, report.quantities
 
     return check
+
+
+def _trace_rules() -> Any:
+    """``validity/trace_rules.py``, the rule tables shared with the FinanceBench scripts."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import trace_rules
+
+    return trace_rules
 
 
 def opengate_checker() -> Callable[[str, tuple[str, ...], str, tuple[str, ...]], bool]:
@@ -557,8 +597,11 @@ def run(docs: Sequence[Document]) -> list[Result]:
         for it in doc.items:
             for mode in MODES:
                 anchors = it.anchors if mode == "anchored" else ()
-                flagged, kinds, derived = ours(it.answer, doc.passages, it.question, anchors)
+                flagged, kinds, derived, traces = ours(
+                    it.answer, doc.passages, it.question, anchors
+                )
                 og_flagged = theirs(it.answer, doc.passages, it.question, anchors)
+                rules_of = _trace_rules().rules_of
                 results.append(
                     Result(
                         it.doc,
@@ -573,6 +616,8 @@ def run(docs: Sequence[Document]) -> list[Result]:
                         kinds,
                         og_flagged,
                         derived,
+                        dict(rules_of(traces)),
+                        dict(rules_of(traces, it.span)) if it.span is not None else {},
                     )
                 )
     return results
@@ -617,26 +662,60 @@ def fabricated_numbers(
     return out
 
 
-def run_fabricated(docs: Sequence[Document], per_doc: int = 10) -> dict[str, float | int]:
-    """How many fabricated numbers pass each checker (and how many a derivation explains)."""
+def run_fabricated(docs: Sequence[Document], per_doc: int = 10) -> dict[str, Any]:
+    """How many fabricated numbers pass each checker (and how many a derivation explains, and
+    by which trace rule hybridjudge traced those that pass: ``rules``)."""
     ours = hybridjudge_checker()
     theirs = opengate_checker()
     by_index = {d.index: d for d in docs}
     n = passed = derived = og_passed = 0
+    rules: Counter[str] = Counter()
     for index, text in fabricated_numbers(docs, per_doc):
         doc = by_index[index]
         answer = f"The figure is {text}."
-        flagged, _, was_derived = ours(answer, doc.passages, "", ())
+        flagged, _, was_derived, traces = ours(answer, doc.passages, "", ())
         n += 1
         passed += not flagged
         derived += was_derived and not flagged
         og_passed += not theirs(answer, doc.passages, "", ())
+        if not flagged:
+            rules += _trace_rules().rules_of(traces)
     return {
         "n": n,
         "hybridjudge_passed": passed / n if n else 0.0,
         "hybridjudge_explained_by_derivation": derived / n if n else 0.0,
         "opengate_passed": og_passed / n if n else 0.0,
+        "rules": dict(rules),
     }
+
+
+TRACED_PERTURBATIONS = ("digit", "x10", "sign")
+"""The perturbations whose figure is in no context by construction: a rule that traces one lets
+a wrong figure through (``swap`` puts a context figure in the answer: it is traced as written)."""
+
+
+def rule_table(results: Sequence[Result], fabricated: dict[str, Any]) -> str:
+    """Figures per trace rule (numbers mode): in the gold answers, and the perturbed figures
+    (:data:`TRACED_PERTURBATIONS`) and fabricated numbers a rule traced: where it is too
+    loose."""
+    numbers = [r for r in results if r.mode == "numbers"]
+    columns: dict[str, Counter[str]] = {"gold": Counter()}
+    for r in numbers:
+        if r.variant.startswith("gold"):
+            columns["gold"].update(r.rules)
+    for kind in TRACED_PERTURBATIONS:
+        columns[kind] = Counter()
+        for r in numbers:
+            if r.variant == kind:
+                columns[kind].update(r.wrong_rules)
+    if fabricated:
+        columns["fabricated"] = Counter(fabricated.get("rules", {}))
+    return _trace_rules().format_rule_table(
+        "figures per trace rule, numbers mode: of the gold answers (every traced figure), and the "
+        "wrong figures a rule traced\n(the changed figure of a digit/x10/sign perturbation; a "
+        "fabricated number that passes)",
+        columns,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -1080,7 +1159,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{sum(1 for d in docs for i in d.items if i.perturbed)} perturbed), seed {args.seed}"
     )
     print(format_tables(tables))
-    fabricated: dict[str, float | int] = {}
+    fabricated: dict[str, Any] = {}
     if args.fabricated:
         fabricated = run_fabricated(docs, args.fabricated)
         print("")
@@ -1092,6 +1171,8 @@ def main(argv: list[str] | None = None) -> int:
             f"(explained by a derivation: {fabricated['hybridjudge_explained_by_derivation']:.1%}); "
             f"opengate-grounding: {fabricated['opengate_passed']:.1%}"
         )
+    print("")
+    print(rule_table(results, fabricated))
     phrasings: list[PhrasingRow] = []
     if not args.no_phrasings:
         phrasings = run_phrasings(docs)

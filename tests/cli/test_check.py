@@ -68,17 +68,19 @@ def test_findings_exit_1_and_json_has_one_object_per_line(
     out, _ = capsys.readouterr()
     first, second = (json.loads(line) for line in out.splitlines())
     assert first == {
-        "format_version": 1,  # like judge --json's lines, each says its format
+        "format_version": 2,  # like judge --json's lines, each says its format
         "line": 1,
         "id": "good",
         "grounded": True,
         "abstained": False,
         "findings": [],
         "findings_count": 0,
+        "rules": {"as_written": 1},  # "thirty days" is the context's "30 days"
     }
     assert second["line"] == 2
     assert second["id"] == "fabricated"
     assert second["grounded"] is False
+    assert "rules" not in second  # "45 days" is traced by no rule
     kinds = [f["kind"] for f in second["findings"]]
     assert kinds == ["missing_anchor", "ungrounded_number"]
     span = second["findings"][1]["span"]
@@ -114,7 +116,7 @@ def test_bad_lines_are_reported_counted_and_do_not_stop_the_others(
     assert len(objects) == 7  # one per input line, in order
     assert [o.get("grounded") for o in objects] == [True, None, None, None, None, None, False]
     assert [o["line"] for o in objects] == [1, 2, 3, 4, 5, 6, 7]
-    assert {o["format_version"] for o in objects} == {1}
+    assert {o["format_version"] for o in objects} == {2}
     assert "line 2: invalid JSON" in err
     assert "line 3: not valid UTF-8" in err
     assert "line 4, case 'no-answer', field 'answer'" in err
@@ -179,13 +181,14 @@ def test_other_formats_and_field_names_with_metadata_echoed(
     assert main(["check", str(csv_file), "--json"]) == 0
     (line,) = capsys.readouterr().out.splitlines()
     assert json.loads(line) == {
-        "format_version": 1,
+        "format_version": 2,
         "line": 2,
         "id": "record-2",  # no id: record-N, N the line (line 1 is the CSV header)
         "grounded": True,
         "abstained": False,
         "findings": [],
         "findings_count": 0,
+        "rules": {"as_written": 1},
         "metadata": {"team": "payments"},
     }
     # --strict keeps the old behaviour: foreign names and extra fields are rejected, all listed
@@ -230,3 +233,40 @@ def test_a_file_without_cases_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFi
     empty.write_text("\n\n", encoding="utf-8")
     assert main(["check", str(empty)]) == 2
     assert "no case in the file" in capsys.readouterr().err
+
+
+def test_json_names_the_rule_of_each_traced_and_derived_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (177,866 - 135,987) / 135,987 = 30.797% (hand): "30.8%" is a percent change, and the two
+    # revenues stand in the context as written
+    case = {
+        "id": "growth",
+        "answer": "Revenue rose from $135,987 to $177,866, up 30.8%.",
+        "context": "Revenue was $177,866 in 2019 and $135,987 in 2018.",
+    }
+    cases = _write(tmp_path / "cases.jsonl", [case])
+    assert main(["check", str(cases), "--json"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    record = json.loads(line)
+    assert record["rules"] == {"as_written": 2, "percent_change": 1}
+    assert record["derived"] == [
+        {
+            "number": "30.8%",
+            "derivation": "30.8% = ($177,866 - $135,987) / $135,987",
+            "rule": "percent_change",
+        }
+    ]
+
+
+def test_list_rules_prints_every_rule_with_its_meaning(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from hybridjudge.grounding import TRACE_RULES
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "--list-rules"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    starts = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert starts == list(TRACE_RULES)

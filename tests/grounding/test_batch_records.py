@@ -209,13 +209,13 @@ def test_a_report_round_trips() -> None:
     assert GroundingReport.model_validate_json(report.model_dump_json()) == report
 
 
-@pytest.mark.parametrize("version", [99, 2, 0, True, 1.0, "1"])
+@pytest.mark.parametrize("version", [99, 3, 0, True, 1.0, "1"])
 def test_a_report_of_an_unknown_version_is_refused(version: object) -> None:
     from pydantic import ValidationError
 
     from hybridjudge.grounding import GroundingReport
 
-    with pytest.raises(ValidationError, match=r"version .* is not supported .*reads version 1"):
+    with pytest.raises(ValidationError, match=r"version .* is not supported .*reads versions 1, 2"):
         GroundingReport.model_validate(_report_data(version=version))
 
 

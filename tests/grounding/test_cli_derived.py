@@ -32,7 +32,11 @@ def test_derived_numbers_are_grounded_by_default(
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert lines[0]["grounded"] is True
     assert lines[0]["derived"] == [
-        {"number": "30.8%", "derivation": "30.8% = (177,866 - 135,987) / 135,987"}
+        {
+            "number": "30.8%",
+            "derivation": "30.8% = (177,866 - 135,987) / 135,987",
+            "rule": "percent_change",
+        }
     ]
     assert "derived" not in lines[1]  # only written when there is one
 

@@ -43,14 +43,14 @@ def _figures(*figs: Figure) -> Figures:
 def test_a_tie_rounds_away_from_zero() -> None:
     # (38 + 45) / 2 = 41.5 (hand): written "42", never "41"
     figs = _figures(_fig(38, 1, 1), _fig(45, 1, 2))
-    assert figs.explain(_target(42, 0.5)) == "42 = (38 + 45) / 2"
+    assert figs.explain(_target(42, 0.5)) == ("42 = (38 + 45) / 2", "mean")
     assert figs.explain(_target(41, 0.5)) is None
 
 
 def test_a_difference_at_a_tie_rounds_away_from_zero() -> None:
     # 45.5 - 38 = 7.5 (hand): written "8", never "7"
     figs = _figures(_fig(45.5, 1, 1), _fig(38, 1, 2))
-    assert figs.explain(_target(8, 0.5, sig=1)) == "8 = 45.5 - 38"
+    assert figs.explain(_target(8, 0.5, sig=1)) == ("8 = 45.5 - 38", "difference")
     assert figs.explain(_target(7, 0.5, sig=1)) is None
 
 
@@ -63,13 +63,13 @@ def test_two_distant_percentages_do_not_add_up() -> None:
     )
     assert figs.explain(_target(11.7, 0.05, "percent", 3)) is None
     # neighbouring shares still add up: 1.8% + 5.0% = 6.8%
-    assert figs.explain(_target(6.8, 0.05, "percent", 2)) == "6.8 = 1.8% + 5%"
+    assert figs.explain(_target(6.8, 0.05, "percent", 2)) == ("6.8 = 1.8% + 5%", "sum")
 
 
 def test_a_column_mean_needs_adjacent_rows() -> None:
     # 16 and 22 of one column: their mean 19 (hand) only when the rows are adjacent
     adjacent = _figures(_fig(16, 1, 1), _fig(22, 2, 1))
-    assert adjacent.explain(_target(19, 0.5)) == "19 = (16 + 22) / 2"
+    assert adjacent.explain(_target(19, 0.5)) == ("19 = (16 + 22) / 2", "mean")
     apart = _figures(_fig(16, 1, 1), _fig(22, 5, 1))
     assert apart.explain(_target(19, 0.5)) is None
 
@@ -77,24 +77,28 @@ def test_a_column_mean_needs_adjacent_rows() -> None:
 def test_the_mean_of_a_row_of_plain_cells_explains_a_percentage() -> None:
     # a row "% of net revenues | 70 | 65 | 66": (70 + 65 + 66) / 3 = 67 (hand)
     figs = _figures(_fig(70, 1, 1), _fig(65, 1, 2), _fig(66, 1, 3))
-    assert figs.explain(_target(67, 0.5, "percent", 2)) == "67 = (70 + 65 + 66) / 3"
+    assert figs.explain(_target(67, 0.5, "percent", 2)) == ("67 = (70 + 65 + 66) / 3", "mean")
 
 
 def test_a_difference_of_counts_is_no_percentage() -> None:
     # 52 - 40 = 12 (hand): in running text never 12%; in a table of percentages it may be
     counts = _figures(_prose(40, 0), _prose(52, 1))
     assert counts.explain(_target(12, 0.5, "percent")) is None
-    assert counts.explain(_target(12, 0.5)) == "12 = 52 - 40"
+    assert counts.explain(_target(12, 0.5)) == ("12 = 52 - 40", "difference")
     cells = _figures(_fig(52, 1, 1), _fig(40, 1, 2), _fig(100, 2, 1, percent=True))
-    assert cells.explain(_target(12, 0.5, "percent")) == "12 = 52 - 40"
+    assert cells.explain(_target(12, 0.5, "percent")) == ("12 = 52 - 40", "difference")
 
 
 @pytest.mark.parametrize(
     ("trend", "explained"),
-    [(1, "30 = (52 - 40) / 40"), (0, "30 = (52 - 40) / 40"), (-1, None)],
+    [
+        (1, ("30 = (52 - 40) / 40", "percent_change")),
+        (0, ("30 = (52 - 40) / 40", "percent_change")),
+        (-1, None),
+    ],
 )
 def test_a_change_against_the_contexts_words_is_not_explained(
-    trend: int, explained: str | None
+    trend: int, explained: tuple[str, str] | None
 ) -> None:
     # "Staff rose from 40 to 52": (52 - 40) / 40 = 30% (hand), a rise
     figs = _figures(_prose(40, 0, trend=1), _prose(52, 1, trend=1))
@@ -103,10 +107,14 @@ def test_a_change_against_the_contexts_words_is_not_explained(
 
 @pytest.mark.parametrize(
     ("trend", "explained"),
-    [(1, "1862 = 11862 - 10000"), (0, "1862 = 11862 - 10000"), (-1, None)],
+    [
+        (1, ("1862 = 11862 - 10000", "difference")),
+        (0, ("1862 = 11862 - 10000", "difference")),
+        (-1, None),
+    ],
 )
 def test_a_change_against_the_tables_years_is_not_explained(
-    trend: int, explained: str | None
+    trend: int, explained: tuple[str, str] | None
 ) -> None:
     # header 2023 | 2022, "Visits | 11,862 | 10,000": 11,862 - 10,000 = +1,862 (hand), a rise
     figs = _figures(_fig(11862, 1, 1), _fig(10000, 1, 2))
@@ -123,7 +131,7 @@ def test_a_count_is_not_added_to_a_much_larger_figure() -> None:
     figs = _figures(
         _prose(7, 0, noun="doctor", count=True), _prose(19, 1, noun="nurse", count=True)
     )
-    assert figs.explain(_target(26, 0.5)) == "26 = 7 + 19"
+    assert figs.explain(_target(26, 0.5)) == ("26 = 7 + 19", "sum")
 
 
 def test_a_count_of_one_thing_is_not_computed_from_a_count_of_another() -> None:
@@ -133,7 +141,7 @@ def test_a_count_of_one_thing_is_not_computed_from_a_count_of_another() -> None:
     )
     assert figs.explain(replace(_target(12, 0.5), noun="doctor")) is None
     assert figs.explain(replace(_target(12, 0.5), noun="nurse")) is None
-    assert figs.explain(_target(12, 0.5)) == "12 = 19 - 7"
+    assert figs.explain(_target(12, 0.5)) == ("12 = 19 - 7", "difference")
 
 
 def test_an_answers_own_scale_needs_operands_with_a_scale_or_a_currency() -> None:
@@ -143,9 +151,12 @@ def test_an_answers_own_scale_needs_operands_with_a_scale_or_a_currency() -> Non
     assert bare.explain(euro_bn) is None
     assert bare.explain(replace(euro_bn, currency=False)) is None
     # the same figures as table cells, or written as amounts, do explain it
-    assert _figures(_fig(2.3, 1, 1), _fig(1, 1, 2)).explain(euro_bn) == "€1.3bn = 2.3 - 1"
+    assert _figures(_fig(2.3, 1, 1), _fig(1, 1, 2)).explain(euro_bn) == (
+        "€1.3bn = 2.3 - 1",
+        "difference",
+    )
     amounts = _figures(_prose(2.3, 0, measured=True), _prose(1, 1, measured=True))
-    assert amounts.explain(euro_bn) == "€1.3bn = 2.3 - 1"
+    assert amounts.explain(euro_bn) == ("€1.3bn = 2.3 - 1", "difference")
 
 
 def test_a_small_operand_that_only_bridges_a_gap_is_no_evidence() -> None:
@@ -155,9 +166,9 @@ def test_a_small_operand_that_only_bridges_a_gap_is_no_evidence() -> None:
     assert column.explain(_target(33.4, 0.05, sig=3)) is None
     # along one table row (a change over the years) it is a derivation
     row = _figures(_fig(34.3, 1, 1), _fig(0.9, 1, 2))
-    assert row.explain(_target(33.4, 0.05, sig=3)) == "33.4 = 34.3 - 0.9"
+    assert row.explain(_target(33.4, 0.05, sig=3)) == ("33.4 = 34.3 - 0.9", "difference")
     # written to more digits the same gap is evidence: 0.9 is 900 units of 0.001
-    assert column.explain(_target(33.4, 0.0005, sig=5)) == "33.4 = 34.3 - 0.9"
+    assert column.explain(_target(33.4, 0.0005, sig=5)) == ("33.4 = 34.3 - 0.9", "difference")
 
 
 @pytest.mark.parametrize(

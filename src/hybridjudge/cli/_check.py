@@ -28,12 +28,14 @@ __all__ = [
     "warn_duplicate_ids",
 ]
 
-JSON_FORMAT_VERSION = 1
+JSON_FORMAT_VERSION = 2
 """Version of a ``check --json`` line: ``format_version``, ``line``, ``id``, then ``grounded``,
 ``abstained``, ``findings`` (``kind``, ``message``, ``subject``, ``evidence``, ``span``; the
-first ``--max-findings``), ``findings_count`` (all of them),
-``derived`` (``number``, ``derivation``; only when some number was derived) and ``metadata``
-(only when the case has extra fields); an unusable line has ``error`` and ``field`` instead."""
+first ``--max-findings``), ``findings_count`` (all of them), ``rules`` (how many of the answer's
+numbers each trace rule explained; only when some number was traced: added in 2),
+``derived`` (``number``, ``derivation``, ``rule``, the last added in 2; only when some number
+was derived) and ``metadata`` (only when the case has extra fields); an unusable line has
+``error`` and ``field`` instead."""
 
 MAX_FINDINGS = 50
 """Findings shown per case by default, in the table and in ``--json`` (``--max-findings``)."""
@@ -57,7 +59,50 @@ choose). A record past --max-record-bytes or --max-field-bytes is one unusable l
 grounded); without it any ungrounded case exits 1. The flag means the same in 'judge' (the share
 of outputs whose score is at or above --threshold).
 
+Each traced number is explained by a named rule (as_written, rounded, rescaled, approximation,
+bound, sum, difference, ratio, percent_change, mean, share...): --json counts them per case
+(rules) and names the rule of each derived number; --list-rules prints every rule and its meaning.
+
 """
+
+
+class _ListRules(argparse.Action):
+    """``--list-rules``: print :data:`hybridjudge.grounding.TRACE_RULES` and exit (the
+    grounding checks are imported only then: ``--help`` stays cheap)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        import textwrap
+
+        from hybridjudge.grounding import TRACE_RULES
+
+        width = max(len(rule) for rule in TRACE_RULES) + 2
+        for rule, meaning in TRACE_RULES.items():
+            print(
+                textwrap.fill(
+                    meaning, 100, initial_indent=f"{rule:<{width}}", subsequent_indent=" " * width
+                )
+            )
+        parser.exit()
+
+
+def _rule_counts(report: GroundingReport) -> dict[str, int]:
+    """How many of the report's quantities each trace rule explained, in the rules' order."""
+    from hybridjudge.grounding import TRACE_RULES
+
+    counts = dict.fromkeys(TRACE_RULES, 0)
+    for trace in report.quantities:
+        if trace.rule is not None:
+            counts[trace.rule] += 1
+    return {rule: n for rule, n in counts.items() if n}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,9 +124,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object per input line instead of a table (format_version 1: "
-        "line, id, grounded, abstained, findings, findings_count, derived, metadata; an "
+        help="print one JSON object per input line instead of a table (format_version 2: "
+        "line, id, grounded, abstained, findings, findings_count, rules, derived, metadata; an "
         "unusable line: error, field)",
+    )
+    parser.add_argument(
+        "--list-rules",
+        action=_ListRules,
+        help="print the rules that explain a traced number (--json's rules) and exit",
     )
     parser.add_argument(
         "--max-findings",
@@ -402,9 +452,13 @@ def _run(args: argparse.Namespace) -> int:
                 ],
                 "findings_count": len(report.findings),
             }
+            rules = _rule_counts(report)
+            if rules:
+                record["rules"] = rules
             if report.derived:  # numbers computed from context figures, with how
                 record["derived"] = [
-                    {"number": t.quantity.text, "derivation": t.derivation} for t in report.derived
+                    {"number": t.quantity.text, "derivation": t.derivation, "rule": t.rule}
+                    for t in report.derived
                 ]
             if result.case.metadata:
                 record["metadata"] = result.case.metadata

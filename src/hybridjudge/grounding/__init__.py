@@ -2,7 +2,9 @@
 
 The free, deterministic half of hybridjudge: microseconds per answer, and every finding says
 exactly what is wrong (``missing_anchor``, ``negated_anchor``, ``ungrounded_number``,
-``non_abstention``, ``over_abstention``) and where.
+``non_abstention``, ``over_abstention``) and where. Every quantity of the answer is traced, and
+its trace names the rule that explained it (:data:`TraceRule`, described in
+:data:`TRACE_RULES`: ``as_written``, ``rounded``, ``rescaled``, ``percent_change``...).
 """
 
 from hybridjudge.grounding._abstention import (
@@ -34,12 +36,14 @@ from hybridjudge.grounding._check import (
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
+    TRACE_RULES,
     Finding,
     FindingKind,
     GroundingReport,
     Quantity,
     QuantityKind,
     QuantityTrace,
+    TraceRule,
     TraceSource,
 )
 from hybridjudge.grounding._normalize import normalize_plain as normalize_text
@@ -50,6 +54,7 @@ __all__ = [
     "GROUNDING_REPORT_VERSION",
     "MARKERS_BY_LANGUAGE",
     "NEGATION_WINDOW",
+    "TRACE_RULES",
     "AnchorLike",
     "CheckBatch",
     "CheckOutcome",
@@ -67,6 +72,7 @@ __all__ = [
     "Quantity",
     "QuantityKind",
     "QuantityTrace",
+    "TraceRule",
     "TraceSource",
     "abstains",
     "check_grounding",

@@ -48,6 +48,7 @@ from hybridjudge.grounding._anchors import (
     negation_cues,
 )
 from hybridjudge.grounding._derive import (
+    Derivation,
     Figure,
     Figures,
     Hint,
@@ -69,6 +70,7 @@ from hybridjudge.grounding._models import (
     GroundingReport,
     Quantity,
     QuantityTrace,
+    TraceRule,
     TraceSource,
 )
 from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
@@ -126,8 +128,36 @@ _MONTHS = months(("en",))
 _INDIAN_SCALES = tuple(w for c in lexicon("en").currencies for w in c.numbering)
 """The scale words of Indian numbering (``lakh``, ``crore``: en.json)."""
 
-# (source, passage/entry index, span in that text, text as written)
-_Occ = tuple[TraceSource, int | None, tuple[int, int], str]
+# (source, passage/entry index, span in that text, text as written, the figure written there
+# (None: words or a notation, ``a week``, ``BID``) and its scale word's multiplier (0: unknown))
+_Occ = tuple[TraceSource, int | None, tuple[int, int], str, Quantity | None, int]
+_Hit = tuple[_Occ, TraceRule]
+"""An occurrence and the rule that traced an answer's figure to it."""
+
+
+def _found(q: Quantity, mult: int, occ: _Occ | None) -> _Hit | None:
+    """``occ``, which holds ``q`` (written with the scale word ``mult``) exactly, with the rule
+    that says how: ``as_written`` when both write the same digits (whatever the sign, unit or
+    scale word around them: ``709`` for ``(709)``, ``$60.3 million`` for ``60.3``; a year for a
+    date of it), ``rescaled`` when the same amount is written in another scale or unit (``$1.2
+    billion`` for ``1,200 million``, ``0.5 g`` for ``500 mg``), ``reworded`` when the context
+    writes it in words."""
+    if occ is None:
+        return None
+    figure, its = occ[4], occ[5]
+    if figure is None:
+        return occ, "reworded"
+    if figure.text == q.text:  # the common case, decided without comparing values
+        return occ, "as_written"
+    value, other = q.value, figure.value
+    if its == mult or not (its and mult):  # the common case: no scale word, or the same one
+        same = value == other or value == -other
+    else:
+        same = abs(value) * its == abs(other) * mult
+    # a date or a time as written, or a year as a date writes it ("2022" for "December 31, 2022")
+    same = same or q.kind != "number" or figure.kind != "number"
+    return occ, "as_written" if same else "rescaled"
+
 
 WORKING_OPERANDS = 8
 """The answer's own numbers a derived number may be computed from: the last this many traced
@@ -381,7 +411,7 @@ def _occurrence(i: int, sc: Scan, start: int, end: int) -> _Occ:
     """The occurrence in passage ``i`` (scanned as ``sc``) of its normalised span
     ``start:end``: its span and text in the passage as written."""
     span = sc.norm.to_original(start, end)
-    return ("context", i, span, sc.norm.original[span[0] : span[1]])
+    return ("context", i, span, sc.norm.original[span[0] : span[1]], None, 0)
 
 
 _ONE_UNIT_WORDS = (
@@ -1396,7 +1426,8 @@ class GroundingContext:
             self._index_passage(i, line, shifted, index, markdown)
             occ = index.find(q) or _fast_mantissa(index, q, meta)
             if occ is not None:
-                return occ[0], occ[1], (occ[2][0] + offset, occ[2][1] + offset), occ[3]
+                shifted_span = (occ[2][0] + offset, occ[2][1] + offset)
+                return occ[0], occ[1], shifted_span, occ[3], occ[4], occ[5]
         return None
 
     def fast_identifier(self, ident: str) -> bool | None:
@@ -1495,7 +1526,7 @@ class GroundingContext:
                     line_end = len(s)
                 line_start = s.rfind("\n", 0, a) + 1
                 cell = _SEPARATORS.search(s, line_start, line_end) is not None
-            occ: _Occ = ("context", i, q.span, q.text)
+            occ: _Occ = ("context", i, q.span, q.text, q, meta[0])
             index.add(q, occ, cell)
             if q.kind != "number":
                 continue
@@ -1574,7 +1605,7 @@ class GroundingContext:
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
                 continue
-            occ: _Occ = ("context", i, q.span, q.text)
+            occ: _Occ = ("context", i, q.span, q.text, q, meta[0])
             flags = meta[3]
             # advance the line / block / column counters to this figure (linear overall)
             if a > line_end:
@@ -1836,9 +1867,9 @@ class GroundingContext:
             self._nearest = _nearest_tables(index.items, index.scaled)
         return self._nearest
 
-    def derive(self, target: Target, hint: Hint | None = None) -> str | None:
-        """How ``target`` derives from two context figures (or a mean), if it does; ``hint``
-        (from :meth:`hint`): the figures a question points at, tried first."""
+    def derive(self, target: Target, hint: Hint | None = None) -> Derivation | None:
+        """How ``target`` derives from two context figures (or a mean), if it does, and by which
+        rule; ``hint`` (from :meth:`hint`): the figures a question points at, tried first."""
         return self._operands()[0].explain(target, hint)
 
     def hint(self, question: str) -> Hint | None:
@@ -1995,28 +2026,29 @@ def _allowed_text(value: object, i: int) -> str:
 def _allowed_index(values: tuple[str, ...]) -> _Index:
     index = _Index()
     for i, text in enumerate(values):
-        qs = scan(text).quantities
+        sc = scan(text)
+        qs = sc.quantities
         if not qs:
             raise GroundingInputError(
                 f"allowed_numbers[{i}] = {text!r} contains no number; give a number such as "
                 "'3' or a quantity such as '500 mg'",
                 argument=f"allowed_numbers[{i}]",
             )
-        for q in qs:
-            index.add(q, ("allowed", i, q.span, q.text))
+        for q, meta in zip(qs, sc.meta or ((1, 0, 1, 0),) * len(qs), strict=True):
+            index.add(q, ("allowed", i, q.span, q.text, q, meta[0]))
     return index
 
 
 def _question_index(question: str) -> _Index:
     index = _Index()
     sc = scan(question)
-    for q in sc.quantities:
-        index.add(q, ("question", None, q.span, q.text))
+    for q, meta in zip(sc.quantities, sc.meta or ((1, 0, 1, 0),) * len(sc.quantities), strict=True):
+        index.add(q, ("question", None, q.span, q.text, q, meta[0]))
     for ident in sc.idents:
         if ident.number is not None and _LABELLED_FIGURE.match(ident.text):
             # "FY2023", "FY 2023": the year a question names, as a context's (GroundingContext._idx)
             span = sc.norm.to_original(ident.start, ident.end)
-            occ: _Occ = ("question", None, span, question[span[0] : span[1]])
+            occ: _Occ = ("question", None, span, question[span[0] : span[1]], None, 0)
             index.any_raw.setdefault(_k(None, ident.number), occ)
     return index
 
@@ -2025,7 +2057,7 @@ def _anchor_index(compiled: CompiledAnchors) -> _Index:
     index = _Index()
     for i, ca in enumerate(compiled):
         for q, src in zip(ca.quantities, ca.sources, strict=True):
-            index.add(q, ("anchor", i, q.span, src))
+            index.add(q, ("anchor", i, q.span, src, q, 0))
     return index
 
 
@@ -2282,9 +2314,9 @@ class GroundingChecker:
             )
         self._markers = compile_markers(abstain_markers)
         # Where each distinct quantity traces to: answers of one case repeat most quantities.
-        self._memo: dict[tuple[str, str | None, Meta], _Occ | None] = {}
+        self._memo: dict[tuple[str, str | None, Meta], _Hit | None] = {}
         self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
-        self._derived_memo: dict[Target, str | None] = {}
+        self._derived_memo: dict[Target, Derivation | None] = {}
         self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
         # no passage with text: an answer that asserts anything has nothing to stand on
         self._no_context = not any(p.strip() for p in self.context.passages)
@@ -2377,22 +2409,24 @@ class GroundingChecker:
         ):
             key = (ph, q.unit, meta)
             try:
-                occ = memo[key]
+                hit = memo[key]
             except KeyError:
                 a, b = sc.norm_spans[n]
-                occ = self.context.fast_find(q, sc.norm.text[a:b], meta) or self._lookup(q, meta)
+                fast = self.context.fast_find(q, sc.norm.text[a:b], meta)
+                hit = _found(q, meta[0], fast) if fast is not None else self._lookup(q, meta)
                 if len(memo) >= _MEMO_MAX:
                     memo.clear()
-                memo[key] = occ
-            if occ is not None:
-                out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3]))
+                memo[key] = hit
+            if hit is not None:
+                occ = hit[0]
+                out.append(QuantityTrace(q, occ[0], occ[1], occ[2], occ[3], None, hit[1]))
                 traced[n] = True
                 if q.kind == "number" and not meta[3] & F_YEAR:  # a year is no operand
                     operands.append((float(q.value), q.text, q.unit == "%", n))
                 continue
             flags = meta[3]
             if flags & (F_CONSTANT | F_COUNT):
-                out.append(QuantityTrace(q, "working"))
+                out.append(QuantityTrace(q, "working", rule="constant"))
                 traced[n] = True
                 continue
             restated = self._restated(q, meta, sc, n)
@@ -2402,14 +2436,17 @@ class GroundingChecker:
                 continue
             how = derived_here.get((q.kind, q.value, q.unit))
             if how is not None:  # rule "repeated": as derived above
-                out.append(QuantityTrace(q, "derived", derivation=f"{how} (repeated)"))
+                out.append(
+                    QuantityTrace(q, "derived", derivation=f"{how} (repeated)", rule="repeated")
+                )
                 traced[n] = True
                 operands.append((float(q.value), q.text, q.unit == "%", n))
                 continue
-            how = self._derive(q, meta, operands, sc, n, traced)
-            if how is not None:
+            derived = self._derive(q, meta, operands, sc, n, traced)
+            if derived is not None:
+                how = derived[0]
                 derived_here.setdefault((q.kind, q.value, q.unit), how)
-                out.append(QuantityTrace(q, "derived", derivation=how))
+                out.append(QuantityTrace(q, "derived", derivation=how, rule=derived[1]))
                 traced[n] = True
                 operands.append((float(q.value), q.text, q.unit == "%", n))
                 continue
@@ -2417,38 +2454,44 @@ class GroundingChecker:
         if not all(traced):
             self._trace_shares(sc, out)
         if sc.idents:
-            context = self.context
-            norm = sc.norm
-            for ident in sc.idents:
-                if ident.number is None:
-                    continue
-                known = context.fast_identifier(ident.text)
-                if known is None:
-                    known = ident.text in context.identifiers
-                if known:
-                    continue
-                span = norm.to_original(ident.start, ident.end)
-                q = Quantity(
-                    text=norm.original[span[0] : span[1]],
-                    span=span,
-                    kind="number",
-                    value=ident.number,
-                    unit=None,
-                    dimension=None,
-                    base_value=ident.number,
-                )
-                found = (
-                    self._find_decade(q)
-                    if ident.text.endswith("0s")
-                    else context.fast_find(q, ident.text) or self._find(q)
-                )
-                out.append(
-                    QuantityTrace(q, None)
-                    if found is None
-                    else QuantityTrace(q, found[0], found[1], found[2], found[3])
-                )
-            out.sort(key=lambda t: t.quantity.span)
+            self._trace_identifiers(sc, out)
         return tuple(out)
+
+    def _trace_identifiers(self, sc: Scan, out: list[QuantityTrace]) -> None:
+        """Add to ``out`` the figures of the identifiers of ``sc`` that the context does not
+        hold as written (``covid-19``, ``FY 2023``, ``the 1960s``), traced as figures, and put
+        ``out`` in answer order."""
+        context = self.context
+        norm = sc.norm
+        for ident in sc.idents:
+            if ident.number is None:
+                continue
+            known = context.fast_identifier(ident.text)
+            if known is None:
+                known = ident.text in context.identifiers
+            if known:
+                continue
+            span = norm.to_original(ident.start, ident.end)
+            q = Quantity(
+                text=norm.original[span[0] : span[1]],
+                span=span,
+                kind="number",
+                value=ident.number,
+                unit=None,
+                dimension=None,
+                base_value=ident.number,
+            )
+            found = (
+                self._find_decade(q)
+                if ident.text.endswith("0s")
+                else _found(q, 1, context.fast_find(q, ident.text) or self._find(q))
+            )
+            out.append(
+                QuantityTrace(q, None)
+                if found is None
+                else QuantityTrace(q, *found[0][:4], rule=found[1])
+            )
+        out.sort(key=lambda t: t.quantity.span)
 
     def _trace_shares(self, sc: Scan, out: list[QuantityTrace]) -> None:
         """Trace the count and the whole of a share the answer states so (``one in three``,
@@ -2482,7 +2525,7 @@ class GroundingChecker:
                 continue
             for n in members:
                 if out[n].source is None:
-                    out[n] = QuantityTrace(sc.quantities[n], occ[0], occ[1], occ[2], occ[3])
+                    out[n] = QuantityTrace(sc.quantities[n], *occ[:4], rule="share_in_words")
 
     def _frequency(self, q: Quantity, sc: Scan, n: int) -> tuple[_Occ, str | None] | None:
         """A frequency the context states another way: the same interval between two
@@ -2522,11 +2565,17 @@ class GroundingChecker:
         if frequency is not None:
             occ, how = frequency
             if how is None:
-                return QuantityTrace(q, occ[0], occ[1], occ[2], occ[3])
-            return QuantityTrace(q, "derived", derivation=how)
-        how = self._rate(q, meta, sc, n) or self._years_of_range(q) or self._part(q, meta)
+                return QuantityTrace(q, *occ[:4], rule="frequency")
+            return QuantityTrace(q, "derived", derivation=how, rule="frequency")
+        how = self._rate(q, meta, sc, n)
         if how is not None:
-            return QuantityTrace(q, "derived", derivation=how)
+            return QuantityTrace(q, "derived", derivation=how, rule="rate")
+        how = self._years_of_range(q)
+        if how is not None:
+            return QuantityTrace(q, "derived", derivation=how, rule="years_of_range")
+        how = self._part(q, meta)
+        if how is not None:
+            return QuantityTrace(q, "derived", derivation=how, rule="share")
         start = sc.norm_spans[n][0]
         text = sc.norm.text
         if (
@@ -2540,7 +2589,7 @@ class GroundingChecker:
             year = Fraction(_two_digit_year(int(q.text)))
             same = self._find(replace(q, value=year, base_value=year))
             if same is not None:
-                return QuantityTrace(q, same[0], same[1], same[2], same[3])
+                return QuantityTrace(q, *same[:4], rule="reworded")
         return None
 
     def _part(self, q: Quantity, meta: Meta) -> str | None:
@@ -2609,20 +2658,20 @@ class GroundingChecker:
                     return f"{q.text} = {cq.text} {by}: the same rate over another period"
         return None
 
-    def _lookup(self, q: Quantity, meta: Meta) -> _Occ | None:
-        """Trace ``q`` to the context, question, allowed numbers or anchors (no derivation)."""
+    def _lookup(self, q: Quantity, meta: Meta) -> _Hit | None:
+        """``q`` traced to the context, question, allowed numbers or anchors, and by which rule."""
+        mult, decimals, sig, flags = meta
         occ = self._find(q)
         if occ is not None or q.kind != "number":
-            return occ
+            return _found(q, mult, occ)
         if q.unit == "%" and (occ := self.context.stated_share(q.value)) is not None:
-            return occ  # "20%" for "one in five"
-        mult, decimals, sig, flags = meta
+            return occ, "share_in_words"  # "20%" for "one in five"
         if flags & F_DECADE:
             return self._find_decade(q)
         if flags & F_DECREASE and q.value > 0:
             occ = self._find(replace(q, value=-q.value, base_value=-q.base_value))
             if occ is not None:
-                return occ
+                return _found(q, mult, occ)
         bare = q.dimension == "currency-usd" and _BARE_DOLLAR.search(q.text) is not None
         if bare:
             # a bare "$" may name a figure in any dollar ("$512 million" for "HK$512 million")
@@ -2633,33 +2682,22 @@ class GroundingChecker:
                 if dim in held:
                     occ = self._find(replace(q, unit=dim[9:], dimension=dim))
                     if occ is not None:
-                        return occ
+                        return _found(q, mult, occ)
         index = self.context._idx()
         if flags & F_OPERAND and q.dimension is None and mult == 1:
             # an operand of shown working without its scale word: "60.3 + 80.5 = ..." for
             # "$60.3 million" and "$80.5 million"
             occ = index.own_scaled.get(_k(None, q.value))
             if occ is not None:
-                return occ
+                return _found(q, mult, occ)
         money = q.dimension is None or q.dimension.startswith("currency-")
         if flags & F_OPERAND or (money and q.value > 0):
             # an unsigned figure may name an accounting negative "(7,344)" by its magnitude
             occ = index.bracketed.get(_k(None, abs(q.value)))
             if occ is not None:
-                return occ
+                return _found(q, mult, occ)
         if not money and q.unit != "%":
-            # a figure in a unit: a bound, a rounding or an approximation of a context figure
-            # in it (as below for a figure without one), or the same numeral read in the other
-            # convention
-            near = None
-            bound = _bound(q, meta)
-            approx = _approximation(q, meta)
-            if bound is not None:
-                near = self.context.near_in_unit(q, bound[0], bound[1], bound=True)
-            elif q.value and (sig >= 2 or approx is not None):
-                half = approx[1] if approx is not None else _precision(meta) / 2
-                near = self.context.near_in_unit(q, float(q.value), half, bound=False)
-            return near or self.context.same_numeral(q)
+            return self._near_in_unit(q, meta)
         if flags & F_OWN_SCALE and mult != 1:
             # "$1,496.5 million" for a cell "1,496.5" whose scale the context does not state,
             # never more precisely than the cell is written ("€3.0bn" is not "3")
@@ -2668,7 +2706,7 @@ class GroundingChecker:
             if known is None and flags & F_DECREASE and mantissa > 0:
                 known = index.mantissa.get(_k(None, -mantissa))
             if known is not None and known[1] >= decimals:
-                return known[0]
+                return _found(q, mult, known[0])
             # "$53.33 million" for "53,330", "$1.89 billion" for "1,887.8": the same figure in
             # a smaller scale, rounded at the answer's precision
             for smaller in _smaller_scales(q, meta):
@@ -2677,14 +2715,14 @@ class GroundingChecker:
                     at = float(signed) * mult / smaller
                     occ = _near_mantissa(index, at, tol, precise=True)
                     if occ is not None:
-                        return occ
+                        return occ, "rescaled"
         elif mult == 1 and decimals == 0:
             # "$88,848,000" for "$88,848" whose scale the context does not state: its zeros
             # write a thousand, a million or a billion out (as "$88,848 thousand" would)
             for mantissa, places in _full_digit_mantissas(q.value):
                 known = index.mantissa.get(_k(None, mantissa))
                 if known is not None and known[1] >= places:
-                    return known[0]
+                    return known[0], "rescaled"
         approx = _approximation(q, meta)
         currencies: frozenset[str] | None = None
         if q.dimension is not None:  # a currency (money): the figures it may round
@@ -2694,7 +2732,7 @@ class GroundingChecker:
             middle, half, unit = bound
             occ = self.context.bounded(middle, half, unit, q.unit == "%", currencies)
             # a bound is no rounding: "over $1.2 million" is not $1,150,000
-            return occ or self.context.same_numeral(q)
+            return (occ, "bound") if occ is not None else self._same_numeral(q)
         # a zero rounds every figure smaller than its last digit ("0.0 million" for a cell
         # "1.4"): only a zero grounds it
         if q.value and (sig >= 2 or flags & F_OWN_SCALE or approx is not None):
@@ -2705,13 +2743,34 @@ class GroundingChecker:
             for v in values:
                 occ = self.context.rounded(v, half, precision, q.unit == "%", currencies)
                 if occ is not None:
-                    return occ
+                    return occ, "rounded" if approx is None else "approximation"
             if approx is not None and flags & F_OWN_SCALE and mult != 1:
                 # "about 500 thousand" for a cell "503" whose scale the context does not state
                 occ = _near_mantissa(index, float(q.value) / mult, approx[1] / mult)
                 if occ is not None:
-                    return occ
-        return self.context.same_numeral(q)
+                    return occ, "approximation"
+        return self._same_numeral(q)
+
+    def _near_in_unit(self, q: Quantity, meta: Meta) -> _Hit | None:
+        """``q``, a figure in a unit, traced as a bound, a rounding or an approximation of a
+        context figure in it (as :meth:`_lookup` traces a figure without one), or as the same
+        numeral read in the other convention."""
+        near = None
+        bound = _bound(q, meta)
+        approx = _approximation(q, meta)
+        rule: TraceRule = "bound"
+        if bound is not None:
+            near = self.context.near_in_unit(q, bound[0], bound[1], bound=True)
+        elif q.value and (meta[2] >= 2 or approx is not None):
+            half = approx[1] if approx is not None else _precision(meta) / 2
+            rule = "approximation" if approx is not None else "rounded"
+            near = self.context.near_in_unit(q, float(q.value), half, bound=False)
+        return (near, rule) if near is not None else self._same_numeral(q)
+
+    def _same_numeral(self, q: Quantity) -> _Hit | None:
+        """:meth:`GroundingContext.same_numeral`, with its rule."""
+        occ = self.context.same_numeral(q)
+        return None if occ is None else (occ, "numeral")
 
     def _derive(
         self,
@@ -2721,7 +2780,7 @@ class GroundingChecker:
         sc: Scan,
         n: int,
         traced: Sequence[bool] = (),
-    ) -> str | None:
+    ) -> Derivation | None:
         target = _target(q, meta)
         if target is None:
             return None
@@ -2729,7 +2788,7 @@ class GroundingChecker:
             shown_how = _from_shown_working(q, meta, sc, n, traced, self._shapes)
             if shown_how is not None:
                 # the working the answer shows decides: its value, or no derivation at all
-                return shown_how or None
+                return (shown_how, "shown_working") if shown_how else None
         if n < len(sc.norm_spans):  # the direction and the noun the answer states with it
             start, end = sc.norm_spans[n]
             text = sc.norm.text
@@ -2741,15 +2800,15 @@ class GroundingChecker:
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
         for t in _readings(target, q, meta):
-            how = explain_from(values, t, from_to)
+            found = explain_from(values, t, from_to)
             # the result of shown working ("... = 30.8%") must follow from that working
-            if how is None and not (meta[3] & F_RESULT and len(shown) >= 2):
-                how = self._context_derivation(t)
-            if how is not None:
-                return f"{how} ({t.rule})" if t.rule else how
+            if found is None and not (meta[3] & F_RESULT and len(shown) >= 2):
+                found = self._context_derivation(t)
+            if found is not None:
+                return (f"{found[0]} ({t.rule})", t.rule) if t.rule else found
         return None
 
-    def _context_derivation(self, target: Target) -> str | None:
+    def _context_derivation(self, target: Target) -> Derivation | None:
         """How ``target`` derives from the context's figures (the question's hint applied),
         remembered per target: answers of one case repeat most derived figures."""
         memo = self._derived_memo
@@ -2765,7 +2824,7 @@ class GroundingChecker:
         memo[target] = how
         return how
 
-    def _find_decade(self, q: Quantity) -> _Occ | None:
+    def _find_decade(self, q: Quantity) -> _Hit | None:
         """A year of the decade ``q`` names (``1964`` or ``May 5, 1964`` for ``the 1960s``; not
         the century ``the 1900s`` may also be: a hundred years of a context would ground a
         wrong birth year), or for a decade written in two digits (``in her 30s``, ``the '80s``,
@@ -2778,7 +2837,7 @@ class GroundingChecker:
                 value = Fraction(year)
                 occ = self._find(replace(q, value=value, base_value=value))
                 if occ is not None:
-                    return occ
+                    return occ, "decade"
         return None
 
     def _find(self, q: Quantity) -> _Occ | None:

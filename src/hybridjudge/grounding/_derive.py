@@ -63,6 +63,8 @@ if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays 
     import numpy as np
     import numpy.typing as npt
 
+    from hybridjudge.grounding._models import TraceRule
+
 __all__ = [
     "COLUMN_SPAN",
     "COUNT_RATIO",
@@ -73,6 +75,7 @@ __all__ = [
     "NEAR_OPERAND",
     "NEAR_SHARE",
     "PROSE_SPAN",
+    "Derivation",
     "Figure",
     "Figures",
     "Hint",
@@ -123,6 +126,10 @@ NEAR_SHARE = 0.1
 """See :data:`NEAR_OPERAND`."""
 
 TargetKind = Literal["percent", "ratio", "plain"]
+
+Derivation = tuple[str, "TraceRule"]
+"""How an answer's number follows from figures (``"30.8% = (177,866 - 135,987) / 135,987"``) and
+the named rule that is (``percent_change``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,9 +205,9 @@ class Target:
     approximation rounded at its last non-zero digit (:attr:`half` is then that rounding's:
     ``approximately 11,100``: 50), only ``near`` (neighbouring) operands and the question's
     figures, or the ``question``'s figures alone (``about 430``)."""
-    rule: str = ""
+    rule: TraceRule | None = None
     """The named rule this reading of the answer's number applies (``truncated``), recorded
-    with its derivation; empty for the number as written."""
+    with its derivation; ``None`` for the number as written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,8 +468,8 @@ class Figures:
         if first != date:
             self.newest_first[block] = first > date
 
-    def explain(self, target: Target, hint: Hint | None = None) -> str | None:
-        """A derivation of ``target`` from two figures (or a mean), or ``None``.
+    def explain(self, target: Target, hint: Hint | None = None) -> Derivation | None:
+        """A derivation of ``target`` from two figures (or a mean) and its rule, or ``None``.
 
         ``hint`` (from :meth:`hint`): the figures a question points at, tried first.
         """
@@ -847,7 +854,7 @@ def _plausible(figs: Figures, t: Target, op: int, fa: Figure, fb: Figure, value:
     return True
 
 
-def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
+def _search_hint(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
     """A derivation of ``t`` from the figures a question points at, by the operations the
     question asks for (every operation when it names none): pairs (a difference in the
     direction the question asks for; a change only along a row or between years), shares of a
@@ -901,7 +908,7 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                     and hit(a - b, t.value, h)
                     and _plausible(figs, t, _DIFF, fa, fb, a - b)
                 ):
-                    return f"{t.text} = {ta} - {tb}"
+                    return f"{t.text} = {ta} - {tb}", "difference"
                 if (
                     "pch" in want
                     and b
@@ -909,15 +916,15 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                     and hit(pch := (a - b) / b * 100.0, t.value, h)
                     and _plausible(figs, t, _PCH, fa, fb, pch)
                 ):
-                    return f"{t.text} = ({ta} - {tb}) / {tb}"
+                    return f"{t.text} = ({ta} - {tb}) / {tb}", "percent_change"
                 if "ratio" in want and b and hit(abs(a) / abs(b) * 100.0, t.value, h):
-                    return f"{t.text} = {ta} / {tb}"
+                    return f"{t.text} = {ta} / {tb}", "ratio"
                 if "mean" in want and i < j and fa.percent and hit((a + b) / 2.0, t.value, h):
-                    return f"{t.text} = ({ta} + {tb}) / 2"
+                    return f"{t.text} = ({ta} + {tb}) / 2", "mean"
                 continue
             if t.kind == "ratio":
                 if "ratio" in want and b and hit(abs(a) / abs(b), t.value, h):
-                    return f"{t.text} = {ta} / {tb}"
+                    return f"{t.text} = {ta} / {tb}", "ratio"
                 continue
             if fa.percent or fa.scale != fb.scale:
                 continue
@@ -927,23 +934,23 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                 and plain(a + b, fa)
                 and _plausible(figs, t, _SUM, fa, fb, a + b)
             ):
-                return f"{t.text} = {ta} + {tb}"
+                return f"{t.text} = {ta} + {tb}", "sum"
             if (
                 "diff" in want
                 and diff_ok
                 and plain(a - b, fa)
                 and _plausible(figs, t, _DIFF, fa, fb, a - b)
             ):
-                return f"{t.text} = {ta} - {tb}"
+                return f"{t.text} = {ta} - {tb}", "difference"
             if (
                 "mean" in want
                 and i < j
                 and plain((a + b) / 2.0, fa)
                 and _plausible(figs, t, _MEAN2, fa, fb, (a + b) / 2.0)
             ):
-                return f"{t.text} = ({ta} + {tb}) / 2"
+                return f"{t.text} = ({ta} + {tb}) / 2", "mean"
             if "ratio" in want and b and abs(t.value) < RATIO_LIMIT and hit(abs(a / b), t.value, h):
-                return f"{t.text} = {ta} / {tb}"
+                return f"{t.text} = {ta} / {tb}", "ratio"
     # the change of a two-year mean: ((a + b) - (b + c)) / 2 along a row, a - c newer first
     if {"mean", "diff"} <= want and t.kind == "plain" and len(hint.rows) <= 4 * HINT_OPERANDS:
         line_of: dict[tuple[int, int], list[Figure]] = {}
@@ -963,7 +970,7 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                 if plain(d, fa):
                     mid = cells[x + 1].text
                     a_, c_ = (fa.text, fc.text) if newer else (fc.text, fa.text)
-                    return f"{t.text} = ({a_} + {mid}) / 2 - ({mid} + {c_}) / 2"
+                    return f"{t.text} = ({a_} + {mid}) / 2 - ({mid} + {c_}) / 2", "difference"
     # the difference of two named rows' means: (a + b) / 2 - (c + d) / 2
     if {"mean", "diff"} <= want and t.kind == "plain":
         by_row: dict[tuple[int, int], list[Figure]] = {}
@@ -984,7 +991,7 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                 if plain(ma - mb, ga[0]):
                     sa = " + ".join(f.text for f in ga)
                     sb = " + ".join(f.text for f in gb)
-                    return f"{t.text} = ({sa}) / {len(ga)} - ({sb}) / {len(gb)}"
+                    return f"{t.text} = ({sa}) / {len(ga)} - ({sb}) / {len(gb)}", "difference"
     # the share of a sum ((a + b) / c) and the sum of three
     if n <= HINT_TRIPLES and ("ratio" in want or "sum" in want):
         for i in range(n):
@@ -1002,11 +1009,11 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
                         how = f"({fa.text} + {fb.text}) / {fc.text}"
                         share = abs(ab) / abs(fc.value)
                         if t.kind == "percent" and hit(share * 100.0, t.value, h):
-                            return f"{t.text} = {how}"
+                            return f"{t.text} = {how}", "ratio"
                         if t.kind != "percent" and share < 1.0 and hit(share, t.value, h):
-                            return f"{t.text} = {how}"
+                            return f"{t.text} = {how}", "ratio"
                     if "sum" in want and k > j and t.kind == "plain" and plain(ab + fc.value, fa):
-                        return f"{t.text} = {fa.text} + {fb.text} + {fc.text}"
+                        return f"{t.text} = {fa.text} + {fb.text} + {fc.text}", "sum"
     # the sum or mean of a named row's figures (or of every named figure)
     groups: dict[tuple[int, int], list[Figure]] = {}
     for f in ops:
@@ -1027,9 +1034,9 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> str | None:
         total = sum(f.value for f in run)
         shown = " + ".join(f.text for f in run)
         if "sum" in want and plain(total, run[0]):
-            return f"{t.text} = {shown}"
+            return f"{t.text} = {shown}", "sum"
         if "mean" in want and plain(total / len(run), run[0]):
-            return f"{t.text} = ({shown}) / {len(run)}"
+            return f"{t.text} = ({shown}) / {len(run)}", "mean"
     return None
 
 
@@ -1065,7 +1072,7 @@ _OP_NAMES = {
 
 def _search(
     tables: dict[str, _Table], owner: Figures, t: Target, asked: frozenset[str] | None = None
-) -> str | None:
+) -> Derivation | None:
     eps = 1e-9 * abs(t.value) + 1e-12
     h = t.half + eps
     v = t.value
@@ -1109,11 +1116,24 @@ def _search(
                 scale = fa.scale if name == "add_abs" else fa.caption if name == "add_cap" else 1.0
                 if op in (_SUM, _DIFF) and _bridges(fa, fb, scale, unit):
                     continue
-            return _describe(t, op, a, b, figs, name == "ratio")
+            return _describe(t, op, a, b, figs), _OP_RULES[op]
     return None
 
 
-def _describe(t: Target, op: int, a: int, b: int, figs: Sequence[Figure], pct_ratio: bool) -> str:
+_OP_RULES: dict[int, TraceRule] = {
+    _SUM: "sum",
+    _RUNSUM: "sum",
+    _DIFF: "difference",
+    _PROD: "product",
+    _RATIO: "ratio",
+    _PCH: "percent_change",
+    _MEAN: "mean",
+    _MEAN2: "mean",
+}
+"""The named rule (:data:`~hybridjudge.grounding.TraceRule`) of each operation."""
+
+
+def _describe(t: Target, op: int, a: int, b: int, figs: Sequence[Figure]) -> str:
     ta = figs[a].text
     if op in (_MEAN, _RUNSUM):
         run = " + ".join(f.text for f in figs[a : a + b])
@@ -1129,8 +1149,6 @@ def _describe(t: Target, op: int, a: int, b: int, figs: Sequence[Figure], pct_ra
         return f"{t.text} = {ta} × {tb}"
     if op == _PCH:
         return f"{t.text} = ({ta} - {tb}) / {tb}"
-    if t.kind == "percent" and pct_ratio:
-        return f"{t.text} = {ta} / {tb}"
     return f"{t.text} = {ta} / {tb}"
 
 
@@ -1138,8 +1156,8 @@ def explain_from(
     operands: Sequence[tuple[float, str, bool]],
     t: Target,
     from_to: frozenset[tuple[int, int]] = frozenset(),
-) -> str | None:
-    """A derivation of ``t`` from numbers the answer itself shows (its working).
+) -> Derivation | None:
+    """A derivation of ``t`` from numbers the answer itself shows (its working), and its rule.
 
     ``operands``: ``(value, text, is_percent)`` of the answer's numbers already traced, in order.
     Every pair is tried (the answer names its operands), and the mean of consecutive runs. A
@@ -1175,7 +1193,7 @@ def explain_from(
                         how = (f"{ta} - {tb}", f"({ta} - {tb}) / {tb}", f"{ta} / {tb}")[k]
                     else:
                         how = (f"{ta} + {tb}", f"{ta} - {tb}", f"{ta} × {tb}", f"{ta} / {tb}")[k]
-                    return f"{t.text} = {how}"
+                    return f"{t.text} = {how}", (_PERCENT_RULES if percent else _PLAIN_RULES)[k]
     for start in range(n - 1):
         total = vals[start]
         for end in range(start + 1, n):
@@ -1185,8 +1203,16 @@ def explain_from(
             is_sum = length > 2 and (abs(total - y1) <= d1 or abs(total - y2) <= d2)
             if is_sum or abs(mean - y1) <= d1 or abs(mean - y2) <= d2:
                 shown = " + ".join(o[1] for o in operands[start : end + 1])
-                return f"{t.text} = {shown}" if is_sum else f"{t.text} = ({shown}) / {length}"
+                if is_sum:
+                    return f"{t.text} = {shown}", "sum"
+                return f"{t.text} = ({shown}) / {length}", "mean"
     return None
+
+
+_PERCENT_RULES: tuple[TraceRule, ...] = ("difference", "percent_change", "ratio")
+"""The rules of :func:`explain_from`'s candidates for a percentage, in its order."""
+_PLAIN_RULES: tuple[TraceRule, ...] = ("sum", "difference", "product", "ratio")
+"""The same for a plain figure."""
 
 
 # ---------------------------------------------------------------------------------------------

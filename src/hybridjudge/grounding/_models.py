@@ -12,17 +12,22 @@ from hybridjudge._versions import version_problem
 
 __all__ = [
     "GROUNDING_REPORT_VERSION",
+    "TRACE_RULES",
     "Finding",
     "FindingKind",
     "GroundingReport",
     "Quantity",
     "QuantityKind",
     "QuantityTrace",
+    "TraceRule",
     "TraceSource",
 ]
 
-GROUNDING_REPORT_VERSION = 1
-"""Format version of :class:`GroundingReport` (bumped on any incompatible change)."""
+GROUNDING_REPORT_VERSION = 2
+"""Format version of :class:`GroundingReport` (bumped on any incompatible change). Version 2 adds
+:attr:`QuantityTrace.rule`; a version 1 report still reads (its traces have no rule)."""
+_READABLE_VERSIONS = (1, GROUNDING_REPORT_VERSION)
+"""The report versions this hybridjudge reads."""
 
 FindingKind = Literal[
     "missing_anchor",
@@ -44,6 +49,74 @@ TraceSource = Literal["context", "question", "allowed", "anchor", "derived", "wo
 an anchor's wording; ``derived`` from context figures (see :attr:`QuantityTrace.derivation`); or
 ``working``: a constant or counting word of the answer's shown working (``x 100``, ``/ 2``,
 ``these two figures``), not a claim about the context."""
+
+TraceRule = Literal[
+    "as_written",
+    "rescaled",
+    "reworded",
+    "numeral",
+    "decade",
+    "share_in_words",
+    "rounded",
+    "approximation",
+    "bound",
+    "sum",
+    "difference",
+    "product",
+    "ratio",
+    "percent_change",
+    "mean",
+    "share",
+    "rate",
+    "years_of_range",
+    "frequency",
+    "shown_working",
+    "truncated",
+    "repeated",
+    "constant",
+]
+"""The named rule that explained a quantity of the answer (:attr:`QuantityTrace.rule`); each is
+described in :data:`TRACE_RULES`."""
+
+TRACE_RULES: dict[TraceRule, str] = {
+    "as_written": "the same number, in digits or in words (thirty days for 30 days; a sign, a unit "
+    "or a currency of its own aside: 709 for (709), 12.5% for a cell 12.5 of a % column, $60.3 "
+    "million for 60.3)",
+    "rescaled": "the same amount in another scale or unit: $1.2 billion for 1,200 million or a "
+    "cell 1,200 under (in millions), 0.5 g for 500 mg, 100.4 °F for 38 °C, $53.33 million for "
+    "53,330 thousand at the answer's precision",
+    "reworded": "a figure the context states in words or another notation: 100% for doubled, 7 "
+    "days for a week, 0 for a nil cell -, 2023 for FY2023, 12 months for a fiscal year",
+    "numeral": "the same ambiguous numeral read in the other convention (23.400 or 1,234: "
+    "thousands in one, a decimal in the other)",
+    "decade": "a year of the decade the answer names (1964 for the 1960s)",
+    "share_in_words": "a share written in words on one side and as a percentage on the other "
+    "(20% for one in five, one in three for 33%)",
+    "rounded": "a context figure (with the scale the context states for it) rounded at the "
+    "precision the answer writes: 30.8% for 30.79%, $92.19 billion for 92,186 under (in millions)",
+    "approximation": "a figure the answer states as approximate (about, approximately, ~) near a "
+    "context figure (approximately 700,000 for 699,110)",
+    "bound": "a context figure inside the bound the answer states (more than 10,000 for 10,500)",
+    "sum": "a sum of context figures (or of the answer's own), at the answer's precision",
+    "difference": "a difference of two figures (or percentage points between two percentages)",
+    "product": "a product of two figures the answer itself shows",
+    "ratio": "a ratio of two figures, or a share of a sum: (a + b) / c",
+    "percent_change": "a percent change from one figure to another: (a - b) / b",
+    "mean": "the mean of two or more figures",
+    "share": "a part the context states as a share of a whole (300 for 25% of 1,200 employees)",
+    "rate": "a rate the context states over another period ($60 a year for $5 per month)",
+    "years_of_range": "a number of years the context states as a range (4 years for 2015 to 2019)",
+    "frequency": "a frequency the context states as its interval or a code (every 8 hours for "
+    "three times daily or TID, once daily for daily)",
+    "shown_working": "the result of the arithmetic the answer writes before its =, every figure "
+    "of which was traced",
+    "truncated": "a derivation's value cut at the last digit of a figure stated as approximate "
+    "(≈ 0.6638 for 0.66387), not rounded",
+    "repeated": "a figure the answer already derived earlier (the same derivation again)",
+    "constant": "a constant or counting word of the answer's shown working (× 100, / 2, these "
+    "two figures): no claim about the context",
+}
+"""What each :data:`TraceRule` means (the docs' rule table and ``hybridjudge check --help``)."""
 
 
 @dataclass(slots=True)
@@ -131,6 +204,9 @@ class QuantityTrace:
     derivation: str | None = None
     """For ``derived``: how the number follows from context figures, e.g.
     ``"30.8% = (177,866 - 135,987) / 135,987"``."""
+    rule: TraceRule | None = None
+    """The named rule that explained it (:data:`TRACE_RULES`): ``as_written``, ``rounded``,
+    ``percent_change``...; ``None`` only when ``source`` is (or in a version 1 report)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +251,7 @@ class GroundingReport(BaseModel):
     @field_validator("version", mode="before")
     @classmethod
     def _known_version(cls, value: object) -> object:
-        problem = version_problem(value, (GROUNDING_REPORT_VERSION,), "grounding report")
+        problem = version_problem(value, _READABLE_VERSIONS, "grounding report")
         if problem is not None:
             raise ValueError(problem)
         return value
