@@ -62,16 +62,26 @@ from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normal
 from hybridjudge.grounding._patterns import compiled, lazy
 
 __all__ = [
+    "FRACTION_DENOMINATORS",
+    "FRACTION_NUMERATORS",
+    "HALF",
+    "Q_BASE",
+    "Q_CLOSE",
+    "Q_DIM",
+    "Q_OPEN",
+    "UNITS",
     "Ident",
     "Interval",
     "Scan",
     "binary_bytes",
+    "is_upper_in_original",
     "parse_quantities",
     "placeholder_of",
     "rate_period",
     "scan",
     "share_pairs",
     "stated_interval",
+    "two_digit_year",
     "uncounted_intervals",
 ]
 
@@ -91,13 +101,16 @@ def _unit_table() -> dict[str, tuple[str | None, str | None, Fraction]]:
     return out
 
 
-_UNITS: dict[str, tuple[str | None, str | None, Fraction]] = _unit_table()
-_BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in _UNITS.values() if canon}
+UNITS: dict[str, tuple[str | None, str | None, Fraction]] = _unit_table()
+"""Every unit alias the scan reads (English, symbols and the foreign aliases added below) ->
+(canonical unit, dimension, factor to the dimension's base unit): ``"km"`` -> ``("km",
+"length", 1000)``. Public for the checks that convert units; read it, never write to it."""
+_BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in UNITS.values() if canon}
 _UPPER_UNITS = {"mw": _BY_CANON["MW"], "mwh": _BY_CANON["MWh"], "mj": _BY_CANON["MJ"]}
 """Units whose lower-case form is milli and upper-case ``M`` mega (``5 MW``, ``5 mW``)."""
 for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
     for _alias in _aliases:
-        _UNITS.setdefault(_alias, _BY_CANON[_canon])
+        UNITS.setdefault(_alias, _BY_CANON[_canon])
 
 _DECIMAL_BYTES = {"kb": 1, "mb": 2, "gb": 3, "tb": 4, "pb": 5}
 
@@ -188,17 +201,19 @@ def _alt(words: Iterable[str]) -> str:
     return emit(trie)
 
 
-_UNIT_ALT = _alt(_UNITS)
+_UNIT_ALT = _alt(UNITS)
 _WORD_ALT = _alt([*_SMALL, *_TENS, *_EN.words, *_SCALE_WORDS])
 _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
 Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
 _MONTH_ALT = _alt(_MONTHS)
-_FRACTION_NUMERATORS = {
+FRACTION_NUMERATORS = {
     **{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5},
     **{"six": 6, "seven": 7, "eight": 8, "nine": 9},
 }
-_FRACTION_DENOMINATORS = {
+"""The numerator of a fraction in words (``two`` in ``two-thirds``): see
+:data:`FRACTION_DENOMINATORS`."""
+FRACTION_DENOMINATORS = {
     "half": 2,  # "one-half", "a half of the": "half of the" alone is _ALTERNATIVES' shalf
     **dict.fromkeys(("third", "thirds"), 3),
     **dict.fromkeys(("quarter", "quarters"), 4),
@@ -211,9 +226,9 @@ _FRACTION_DENOMINATORS = {
 (25%), ``two fifths of`` (40%): hyphenated, or spaced before ``of`` (``a third party``, ``the
 third quarter`` and ``a quarter`` of a year are no shares), one with a singular denominator and
 more with a plural (``a five-quarter average`` is no share either)."""
-_FRACTION_ONE = _alt(d for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
-_FRACTION_MANY = _alt(d for d in _FRACTION_DENOMINATORS if d.endswith("s"))
-_FRACTION_MANY_NUMERATORS = _alt(n for n, v in _FRACTION_NUMERATORS.items() if v > 1)
+_FRACTION_ONE = _alt(d for d in FRACTION_DENOMINATORS if not d.endswith("s"))
+_FRACTION_MANY = _alt(d for d in FRACTION_DENOMINATORS if d.endswith("s"))
+_FRACTION_MANY_NUMERATORS = _alt(n for n, v in FRACTION_NUMERATORS.items() if v > 1)
 _SHARE_OF = (
     r"(?<!quarter[ \t])(?<!quarters[ \t])of(?![\w])"
     r"|of[ \t]+(?:the|a|an|its|their|our|all|this|that|these|those)(?![\w])"
@@ -268,17 +283,17 @@ Interval = tuple[str, Fraction]
 """The time between two occurrences of a thing done repeatedly: ``("time", seconds)``,
 ``("calendar", months)``, or ``(unit, 1)`` for a part of the day (``night``)."""
 _PERIODS: dict[str, Interval] = {
-    "hour": ("time", _UNITS["h"][2]),
-    "day": ("time", _UNITS["day"][2]),
-    "week": ("time", _UNITS["week"][2]),
-    "fortnight": ("time", 2 * _UNITS["week"][2]),
-    "month": ("calendar", _UNITS["month"][2]),
-    "quarter": ("calendar", 3 * _UNITS["month"][2]),
-    "semiannually": ("calendar", 6 * _UNITS["month"][2]),
-    "year": ("calendar", _UNITS["year"][2]),
+    "hour": ("time", UNITS["h"][2]),
+    "day": ("time", UNITS["day"][2]),
+    "week": ("time", UNITS["week"][2]),
+    "fortnight": ("time", 2 * UNITS["week"][2]),
+    "month": ("calendar", UNITS["month"][2]),
+    "quarter": ("calendar", 3 * UNITS["month"][2]),
+    "semiannually": ("calendar", 6 * UNITS["month"][2]),
+    "year": ("calendar", UNITS["year"][2]),
     **{part: (part, Fraction(1)) for part in ("night", "morning", "evening")},
 }
-"""The length of a period, in the base unit of its dimension in :data:`_UNITS` (seconds, months):
+"""The length of a period, in the base unit of its dimension in :data:`UNITS` (seconds, months):
 what ``every 12 hours`` and ``every 3 months`` are read as."""
 _TIMES_AFTER = re.compile(r"\s+times(?![\w])")
 _EVERY_BEFORE = re.compile(r"(?<![\w])(?:every|each)\s+\Z")
@@ -519,7 +534,7 @@ def _master_for(kind: str) -> re.Pattern[str]:
 
 
 # Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
-_NOT_ACRONYMS = frozenset(set(_CURRENCY_CODES) | {a for a in _UNITS if a.isalpha()})
+_NOT_ACRONYMS = frozenset(set(_CURRENCY_CODES) | {a for a in UNITS if a.isalpha()})
 _ACRONYM_BEFORE = re.compile(r"(?<![\w])([a-z]{2,6}) $")
 
 
@@ -532,7 +547,7 @@ def _code_before(norm: NormalizedText, start: int) -> bool:
     return (
         acro is not None
         and acro.group(1) in _CURRENCY_CODES
-        and _is_upper_in_original(norm, acro.start(1), acro.end(1))
+        and is_upper_in_original(norm, acro.start(1), acro.end(1))
     )
 
 
@@ -683,9 +698,9 @@ def _unit_info(
         return opq, "opaque-" + _INTERNATIONAL_UNIT.sub(r"\1u", opq), Fraction(1)
     if unit is None:
         return None, None, Fraction(1)
-    canon, dim, factor = _UNITS[unit] if unit in _UNITS else _UNITS[_SPACES.sub(" ", unit)]
+    canon, dim, factor = UNITS[unit] if unit in UNITS else UNITS[_SPACES.sub(" ", unit)]
     if den is not None and canon is not None:
-        dcanon, ddim, dfactor = _UNITS[den] if den in _UNITS else _UNITS[_SPACES.sub(" ", den)]
+        dcanon, ddim, dfactor = UNITS[den] if den in UNITS else UNITS[_SPACES.sub(" ", den)]
         if dcanon is not None and ddim is not None:
             return f"{canon}/{dcanon}", f"{dim}/{ddim}", factor / dfactor
     return canon, dim, factor
@@ -739,7 +754,10 @@ def _words_value(phrase: str) -> Fraction | None:
     return Fraction(total + current) + extra
 
 
-_Q_OPEN, _Q_DIM, _Q_BASE, _Q_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+Q_OPEN, Q_DIM, Q_BASE, Q_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+"""The delimiters of a quantity's placeholder (:func:`placeholder_of`): it opens with ``Q_OPEN``,
+the value as written ends at ``Q_DIM``, the dimension at ``Q_BASE``, the base value at
+``Q_CLOSE``. Private-use characters, so no text contains them; anchors match on them."""
 
 
 def placeholder_of(kind: str, value: Fraction, dimension: str | None, base: Fraction) -> str:
@@ -748,7 +766,7 @@ def placeholder_of(kind: str, value: Fraction, dimension: str | None, base: Frac
     Private-use characters delimit it, so it never touches the words around it.
     """
     raw = f"{int(value):08d}" if kind == "date" else str(value)
-    return f"{_Q_OPEN}{raw}{_Q_DIM}{dimension or ''}{_Q_BASE}{base}{_Q_CLOSE}"
+    return f"{Q_OPEN}{raw}{Q_DIM}{dimension or ''}{Q_BASE}{base}{Q_CLOSE}"
 
 
 _MAX_NUMBER_CHARS = 80  # longer digit runs are not quantities: see _long_number
@@ -792,8 +810,8 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         return ("number", v, None, None, v, 1, 0, 1, 0)
     if group == "frac":
         v = Fraction(
-            100 * _FRACTION_NUMERATORS[m["fn"] or m["fn2"]],
-            _FRACTION_DENOMINATORS[m["fd"] or m["fd2"]],
+            100 * FRACTION_NUMERATORS[m["fn"] or m["fn2"]],
+            FRACTION_DENOMINATORS[m["fd"] or m["fd2"]],
         )
         # exact (a percentage that rounds it, "66.7%", grounds it as written), and a share in
         # words: within half a point of a whole percentage ("67%"), see F_SHARE
@@ -804,14 +822,14 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         v = Fraction(0 if m.group() == "midnight" else 720)
         return ("time", v, "time", "time", v, 1, 0, 4, 0)
     if group == "ahalf":  # "a year and a half": one and a half of the unit
-        unit, dim, factor = _UNITS[m["au"]]
+        unit, dim, factor = UNITS[m["au"]]
         v = Fraction(3, 2)
         return ("number", v, unit, dim, v * factor, 1, 1, 2, 0)
     if group == "half":
         if m["hu"] is not None:  # "half an hour", "a half-day": a duration
-            unit, dim, factor = _UNITS[m["hu"]]
-            return ("number", _HALF, unit, dim, _HALF * factor, 1, 1, 1, 0)
-        return ("number", _HALF, None, None, _HALF, 1, 1, 1, 0)
+            unit, dim, factor = UNITS[m["hu"]]
+            return ("number", HALF, unit, dim, HALF * factor, 1, 1, 1, 0)
+        return ("number", HALF, None, None, HALF, 1, 1, 1, 0)
     if group == "num":
         return _number(m, upper)
     if group == "words":
@@ -819,7 +837,9 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
     return None
 
 
-_HALF = Fraction(1, 2)
+HALF = Fraction(1, 2)
+"""One half, the rounding offset (``floor(x + HALF)`` rounds half up) and ``half an hour``'s
+value."""
 _FIFTY = Fraction(50)
 
 
@@ -1114,7 +1134,7 @@ _STARTER_WORDS = frozenset(
 )
 _A_SCALE = {w: f"a {w}" for w in ("hundred", "dozen", *_SCALE_WORDS)}
 _UNIT_AND_A_HALF = re.compile(_UNIT_AND_A_HALF_SOURCE)
-_FRACTION_RUNS = frozenset(d.encode() for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
+_FRACTION_RUNS = frozenset(d.encode() for d in FRACTION_DENOMINATORS if not d.endswith("s"))
 _LINE_PREFIX_CHARS = " \t-*•·("
 _FOREIGN_KEYS = frozenset(k.encode() for k in FOREIGN_FIRST_WORDS)
 _NO_SPACE = lazy(f"[{NO_SPACE_CHARS}]")
@@ -1571,14 +1591,14 @@ def scan(text: str | NormalizedText) -> Scan:
                 if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
                     a = m.start("m1") if m["m1"] else m.start("m2")
                     upper = (
-                        _is_upper_in_original(norm, a, a + 1, alpha_only=False)
-                        or (_UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
+                        is_upper_in_original(norm, a, a + 1, alpha_only=False)
+                        or (UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
                         or _COUNTED_AFTER().match(s, m.end()) is not None
                         or _code_before(norm, cand)  # "EUR 5m", "GBP 2.5m": millions
                     )
                 elif m["nunit"] in _UPPER_UNITS:  # "5 MW" is mega, "5 mW" milli
                     a = m.start("nunit")
-                    upper = _is_upper_in_original(norm, a, a + 1, alpha_only=False)
+                    upper = is_upper_in_original(norm, a, a + 1, alpha_only=False)
             key = (group, written, upper)
             p = memo.get(key, _NOTHING)
             if p is _NOTHING:
@@ -1598,7 +1618,7 @@ def scan(text: str | NormalizedText) -> Scan:
             if (
                 acro is not None
                 and (code is not None or word not in _NOT_ACRONYMS)
-                and _is_upper_in_original(norm, acro.start(1), acro.end(1))
+                and is_upper_in_original(norm, acro.start(1), acro.end(1))
             ):
                 if code is not None:  # "USD 9.9 billion": the figure's currency
                     start = acro.start(1)
@@ -1610,7 +1630,7 @@ def scan(text: str | NormalizedText) -> Scan:
                 else:
                     number = p[1]
                     if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
-                        number = Fraction(_two_digit_year(int(written)))  # "FY 19": 2019
+                        number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
                     idents.append(Ident(f"{word} {written}", acro.start(1), end, number))
                     continue
         if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
@@ -1729,7 +1749,7 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
                 continue
             canon, dim, factor = None, None, _ONE
         else:
-            canon, dim, factor = _UNIT_AFTER_CJK.get(unit_text) or _UNITS[unit_text]
+            canon, dim, factor = _UNIT_AFTER_CJK.get(unit_text) or UNITS[unit_text]
         flags = F_YEAR if canon is None and 1900 <= value <= 2100 else 0
         extra.append(
             _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), (1, 0, 1, flags))
@@ -1758,7 +1778,7 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             if mixed is None:
                 continue
             money = _CJK_MONEY.match(s, m.end())
-            unit, dim, _factor = _NO_UNIT if money is None else _UNITS[money[1]]
+            unit, dim, _factor = _NO_UNIT if money is None else UNITS[money[1]]
             end = m.end() if money is None else money.end()
             first.append(_Raw("number", mixed, unit, dim, mixed, m.start(), end, (1, 0, 1, 0)))
         if first:
@@ -1817,7 +1837,7 @@ def _roman_numerals(norm: NormalizedText, words: frozenset[bytes], raws: list[_R
                 m := _ROMAN_AFTER.match(s, i + len(word))
             ):
                 start, end = m.span("r")
-                if _is_upper_in_original(norm, start, end):  # "type i" in lower case: a word
+                if is_upper_in_original(norm, start, end):  # "type i" in lower case: a word
                     value = Fraction(_roman_value(m["r"]))
                     found.append(_Raw("number", value, None, None, value, start, end, (1, 0, 1, 0)))
             i = s.find(word, i + 1)
@@ -1929,7 +1949,7 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
         value = mantissa * scale
         end = m.end("s")
         unit, dim, factor = None, None, _ONE
-        info = _UNITS.get(m["c"] or "")
+        info = UNITS.get(m["c"] or "")
         if info is not None and (info[1] or "").startswith("currency-"):
             unit, dim, factor = info
             end = m.end("c")
@@ -1952,7 +1972,7 @@ def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
     """Read scientific notation (``6 × 10^24 kg``, ``6×10²⁴ kg``, ``1.5 x 10^-3 mol``) as the
     figure it writes, in place of its mantissa, its ``10`` and its exponent read apart (``6e24``
     is read by the master expression). A unit written after it is kept when it is one of
-    :data:`_UNITS`."""
+    :data:`UNITS`."""
     s = norm.text
     found: list[_Raw] = []
     for m in _POWER_OF_TEN.finditer(s):
@@ -1965,7 +1985,7 @@ def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
         value = mantissa * Fraction(10) ** exponent * (-1 if m["sign"] else 1)
         unit, dim, factor = None, None, _ONE
         end = m.end("e") if m["e"] is not None else m.end("sup")
-        info = _UNITS.get(m["u"] or "")
+        info = UNITS.get(m["u"] or "")
         if info is not None:
             unit, dim, factor = info
             end = m.end("u")
@@ -2002,7 +2022,7 @@ _NEXT_WORD = re.compile(r"[ \t-]*([^\s\d/.,;:!?()\[\]%-]*)")
 def _after_ambiguous() -> frozenset[str]:
     """The words that may follow a number word of :data:`FOREIGN_AMBIGUOUS` in a number: a
     unit's or a percent word's first word, a number or scale word, Portuguese ``e``."""
-    first = {re.split(r"[\s/.]+", k)[0] for k in _UNITS}
+    first = {re.split(r"[\s/.]+", k)[0] for k in UNITS}
     first |= {p.split(" ", 1)[0] for p in FOREIGN_WORDS}  # stored with single spaces
     return frozenset(first | _PERCENT_FIRST_WORDS | {"e"})
 
@@ -2096,7 +2116,7 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
 
 
 _CJK_MONEY = re.compile(r"\s?(원|元|円|人民币)")
-"""A currency after a figure read whole (``5만 원``, ``1亿5000万元``), from :data:`_UNITS`."""
+"""A currency after a figure read whole (``5만 원``, ``1亿5000万元``), from :data:`UNITS`."""
 
 
 def _replace_into(raws: list[_Raw], first: list[_Raw]) -> None:
@@ -2158,7 +2178,7 @@ prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is 
 ``mid-1990s`` is the decade 1990 (see :data:`F_DECADE`)."""
 
 
-def _two_digit_year(yy: int) -> int:
+def two_digit_year(yy: int) -> int:
     """The year a two-digit fiscal or calendar year names (``FY19``: 2019): 00-68 in the 2000s,
     69-99 in the 1900s, as :func:`time.strptime` reads ``%y`` (POSIX)."""
     return yy + (2000 if yy <= 68 else 1900)
@@ -2181,14 +2201,17 @@ def _ident(text: str, start: int, end: int) -> Ident:
     year = sep[1]
     if year is not None:  # "FY19", "FY'19", "CY-19": the year 2019; "FY2019" as written
         return Ident(
-            text, start, end, Fraction(_two_digit_year(int(year)) if len(year) == 2 else int(year))
+            text, start, end, Fraction(two_digit_year(int(year)) if len(year) == 2 else int(year))
         )
     return Ident(text, start, end, Fraction(int(next(g for g in sep.groups() if g))))
 
 
-def _is_upper_in_original(
+def is_upper_in_original(
     norm: NormalizedText, start: int, end: int, *, alpha_only: bool = True
 ) -> bool:
+    """Whether the original text of the normalised span ``start:end`` is written in capitals
+    (``MW`` rather than ``mw``, ``US`` rather than ``us``), letters only unless ``alpha_only`` is
+    false."""
     a, b = norm.to_original(start, end)
     word = norm.original[a:b]
     return word.isupper() and (word.isalpha() or not alpha_only)
@@ -2277,7 +2300,7 @@ def _date_spans(s: str, raws: list[_Raw]) -> None:
 
 
 _DURATION_ALIASES = sorted(
-    (alias for alias, (_unit, dim, _factor) in _UNITS.items() if dim in ("time", "calendar")),
+    (alias for alias, (_unit, dim, _factor) in UNITS.items() if dim in ("time", "calendar")),
     key=lambda a: (-len(a), a),
 )
 """The words and characters of a unit of time or of the calendar, longest first."""
@@ -2294,7 +2317,7 @@ figures look: an expression over every unit word costs tens of microseconds a te
 _SMALLER_UNIT_RUNS = frozenset(
     a.encode()
     for a in _TIME_ALIASES
-    if _UNITS[a][0] not in ("year", "decade", "century") and a not in ("s", "m")
+    if UNITS[a][0] not in ("year", "decade", "century") and a not in ("s", "m")
 )
 """The units a second, smaller part of a duration is written in (``h`` stands for ``2h 30m``;
 ``s`` and ``m`` alone are too common a run of letters to test)."""
@@ -2324,14 +2347,14 @@ def _merge_compound_durations(s: str, raws: list[_Raw]) -> None:
         ):
             out.append(r)
             continue
-        unit, factor = r.unit, _UNITS[r.unit][2] if r.unit in _UNITS else None
+        unit, factor = r.unit, UNITS[r.unit][2] if r.unit in UNITS else None
         if r.dimension != lo.dimension:
             if lo.unit == "h" and r.unit == "m" and r.start - lo.end <= 1:  # "2h 30m"
-                unit, factor = "min", _UNITS["min"][2]
+                unit, factor = "min", UNITS["min"][2]
             else:
                 out.append(r)
                 continue
-        larger = _UNITS[lo.unit][2]
+        larger = UNITS[lo.unit][2]
         if factor is None or factor >= larger or r.value * factor >= larger:
             out.append(r)
             continue
