@@ -895,37 +895,18 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
     # every group in one call (each lookup by name is a call of its own)
     (dec, mi, mn, md2, fn, fd, sign, sign0, cur, cur2, m1, m2) = m.group(*_NUMBER_GROUPS[:12])
     unit_word, den, opq, par, xm, npct, exp = m.group(*_NUMBER_GROUPS[12:])
-    decimals, sig = 0, 1
-    # a decimal numeral is kept as integers (numerator, power of ten) until sign and scale
-    # are known: one Fraction is made, not three (Fraction arithmetic is comparatively slow)
-    written: Fraction | None = None
-    fiscal = False
-    numerator, tens = 0, 1
-    if mi is not None:
-        if int(md2) == 0:
-            return None
-        written = int(mi) + Fraction(int(mn), int(md2))
-    elif fn is not None:
-        first, second = int(fn), int(fd)
-        if second == 0:
-            return None
-        if len(fn) == 4 and 1900 <= first < 2100 and second in (first + 1, (first + 1) % 100):
-            # a fiscal year ("2018/19", "2018/2019") is the year it ends in, not a fraction
-            fiscal = True
-            written = Fraction(first + 1)
-        else:
-            written = Fraction(first, second)
-    else:  # _dec and the digits written, in one pass over the numeral
-        digits = _numeral(dec)
+    if mi is None and fn is None:  # a decimal (the common case, without a call)
+        written, flags, decimals, digits = None, 0, 0, _numeral(dec)
         if "." not in digits:
-            numerator = int(digits)
-            sig = len(digits.lstrip("0")) or 1
+            numerator, tens, sig = int(digits), 1, len(digits.lstrip("0")) or 1
         else:
             whole, frac = digits.split(".", 1)
             numerator, tens = int(whole + frac), 10 ** len(frac)
-            decimals = len(frac)
-            sig = len((whole + frac).lstrip("0")) or 1
-    flags = F_YEAR if fiscal else 0
+            decimals, sig = len(frac), len((whole + frac).lstrip("0")) or 1
+    elif (parts := _numeral_parts(mi, mn, md2, fn, fd)) is None:
+        return None
+    else:
+        written, numerator, tens, decimals, sig, flags = parts
     negative = (sign == "-") != (sign0 == "-")
     cur = cur or cur2
     mult_text = (m1 or m2 or "").strip()
@@ -974,6 +955,42 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
     ):
         # "the 1960s" is a decade, not 1,960 seconds
         return ("number", value, None, None, value, 1, 0, 3, F_YEAR | F_DECADE)
+    return _with_unit(value, (unit_word, den, opq, cur), upper, dec, (mult, decimals, sig, flags))
+
+
+def _numeral_parts(
+    mi: str | None, mn: str | None, md2: str | None, fn: str | None, fd: str | None
+) -> tuple[Fraction, int, int, int, int, int] | None:
+    """What :func:`_number` reads from a mixed number (``mi mn/md2``) or a fraction or fiscal
+    year (``fn/fd``), in the form of its decimal numerals: the value, 0 and 1 (no decimal digits
+    nor power of ten), no decimals, one significant digit, and the flags; ``None`` for a zero
+    denominator."""
+    if mi is not None:
+        if int(md2 or 0) == 0:
+            return None
+        return int(mi) + Fraction(int(mn or 0), int(md2 or 1)), 0, 1, 0, 1, 0
+    first, second = int(fn or 0), int(fd or 0)
+    if second == 0:
+        return None
+    if len(fn or "") == 4 and 1900 <= first < 2100 and second in (first + 1, (first + 1) % 100):
+        # a fiscal year ("2018/19", "2018/2019") is the year it ends in, not a fraction
+        return Fraction(first + 1), 0, 1, 0, 1, F_YEAR
+    return Fraction(first, second), 0, 1, 0, 1, 0
+
+
+def _with_unit(
+    value: Fraction,
+    unit_words: tuple[str | None, str | None, str | None, str | None],
+    upper: bool,
+    dec: str | None,
+    meta: tuple[int, int, int, int],
+) -> _Parsed:
+    """The parse of a figure of ``value`` with the unit its match names: ``unit_words`` (the
+    unit word, its denominator, the unit after ``per``/``/``, the currency sign), ``meta`` (scale
+    multiplier, decimals, significant digits and flags); a plain integer from 1900 to 2100 is
+    flagged a year."""
+    unit_word, den, opq, cur = unit_words
+    mult, decimals, sig, flags = meta
     if unit_word is None and opq is None:
         unit, dim, factor = None, None, _ONE
     elif upper and den is None and opq is None and unit_word in _UPPER_UNITS:
@@ -1386,7 +1403,6 @@ def _flags_in_context(
         elif end + 40 >= len(s):
             return 0
     flags = 0
-    value = p[1]
     if (last.isalpha() or last in "~≈.") and _ends_with_word(before, _APPROX_WORDS):
         flags |= F_APPROX
     if last.isalpha() and before.endswith(_BOUND_WORDS):
@@ -1403,6 +1419,7 @@ def _flags_in_context(
         flags |= F_DECREASE  # "a 6% decrease", "6% lower": the decrease a noun after it states
     if last == "=":
         flags |= F_RESULT
+    value = p[1]
     if value.denominator == 1 and value.numerator == 100 and p[2] == "%" and last in "*×":
         flags |= F_CONSTANT  # "[(a - b) / b] * 100%": the constant of a percentage formula
     elif (
@@ -1431,6 +1448,17 @@ def _flags_in_context(
         or (last != "" and last in "-+" and _MINUS_BEFORE.search(before + " ") is not None)
     ):
         flags |= F_OPERAND
+    if group != "num" or (p[7] <= 2 and p[6] == 0 and p[2] is None):  # _count_flags' figures
+        flags |= _count_flags(s, end, group, p, before)
+    return flags
+
+
+def _count_flags(s: str, end: int, group: str, p: _Parsed, before: str) -> int:
+    """:data:`F_COUNT` for a number that counts the context's items (``the two figures``, ``over
+    the three years shown``, ``the second half``), else 0."""
+    last = before[-1:]
+    value = p[1]
+    flags = 0
     if group == "half" or group == "shalf":
         if last.isalpha() and _ORDINAL_HALF.search(before + " ") is not None:
             flags |= F_COUNT
@@ -1488,32 +1516,35 @@ def scan(text: str | NormalizedText) -> Scan:
     Linear in the length of the text: every candidate position is tried once, left to right,
     and each distinct candidate text is parsed once per call (no memo survives the call)."""
     norm = text if isinstance(text, NormalizedText) else normalize(text)
+    words = letter_runs(norm.text)
+    raws, idents = _read_candidates(norm, words)
+    _read_special_forms(norm, words, raws)
+    separators = _merge_ranges(norm.text, raws)
+    return _scan_of(norm, words, raws, idents, separators)
+
+
+def _read_candidates(
+    norm: NormalizedText, words: frozenset[bytes]
+) -> tuple[list[_Raw], list[Ident]]:
+    """The quantities and identifiers that start at :func:`_candidates`' positions, left to
+    right, each candidate's text parsed once (a table cell's plain figure through
+    :data:`_SIMPLE`, anything else through the master expression of its first character)."""
     s = norm.text
     raws: list[_Raw] = []
     idents: list[Ident] = []
-    words = letter_runs(s)
     last_end = 0
-    memo: dict[tuple[str, str, bool], _Parsed | None] = {}
+    memo: _Parses = {}
     decrease_words = not words.isdisjoint(_DECREASE_WORDS)
-    urls = _url_spans(s)
-    u = 0
     # each master expression looked up on the first candidate that needs it (see _master_for)
-    master_other: re.Pattern[str] | None = None
-    master_digit: re.Pattern[str] | None = None
-    master_alpha: re.Pattern[str] | None = None
+    masters: dict[str, re.Pattern[str]] = {}
+    digit_master = None
     digit_kind = "digit" if words.isdisjoint(_NAMED_RUNS) else "named"
     m: re.Match[str] | None
     cells = "|" in s  # without a cell separator, the master expression does as well
     day_first: bool | None = None
-    for cand in _candidates(s, words):
+    for cand in _outside(_candidates(s, words), _url_spans(s)):
         if cand < last_end:
             continue
-        if urls:
-            while u < len(urls) and urls[u][1] <= cand:
-                u += 1
-            if u < len(urls) and urls[u][0] <= cand:
-                last_end = urls[u][1]
-                continue
         ch = s[cand]
         if (
             cells
@@ -1524,87 +1555,27 @@ def scan(text: str | NormalizedText) -> Scan:
             # (see _SIMPLE), at a fraction of the cost
             start, end = sm.span()
             last_end = end
-            group = "num"
-            written = sm.group()
-            if end - start > _MAX_NUMBER_CHARS:  # too long to be a quantity: an identifier
-                if (long := _long_number(written, start, end)) is not None:
-                    idents.append(long)
-                continue
-            key = (group, written, False)
-            p = memo.get(key, _NOTHING)
-            if p is _NOTHING:
-                p = memo[key] = _simple_number(sm["c"], sm["d"])
-            m = None
+            group, written, m = "num", sm.group(), None
+            p = _cell_figure(sm, written, memo, idents)
         else:
-            if "0" <= ch <= "9" or (ch > "\x7f" and ch.isdecimal()):  # what \d matches
-                if master_digit is None:
-                    master_digit = _master_for(digit_kind)
-                m = master_digit.match(s, cand)
-            elif "a" <= ch <= "z" and not (
-                (
-                    s.find("$", cand + 1, cand + 3) > 0
-                    or s[cand + 3 : cand + 4].isdigit()
-                    or s.startswith(("rs", "rm"), cand)
-                )
-                and _CUR_PREFIX.match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
-            ):
-                if master_alpha is None:
-                    master_alpha = _master_for("alpha")
-                m = master_alpha.match(s, cand)
+            if "0" <= ch <= "9" and digit_master is not None:  # the common case, without a call
+                m = digit_master.match(s, cand)
             else:
-                if master_other is None:
-                    master_other = _master_for("other")
-                m = master_other.match(s, cand)
+                m = _master_match(s, cand, ch, masters, digit_kind)
+                digit_master = masters.get(digit_kind)
             if m is None:
                 continue
             last_end = m.end()
-            lastgroup = m.lastgroup
-            if lastgroup is None or lastgroup in ("enum", "skip", "cite", "named"):
+            group = m.lastgroup or "skip"
+            if group in _NO_FIGURE_GROUPS:
                 continue
-            group = lastgroup
             start, end = m.span()
             written = m.group()
-            if group == "ident":
-                idents.append(_ident(written, start, end))
-                continue
-            if group == "glued":  # "100mph", "220V", "1080p": a figure with a unit we do not know
-                if m["gsuf"] not in _ORDINAL_SUFFIXES:  # "3rd", "5th" are no claims of a figure
-                    idents.append(Ident(written, start, end, _dec(m["gnum"])))
-                continue
-            if group == "ver":  # a version or an address (2.3.1, 192.168.1.1): no quantity
-                idents.append(Ident(written, start, end, Fraction(int(written.split(".", 1)[0]))))
-                continue
-            if group == "legal":
-                idents.append(Ident(re.sub(r"[\s()]", "", written), start, end, None))
-                continue
-            if group == "num" and end - start > _MAX_NUMBER_CHARS:  # as in the cell path above
-                if (long := _long_number(written, start, end)) is not None:
-                    idents.append(long)
-                continue
-            upper = False
-            if group == "sdate":  # the text's convention, decided once per text
-                if day_first is None:
-                    day_first = "/" in s and _DAY_FIRST.search(s) is not None
-                upper = day_first
-            elif group == "num":
-                mt = m["m1"] or m["m2"]
-                if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
-                    a = m.start("m1") if m["m1"] else m.start("m2")
-                    upper = (
-                        is_upper_in_original(norm, a, a + 1, alpha_only=False)
-                        or (UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
-                        or _COUNTED_AFTER().match(s, m.end()) is not None
-                        or _code_before(norm, cand)  # "EUR 5m", "GBP 2.5m": millions
-                    )
-                elif m["nunit"] in _UPPER_UNITS:  # "5 MW" is mega, "5 mW" milli
-                    a = m.start("nunit")
-                    upper = is_upper_in_original(norm, a, a + 1, alpha_only=False)
-            key = (group, written, upper)
-            p = memo.get(key, _NOTHING)
-            if p is _NOTHING:
-                p = memo[key] = _parse(group, m, upper)
-            if p is None:
-                continue
+            if group == "sdate" and day_first is None:  # the text's convention, decided once
+                day_first = "/" in s and _DAY_FIRST.search(s) is not None
+            p = _master_figure(norm, m, group, written, cand, bool(day_first), memo, idents)
+        if p is None:
+            continue
         if (
             group == "num"
             and p[2] is None
@@ -1612,48 +1583,209 @@ def scan(text: str | NormalizedText) -> Scan:
             and s[start - 1] == " "
             and s[start - 2].isalpha()
         ):
-            acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
-            word = acro.group(1) if acro is not None else ""
-            code = _CURRENCY_CODES.get(word)
-            if (
-                acro is not None
-                and (code is not None or word not in _NOT_ACRONYMS)
-                and is_upper_in_original(norm, acro.start(1), acro.end(1))
-            ):
-                if code is not None:  # "USD 9.9 billion": the figure's currency
-                    start = acro.start(1)
-                    value = p[1]
-                    if start and s[start - 1] == "-" and (start == 1 or not s[start - 2].isalnum()):
-                        start -= 1  # "-USD 8,137 thousand": the sign before the code
-                        value = -value
-                    p = (p[0], value, code, f"currency-{code}", value, *p[5:])
-                else:
-                    number = p[1]
-                    if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
-                        number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
-                    idents.append(Ident(f"{word} {written}", acro.start(1), end, number))
-                    continue
+            start, p, ident = _after_acronym(norm, start, end, written, p)
+            if ident is not None:
+                idents.append(ident)
+                continue
         if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
             start, end, p = _latex_math(s, start, end, p)
         kind, value, unit, dim, base, mult, decimals, sig, flags = p
-        if flags & F_PAREN and p[0] == "number" and m is not None:
-            dec = m["dec"] or ""
-            # "(35) million": a scale word after the bracket writes an accounting negative too
-            # ("(5 million)" is an aside)
-            scaled = mult != 1 and bool(dec) and s.startswith(")", m.end("dec"))
-            if (
-                m["cur"]
-                or m["cur2"]
-                or "," in dec
-                or "." in dec
-                or scaled
-                or _is_cell(s, start, end)
-            ):
-                value, base = -value, -base
+        if (
+            flags & F_PAREN
+            and kind == "number"
+            and m is not None
+            and _accounting(s, m, start, end, mult)
+        ):
+            value, base = -value, -base
         if s.endswith(("minus ", "negative "), 0, start) and value > 0:
             start, value, base = _sign_word(s, start, value, base)
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
+    return raws, idents
+
+
+_Parses = dict[tuple[str, str, bool], _Parsed | None]
+"""The parse of each distinct candidate text of one scan: (group, text, upper) -> parse."""
+
+
+def _outside(positions: list[int], spans: list[tuple[int, int]]) -> list[int]:
+    """``positions`` (ascending) that lie in none of ``spans`` (ascending, disjoint)."""
+    if not spans:
+        return positions
+    out = []
+    u = 0
+    for pos in positions:
+        while u < len(spans) and spans[u][1] <= pos:
+            u += 1
+        if u == len(spans) or pos < spans[u][0]:
+            out.append(pos)
+    return out
+
+
+def _cell_figure(
+    sm: re.Match[str], written: str, memo: _Parses, idents: list[Ident]
+) -> _Parsed | None:
+    """The parse of a :data:`_SIMPLE` match (a table cell's plain figure), ``None`` when it is
+    too long to be a figure."""
+    if len(written) > _MAX_NUMBER_CHARS and _is_identifier("num", sm, written, idents):
+        return None
+    key = ("num", written, False)
+    p: _Parsed | None = memo.get(key, _NOTHING)
+    if p is _NOTHING:
+        p = memo[key] = _simple_number(sm["c"], sm["d"])
+    return p
+
+
+def _master_figure(
+    norm: NormalizedText,
+    m: re.Match[str],
+    group: str,
+    written: str,
+    cand: int,
+    day_first: bool,
+    memo: _Parses,
+    idents: list[Ident],
+) -> _Parsed | None:
+    """The parse of a master expression match of ``group``, ``None`` when it is no quantity
+    (an identifier goes to ``idents``); ``day_first``: the text writes slashed dates day
+    first."""
+    if (group in _IDENTIFIER_GROUPS or len(written) > _MAX_NUMBER_CHARS) and _is_identifier(
+        group, m, written, idents
+    ):
+        return None
+    upper = False
+    if group == "sdate":
+        upper = day_first
+    elif group == "num" and (m["m1"] or m["m2"] or m["nunit"]):  # a scale or unit after it
+        upper = _upper_case_reading(norm, m, cand)
+    key = (group, written, upper)
+    p: _Parsed | None = memo.get(key, _NOTHING)
+    if p is _NOTHING:
+        p = memo[key] = _parse(group, m, upper)
+    return p
+
+
+_NO_FIGURE_GROUPS = frozenset(("enum", "skip", "cite", "named"))
+"""Master expression groups that are read and skipped: an enumerator, a list skip, a citation,
+a name holding a number."""
+
+
+def _master_match(
+    s: str, cand: int, ch: str, masters: dict[str, re.Pattern[str]], digit_kind: str
+) -> re.Match[str] | None:
+    """The master expression of the candidate's first character ``ch`` matched at ``cand``;
+    ``masters`` holds the expressions this text has needed so far."""
+    if "0" <= ch <= "9" or (ch > "\x7f" and ch.isdecimal()):  # what \d matches
+        kind = digit_kind
+    elif "a" <= ch <= "z" and not (
+        (
+            s.find("$", cand + 1, cand + 3) > 0
+            or s[cand + 3 : cand + 4].isdigit()
+            or s.startswith(("rs", "rm"), cand)
+        )
+        and _CUR_PREFIX.match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
+    ):
+        kind = "alpha"
+    else:
+        kind = "other"
+    master = masters.get(kind)
+    if master is None:
+        master = masters[kind] = _master_for(kind)
+    return master.match(s, cand)
+
+
+_IDENTIFIER_GROUPS = frozenset(("ident", "glued", "ver", "legal"))
+"""Master expression groups that are identifiers, not quantities (see :func:`_is_identifier`)."""
+
+
+def _is_identifier(group: str, m: re.Match[str], written: str, idents: list[Ident]) -> bool:
+    """Whether the match of ``group`` is no quantity: an identifier (appended to ``idents``
+    when it has a reading) or a numeral too long to be a figure."""
+    start, end = m.span()
+    if group == "num":
+        if end - start <= _MAX_NUMBER_CHARS:
+            return False
+        if (long := _long_number(written, start, end)) is not None:  # an identifier
+            idents.append(long)
+    elif group == "ident":
+        idents.append(_ident(written, start, end))
+    elif group == "glued":  # "100mph", "220V", "1080p": a figure with a unit we do not know
+        if m["gsuf"] not in _ORDINAL_SUFFIXES:  # "3rd", "5th" are no claims of a figure
+            idents.append(Ident(written, start, end, _dec(m["gnum"])))
+    elif group == "ver":  # a version or an address (2.3.1, 192.168.1.1): no quantity
+        idents.append(Ident(written, start, end, Fraction(int(written.split(".", 1)[0]))))
+    elif group == "legal":
+        idents.append(Ident(re.sub(r"[\s()]", "", written), start, end, None))
+    else:
+        return False
+    return True
+
+
+def _upper_case_reading(norm: NormalizedText, m: re.Match[str], cand: int) -> bool:
+    """Whether a ``num`` match's case-sensitive scale or unit is read in its upper-case sense:
+    ``5M``, ``$5m``, ``5m customers``, ``EUR 5m`` (millions, not metres), ``5 MW`` (mega)."""
+    mt = m["m1"] or m["m2"]
+    if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
+        a = m.start("m1") if m["m1"] else m.start("m2")
+        return (
+            is_upper_in_original(norm, a, a + 1, alpha_only=False)
+            or (UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
+            or _COUNTED_AFTER().match(norm.text, m.end()) is not None
+            or _code_before(norm, cand)  # "EUR 5m", "GBP 2.5m": millions
+        )
+    if m["nunit"] in _UPPER_UNITS:  # "5 MW" is mega, "5 mW" milli
+        a = m.start("nunit")
+        return is_upper_in_original(norm, a, a + 1, alpha_only=False)
+    return False
+
+
+def _after_acronym(
+    norm: NormalizedText, start: int, end: int, written: str, p: _Parsed
+) -> tuple[int, _Parsed, Ident | None]:
+    """A figure without a unit after an upper-case word and a blank: after a currency code
+    (``USD 9.9 billion``, ``-USD 8,137 thousand``), its start and parse in that currency; after
+    another acronym (``FY 19``, ``Q 3``), an identifier; else as it was."""
+    s = norm.text
+    acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
+    if acro is None:
+        return start, p, None
+    word = acro.group(1)
+    code = _CURRENCY_CODES.get(word)
+    if (code is None and word in _NOT_ACRONYMS) or not is_upper_in_original(
+        norm, acro.start(1), acro.end(1)
+    ):
+        return start, p, None
+    if code is None:
+        number = p[1]
+        if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
+            number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
+        return start, p, Ident(f"{word} {written}", acro.start(1), end, number)
+    start = acro.start(1)
+    value = p[1]
+    if start and s[start - 1] == "-" and (start == 1 or not s[start - 2].isalnum()):
+        start -= 1  # "-USD 8,137 thousand": the sign before the code
+        value = -value
+    return start, (p[0], value, code, f"currency-{code}", value, *p[5:]), None
+
+
+def _accounting(s: str, m: re.Match[str], start: int, end: int, mult: int) -> bool:
+    """Whether a figure in brackets is an accounting negative (``(1,234)``, ``$(35)``, ``(35)
+    million``, a bracketed table cell) rather than an aside (``(5 million)``, ``(3)``)."""
+    dec = m["dec"] or ""
+    # "(35) million": a scale word after the bracket writes an accounting negative too
+    # ("(5 million)" is an aside)
+    scaled = mult != 1 and bool(dec) and s.startswith(")", m.end("dec"))
+    return bool(
+        m["cur"] or m["cur2"] or "," in dec or "." in dec or scaled or _is_cell(s, start, end)
+    )
+
+
+def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: list[_Raw]) -> None:
+    """Add to ``raws`` what the master expression does not read, each pass run only when the
+    text's words or characters say it may find something: other scripts, foreign dates, Roman
+    numerals, ages by decade, colon durations, time and a half, shares of a scale, powers of ten;
+    and join date spans and compound durations."""
+    s = norm.text
     if not s.isascii() or not words.isdisjoint(_FOREIGN_KEYS) or _glued(s):
         _other_scripts(s, words, raws)
     if foreign_dates_possible(s, words):
@@ -1679,7 +1811,17 @@ def scan(text: str | NormalizedText) -> Scan:
         or (not s.isascii() and _CJK_COMPOUND_DURATION.search(s) is not None)
     ):
         _merge_compound_durations(s, raws)
-    separators = _merge_ranges(s, raws)
+
+
+def _scan_of(
+    norm: NormalizedText,
+    words: frozenset[bytes],
+    raws: list[_Raw],
+    idents: list[Ident],
+    separators: list[tuple[int, int]],
+) -> Scan:
+    """The :class:`Scan` of the quantities read (``raws``, normalised offsets), their spans
+    mapped back to the original text."""
     orig = norm.original
     norm_spans = tuple((r.start, r.end) for r in raws)
     # fields in declaration order (positional is faster): text, span, kind, value, unit,
