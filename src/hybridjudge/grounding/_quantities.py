@@ -28,6 +28,7 @@ from hybridjudge.grounding._errors import GroundingTypeError
 from hybridjudge.grounding._languages import (
     CJK_COUNTERS,
     CJK_NUMERAL,
+    CJK_NUMERAL_HINT,
     CJK_PERCENT,
     CJK_SCALES,
     FOREIGN_AMBIGUOUS,
@@ -1794,7 +1795,7 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         _roman_numerals(norm, words, raws)
     if b"in" in words and ("0s" in s or not words.isdisjoint(_DECADE_WORDS)):
         _ages_by_decade(s, raws)
-    if s.count(":") >= 2:
+    if s.count(":") >= 2 and _COLON_DURATION_HINT.search(s) is not None:
         _colon_durations(s, raws)
     if b"time" in words and b"half" in words:
         _time_and_a_half(s, raws)
@@ -1874,7 +1875,8 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
     """Add CJK numerals with units (``三十天``) and French/German/Spanish number words with
     accented letters or in ASCII (``trente jours``, ``dreißig Tagen``) that no English pattern
     read, keeping ``raws`` sorted and without overlaps."""
-    if s.isascii():  # no CJK or Korean character: only the number words can be there
+    if s.isascii() or CJK_NUMERAL_HINT.search(s) is None:
+        # no CJK numeral nor scale character: only the number words can be there
         words_read = _foreign(s, words)
         if words_read:
             _merge_into(raws, words_read)
@@ -2029,6 +2031,9 @@ def _ages_by_decade(s: str, raws: list[_Raw]) -> None:
 _COLON_DURATION = re.compile(
     r"(?<![\w:.,/])(?P<h>\d{1,3}):(?P<m>[0-5]\d):(?P<s>[0-5]\d(?:\.\d{1,3})?)(?![\w:]|[.,]\d)"
 )
+_COLON_DURATION_HINT = re.compile(r":[0-5]\d:")
+"""What every :data:`_COLON_DURATION` holds, found from its literal ``:`` (the full expression
+starts with a look-behind, so the engine tries it at every position)."""
 _CLOCK_BEFORE = re.compile(r"(?<![\w])(?:at|until|till|from|by|since|before|after)[ \t]+\Z")
 _CLOCK_AFTER = re.compile(r"[ \t]*(?:am|pm|a\.m|p\.m|utc|gmt|[a-z]st|[a-z]dt)(?![\w])")
 
