@@ -1421,11 +1421,12 @@ def _flags_in_context(
     if last == "=":
         flags |= F_RESULT
     value = p[1]
-    if value.denominator == 1 and value.numerator == 100 and p[2] == "%" and last in "*×":
+    # the value as an integer, read once (a Fraction's numerator and denominator are properties)
+    whole = value.numerator if value.denominator == 1 else None
+    if whole == 100 and p[2] == "%" and last in "*×":
         flags |= F_CONSTANT  # "[(a - b) / b] * 100%": the constant of a percentage formula
     elif (
-        value.denominator == 1
-        and value.numerator in _CONSTANTS
+        whole in _CONSTANTS
         and p[2] is None
         and not p[8] & F_OWN_SCALE
         and (
@@ -1435,13 +1436,13 @@ def _flags_in_context(
                 and before.endswith(_OPERATOR_WORDS)
                 and _OPERATOR_WORD_BEFORE.search(before) is not None
             )
-            or (value.numerator == 100 and _OPERATOR_AFTER.match(s, end) is not None)
-            or (value.numerator == 1 and last != "" and last in "-+")
-            or (value.numerator == 1 and _ratio_to_one(s, start, before))
+            or (whole == 100 and _OPERATOR_AFTER.match(s, end) is not None)
+            or (whole == 1 and last != "" and last in "-+")
+            or (whole == 1 and _ratio_to_one(s, start, before))
         )
     ):
         flags |= F_CONSTANT
-    if _is_scale_identity(before, s, end, value):
+    if whole in _SCALE_POWERS and _is_scale_identity(before, s, end, value):
         flags |= F_CONSTANT  # "(since 1 billion is equal to 1,000 million)": a definition
     if group == "num" and (
         (last != "" and last in "(=+*/×÷")
@@ -1536,9 +1537,9 @@ def _read_candidates(
     last_end = 0
     memo: _Parses = {}
     decrease_words = not words.isdisjoint(_DECREASE_WORDS)
-    # each master expression looked up on the first candidate that needs it (see _master_for)
-    masters: dict[str, re.Pattern[str]] = {}
-    digit_master = None
+    # the master expression of each first character but a-z (whose depends on what follows),
+    # looked up on the first candidate that needs it (see _master_for)
+    by_char: dict[str, re.Pattern[str]] = {}
     digit_kind = "digit" if words.isdisjoint(_NAMED_RUNS) else "named"
     m: re.Match[str] | None
     cells = "|" in s  # without a cell separator, the master expression does as well
@@ -1559,12 +1560,11 @@ def _read_candidates(
             group, written, m = "num", sm.group(), None
             p = _cell_figure(sm, written, memo, idents)
         else:
-            if "0" <= ch <= "9" and digit_master is not None:  # the common case, without a call
-                m = digit_master.match(s, cand)
-            else:
-                m = _master_match(s, cand, ch, masters, digit_kind)
-                digit_master = masters.get(digit_kind)
-            if m is None:
+            if (master := by_char.get(ch)) is None:
+                master = _master_at(s, cand, ch, digit_kind)
+                if not "a" <= ch <= "z":
+                    by_char[ch] = master
+            if (m := master.match(s, cand)) is None:
                 continue
             last_end = m.end()
             group = m.lastgroup or "skip"
@@ -1671,11 +1671,10 @@ _NO_FIGURE_GROUPS = frozenset(("enum", "skip", "cite", "named"))
 a name holding a number."""
 
 
-def _master_match(
-    s: str, cand: int, ch: str, masters: dict[str, re.Pattern[str]], digit_kind: str
-) -> re.Match[str] | None:
-    """The master expression of the candidate's first character ``ch`` matched at ``cand``;
-    ``masters`` holds the expressions this text has needed so far."""
+def _master_at(s: str, cand: int, ch: str, digit_kind: str) -> re.Pattern[str]:
+    """The master expression for the candidate at ``cand``, whose first character is ``ch``
+    (``digit_kind``: the text's kind of digit candidates); it depends on ``ch`` alone but for a
+    letter ``a``-``z``."""
     if "0" <= ch <= "9" or (ch > "\x7f" and ch.isdecimal()):  # what \d matches
         kind = digit_kind
     elif "a" <= ch <= "z" and not (
@@ -1689,10 +1688,7 @@ def _master_match(
         kind = "alpha"
     else:
         kind = "other"
-    master = masters.get(kind)
-    if master is None:
-        master = masters[kind] = _master_for(kind)
-    return master.match(s, cand)
+    return _master_for(kind)
 
 
 _IDENTIFIER_GROUPS = frozenset(("ident", "glued", "ver", "legal"))
