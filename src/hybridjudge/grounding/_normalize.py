@@ -19,6 +19,7 @@ exact.
 from __future__ import annotations
 
 import html
+import operator
 import re
 import unicodedata
 from bisect import bisect_right
@@ -180,6 +181,13 @@ _SPACED_DECIMAL = lazy(
 ``12 500,5 Euro``): the comma is its decimal sign (or groups it), no cell separator."""
 
 
+_COMMA = re.compile(",")
+_TWO_DIGIT_GROUP = re.compile(r",\d\d,")
+"""Two digits between commas: every figure of :data:`_INDIAN_GROUPED` holds them (``1,50,000``),
+so a line without them needs no look at :data:`_INDIAN_SIGNAL` (a literal-first search)."""
+_start = operator.methodcaller("start")
+
+
 def _csv_cells(text: str) -> str:
     """``text`` with the commas that separate the cells of a CSV row (``Segment,2019,2018``)
     written as ``|``, the cell separator the checks read (one character for one: offsets do
@@ -192,15 +200,18 @@ def _csv_cells(text: str) -> str:
     indian: bool | None = None  # decided once per text, on the first row's need
     for line in text.split("\n"):
         if line.count(",") >= 2 and ", " not in line and "|" not in line and "\t" not in line:
-            if indian is None:
-                indian = _INDIAN_SIGNAL.search(text) is not None
-            grouping = _indian_commas(line) if indian else frozenset()
+            grouping: frozenset[int] = frozenset()
+            if _TWO_DIGIT_GROUP.search(line) is not None:  # what an Indian grouping holds
+                if indian is None:
+                    indian = _INDIAN_SIGNAL.search(text) is not None
+                if indian:
+                    grouping = _indian_commas(line)
             if " " in line:
                 grouping = grouping | {m.start("c") for m in _SPACED_DECIMAL().finditer(line)}
             separators = [
                 k
-                for k, ch in enumerate(line)
-                if ch == "," and k not in grouping and not _groups(line, k)
+                for k in map(_start, _COMMA.finditer(line))  # the commas, not every character
+                if k not in grouping and not _groups(line, k)
             ]
             if len(separators) >= 2:
                 if out is None:
