@@ -35,6 +35,12 @@ is the least disturbed measurement). Sections (``--only`` picks some):
     the data set is absent: see ``validity/README.md``) against their evidence pages, text as a PDF
     extractor returns it (a cell per line, ``$`` on its own line): first call and prepared, as
     ``tatqa``.
+``answerscan``
+    The answer side alone (issue 33, point 4): ``scan`` (normalising included) of each
+    FinanceBench oracle answer, and ``normalize`` alone, against opengate-grounding's whole
+    check of the same record (answer, evidence pages, question); per answer the fastest of
+    ``--scan-rounds`` interleaved calls, then the median and mean over the answers. Skipped with
+    a message when the data set is absent.
 ``floor``
     What the TAT-QA first-call target allows in pure Python: a deliberately minimal checker
     (one ``findall`` of digit strings per context, their float values in a set, and for an
@@ -90,6 +96,7 @@ SECTIONS = (
     "opengate",
     "tatqa",
     "financebench",
+    "answerscan",
     "floor",
     "pages",
     "many",
@@ -455,18 +462,64 @@ def _financebench() -> ModuleType:
     return module
 
 
-def bench_financebench(rounds: int) -> None:
+def _financebench_jobs(section: str) -> list[Job]:
+    """FinanceBench's oracle answers as jobs, or none (with a message naming ``section``) when
+    the data set is absent."""
     fb = _financebench()
     if not (fb.DATA / "questions_dev.jsonl").is_file():
-        print(f"\nFinanceBench: not found at {fb.DATA}, section skipped")
+        print(f"\n{section}: not found at {fb.DATA}, section skipped")
+        return []
+    return [(a.answer, a.pages, a.question) for a in fb.load_answers(fb.DATA)]
+
+
+def bench_financebench(rounds: int) -> None:
+    jobs = _financebench_jobs("FinanceBench")
+    if not jobs:
         return
-    jobs: list[Job] = [(a.answer, a.pages, a.question) for a in fb.load_answers(fb.DATA)]
     sizes = sorted(sum(len(p) for p in passages) for _, passages, _ in jobs)
     _header(
         f"FinanceBench: {len(jobs)} oracle answers on their evidence pages as a PDF extractor "
         f"returns them (median {sizes[len(sizes) // 2]:,} characters); fastest of {rounds}"
     )
     _print_first_calls(jobs, rounds)
+
+
+def bench_answer_scan(rounds: int) -> None:
+    from hybridjudge.grounding._normalize import normalize
+    from hybridjudge.grounding._quantities import scan
+
+    jobs = _financebench_jobs("FinanceBench answers")
+    if not jobs:
+        return
+    n = len(jobs)
+    best: dict[str, list[float]] = {k: [float("inf")] * n for k in ("scan", "normalize", "og")}
+    calls: dict[str, Callable[[Job], object]] = {
+        "scan": lambda job: scan(job[0]),
+        "normalize": lambda job: normalize(job[0]),
+        "og": lambda job: _og(*job),
+    }
+    with _no_gc():
+        for r in range(rounds):
+            for i, job in enumerate(jobs):
+                names = list(calls) if (r + i) % 2 == 0 else list(reversed(calls))
+                for name in names:
+                    t0 = time.perf_counter()
+                    calls[name](job)
+                    elapsed = time.perf_counter() - t0
+                    if elapsed < best[name][i]:
+                        best[name][i] = elapsed
+    chars = sorted(len(answer) for answer, _, _ in jobs)
+    _header(
+        f"FinanceBench answers alone: {n} oracle answers (median {chars[n // 2]:,} characters); "
+        f"ours: scan of the answer, theirs: the whole check of the record; fastest of {rounds}"
+    )
+    theirs_med = statistics.median(best["og"]) * 1e6
+    theirs_mean = statistics.fmean(best["og"]) * 1e6
+    for name, label in (("scan", "scan(answer)"), ("normalize", "normalize(answer) only")):
+        ours_med = statistics.median(best[name]) * 1e6
+        print(_ratio_line(f"{label}, median", ours_med, theirs_med))
+        print(_ratio_line(f"{label}, mean", statistics.fmean(best[name]) * 1e6, theirs_mean))
+    print("  target: the scan of an answer well under the peer's whole check (< 1.0x)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -884,6 +937,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="OpenGATE timed rounds (200)")
     parser.add_argument("--tatqa-rounds", type=int, default=3, help="TAT-QA timed rounds (3)")
+    parser.add_argument("--scan-rounds", type=int, default=20, help="answerscan timed rounds (20)")
     parser.add_argument("--max-mb", type=int, default=10, help="largest size of `linear` (10)")
     parser.add_argument("--memory-mb", type=int, default=50, help="context size of `memory` (50)")
     parser.add_argument(
@@ -908,6 +962,7 @@ def main(argv: list[str] | None = None) -> int:
         "opengate": lambda: bench_opengate(args.rounds),
         "tatqa": lambda: bench_tatqa(args.tatqa_rounds),
         "financebench": lambda: bench_financebench(args.tatqa_rounds),
+        "answerscan": lambda: bench_answer_scan(args.scan_rounds),
         "floor": lambda: bench_floor(args.tatqa_rounds),
         "pages": lambda: bench_pages((10_000, 100_000, 1_000_000)),
         "many": bench_many,

@@ -115,7 +115,7 @@ def test_an_english_word_that_is_a_number_elsewhere_compiles_no_foreign_expressi
 # --- alternations of literal words written as a trie (_quantities._alt) ------------------------
 
 _WORD_LISTS = {
-    "units": list(_quantities._UNITS),
+    "units": list(_quantities.UNITS),
     "months": list(_quantities._MONTHS),
     "number words": [*_quantities._SMALL, *_quantities._TENS, "hundred", "thousand", "million"],
 }

@@ -29,10 +29,10 @@ from hybridjudge.grounding._models import Quantity
 from hybridjudge.grounding._normalize import continental_reading, letter_runs
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
-    _Q_BASE,
-    _Q_CLOSE,
-    _Q_DIM,
-    _Q_OPEN,
+    Q_BASE,
+    Q_CLOSE,
+    Q_DIM,
+    Q_OPEN,
     Scan,
     placeholder_of,
     scan,
@@ -72,7 +72,7 @@ _NEG = lazy(
 _CLAUSE_BREAK = re.compile(
     r"[.;:!?\n,。；！？，、]|(?<!\w)(?:but|however|whereas|although|though)(?!\w)"
 )
-_WORDISH = re.compile(r"[^\W_]+|" + _Q_OPEN + "[^" + _Q_CLOSE + "]*" + _Q_CLOSE)
+_WORDISH = re.compile(r"[^\W_]+|" + Q_OPEN + "[^" + Q_CLOSE + "]*" + Q_CLOSE)
 _CLAUSE_LOOKBACK = 240
 
 
@@ -157,15 +157,15 @@ def canonicalize(sc: Scan) -> Canonical:
 
 
 def _quantity_pattern(q: Quantity) -> str:
-    any_raw = f"{_Q_OPEN}[^{_Q_DIM}]*{_Q_DIM}"
+    any_raw = f"{Q_OPEN}[^{Q_DIM}]*{Q_DIM}"
     if q.kind == "date":
         v = int(q.value)
         if v // 10000 == 0:
-            return f"{_Q_OPEN}\\d{{4}}{v % 10000:04d}{_Q_DIM}[^{_Q_CLOSE}]*{_Q_CLOSE}"
+            return f"{Q_OPEN}\\d{{4}}{v % 10000:04d}{Q_DIM}[^{Q_CLOSE}]*{Q_CLOSE}"
         return re.escape(placeholder(q))
     if q.dimension is None:
-        return f"{_Q_OPEN}{re.escape(str(q.value))}{_Q_DIM}[^{_Q_CLOSE}]*{_Q_CLOSE}"
-    return f"{any_raw}{re.escape(q.dimension)}{_Q_BASE}{re.escape(str(q.base_value))}{_Q_CLOSE}"
+        return f"{Q_OPEN}{re.escape(str(q.value))}{Q_DIM}[^{Q_CLOSE}]*{Q_CLOSE}"
+    return f"{any_raw}{re.escape(q.dimension)}{Q_BASE}{re.escape(str(q.base_value))}{Q_CLOSE}"
 
 
 def _quantity_literal(q: Quantity) -> str:
@@ -173,11 +173,11 @@ def _quantity_literal(q: Quantity) -> str:
     if q.kind == "date":
         v = int(q.value)
         if v // 10000 == 0:
-            return f"{v % 10000:04d}{_Q_DIM}date{_Q_BASE}"
+            return f"{v % 10000:04d}{Q_DIM}date{Q_BASE}"
         return placeholder(q)
     if q.dimension is None:
-        return f"{_Q_OPEN}{q.value}{_Q_DIM}"
-    return f"{_Q_DIM}{q.dimension}{_Q_BASE}{q.base_value}{_Q_CLOSE}"
+        return f"{Q_OPEN}{q.value}{Q_DIM}"
+    return f"{Q_DIM}{q.dimension}{Q_BASE}{q.base_value}{Q_CLOSE}"
 
 
 @dataclass(frozen=True, slots=True)

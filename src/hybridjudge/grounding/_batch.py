@@ -247,69 +247,82 @@ def check_many(
         try:
             record = as_record(CheckRecord, index, item)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(str(p) for p in first.get("loc", ())) or "record"
-            more = len(exc.errors()) - 1
-            error = f"field {field!r}: {first.get('msg')}" + (
-                f" (and {more} more problem(s))" if more else ""
-            )
-            outcomes.append(
-                CheckOutcome(index=index, id=record_id(index, item), status="failed", error=error)
-            )
+            outcomes.append(_invalid_outcome(index, item, exc))
             continue
         alive.append(record)  # keeps its objects alive, so their ids stay unique in this call
-        # records built from one case share its objects: compute each case's key once
-        ident = (id(record.context), id(record.anchors), id(record.allowed_numbers))
-        ident_key = (ident, record.question, record.answerable)
-        key = keys.get(ident_key)
-        if key is None:
-            key = keys[ident_key] = _case_key(record)
-        checker = checkers.get(key)
-        if checker is None:
-            try:
-                checker = GroundingChecker(
-                    list(record.context),
-                    question=record.question,
-                    anchors=record.anchors,
-                    answerable=record.answerable,
-                    allowed_numbers=record.allowed_numbers,
-                    abstain_markers=abstain_markers,
-                )
-            except (GroundingTypeError, GroundingInputError) as exc:
-                checker = str(exc)
-            checkers[key] = checker
-        if isinstance(checker, str):
-            outcome = CheckOutcome(
-                index=index,
-                id=record.id,
-                status="failed",
-                error=checker,
-                metadata=record.metadata,
-            )
-        else:
-            try:
-                report = checker.check(record.answer)
-            except (GroundingTypeError, GroundingInputError) as exc:
-                outcome = CheckOutcome(
-                    index=index,
-                    id=record.id,
-                    status="failed",
-                    error=str(exc),
-                    metadata=record.metadata,
-                )
-            else:
-                outcome = CheckOutcome.model_construct(  # every field is ours: no validation
-                    index=index,
-                    id=record.id,
-                    status="checked",
-                    report=report,
-                    elapsed_ms=(time.perf_counter() - start) * 1000.0,
-                    metadata=record.metadata,
-                )
-        outcomes.append(outcome)
+        checker = _checker_for(record, abstain_markers, keys, checkers)
+        outcomes.append(_outcome_of(index, record, checker, start))
         if progress is not None and (index + 1) % _PROGRESS_EVERY == 0:
             progress(index + 1, total)
     if progress is not None:
         progress(total, total)
     prepared = sum(not isinstance(c, str) for c in checkers.values())
     return CheckBatch(outcomes=tuple(outcomes), prepared_cases=prepared)
+
+
+def _invalid_outcome(index: int, item: object, exc: ValidationError) -> CheckOutcome:
+    """The ``failed`` outcome of a record that is no :class:`CheckRecord`: its first problem
+    (field and message) and how many more there are."""
+    first = exc.errors()[0]
+    field = ".".join(str(p) for p in first.get("loc", ())) or "record"
+    more = len(exc.errors()) - 1
+    error = f"field {field!r}: {first.get('msg')}" + (
+        f" (and {more} more problem(s))" if more else ""
+    )
+    return CheckOutcome(index=index, id=record_id(index, item), status="failed", error=error)
+
+
+def _checker_for(
+    record: CheckRecord,
+    abstain_markers: Sequence[str] | None,
+    keys: dict[object, object],
+    checkers: dict[object, GroundingChecker | str],
+) -> GroundingChecker | str:
+    """The prepared checker of ``record``'s case, built on its first record (``checkers`` by
+    case key), or the message of the error that building it raised."""
+    # records built from one case share its objects: compute each case's key once
+    ident = (id(record.context), id(record.anchors), id(record.allowed_numbers))
+    ident_key = (ident, record.question, record.answerable)
+    key = keys.get(ident_key)
+    if key is None:
+        key = keys[ident_key] = _case_key(record)
+    checker = checkers.get(key)
+    if checker is None:
+        try:
+            checker = GroundingChecker(
+                list(record.context),
+                question=record.question,
+                anchors=record.anchors,
+                answerable=record.answerable,
+                allowed_numbers=record.allowed_numbers,
+                abstain_markers=abstain_markers,
+            )
+        except (GroundingTypeError, GroundingInputError) as exc:
+            checker = str(exc)
+        checkers[key] = checker
+    return checker
+
+
+def _outcome_of(
+    index: int, record: CheckRecord, checker: GroundingChecker | str, start: float
+) -> CheckOutcome:
+    """The outcome of checking ``record``'s answer with ``checker`` (an error message: the case
+    could not be prepared); ``start``: when its handling began (``time.perf_counter``)."""
+    if isinstance(checker, str):
+        return CheckOutcome(
+            index=index, id=record.id, status="failed", error=checker, metadata=record.metadata
+        )
+    try:
+        report = checker.check(record.answer)
+    except (GroundingTypeError, GroundingInputError) as exc:
+        return CheckOutcome(
+            index=index, id=record.id, status="failed", error=str(exc), metadata=record.metadata
+        )
+    return CheckOutcome.model_construct(  # every field is ours: no validation
+        index=index,
+        id=record.id,
+        status="checked",
+        report=report,
+        elapsed_ms=(time.perf_counter() - start) * 1000.0,
+        metadata=record.metadata,
+    )

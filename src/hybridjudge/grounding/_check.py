@@ -76,10 +76,6 @@ from hybridjudge.grounding._models import (
 from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
-    _FRACTION_DENOMINATORS,
-    _FRACTION_NUMERATORS,
-    _HALF,
-    _UNITS,
     F_ABOVE,
     F_APPROX,
     F_BELOW,
@@ -98,8 +94,6 @@ from hybridjudge.grounding._quantities import (
     Interval,
     Meta,
     Scan,
-    _is_upper_in_original,
-    _two_digit_year,
     binary_bytes,
     rate_period,
     scan,
@@ -107,6 +101,12 @@ from hybridjudge.grounding._quantities import (
     stated_interval,
     uncounted_intervals,
 )
+from hybridjudge.grounding._quantities import FRACTION_DENOMINATORS as _FRACTION_DENOMINATORS
+from hybridjudge.grounding._quantities import FRACTION_NUMERATORS as _FRACTION_NUMERATORS
+from hybridjudge.grounding._quantities import HALF as _HALF
+from hybridjudge.grounding._quantities import UNITS as _UNITS
+from hybridjudge.grounding._quantities import is_upper_in_original as _is_upper_in_original
+from hybridjudge.grounding._quantities import two_digit_year as _two_digit_year
 
 __all__ = [
     "DerivedPolicy",

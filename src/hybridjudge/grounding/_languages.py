@@ -27,6 +27,7 @@ from hybridjudge.grounding._patterns import lazy
 __all__ = [
     "CJK_COUNTERS",
     "CJK_NUMERAL",
+    "CJK_NUMERAL_HINT",
     "CJK_PERCENT",
     "CJK_SCALES",
     "FOREIGN_AMBIGUOUS",
@@ -169,6 +170,12 @@ MIXED_NUMBER = re.compile(
 :func:`mixed_value`."""
 MIXED_HINT = re.compile(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
 """A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
+CJK_NUMERAL_HINT = re.compile(
+    "[" + re.escape("".join(sorted({*_CJK_CHARS, *_SMALL_CLASS, *_BIG_CLASS}))) + "]"
+)
+"""A CJK numeral or a CJK or Korean scale character: a text without one holds no match of
+:data:`CJK_NUMERAL`, :data:`CJK_PERCENT` nor :data:`MIXED_HINT` (one character-class search;
+a text with curly quotes or dashes is no ASCII text, yet has none)."""
 _MIXED_TOKEN = lazy(rf"({_MIXED_FIGURE})|([{_SMALL_CLASS}])|([{_BIG_CLASS}])")
 
 

@@ -19,6 +19,7 @@ exact.
 from __future__ import annotations
 
 import html
+import operator
 import re
 import unicodedata
 from bisect import bisect_right
@@ -149,8 +150,27 @@ _INDIAN_GROUPED = re.compile(r"(?<![\d,])\d{1,2}(?:,\d\d){1,6},\d{3}(?![\d,])")
 """A figure in Indian grouping (``1,50,000``, ``2,50,00,000``): read so only in a text with
 :data:`_INDIAN_SIGNAL`; elsewhere ``10,20,300`` is three CSV cells."""
 _INR = next(c for c in currencies() if c.code == "inr" and c.numbering)
+
+
+def _at_word_start(word: str, rest: str | None = None) -> str:
+    """``word`` (or its first letter and the expression ``rest``) where no letter ``a``-``z``
+    precedes it, written with its first letter first and the look-behind after it: an
+    alternation whose branches all start with a literal lets the engine skip ahead to their
+    first letters (``(?<![a-z])(?:...)`` is tried at every position, tens of microseconds on a
+    page)."""
+    first = re.escape(word[0])
+    return f"{first}(?<![a-z]{first}){re.escape(word[1:]) if rest is None else rest}"
+
+
 _INDIAN_SIGNAL = re.compile(
-    rf"₹|(?<![a-z])(?:rs\.?\s?\d|inr(?![a-z])|{alternation((*_INR.numbering, *_INR.names))})"
+    "|".join(
+        (
+            "₹",
+            _at_word_start("r", r"s\.?\s?\d"),
+            _at_word_start("i", r"nr(?![a-z])"),
+            *(_at_word_start(w) for w in alternation((*_INR.numbering, *_INR.names)).split("|")),
+        )
+    )
 )
 
 
@@ -159,6 +179,13 @@ _SPACED_DECIMAL = lazy(
 )
 """A figure with a comma standing as a word of running text (``um 3,5 % auf 12,4 Mio.``,
 ``12 500,5 Euro``): the comma is its decimal sign (or groups it), no cell separator."""
+
+
+_COMMA = re.compile(",")
+_TWO_DIGIT_GROUP = re.compile(r",\d\d,")
+"""Two digits between commas: every figure of :data:`_INDIAN_GROUPED` holds them (``1,50,000``),
+so a line without them needs no look at :data:`_INDIAN_SIGNAL` (a literal-first search)."""
+_start = operator.methodcaller("start")
 
 
 def _csv_cells(text: str) -> str:
@@ -173,15 +200,18 @@ def _csv_cells(text: str) -> str:
     indian: bool | None = None  # decided once per text, on the first row's need
     for line in text.split("\n"):
         if line.count(",") >= 2 and ", " not in line and "|" not in line and "\t" not in line:
-            if indian is None:
-                indian = _INDIAN_SIGNAL.search(text) is not None
-            grouping = _indian_commas(line) if indian else frozenset()
+            grouping: frozenset[int] = frozenset()
+            if _TWO_DIGIT_GROUP.search(line) is not None:  # what an Indian grouping holds
+                if indian is None:
+                    indian = _INDIAN_SIGNAL.search(text) is not None
+                if indian:
+                    grouping = _indian_commas(line)
             if " " in line:
                 grouping = grouping | {m.start("c") for m in _SPACED_DECIMAL().finditer(line)}
             separators = [
                 k
-                for k, ch in enumerate(line)
-                if ch == "," and k not in grouping and not _groups(line, k)
+                for k in map(_start, _COMMA.finditer(line))  # the commas, not every character
+                if k not in grouping and not _groups(line, k)
             ]
             if len(separators) >= 2:
                 if out is None:
@@ -262,61 +292,84 @@ def _html_cells(s: str) -> tuple[str, list[tuple[int, int]]]:
     Tables nested in a cell are read as part of the outer table's rows."""
     out = list(s)
     moved: list[tuple[int, int]] = []
-    depth = 0  # open tables (a row or cell before any <table> opens one)
-    first_cell = True  # no cell yet in the current row
-    pending = 0  # separators still owed by a cell spanning several columns
-    line = 0  # the end of the last tag that left a line start (blanks since then keep it)
+    table = _Markup()
     pos = 0
     for m in _MARKUP.finditer(s):
         start, end = m.span()
-        if depth and pos < start:
+        if table.depth and pos < start:
             out[pos:start] = s[pos:start].translate(_IN_TABLE_BLANKS)
         pos = end
         if s[start] == "&":
             shift = _entity(m[0], start, out)
             if shift is not None:
                 moved.append(shift)
-            continue
-        name = m["name"]
-        width = end - start
-        blank = " " * width if depth else _NOT_NEWLINE.sub(" ", m[0])
-        if name == "table":
-            if m["close"]:
-                depth = max(depth - 1, 0)
-                out[start:end] = "\n\n" + " " * (width - 2) if depth == 0 else blank
-                line = end if depth == 0 else line
-            else:
-                if depth == 0:
-                    out[start:end] = _line_start(out, line, start, width)
-                    line = end
-                else:
-                    out[start:end] = " " * width
-                depth += 1
-                first_cell, pending = True, 0
-        elif name == "tr":
-            if not m["close"]:
-                depth = depth or 1
-                first_cell, pending = True, 0
-                out[start:end] = _line_start(out, line, start, width)
-                line = end
-            else:
-                out[start:end] = _pipes(pending, width)
-                pending = 0
-        elif name in ("td", "th"):
-            if m["close"]:
-                out[start:end] = _pipes(pending, width)
-                pending = 0
-            else:
-                depth = depth or 1
-                out[start:end] = _pipes(pending + (not first_cell), width)
-                first_cell = False
-                span = _COLSPAN.search(m[0])
-                pending = min(int(span[1]), 100) - 1 if span else 0
         else:
-            out[start:end] = blank
-    if depth and pos < len(s):
+            table.tag(m, out)
+    if table.depth and pos < len(s):
         out[pos:] = s[pos:].translate(_IN_TABLE_BLANKS)
     return "".join(out), moved
+
+
+@dataclass(slots=True)
+class _Markup:
+    """Where :func:`_html_cells` stands in a text's tables, and how it rewrites a tag."""
+
+    depth: int = 0
+    """Open tables (a row or cell before any ``<table>`` opens one)."""
+    first_cell: bool = True
+    """No cell yet in the current row."""
+    pending: int = 0
+    """Separators still owed by a cell spanning several columns."""
+    line: int = 0
+    """The end of the last tag that left a line start (blanks since then keep it)."""
+
+    def tag(self, m: re.Match[str], out: list[str]) -> None:
+        """Rewrite the tag or comment ``m`` in ``out`` (see :func:`_html_cells`)."""
+        start, end = m.span()
+        name = m["name"]
+        width = end - start
+        if name == "table":
+            self._table(m, out)
+        elif name == "tr":
+            if not m["close"]:
+                self.depth = self.depth or 1
+                self.first_cell, self.pending = True, 0
+                out[start:end] = _line_start(out, self.line, start, width)
+                self.line = end
+            else:
+                out[start:end] = _pipes(self.pending, width)
+                self.pending = 0
+        elif name in ("td", "th"):
+            if m["close"]:
+                out[start:end] = _pipes(self.pending, width)
+                self.pending = 0
+            else:
+                self.depth = self.depth or 1
+                out[start:end] = _pipes(self.pending + (not self.first_cell), width)
+                self.first_cell = False
+                span = _COLSPAN.search(m[0])
+                self.pending = min(int(span[1]), 100) - 1 if span else 0
+        else:
+            out[start:end] = " " * width if self.depth else _NOT_NEWLINE.sub(" ", m[0])
+
+    def _table(self, m: re.Match[str], out: list[str]) -> None:
+        """Rewrite ``<table>`` or ``</table>``: an outermost one starts a line, or ends its
+        block with a blank line; a nested one becomes blanks."""
+        start, end = m.span()
+        width = end - start
+        if m["close"]:
+            blank = " " * width if self.depth else _NOT_NEWLINE.sub(" ", m[0])
+            self.depth = max(self.depth - 1, 0)
+            out[start:end] = "\n\n" + " " * (width - 2) if self.depth == 0 else blank
+            self.line = end if self.depth == 0 else self.line
+            return
+        if self.depth == 0:
+            out[start:end] = _line_start(out, self.line, start, width)
+            self.line = end
+        else:
+            out[start:end] = " " * width
+        self.depth += 1
+        self.first_cell, self.pending = True, 0
 
 
 def _line_start(out: list[str], line: int, start: int, width: int) -> str:

@@ -28,6 +28,7 @@ from hybridjudge.grounding._errors import GroundingTypeError
 from hybridjudge.grounding._languages import (
     CJK_COUNTERS,
     CJK_NUMERAL,
+    CJK_NUMERAL_HINT,
     CJK_PERCENT,
     CJK_SCALES,
     FOREIGN_AMBIGUOUS,
@@ -62,16 +63,26 @@ from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normal
 from hybridjudge.grounding._patterns import compiled, lazy
 
 __all__ = [
+    "FRACTION_DENOMINATORS",
+    "FRACTION_NUMERATORS",
+    "HALF",
+    "Q_BASE",
+    "Q_CLOSE",
+    "Q_DIM",
+    "Q_OPEN",
+    "UNITS",
     "Ident",
     "Interval",
     "Scan",
     "binary_bytes",
+    "is_upper_in_original",
     "parse_quantities",
     "placeholder_of",
     "rate_period",
     "scan",
     "share_pairs",
     "stated_interval",
+    "two_digit_year",
     "uncounted_intervals",
 ]
 
@@ -91,13 +102,16 @@ def _unit_table() -> dict[str, tuple[str | None, str | None, Fraction]]:
     return out
 
 
-_UNITS: dict[str, tuple[str | None, str | None, Fraction]] = _unit_table()
-_BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in _UNITS.values() if canon}
+UNITS: dict[str, tuple[str | None, str | None, Fraction]] = _unit_table()
+"""Every unit alias the scan reads (English, symbols and the foreign aliases added below) ->
+(canonical unit, dimension, factor to the dimension's base unit): ``"km"`` -> ``("km",
+"length", 1000)``. Public for the checks that convert units; read it, never write to it."""
+_BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in UNITS.values() if canon}
 _UPPER_UNITS = {"mw": _BY_CANON["MW"], "mwh": _BY_CANON["MWh"], "mj": _BY_CANON["MJ"]}
 """Units whose lower-case form is milli and upper-case ``M`` mega (``5 MW``, ``5 mW``)."""
 for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
     for _alias in _aliases:
-        _UNITS.setdefault(_alias, _BY_CANON[_canon])
+        UNITS.setdefault(_alias, _BY_CANON[_canon])
 
 _DECIMAL_BYTES = {"kb": 1, "mb": 2, "gb": 3, "tb": 4, "pb": 5}
 
@@ -188,17 +202,19 @@ def _alt(words: Iterable[str]) -> str:
     return emit(trie)
 
 
-_UNIT_ALT = _alt(_UNITS)
+_UNIT_ALT = _alt(UNITS)
 _WORD_ALT = _alt([*_SMALL, *_TENS, *_EN.words, *_SCALE_WORDS])
 _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
 Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
 _MONTH_ALT = _alt(_MONTHS)
-_FRACTION_NUMERATORS = {
+FRACTION_NUMERATORS = {
     **{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5},
     **{"six": 6, "seven": 7, "eight": 8, "nine": 9},
 }
-_FRACTION_DENOMINATORS = {
+"""The numerator of a fraction in words (``two`` in ``two-thirds``): see
+:data:`FRACTION_DENOMINATORS`."""
+FRACTION_DENOMINATORS = {
     "half": 2,  # "one-half", "a half of the": "half of the" alone is _ALTERNATIVES' shalf
     **dict.fromkeys(("third", "thirds"), 3),
     **dict.fromkeys(("quarter", "quarters"), 4),
@@ -211,9 +227,9 @@ _FRACTION_DENOMINATORS = {
 (25%), ``two fifths of`` (40%): hyphenated, or spaced before ``of`` (``a third party``, ``the
 third quarter`` and ``a quarter`` of a year are no shares), one with a singular denominator and
 more with a plural (``a five-quarter average`` is no share either)."""
-_FRACTION_ONE = _alt(d for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
-_FRACTION_MANY = _alt(d for d in _FRACTION_DENOMINATORS if d.endswith("s"))
-_FRACTION_MANY_NUMERATORS = _alt(n for n, v in _FRACTION_NUMERATORS.items() if v > 1)
+_FRACTION_ONE = _alt(d for d in FRACTION_DENOMINATORS if not d.endswith("s"))
+_FRACTION_MANY = _alt(d for d in FRACTION_DENOMINATORS if d.endswith("s"))
+_FRACTION_MANY_NUMERATORS = _alt(n for n, v in FRACTION_NUMERATORS.items() if v > 1)
 _SHARE_OF = (
     r"(?<!quarter[ \t])(?<!quarters[ \t])of(?![\w])"
     r"|of[ \t]+(?:the|a|an|its|their|our|all|this|that|these|those)(?![\w])"
@@ -268,17 +284,17 @@ Interval = tuple[str, Fraction]
 """The time between two occurrences of a thing done repeatedly: ``("time", seconds)``,
 ``("calendar", months)``, or ``(unit, 1)`` for a part of the day (``night``)."""
 _PERIODS: dict[str, Interval] = {
-    "hour": ("time", _UNITS["h"][2]),
-    "day": ("time", _UNITS["day"][2]),
-    "week": ("time", _UNITS["week"][2]),
-    "fortnight": ("time", 2 * _UNITS["week"][2]),
-    "month": ("calendar", _UNITS["month"][2]),
-    "quarter": ("calendar", 3 * _UNITS["month"][2]),
-    "semiannually": ("calendar", 6 * _UNITS["month"][2]),
-    "year": ("calendar", _UNITS["year"][2]),
+    "hour": ("time", UNITS["h"][2]),
+    "day": ("time", UNITS["day"][2]),
+    "week": ("time", UNITS["week"][2]),
+    "fortnight": ("time", 2 * UNITS["week"][2]),
+    "month": ("calendar", UNITS["month"][2]),
+    "quarter": ("calendar", 3 * UNITS["month"][2]),
+    "semiannually": ("calendar", 6 * UNITS["month"][2]),
+    "year": ("calendar", UNITS["year"][2]),
     **{part: (part, Fraction(1)) for part in ("night", "morning", "evening")},
 }
-"""The length of a period, in the base unit of its dimension in :data:`_UNITS` (seconds, months):
+"""The length of a period, in the base unit of its dimension in :data:`UNITS` (seconds, months):
 what ``every 12 hours`` and ``every 3 months`` are read as."""
 _TIMES_AFTER = re.compile(r"\s+times(?![\w])")
 _EVERY_BEFORE = re.compile(r"(?<![\w])(?:every|each)\s+\Z")
@@ -519,7 +535,7 @@ def _master_for(kind: str) -> re.Pattern[str]:
 
 
 # Upper-case words before a number that make it a quantity, not an identifier ("USD 500").
-_NOT_ACRONYMS = frozenset(set(_CURRENCY_CODES) | {a for a in _UNITS if a.isalpha()})
+_NOT_ACRONYMS = frozenset(set(_CURRENCY_CODES) | {a for a in UNITS if a.isalpha()})
 _ACRONYM_BEFORE = re.compile(r"(?<![\w])([a-z]{2,6}) $")
 
 
@@ -532,7 +548,7 @@ def _code_before(norm: NormalizedText, start: int) -> bool:
     return (
         acro is not None
         and acro.group(1) in _CURRENCY_CODES
-        and _is_upper_in_original(norm, acro.start(1), acro.end(1))
+        and is_upper_in_original(norm, acro.start(1), acro.end(1))
     )
 
 
@@ -683,9 +699,9 @@ def _unit_info(
         return opq, "opaque-" + _INTERNATIONAL_UNIT.sub(r"\1u", opq), Fraction(1)
     if unit is None:
         return None, None, Fraction(1)
-    canon, dim, factor = _UNITS[unit] if unit in _UNITS else _UNITS[_SPACES.sub(" ", unit)]
+    canon, dim, factor = UNITS[unit] if unit in UNITS else UNITS[_SPACES.sub(" ", unit)]
     if den is not None and canon is not None:
-        dcanon, ddim, dfactor = _UNITS[den] if den in _UNITS else _UNITS[_SPACES.sub(" ", den)]
+        dcanon, ddim, dfactor = UNITS[den] if den in UNITS else UNITS[_SPACES.sub(" ", den)]
         if dcanon is not None and ddim is not None:
             return f"{canon}/{dcanon}", f"{dim}/{ddim}", factor / dfactor
     return canon, dim, factor
@@ -739,7 +755,10 @@ def _words_value(phrase: str) -> Fraction | None:
     return Fraction(total + current) + extra
 
 
-_Q_OPEN, _Q_DIM, _Q_BASE, _Q_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+Q_OPEN, Q_DIM, Q_BASE, Q_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+"""The delimiters of a quantity's placeholder (:func:`placeholder_of`): it opens with ``Q_OPEN``,
+the value as written ends at ``Q_DIM``, the dimension at ``Q_BASE``, the base value at
+``Q_CLOSE``. Private-use characters, so no text contains them; anchors match on them."""
 
 
 def placeholder_of(kind: str, value: Fraction, dimension: str | None, base: Fraction) -> str:
@@ -748,7 +767,7 @@ def placeholder_of(kind: str, value: Fraction, dimension: str | None, base: Frac
     Private-use characters delimit it, so it never touches the words around it.
     """
     raw = f"{int(value):08d}" if kind == "date" else str(value)
-    return f"{_Q_OPEN}{raw}{_Q_DIM}{dimension or ''}{_Q_BASE}{base}{_Q_CLOSE}"
+    return f"{Q_OPEN}{raw}{Q_DIM}{dimension or ''}{Q_BASE}{base}{Q_CLOSE}"
 
 
 _MAX_NUMBER_CHARS = 80  # longer digit runs are not quantities: see _long_number
@@ -792,8 +811,8 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         return ("number", v, None, None, v, 1, 0, 1, 0)
     if group == "frac":
         v = Fraction(
-            100 * _FRACTION_NUMERATORS[m["fn"] or m["fn2"]],
-            _FRACTION_DENOMINATORS[m["fd"] or m["fd2"]],
+            100 * FRACTION_NUMERATORS[m["fn"] or m["fn2"]],
+            FRACTION_DENOMINATORS[m["fd"] or m["fd2"]],
         )
         # exact (a percentage that rounds it, "66.7%", grounds it as written), and a share in
         # words: within half a point of a whole percentage ("67%"), see F_SHARE
@@ -804,14 +823,14 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         v = Fraction(0 if m.group() == "midnight" else 720)
         return ("time", v, "time", "time", v, 1, 0, 4, 0)
     if group == "ahalf":  # "a year and a half": one and a half of the unit
-        unit, dim, factor = _UNITS[m["au"]]
+        unit, dim, factor = UNITS[m["au"]]
         v = Fraction(3, 2)
         return ("number", v, unit, dim, v * factor, 1, 1, 2, 0)
     if group == "half":
         if m["hu"] is not None:  # "half an hour", "a half-day": a duration
-            unit, dim, factor = _UNITS[m["hu"]]
-            return ("number", _HALF, unit, dim, _HALF * factor, 1, 1, 1, 0)
-        return ("number", _HALF, None, None, _HALF, 1, 1, 1, 0)
+            unit, dim, factor = UNITS[m["hu"]]
+            return ("number", HALF, unit, dim, HALF * factor, 1, 1, 1, 0)
+        return ("number", HALF, None, None, HALF, 1, 1, 1, 0)
     if group == "num":
         return _number(m, upper)
     if group == "words":
@@ -819,7 +838,9 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
     return None
 
 
-_HALF = Fraction(1, 2)
+HALF = Fraction(1, 2)
+"""One half, the rounding offset (``floor(x + HALF)`` rounds half up) and ``half an hour``'s
+value."""
 _FIFTY = Fraction(50)
 
 
@@ -875,37 +896,18 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
     # every group in one call (each lookup by name is a call of its own)
     (dec, mi, mn, md2, fn, fd, sign, sign0, cur, cur2, m1, m2) = m.group(*_NUMBER_GROUPS[:12])
     unit_word, den, opq, par, xm, npct, exp = m.group(*_NUMBER_GROUPS[12:])
-    decimals, sig = 0, 1
-    # a decimal numeral is kept as integers (numerator, power of ten) until sign and scale
-    # are known: one Fraction is made, not three (Fraction arithmetic is comparatively slow)
-    written: Fraction | None = None
-    fiscal = False
-    numerator, tens = 0, 1
-    if mi is not None:
-        if int(md2) == 0:
-            return None
-        written = int(mi) + Fraction(int(mn), int(md2))
-    elif fn is not None:
-        first, second = int(fn), int(fd)
-        if second == 0:
-            return None
-        if len(fn) == 4 and 1900 <= first < 2100 and second in (first + 1, (first + 1) % 100):
-            # a fiscal year ("2018/19", "2018/2019") is the year it ends in, not a fraction
-            fiscal = True
-            written = Fraction(first + 1)
-        else:
-            written = Fraction(first, second)
-    else:  # _dec and the digits written, in one pass over the numeral
-        digits = _numeral(dec)
+    if mi is None and fn is None:  # a decimal (the common case, without a call)
+        written, flags, decimals, digits = None, 0, 0, _numeral(dec)
         if "." not in digits:
-            numerator = int(digits)
-            sig = len(digits.lstrip("0")) or 1
+            numerator, tens, sig = int(digits), 1, len(digits.lstrip("0")) or 1
         else:
             whole, frac = digits.split(".", 1)
             numerator, tens = int(whole + frac), 10 ** len(frac)
-            decimals = len(frac)
-            sig = len((whole + frac).lstrip("0")) or 1
-    flags = F_YEAR if fiscal else 0
+            decimals, sig = len(frac), len((whole + frac).lstrip("0")) or 1
+    elif (parts := _numeral_parts(mi, mn, md2, fn, fd)) is None:
+        return None
+    else:
+        written, numerator, tens, decimals, sig, flags = parts
     negative = (sign == "-") != (sign0 == "-")
     cur = cur or cur2
     mult_text = (m1 or m2 or "").strip()
@@ -954,6 +956,42 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
     ):
         # "the 1960s" is a decade, not 1,960 seconds
         return ("number", value, None, None, value, 1, 0, 3, F_YEAR | F_DECADE)
+    return _with_unit(value, (unit_word, den, opq, cur), upper, dec, (mult, decimals, sig, flags))
+
+
+def _numeral_parts(
+    mi: str | None, mn: str | None, md2: str | None, fn: str | None, fd: str | None
+) -> tuple[Fraction, int, int, int, int, int] | None:
+    """What :func:`_number` reads from a mixed number (``mi mn/md2``) or a fraction or fiscal
+    year (``fn/fd``), in the form of its decimal numerals: the value, 0 and 1 (no decimal digits
+    nor power of ten), no decimals, one significant digit, and the flags; ``None`` for a zero
+    denominator."""
+    if mi is not None:
+        if int(md2 or 0) == 0:
+            return None
+        return int(mi) + Fraction(int(mn or 0), int(md2 or 1)), 0, 1, 0, 1, 0
+    first, second = int(fn or 0), int(fd or 0)
+    if second == 0:
+        return None
+    if len(fn or "") == 4 and 1900 <= first < 2100 and second in (first + 1, (first + 1) % 100):
+        # a fiscal year ("2018/19", "2018/2019") is the year it ends in, not a fraction
+        return Fraction(first + 1), 0, 1, 0, 1, F_YEAR
+    return Fraction(first, second), 0, 1, 0, 1, 0
+
+
+def _with_unit(
+    value: Fraction,
+    unit_words: tuple[str | None, str | None, str | None, str | None],
+    upper: bool,
+    dec: str | None,
+    meta: tuple[int, int, int, int],
+) -> _Parsed:
+    """The parse of a figure of ``value`` with the unit its match names: ``unit_words`` (the
+    unit word, its denominator, the unit after ``per``/``/``, the currency sign), ``meta`` (scale
+    multiplier, decimals, significant digits and flags); a plain integer from 1900 to 2100 is
+    flagged a year."""
+    unit_word, den, opq, cur = unit_words
+    mult, decimals, sig, flags = meta
     if unit_word is None and opq is None:
         unit, dim, factor = None, None, _ONE
     elif upper and den is None and opq is None and unit_word in _UPPER_UNITS:
@@ -1114,7 +1152,7 @@ _STARTER_WORDS = frozenset(
 )
 _A_SCALE = {w: f"a {w}" for w in ("hundred", "dozen", *_SCALE_WORDS)}
 _UNIT_AND_A_HALF = re.compile(_UNIT_AND_A_HALF_SOURCE)
-_FRACTION_RUNS = frozenset(d.encode() for d in _FRACTION_DENOMINATORS if not d.endswith("s"))
+_FRACTION_RUNS = frozenset(d.encode() for d in FRACTION_DENOMINATORS if not d.endswith("s"))
 _LINE_PREFIX_CHARS = " \t-*•·("
 _FOREIGN_KEYS = frozenset(k.encode() for k in FOREIGN_FIRST_WORDS)
 _NO_SPACE = lazy(f"[{NO_SPACE_CHARS}]")
@@ -1366,7 +1404,6 @@ def _flags_in_context(
         elif end + 40 >= len(s):
             return 0
     flags = 0
-    value = p[1]
     if (last.isalpha() or last in "~≈.") and _ends_with_word(before, _APPROX_WORDS):
         flags |= F_APPROX
     if last.isalpha() and before.endswith(_BOUND_WORDS):
@@ -1383,11 +1420,13 @@ def _flags_in_context(
         flags |= F_DECREASE  # "a 6% decrease", "6% lower": the decrease a noun after it states
     if last == "=":
         flags |= F_RESULT
-    if value.denominator == 1 and value.numerator == 100 and p[2] == "%" and last in "*×":
+    value = p[1]
+    # the value as an integer, read once (a Fraction's numerator and denominator are properties)
+    whole = value.numerator if value.denominator == 1 else None
+    if whole == 100 and p[2] == "%" and last in "*×":
         flags |= F_CONSTANT  # "[(a - b) / b] * 100%": the constant of a percentage formula
     elif (
-        value.denominator == 1
-        and value.numerator in _CONSTANTS
+        whole in _CONSTANTS
         and p[2] is None
         and not p[8] & F_OWN_SCALE
         and (
@@ -1397,13 +1436,13 @@ def _flags_in_context(
                 and before.endswith(_OPERATOR_WORDS)
                 and _OPERATOR_WORD_BEFORE.search(before) is not None
             )
-            or (value.numerator == 100 and _OPERATOR_AFTER.match(s, end) is not None)
-            or (value.numerator == 1 and last != "" and last in "-+")
-            or (value.numerator == 1 and _ratio_to_one(s, start, before))
+            or (whole == 100 and _OPERATOR_AFTER.match(s, end) is not None)
+            or (whole == 1 and last != "" and last in "-+")
+            or (whole == 1 and _ratio_to_one(s, start, before))
         )
     ):
         flags |= F_CONSTANT
-    if _is_scale_identity(before, s, end, value):
+    if whole in _SCALE_POWERS and _is_scale_identity(before, s, end, value):
         flags |= F_CONSTANT  # "(since 1 billion is equal to 1,000 million)": a definition
     if group == "num" and (
         (last != "" and last in "(=+*/×÷")
@@ -1411,6 +1450,17 @@ def _flags_in_context(
         or (last != "" and last in "-+" and _MINUS_BEFORE.search(before + " ") is not None)
     ):
         flags |= F_OPERAND
+    if group != "num" or (p[7] <= 2 and p[6] == 0 and p[2] is None):  # _count_flags' figures
+        flags |= _count_flags(s, end, group, p, before)
+    return flags
+
+
+def _count_flags(s: str, end: int, group: str, p: _Parsed, before: str) -> int:
+    """:data:`F_COUNT` for a number that counts the context's items (``the two figures``, ``over
+    the three years shown``, ``the second half``), else 0."""
+    last = before[-1:]
+    value = p[1]
+    flags = 0
     if group == "half" or group == "shalf":
         if last.isalpha() and _ORDINAL_HALF.search(before + " ") is not None:
             flags |= F_COUNT
@@ -1468,32 +1518,35 @@ def scan(text: str | NormalizedText) -> Scan:
     Linear in the length of the text: every candidate position is tried once, left to right,
     and each distinct candidate text is parsed once per call (no memo survives the call)."""
     norm = text if isinstance(text, NormalizedText) else normalize(text)
+    words = letter_runs(norm.text)
+    raws, idents = _read_candidates(norm, words)
+    _read_special_forms(norm, words, raws)
+    separators = _merge_ranges(norm.text, raws)
+    return _scan_of(norm, words, raws, idents, separators)
+
+
+def _read_candidates(
+    norm: NormalizedText, words: frozenset[bytes]
+) -> tuple[list[_Raw], list[Ident]]:
+    """The quantities and identifiers that start at :func:`_candidates`' positions, left to
+    right, each candidate's text parsed once (a table cell's plain figure through
+    :data:`_SIMPLE`, anything else through the master expression of its first character)."""
     s = norm.text
     raws: list[_Raw] = []
     idents: list[Ident] = []
-    words = letter_runs(s)
     last_end = 0
-    memo: dict[tuple[str, str, bool], _Parsed | None] = {}
+    memo: _Parses = {}
     decrease_words = not words.isdisjoint(_DECREASE_WORDS)
-    urls = _url_spans(s)
-    u = 0
-    # each master expression looked up on the first candidate that needs it (see _master_for)
-    master_other: re.Pattern[str] | None = None
-    master_digit: re.Pattern[str] | None = None
-    master_alpha: re.Pattern[str] | None = None
+    # the master expression of each first character but a-z (whose depends on what follows),
+    # looked up on the first candidate that needs it (see _master_for)
+    by_char: dict[str, re.Pattern[str]] = {}
     digit_kind = "digit" if words.isdisjoint(_NAMED_RUNS) else "named"
     m: re.Match[str] | None
     cells = "|" in s  # without a cell separator, the master expression does as well
     day_first: bool | None = None
-    for cand in _candidates(s, words):
+    for cand in _outside(_candidates(s, words), _url_spans(s)):
         if cand < last_end:
             continue
-        if urls:
-            while u < len(urls) and urls[u][1] <= cand:
-                u += 1
-            if u < len(urls) and urls[u][0] <= cand:
-                last_end = urls[u][1]
-                continue
         ch = s[cand]
         if (
             cells
@@ -1504,87 +1557,26 @@ def scan(text: str | NormalizedText) -> Scan:
             # (see _SIMPLE), at a fraction of the cost
             start, end = sm.span()
             last_end = end
-            group = "num"
-            written = sm.group()
-            if end - start > _MAX_NUMBER_CHARS:  # too long to be a quantity: an identifier
-                if (long := _long_number(written, start, end)) is not None:
-                    idents.append(long)
-                continue
-            key = (group, written, False)
-            p = memo.get(key, _NOTHING)
-            if p is _NOTHING:
-                p = memo[key] = _simple_number(sm["c"], sm["d"])
-            m = None
+            group, written, m = "num", sm.group(), None
+            p = _cell_figure(sm, written, memo, idents)
         else:
-            if "0" <= ch <= "9" or (ch > "\x7f" and ch.isdecimal()):  # what \d matches
-                if master_digit is None:
-                    master_digit = _master_for(digit_kind)
-                m = master_digit.match(s, cand)
-            elif "a" <= ch <= "z" and not (
-                (
-                    s.find("$", cand + 1, cand + 3) > 0
-                    or s[cand + 3 : cand + 4].isdigit()
-                    or s.startswith(("rs", "rm"), cand)
-                )
-                and _CUR_PREFIX.match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
-            ):
-                if master_alpha is None:
-                    master_alpha = _master_for("alpha")
-                m = master_alpha.match(s, cand)
-            else:
-                if master_other is None:
-                    master_other = _master_for("other")
-                m = master_other.match(s, cand)
-            if m is None:
+            if (master := by_char.get(ch)) is None:
+                master = _master_at(s, cand, ch, digit_kind)
+                if not "a" <= ch <= "z":
+                    by_char[ch] = master
+            if (m := master.match(s, cand)) is None:
                 continue
             last_end = m.end()
-            lastgroup = m.lastgroup
-            if lastgroup is None or lastgroup in ("enum", "skip", "cite", "named"):
+            group = m.lastgroup or "skip"
+            if group in _NO_FIGURE_GROUPS:
                 continue
-            group = lastgroup
             start, end = m.span()
             written = m.group()
-            if group == "ident":
-                idents.append(_ident(written, start, end))
-                continue
-            if group == "glued":  # "100mph", "220V", "1080p": a figure with a unit we do not know
-                if m["gsuf"] not in _ORDINAL_SUFFIXES:  # "3rd", "5th" are no claims of a figure
-                    idents.append(Ident(written, start, end, _dec(m["gnum"])))
-                continue
-            if group == "ver":  # a version or an address (2.3.1, 192.168.1.1): no quantity
-                idents.append(Ident(written, start, end, Fraction(int(written.split(".", 1)[0]))))
-                continue
-            if group == "legal":
-                idents.append(Ident(re.sub(r"[\s()]", "", written), start, end, None))
-                continue
-            if group == "num" and end - start > _MAX_NUMBER_CHARS:  # as in the cell path above
-                if (long := _long_number(written, start, end)) is not None:
-                    idents.append(long)
-                continue
-            upper = False
-            if group == "sdate":  # the text's convention, decided once per text
-                if day_first is None:
-                    day_first = "/" in s and _DAY_FIRST.search(s) is not None
-                upper = day_first
-            elif group == "num":
-                mt = m["m1"] or m["m2"]
-                if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
-                    a = m.start("m1") if m["m1"] else m.start("m2")
-                    upper = (
-                        _is_upper_in_original(norm, a, a + 1, alpha_only=False)
-                        or (_UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
-                        or _COUNTED_AFTER().match(s, m.end()) is not None
-                        or _code_before(norm, cand)  # "EUR 5m", "GBP 2.5m": millions
-                    )
-                elif m["nunit"] in _UPPER_UNITS:  # "5 MW" is mega, "5 mW" milli
-                    a = m.start("nunit")
-                    upper = _is_upper_in_original(norm, a, a + 1, alpha_only=False)
-            key = (group, written, upper)
-            p = memo.get(key, _NOTHING)
-            if p is _NOTHING:
-                p = memo[key] = _parse(group, m, upper)
-            if p is None:
-                continue
+            if group == "sdate" and day_first is None:  # the text's convention, decided once
+                day_first = "/" in s and _DAY_FIRST.search(s) is not None
+            p = _master_figure(norm, m, group, written, cand, bool(day_first), memo, idents)
+        if p is None:
+            continue
         if (
             group == "num"
             and p[2] is None
@@ -1592,48 +1584,205 @@ def scan(text: str | NormalizedText) -> Scan:
             and s[start - 1] == " "
             and s[start - 2].isalpha()
         ):
-            acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
-            word = acro.group(1) if acro is not None else ""
-            code = _CURRENCY_CODES.get(word)
-            if (
-                acro is not None
-                and (code is not None or word not in _NOT_ACRONYMS)
-                and _is_upper_in_original(norm, acro.start(1), acro.end(1))
-            ):
-                if code is not None:  # "USD 9.9 billion": the figure's currency
-                    start = acro.start(1)
-                    value = p[1]
-                    if start and s[start - 1] == "-" and (start == 1 or not s[start - 2].isalnum()):
-                        start -= 1  # "-USD 8,137 thousand": the sign before the code
-                        value = -value
-                    p = (p[0], value, code, f"currency-{code}", value, *p[5:])
-                else:
-                    number = p[1]
-                    if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
-                        number = Fraction(_two_digit_year(int(written)))  # "FY 19": 2019
-                    idents.append(Ident(f"{word} {written}", acro.start(1), end, number))
-                    continue
+            start, p, ident = _after_acronym(norm, start, end, written, p)
+            if ident is not None:
+                idents.append(ident)
+                continue
         if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
             start, end, p = _latex_math(s, start, end, p)
         kind, value, unit, dim, base, mult, decimals, sig, flags = p
-        if flags & F_PAREN and p[0] == "number" and m is not None:
-            dec = m["dec"] or ""
-            # "(35) million": a scale word after the bracket writes an accounting negative too
-            # ("(5 million)" is an aside)
-            scaled = mult != 1 and bool(dec) and s.startswith(")", m.end("dec"))
-            if (
-                m["cur"]
-                or m["cur2"]
-                or "," in dec
-                or "." in dec
-                or scaled
-                or _is_cell(s, start, end)
-            ):
-                value, base = -value, -base
+        if (
+            flags & F_PAREN
+            and kind == "number"
+            and m is not None
+            and _accounting(s, m, start, end, mult)
+        ):
+            value, base = -value, -base
         if s.endswith(("minus ", "negative "), 0, start) and value > 0:
             start, value, base = _sign_word(s, start, value, base)
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
+    return raws, idents
+
+
+_Parses = dict[tuple[str, str, bool], _Parsed | None]
+"""The parse of each distinct candidate text of one scan: (group, text, upper) -> parse."""
+
+
+def _outside(positions: list[int], spans: list[tuple[int, int]]) -> list[int]:
+    """``positions`` (ascending) that lie in none of ``spans`` (ascending, disjoint)."""
+    if not spans:
+        return positions
+    out = []
+    u = 0
+    for pos in positions:
+        while u < len(spans) and spans[u][1] <= pos:
+            u += 1
+        if u == len(spans) or pos < spans[u][0]:
+            out.append(pos)
+    return out
+
+
+def _cell_figure(
+    sm: re.Match[str], written: str, memo: _Parses, idents: list[Ident]
+) -> _Parsed | None:
+    """The parse of a :data:`_SIMPLE` match (a table cell's plain figure), ``None`` when it is
+    too long to be a figure."""
+    if len(written) > _MAX_NUMBER_CHARS and _is_identifier("num", sm, written, idents):
+        return None
+    key = ("num", written, False)
+    p: _Parsed | None = memo.get(key, _NOTHING)
+    if p is _NOTHING:
+        p = memo[key] = _simple_number(sm["c"], sm["d"])
+    return p
+
+
+def _master_figure(
+    norm: NormalizedText,
+    m: re.Match[str],
+    group: str,
+    written: str,
+    cand: int,
+    day_first: bool,
+    memo: _Parses,
+    idents: list[Ident],
+) -> _Parsed | None:
+    """The parse of a master expression match of ``group``, ``None`` when it is no quantity
+    (an identifier goes to ``idents``); ``day_first``: the text writes slashed dates day
+    first."""
+    if (group in _IDENTIFIER_GROUPS or len(written) > _MAX_NUMBER_CHARS) and _is_identifier(
+        group, m, written, idents
+    ):
+        return None
+    upper = False
+    if group == "sdate":
+        upper = day_first
+    elif group == "num" and (m["m1"] or m["m2"] or m["nunit"]):  # a scale or unit after it
+        upper = _upper_case_reading(norm, m, cand)
+    key = (group, written, upper)
+    p: _Parsed | None = memo.get(key, _NOTHING)
+    if p is _NOTHING:
+        p = memo[key] = _parse(group, m, upper)
+    return p
+
+
+_NO_FIGURE_GROUPS = frozenset(("enum", "skip", "cite", "named"))
+"""Master expression groups that are read and skipped: an enumerator, a list skip, a citation,
+a name holding a number."""
+
+
+def _master_at(s: str, cand: int, ch: str, digit_kind: str) -> re.Pattern[str]:
+    """The master expression for the candidate at ``cand``, whose first character is ``ch``
+    (``digit_kind``: the text's kind of digit candidates); it depends on ``ch`` alone but for a
+    letter ``a``-``z``."""
+    if "0" <= ch <= "9" or (ch > "\x7f" and ch.isdecimal()):  # what \d matches
+        kind = digit_kind
+    elif "a" <= ch <= "z" and not (
+        (
+            s.find("$", cand + 1, cand + 3) > 0
+            or s[cand + 3 : cand + 4].isdigit()
+            or s.startswith(("rs", "rm"), cand)
+        )
+        and _CUR_PREFIX.match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
+    ):
+        kind = "alpha"
+    else:
+        kind = "other"
+    return _master_for(kind)
+
+
+_IDENTIFIER_GROUPS = frozenset(("ident", "glued", "ver", "legal"))
+"""Master expression groups that are identifiers, not quantities (see :func:`_is_identifier`)."""
+
+
+def _is_identifier(group: str, m: re.Match[str], written: str, idents: list[Ident]) -> bool:
+    """Whether the match of ``group`` is no quantity: an identifier (appended to ``idents``
+    when it has a reading) or a numeral too long to be a figure."""
+    start, end = m.span()
+    if group == "num":
+        if end - start <= _MAX_NUMBER_CHARS:
+            return False
+        if (long := _long_number(written, start, end)) is not None:  # an identifier
+            idents.append(long)
+    elif group == "ident":
+        idents.append(_ident(written, start, end))
+    elif group == "glued":  # "100mph", "220V", "1080p": a figure with a unit we do not know
+        if m["gsuf"] not in _ORDINAL_SUFFIXES:  # "3rd", "5th" are no claims of a figure
+            idents.append(Ident(written, start, end, _dec(m["gnum"])))
+    elif group == "ver":  # a version or an address (2.3.1, 192.168.1.1): no quantity
+        idents.append(Ident(written, start, end, Fraction(int(written.split(".", 1)[0]))))
+    elif group == "legal":
+        idents.append(Ident(re.sub(r"[\s()]", "", written), start, end, None))
+    else:
+        return False
+    return True
+
+
+def _upper_case_reading(norm: NormalizedText, m: re.Match[str], cand: int) -> bool:
+    """Whether a ``num`` match's case-sensitive scale or unit is read in its upper-case sense:
+    ``5M``, ``$5m``, ``5m customers``, ``EUR 5m`` (millions, not metres), ``5 MW`` (mega)."""
+    mt = m["m1"] or m["m2"]
+    if mt and mt.strip() in _CASE_SENSITIVE_SCALES:
+        a = m.start("m1") if m["m1"] else m.start("m2")
+        return (
+            is_upper_in_original(norm, a, a + 1, alpha_only=False)
+            or (UNITS.get(m["nunit"] or "", _NO_UNIT)[1] or "").startswith("currency-")
+            or _COUNTED_AFTER().match(norm.text, m.end()) is not None
+            or _code_before(norm, cand)  # "EUR 5m", "GBP 2.5m": millions
+        )
+    if m["nunit"] in _UPPER_UNITS:  # "5 MW" is mega, "5 mW" milli
+        a = m.start("nunit")
+        return is_upper_in_original(norm, a, a + 1, alpha_only=False)
+    return False
+
+
+def _after_acronym(
+    norm: NormalizedText, start: int, end: int, written: str, p: _Parsed
+) -> tuple[int, _Parsed, Ident | None]:
+    """A figure without a unit after an upper-case word and a blank: after a currency code
+    (``USD 9.9 billion``, ``-USD 8,137 thousand``), its start and parse in that currency; after
+    another acronym (``FY 19``, ``Q 3``), an identifier; else as it was."""
+    s = norm.text
+    acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
+    if acro is None:
+        return start, p, None
+    word = acro.group(1)
+    code = _CURRENCY_CODES.get(word)
+    if (code is None and word in _NOT_ACRONYMS) or not is_upper_in_original(
+        norm, acro.start(1), acro.end(1)
+    ):
+        return start, p, None
+    if code is None:
+        number = p[1]
+        if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
+            number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
+        return start, p, Ident(f"{word} {written}", acro.start(1), end, number)
+    start = acro.start(1)
+    value = p[1]
+    if start and s[start - 1] == "-" and (start == 1 or not s[start - 2].isalnum()):
+        start -= 1  # "-USD 8,137 thousand": the sign before the code
+        value = -value
+    return start, (p[0], value, code, f"currency-{code}", value, *p[5:]), None
+
+
+def _accounting(s: str, m: re.Match[str], start: int, end: int, mult: int) -> bool:
+    """Whether a figure in brackets is an accounting negative (``(1,234)``, ``$(35)``, ``(35)
+    million``, a bracketed table cell) rather than an aside (``(5 million)``, ``(3)``)."""
+    dec = m["dec"] or ""
+    # "(35) million": a scale word after the bracket writes an accounting negative too
+    # ("(5 million)" is an aside)
+    scaled = mult != 1 and bool(dec) and s.startswith(")", m.end("dec"))
+    return bool(
+        m["cur"] or m["cur2"] or "," in dec or "." in dec or scaled or _is_cell(s, start, end)
+    )
+
+
+def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: list[_Raw]) -> None:
+    """Add to ``raws`` what the master expression does not read, each pass run only when the
+    text's words or characters say it may find something: other scripts, foreign dates, Roman
+    numerals, ages by decade, colon durations, time and a half, shares of a scale, powers of ten;
+    and join date spans and compound durations."""
+    s = norm.text
     if not s.isascii() or not words.isdisjoint(_FOREIGN_KEYS) or _glued(s):
         _other_scripts(s, words, raws)
     if foreign_dates_possible(s, words):
@@ -1642,7 +1791,7 @@ def scan(text: str | NormalizedText) -> Scan:
         _roman_numerals(norm, words, raws)
     if b"in" in words and ("0s" in s or not words.isdisjoint(_DECADE_WORDS)):
         _ages_by_decade(s, raws)
-    if s.count(":") >= 2:
+    if s.count(":") >= 2 and _COLON_DURATION_HINT.search(s) is not None:
         _colon_durations(s, raws)
     if b"time" in words and b"half" in words:
         _time_and_a_half(s, raws)
@@ -1659,7 +1808,17 @@ def scan(text: str | NormalizedText) -> Scan:
         or (not s.isascii() and _CJK_COMPOUND_DURATION.search(s) is not None)
     ):
         _merge_compound_durations(s, raws)
-    separators = _merge_ranges(s, raws)
+
+
+def _scan_of(
+    norm: NormalizedText,
+    words: frozenset[bytes],
+    raws: list[_Raw],
+    idents: list[Ident],
+    separators: list[tuple[int, int]],
+) -> Scan:
+    """The :class:`Scan` of the quantities read (``raws``, normalised offsets), their spans
+    mapped back to the original text."""
     orig = norm.original
     norm_spans = tuple((r.start, r.end) for r in raws)
     # fields in declaration order (positional is faster): text, span, kind, value, unit,
@@ -1712,7 +1871,8 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
     """Add CJK numerals with units (``三十天``) and French/German/Spanish number words with
     accented letters or in ASCII (``trente jours``, ``dreißig Tagen``) that no English pattern
     read, keeping ``raws`` sorted and without overlaps."""
-    if s.isascii():  # no CJK or Korean character: only the number words can be there
+    if s.isascii() or CJK_NUMERAL_HINT.search(s) is None:
+        # no CJK numeral nor scale character: only the number words can be there
         words_read = _foreign(s, words)
         if words_read:
             _merge_into(raws, words_read)
@@ -1729,7 +1889,7 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
                 continue
             canon, dim, factor = None, None, _ONE
         else:
-            canon, dim, factor = _UNIT_AFTER_CJK.get(unit_text) or _UNITS[unit_text]
+            canon, dim, factor = _UNIT_AFTER_CJK.get(unit_text) or UNITS[unit_text]
         flags = F_YEAR if canon is None and 1900 <= value <= 2100 else 0
         extra.append(
             _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), (1, 0, 1, flags))
@@ -1758,7 +1918,7 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             if mixed is None:
                 continue
             money = _CJK_MONEY.match(s, m.end())
-            unit, dim, _factor = _NO_UNIT if money is None else _UNITS[money[1]]
+            unit, dim, _factor = _NO_UNIT if money is None else UNITS[money[1]]
             end = m.end() if money is None else money.end()
             first.append(_Raw("number", mixed, unit, dim, mixed, m.start(), end, (1, 0, 1, 0)))
         if first:
@@ -1817,7 +1977,7 @@ def _roman_numerals(norm: NormalizedText, words: frozenset[bytes], raws: list[_R
                 m := _ROMAN_AFTER.match(s, i + len(word))
             ):
                 start, end = m.span("r")
-                if _is_upper_in_original(norm, start, end):  # "type i" in lower case: a word
+                if is_upper_in_original(norm, start, end):  # "type i" in lower case: a word
                     value = Fraction(_roman_value(m["r"]))
                     found.append(_Raw("number", value, None, None, value, start, end, (1, 0, 1, 0)))
             i = s.find(word, i + 1)
@@ -1867,6 +2027,9 @@ def _ages_by_decade(s: str, raws: list[_Raw]) -> None:
 _COLON_DURATION = re.compile(
     r"(?<![\w:.,/])(?P<h>\d{1,3}):(?P<m>[0-5]\d):(?P<s>[0-5]\d(?:\.\d{1,3})?)(?![\w:]|[.,]\d)"
 )
+_COLON_DURATION_HINT = re.compile(r":[0-5]\d:")
+"""What every :data:`_COLON_DURATION` holds, found from its literal ``:`` (the full expression
+starts with a look-behind, so the engine tries it at every position)."""
 _CLOCK_BEFORE = re.compile(r"(?<![\w])(?:at|until|till|from|by|since|before|after)[ \t]+\Z")
 _CLOCK_AFTER = re.compile(r"[ \t]*(?:am|pm|a\.m|p\.m|utc|gmt|[a-z]st|[a-z]dt)(?![\w])")
 
@@ -1929,7 +2092,7 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
         value = mantissa * scale
         end = m.end("s")
         unit, dim, factor = None, None, _ONE
-        info = _UNITS.get(m["c"] or "")
+        info = UNITS.get(m["c"] or "")
         if info is not None and (info[1] or "").startswith("currency-"):
             unit, dim, factor = info
             end = m.end("c")
@@ -1952,7 +2115,7 @@ def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
     """Read scientific notation (``6 × 10^24 kg``, ``6×10²⁴ kg``, ``1.5 x 10^-3 mol``) as the
     figure it writes, in place of its mantissa, its ``10`` and its exponent read apart (``6e24``
     is read by the master expression). A unit written after it is kept when it is one of
-    :data:`_UNITS`."""
+    :data:`UNITS`."""
     s = norm.text
     found: list[_Raw] = []
     for m in _POWER_OF_TEN.finditer(s):
@@ -1965,7 +2128,7 @@ def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
         value = mantissa * Fraction(10) ** exponent * (-1 if m["sign"] else 1)
         unit, dim, factor = None, None, _ONE
         end = m.end("e") if m["e"] is not None else m.end("sup")
-        info = _UNITS.get(m["u"] or "")
+        info = UNITS.get(m["u"] or "")
         if info is not None:
             unit, dim, factor = info
             end = m.end("u")
@@ -2002,7 +2165,7 @@ _NEXT_WORD = re.compile(r"[ \t-]*([^\s\d/.,;:!?()\[\]%-]*)")
 def _after_ambiguous() -> frozenset[str]:
     """The words that may follow a number word of :data:`FOREIGN_AMBIGUOUS` in a number: a
     unit's or a percent word's first word, a number or scale word, Portuguese ``e``."""
-    first = {re.split(r"[\s/.]+", k)[0] for k in _UNITS}
+    first = {re.split(r"[\s/.]+", k)[0] for k in UNITS}
     first |= {p.split(" ", 1)[0] for p in FOREIGN_WORDS}  # stored with single spaces
     return frozenset(first | _PERCENT_FIRST_WORDS | {"e"})
 
@@ -2096,7 +2259,7 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
 
 
 _CJK_MONEY = re.compile(r"\s?(원|元|円|人民币)")
-"""A currency after a figure read whole (``5만 원``, ``1亿5000万元``), from :data:`_UNITS`."""
+"""A currency after a figure read whole (``5만 원``, ``1亿5000万元``), from :data:`UNITS`."""
 
 
 def _replace_into(raws: list[_Raw], first: list[_Raw]) -> None:
@@ -2158,7 +2321,7 @@ prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is 
 ``mid-1990s`` is the decade 1990 (see :data:`F_DECADE`)."""
 
 
-def _two_digit_year(yy: int) -> int:
+def two_digit_year(yy: int) -> int:
     """The year a two-digit fiscal or calendar year names (``FY19``: 2019): 00-68 in the 2000s,
     69-99 in the 1900s, as :func:`time.strptime` reads ``%y`` (POSIX)."""
     return yy + (2000 if yy <= 68 else 1900)
@@ -2181,14 +2344,17 @@ def _ident(text: str, start: int, end: int) -> Ident:
     year = sep[1]
     if year is not None:  # "FY19", "FY'19", "CY-19": the year 2019; "FY2019" as written
         return Ident(
-            text, start, end, Fraction(_two_digit_year(int(year)) if len(year) == 2 else int(year))
+            text, start, end, Fraction(two_digit_year(int(year)) if len(year) == 2 else int(year))
         )
     return Ident(text, start, end, Fraction(int(next(g for g in sep.groups() if g))))
 
 
-def _is_upper_in_original(
+def is_upper_in_original(
     norm: NormalizedText, start: int, end: int, *, alpha_only: bool = True
 ) -> bool:
+    """Whether the original text of the normalised span ``start:end`` is written in capitals
+    (``MW`` rather than ``mw``, ``US`` rather than ``us``), letters only unless ``alpha_only`` is
+    false."""
     a, b = norm.to_original(start, end)
     word = norm.original[a:b]
     return word.isupper() and (word.isalpha() or not alpha_only)
@@ -2277,7 +2443,7 @@ def _date_spans(s: str, raws: list[_Raw]) -> None:
 
 
 _DURATION_ALIASES = sorted(
-    (alias for alias, (_unit, dim, _factor) in _UNITS.items() if dim in ("time", "calendar")),
+    (alias for alias, (_unit, dim, _factor) in UNITS.items() if dim in ("time", "calendar")),
     key=lambda a: (-len(a), a),
 )
 """The words and characters of a unit of time or of the calendar, longest first."""
@@ -2294,7 +2460,7 @@ figures look: an expression over every unit word costs tens of microseconds a te
 _SMALLER_UNIT_RUNS = frozenset(
     a.encode()
     for a in _TIME_ALIASES
-    if _UNITS[a][0] not in ("year", "decade", "century") and a not in ("s", "m")
+    if UNITS[a][0] not in ("year", "decade", "century") and a not in ("s", "m")
 )
 """The units a second, smaller part of a duration is written in (``h`` stands for ``2h 30m``;
 ``s`` and ``m`` alone are too common a run of letters to test)."""
@@ -2324,14 +2490,14 @@ def _merge_compound_durations(s: str, raws: list[_Raw]) -> None:
         ):
             out.append(r)
             continue
-        unit, factor = r.unit, _UNITS[r.unit][2] if r.unit in _UNITS else None
+        unit, factor = r.unit, UNITS[r.unit][2] if r.unit in UNITS else None
         if r.dimension != lo.dimension:
             if lo.unit == "h" and r.unit == "m" and r.start - lo.end <= 1:  # "2h 30m"
-                unit, factor = "min", _UNITS["min"][2]
+                unit, factor = "min", UNITS["min"][2]
             else:
                 out.append(r)
                 continue
-        larger = _UNITS[lo.unit][2]
+        larger = UNITS[lo.unit][2]
         if factor is None or factor >= larger or r.value * factor >= larger:
             out.append(r)
             continue
