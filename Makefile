@@ -18,11 +18,11 @@ PIP    := $(BIN)/python -m pip
 #   make study STUDY_SAMPLE=all STUDY_REPETITIONS=2
 STUDY_OUT         ?= results/main
 STUDY_REPETITIONS ?= 1
-STUDY_SAMPLE      ?= opengate=6,halueval=20
+STUDY_SAMPLE      ?= opengate=6,halueval=5
 STUDY_MODE        ?= separate
 # The hybrid scorer on every output, grading the outputs the checks fail (docs/hybrid.md); empty:
 # on the judges' sample only, and an output the checks fail scored 0.0 without a call.
-STUDY_HYBRID      ?= --hybrid-all-outputs --hybrid-grade-failed
+STUDY_HYBRID      ?= --hybrid-all-outputs
 # The embedded 1.5B model's reply is occasionally unreadable (the full study: 4 of 430 support
 # evaluations, 0.9%; the committed main job: none): the main job still completes (exit 0) when at
 # most 5% of each judge's evaluations are unscored (6 of its 126; the threshold is per scorer, so

@@ -13,7 +13,7 @@ Run from the repository root::
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --sample all
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --hybrid-judges support
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --grade-failed
-    PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --from-study results/main
+    PYTHONPATH=$PWD/src:$PWD .venv/bin/python bench/bench_cascade.py --from-study tests/data/studies/main-2026-12-01
 
 A measurement (the ratio of the cascade's calls and tokens to its parts'), not a test: the oracle
 judge is as good as a judge can be, so detection here says what the cascade keeps of a strong

@@ -135,7 +135,7 @@ def _bottom(driver: Any, selector: str) -> float:
 
 
 def test_study_report(browser: Any, tmp_path: Path) -> None:
-    study = load_study(REPO / "results" / "main")
+    study = load_study(REPO / "tests" / "data" / "studies" / "main-2026-12-01")
     page = tmp_path / "study.html"
     page.write_text(render_html(study), encoding="utf-8")
     _check_page(browser, page, "study", tmp_path)

@@ -40,7 +40,9 @@ def _written(data: ViewData, tmp_path_factory: pytest.TempPathFactory, name: str
 
 @pytest.fixture(scope="module")
 def data() -> ViewData:
-    return view_data(load_study(REPO / "results" / "main"), roots=(REPO,))
+    return view_data(
+        load_study(REPO / "tests" / "data" / "studies" / "main-2026-12-01"), roots=(REPO,)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +158,7 @@ def _check_claims(driver: Any, output: ViewOutput) -> None:
 def test_the_claims_a_judge_found_unfaithful_are_marked_in_the_answer(
     viewer_browser: Any, data: ViewData, page: Path
 ) -> None:
-    # results/main is a study of format 5: it kept only the claims a judge did not accept
+    # the kept main job (tests/data/studies) is an older study: it kept only the claims a judge did not accept
     driver = viewer_browser
     driver.get(page.as_uri())
     judged = [o for o in data.outputs if any(c.start is not None for c in o.claims)]
@@ -255,7 +257,7 @@ def test_the_cli_writes_the_page_next_to_the_study(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     results = tmp_path / "results"
-    shutil.copytree(REPO / "results" / "main", results)
+    shutil.copytree(REPO / "tests" / "data" / "studies" / "main-2026-12-01", results)
     monkeypatch.chdir(REPO)
     assert main(["view", str(results)]) == 0
     assert f"viewer: {results / 'viewer.html'}" in capsys.readouterr().out

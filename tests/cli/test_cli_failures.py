@@ -52,7 +52,7 @@ def test_report_into_a_folder_it_cannot_write_names_the_folder(
 ) -> None:
     results = tmp_path / "res"
     results.mkdir()
-    shutil.copy(ROOT / "results/main/study.json", results / "study.json")
+    shutil.copy(ROOT / "tests/data/studies/main-2026-12-01/study.json", results / "study.json")
 
     def read_only(*args: object, **kwargs: object) -> tuple[int, str]:
         raise OSError(30, "Read-only file system", str(results / ".report.md.x1y2.tmp"))

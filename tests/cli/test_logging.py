@@ -158,7 +158,9 @@ def test_report_warns_about_sampled_runs_and_unscored_outputs(
 ) -> None:
     from hybridjudge.study import analyse, load_study, save_study
 
-    study = load_study(Path(__file__).resolve().parents[2] / "results" / "main")
+    study = load_study(
+        Path(__file__).resolve().parents[2] / "tests" / "data" / "studies" / "main-2026-12-01"
+    )
     # two unscored support evaluations, by two reasons
     marked = {0: "parse_failure", 1: "model_error"}
     changed = 0

@@ -105,7 +105,7 @@ def test_study_file_round_trips_and_refuses_other_versions(tmp_path: Path) -> No
 # --- reading at a glance (issue 12) ------------------------------------------------------------
 
 REPO = Path(__file__).resolve().parents[2]
-MAIN = REPO / "results" / "main"
+MAIN = REPO / "tests" / "data" / "studies" / "main-2026-12-01"
 
 
 def _with_cells(study: StudyResult, rows: list[DetectionRow]) -> StudyResult:

@@ -1,5 +1,5 @@
 """The labels leave the main study's figures as they were: re-analysing the observations of
-results/main/study.json (written before labels) with today's rules gives every stored row back,
+tests/data/studies/main-2026-12-01/study.json (the main job of 2026-12-01, written before labels) with today's rules gives every stored row back,
 and adds only OpenGATE's two bases labelled faulty (``clean`` false) as a row of their own."""
 
 from __future__ import annotations
@@ -9,7 +9,14 @@ from typing import Any
 
 from hybridjudge.study import LABELLED_INCORRECT, analyse, load_study
 
-MAIN = Path(__file__).resolve().parents[2] / "results" / "main" / "study.json"
+MAIN = (
+    Path(__file__).resolve().parents[2]
+    / "tests"
+    / "data"
+    / "studies"
+    / "main-2026-12-01"
+    / "study.json"
+)
 
 
 def _rows(rows: Any, *key: str) -> dict[tuple[Any, ...], dict[str, Any]]:

@@ -145,9 +145,13 @@ def test_corpora_without_natural_hallucinations_have_no_separation_rows() -> Non
 
 
 def test_a_version_1_study_still_reads(tmp_path: Path) -> None:
-    """``results/main/study.json`` was written as format version 1 (one judge, no separation
+    """``tests/data/studies/main-2026-12-01/study.json`` (the main job of 2026-12-01) was written as format version 1 (one judge, no separation
     rows); it reads as the current version and saves as one."""
-    old = json.loads((REPO / "results" / "main" / "study.json").read_text(encoding="utf-8"))
+    old = json.loads(
+        (REPO / "tests" / "data" / "studies" / "main-2026-12-01" / "study.json").read_text(
+            encoding="utf-8"
+        )
+    )
     old["format_version"] = 1
     for key in ("judge_usage_by_judge",):
         old.pop(key, None)
@@ -167,7 +171,11 @@ def test_a_version_1_study_still_reads(tmp_path: Path) -> None:
 
 
 def test_an_unknown_version_is_refused_with_the_fix(tmp_path: Path) -> None:
-    data = json.loads((REPO / "results" / "main" / "study.json").read_text(encoding="utf-8"))
+    data = json.loads(
+        (REPO / "tests" / "data" / "studies" / "main-2026-12-01" / "study.json").read_text(
+            encoding="utf-8"
+        )
+    )
     data["format_version"] = 99
     path = tmp_path / "study.json"
     path.write_text(json.dumps(data), encoding="utf-8")
