@@ -8,11 +8,11 @@ PIP    := $(BIN)/python -m pip
 
 # The main job's settings: both shipped corpora with their frozen mutants, 1 repetition, the
 # embedded model. The deterministic checks and the hybrid scorer (the cascade: the checks first,
-# then the contradiction judge on the claims they leave, grading claim by claim the outputs they
-# fail) score every output, all 430. Both judges on their own (support and contradiction,
-# separate mode), the cascade's parts, score a seeded sample to compare it with: every OpenGATE
-# output and 20 HaluEval bases, each with all its mutants (126 of 430 outputs). Within 15
-# minutes cold on 2 CPU cores (docs/hybrid.md). Stability across repetitions is one flag away, and
+# then the contradiction judge on the claims they leave) score every output, all 430. Both judges
+# on their own (support and contradiction, separate mode), the cascade's parts, score a seeded
+# sample to compare it with: every OpenGATE output and 5 HaluEval bases, each with all its
+# mutants (69 of 430 outputs). 14 min 52 s cold on 2 idle CPU cores (docs/hybrid.md), where the
+# judges on 126 outputs took as long before. Stability across repetitions is one flag away, and
 # so is the full study (both judges on all 430 outputs: 30 minutes cold with 1, an hour with 2):
 #   make study STUDY_REPETITIONS=2
 #   make study STUDY_SAMPLE=all STUDY_REPETITIONS=2
@@ -20,8 +20,8 @@ STUDY_OUT         ?= results/main
 STUDY_REPETITIONS ?= 1
 STUDY_SAMPLE      ?= opengate=6,halueval=5
 STUDY_MODE        ?= separate
-# The hybrid scorer on every output, grading the outputs the checks fail (docs/hybrid.md); empty:
-# on the judges' sample only, and an output the checks fail scored 0.0 without a call.
+# The hybrid scorer on every output; add --hybrid-grade-failed to grade the outputs the checks
+# fail claim by claim (docs/hybrid.md: about 2.5 minutes more); empty: on the judges' sample only.
 STUDY_HYBRID      ?= --hybrid-all-outputs
 # The embedded 1.5B model's reply is occasionally unreadable (the full study: 4 of 430 support
 # evaluations, 0.9%; the committed main job: none): the main job still completes (exit 0) when at
