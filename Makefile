@@ -25,7 +25,7 @@ STUDY_MODE        ?= separate
 STUDY_HYBRID      ?= --hybrid-all-outputs
 # The embedded 1.5B model's reply is occasionally unreadable (the full study: 4 of 430 support
 # evaluations, 0.9%; the committed main job: none): the main job still completes (exit 0) when at
-# most 5% of each judge's evaluations are unscored (6 of its 126; the threshold is per scorer, so
+# most 5% of each judge's evaluations are unscored (3 of its 69; the threshold is per scorer, so
 # at 1% a second unreadable reply would fail it); each is counted in the report (`3/5 detected,
 # 1 unscored`: an unscored mutant is never a detection), and a judge with every evaluation
 # unscored always fails. The gate (`hybridjudge gate`) keeps its own default, 0.
