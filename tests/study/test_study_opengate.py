@@ -184,6 +184,11 @@ def test_judge_sample_is_seeded_covers_every_class_and_is_reported() -> None:
     assert sampling.bases_per_corpus == {"opengate": 2}
     assert "--judge-sample all" in sampling.note
     assert "(bases per corpus: opengate 2 of 6," in sampling.note  # 6 bases in OpenGATE
+    assert "the deterministic checks scored all. Run" in sampling.note
+    # the hybrid scorer on every output (--hybrid-all-outputs) is named with the checks
+    every = plan.sampling(hybrid_all_outputs=True)
+    assert every is not None
+    assert "the deterministic checks scored all, and so did the hybrid scorer." in every.note
     # a quota above the corpus's bases judges them all and says how many there are
     larger = load_plan(corpus_paths=[OPENGATE], mutation_paths=muts, judge_sample=100).sampling()
     assert larger is None  # every output judged: not a sample

@@ -342,7 +342,7 @@ def _run(args: argparse.Namespace) -> int:
         if peers:
             print("hybridjudge study run --dry-run: peer scorers are not estimated")
         return EXIT_INCOMPLETE if incomplete else EXIT_OK
-    sampling = plan.sampling()
+    sampling = plan.sampling(HYBRID in args.scorers and args.hybrid_all_outputs)
     if sampling is not None and needs_model:
         logging.getLogger("hybridjudge.cli.study").warning("sampled run: %s", sampling.note)
 

@@ -285,8 +285,9 @@ class StudyPlan(BaseModel):
             )
         return out
 
-    def sampling(self) -> SamplingRecord | None:
-        """The sampling record, ``None`` when the judges score everything."""
+    def sampling(self, hybrid_all_outputs: bool = False) -> SamplingRecord | None:
+        """The sampling record, ``None`` when the judges score everything
+        (``hybrid_all_outputs``: the hybrid scorer scores every output, as the checks do)."""
         if self.judge_sample is None or len(self.judged) == len(self.outputs):
             return None
         quotas = _quotas([c.name for c in self.corpora], self.judge_sample)
@@ -309,7 +310,9 @@ class StudyPlan(BaseModel):
                 f"{len(self.outputs)} outputs (bases per corpus: "
                 + ", ".join(f"{k} {judged} of {total}" for k, (judged, total) in bases.items())
                 + f", each with all its mutants, covering defect classes first; seed {self.seed}) "
-                "to keep the time budget; the deterministic checks scored all. Run with "
+                "to keep the time budget; the deterministic checks scored all"
+                + (", and so did the hybrid scorer" if hybrid_all_outputs else "")
+                + ". Run with "
                 "--judge-sample all for the full study."
             ),
         )
@@ -861,7 +864,7 @@ async def arun_study(
     wall: dict[str, float] = {}
     judge_usage: Usage | None = None
     by_judge: dict[str, Usage] = {}
-    sampling = plan.sampling()
+    sampling = plan.sampling(hybrid and hybrid_all_outputs)
     if DETERMINISTIC in scorers:
         obs, wall[DETERMINISTIC] = _deterministic(plan, repetitions, progress)
         observations += obs
