@@ -30,19 +30,26 @@ __all__ = [
     "LANGUAGES",
     "SUBSTRING_LANGUAGES",
     "Currency",
+    "FigureContextWords",
+    "FrequencyWords",
     "Lexicon",
     "LexiconError",
     "NumberWords",
+    "Period",
+    "ShareWords",
     "UnitDefinition",
     "alternation",
     "currencies",
     "currency_of",
     "figure_forms",
+    "grouped",
+    "grouped_table",
     "lexicon",
     "lexicon_dir",
     "load_lexicon",
     "merged",
     "months",
+    "periods",
     "scales",
 ]
 
@@ -145,6 +152,147 @@ class NumberWords(_Strict):
     only with a unit after them."""
 
 
+class Period(_Strict):
+    """A period a frequency or a rate names (``day``, ``fortnight``, ``quarterly``), as a count
+    of a unit."""
+
+    unit: str
+    """The unit it counts: a key of the ``unit_definitions`` of ``und.json`` (``h``, ``day``,
+    ``week``, ``month``, ``year``), or a part of the day no unit measures (``night``,
+    ``morning``), an interval of its own."""
+    count: int = Field(default=1, ge=1)
+    """How many of the unit (``fortnight``: 2 ``week``, ``quarter``: 3 ``month``)."""
+    adverb: bool = False
+    """Whether the word stands alone, with no word of :attr:`FrequencyWords.per` before it
+    (``daily``, ``quarterly``), rather than after one (``a day``, ``per quarter``)."""
+
+
+class FrequencyWords(_Strict):
+    """The words of frequencies and rates: ``twice daily``, ``3 times a week``, ``every 12
+    hours``, ``every other day``, ``$5 per month``."""
+
+    periods: dict[str, Period] = {}
+    """Every word of the lists below with its period (``fortnight``: 2 weeks, ``annum``: a
+    year, ``daily``: a day, written alone)."""
+    articles: tuple[str, ...] = ()
+    """Articles that stand for ``per`` before a period (``twice a day``, ``$60 a year``), but
+    not before a period that is also a fraction (``a quarter`` is a share)."""
+    per: tuple[str, ...] = ()
+    """Words before a period that make it a frequency or a rate (``per``, ``every``,
+    ``each``)."""
+    every: tuple[str, ...] = ()
+    """Words before a duration that make it the interval of a thing done repeatedly (``every
+    12 hours``)."""
+    every_other: tuple[str, ...] = ()
+    """Words before a period that make it every second one (``every other day``)."""
+    times: tuple[str, ...] = ()
+    """Words after a count that make it a number of occurrences (``3 times a week``)."""
+    multiplicatives: dict[str, int] = {}
+    """Counts written as one word, with their value (``once``: 1, ``twice``: 2)."""
+    counted: tuple[str, ...] = ()
+    """Periods (keys of :attr:`periods`) after a count (``twice daily``, ``3 times a
+    week``)."""
+    uncounted: tuple[str, ...] = ()
+    """Periods (keys of :attr:`periods`) that state a frequency alone (``daily``, ``per
+    week``, ``quarterly``)."""
+    alternate: tuple[str, ...] = ()
+    """Periods (keys of :attr:`periods`) after :attr:`every_other` (``every other week``)."""
+    rates: tuple[str, ...] = ()
+    """Periods (keys of :attr:`periods`) after an amount that make it a rate (``$5 per
+    month``, ``€9.99/mo``, ``$10 monthly``)."""
+
+    @model_validator(mode="after")
+    def _roles_are_periods(self) -> FrequencyWords:
+        for role in ("counted", "uncounted", "alternate", "rates"):
+            missing = [w for w in getattr(self, role) if w not in self.periods]
+            if missing:
+                raise ValueError(f"{role}: {missing} not in periods (add them with their period)")
+        return self
+
+
+class ShareWords(_Strict):
+    """The words of shares written in words: ``two-thirds``, ``a quarter of``, ``half the
+    staff``."""
+
+    numerators: dict[str, int] = {}
+    """The numerator of a fraction in words (``a``: 1, ``two``: 2 in ``two-thirds``)."""
+    denominators: dict[str, int] = {}
+    """Denominators after a numerator of one (``half``: 2, ``third``: 3, ``quarter``: 4)."""
+    plural_denominators: dict[str, int] = {}
+    """Denominators after a numerator above one (``thirds``: 3, ``quarters``: 4)."""
+    of_determiners: tuple[str, ...] = ()
+    """Words after ``of`` that make a fraction of :attr:`period_fractions` a share (``three
+    quarters of the votes``, not ``two quarters of growth``)."""
+    period_fractions: tuple[str, ...] = ()
+    """Denominators that also name a period (``quarter``, ``quarters``): a share only before
+    ``of`` and a word of :attr:`of_determiners`."""
+    half_determiners: tuple[str, ...] = ()
+    """Words after ``half`` that make it a share of something (``half of the votes``, ``half
+    the staff``: 50%)."""
+    half_ordinals: tuple[str, ...] = ()
+    """Ordinals before ``half`` that make it a period that counts (``the first half``,
+    ``the latter half``)."""
+    half_positions: tuple[str, ...] = ()
+    """Other words before ``half`` that make it a part, not a share (``the last half of the
+    year``, ``the lower half of the range``)."""
+
+
+class FigureContextWords(_Strict):
+    """Words around a figure that say what it is: a count of the context's items, a citation,
+    a label, a time of day, a decade, a change."""
+
+    count_before: tuple[str, ...] = ()
+    """Words before a small count of things the context lists (``the two figures``, ``both
+    years``, ``each of the``)."""
+    count_before_periods: tuple[str, ...] = ()
+    """Words between :attr:`count_before` and such a count (``over the past three years``)."""
+    count_adjectives: tuple[str, ...] = ()
+    """Adjectives between such a count and its noun (``the two reported figures``)."""
+    count_nouns: tuple[str, ...] = ()
+    """Nouns of the things such a count counts (``figures``, ``years``, ``data points``)."""
+    counted_adjectives: tuple[str, ...] = ()
+    """Adjectives after a figure with a scale letter (``1.2m active users``)."""
+    counted_nouns: tuple[str, ...] = ()
+    """Nouns after a figure with a scale letter that make it a count, not metres (``1.2m
+    users``: 1.2 million)."""
+    citation_labels: tuple[str, ...] = ()
+    """Words that number the retrieved passages an answer cites (``[Source 2]``, ``document
+    3``)."""
+    page_labels: tuple[str, ...] = ()
+    """Words that number a page an answer cites (``p. 14``, ``page 12``)."""
+    index_names: tuple[str, ...] = ()
+    """(``und.json``) Stock indexes and rankings named with a number (``s&p``, ``ftse``)."""
+    index_numbers: tuple[str, ...] = ()
+    """(``und.json``) The numbers of those names (``500``, ``100``)."""
+    roman_labels: tuple[str, ...] = ()
+    """Words a Roman numeral in capitals numbers (``Phase III``, ``Chapter XI``)."""
+    clock_before: tuple[str, ...] = ()
+    """Words before ``h:mm:ss`` that make it a time of day, not a duration (``at``,
+    ``until``)."""
+    clock_words: dict[str, int] = {}
+    """Times of day in words with their minutes after midnight (``noon``: 720)."""
+    decades: dict[str, int] = {}
+    """Decades of an age in words with their first year (``thirties``: 30)."""
+    decade_determiners: tuple[str, ...] = ()
+    """Words between ``in`` and a decade (``in her thirties``, ``in the 40s``)."""
+    decade_parts: tuple[str, ...] = ()
+    """Words before a decade that name a part of it (``early``, ``mid``, ``late``)."""
+    time_units: tuple[str, ...] = ()
+    """The units of time in words, singular (``minute``, ``year``): after ``time and a
+    half`` a duration, after a number word of another language an English text (``due
+    days``)."""
+    halved_units: tuple[str, ...] = ()
+    """Units of time an answer halves in words (``half an hour``, ``a year and a half``)."""
+    rate_units: tuple[str, ...] = ()
+    """Units of time after ``3 in 10`` that make it a rate, not a share (``3 in 10
+    minutes``), singular."""
+    decrease_links: tuple[str, ...] = ()
+    """Words between a decrease word and its figure (``a decline was 5%``, ``a loss
+    totaling $3``)."""
+    decrease_hedges: tuple[str, ...] = ()
+    """Approximations between a decrease word and its figure (``fell by about 5%``)."""
+
+
 class Lexicon(_Strict):
     """One language's words (the schema of ``data/lexicon/<language>.json``)."""
 
@@ -187,6 +335,19 @@ class Lexicon(_Strict):
     counters: tuple[str, ...] = ()
     """Counter characters after a numeral (``八百名员工``, ``三家公司``): the numeral counts, with
     no unit."""
+    percent_words: tuple[str, ...] = ()
+    """Words after a number that make it a percentage or percentage points (``percent``, ``per
+    cent``, ``prozentpunkte``, ``パーセント``); a space in one matches one blank or more, so a
+    word also written glued is listed glued too (``pour cent``, ``pourcent``)."""
+    basis_points: tuple[str, ...] = ()
+    """Words after a number that make it hundredths of a percentage point (``bps``, ``basis
+    points``)."""
+    figure_context: FigureContextWords | None = None
+    """Words around a figure that say what it is (counts, citations, labels, decades)."""
+    frequencies: FrequencyWords | None = None
+    """Words of frequencies and rates (``twice daily``, ``$5 per month``)."""
+    shares: ShareWords | None = None
+    """Words of shares written in words (``two-thirds``, ``half of the``)."""
     numbers: NumberWords | None = None
     """Number words (none for the languages whose numerals are characters)."""
     approximations: tuple[str, ...] = ()
@@ -317,6 +478,15 @@ def _constructed(raw: dict[str, Any]) -> Lexicon:
         fields["currencies"] = tuple(Currency.model_construct(**c) for c in fields["currencies"])
     if "numbers" in fields:
         fields["numbers"] = NumberWords.model_construct(**fields["numbers"])
+    if "frequencies" in fields:
+        freq = dict(fields["frequencies"])
+        freq["periods"] = {
+            k: Period.model_construct(**v) for k, v in freq.get("periods", {}).items()
+        }
+        fields["frequencies"] = FrequencyWords.model_construct(**freq)
+    for name, model in (("figure_context", FigureContextWords), ("shares", ShareWords)):
+        if name in fields:
+            fields[name] = model.model_construct(**fields[name])
     if "unit_definitions" in fields:
         fields["unit_definitions"] = {
             k: UnitDefinition.model_construct(**v) for k, v in fields["unit_definitions"].items()
@@ -400,6 +570,52 @@ def months(languages: tuple[str, ...] = LANGUAGES) -> dict[str, int]:
         for lang in languages:
             for name in lexicon(lang).months.get(str(month), ()):
                 out.setdefault(name, month)
+    return out
+
+
+GroupName = Literal["figure_context", "frequencies", "shares"]
+"""The lexicon's groups of words (nested fields) that :func:`grouped` reads."""
+
+
+@functools.cache
+def grouped(
+    group: GroupName, field: str, languages: tuple[str, ...] = LANGUAGES
+) -> tuple[str, ...]:
+    """The words of a list field of a group (``figure_context``, ``count_nouns``) over
+    ``languages``, in order, each once."""
+    out: dict[str, None] = {}
+    for lang in languages:
+        words = getattr(lexicon(lang), group)
+        if words is not None:
+            out.update(dict.fromkeys(getattr(words, field)))
+    return tuple(out)
+
+
+@functools.cache
+def grouped_table(
+    group: GroupName, field: str, languages: tuple[str, ...] = LANGUAGES
+) -> dict[str, int]:
+    """A word -> value field of a group (``shares``, ``numerators``) over ``languages``; the
+    first lexicon to write a word decides its value."""
+    out: dict[str, int] = {}
+    for lang in languages:
+        words = getattr(lexicon(lang), group)
+        if words is not None:
+            for w, v in getattr(words, field).items():
+                out.setdefault(w, v)
+    return out
+
+
+@functools.cache
+def periods() -> dict[str, Period]:
+    """Every period word of every lexicon (:attr:`FrequencyWords.periods`); the first lexicon
+    to write a word decides its period."""
+    out: dict[str, Period] = {}
+    for lang in LANGUAGES:
+        freq = lexicon(lang).frequencies
+        if freq is not None:
+            for w, period in freq.periods.items():
+                out.setdefault(w, period)
     return out
 
 

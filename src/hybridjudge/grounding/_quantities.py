@@ -50,12 +50,16 @@ from hybridjudge.grounding._languages import (
 )
 from hybridjudge.grounding._lexicon import (
     NumberWords,
+    Period,
     alternation,
     currency_of,
     figure_forms,
+    grouped,
+    grouped_table,
     lexicon,
     merged,
     months,
+    periods,
     scales,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
@@ -113,7 +117,14 @@ for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
     for _alias in _aliases:
         UNITS.setdefault(_alias, _BY_CANON[_canon])
 
-_DECIMAL_BYTES = {"kb": 1, "mb": 2, "gb": 3, "tb": 4, "pb": 5}
+_DECIMAL_BYTES = {
+    canon: power
+    for canon, dim, factor in _BY_CANON.values()
+    if dim == "data"
+    for power in range(1, 7)
+    if factor == 1000**power
+}
+"""The decimal data units with their power of 1000 (``kb``: 1, ``gb``: 3), from :data:`UNITS`."""
 
 
 def binary_bytes(q: Quantity) -> Fraction | None:
@@ -139,11 +150,9 @@ _DOLLAR_PREFIXES = (
     "(?:" + "|".join(k[:-1] for k in _CURRENCY_SYMBOLS if k.endswith("$") and k != "$") + ")"
 )
 """The country prefixes of a dollar sign (``us``, ``hk``...), from :data:`_CURRENCY_SYMBOLS`."""
-_WRITTEN_CURRENCIES = (
-    "(?:"
-    + alternation(k for k in currency_of(("signs",)) if k.isalpha() or k.endswith("."))
-    + r")(?=\s?\d)"
-)
+_WRITTEN_SIGNS = [k for k in currency_of(("signs",)) if k.isalpha() or k.endswith(".")]
+"""The currency signs written in letters (``rs``, ``rs.``, ``rm``)."""
+_WRITTEN_CURRENCIES = "(?:" + alternation(_WRITTEN_SIGNS) + r")(?=\s?\d)"
 _CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}")
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
 code glued to the figure (``USD500 million``, ``RMB3,550 million``), the rupee written out
@@ -159,11 +168,8 @@ _CASE_SENSITIVE_SCALES = frozenset({"m", "mm"})
 """``82.9M`` is millions, ``82.9m`` metres (``mm`` millimetres) unless a currency is written
 (``$5m``, ``5m euros``) or what follows is counted, not measured (``1.2m active users``)."""
 _COUNTED_AFTER = lazy(
-    r"\s?(?:(?:monthly|daily|weekly|active|new|unique|registered|paying|total|more|fewer|additional)"
-    r"\s+){0,2}(?:users|customers|clients|subscribers|people|downloads|visitors|shares|members"
-    r"|employees|patients|views|installs|devices|accounts|households|passengers|units|orders"
-    r"|transactions|barrels|tonnes|tons|cases|deaths|votes|viewers|listeners|readers|followers"
-    r"|vehicles|cars|homes|jobs|students|residents|copies|items|products|records)(?![a-z])"
+    rf"\s?(?:(?:{alternation(grouped('figure_context', 'counted_adjectives'))})\s+){{0,2}}"
+    rf"(?:{alternation(grouped('figure_context', 'counted_nouns'))})(?![a-z])"
 )
 """Nouns after ``1.2m`` that make it millions of something, not metres."""
 _NO_UNIT: tuple[str | None, str | None, Fraction] = (None, None, Fraction(1))
@@ -172,10 +178,12 @@ _EN = lexicon("en").numbers or NumberWords()
 _SMALL = {w: i for i, w in enumerate(_EN.units)}
 _TENS = {w: t for t, w in zip(range(_EN.tens_from, 100, 10), _EN.tens, strict=True)}
 _MONTHS = months(("en",))
+_BLANKS = r"\s+"
+"""What a space inside a word of the lexicons matches in most expressions (:func:`alternation`)."""
 
 
-def _alt(words: Iterable[str]) -> str:
-    """A regex alternation of literal words, longest first (inner spaces match any spaces),
+def _alt(words: Iterable[str], space: str = r"\s+") -> str:
+    """A regex alternation of literal words, longest first (inner spaces match ``space``),
     written as a trie: ``k(?:m(?:h)?|g)`` for ``kmh``, ``km``, ``kg``. Python's engine tries
     the branches of an alternation one by one, so a flat list of 280 units costs 280 tests at
     every figure; the trie costs one per letter read. It matches what the flat list sorted
@@ -191,7 +199,7 @@ def _alt(words: Iterable[str]) -> str:
 
     def emit(node: dict[str, Any]) -> str:
         parts = [
-            (r"\s+" if ch == " " else re.escape(ch)) + emit(node[ch]) for ch in sorted(node) if ch
+            (space if ch == " " else re.escape(ch)) + emit(node[ch]) for ch in sorted(node) if ch
         ]
         if not parts:
             return ""
@@ -208,113 +216,113 @@ _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
 Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
 _MONTH_ALT = _alt(_MONTHS)
-FRACTION_NUMERATORS = {
-    **{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5},
-    **{"six": 6, "seven": 7, "eight": 8, "nine": 9},
-}
+FRACTION_NUMERATORS: dict[str, int] = dict(grouped_table("shares", "numerators"))
 """The numerator of a fraction in words (``two`` in ``two-thirds``): see
 :data:`FRACTION_DENOMINATORS`."""
-FRACTION_DENOMINATORS = {
-    "half": 2,  # "one-half", "a half of the": "half of the" alone is _ALTERNATIVES' shalf
-    **dict.fromkeys(("third", "thirds"), 3),
-    **dict.fromkeys(("quarter", "quarters"), 4),
-    **dict.fromkeys(("fifth", "fifths"), 5),
-    **dict.fromkeys(("sixth", "sixths"), 6),
-    **dict.fromkeys(("eighth", "eighths"), 8),
-    **dict.fromkeys(("tenth", "tenths"), 10),
-}
+_DENOMINATORS_ONE = grouped_table("shares", "denominators")
+_DENOMINATORS_MANY = grouped_table("shares", "plural_denominators")
+FRACTION_DENOMINATORS: dict[str, int] = {**_DENOMINATORS_ONE, **_DENOMINATORS_MANY}
 """A fraction in words is a share, read as a percentage: ``two-thirds`` (66.67%), ``a quarter of``
 (25%), ``two fifths of`` (40%): hyphenated, or spaced before ``of`` (``a third party``, ``the
 third quarter`` and ``a quarter`` of a year are no shares), one with a singular denominator and
-more with a plural (``a five-quarter average`` is no share either)."""
-_FRACTION_ONE = _alt(d for d in FRACTION_DENOMINATORS if not d.endswith("s"))
-_FRACTION_MANY = _alt(d for d in FRACTION_DENOMINATORS if d.endswith("s"))
+more with a plural (``a five-quarter average`` is no share either). ``half of the`` alone is
+the ``shalf`` alternative. The words are the lexicons' (:class:`~._lexicon.ShareWords`)."""
+_FRACTION_ONE = _alt(_DENOMINATORS_ONE)
+_FRACTION_MANY = _alt(_DENOMINATORS_MANY)
+_FRACTION_ONE_NUMERATORS = alternation(n for n, v in FRACTION_NUMERATORS.items() if v == 1)
 _FRACTION_MANY_NUMERATORS = _alt(n for n, v in FRACTION_NUMERATORS.items() if v > 1)
 _SHARE_OF = (
-    r"(?<!quarter[ \t])(?<!quarters[ \t])of(?![\w])"
-    r"|of[ \t]+(?:the|a|an|its|their|our|all|this|that|these|those)(?![\w])"
+    "".join(rf"(?<!{re.escape(w)}[ \t])" for w in grouped("shares", "period_fractions"))
+    + r"of(?![\w])"
+    + rf"|of[ \t]+(?:{alternation(grouped('shares', 'of_determiners'))})(?![\w])"
 )
-"""``of`` after a spaced fraction; after ``quarter(s)`` only before a determiner: ``three quarters
-of the votes`` is a share, ``two quarters of growth`` two periods."""
-_SHARE_DETERMINERS = "of|the|its|their|our|his|her|all|these|those|this|that"
+"""``of`` after a spaced fraction; after a fraction that also names a period (``quarter(s)``)
+only before a determiner: ``three quarters of the votes`` is a share, ``two quarters of growth``
+two periods."""
+_SHARE_DETERMINERS = alternation(grouped("shares", "half_determiners"))
 """What follows ``half`` as a share of something (``half of the votes``, ``half the staff``):
 read as 50%, as ``a quarter of`` is 25% (``half an hour`` is a duration, ``the first half`` a
 period, and a lone ``half`` stays the number 0.5)."""
+_HALF_ORDINALS = grouped("shares", "half_ordinals")
 _NOT_ORDINAL = "".join(
-    rf"(?<!{w}[ \t])"
-    for w in (
-        *("first", "second", "other", "latter", "former", "1st", "2nd", "last", "final"),
-        *("back", "front", "top", "bottom", "upper", "lower"),
-    )
+    rf"(?<!{re.escape(w)}[ \t])" for w in (*_HALF_ORDINALS, *grouped("shares", "half_positions"))
 )
 """Not after an ordinal or a position: ``the first half of the year``, ``the last half of the
 fiscal year`` are periods (a ``half`` that :data:`_ORDINAL_HALF` makes a counting word),
 ``the lower half of the range`` a part, not 50% of it."""
-_TIME_WORDS = ("second", "minute", "hour", "day", "week", "month", "year")
-"""The English units of time, singular: what an answer halves in words (from the minute: ``half
-an hour``, ``a year and a half``), what ends a rate, not a share (``3 in 10 minutes``), and
-what makes a number word of another language English (``due days``)."""
-_HALVED_UNITS = "|".join(_TIME_WORDS[1:])
+_TIME_WORDS = grouped("figure_context", "time_units")
+"""The English units of time, singular: what makes ``time and a half`` before it a duration,
+and what makes a number word of another language English (``due days``)."""
+_HALVED_UNITS = alternation(grouped("figure_context", "halved_units"))
+"""The units of time an answer halves in words (from the minute: ``half an hour``, ``a year and
+a half``)."""
 _UNIT_AND_A_HALF_SOURCE = (
     rf"(?<![\w-])(?:an?|one)[ \t]+(?P<au>{_HALVED_UNITS})[ \t]+and[ \t]+a[ \t]+half(?![\w])"
 )
 """One unit and a half (``a year and a half``: 18 months), the master's ``ahalf`` alternative and
 what :func:`_candidates` looks for to start there."""
+
+
+def _period_words(role: str, *, adverb: bool) -> str:
+    """An alternation of the periods of ``role`` (a list of :class:`~._lexicon.FrequencyWords`)
+    written alone (``adverb``: ``daily``) or after a word of ``per`` (``a day``)."""
+    return alternation(w for w in grouped("frequencies", role) if periods()[w].adverb == adverb)
+
+
+_PER = alternation((*grouped("frequencies", "articles"), *grouped("frequencies", "per")))
+"""The words before a period that make it a frequency (``a``, ``per``, ``every``)."""
 _FREQ = (
-    r"(?:\s+(?:a|an|per|every|each)\s+(?:day|week|month|year|hour|night|morning|evening)"
-    r"|\s+(?:daily|weekly|monthly|yearly|annually|nightly|hourly))\b"
+    rf"(?:\s+(?:{_PER})\s+(?:{_period_words('counted', adverb=False)})"
+    rf"|\s+(?:{_period_words('counted', adverb=True)}))\b"
 )
 _FREQ_AFTER = re.compile(
-    r"\s+(?:(?:a|an|per|every|each)\s+(?P<unit>day|week|month|year|hour|night|morning|evening)"
-    r"|(?P<adverb>daily|weekly|monthly|yearly|annually|nightly|hourly))\b"
+    rf"\s+(?:(?:{_PER})\s+(?P<unit>{_period_words('counted', adverb=False)})"
+    rf"|(?P<adverb>{_period_words('counted', adverb=True)}))\b"
 )
-_ADVERB_UNITS = {
-    "daily": "day",
-    "weekly": "week",
-    "monthly": "month",
-    "yearly": "year",
-    "annually": "year",
-    "nightly": "night",
-    "hourly": "hour",
-}
-_COUNTED_BEFORE = re.compile(r"(?:twice|thrice|times|\d\s*x|\d|once)\s*$")
+_MULTIPLICATIVES = grouped_table("frequencies", "multiplicatives")
+"""Counts in one word (``twice``: 2); one of 1 (``once``) is a count only before a frequency."""
+_TIMES = alternation(grouped("frequencies", "times"))
+_COUNTED_BEFORE = re.compile(rf"(?:{alternation(_MULTIPLICATIVES)}|{_TIMES}|\d\s*x|\d)\s*$")
 
 
 Interval = tuple[str, Fraction]
 """The time between two occurrences of a thing done repeatedly: ``("time", seconds)``,
 ``("calendar", months)``, or ``(unit, 1)`` for a part of the day (``night``)."""
-_PERIODS: dict[str, Interval] = {
-    "hour": ("time", UNITS["h"][2]),
-    "day": ("time", UNITS["day"][2]),
-    "week": ("time", UNITS["week"][2]),
-    "fortnight": ("time", 2 * UNITS["week"][2]),
-    "month": ("calendar", UNITS["month"][2]),
-    "quarter": ("calendar", 3 * UNITS["month"][2]),
-    "semiannually": ("calendar", 6 * UNITS["month"][2]),
-    "year": ("calendar", UNITS["year"][2]),
-    **{part: (part, Fraction(1)) for part in ("night", "morning", "evening")},
-}
-"""The length of a period, in the base unit of its dimension in :data:`UNITS` (seconds, months):
-what ``every 12 hours`` and ``every 3 months`` are read as."""
-_TIMES_AFTER = re.compile(r"\s+times(?![\w])")
-_EVERY_BEFORE = re.compile(r"(?<![\w])(?:every|each)\s+\Z")
+
+
+def _interval(period: Period) -> Interval:
+    """The length of a period in the base unit of its dimension in :data:`UNITS` (seconds,
+    months); a part of the day (``night``), no unit, is an interval of its own."""
+    unit = _BY_CANON.get(period.unit)
+    if unit is None or unit[1] is None:
+        return period.unit, Fraction(1)
+    return unit[1], period.count * unit[2]
+
+
+_PERIODS: dict[str, Interval] = {w: _interval(period) for w, period in periods().items()}
+"""The length of each period word (:func:`~._lexicon.periods`: ``hour``, ``quarterly``,
+``annum``): what ``every 12 hours``, ``every 3 months`` and ``$5 per month`` are read as. A
+rate converts only inside one dimension (a month is no 30 days, a year no 52 weeks)."""
+_TIMES_AFTER = re.compile(rf"\s+(?:{_TIMES})(?![\w])")
+_EVERY_BEFORE = re.compile(rf"(?<![\w])(?:{alternation(grouped('frequencies', 'every'))})\s+\Z")
+_SHARE_PERIODS = [w for w in grouped("frequencies", "uncounted") if w in FRACTION_DENOMINATORS]
+"""Periods that are also fractions (``quarter``): after an article a share (``a quarter``), so
+a frequency only after a word of ``per`` (``per quarter``)."""
+_UNCOUNTED_NOUNS = alternation(
+    w
+    for w in grouped("frequencies", "uncounted")
+    if not periods()[w].adverb and w not in _SHARE_PERIODS
+)
+_EVERY_OTHER = alternation(grouped("frequencies", "every_other"), space=_BLANKS)
 _UNCOUNTED_FREQ = re.compile(
-    r"(?<![\w])(?:every\s+other\s+(?P<other>day|week|month|year)"
-    r"|(?P<adverb>daily|weekly|monthly|quarterly|yearly|annually|semi-?annually|fortnightly"
-    r"|nightly|hourly)"
-    r"|(?:a|an|per|every|each)\s+(?P<unit>day|week|month|year|hour|night|morning|evening"
-    r"|fortnight)"
-    r"|(?:per|every|each)\s+(?P<quarter>quarter))(?![\w])"
+    rf"(?<![\w])(?:(?:{_EVERY_OTHER})\s+(?P<other>{_period_words('alternate', adverb=False)})"
+    rf"|(?P<adverb>{_period_words('uncounted', adverb=True)})"
+    rf"|(?:{_PER})\s+(?P<unit>{_UNCOUNTED_NOUNS})"
+    rf"|(?:{alternation(grouped('frequencies', 'per'))})\s+"
+    rf"(?P<quarter>{alternation(_SHARE_PERIODS) or '(?!)'}))(?![\w])"
 )
 """A frequency no count states (``daily``, ``per week``, ``every other day``, ``quarterly``;
 ``a quarter`` is a share)."""
-_UNCOUNTED_ADVERBS = {
-    **_ADVERB_UNITS,
-    "quarterly": "quarter",
-    "semiannually": "semiannually",
-    "semi-annually": "semiannually",
-    "fortnightly": "fortnight",
-}
 
 
 def stated_interval(
@@ -332,7 +340,7 @@ def stated_interval(
         m = _FREQ_AFTER.match(text, times.end() if times is not None else end)
         if m is None:
             return None
-        family, length = _PERIODS[m["unit"] or _ADVERB_UNITS[m["adverb"]]]
+        family, length = _PERIODS[m["unit"] or m["adverb"]]
         return (family, length / q.value), start, m.end()
     if q.dimension not in ("time", "calendar") or q.range_role is not None or q.value <= 0:
         return None
@@ -343,18 +351,10 @@ def stated_interval(
 
 
 _RATE_PERIOD = re.compile(
-    r"[ \t]*(?:(?:a|an|per|each|every)[ \t]+|/[ \t]*)(?P<unit>day|week|wk|month|mo|quarter|year|yr"
-    r"|annum)(?![\w])|[ \t]+(?P<adverb>daily|weekly|monthly|quarterly|yearly|annually)(?![\w])"
+    rf"[ \t]*(?:(?:{_PER})[ \t]+|/[ \t]*)(?P<unit>{_period_words('rates', adverb=False)})(?![\w])"
+    rf"|[ \t]+(?P<adverb>{_period_words('rates', adverb=True)})(?![\w])"
 )
-_RATE_LENGTHS: dict[str, Interval] = {
-    **dict.fromkeys(("day", "daily"), _PERIODS["day"]),
-    **dict.fromkeys(("week", "wk", "weekly"), _PERIODS["week"]),
-    **dict.fromkeys(("month", "mo", "monthly"), _PERIODS["month"]),
-    **dict.fromkeys(("quarter", "quarterly"), _PERIODS["quarter"]),
-    **dict.fromkeys(("year", "yr", "annum", "yearly", "annually"), _PERIODS["year"]),
-}
-"""The period of a rate, by the words that name it (:data:`_PERIODS`): a rate converts only
-inside one dimension (a month is no 30 days, a year no 52 weeks)."""
+"""The period of a rate after its amount (``$5 per month``, ``€9.99/mo``, ``$10 monthly``)."""
 
 
 def rate_period(text: str, end: int) -> tuple[Interval, int] | None:
@@ -364,7 +364,7 @@ def rate_period(text: str, end: int) -> tuple[Interval, int] | None:
     m = _RATE_PERIOD.match(text, end)
     if m is None:
         return None
-    return _RATE_LENGTHS[m["unit"] or m["adverb"]], m.end()
+    return _PERIODS[m["unit"] or m["adverb"]], m.end()
 
 
 def uncounted_intervals(text: str) -> Iterator[tuple[Interval, int, int]]:
@@ -378,20 +378,23 @@ def uncounted_intervals(text: str) -> Iterator[tuple[Interval, int, int]]:
             family, length = _PERIODS[m["other"]]
             yield (family, 2 * length), m.start(), m.end()
             continue
-        unit = m["unit"] or m["quarter"] or _UNCOUNTED_ADVERBS[m["adverb"]]
-        yield _PERIODS[unit], m.start(), m.end()
+        yield _PERIODS[m["unit"] or m["quarter"] or m["adverb"]], m.start(), m.end()
+
+
+_PERCENT_WORDS = [w for w in merged("percent_words") if "a" <= w[-1] <= "z"]
+"""The percent words in letters a-z (``percent``, ``pour cent``): a word end after them."""
+_PERCENT_ALT = _alt(_PERCENT_WORDS, space=r"[ \t]+")
+_PERCENT_CHARS = alternation(w for w in merged("percent_words") if not "a" <= w[-1] <= "z")
+"""The percent words of scripts without spaces (``パーセント``)."""
+_BASIS_POINTS_ALT = _alt(merged("basis_points"), space=r"[ \t]+")
 
 
 def _unit_part(prefix: str) -> str:
     """The optional unit after a number, with group names prefixed (names must be unique); on
     the number's line (``$10.26\nSecond Quarter`` is no 10.26 seconds)."""
     return (
-        rf"(?:(?P<{prefix}pct>[ \t]?%|[ \t]?(?:per[ \t]?cent|pct)(?![a-z])|[ \t]?percentage[ \t]+points?(?![a-z])"
-        rf"|[ \t]?pp(?![a-z])|[ \t]?(?:パーセント|퍼센트)"
-        rf"|[ \t]?(?:prozent(?:punkte?n?)?|pour[ \t]?cent|points?[ \t]+de[ \t]+pourcentage"
-        rf"|por[ \t]?ciento|puntos?[ \t]+porcentuales?|per[ \t]?cento|punti[ \t]+percentuali"
-        rf"|por[ \t]?cento|pontos?[ \t]+percentua(?:l|is)|procent(?:punt(?:en)?)?)(?![a-z])"
-        rf"|[ \t]?(?P<{prefix}bp>bps?|basis[ \t]+points?)(?![a-z]))"
+        rf"(?:(?P<{prefix}pct>[ \t]?%|[ \t]?(?:{_PERCENT_ALT})(?![a-z])|[ \t]?(?:{_PERCENT_CHARS})"
+        rf"|[ \t]?(?P<{prefix}bp>{_BASIS_POINTS_ALT})(?![a-z]))"
         rf"|(?:[ \t]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
         rf"(?:(?:/|[ \t]+per[ \t]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
         rf"|[ \t]?(?P<{prefix}opq>(?!and/|or/|[yqmhw]/[yqmhw](?![a-zμ]))[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
@@ -415,16 +418,12 @@ def _mult() -> str:
 
 
 _MULT = _mult()
-_CITE_LABELS = (
-    *("source", "sources", "source:", "document", "documents", "doc", "docs", "passage"),
-    *("passages", "context", "chunk", "chunks", "snippet", "snippets", "excerpt", "excerpts"),
-    *("ref", "ref.", "refs", "reference", "references", "citation", "citation:", "cite"),
-)
+_CITE_LABELS = grouped("figure_context", "citation_labels")
 """Words that number the retrieved passages an answer cites (``[Source 2]``, ``according to
 document 3``, ``(see passage 1)``)."""
 _CITE_SEP = r"(?:[ \t]*;[ \t]*|,[ \t]+|,(?!\d{3}(?!\d))|[ \t]*-[ \t]*)"
 """Between the numbers of one citation (``[1, 3]``, ``[1-3]``; not ``[1,000]``)."""
-_PAGE_LABELS = ("page", "pages", "pg", "pg.", "p.", "pp.")
+_PAGE_LABELS = grouped("figure_context", "page_labels")
 """Words that number a page an answer cites (``[Doc 2, p. 14]``, ``(see page 12)``): a place
 in a source, no figure of it (``12 pages`` stays a count)."""
 _CITE_AFTER = "|".join(
@@ -433,32 +432,49 @@ _CITE_AFTER = "|".join(
         *(rf"(?<=(?<![\w.]){re.escape(w)}[ \t])" for w in _PAGE_LABELS),
     ]
 )
-_INDEX_NAMES = ("s&p", "nasdaq", "ftse", "russell", "fortune", "nikkei", "cac", "dax", "stoxx")
-_INDEX_AFTER = "|".join(rf"(?<={re.escape(w)}[ \t-])" for w in _INDEX_NAMES) + "|(?<=s&p)"
-_INDEX_NUMBERS = "|".join(("1000", "2000", "3000", "500", "400", "600", "100", "250", "225", "40"))
+_INDEX_NAMES = grouped("figure_context", "index_names")
+_INDEX_AFTER = "|".join(
+    [
+        *(rf"(?<={re.escape(w)}[ \t-])" for w in _INDEX_NAMES),
+        *(rf"(?<={re.escape(w)})" for w in _INDEX_NAMES if not w.isalpha()),
+    ]
+)
+"""After the name of an index, and glued to a name written with a sign (``S&P500``)."""
+_INDEX_NUMBERS = alternation(grouped("figure_context", "index_numbers"))
 """Stock indexes and rankings named with a number (``S&P 500``, ``Nasdaq-100``, ``FTSE 100``,
 ``Russell 2000``, ``Fortune 500``, ``Nikkei 225``, ``CAC 40``): names, not figures; so are the
 SEC's filings (``10-K``, ``10-Q``, ``8-K``, ``20-F``: the ``skip`` alternative; ``S-1`` and the
 names of :data:`_NAMED` among identifiers)."""
 _NAMED_RUNS = frozenset(
     w.encode()
-    for w in (*(w.rstrip(":.") for w in (*_CITE_LABELS, *_PAGE_LABELS)), *_INDEX_NAMES[1:], "p")
+    for w in (
+        *(w.rstrip(":.") for w in (*_CITE_LABELS, *_PAGE_LABELS)),
+        *(run for name in _INDEX_NAMES for run in re.findall("[a-z]+", name)[-1:]),
+    )
 )
 """Letter runs one of which a text holds when the ``named`` alternative (a passage number after
 its label, an index's number) can match in it (``s&p`` is the runs ``s`` and ``p``): without
 them the digit master leaves it out (its many look-behinds are tried at every figure)."""
+_SCALE_ALT = alternation(_SCALE_WORDS)
+"""The English scale words of number words (``thousand``, ``million``)."""
+_A_WORDS = alternation((*_EN.words, *_SCALE_WORDS))
+"""What ``a`` counts one of in number words (``a hundred``, ``a dozen``, ``a million``)."""
+_ONCE = alternation(w for w, v in _MULTIPLICATIVES.items() if v == 1)
+_MANY_TIMES = alternation(w for w, v in _MULTIPLICATIVES.items() if v > 1)
+_CLOCK_WORDS = grouped_table("figure_context", "clock_words")
+"""Times of day in words, in minutes after midnight (``noon``: 720)."""
 _ALTERNATIVES: dict[str, str] = {
     "cite": rf"""(?P<cite>(?:(?<=\[)|(?<=\[\^)|(?<=【))\d{{1,3}}(?=\]|】|†)
        |(?:(?<=[a-z]{{2}}\^)|(?<=[.)\]]\^))\d{{1,3}}(?![\d.,]\d)
        |(?<!\d\[)(?<!\d[ ]\[)(?<=\[)\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}})+(?=\]))""",
     "named": rf"""(?P<named>(?:{_CITE_AFTER})\d{{1,3}}(?:{_CITE_SEP}\d{{1,3}}|[ \t]+and[ \t]+\d{{1,3}})*
-       (?!\d|[.,]\d|[ \t]*(?:%|per[ \t]?cent|percent|thousand|million|billion))
+       (?!\d|[.,]\d|[ \t]*(?:%|{_PERCENT_ALT}|{_SCALE_ALT}))
        |(?:{_INDEX_AFTER})(?:{_INDEX_NUMBERS})(?![\w.,]|[ \t]*%))""",
-    "enum": r"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])(?=[ \t]+(?:[*_]{1,2})?[^\W\d]|[ \t]+[*_]{1,2}\d)(?![ \t]*(?:thousand|million|billion)\b)
-       |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{1,2}\)(?=\s)(?![ \t]*(?:thousand|million|billion)\b)
-       |(?<=[.!?][ \t])\d{1,2}[.)](?=[ \t]+[^\W\d])
-       |(?<=(?<![\w])step[ \t])\d{1,2}(?=[ \t]*[:.)](?!\d))
-       |(?<=\#[ \t])\d{1,2}[.)]?(?=[ \t]+[^\W\d]))""",
+    "enum": rf"""(?P<enum>(?:^|(?<=\n))[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{{1,2}}\)|\d{{1,2}}[.)])(?=[ \t]+(?:[*_]{{1,2}})?[^\W\d]|[ \t]+[*_]{{1,2}}\d)(?![ \t]*(?:{_SCALE_ALT})\b)
+       |(?:(?<=[:;,])|(?<=[:;,][ \t])|(?<=\band[ \t])|(?<=\bor[ \t]))\(\d{{1,2}}\)(?=\s)(?![ \t]*(?:{_SCALE_ALT})\b)
+       |(?<=[.!?][ \t])\d{{1,2}}[.)](?=[ \t]+[^\W\d])
+       |(?<=(?<![\w])step[ \t])\d{{1,2}}(?=[ \t]*[:.)](?!\d))
+       |(?<=\#[ \t])\d{{1,2}}[.)]?(?=[ \t]+[^\W\d]))""",
     "skip": rf"""(?P<skip>(?<![\w./])24\s?[/x]\s?7(?![\w/])
        |(?<![\w-])(?:10-k|10-q|8-k|20-f|40-f|6-k|11-k)(?:/a)?(?![\w-])
        |(?<![\w.,])(?:{_DOLLAR_PREFIXES}?\$|[€£¥₹])\s?'?000s?(?![\d,.]))""",
@@ -484,13 +500,13 @@ _ALTERNATIVES: dict[str, str] = {
        (?P<m1>{_MULT})?(?(par)[ \t]?\))(?(m1)|(?P<m2>{_MULT})?)
        (?P<xm>[ \t]?[x×](?!\w)(?!\s*(?:[\d($]|\.\d))|[ \t]+times(?![a-z])(?!\s+[\d(]))?
        {_unit_part("n")}(?:(?!{_W})|(?<=[{NO_SPACE_CHARS}])(?<![年년])))""",
-    "times": rf"""(?P<times>(?<![\w])(?:twice|thrice|once(?={_FREQ}))(?![\w]))""",
-    "words": rf"""(?P<words>(?<![\w-])(?:(?:half[ \t]+)?a\s+(?=(?:hundred|thousand|million|billion|dozen)\b))?(?:{_WORD_ALT})
+    "times": rf"""(?P<times>(?<![\w])(?:{_MANY_TIMES}|(?:{_ONCE})(?={_FREQ}))(?![\w]))""",
+    "words": rf"""(?P<words>(?<![\w-])(?:(?:half[ \t]+)?a\s+(?=(?:{_A_WORDS})\b))?(?:{_WORD_ALT})
        (?:(?:[ \t]+|-|[ \t]+and[ \t]+)(?:{_WORD_ALT}))*(?:[ \t]+and[ \t]+a[ \t]+half)?(?![\w])
        (?:[ \t]*\([ \t]*(?P<wpar>\d[\d,.]*)[ \t]*\))?{_unit_part("w")}(?!{_W}))""",
-    "frac": rf"""(?P<frac>(?<![\w-])(?:(?P<fn>a|one)(?:-|[ \t]+(?=(?:{_FRACTION_ONE})[ \t]+(?:{_SHARE_OF})))(?P<fd>{_FRACTION_ONE})
+    "frac": rf"""(?P<frac>(?<![\w-])(?:(?P<fn>{_FRACTION_ONE_NUMERATORS})(?:-|[ \t]+(?=(?:{_FRACTION_ONE})[ \t]+(?:{_SHARE_OF})))(?P<fd>{_FRACTION_ONE})
        |(?P<fn2>{_FRACTION_MANY_NUMERATORS})(?:-|[ \t]+(?=(?:{_FRACTION_MANY})[ \t]+(?:{_SHARE_OF})))(?P<fd2>{_FRACTION_MANY}))(?![\w-]))""",
-    "clock": r"""(?P<clock>(?<![\w-])(?:midnight|noon|midday)(?![\w-]))""",
+    "clock": rf"""(?P<clock>(?<![\w-])(?:{alternation(_CLOCK_WORDS)})(?![\w-]))""",
     "ahalf": rf"""(?P<ahalf>{_UNIT_AND_A_HALF_SOURCE})""",
     "shalf": rf"""(?P<shalf>(?<![\w]){_NOT_ORDINAL}half(?=[ \t]+(?:{_SHARE_DETERMINERS})(?![\w])))""",
     "half": rf"""(?P<half>(?<![\w])half(?:[ \t-]+(?:an?[ \t]+)?(?P<hu>{_HALVED_UNITS})(?![\w]))?(?![\w]))""",
@@ -807,7 +823,7 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
     if group == "time":
         return _time(m["th"] or m["th2"], m["tm"] or m["tm2"], m["ap"])
     if group == "times":
-        v = Fraction({"once": 1, "twice": 2, "thrice": 3}[m.group()])
+        v = Fraction(_MULTIPLICATIVES[m.group()])
         return ("number", v, None, None, v, 1, 0, 1, 0)
     if group == "frac":
         v = Fraction(
@@ -820,7 +836,7 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
     if group == "shalf":  # "half of the votes": a share, as "a quarter of" (see F_SHARE)
         return ("number", _FIFTY, "%", "percent", _FIFTY, 1, 9, 9, F_SHARE)
     if group == "clock":  # "midnight" is 12 am, "noon" 12 pm
-        v = Fraction(0 if m.group() == "midnight" else 720)
+        v = Fraction(_CLOCK_WORDS[m.group()])
         return ("time", v, "time", "time", v, 1, 0, 4, 0)
     if group == "ahalf":  # "a year and a half": one and a half of the unit
         unit, dim, factor = UNITS[m["au"]]
@@ -1065,7 +1081,7 @@ def _bare_number(dec: str) -> _Parsed:
 _PAIR_WORDS = _alt([*(w for w in _SMALL if w != "zero"), *_TENS, "hundred", "thousand"])
 _PAIR_WHOLE = (
     rf"(?:every )?(?P<y>\d{{1,3}}(?:,\d{{3}})*|(?:a )?(?:{_PAIR_WORDS}))"
-    rf"(?![\w%]|[.,]\d| (?:{'|'.join(_TIME_WORDS)}|decade)s?(?![\w]))"
+    rf"(?![\w%]|[.,]\d| (?:{alternation(grouped('figure_context', 'rate_units'))})s?(?![\w]))"
 )
 _SHARE_PAIRS = (lazy(f" in {_PAIR_WHOLE}"), lazy(f" out of {_PAIR_WHOLE}"))
 """The whole of a count out of a whole: ``9 out of 10``, ``one in five``, ``1 in every 4``,
@@ -1134,25 +1150,23 @@ def _words(m: re.Match[str]) -> _Parsed | None:
 _DIGIT_RUN = re.compile(r"[\d$€£¥₹]+")
 _STARTER_WORDS = frozenset(
     w.encode()
-    for w in {
+    for w in (
         *_SMALL,
         *_TENS,
-        "hundred",
-        "dozen",
+        *_EN.words,
         *_SCALE_WORDS,
         "half",
-        "twice",
-        "thrice",
-        "once",
-        "rs",
-        "rm",
-    }
-    | {"midnight", "noon", "midday"}
-    | set(_MONTHS)
+        *_MULTIPLICATIVES,
+        *_CLOCK_WORDS,
+        *_MONTHS,
+        *(w.rstrip(".") for w in _WRITTEN_SIGNS),
+    )
 )
-_A_SCALE = {w: f"a {w}" for w in ("hundred", "dozen", *_SCALE_WORDS)}
+"""The letter runs a quantity in words may start with (a number word, ``half``, ``twice``,
+``noon``, a month, a currency written out)."""
+_A_SCALE = {w: f"a {w}" for w in (*_EN.words, *_SCALE_WORDS)}
 _UNIT_AND_A_HALF = re.compile(_UNIT_AND_A_HALF_SOURCE)
-_FRACTION_RUNS = frozenset(d.encode() for d in FRACTION_DENOMINATORS if not d.endswith("s"))
+_FRACTION_RUNS = frozenset(d.encode() for d in _DENOMINATORS_ONE)
 _LINE_PREFIX_CHARS = " \t-*•·("
 _FOREIGN_KEYS = frozenset(k.encode() for k in FOREIGN_FIRST_WORDS)
 _NO_SPACE = lazy(f"[{NO_SPACE_CHARS}]")
@@ -1241,8 +1255,9 @@ cannot match, and without it the engine skips ahead to the literal starts (sever
 _DECREASE_BEFORE = lazy(
     rf"(?<![\w])(?:(?P<verb>{alternation(merged('decrease_verbs'))})"
     rf"|{alternation(merged('decrease_words'))})"
-    r"(?:\s+(?P<by>by|of)|\s+(?P<was>was|is|were|totall?ing|amounting\s+to))?(?:\s+(?:approximately|about|some|"
-    r"around|roughly|nearly|almost))?\s*$"
+    r"(?:\s+(?P<by>by|of)"
+    rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
+    rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
 )
 _DECREASE_AFTER = lazy(rf"[ \t]+(?:{alternation(merged('decrease_after'))})(?![\w-])")
 """A decrease stated by a noun after its figure (``a 6% decrease``, ``a $3,015 decline``, ``6%
@@ -1253,17 +1268,16 @@ _CONSTANTS = frozenset((1, 2, 3, 4, 5, 6, 10, 12, 100, 1000))
 """Formula constants, as integers (compared with a value's numerator when its denominator is 1:
 hashing a Fraction is comparatively slow)."""
 _COUNT_AFTER = re.compile(
-    r"\s+(?:(?:reported|given|listed|stated|above|preceding|following|separate|distinct|"
-    r"different|key|main|reporting|fiscal|financial)\s+)?(?:figures|numbers|values|amounts|items|"
-    r"components|categories|columns|rows|quantities|data\s+points|operands|terms|periods|years|"
-    r"quarters|halves|segments|metrics|totals|balances|rates)\b"
+    rf"\s+(?:(?:{alternation(grouped('figure_context', 'count_adjectives'))})\s+)?"
+    rf"(?:{alternation(grouped('figure_context', 'count_nouns'), space=_BLANKS)})\b"
 )
 _COUNT_BEFORE = re.compile(
-    r"(?:these|those|both|the|all|each\s+of\s+the)(?:\s+(?:past|last|previous|prior))?\s+$"
+    rf"(?:{alternation(grouped('figure_context', 'count_before'), space=_BLANKS)})"
+    rf"(?:\s+(?:{alternation(grouped('figure_context', 'count_before_periods'))}))?\s+$"
 )
 """Words before a count of things the context lists: ``the two figures``, ``both years``, ``over
 the past three years`` (the years of its table)."""
-_ORDINAL_HALF = re.compile(r"(?:first|second|other|latter|former|1st|2nd)\s+$")
+_ORDINAL_HALF = re.compile(rf"(?:{alternation(_HALF_ORDINALS)})\s+$")
 
 
 def _in_table_line(s: str, start: int) -> bool:
@@ -1365,7 +1379,6 @@ _IDENTITY_VERB = r"(?:is\s+equal\s+to|is\s+equivalent\s+to|equals|is|=)"
 _SCALE_VALUES = {w: _SCALES[w] for w in _SCALE_WORDS}
 """The English scale words of number words (the lexicon's) with their multipliers."""
 _SCALE_POWERS = frozenset(_SCALE_VALUES.values())
-_SCALE_ALT = alternation(_SCALE_WORDS)
 _SCALE_IDENTITY_BEFORE = compiled(rf"\b(?:one|1)\s+(?P<word>{_SCALE_ALT})\s+{_IDENTITY_VERB}$")
 _SCALE_IDENTITY_AFTER = compiled(
     rf"\s+{_IDENTITY_VERB}\s+(?P<n>\d{{1,3}}(?:,\d{{3}})*|\d+)\s+(?P<word>{_SCALE_ALT})\b"
@@ -1937,10 +1950,7 @@ def _foreign_dates(s: str, raws: list[_Raw]) -> None:
         _replace_into(raws, dates)
 
 
-_ROMAN_LABELS = (
-    *("phase", "stage", "type", "grade", "class", "tier", "level", "category", "schedule"),
-    *("chapter", "part", "title", "volume", "vol", "appendix", "annex", "article", "book"),
-)
+_ROMAN_LABELS = grouped("figure_context", "roman_labels")
 """Words a Roman numeral numbers (``Phase III``, ``Stage IV``, ``Type II``, ``Chapter XI``,
 ``Title IX``): the figure an answer writes in digits (``Phase 3``). Not ``World War II`` (an
 answer writes ``the Second World War``, an ordinal, which is no figure) nor a monarch's
@@ -1986,26 +1996,12 @@ def _roman_numerals(norm: NormalizedText, words: frozenset[bytes], raws: list[_R
 
 
 _DECADE_WORDS = {
-    w.encode(): Fraction(10 * tens)
-    for tens, w in enumerate(
-        (
-            "twenties",
-            "thirties",
-            "forties",
-            "fifties",
-            "sixties",
-            "seventies",
-            "eighties",
-            "nineties",
-        ),
-        start=2,
-    )
+    w.encode(): Fraction(v) for w, v in grouped_table("figure_context", "decades").items()
 }
 _AGE_DECADE = re.compile(
-    r"(?<![\w])in(?:to)?[ \t]+(?:his|her|their|its|my|your|our|the)[ \t]+"
-    r"(?:(?:early|mid|late)(?:[ \t]+|-))?(?:(?P<d>'?[1-9]0s)|(?P<w>"
-    + "|".join(w.decode() for w in _DECADE_WORDS)
-    + r"))(?![\w'])"
+    rf"(?<![\w])in(?:to)?[ \t]+(?:{alternation(grouped('figure_context', 'decade_determiners'))})"
+    rf"[ \t]+(?:(?:{alternation(grouped('figure_context', 'decade_parts'))})(?:[ \t]+|-))?"
+    rf"(?:(?P<d>'?[1-9]0s)|(?P<w>{alternation(w.decode() for w in _DECADE_WORDS)}))(?![\w'])"
 )
 """A decade written in two digits or in words (``in her 30s``, ``in his early thirties``,
 ``temperatures in the 40s``, ``in the '80s``, ``in the eighties``): any figure of the ten it
@@ -2030,7 +2026,9 @@ _COLON_DURATION = re.compile(
 _COLON_DURATION_HINT = re.compile(r":[0-5]\d:")
 """What every :data:`_COLON_DURATION` holds, found from its literal ``:`` (the full expression
 starts with a look-behind, so the engine tries it at every position)."""
-_CLOCK_BEFORE = re.compile(r"(?<![\w])(?:at|until|till|from|by|since|before|after)[ \t]+\Z")
+_CLOCK_BEFORE = re.compile(
+    rf"(?<![\w])(?:{alternation(grouped('figure_context', 'clock_before'))})[ \t]+\Z"
+)
 _CLOCK_AFTER = re.compile(r"[ \t]*(?:am|pm|a\.m|p\.m|utc|gmt|[a-z]st|[a-z]dt)(?![\w])")
 
 
@@ -2142,7 +2140,7 @@ def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
 
 _TIME_AND_A_HALF = re.compile(
     r"(?<![\w-])time(?:[ \t]+|-)and(?:[ \t]+|-)a(?:[ \t]+|-)half"
-    rf"(?![\w-]|[ \t]+(?:an?[ \t]+)?(?:{'|'.join(_TIME_WORDS)})s?(?![\w]))"
+    rf"(?![\w-]|[ \t]+(?:an?[ \t]+)?(?:{alternation(_TIME_WORDS)})s?(?![\w]))"
 )
 
 
@@ -2171,12 +2169,7 @@ def _after_ambiguous() -> frozenset[str]:
 
 
 _PERCENT_FIRST_WORDS = frozenset(
-    (
-        *("per", "percent", "pct", "percentage", "pp", "bp", "bps", "basis", "prozent"),
-        *("prozentpunkt", "prozentpunkte", "prozentpunkten", "pour", "pourcent", "point"),
-        *("points", "por", "porciento", "punto", "puntos", "percento", "punti", "porcento"),
-        *("ponto", "pontos", "procent", "procentpunt", "procentpunten"),
-    )
+    w.split(" ")[0] for w in (*_PERCENT_WORDS, *merged("basis_points"))
 )
 """The first words of the percent words of :func:`_unit_part` (``per cent``, ``Prozentpunkte``,
 ``punti percentuali``, ``basis points``)."""
