@@ -923,6 +923,65 @@ def _column_at(s: str, a: int, markdown: bool) -> int:
     return s.count("|", label[0], a) + s.count("\t", label[0], a)
 
 
+def table_cell(
+    s: str, a: int, markdown: bool
+) -> tuple[tuple[int, int], tuple[int, int] | None] | None:
+    """The spans in normalised ``s`` of the row label and of the column heading of the table
+    cell at ``a`` (``markdown``: see :func:`_is_markdown`), columns counted as
+    :func:`_column_at` counts them; the heading is the cell of that column in the first row of
+    the run of table rows ``a`` stands in (``None`` when that row has no such cell, or ``a``
+    stands in the only row). ``None`` when ``a`` is in no table row, in a row's label cell, or
+    in a header row (the first of several rows: ``Segment | 2019 | 2018``)."""
+    line_start = s.rfind("\n", 0, a) + 1
+    line_end = _line_end(s, a)
+    label = _row_label(s, line_start, line_end, markdown)
+    if label is None:
+        return None
+    column = s.count("|", label[0], a) + s.count("\t", label[0], a)
+    if column == 0:
+        return None
+    row = _cell_span(s, label[0], label[1].start() if label[1] else line_end)
+    if row is None:
+        return None
+    top = line_start  # the first line of the run of table rows
+    while top > 0:
+        above = s.rfind("\n", 0, top - 1) + 1
+        if _row_label(s, above, top - 1, markdown) is None:
+            break
+        top = above
+    if _MARKDOWN_RULE.match(s, top):
+        return row, None  # a Markdown table's header is above its rule: not a row of the run
+    if top == line_start:  # the run's first row: a header row if a row follows, else alone
+        follows = line_end < len(s) and _row_label(
+            s, line_end + 1, _line_end(s, line_end + 1), markdown
+        )
+        return None if follows else (row, None)
+    top_end = _line_end(s, top)
+    head = _row_label(s, top, top_end, markdown)
+    if head is None:
+        return row, None
+    starts = [head[0]] + [m.end() for m in _SEPARATORS.finditer(s, head[0], top_end)]
+    if column >= len(starts):
+        return row, None
+    end = _SEPARATORS.search(s, starts[column], top_end)
+    return row, _cell_span(s, starts[column], end.start() if end else top_end)
+
+
+def _line_end(s: str, start: int) -> int:
+    """The end of the line of ``s`` that starts at ``start``."""
+    end = s.find("\n", start)
+    return len(s) if end < 0 else end
+
+
+def _cell_span(s: str, start: int, end: int) -> tuple[int, int] | None:
+    """``[start, end)`` without its surrounding spaces; ``None`` when only spaces."""
+    while start < end and s[start].isspace():
+        start += 1
+    while end > start and s[end - 1].isspace():
+        end -= 1
+    return (start, end) if end > start else None
+
+
 def _header_columns(
     s: str, found: list[_Found], markdown: bool
 ) -> list[tuple[int, int, int, str | None, bool, _Columns]]:
@@ -1904,10 +1963,41 @@ class GroundingContext:
         else:
             figure, value, dim, occ = index.scaled[position - len(index.items)]
             c = _scaled_quantity(figure, value, dim)
-        return (
-            f'nearest in the context: "{c.text}" = {c.describe()} '
-            f"(passage {occ[1]}, characters {occ[2][0]}-{occ[2][1]})"
+        where = f"passage {occ[1]}, characters {occ[2][0]}-{occ[2][1]}"
+        cell = self.cell_of(c, occ[1]) if occ[1] is not None else None
+        if cell is not None:
+            row, column = cell
+            where += f'; row "{row}"' + (f', column "{column}"' if column else "")
+        return f'nearest in the context: "{c.text}" = {c.describe()} ({where})'
+
+    def cell_of(self, q: Quantity, passage: int) -> tuple[str, str | None] | None:
+        """The table cell context quantity ``q`` of ``passage`` stands in, as its row's label
+        and its column's heading (``("Products", "2019")``; the heading ``None`` when the table
+        has no header row above it), in the context's own writing; ``None`` outside a table.
+        The same rows and columns in every layout :func:`read_layout` reads (pipe and
+        Markdown rows, HTML tables, a PDF statement's cell per line)."""
+        sc = self._parsed_passages()[passage][0]
+        at = next(
+            (
+                span[0]
+                for found, span in zip(sc.quantities, sc.norm_spans, strict=True)
+                if found is q or found.span == q.span
+            ),
+            None,
         )
+        if at is None:
+            return None
+        names = table_cell(sc.norm.text, at, _is_markdown(sc.norm.text))
+        if names is None:
+            return None
+        (r0, r1), heading = names
+
+        def written(span: tuple[int, int]) -> str:
+            o0, o1 = sc.norm.to_original(*span)
+            text = " ".join(sc.norm.original[o0:o1].split())
+            return text or " ".join(sc.norm.text[span[0] : span[1]].split())
+
+        return written((r0, r1)), written(heading) if heading else None
 
     def stated_share(self, percent: Fraction) -> _Occ | None:
         """Where the context states the share ``percent`` as a count out of a whole (``one in
