@@ -63,7 +63,16 @@ from hybridjudge.grounding._derive import (
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._fast import Windows, needle_of
 from hybridjudge.grounding._layout import SCALE_WORDS, heading_word, read_layout, scale_headings
-from hybridjudge.grounding._lexicon import alternation, currency_of, lexicon, merged, months, scales
+from hybridjudge.grounding._lexicon import (
+    alternation,
+    currency_of,
+    lexicon,
+    merged,
+    months,
+    period_ordinals,
+    scale_statement_words,
+    scales,
+)
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
     Finding,
@@ -176,11 +185,11 @@ _SHARE_THEN_WHOLE = re.compile(r"[ \t]+of[ \t]+(?:[a-z'’-]+[ \t]+){0,3}")
 """Between a share and its whole: ``of``, then at most three words (``of the company's``)."""
 _WHOLE_THEN_SHARE = re.compile(r"[ \t]+(?:[a-z'’-]+[ \t]+){0,3}?[a-z'’-]+,[ \t]+")
 """Between a whole and a share of it: its noun and a comma (``1,200 patients, half``)."""
-_OF_THEM = re.compile(r"[ \t]+of[ \t]+(?:them|these|those|whom|which)(?![\w])")
-_BOUND_AFTER = re.compile(
-    r"[ \t]*(?:\+|(?:or|and)[ \t]+(?:more|above|over|higher|greater|up|less|fewer|under|below"
-    r"|lower|younger|older))(?![\w])"
-)
+_PARTITIVES = alternation(merged("partitives"), space=r"[ \t]+")
+_OF_THEM = re.compile(rf"[ \t]+(?:{_PARTITIVES})(?![\w])")
+"""A share's whole taken from the figure before it (``1,200 patients, half of them``)."""
+_BOUNDS_AFTER = alternation(merged("bounds_after"), space=r"[ \t]+")
+_BOUND_AFTER = re.compile(rf"[ \t]*(?:\+|{_BOUNDS_AFTER})(?![\w])")
 """A bound written after its figure (``$50 or more``, ``65 and over``, ``18+``)."""
 BOUND_SHARE = 0.1
 """How far past a bound a context figure may lie, as a share of the bound: ``more than 10,000`` is
@@ -363,10 +372,11 @@ _OTHER_SCALE: dict[str, tuple[str, Callable[[Fraction], Fraction]]] = {
 is ``99.5 °F``, but ``39 °C`` is ``102.2 °F``, not ``102 °F``)."""
 _LABELLED_FIGURE = re.compile(
     r"[a-z]{2,6} \S|(?:fy|cy)['-]?\d"
-    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}-\d{4}\Z"
+    rf"|(?:{alternation(name[:3] for name in _MONTHS)})[a-z]{{0,6}}-\d{{4}}\Z"
 )
 """Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year, a
-month and its year: ``Jun-2018`` holds the year an answer writes ``June 2018``)."""
+month and its year: ``Jun-2018`` holds the year an answer writes ``June 2018``; the month by
+the first three letters of its English name)."""
 _GLUED_UNIT = re.compile(r"[\d,.]+[a-z]+\Z")
 """Identifiers that are a figure glued to a unit we do not read (``100mph``, ``220v``)."""
 _PERIOD_NAMED = re.compile(
@@ -375,18 +385,11 @@ _PERIOD_NAMED = re.compile(
 )
 """A quarter or a half named in words (``third quarter``, ``third-quarter``, ``first half``):
 the context names ``Q3`` (``H1``) so, and an answer may write it so."""
-_FOREIGN_ORDINALS = {
-    **dict.fromkeys(("premier", "1er", "erste", "ersten", "erstes", "primer", "1."), "1"),
-    **dict.fromkeys(("deuxième", "deuxieme", "2e", "second", "zweite", "zweiten"), "2"),
-    **dict.fromkeys(("zweites", "segundo", "2."), "2"),
-    **dict.fromkeys(("troisième", "troisieme", "3e", "dritte", "dritten", "drittes"), "3"),
-    **dict.fromkeys(("tercer", "tercero", "3."), "3"),
-    **dict.fromkeys(("quatrième", "quatrieme", "4e", "vierte", "vierten", "viertes"), "4"),
-    **dict.fromkeys(("cuarto", "4."), "4"),
-}
+_FOREIGN_ORDINALS = period_ordinals()
+"""Ordinals before a quarter or a half in French, German and Spanish, with their numbers."""
 _FOREIGN_PERIOD_NAMED = lazy(
     r"(?<![\w.])(?P<o>"
-    + "|".join(re.escape(o) for o in sorted(_FOREIGN_ORDINALS, key=lambda o: (-len(o), o)))
+    + alternation(_FOREIGN_ORDINALS)
     + r")[ \t]*(?:(?P<q>trimestre|quartals?)|(?P<h>semestre|halbjahr(?:e?s)?))(?![\w])"
 )
 """The same in French, German and Spanish (``troisième trimestre``, ``3e trimestre``, ``dritten
@@ -414,23 +417,10 @@ def _occurrence(i: int, sc: Scan, start: int, end: int) -> _Occ:
     return ("context", i, span, sc.norm.original[span[0] : span[1]], None, 0)
 
 
-_ONE_UNIT_WORDS = (
-    "minute",
-    "hour",
-    "day",
-    "week",
-    "fortnight",
-    "month",
-    "year",
-    "decade",
-    "century",
-)
-_ONE_UNIT = re.compile(rf"(?:{'|'.join(_ONE_UNIT_WORDS)})(?![\w])")
-_ONE_UNIT_BEFORE = re.compile(
-    r"(?<![\w])(?:within|in|for|after|over|up\s+to|less\s+than|more\s+than|about|around"
-    r"|at\s+least|at\s+most|under|than|lasts?|lasted|takes?|took|spans?|spanned|nearly"
-    r"|almost)\s+an?\s+\Z"
-)
+_ONE_UNIT_WORDS = merged("article_durations")
+_ONE_UNIT = re.compile(rf"(?:{alternation(_ONE_UNIT_WORDS)})(?![\w])")
+_ONE_UNIT_CUES = alternation(merged("article_duration_cues"), space=r"\s+")
+_ONE_UNIT_BEFORE = re.compile(rf"(?<![\w])(?:{_ONE_UNIT_CUES})\s+an?\s+\Z")
 """A duration of one unit written with the article (``within a week``, ``for an hour``): not
 after a count (``twice a day`` is a frequency, read elsewhere). The unit is searched first (a
 literal), then what precedes it."""
@@ -757,13 +747,25 @@ def _passages(context: object) -> tuple[str, ...]:
 # Scales a context states for its figures: "(in millions)", "(Dollars in thousands)",
 # "$ in billions", "(€m)", "in %", "(000s)". Matched on the normalised (lower-case) text.
 # Every alternative starts with a literal character (the word boundary before "in" is checked
-# after it): the regex engine then skips ahead to those characters, twice as fast.
+# after it): the regex engine then skips ahead to those characters, twice as fast. The words:
+# the lexicons' ``scale_statement``; the currency signs of the character classes are grammar.
+_STATEMENT = scale_statement_words()
 _SCALE_DECL = lazy(
-    r"""(?x)[i($€£¥](?:(?<=i)n(?<![\w]in)\s+(?:(?P<cur2>[$€£¥]|us\$|usd|eur|gbp|rmb)\s*)?
-    (?P<scale>thousands|millions|billions|000s|'000s?|%|percent(?:ages)?)(?![\w])
-    (?:\s+of\s+(?P<cur3>u\.s\.\s+dollars|us\s+dollars|dollars|euros|pounds|rmb|yuan))?
-    |(?<=\()\s*(?:(?P<cur4>[$€£¥])\s*)?(?P<abbr>m|mn|mm|bn|b|k|'?000s?|(?P<pct>%))\s*\)
-    |(?<=[$€£¥])\s?(?P<scale2>thousands|millions|billions|'?000s?|m|bn)(?![\w,.]))""",
+    r"""(?x)[i($€£¥](?:(?<=i)n(?<![\w]in)\s+(?:(?P<cur2>"""
+    + alternation(_STATEMENT.currencies_after_in)
+    + r""")\s*)?
+    (?P<scale>"""
+    + alternation(_STATEMENT.after_in)
+    + r"""|%|percent(?:ages)?)(?![\w])
+    (?:\s+of\s+(?P<cur3>"""
+    + alternation(_STATEMENT.currencies_after_of, space=r"\s+")
+    + r"""))?
+    |(?<=\()\s*(?:(?P<cur4>[$€£¥])\s*)?(?P<abbr>"""
+    + alternation(_STATEMENT.in_brackets)
+    + r"""|(?P<pct>%))\s*\)
+    |(?<=[$€£¥])\s?(?P<scale2>"""
+    + alternation(_STATEMENT.after_sign)
+    + r""")(?![\w,.]))""",
 )
 """The expression starts with a character class of every alternative's first character (the
 engine then skips ahead to those characters, 2.6 times as fast on TAT-QA passages as an
@@ -772,16 +774,24 @@ alternative's currency is the match's first character."""
 _SCALE_RUNS = frozenset(
     w.encode()
     for w in (
-        *("thousands", "millions", "billions", "percent", "percentages"),
-        *("m", "mn", "mm", "bn", "b", "k"),
+        *_STATEMENT.after_in,
+        *_STATEMENT.in_brackets,
+        *_STATEMENT.after_sign,
+        *("percent", "percentages"),
     )
+    if w.isalpha()
 )
 """Letter runs (:func:`letter_runs`) one of which a scale statement holds unless it holds
 ``000`` or ``%``: a passage without them states no scale (no expression is run)."""
 _CURRENCY_BEFORE = lazy(
-    r"(?:^|[\s(])(?P<cur>[$€£¥]|us\$|usd|dollars|u\.s\.\s+dollars|eur|euros?|gbp|pounds|rmb)"
-    r"\s*(?:(?:amounts?|figures|values|numbers|expressed|stated|presented|reported)\s+)?$"
+    r"(?:^|[\s(])(?P<cur>"
+    + alternation(_STATEMENT.currencies_before, space=r"\s+")
+    + r")\s*(?:(?:"
+    + alternation(_STATEMENT.between)
+    + r")\s+)?$"
 )
+"""A currency right before a scale statement (``dollars in millions``, ``€ amounts in
+thousands``)."""
 _LONE_LETTERS = frozenset(w for w in SCALE_WORDS if len(w) == 1)
 """Scale abbreviations of one letter (``m``, ``b``, ``k``): in brackets they state a scale only
 with a currency sign (``(€m)``, ``($b)``); alone (``(b)``) they mark a footnote."""
@@ -956,14 +966,15 @@ _SINGULAR = re.compile(r"(thousand|million|billion)(?![\w])")
 with a look-behind is tried at every position)."""
 _SINGULAR_RUNS = frozenset((b"thousand", b"million", b"billion"))
 _CURRENCY_THEN = lazy(
-    r"(?:^|(?<=[\s(|]))(?:in\s+)?(?P<cur>[$€£¥₹]|[a-z]{1,2}\$|usd|eur|gbp|chf|jpy|cny|rmb|hkd"
-    r"|sgd|aud|cad)\s?$"
+    r"(?:^|(?<=[\s(|]))(?:in\s+)?(?P<cur>[a-z]{1,2}\$|"
+    + alternation(_STATEMENT.currencies_before_singular)
+    + r")\s?$"
 )
 """A currency (``$``, ``€``, ``S$``, ``EUR``, ``CHF``, also after ``in``) right before a
 singular scale word: ``€ million``, ``(S$ million)``, ``USD million``, ``in € thousand``."""
 
 
-_CURRENCY_ENDS = frozenset("$€£¥₹dfrpyb")
+_CURRENCY_ENDS = frozenset({"$", *(c[-1] for c in _STATEMENT.currencies_before_singular)})
 """The last characters of the currencies of :data:`_CURRENCY_THEN` (a cheap test first)."""
 
 

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
-from hybridjudge.grounding._lexicon import alternation, merged
+from hybridjudge.grounding._lexicon import alternation, derivation_words, merged
 from hybridjudge.grounding._patterns import lazy
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -233,66 +233,24 @@ HINT_TRIPLES = 8
 """Most hinted figures whose triples are tried (sums of three, shares of a sum)."""
 
 _YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
-_CHANGE_RE = re.compile(r"\b(?:change|changed|increase|decrease|grow|growth|decline|rise|fall)")
+_WORDS = derivation_words()
+_CHANGE_RE = re.compile(rf"\b(?:{alternation(_WORDS.asks_change)})")
 _DIFFERENCE_RE = re.compile(r"\bdiffer")
 _WORD_RE = re.compile(r"[a-z]+")
-_STOP = frozenset(
-    {
-        "the",
-        "and",
-        "for",
-        "from",
-        "with",
-        "what",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "how",
-        "much",
-        "many",
-        "this",
-        "that",
-        "these",
-        "those",
-        "between",
-        "during",
-        "its",
-        "their",
-        "per",
-        "are",
-        "which",
-        "than",
-        "year",
-        "years",
-        "value",
-        "amount",
-    }
-)
+_STOP = frozenset(_WORDS.stop_words)
+"""Words of a question that name no table row."""
 
 
 _ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
 _OP_CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
-    (re.compile(r"\b(?:average|mean)\b"), frozenset({"mean", "sum", "diff"})),
-    (
-        re.compile(
-            r"\b(?:proportion|ratio|share|portion|fraction|constitut|percentage of|% of|"
-            r"as a percentage)"
-        ),
-        frozenset({"ratio", "sum"}),
-    ),
-    (
-        re.compile(
-            r"\b(?:change|increase|decrease|grow|growth|decline|differ|difference|more|less|"
-            r"higher|lower|exceed)"
-        ),
-        frozenset({"diff", "pch"}),
-    ),
-    (re.compile(r"\b(?:sum|combined|altogether|add)"), frozenset({"sum"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_mean)})\b"), frozenset({"mean", "sum", "diff"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_share)})"), frozenset({"ratio", "sum"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_difference)})"), frozenset({"diff", "pch"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_sum)})"), frozenset({"sum"})),
     # "the total expenses": a sum, or a total less its other parts
-    (re.compile(r"\btotal"), frozenset({"sum", "diff"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_total)})"), frozenset({"sum", "diff"})),
 )
+"""The operations each kind of question word asks for (the words: the lexicons' ``derivation``)."""
 
 
 def _asked_ops(question: str) -> frozenset[str]:
@@ -318,24 +276,19 @@ _DOWN_WORDS = alternation(merged("trend_down"))
 """Words of change and their direction, in running text (``margin improved 140 bps to 41.2%``:
 a change, then the level reached; ``the loss narrowed``: its size fell)."""
 _TREND_BEFORE = lazy(
-    rf"(?<![\w])(?:(?P<up>{_UP_WORDS}|climbed|jumped|expanded|gain(?:ed|s)?|up|higher)"
-    rf"|(?P<down>{_DOWN_WORDS}|lower|down))(?:\s+(?:by|of))?"
-    r"(?:\s+(?:approximately|about|some|around|roughly|nearly|almost|over|just))?\s*$"
+    rf"(?<![\w])(?:(?P<up>{_UP_WORDS}|{alternation(_WORDS.rises_before)})"
+    rf"|(?P<down>{_DOWN_WORDS}|{alternation(_WORDS.falls_before)}))"
+    rf"(?:\s+(?:{alternation(_WORDS.change_links)}))?"
+    rf"(?:\s+(?:{alternation(_WORDS.change_hedges)}))?\s*$"
 )
 _TREND_AFTER = re.compile(
-    r"\s*(?:(?P<up>increase|rise|growth|gain|jump|higher|more)"
-    r"|(?P<down>decrease|decline|drop|fall|reduction|lower|fewer|less))(?![\w])"
+    rf"\s*(?:(?P<up>{alternation(_WORDS.rises_after)})"
+    rf"|(?P<down>{alternation(_WORDS.falls_after)}))(?![\w])"
 )
 _TREND_WORD = lazy(rf"(?<![\w])(?:(?P<up>{_UP_WORDS})|(?P<down>{_DOWN_WORDS}))(?![\w])")
-_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\n|\b(?:but|while|whereas|however|although)\b")
+_CLAUSE_END = re.compile(rf"[.;!?](?:\s|$)|\n|\b(?:{alternation(_WORDS.clause_ends)})\b")
 _NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])")
-_NOT_NOUNS = frozenset(
-    {
-        *("and", "are", "but", "for", "from", "per", "than", "the", "was", "were", "with"),
-        *("more", "fewer", "less", "million", "billion", "thousand", "percent", "compared"),
-        *("respectively", "each", "over", "under", "into", "since", "during", "while", "which"),
-    }
-)
+_NOT_NOUNS = frozenset(_WORDS.not_nouns)
 
 
 def stated_trend(text: str, start: int, end: int) -> int:
