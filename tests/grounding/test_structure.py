@@ -242,9 +242,7 @@ MAX_FUNCTION_LINES = 80
 """Issue 33, point 5: no function of grounding/ over this many lines (decorators excluded)."""
 TOO_LONG: dict[str, int] = {
     "_derive._search_hint": 184,
-    "_check._add_passage": 148,
     "_derive._build": 134,
-    "_check._lookup": 103,
 }
 """Functions still over :data:`MAX_FUNCTION_LINES` (4 December 2026), each with its length as a
 ceiling: it may shrink, not grow, and an entry whose function is short enough must go."""

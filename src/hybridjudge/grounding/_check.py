@@ -1265,6 +1265,164 @@ percentage may match it (a percentage or a table cell), and its currency (its ow
 block's: ``currency-eur``), if known."""
 
 
+@dataclass(slots=True)
+class _Cursor:
+    """Where in a passage's layout the figure being read stands: its line, block, table row
+    and column (:meth:`GroundingContext._add_passage` reads the figures in text order and
+    advances it: linear overall)."""
+
+    s: str
+    """The passage, normalised."""
+    markdown: bool
+    """See :func:`_is_markdown`."""
+    pct_cells: list[int]
+    """Where the cells of :data:`_PCT_CELL` (a column headed ``%``) start."""
+    block: int
+    """The block (numbers run on across passages)."""
+    line: int = 0
+    line_start: int = 0
+    line_end: int = -1
+    table: bool = False
+    """Whether the line is a table row."""
+    column: int = 0
+    pos: int = 0
+    """Where the last count stopped."""
+
+    def advance(self, a: int, figures: Figures) -> None:
+        """Move to the figure starting at ``a``; on a new line, note its row's label (what a
+        question names it by) and a column headed ``%`` above it in ``figures``."""
+        s, pos = self.s, self.pos
+        if a > self.line_end:
+            self.line += s.count("\n", pos, a)
+            line_start = self.line_start = s.rfind("\n", 0, a) + 1
+            self.block += len(_BLANK_LINE.findall(s, pos, a))
+            line_end = s.find("\n", a)
+            if line_end < 0:
+                line_end = len(s)
+            self.line_end = line_end
+            label = _row_label(s, line_start, line_end, self.markdown)
+            self.table = label is not None
+            row_start = line_start
+            if label is not None:
+                row_start, sep = label
+                label_end = sep.start() if sep is not None else line_end
+                figures.labels[(self.block, self.line)] = s[row_start:label_end]
+            cells = self.pct_cells
+            if cells and bisect_left(cells, pos) < bisect_left(cells, a):
+                figures.percent_blocks.add(self.block)  # a column headed "%" above
+            self.column = 0
+            pos = row_start
+        if self.table:
+            self.column += s.count("|", pos, a) + s.count("\t", pos, a)
+        self.pos = a
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How a context figure reads as an operand (:func:`_add_rounding_rows`)."""
+
+    value: float
+    percent: bool
+    money: str | None
+    """Its currency dimension, its own or its block's."""
+    scale: int
+    """The scale its block states (1: none, or a caption's)."""
+    caption: float
+    """The scale a caption of another passage states for it (1.0: none)."""
+
+
+def _add_rounding_rows(
+    q: Quantity,
+    meta: Meta,
+    occ: _Occ,
+    scope: _Scope | None,
+    plain: bool,
+    table: bool,
+    rows: list[_Row],
+) -> _Reading:
+    """Add the rows of rounded matches of a context figure (``plain``: a sum of money or a
+    unitless figure; ``table``: in a table row) under ``scope``: as written, scaled, and by
+    magnitude for a bracketed figure; and how it reads as an operand."""
+    flags = meta[3]
+    prec = float(meta[0]) * 10.0 ** (-meta[1])  # _precision(meta), inlined
+    value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
+    percent = q.unit == "%"
+    bracketed = bool(flags & F_PAREN) and value < 0
+    money = (
+        q.dimension
+        if plain and q.dimension is not None
+        else scope.currency
+        if scope is not None and not percent
+        else None
+    )
+    scale = 1
+    caption = 1.0
+    # a percentage may round a percentage or a cell, not a count of running text
+    pct_ok = percent or table
+    if scope is not None and scope.percent and q.dimension is None:
+        percent = pct_ok = True
+    elif plain and not flags & (F_OWN_SCALE | F_YEAR) and scope is not None and scope.scale != 1:
+        # a caption's scale adds the scaled rounding; the operand stays as written, with
+        # the caption's scale as a further reading (Figure.caption)
+        factor = scope.scale
+        scaled_money = money
+        if scope.caption:
+            money = q.dimension if plain and q.dimension is not None else None
+            caption = float(factor)
+        else:
+            scale = factor
+        rows.append((value * factor, prec * factor, occ, pct_ok, scaled_money))
+        if bracketed:  # "used $7.3 million" for "(7,344)" in thousands
+            rows.append((-value * factor, prec * factor, occ, False, scaled_money))
+    if plain or percent:
+        rows.append((value, prec, occ, pct_ok, money))
+        if bracketed and plain:
+            rows.append((-value, prec, occ, False, money))
+    return _Reading(value, percent, money, scale, caption)
+
+
+def _operand(at: _Cursor, q: Quantity, a: int, b: int, meta: Meta, reading: _Reading) -> Figure:
+    """The derivation operand of the context figure ``q`` at ``a:b`` (``at``: where it stands),
+    read as ``reading`` says: signed (``(709)`` is -709; the derivation search decides where
+    the magnitude is meant instead), with the direction and the noun of running text around
+    it and whether it is a count."""
+    flags = meta[3]
+    s, table, scale = at.s, at.table, reading.scale
+    currency = reading.money is not None  # its own currency or its block's
+    noun = "" if table else counted_noun(s, b)
+    count = (
+        not reading.percent
+        and not currency
+        and scale == 1
+        and not flags & F_OWN_SCALE
+        and meta[1] == 0
+        and q.value.denominator == 1
+        and abs(q.value.numerator) < COUNT_LIMIT
+        # a label ("Scope 1 | 59,495") or a count of running text ("3 plants")
+        and (
+            bool(noun)
+            if not table
+            else at.column == 0 and _LETTER.search(s, at.line_start, a) is not None
+        )
+    )
+    return Figure(
+        reading.value,
+        float(scale),
+        q.text,
+        at.line,
+        at.column,
+        at.block,
+        table,
+        reading.percent,
+        bool(flags & F_PAREN),
+        0 if table else clause_trend(s, a),
+        noun,
+        count,
+        currency or scale != 1 or bool(flags & F_OWN_SCALE),
+        reading.caption,
+    )
+
+
 class GroundingContext:
     """A context (one or more passages) parsed once, ready to check any number of answers.
 
@@ -1604,43 +1762,15 @@ class GroundingContext:
         s = sc.norm.text
         starts = [sc_.start for sc_ in scopes]
         years: dict[tuple[int, int], list[float]] = {}
-        line = 0
-        line_start = 0
-        line_end = -1
-        table = False
-        column = 0
-        block = figures.blocks  # block numbers run on across passages
-        pos = 0
         pct_cells = [m.start() for m in _PCT_CELL.finditer(s)] if "%" in s else []
-        markdown = _is_markdown(s)
+        at = _Cursor(s, _is_markdown(s), pct_cells, figures.blocks)  # blocks run on
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
                 continue
             occ: _Occ = ("context", i, q.span, q.text, q, meta[0])
             flags = meta[3]
-            # advance the line / block / column counters to this figure (linear overall)
-            if a > line_end:
-                nl = s.count("\n", pos, a)
-                line += nl
-                line_start = s.rfind("\n", 0, a) + 1
-                block += len(_BLANK_LINE.findall(s, pos, a))
-                line_end = s.find("\n", a)
-                if line_end < 0:
-                    line_end = len(s)
-                label = _row_label(s, line_start, line_end, markdown)
-                table = label is not None
-                row_start = line_start
-                if label is not None:  # the row's label: what a question names it by
-                    row_start, sep = label
-                    label_end = sep.start() if sep is not None else line_end
-                    figures.labels[(block, line)] = s[row_start:label_end]
-                if pct_cells and bisect_left(pct_cells, pos) < bisect_left(pct_cells, a):
-                    figures.percent_blocks.add(block)  # a column headed "%" above
-                column = 0
-                pos = row_start
-            if table:
-                column += s.count("|", pos, a) + s.count("\t", pos, a)
-            pos = a
+            at.advance(a, figures)
+            line, column, block, table = at.line, at.column, at.block, at.table
             if q.kind == "date":  # a date heading a column: its year, and the table's order
                 if table:
                     figures.note_date(block, line, column, int(q.value))
@@ -1653,92 +1783,18 @@ class GroundingContext:
                     scope = scopes[k]
                     if scope.columns:  # scales by column: the figure's column's, if any
                         scope = scope.for_column(column if table else -1)
-            prec = float(meta[0]) * 10.0 ** (-meta[1])  # _precision(meta), inlined
-            value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
-            percent = q.unit == "%"
-            bracketed = bool(flags & F_PAREN) and value < 0
-            money = (
-                q.dimension
-                if plain and q.dimension is not None
-                else scope.currency
-                if scope is not None and not percent
-                else None
-            )
-            scale = 1
-            caption = 1.0
-            # a percentage may round a percentage or a cell, not a count of running text
-            pct_ok = percent or table
-            if scope is not None and scope.percent and q.dimension is None:
-                percent = pct_ok = True
-            elif (
-                plain
-                and not flags & (F_OWN_SCALE | F_YEAR)
-                and scope is not None
-                and scope.scale != 1
-            ):
-                # a caption's scale adds the scaled rounding; the operand stays as written, with
-                # the caption's scale as a further reading (Figure.caption)
-                factor = scope.scale
-                scaled_money = money
-                if scope.caption:
-                    money = q.dimension if plain and q.dimension is not None else None
-                    caption = float(factor)
-                else:
-                    scale = factor
-                rows.append((value * factor, prec * factor, occ, pct_ok, scaled_money))
-                if bracketed:  # "used $7.3 million" for "(7,344)" in thousands
-                    rows.append((-value * factor, prec * factor, occ, False, scaled_money))
-            if plain or percent:
-                rows.append((value, prec, occ, pct_ok, money))
-                if bracketed and plain:
-                    rows.append((-value, prec, occ, False, money))
+            reading = _add_rounding_rows(q, meta, occ, scope, plain, table, rows)
             if flags & F_YEAR and table:
-                figures.column_years.setdefault((block, column), int(value))
+                figures.column_years.setdefault((block, column), int(reading.value))
             if flags & F_YEAR and table and block not in figures.newest_first:
-                years.setdefault((block, line), []).append(value)
+                years.setdefault((block, line), []).append(reading.value)
                 row_years = years[(block, line)]
                 if len(row_years) >= 2 and row_years[0] != row_years[1]:
                     figures.newest_first[block] = row_years[0] > row_years[1]
-            if flags & F_YEAR or not (plain or percent):
+            if flags & F_YEAR or not (plain or reading.percent):
                 continue
-            currency = money is not None  # its own currency or its block's
-            noun = "" if table else counted_noun(s, b)
-            count = (
-                not percent
-                and not currency
-                and scale == 1
-                and not flags & F_OWN_SCALE
-                and meta[1] == 0
-                and q.value.denominator == 1
-                and abs(q.value.numerator) < COUNT_LIMIT
-                # a label ("Scope 1 | 59,495") or a count of running text ("3 plants")
-                and (
-                    bool(noun)
-                    if not table
-                    else column == 0 and _LETTER.search(s, line_start, a) is not None
-                )
-            )
-            # the signed value: "(709)" is -709 (the derivation search decides where the
-            # magnitude is meant instead)
-            figures.add(
-                Figure(
-                    value,
-                    float(scale),
-                    q.text,
-                    line,
-                    column,
-                    block,
-                    table,
-                    percent,
-                    bool(flags & F_PAREN),
-                    0 if table else clause_trend(s, a),
-                    noun,
-                    count,
-                    currency or scale != 1 or bool(flags & F_OWN_SCALE),
-                    caption,
-                )
-            )
-        figures.blocks = block + 1
+            figures.add(_operand(at, q, a, b, meta, reading))
+        figures.blocks = at.block + 1
 
     @property
     def quantities(self) -> tuple[tuple[int, Quantity], ...]:
@@ -2671,7 +2727,7 @@ class GroundingChecker:
 
     def _lookup(self, q: Quantity, meta: Meta) -> _Hit | None:
         """``q`` traced to the context, question, allowed numbers or anchors, and by which rule."""
-        mult, decimals, sig, flags = meta
+        mult, _decimals, _sig, flags = meta
         occ = self._find(q)
         if occ is not None or q.kind != "number":
             return _found(q, mult, occ)
@@ -2709,6 +2765,17 @@ class GroundingChecker:
                 return _found(q, mult, occ)
         if not money and q.unit != "%":
             return self._near_in_unit(q, meta)
+        hit = self._in_other_scale(q, meta, index)
+        if hit is not None:
+            return hit
+        return self._rounded(q, meta, bare, index)
+
+    @staticmethod
+    def _in_other_scale(q: Quantity, meta: Meta, index: _Index) -> _Hit | None:
+        """``q``, a sum of money or a plain figure, traced to a context figure whose scale the
+        context does not state: ``$1,496.5 million`` for a cell ``1,496.5``, ``$53.33 million``
+        for ``53,330``, ``$88,848,000`` for ``$88,848`` (as :meth:`_lookup` traces it)."""
+        mult, decimals, _sig, flags = meta
         if flags & F_OWN_SCALE and mult != 1:
             # "$1,496.5 million" for a cell "1,496.5" whose scale the context does not state,
             # never more precisely than the cell is written ("€3.0bn" is not "3")
@@ -2734,6 +2801,13 @@ class GroundingChecker:
                 known = index.mantissa.get(_k(None, mantissa))
                 if known is not None and known[1] >= places:
                     return known[0], "rescaled"
+        return None
+
+    def _rounded(self, q: Quantity, meta: Meta, bare: bool, index: _Index) -> _Hit | None:
+        """``q``, a sum of money or a plain figure (``bare``: written with a bare ``$``), traced
+        as a bound, a rounding or an approximation of a context figure (as :meth:`_lookup`
+        traces it), else as the same numeral read in the other convention."""
+        mult, _decimals, sig, flags = meta
         approx = _approximation(q, meta)
         currencies: frozenset[str] | None = None
         if q.dimension is not None:  # a currency (money): the figures it may round
