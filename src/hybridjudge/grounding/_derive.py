@@ -379,7 +379,7 @@ class _Table:
         return list(idx)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _FigureArrays:
     """The figures' attributes as arrays, by figure (:meth:`Figures._build`)."""
 
@@ -397,7 +397,7 @@ class _FigureArrays:
     (``181-360 days | >360 days``) has no order, a change along its rows may go either way."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Sums:
     """Sums, differences and means of figures, each with how it was made (the fields of
     :class:`_Table`) and what it may explain (:meth:`Figures._build`)."""
@@ -418,16 +418,36 @@ class _Sums:
     table: npt.NDArray[np.bool_]
     """Of cells of a table of percentages (a run: of consecutive cells)."""
 
-    def concat(self, other: _Sums) -> _Sums:
-        """These values, then ``other``'s."""
+    @staticmethod
+    def join(parts: Sequence[_Sums]) -> _Sums:
+        """The values of ``parts``, in order."""
         import numpy as np
 
-        return _Sums(
-            **{
-                f.name: np.concatenate([getattr(self, f.name), getattr(other, f.name)])
-                for f in fields(self)
-            }
-        )
+        return _Sums(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(_Sums)))
+
+
+@dataclass(slots=True)
+class _Pairs:
+    """The operand pairs of :meth:`Figures._pairs` as arrays (``a - b``: figure ``ai`` minus
+    figure ``bi``), with what a derivation from each needs to know (:meth:`Figures._build`)."""
+
+    ai: npt.NDArray[np.int64]
+    bi: npt.NDArray[np.int64]
+    near: npt.NDArray[np.bool_]
+    """Whether the two are neighbours (adjacent cells, consecutive figures)."""
+    a: npt.NDArray[np.float64]
+    b: npt.NDArray[np.float64]
+    row: npt.NDArray[np.bool_]
+    """Whether they are cells of one table row."""
+    fwd: npt.NDArray[np.bool_]
+    """Whether ``a - b`` is a change (along a row: the newer minus the older) or, between rows
+    and in prose, the larger minus the smaller."""
+    bwd: npt.NDArray[np.bool_]
+    """The same for ``b - a``."""
+    both_pct: npt.NDArray[np.bool_]
+    no_pct: npt.NDArray[np.bool_]
+    prose: npt.NDArray[np.bool_]
+    """Whether neither is a table cell."""
 
 
 @dataclass(slots=True)
@@ -661,17 +681,11 @@ class Figures:
         import numpy as np
 
         arrays = self._arrays()
-        ai_l, bi_l, near_l = self._pairs()
-        ai = np.array(ai_l, dtype=np.int64)
-        bi = np.array(bi_l, dtype=np.int64)
-        near = np.array(near_l, dtype=np.bool_)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            add, fwd, bwd = self._pair_sums(arrays, ai, bi, near)
-            runs = self._run_sums(arrays)
-            if runs is not None:
-                add = add.concat(runs)
+            pairs = self._pair_arrays(arrays)
+            add = _Sums.join([*self._pair_sums(arrays, pairs), *self._run_sums(arrays)])
             unscaled = add.scale == 1.0
-            ratio, pch = _ratio_tables(arrays, ai, bi, near, fwd, bwd)
+            ratio, pch = _ratio_tables(pairs)
 
         def sub(mask: npt.NDArray[np.bool_], values: npt.NDArray[np.float64]) -> _Table:
             return _Table.build(
@@ -711,45 +725,43 @@ class Figures:
             ordered=np.array([f.block in self.newest_first for f in figs], dtype=np.bool_),
         )
 
-    def _pair_sums(
-        self,
-        arrays: _FigureArrays,
-        ai: npt.NDArray[np.int64],
-        bi: npt.NDArray[np.int64],
-        near: npt.NDArray[np.bool_],
-    ) -> tuple[_Sums, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-        """The sums, differences and two-figure means of the pairs ``ai``, ``bi`` (``near``:
-        of neighbours), with the pairs whose difference runs forward (``a - b``: a change, or
-        the larger minus the smaller) and backward (``b - a``)."""
+    def _pair_arrays(self, arrays: _FigureArrays) -> _Pairs:
+        """The operand pairs of :meth:`_pairs` as arrays, with what a derivation from each
+        needs to know."""
         import numpy as np
 
-        val, pct, line, block, table = (
-            arrays.val,
-            arrays.pct,
-            arrays.line,
-            arrays.block,
-            arrays.table,
-        )
+        ai_l, bi_l, near_l = self._pairs()
+        ai = np.array(ai_l, dtype=np.int64)
+        bi = np.array(bi_l, dtype=np.int64)
+        near = np.array(near_l, dtype=np.bool_)
+        pct, line, block, table = arrays.pct, arrays.line, arrays.block, arrays.table
         # Along a table row a change is newer minus older: the left figure minus the right one
         # when the newest year comes first. Between rows (or in prose) a difference is the
         # larger minus the smaller: "total - item" explains the other item, not its negation.
         row = table[ai] & (line[ai] == line[bi]) & (block[ai] == block[bi])
-        a, b = val[ai], val[bi]
+        a, b = arrays.val[ai], arrays.val[bi]
         unordered = row & ~arrays.ordered[ai]
-        fwd = (row & arrays.newest[ai]) | (~row & (a >= b)) | unordered
-        bwd = (row & ~arrays.newest[ai]) | (~row & (b >= a)) | unordered
-        both_pct = pct[ai] & pct[bi]
-        no_pct = ~pct[ai] & ~pct[bi]
-        mean2 = row | (near & (np.abs(line[bi] - line[ai]) == 1))
-        # additive: a + b, a - b, b - a, (a + b) / 2 (the means of runs: _run_sums)
-        parts = [
-            # two percentages add up only as neighbouring cells (shares of one total)
-            (a + b, _SUM, ai, bi, near | ~both_pct),
-            (a - b, _DIFF, ai, bi, fwd),
-            (b - a, _DIFF, bi, ai, bwd),
-            ((a + b) / 2.0, _MEAN2, ai, bi, mean2),
-        ]
-        masks = [p[4] for p in parts]
+        return _Pairs(
+            ai=ai,
+            bi=bi,
+            near=near,
+            a=a,
+            b=b,
+            row=row,
+            fwd=(row & arrays.newest[ai]) | (~row & (a >= b)) | unordered,
+            bwd=(row & ~arrays.newest[ai]) | (~row & (b >= a)) | unordered,
+            both_pct=pct[ai] & pct[bi],
+            no_pct=~pct[ai] & ~pct[bi],
+            prose=~table[ai] & ~table[bi],
+        )
+
+    def _pair_sums(self, arrays: _FigureArrays, pairs: _Pairs) -> list[_Sums]:
+        """The sums, differences (forward and backward) and two-figure means of ``pairs``."""
+        import numpy as np
+
+        pct, line, block, table = arrays.pct, arrays.line, arrays.block, arrays.table
+        ai, bi, near, a, b = pairs.ai, pairs.bi, pairs.near, pairs.a, pairs.b
+        mean2 = pairs.row | (near & (np.abs(line[bi] - line[ai]) == 1))
         # the scale stated for both operands (or a caption's), else none
         pair_scale = np.where(arrays.scl[ai] == arrays.scl[bi], arrays.scl[ai], np.nan)
         pair_cap = np.where(arrays.cap[ai] == arrays.cap[bi], arrays.cap[ai], 1.0)
@@ -759,28 +771,38 @@ class Figures:
         heads = [k for k in self.percent_blocks if k < len(pct_blocks)]
         pct_blocks[heads] = True
         pair_table = table[ai] & table[bi] & pct_blocks[block[ai]] & pct_blocks[block[bi]]
-        sums = _Sums(
-            v=np.concatenate([p[0][p[4]] for p in parts]),
-            op=np.concatenate([np.full(int(p[4].sum()), p[1]) for p in parts]),
-            a=np.concatenate([p[2][p[4]] for p in parts]),
-            b=np.concatenate([p[3][p[4]] for p in parts]),
-            near=np.concatenate([near[m] for m in masks]),
-            scale=np.concatenate([pair_scale[m] for m in masks]),
-            cap=np.concatenate([pair_cap[m] for m in masks]),
-            pct=np.concatenate([both_pct[m] for m in masks]),
-            plain=np.concatenate([no_pct[m] for m in masks]),
-            table=np.concatenate([pair_table[m] for m in masks]),
-        )
-        return sums, fwd, bwd
+        # additive: a + b, a - b, b - a, (a + b) / 2 (the means of runs: _run_sums)
+        parts = [
+            # two percentages add up only as neighbouring cells (shares of one total)
+            (a + b, _SUM, ai, bi, near | ~pairs.both_pct),
+            (a - b, _DIFF, ai, bi, pairs.fwd),
+            (b - a, _DIFF, bi, ai, pairs.bwd),
+            ((a + b) / 2.0, _MEAN2, ai, bi, mean2),
+        ]
+        return [
+            _Sums(
+                v[m],
+                np.full(int(m.sum()), op),
+                x[m],
+                y[m],
+                near[m],
+                pair_scale[m],
+                pair_cap[m],
+                pairs.both_pct[m],
+                pairs.no_pct[m],
+                pair_table[m],
+            )
+            for v, op, x, y, m in parts
+        ]
 
-    def _run_sums(self, arrays: _FigureArrays) -> _Sums | None:
-        """The means and sums of the runs of :meth:`_runs`, ``None`` without runs."""
+    def _run_sums(self, arrays: _FigureArrays) -> list[_Sums]:
+        """The means and the sums of the runs of :meth:`_runs`."""
         import numpy as np
 
         figs = self.figures
         runs = self._runs()
         if not runs:
-            return None
+            return []
         # the mean of a run of accounting negatives also by magnitude: "(709)" may be an
         # outflow of 709 ("net cash used"); a question naming them rejects the flipped sign
         magnitude = [r for r in runs if all(figs[k].bracketed for k in r)]
@@ -791,44 +813,27 @@ class Figures:
             runs += magnitude
             means = np.concatenate([means, [-val[r].mean() for r in magnitude]])
             sums = np.concatenate([sums, [np.nan] * len(magnitude)])
-        run_scale = _run_shared(arrays.scl, runs, np.nan)
-        run_cap = _run_shared(arrays.cap, runs, 1.0)
-        run_pct = arrays.pct[[r[0] for r in runs]]
+        scale = _run_shared(arrays.scl, runs, np.nan)
+        cap = _run_shared(arrays.cap, runs, 1.0)
+        pct = arrays.pct[[r[0] for r in runs]]
         starts = np.array([r[0] for r in runs])
         lengths = np.array([len(r) for r in runs])
         # a run is of consecutive cells: near (a "%" column's mean need not carry the sign)
-        ones = np.ones(2 * len(runs), dtype=np.bool_)
-        return _Sums(
-            v=np.concatenate([means, sums]),
-            op=np.concatenate([np.full(len(runs), _MEAN), np.full(len(runs), _RUNSUM)]),
-            a=np.concatenate([starts, starts]),
-            b=np.concatenate([lengths, lengths]),
-            near=ones,
-            scale=np.concatenate([run_scale, run_scale]),
-            cap=np.concatenate([run_cap, run_cap]),
-            pct=np.concatenate([run_pct, run_pct]),
-            plain=np.concatenate([~run_pct, ~run_pct]),
-            table=ones,
-        )
+        ones = np.ones(len(runs), dtype=np.bool_)
+        return [
+            _Sums(v, np.full(len(runs), op), starts, lengths, ones, scale, cap, pct, ~pct, ones)
+            for v, op in ((means, _MEAN), (sums, _RUNSUM))
+        ]
 
 
-def _ratio_tables(
-    arrays: _FigureArrays,
-    ai: npt.NDArray[np.int64],
-    bi: npt.NDArray[np.int64],
-    near: npt.NDArray[np.bool_],
-    fwd: npt.NDArray[np.bool_],
-    bwd: npt.NDArray[np.bool_],
-) -> tuple[_Table, _Table]:
-    """The ratios and the percent changes of the pairs ``ai``, ``bi``, both ways (a percent
-    change in running text either way, in a table as ``fwd`` and ``bwd`` allow)."""
+def _ratio_tables(pairs: _Pairs) -> tuple[_Table, _Table]:
+    """The ratios and the percent changes of ``pairs``, both ways (a percent change in running
+    text either way, in a table as the years of a row fix it)."""
     import numpy as np
 
-    pct, table = arrays.pct, arrays.table
-    both_pct = pct[ai] & pct[bi]
-    no_pct = ~pct[ai] & ~pct[bi]
-    a, b = arrays.val[ai], arrays.val[bi]
-    ratio_ok = np.concatenate([no_pct | both_pct, no_pct | both_pct])
+    a, b, ai, bi, near = pairs.a, pairs.b, pairs.ai, pairs.bi, pairs.near
+    same = pairs.no_pct | pairs.both_pct
+    ratio_ok = np.concatenate([same, same])
     # a ratio or a share compares sizes: "(709)" is an outflow of 709
     mag_a, mag_b = np.abs(a), np.abs(b)
     rat = np.concatenate([mag_a / mag_b, mag_b / mag_a])
@@ -836,8 +841,8 @@ def _ratio_tables(
     # in running text a change may be a rise from the smaller figure or a fall from the
     # larger one ("fell from 200 to 150": -25%), the sign tells which; in a table the
     # years of a row fix the direction, and between rows it is a rise
-    prose = ~table[ai] & ~table[bi]
-    pch_ok = np.concatenate([fwd | prose, bwd | prose]) & ratio_ok
+    prose = pairs.prose
+    pch_ok = np.concatenate([pairs.fwd | prose, pairs.bwd | prose]) & ratio_ok
     two_a = np.concatenate([ai, bi])
     two_b = np.concatenate([bi, ai])
     two_near = np.concatenate([near, near])
