@@ -387,18 +387,22 @@ _PERIOD_NAMED = re.compile(
 the context names ``Q3`` (``H1``) so, and an answer may write it so."""
 _FOREIGN_ORDINALS = period_ordinals()
 """Ordinals before a quarter or a half in French, German and Spanish, with their numbers."""
+_FOREIGN_QUARTERS = merged("period_quarters")
+_FOREIGN_HALVES = merged("period_halves")
 _FOREIGN_PERIOD_NAMED = lazy(
     r"(?<![\w.])(?P<o>"
     + alternation(_FOREIGN_ORDINALS)
-    + r")[ \t]*(?:(?P<q>trimestre|quartals?)|(?P<h>semestre|halbjahr(?:e?s)?))(?![\w])"
+    + r")[ \t]*(?:(?P<q>"
+    + alternation(_FOREIGN_QUARTERS)
+    + r")|(?P<h>"
+    + alternation(_FOREIGN_HALVES)
+    + r"))(?![\w])"
 )
 """The same in French, German and Spanish (``troisième trimestre``, ``3e trimestre``, ``dritten
 Quartal``, ``3. Quartal``, ``tercer trimestre``; ``premier semestre``, ``ersten Halbjahr``,
 ``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer."""
 _PERIOD_RUNS = frozenset((b"quarter", b"half"))
-_FOREIGN_PERIOD_RUNS = frozenset(
-    (b"trimestre", b"quartal", b"quartals", b"semestre", b"halbjahr", b"halbjahres", b"halbjahrs")
-)
+_FOREIGN_PERIOD_RUNS = frozenset(w.encode() for w in (*_FOREIGN_QUARTERS, *_FOREIGN_HALVES))
 _DOSING = re.compile(r"(?<![\w.])(?:(bid|tid|qid|qd)|(b\.i\.d|t\.i\.d|q\.i\.d|q\.d)\.?)(?![\w])")
 """The prescription abbreviations of a daily frequency: ``BID`` (twice daily), ``TID``, ``QID``,
 ``QD`` (once daily), in capitals (``bid`` is also a word) or dotted (``b.i.d.``)."""
@@ -961,10 +965,11 @@ def _header_columns(
     return out
 
 
-_SINGULAR = re.compile(r"(thousand|million|billion)(?![\w])")
+_SINGULAR_SCALES = {w: scales()[w] for w in _STATEMENT.singular}
+_SINGULAR = re.compile(rf"({alternation(_SINGULAR_SCALES)})(?![\w])")
 """A singular scale word (the word start is checked after a match: an expression that starts
 with a look-behind is tried at every position)."""
-_SINGULAR_RUNS = frozenset((b"thousand", b"million", b"billion"))
+_SINGULAR_RUNS = frozenset(w.encode() for w in _SINGULAR_SCALES)
 _CURRENCY_THEN = lazy(
     r"(?:^|(?<=[\s(|]))(?:in\s+)?(?P<cur>[a-z]{1,2}\$|"
     + alternation(_STATEMENT.currencies_before_singular)
@@ -996,7 +1001,7 @@ def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
             continue
         code = _CURRENCY_SYMBOLS.get(before["cur"])
         dim = f"currency-{code}" if code is not None else None
-        out.append((before.start(), m.end(), _DECL_SCALE[m[1] + "s"], dim, False))
+        out.append((before.start(), m.end(), _SINGULAR_SCALES[m[1]], dim, False))
     return out
 
 

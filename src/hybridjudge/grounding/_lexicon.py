@@ -162,6 +162,9 @@ class ScaleStatementWords(_Strict):
     ``(000s)``)."""
     after_sign: tuple[str, ...] = ()
     """Scales read right after a currency sign (``$ millions``, ``€m``)."""
+    singular: tuple[str, ...] = ()
+    """Singular scale words read right after a currency (``€ million``, ``USD thousand``;
+    :attr:`currencies_before_singular`)."""
     currencies_after_in: tuple[str, ...] = ()
     """Currencies written between ``in`` and the scale (``in $ millions``, ``in usd
     thousands``)."""
@@ -288,6 +291,12 @@ class Lexicon(_Strict):
     period_ordinals: dict[str, tuple[str, ...]] = {}
     """Ordinals before a quarter or a half by number (``"3"``: ``troisième``, ``3e``, ``dritten``,
     ``3.``): ``troisième trimestre`` is ``Q3`` for an English answer."""
+    period_quarters: tuple[str, ...] = ()
+    """Words for a quarter of a year after an ordinal of :attr:`period_ordinals` (``trimestre``,
+    ``Quartal``)."""
+    period_halves: tuple[str, ...] = ()
+    """Words for a half year after an ordinal of :attr:`period_ordinals` (``semestre``,
+    ``Halbjahr``)."""
     scale_statement: ScaleStatementWords | None = None
     """The words of a table's or a page's scale statement besides its scale (``(in millions of
     dollars)``, ``$ in thousands``)."""
@@ -345,7 +354,7 @@ class Lexicon(_Strict):
             "currencies.numbering": [w for c in self.currencies for w in c.numbering],
             **{
                 f"scale_statement.{name}": getattr(self.scale_statement, name, ())
-                for name in ("after_in", "in_brackets", "after_sign")
+                for name in ("after_in", "in_brackets", "after_sign", "singular")
             },
         }
         for field, words in roles.items():
