@@ -152,8 +152,10 @@ class NumberWords(_Strict):
 
 class ScaleStatementWords(_Strict):
     """The words of a scale statement (``(in millions)``, ``(Dollars in thousands)``, ``$ in
-    billions``, ``(€m)``) besides its scale; its grammar is in ``_check``. The scales are keys of
-    :attr:`Lexicon.scales`."""
+    billions``, ``(€m)``) by where they stand; its grammar is in ``_check``. The scale fields
+    (:attr:`after_in`, :attr:`in_brackets`, :attr:`after_sign`, :attr:`singular`) hold keys of
+    :attr:`Lexicon.scales`, the currency fields any written form of a currency (sign, code or
+    name)."""
 
     after_in: tuple[str, ...] = ()
     """Scales read after ``in`` (``in millions``, ``in '000s``)."""
