@@ -63,7 +63,16 @@ from hybridjudge.grounding._derive import (
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._fast import Windows, needle_of
 from hybridjudge.grounding._layout import SCALE_WORDS, heading_word, read_layout, scale_headings
-from hybridjudge.grounding._lexicon import alternation, currency_of, lexicon, merged, months, scales
+from hybridjudge.grounding._lexicon import (
+    alternation,
+    currency_of,
+    lexicon,
+    merged,
+    months,
+    period_ordinals,
+    scale_statement_words,
+    scales,
+)
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
     Finding,
@@ -176,11 +185,11 @@ _SHARE_THEN_WHOLE = re.compile(r"[ \t]+of[ \t]+(?:[a-z'’-]+[ \t]+){0,3}")
 """Between a share and its whole: ``of``, then at most three words (``of the company's``)."""
 _WHOLE_THEN_SHARE = re.compile(r"[ \t]+(?:[a-z'’-]+[ \t]+){0,3}?[a-z'’-]+,[ \t]+")
 """Between a whole and a share of it: its noun and a comma (``1,200 patients, half``)."""
-_OF_THEM = re.compile(r"[ \t]+of[ \t]+(?:them|these|those|whom|which)(?![\w])")
-_BOUND_AFTER = re.compile(
-    r"[ \t]*(?:\+|(?:or|and)[ \t]+(?:more|above|over|higher|greater|up|less|fewer|under|below"
-    r"|lower|younger|older))(?![\w])"
-)
+_PARTITIVES = alternation(merged("partitives"), space=r"[ \t]+")
+_OF_THEM = re.compile(rf"[ \t]+(?:{_PARTITIVES})(?![\w])")
+"""A share's whole taken from the figure before it (``1,200 patients, half of them``)."""
+_BOUNDS_AFTER = alternation(merged("bounds_after"), space=r"[ \t]+")
+_BOUND_AFTER = re.compile(rf"[ \t]*(?:\+|{_BOUNDS_AFTER})(?![\w])")
 """A bound written after its figure (``$50 or more``, ``65 and over``, ``18+``)."""
 BOUND_SHARE = 0.1
 """How far past a bound a context figure may lie, as a share of the bound: ``more than 10,000`` is
@@ -363,10 +372,11 @@ _OTHER_SCALE: dict[str, tuple[str, Callable[[Fraction], Fraction]]] = {
 is ``99.5 °F``, but ``39 °C`` is ``102.2 °F``, not ``102 °F``)."""
 _LABELLED_FIGURE = re.compile(
     r"[a-z]{2,6} \S|(?:fy|cy)['-]?\d"
-    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}-\d{4}\Z"
+    rf"|(?:{alternation(name[:3] for name in _MONTHS)})[a-z]{{0,6}}-\d{{4}}\Z"
 )
 """Identifiers that are a figure after its label (an upper-case abbreviation, a fiscal year, a
-month and its year: ``Jun-2018`` holds the year an answer writes ``June 2018``)."""
+month and its year: ``Jun-2018`` holds the year an answer writes ``June 2018``; the month by
+the first three letters of its English name)."""
 _GLUED_UNIT = re.compile(r"[\d,.]+[a-z]+\Z")
 """Identifiers that are a figure glued to a unit we do not read (``100mph``, ``220v``)."""
 _PERIOD_NAMED = re.compile(
@@ -375,27 +385,24 @@ _PERIOD_NAMED = re.compile(
 )
 """A quarter or a half named in words (``third quarter``, ``third-quarter``, ``first half``):
 the context names ``Q3`` (``H1``) so, and an answer may write it so."""
-_FOREIGN_ORDINALS = {
-    **dict.fromkeys(("premier", "1er", "erste", "ersten", "erstes", "primer", "1."), "1"),
-    **dict.fromkeys(("deuxième", "deuxieme", "2e", "second", "zweite", "zweiten"), "2"),
-    **dict.fromkeys(("zweites", "segundo", "2."), "2"),
-    **dict.fromkeys(("troisième", "troisieme", "3e", "dritte", "dritten", "drittes"), "3"),
-    **dict.fromkeys(("tercer", "tercero", "3."), "3"),
-    **dict.fromkeys(("quatrième", "quatrieme", "4e", "vierte", "vierten", "viertes"), "4"),
-    **dict.fromkeys(("cuarto", "4."), "4"),
-}
+_FOREIGN_ORDINALS = period_ordinals()
+"""Ordinals before a quarter or a half in French, German and Spanish, with their numbers."""
+_FOREIGN_QUARTERS = merged("period_quarters")
+_FOREIGN_HALVES = merged("period_halves")
 _FOREIGN_PERIOD_NAMED = lazy(
     r"(?<![\w.])(?P<o>"
-    + "|".join(re.escape(o) for o in sorted(_FOREIGN_ORDINALS, key=lambda o: (-len(o), o)))
-    + r")[ \t]*(?:(?P<q>trimestre|quartals?)|(?P<h>semestre|halbjahr(?:e?s)?))(?![\w])"
+    + alternation(_FOREIGN_ORDINALS)
+    + r")[ \t]*(?:(?P<q>"
+    + alternation(_FOREIGN_QUARTERS)
+    + r")|(?P<h>"
+    + alternation(_FOREIGN_HALVES)
+    + r"))(?![\w])"
 )
 """The same in French, German and Spanish (``troisième trimestre``, ``3e trimestre``, ``dritten
 Quartal``, ``3. Quartal``, ``tercer trimestre``; ``premier semestre``, ``ersten Halbjahr``,
 ``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer."""
 _PERIOD_RUNS = frozenset((b"quarter", b"half"))
-_FOREIGN_PERIOD_RUNS = frozenset(
-    (b"trimestre", b"quartal", b"quartals", b"semestre", b"halbjahr", b"halbjahres", b"halbjahrs")
-)
+_FOREIGN_PERIOD_RUNS = frozenset(w.encode() for w in (*_FOREIGN_QUARTERS, *_FOREIGN_HALVES))
 _DOSING = re.compile(r"(?<![\w.])(?:(bid|tid|qid|qd)|(b\.i\.d|t\.i\.d|q\.i\.d|q\.d)\.?)(?![\w])")
 """The prescription abbreviations of a daily frequency: ``BID`` (twice daily), ``TID``, ``QID``,
 ``QD`` (once daily), in capitals (``bid`` is also a word) or dotted (``b.i.d.``)."""
@@ -414,23 +421,10 @@ def _occurrence(i: int, sc: Scan, start: int, end: int) -> _Occ:
     return ("context", i, span, sc.norm.original[span[0] : span[1]], None, 0)
 
 
-_ONE_UNIT_WORDS = (
-    "minute",
-    "hour",
-    "day",
-    "week",
-    "fortnight",
-    "month",
-    "year",
-    "decade",
-    "century",
-)
-_ONE_UNIT = re.compile(rf"(?:{'|'.join(_ONE_UNIT_WORDS)})(?![\w])")
-_ONE_UNIT_BEFORE = re.compile(
-    r"(?<![\w])(?:within|in|for|after|over|up\s+to|less\s+than|more\s+than|about|around"
-    r"|at\s+least|at\s+most|under|than|lasts?|lasted|takes?|took|spans?|spanned|nearly"
-    r"|almost)\s+an?\s+\Z"
-)
+_ONE_UNIT_WORDS = merged("article_durations")
+_ONE_UNIT = re.compile(rf"(?:{alternation(_ONE_UNIT_WORDS)})(?![\w])")
+_ONE_UNIT_CUES = alternation(merged("article_duration_cues"), space=r"\s+")
+_ONE_UNIT_BEFORE = re.compile(rf"(?<![\w])(?:{_ONE_UNIT_CUES})\s+an?\s+\Z")
 """A duration of one unit written with the article (``within a week``, ``for an hour``): not
 after a count (``twice a day`` is a frequency, read elsewhere). The unit is searched first (a
 literal), then what precedes it."""
@@ -757,13 +751,25 @@ def _passages(context: object) -> tuple[str, ...]:
 # Scales a context states for its figures: "(in millions)", "(Dollars in thousands)",
 # "$ in billions", "(€m)", "in %", "(000s)". Matched on the normalised (lower-case) text.
 # Every alternative starts with a literal character (the word boundary before "in" is checked
-# after it): the regex engine then skips ahead to those characters, twice as fast.
+# after it): the regex engine then skips ahead to those characters, twice as fast. The words:
+# the lexicons' ``scale_statement``; the currency signs of the character classes are grammar.
+_STATEMENT = scale_statement_words()
 _SCALE_DECL = lazy(
-    r"""(?x)[i($€£¥](?:(?<=i)n(?<![\w]in)\s+(?:(?P<cur2>[$€£¥]|us\$|usd|eur|gbp|rmb)\s*)?
-    (?P<scale>thousands|millions|billions|000s|'000s?|%|percent(?:ages)?)(?![\w])
-    (?:\s+of\s+(?P<cur3>u\.s\.\s+dollars|us\s+dollars|dollars|euros|pounds|rmb|yuan))?
-    |(?<=\()\s*(?:(?P<cur4>[$€£¥])\s*)?(?P<abbr>m|mn|mm|bn|b|k|'?000s?|(?P<pct>%))\s*\)
-    |(?<=[$€£¥])\s?(?P<scale2>thousands|millions|billions|'?000s?|m|bn)(?![\w,.]))""",
+    r"""(?x)[i($€£¥](?:(?<=i)n(?<![\w]in)\s+(?:(?P<cur2>"""
+    + alternation(_STATEMENT.currencies_after_in)
+    + r""")\s*)?
+    (?P<scale>"""
+    + alternation(_STATEMENT.after_in)
+    + r"""|%|percent(?:ages)?)(?![\w])
+    (?:\s+of\s+(?P<cur3>"""
+    + alternation(_STATEMENT.currencies_after_of, space=r"\s+")
+    + r"""))?
+    |(?<=\()\s*(?:(?P<cur4>[$€£¥])\s*)?(?P<abbr>"""
+    + alternation(_STATEMENT.in_brackets)
+    + r"""|(?P<pct>%))\s*\)
+    |(?<=[$€£¥])\s?(?P<scale2>"""
+    + alternation(_STATEMENT.after_sign)
+    + r""")(?![\w,.]))""",
 )
 """The expression starts with a character class of every alternative's first character (the
 engine then skips ahead to those characters, 2.6 times as fast on TAT-QA passages as an
@@ -772,16 +778,24 @@ alternative's currency is the match's first character."""
 _SCALE_RUNS = frozenset(
     w.encode()
     for w in (
-        *("thousands", "millions", "billions", "percent", "percentages"),
-        *("m", "mn", "mm", "bn", "b", "k"),
+        *_STATEMENT.after_in,
+        *_STATEMENT.in_brackets,
+        *_STATEMENT.after_sign,
+        *("percent", "percentages"),
     )
+    if w.isalpha()
 )
 """Letter runs (:func:`letter_runs`) one of which a scale statement holds unless it holds
 ``000`` or ``%``: a passage without them states no scale (no expression is run)."""
 _CURRENCY_BEFORE = lazy(
-    r"(?:^|[\s(])(?P<cur>[$€£¥]|us\$|usd|dollars|u\.s\.\s+dollars|eur|euros?|gbp|pounds|rmb)"
-    r"\s*(?:(?:amounts?|figures|values|numbers|expressed|stated|presented|reported)\s+)?$"
+    r"(?:^|[\s(])(?P<cur>"
+    + alternation(_STATEMENT.currencies_before, space=r"\s+")
+    + r")\s*(?:(?:"
+    + alternation(_STATEMENT.between)
+    + r")\s+)?$"
 )
+"""A currency right before a scale statement (``dollars in millions``, ``€ amounts in
+thousands``)."""
 _LONE_LETTERS = frozenset(w for w in SCALE_WORDS if len(w) == 1)
 """Scale abbreviations of one letter (``m``, ``b``, ``k``): in brackets they state a scale only
 with a currency sign (``(€m)``, ``($b)``); alone (``(b)``) they mark a footnote."""
@@ -1010,19 +1024,21 @@ def _header_columns(
     return out
 
 
-_SINGULAR = re.compile(r"(thousand|million|billion)(?![\w])")
+_SINGULAR_SCALES = {w: scales()[w] for w in _STATEMENT.singular}
+_SINGULAR = re.compile(rf"({alternation(_SINGULAR_SCALES)})(?![\w])")
 """A singular scale word (the word start is checked after a match: an expression that starts
 with a look-behind is tried at every position)."""
-_SINGULAR_RUNS = frozenset((b"thousand", b"million", b"billion"))
+_SINGULAR_RUNS = frozenset(w.encode() for w in _SINGULAR_SCALES)
 _CURRENCY_THEN = lazy(
-    r"(?:^|(?<=[\s(|]))(?:in\s+)?(?P<cur>[$€£¥₹]|[a-z]{1,2}\$|usd|eur|gbp|chf|jpy|cny|rmb|hkd"
-    r"|sgd|aud|cad)\s?$"
+    r"(?:^|(?<=[\s(|]))(?:in\s+)?(?P<cur>[a-z]{1,2}\$|"
+    + alternation(_STATEMENT.currencies_before_singular)
+    + r")\s?$"
 )
 """A currency (``$``, ``€``, ``S$``, ``EUR``, ``CHF``, also after ``in``) right before a
 singular scale word: ``€ million``, ``(S$ million)``, ``USD million``, ``in € thousand``."""
 
 
-_CURRENCY_ENDS = frozenset("$€£¥₹dfrpyb")
+_CURRENCY_ENDS = frozenset({"$", *(c[-1] for c in _STATEMENT.currencies_before_singular)})
 """The last characters of the currencies of :data:`_CURRENCY_THEN` (a cheap test first)."""
 
 
@@ -1044,7 +1060,7 @@ def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
             continue
         code = _CURRENCY_SYMBOLS.get(before["cur"])
         dim = f"currency-{code}" if code is not None else None
-        out.append((before.start(), m.end(), _DECL_SCALE[m[1] + "s"], dim, False))
+        out.append((before.start(), m.end(), _SINGULAR_SCALES[m[1]], dim, False))
     return out
 
 
@@ -1311,6 +1327,164 @@ _Row = tuple[float, float, "_Occ", bool, str | None]
 """A context figure for rounded matches: value (scale applied), precision, where, whether a
 percentage may match it (a percentage or a table cell), and its currency (its own or its
 block's: ``currency-eur``), if known."""
+
+
+@dataclass(slots=True)
+class _Cursor:
+    """Where in a passage's layout the figure being read stands: its line, block, table row
+    and column (:meth:`GroundingContext._add_passage` reads the figures in text order and
+    advances it: linear overall)."""
+
+    s: str
+    """The passage, normalised."""
+    markdown: bool
+    """See :func:`_is_markdown`."""
+    pct_cells: list[int]
+    """Where the cells of :data:`_PCT_CELL` (a column headed ``%``) start."""
+    block: int
+    """The block (numbers run on across passages)."""
+    line: int = 0
+    line_start: int = 0
+    line_end: int = -1
+    table: bool = False
+    """Whether the line is a table row."""
+    column: int = 0
+    pos: int = 0
+    """Where the last count stopped."""
+
+    def advance(self, a: int, figures: Figures) -> None:
+        """Move to the figure starting at ``a``; on a new line, note its row's label (what a
+        question names it by) and a column headed ``%`` above it in ``figures``."""
+        s, pos = self.s, self.pos
+        if a > self.line_end:
+            self.line += s.count("\n", pos, a)
+            line_start = self.line_start = s.rfind("\n", 0, a) + 1
+            self.block += len(_BLANK_LINE.findall(s, pos, a))
+            line_end = s.find("\n", a)
+            if line_end < 0:
+                line_end = len(s)
+            self.line_end = line_end
+            label = _row_label(s, line_start, line_end, self.markdown)
+            self.table = label is not None
+            row_start = line_start
+            if label is not None:
+                row_start, sep = label
+                label_end = sep.start() if sep is not None else line_end
+                figures.labels[(self.block, self.line)] = s[row_start:label_end]
+            cells = self.pct_cells
+            if cells and bisect_left(cells, pos) < bisect_left(cells, a):
+                figures.percent_blocks.add(self.block)  # a column headed "%" above
+            self.column = 0
+            pos = row_start
+        if self.table:
+            self.column += s.count("|", pos, a) + s.count("\t", pos, a)
+        self.pos = a
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How a context figure reads as an operand (:func:`_add_rounding_rows`)."""
+
+    value: float
+    percent: bool
+    money: str | None
+    """Its currency dimension, its own or its block's."""
+    scale: int
+    """The scale its block states (1: none, or a caption's)."""
+    caption: float
+    """The scale a caption of another passage states for it (1.0: none)."""
+
+
+def _add_rounding_rows(
+    q: Quantity,
+    meta: Meta,
+    occ: _Occ,
+    scope: _Scope | None,
+    plain: bool,
+    table: bool,
+    rows: list[_Row],
+) -> _Reading:
+    """Add the rows of rounded matches of a context figure (``plain``: a sum of money or a
+    unitless figure; ``table``: in a table row) under ``scope``: as written, scaled, and by
+    magnitude for a bracketed figure; and how it reads as an operand."""
+    flags = meta[3]
+    prec = float(meta[0]) * 10.0 ** (-meta[1])  # _precision(meta), inlined
+    value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
+    percent = q.unit == "%"
+    bracketed = bool(flags & F_PAREN) and value < 0
+    money = (
+        q.dimension
+        if plain and q.dimension is not None
+        else scope.currency
+        if scope is not None and not percent
+        else None
+    )
+    scale = 1
+    caption = 1.0
+    # a percentage may round a percentage or a cell, not a count of running text
+    pct_ok = percent or table
+    if scope is not None and scope.percent and q.dimension is None:
+        percent = pct_ok = True
+    elif plain and not flags & (F_OWN_SCALE | F_YEAR) and scope is not None and scope.scale != 1:
+        # a caption's scale adds the scaled rounding; the operand stays as written, with
+        # the caption's scale as a further reading (Figure.caption)
+        factor = scope.scale
+        scaled_money = money
+        if scope.caption:
+            money = q.dimension if plain and q.dimension is not None else None
+            caption = float(factor)
+        else:
+            scale = factor
+        rows.append((value * factor, prec * factor, occ, pct_ok, scaled_money))
+        if bracketed:  # "used $7.3 million" for "(7,344)" in thousands
+            rows.append((-value * factor, prec * factor, occ, False, scaled_money))
+    if plain or percent:
+        rows.append((value, prec, occ, pct_ok, money))
+        if bracketed and plain:
+            rows.append((-value, prec, occ, False, money))
+    return _Reading(value, percent, money, scale, caption)
+
+
+def _operand(at: _Cursor, q: Quantity, a: int, b: int, meta: Meta, reading: _Reading) -> Figure:
+    """The derivation operand of the context figure ``q`` at ``a:b`` (``at``: where it stands),
+    read as ``reading`` says: signed (``(709)`` is -709; the derivation search decides where
+    the magnitude is meant instead), with the direction and the noun of running text around
+    it and whether it is a count."""
+    flags = meta[3]
+    s, table, scale = at.s, at.table, reading.scale
+    currency = reading.money is not None  # its own currency or its block's
+    noun = "" if table else counted_noun(s, b)
+    count = (
+        not reading.percent
+        and not currency
+        and scale == 1
+        and not flags & F_OWN_SCALE
+        and meta[1] == 0
+        and q.value.denominator == 1
+        and abs(q.value.numerator) < COUNT_LIMIT
+        # a label ("Scope 1 | 59,495") or a count of running text ("3 plants")
+        and (
+            bool(noun)
+            if not table
+            else at.column == 0 and _LETTER.search(s, at.line_start, a) is not None
+        )
+    )
+    return Figure(
+        reading.value,
+        float(scale),
+        q.text,
+        at.line,
+        at.column,
+        at.block,
+        table,
+        reading.percent,
+        bool(flags & F_PAREN),
+        0 if table else clause_trend(s, a),
+        noun,
+        count,
+        currency or scale != 1 or bool(flags & F_OWN_SCALE),
+        reading.caption,
+    )
 
 
 class GroundingContext:
@@ -1652,43 +1826,15 @@ class GroundingContext:
         s = sc.norm.text
         starts = [sc_.start for sc_ in scopes]
         years: dict[tuple[int, int], list[float]] = {}
-        line = 0
-        line_start = 0
-        line_end = -1
-        table = False
-        column = 0
-        block = figures.blocks  # block numbers run on across passages
-        pos = 0
         pct_cells = [m.start() for m in _PCT_CELL.finditer(s)] if "%" in s else []
-        markdown = _is_markdown(s)
+        at = _Cursor(s, _is_markdown(s), pct_cells, figures.blocks)  # blocks run on
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
                 continue
             occ: _Occ = ("context", i, q.span, q.text, q, meta[0])
             flags = meta[3]
-            # advance the line / block / column counters to this figure (linear overall)
-            if a > line_end:
-                nl = s.count("\n", pos, a)
-                line += nl
-                line_start = s.rfind("\n", 0, a) + 1
-                block += len(_BLANK_LINE.findall(s, pos, a))
-                line_end = s.find("\n", a)
-                if line_end < 0:
-                    line_end = len(s)
-                label = _row_label(s, line_start, line_end, markdown)
-                table = label is not None
-                row_start = line_start
-                if label is not None:  # the row's label: what a question names it by
-                    row_start, sep = label
-                    label_end = sep.start() if sep is not None else line_end
-                    figures.labels[(block, line)] = s[row_start:label_end]
-                if pct_cells and bisect_left(pct_cells, pos) < bisect_left(pct_cells, a):
-                    figures.percent_blocks.add(block)  # a column headed "%" above
-                column = 0
-                pos = row_start
-            if table:
-                column += s.count("|", pos, a) + s.count("\t", pos, a)
-            pos = a
+            at.advance(a, figures)
+            line, column, block, table = at.line, at.column, at.block, at.table
             if q.kind == "date":  # a date heading a column: its year, and the table's order
                 if table:
                     figures.note_date(block, line, column, int(q.value))
@@ -1701,92 +1847,18 @@ class GroundingContext:
                     scope = scopes[k]
                     if scope.columns:  # scales by column: the figure's column's, if any
                         scope = scope.for_column(column if table else -1)
-            prec = float(meta[0]) * 10.0 ** (-meta[1])  # _precision(meta), inlined
-            value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
-            percent = q.unit == "%"
-            bracketed = bool(flags & F_PAREN) and value < 0
-            money = (
-                q.dimension
-                if plain and q.dimension is not None
-                else scope.currency
-                if scope is not None and not percent
-                else None
-            )
-            scale = 1
-            caption = 1.0
-            # a percentage may round a percentage or a cell, not a count of running text
-            pct_ok = percent or table
-            if scope is not None and scope.percent and q.dimension is None:
-                percent = pct_ok = True
-            elif (
-                plain
-                and not flags & (F_OWN_SCALE | F_YEAR)
-                and scope is not None
-                and scope.scale != 1
-            ):
-                # a caption's scale adds the scaled rounding; the operand stays as written, with
-                # the caption's scale as a further reading (Figure.caption)
-                factor = scope.scale
-                scaled_money = money
-                if scope.caption:
-                    money = q.dimension if plain and q.dimension is not None else None
-                    caption = float(factor)
-                else:
-                    scale = factor
-                rows.append((value * factor, prec * factor, occ, pct_ok, scaled_money))
-                if bracketed:  # "used $7.3 million" for "(7,344)" in thousands
-                    rows.append((-value * factor, prec * factor, occ, False, scaled_money))
-            if plain or percent:
-                rows.append((value, prec, occ, pct_ok, money))
-                if bracketed and plain:
-                    rows.append((-value, prec, occ, False, money))
+            reading = _add_rounding_rows(q, meta, occ, scope, plain, table, rows)
             if flags & F_YEAR and table:
-                figures.column_years.setdefault((block, column), int(value))
+                figures.column_years.setdefault((block, column), int(reading.value))
             if flags & F_YEAR and table and block not in figures.newest_first:
-                years.setdefault((block, line), []).append(value)
+                years.setdefault((block, line), []).append(reading.value)
                 row_years = years[(block, line)]
                 if len(row_years) >= 2 and row_years[0] != row_years[1]:
                     figures.newest_first[block] = row_years[0] > row_years[1]
-            if flags & F_YEAR or not (plain or percent):
+            if flags & F_YEAR or not (plain or reading.percent):
                 continue
-            currency = money is not None  # its own currency or its block's
-            noun = "" if table else counted_noun(s, b)
-            count = (
-                not percent
-                and not currency
-                and scale == 1
-                and not flags & F_OWN_SCALE
-                and meta[1] == 0
-                and q.value.denominator == 1
-                and abs(q.value.numerator) < COUNT_LIMIT
-                # a label ("Scope 1 | 59,495") or a count of running text ("3 plants")
-                and (
-                    bool(noun)
-                    if not table
-                    else column == 0 and _LETTER.search(s, line_start, a) is not None
-                )
-            )
-            # the signed value: "(709)" is -709 (the derivation search decides where the
-            # magnitude is meant instead)
-            figures.add(
-                Figure(
-                    value,
-                    float(scale),
-                    q.text,
-                    line,
-                    column,
-                    block,
-                    table,
-                    percent,
-                    bool(flags & F_PAREN),
-                    0 if table else clause_trend(s, a),
-                    noun,
-                    count,
-                    currency or scale != 1 or bool(flags & F_OWN_SCALE),
-                    caption,
-                )
-            )
-        figures.blocks = block + 1
+            figures.add(_operand(at, q, a, b, meta, reading))
+        figures.blocks = at.block + 1
 
     @property
     def quantities(self) -> tuple[tuple[int, Quantity], ...]:
@@ -2750,7 +2822,7 @@ class GroundingChecker:
 
     def _lookup(self, q: Quantity, meta: Meta) -> _Hit | None:
         """``q`` traced to the context, question, allowed numbers or anchors, and by which rule."""
-        mult, decimals, sig, flags = meta
+        mult, _decimals, _sig, flags = meta
         occ = self._find(q)
         if occ is not None or q.kind != "number":
             return _found(q, mult, occ)
@@ -2788,6 +2860,17 @@ class GroundingChecker:
                 return _found(q, mult, occ)
         if not money and q.unit != "%":
             return self._near_in_unit(q, meta)
+        hit = self._in_other_scale(q, meta, index)
+        if hit is not None:
+            return hit
+        return self._rounded(q, meta, bare, index)
+
+    @staticmethod
+    def _in_other_scale(q: Quantity, meta: Meta, index: _Index) -> _Hit | None:
+        """``q``, a sum of money or a plain figure, traced to a context figure whose scale the
+        context does not state: ``$1,496.5 million`` for a cell ``1,496.5``, ``$53.33 million``
+        for ``53,330``, ``$88,848,000`` for ``$88,848`` (as :meth:`_lookup` traces it)."""
+        mult, decimals, _sig, flags = meta
         if flags & F_OWN_SCALE and mult != 1:
             # "$1,496.5 million" for a cell "1,496.5" whose scale the context does not state,
             # never more precisely than the cell is written ("€3.0bn" is not "3")
@@ -2813,6 +2896,13 @@ class GroundingChecker:
                 known = index.mantissa.get(_k(None, mantissa))
                 if known is not None and known[1] >= places:
                     return known[0], "rescaled"
+        return None
+
+    def _rounded(self, q: Quantity, meta: Meta, bare: bool, index: _Index) -> _Hit | None:
+        """``q``, a sum of money or a plain figure (``bare``: written with a bare ``$``), traced
+        as a bound, a rounding or an approximation of a context figure (as :meth:`_lookup`
+        traces it), else as the same numeral read in the other convention."""
+        mult, _decimals, sig, flags = meta
         approx = _approximation(q, meta)
         currencies: frozenset[str] | None = None
         if q.dimension is not None:  # a currency (money): the figures it may round

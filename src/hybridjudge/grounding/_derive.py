@@ -52,11 +52,11 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
-from hybridjudge.grounding._lexicon import alternation, merged
+from hybridjudge.grounding._lexicon import alternation, derivation_words, merged
 from hybridjudge.grounding._patterns import lazy
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -233,66 +233,24 @@ HINT_TRIPLES = 8
 """Most hinted figures whose triples are tried (sums of three, shares of a sum)."""
 
 _YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
-_CHANGE_RE = re.compile(r"\b(?:change|changed|increase|decrease|grow|growth|decline|rise|fall)")
+_WORDS = derivation_words()
+_CHANGE_RE = re.compile(rf"\b(?:{alternation(_WORDS.asks_change)})")
 _DIFFERENCE_RE = re.compile(r"\bdiffer")
 _WORD_RE = re.compile(r"[a-z]+")
-_STOP = frozenset(
-    {
-        "the",
-        "and",
-        "for",
-        "from",
-        "with",
-        "what",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "how",
-        "much",
-        "many",
-        "this",
-        "that",
-        "these",
-        "those",
-        "between",
-        "during",
-        "its",
-        "their",
-        "per",
-        "are",
-        "which",
-        "than",
-        "year",
-        "years",
-        "value",
-        "amount",
-    }
-)
+_STOP = frozenset(_WORDS.stop_words)
+"""Words of a question that name no table row."""
 
 
 _ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
 _OP_CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
-    (re.compile(r"\b(?:average|mean)\b"), frozenset({"mean", "sum", "diff"})),
-    (
-        re.compile(
-            r"\b(?:proportion|ratio|share|portion|fraction|constitut|percentage of|% of|"
-            r"as a percentage)"
-        ),
-        frozenset({"ratio", "sum"}),
-    ),
-    (
-        re.compile(
-            r"\b(?:change|increase|decrease|grow|growth|decline|differ|difference|more|less|"
-            r"higher|lower|exceed)"
-        ),
-        frozenset({"diff", "pch"}),
-    ),
-    (re.compile(r"\b(?:sum|combined|altogether|add)"), frozenset({"sum"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_mean)})\b"), frozenset({"mean", "sum", "diff"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_share)})"), frozenset({"ratio", "sum"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_difference)})"), frozenset({"diff", "pch"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_sum)})"), frozenset({"sum"})),
     # "the total expenses": a sum, or a total less its other parts
-    (re.compile(r"\btotal"), frozenset({"sum", "diff"})),
+    (re.compile(rf"\b(?:{alternation(_WORDS.asks_total)})"), frozenset({"sum", "diff"})),
 )
+"""The operations each kind of question word asks for (the words: the lexicons' ``derivation``)."""
 
 
 def _asked_ops(question: str) -> frozenset[str]:
@@ -318,24 +276,19 @@ _DOWN_WORDS = alternation(merged("trend_down"))
 """Words of change and their direction, in running text (``margin improved 140 bps to 41.2%``:
 a change, then the level reached; ``the loss narrowed``: its size fell)."""
 _TREND_BEFORE = lazy(
-    rf"(?<![\w])(?:(?P<up>{_UP_WORDS}|climbed|jumped|expanded|gain(?:ed|s)?|up|higher)"
-    rf"|(?P<down>{_DOWN_WORDS}|lower|down))(?:\s+(?:by|of))?"
-    r"(?:\s+(?:approximately|about|some|around|roughly|nearly|almost|over|just))?\s*$"
+    rf"(?<![\w])(?:(?P<up>{_UP_WORDS}|{alternation(_WORDS.rises_before)})"
+    rf"|(?P<down>{_DOWN_WORDS}|{alternation(_WORDS.falls_before)}))"
+    rf"(?:\s+(?:{alternation(_WORDS.change_links)}))?"
+    rf"(?:\s+(?:{alternation(_WORDS.change_hedges)}))?\s*$"
 )
 _TREND_AFTER = re.compile(
-    r"\s*(?:(?P<up>increase|rise|growth|gain|jump|higher|more)"
-    r"|(?P<down>decrease|decline|drop|fall|reduction|lower|fewer|less))(?![\w])"
+    rf"\s*(?:(?P<up>{alternation(_WORDS.rises_after)})"
+    rf"|(?P<down>{alternation(_WORDS.falls_after)}))(?![\w])"
 )
 _TREND_WORD = lazy(rf"(?<![\w])(?:(?P<up>{_UP_WORDS})|(?P<down>{_DOWN_WORDS}))(?![\w])")
-_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\n|\b(?:but|while|whereas|however|although)\b")
+_CLAUSE_END = re.compile(rf"[.;!?](?:\s|$)|\n|\b(?:{alternation(_WORDS.clause_ends)})\b")
 _NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])")
-_NOT_NOUNS = frozenset(
-    {
-        *("and", "are", "but", "for", "from", "per", "than", "the", "was", "were", "with"),
-        *("more", "fewer", "less", "million", "billion", "thousand", "percent", "compared"),
-        *("respectively", "each", "over", "under", "into", "since", "during", "while", "which"),
-    }
-)
+_NOT_NOUNS = frozenset(_WORDS.not_nouns)
 
 
 def stated_trend(text: str, start: int, end: int) -> int:
@@ -424,6 +377,77 @@ class _Table:
         if near_only:
             return [k for k in idx if self.near[k]]
         return list(idx)
+
+
+@dataclass(slots=True)
+class _FigureArrays:
+    """The figures' attributes as arrays, by figure (:meth:`Figures._build`)."""
+
+    val: npt.NDArray[np.float64]
+    scl: npt.NDArray[np.float64]
+    cap: npt.NDArray[np.float64]
+    pct: npt.NDArray[np.bool_]
+    line: npt.NDArray[np.int64]
+    block: npt.NDArray[np.int64]
+    table: npt.NDArray[np.bool_]
+    newest: npt.NDArray[np.bool_]
+    """Whether the figure's table lists the newest year first (the default)."""
+    ordered: npt.NDArray[np.bool_]
+    """Whether the figure's table's header names years: a table whose header names none
+    (``181-360 days | >360 days``) has no order, a change along its rows may go either way."""
+
+
+@dataclass(slots=True)
+class _Sums:
+    """Sums, differences and means of figures, each with how it was made (the fields of
+    :class:`_Table`) and what it may explain (:meth:`Figures._build`)."""
+
+    v: npt.NDArray[np.float64]
+    op: npt.NDArray[np.int64]
+    a: npt.NDArray[np.int64]
+    b: npt.NDArray[np.int64]
+    near: npt.NDArray[np.bool_]
+    scale: npt.NDArray[np.float64]
+    """The scale stated for every operand (NaN: they differ)."""
+    cap: npt.NDArray[np.float64]
+    """The scale a caption states for every operand (1.0: none, or they differ)."""
+    pct: npt.NDArray[np.bool_]
+    """Of percentages only."""
+    plain: npt.NDArray[np.bool_]
+    """Of plain figures only (no percentage)."""
+    table: npt.NDArray[np.bool_]
+    """Of cells of a table of percentages (a run: of consecutive cells)."""
+
+    @staticmethod
+    def join(parts: Sequence[_Sums]) -> _Sums:
+        """The values of ``parts``, in order."""
+        import numpy as np
+
+        return _Sums(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(_Sums)))
+
+
+@dataclass(slots=True)
+class _Pairs:
+    """The operand pairs of :meth:`Figures._pairs` as arrays (``a - b``: figure ``ai`` minus
+    figure ``bi``), with what a derivation from each needs to know (:meth:`Figures._build`)."""
+
+    ai: npt.NDArray[np.int64]
+    bi: npt.NDArray[np.int64]
+    near: npt.NDArray[np.bool_]
+    """Whether the two are neighbours (adjacent cells, consecutive figures)."""
+    a: npt.NDArray[np.float64]
+    b: npt.NDArray[np.float64]
+    row: npt.NDArray[np.bool_]
+    """Whether they are cells of one table row."""
+    fwd: npt.NDArray[np.bool_]
+    """Whether ``a - b`` is a change (along a row: the newer minus the older) or, between rows
+    and in prose, the larger minus the smaller."""
+    bwd: npt.NDArray[np.bool_]
+    """The same for ``b - a``."""
+    both_pct: npt.NDArray[np.bool_]
+    no_pct: npt.NDArray[np.bool_]
+    prose: npt.NDArray[np.bool_]
+    """Whether neither is a table cell."""
 
 
 @dataclass(slots=True)
@@ -656,137 +680,188 @@ class Figures:
     def _build(self) -> dict[str, _Table]:
         import numpy as np
 
-        figs = self.figures
-        val = np.array([f.value for f in figs], dtype=np.float64)
-        scl = np.array([f.scale for f in figs], dtype=np.float64)
-        cap = np.array([f.caption for f in figs], dtype=np.float64)
-        pct = np.array([f.percent for f in figs], dtype=np.bool_)
-        line = np.array([f.line for f in figs], dtype=np.int64)
-        block = np.array([f.block for f in figs], dtype=np.int64)
-        table = np.array([f.table for f in figs], dtype=np.bool_)
-        newest = np.array([self.newest_first.get(f.block, True) for f in figs], dtype=np.bool_)
-        # a table whose header names no years ("181-360 days | >360 days") has no order: a
-        # change along its rows may go either way
-        ordered = np.array([f.block in self.newest_first for f in figs], dtype=np.bool_)
-        ai_l, bi_l, near_l = self._pairs()
-        ai = np.array(ai_l, dtype=np.int64)
-        bi = np.array(bi_l, dtype=np.int64)
-        near = np.array(near_l, dtype=np.bool_)
-        # Along a table row a change is newer minus older: the left figure minus the right one
-        # when the newest year comes first. Between rows (or in prose) a difference is the
-        # larger minus the smaller: "total - item" explains the other item, not its negation.
-        row = table[ai] & (line[ai] == line[bi]) & (block[ai] == block[bi])
-        a, b = val[ai], val[bi]
-        unordered = row & ~ordered[ai]
-        fwd = (row & newest[ai]) | (~row & (a >= b)) | unordered
-        bwd = (row & ~newest[ai]) | (~row & (b >= a)) | unordered
-        both_pct = pct[ai] & pct[bi]
-        no_pct = ~pct[ai] & ~pct[bi]
-        mean2 = row | (near & (np.abs(line[bi] - line[ai]) == 1))
+        arrays = self._arrays()
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            # additive: a + b, a - b, b - a, (a + b) / 2 and means of runs
-            parts = [
-                # two percentages add up only as neighbouring cells (shares of one total)
-                (a + b, _SUM, ai, bi, near | ~both_pct),
-                (a - b, _DIFF, ai, bi, fwd),
-                (b - a, _DIFF, bi, ai, bwd),
-                ((a + b) / 2.0, _MEAN2, ai, bi, mean2),
-            ]
-            add_v = np.concatenate([p[0][p[4]] for p in parts])
-            add_op = np.concatenate([np.full(int(p[4].sum()), p[1]) for p in parts])
-            add_a = np.concatenate([p[2][p[4]] for p in parts])
-            add_b = np.concatenate([p[3][p[4]] for p in parts])
-            add_near = np.concatenate([near[p[4]] for p in parts])
-            # the scale stated for both operands (or a caption's), else none
-            pair_scale = np.where(scl[ai] == scl[bi], scl[ai], np.nan)
-            add_scale = np.concatenate([pair_scale[p[4]] for p in parts])
-            pair_cap = np.where(cap[ai] == cap[bi], cap[ai], 1.0)
-            add_cap = np.concatenate([pair_cap[p[4]] for p in parts])
-            add_pct = np.concatenate([both_pct[p[4]] for p in parts])
-            add_plain = np.concatenate([no_pct[p[4]] for p in parts])
-            # a table of percentages: a block holding one, or a column headed "%"
-            pct_blocks = np.zeros(int(block.max()) + 1 if len(block) else 1, dtype=np.bool_)
-            pct_blocks[block[pct]] = True
-            heads = [k for k in self.percent_blocks if k < len(pct_blocks)]
-            pct_blocks[heads] = True
-            pair_table = table[ai] & table[bi] & pct_blocks[block[ai]] & pct_blocks[block[bi]]
-            add_table = np.concatenate([pair_table[p[4]] for p in parts])
-            runs = self._runs()
-            # the mean of a run of accounting negatives also by magnitude: "(709)" may be an
-            # outflow of 709 ("net cash used"); a question naming them rejects the flipped sign
-            magnitude = [r for r in runs if all(figs[k].bracketed for k in r)]
-            if runs:
-                means = np.array([val[r].mean() for r in runs], dtype=np.float64)
-                sums = np.array([val[r].sum() for r in runs], dtype=np.float64)
-                if magnitude:  # as further sums are not needed, a mean stands in their place
-                    runs += magnitude
-                    means = np.concatenate([means, [-val[r].mean() for r in magnitude]])
-                    sums = np.concatenate([sums, [np.nan] * len(magnitude)])
-                run_scale = _run_shared(scl, runs, np.nan)
-                run_pct = pct[[r[0] for r in runs]]
-                starts = np.array([r[0] for r in runs])
-                lengths = np.array([len(r) for r in runs])
-                add_v = np.concatenate([add_v, means, sums])
-                add_op = np.concatenate(
-                    [add_op, np.full(len(runs), _MEAN), np.full(len(runs), _RUNSUM)]
-                )
-                add_a = np.concatenate([add_a, starts, starts])
-                add_b = np.concatenate([add_b, lengths, lengths])
-                # a run is of consecutive cells: near (a "%" column's mean need not carry the sign)
-                add_near = np.concatenate([add_near, np.ones(2 * len(runs), dtype=np.bool_)])
-                add_scale = np.concatenate([add_scale, run_scale, run_scale])
-                run_cap = _run_shared(cap, runs, 1.0)
-                add_cap = np.concatenate([add_cap, run_cap, run_cap])
-                add_pct = np.concatenate([add_pct, run_pct, run_pct])
-                add_plain = np.concatenate([add_plain, ~run_pct, ~run_pct])
-                add_table = np.concatenate([add_table, np.ones(2 * len(runs), dtype=np.bool_)])
-            unscaled = add_scale == 1.0
-            ratio_ok = np.concatenate([no_pct | both_pct, no_pct | both_pct])
-            # a ratio or a share compares sizes: "(709)" is an outflow of 709
-            mag_a, mag_b = np.abs(a), np.abs(b)
-            rat = np.concatenate([mag_a / mag_b, mag_b / mag_a])
-            pch = np.concatenate([(a - b) / b * 100.0, (b - a) / a * 100.0])
-            # in running text a change may be a rise from the smaller figure or a fall from the
-            # larger one ("fell from 200 to 150": -25%), the sign tells which; in a table the
-            # years of a row fix the direction, and between rows it is a rise
-            prose = ~table[ai] & ~table[bi]
-            pch_ok = np.concatenate([fwd | prose, bwd | prose]) & ratio_ok
-            two_a = np.concatenate([ai, bi])
-            two_b = np.concatenate([bi, ai])
-            two_near = np.concatenate([near, near])
+            pairs = self._pair_arrays(arrays)
+            add = _Sums.join([*self._pair_sums(arrays, pairs), *self._run_sums(arrays)])
+            unscaled = add.scale == 1.0
+            ratio, pch = _ratio_tables(pairs)
 
         def sub(mask: npt.NDArray[np.bool_], values: npt.NDArray[np.float64]) -> _Table:
             return _Table.build(
-                values[mask], add_op[mask], add_a[mask], add_b[mask], add_near[mask]
+                values[mask], add.op[mask], add.a[mask], add.b[mask], add.near[mask]
             )
 
         return {
             # sums, differences and means of plain figures, with their stated scale applied
-            "add_abs": sub(add_plain, add_v * add_scale),
+            "add_abs": sub(add.plain, add.v * add.scale),
             # the same where no scale is stated (an answer may add its own scale word)
-            "add_raw": sub(add_plain & unscaled, add_v),
+            "add_raw": sub(add.plain & unscaled, add.v),
             # and with the scale a caption of its own states for the table
-            "add_cap": sub(add_plain & unscaled & (add_cap != 1.0), add_v * add_cap),
+            "add_cap": sub(add.plain & unscaled & (add.cap != 1.0), add.v * add.cap),
             # differences of percentages: percentage points
-            "add_pct": sub(add_pct, add_v),
+            "add_pct": sub(add.pct, add.v),
             # neighbouring cells of a column headed "%" need not carry the sign (cells only: a
             # difference of two counts of running text is no percentage)
-            "add_near": sub(add_plain & add_near & add_table & unscaled, add_v),
-            "ratio": _Table.build(
-                rat[ratio_ok],
-                np.full(int(ratio_ok.sum()), _RATIO),
-                two_a[ratio_ok],
-                two_b[ratio_ok],
-                two_near[ratio_ok],
-            ),
-            "pch": _Table.build(
-                pch[pch_ok],
-                np.full(int(pch_ok.sum()), _PCH),
-                two_a[pch_ok],
-                two_b[pch_ok],
-                two_near[pch_ok],
-            ),
+            "add_near": sub(add.plain & add.near & add.table & unscaled, add.v),
+            "ratio": ratio,
+            "pch": pch,
         }
+
+    def _arrays(self) -> _FigureArrays:
+        """The figures' attributes as arrays."""
+        import numpy as np
+
+        figs = self.figures
+        return _FigureArrays(
+            val=np.array([f.value for f in figs], dtype=np.float64),
+            scl=np.array([f.scale for f in figs], dtype=np.float64),
+            cap=np.array([f.caption for f in figs], dtype=np.float64),
+            pct=np.array([f.percent for f in figs], dtype=np.bool_),
+            line=np.array([f.line for f in figs], dtype=np.int64),
+            block=np.array([f.block for f in figs], dtype=np.int64),
+            table=np.array([f.table for f in figs], dtype=np.bool_),
+            newest=np.array([self.newest_first.get(f.block, True) for f in figs], dtype=np.bool_),
+            ordered=np.array([f.block in self.newest_first for f in figs], dtype=np.bool_),
+        )
+
+    def _pair_arrays(self, arrays: _FigureArrays) -> _Pairs:
+        """The operand pairs of :meth:`_pairs` as arrays, with what a derivation from each
+        needs to know."""
+        import numpy as np
+
+        ai_l, bi_l, near_l = self._pairs()
+        ai = np.array(ai_l, dtype=np.int64)
+        bi = np.array(bi_l, dtype=np.int64)
+        near = np.array(near_l, dtype=np.bool_)
+        pct, line, block, table = arrays.pct, arrays.line, arrays.block, arrays.table
+        # Along a table row a change is newer minus older: the left figure minus the right one
+        # when the newest year comes first. Between rows (or in prose) a difference is the
+        # larger minus the smaller: "total - item" explains the other item, not its negation.
+        row = table[ai] & (line[ai] == line[bi]) & (block[ai] == block[bi])
+        a, b = arrays.val[ai], arrays.val[bi]
+        unordered = row & ~arrays.ordered[ai]
+        return _Pairs(
+            ai=ai,
+            bi=bi,
+            near=near,
+            a=a,
+            b=b,
+            row=row,
+            fwd=(row & arrays.newest[ai]) | (~row & (a >= b)) | unordered,
+            bwd=(row & ~arrays.newest[ai]) | (~row & (b >= a)) | unordered,
+            both_pct=pct[ai] & pct[bi],
+            no_pct=~pct[ai] & ~pct[bi],
+            prose=~table[ai] & ~table[bi],
+        )
+
+    def _pair_sums(self, arrays: _FigureArrays, pairs: _Pairs) -> list[_Sums]:
+        """The sums, differences (forward and backward) and two-figure means of ``pairs``."""
+        import numpy as np
+
+        pct, line, block, table = arrays.pct, arrays.line, arrays.block, arrays.table
+        ai, bi, near, a, b = pairs.ai, pairs.bi, pairs.near, pairs.a, pairs.b
+        mean2 = pairs.row | (near & (np.abs(line[bi] - line[ai]) == 1))
+        # the scale stated for both operands (or a caption's), else none
+        pair_scale = np.where(arrays.scl[ai] == arrays.scl[bi], arrays.scl[ai], np.nan)
+        pair_cap = np.where(arrays.cap[ai] == arrays.cap[bi], arrays.cap[ai], 1.0)
+        # a table of percentages: a block holding one, or a column headed "%"
+        pct_blocks = np.zeros(int(block.max()) + 1 if len(block) else 1, dtype=np.bool_)
+        pct_blocks[block[pct]] = True
+        heads = [k for k in self.percent_blocks if k < len(pct_blocks)]
+        pct_blocks[heads] = True
+        pair_table = table[ai] & table[bi] & pct_blocks[block[ai]] & pct_blocks[block[bi]]
+        # additive: a + b, a - b, b - a, (a + b) / 2 (the means of runs: _run_sums)
+        parts = [
+            # two percentages add up only as neighbouring cells (shares of one total)
+            (a + b, _SUM, ai, bi, near | ~pairs.both_pct),
+            (a - b, _DIFF, ai, bi, pairs.fwd),
+            (b - a, _DIFF, bi, ai, pairs.bwd),
+            ((a + b) / 2.0, _MEAN2, ai, bi, mean2),
+        ]
+        return [
+            _Sums(
+                v[m],
+                np.full(int(m.sum()), op),
+                x[m],
+                y[m],
+                near[m],
+                pair_scale[m],
+                pair_cap[m],
+                pairs.both_pct[m],
+                pairs.no_pct[m],
+                pair_table[m],
+            )
+            for v, op, x, y, m in parts
+        ]
+
+    def _run_sums(self, arrays: _FigureArrays) -> list[_Sums]:
+        """The means and the sums of the runs of :meth:`_runs`."""
+        import numpy as np
+
+        figs = self.figures
+        runs = self._runs()
+        if not runs:
+            return []
+        # the mean of a run of accounting negatives also by magnitude: "(709)" may be an
+        # outflow of 709 ("net cash used"); a question naming them rejects the flipped sign
+        magnitude = [r for r in runs if all(figs[k].bracketed for k in r)]
+        val = arrays.val
+        means = np.array([val[r].mean() for r in runs], dtype=np.float64)
+        sums = np.array([val[r].sum() for r in runs], dtype=np.float64)
+        if magnitude:  # as further sums are not needed, a mean stands in their place
+            runs += magnitude
+            means = np.concatenate([means, [-val[r].mean() for r in magnitude]])
+            sums = np.concatenate([sums, [np.nan] * len(magnitude)])
+        scale = _run_shared(arrays.scl, runs, np.nan)
+        cap = _run_shared(arrays.cap, runs, 1.0)
+        pct = arrays.pct[[r[0] for r in runs]]
+        starts = np.array([r[0] for r in runs])
+        lengths = np.array([len(r) for r in runs])
+        # a run is of consecutive cells: near (a "%" column's mean need not carry the sign)
+        ones = np.ones(len(runs), dtype=np.bool_)
+        return [
+            _Sums(v, np.full(len(runs), op), starts, lengths, ones, scale, cap, pct, ~pct, ones)
+            for v, op in ((means, _MEAN), (sums, _RUNSUM))
+        ]
+
+
+def _ratio_tables(pairs: _Pairs) -> tuple[_Table, _Table]:
+    """The ratios and the percent changes of ``pairs``, both ways (a percent change in running
+    text either way, in a table as the years of a row fix it)."""
+    import numpy as np
+
+    a, b, ai, bi, near = pairs.a, pairs.b, pairs.ai, pairs.bi, pairs.near
+    same = pairs.no_pct | pairs.both_pct
+    ratio_ok = np.concatenate([same, same])
+    # a ratio or a share compares sizes: "(709)" is an outflow of 709
+    mag_a, mag_b = np.abs(a), np.abs(b)
+    rat = np.concatenate([mag_a / mag_b, mag_b / mag_a])
+    pch = np.concatenate([(a - b) / b * 100.0, (b - a) / a * 100.0])
+    # in running text a change may be a rise from the smaller figure or a fall from the
+    # larger one ("fell from 200 to 150": -25%), the sign tells which; in a table the
+    # years of a row fix the direction, and between rows it is a rise
+    prose = pairs.prose
+    pch_ok = np.concatenate([pairs.fwd | prose, pairs.bwd | prose]) & ratio_ok
+    two_a = np.concatenate([ai, bi])
+    two_b = np.concatenate([bi, ai])
+    two_near = np.concatenate([near, near])
+    return (
+        _Table.build(
+            rat[ratio_ok],
+            np.full(int(ratio_ok.sum()), _RATIO),
+            two_a[ratio_ok],
+            two_b[ratio_ok],
+            two_near[ratio_ok],
+        ),
+        _Table.build(
+            pch[pch_ok],
+            np.full(int(pch_ok.sum()), _PCH),
+            two_a[pch_ok],
+            two_b[pch_ok],
+            two_near[pch_ok],
+        ),
+    )
 
 
 def _run_shared(
@@ -854,31 +929,66 @@ def _plausible(figs: Figures, t: Target, op: int, fa: Figure, fb: Figure, value:
     return True
 
 
-def _search_hint(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
-    """A derivation of ``t`` from the figures a question points at, by the operations the
-    question asks for (every operation when it names none): pairs (a difference in the
-    direction the question asks for; a change only along a row or between years), shares of a
-    sum, sums of three, and the sum or mean of a named row; any precision."""
-    ops = [figs.figures[k] for k in hint.operands]
-    want = hint.ops
-    eps = 1e-9 * abs(t.value) + 1e-12
-    h = t.half + eps
-    shrink = (t.half - eps) / h if t.half > eps else 1.0
+@dataclass(frozen=True, slots=True)
+class _Near:
+    """Whether a value computed from a question's figures gives an answer's number at the
+    precision the answer writes (:func:`_search_hint`)."""
 
-    def hit(x: float, v: float, tol: float) -> bool:
-        inner = tol * shrink  # a tie rounds away from zero, as in _search
+    t: Target
+    h: float
+    """Half a unit of the answer's last digit, widened by a rounding error."""
+    shrink: float
+    """The share of :attr:`h` on the side away from zero (a tie rounds away from zero)."""
+
+    @classmethod
+    def of(cls, t: Target) -> _Near:
+        """The tolerance of ``t``."""
+        eps = 1e-9 * abs(t.value) + 1e-12
+        h = t.half + eps
+        return cls(t, h, (t.half - eps) / h if t.half > eps else 1.0)
+
+    def hit(self, x: float, v: float, tol: float) -> bool:
+        """Whether ``x`` rounds to ``v`` within ``tol``."""
+        inner = tol * self.shrink  # a tie rounds away from zero, as in _search
         lo, hi = (v - tol, v + inner) if v >= 0 else (v - inner, v + tol)
         return lo <= x <= hi
 
-    def plain(x: float, f: Figure) -> bool:
-        # with the stated scale, or as written (the answer may omit the scale or state its
-        # own), or with the scale a caption of its own states for the table
+    def plain(self, x: float, f: Figure) -> bool:
+        """Whether ``x``, computed from figures like ``f``, gives the answer's number: with the
+        stated scale, or as written (the answer may omit the scale or state its own), or with
+        the scale a caption of its own states for the table."""
+        t, h, hit = self.t, self.h, self.hit
         return (
             hit(x * f.scale, t.value, h)
             or hit(x, t.value / t.mult, h / t.mult)
             or (f.caption != 1.0 and hit(x * f.caption, t.value, h))
         )
 
+
+def _search_hint(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
+    """A derivation of ``t`` from the figures a question points at, by the operations the
+    question asks for (every operation when it names none): pairs (a difference in the
+    direction the question asks for; a change only along a row or between years), shares of a
+    sum, sums of three, and the sum or mean of a named row; any precision."""
+    ops = [figs.figures[k] for k in hint.operands]
+    near = _Near.of(t)
+    return (
+        _hint_pairs(figs, hint, t, ops, near)
+        or _hint_mean_change(figs, hint, t, near)
+        or _hint_row_means(hint, t, ops, near)
+        or _hint_triples(hint.ops, t, ops, near)
+        or _hint_runs(figs, hint.ops, t, ops, near)
+    )
+
+
+def _hint_pairs(
+    figs: Figures, hint: Hint, t: Target, ops: list[Figure], near: _Near
+) -> Derivation | None:
+    """A derivation of ``t`` from two of the question's figures ``ops`` (:func:`_search_hint`):
+    a difference in the direction the question asks for, a percent change, a ratio, a sum or
+    a mean."""
+    want = hint.ops
+    hit, plain, h = near.hit, near.plain, near.h
     n = len(ops)
     for i in range(n):
         fa = ops[i]
@@ -901,26 +1011,9 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
                 diff_ok = newer is not False
             ta, tb = fa.text, fb.text
             if t.kind == "percent":
-                if (
-                    "diff" in want
-                    and fa.percent
-                    and diff_ok
-                    and hit(a - b, t.value, h)
-                    and _plausible(figs, t, _DIFF, fa, fb, a - b)
-                ):
-                    return f"{t.text} = {ta} - {tb}", "difference"
-                if (
-                    "pch" in want
-                    and b
-                    and diff_ok
-                    and hit(pch := (a - b) / b * 100.0, t.value, h)
-                    and _plausible(figs, t, _PCH, fa, fb, pch)
-                ):
-                    return f"{t.text} = ({ta} - {tb}) / {tb}", "percent_change"
-                if "ratio" in want and b and hit(abs(a) / abs(b) * 100.0, t.value, h):
-                    return f"{t.text} = {ta} / {tb}", "ratio"
-                if "mean" in want and i < j and fa.percent and hit((a + b) / 2.0, t.value, h):
-                    return f"{t.text} = ({ta} + {tb}) / 2", "mean"
+                found = _percent_pair(figs, want, t, fa, fb, i < j, diff_ok, near)
+                if found is not None:
+                    return found
                 continue
             if t.kind == "ratio":
                 if "ratio" in want and b and hit(abs(a) / abs(b), t.value, h):
@@ -951,70 +1044,140 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
                 return f"{t.text} = ({ta} + {tb}) / 2", "mean"
             if "ratio" in want and b and abs(t.value) < RATIO_LIMIT and hit(abs(a / b), t.value, h):
                 return f"{t.text} = {ta} / {tb}", "ratio"
-    # the change of a two-year mean: ((a + b) - (b + c)) / 2 along a row, a - c newer first
-    if {"mean", "diff"} <= want and t.kind == "plain" and len(hint.rows) <= 4 * HINT_OPERANDS:
-        line_of: dict[tuple[int, int], list[Figure]] = {}
-        for k in hint.rows:
-            f = figs.figures[k]
-            if f.table and not f.percent:
-                line_of.setdefault((f.block, f.line), []).append(f)
-        for cells in line_of.values():
-            for x in range(len(cells) - 2):
-                fa, fc = cells[x], cells[x + 2]
-                if fa.scale != fc.scale or fa.scale != cells[x + 1].scale:
+    return None
+
+
+def _percent_pair(
+    figs: Figures,
+    want: frozenset[str],
+    t: Target,
+    fa: Figure,
+    fb: Figure,
+    first: bool,
+    diff_ok: bool,
+    near: _Near,
+) -> Derivation | None:
+    """A percentage ``t`` from the pair ``fa``, ``fb`` (:func:`_hint_pairs`; ``first``: ``fa``
+    comes first among the question's figures, ``diff_ok``: their difference runs the way the
+    question asks): a difference of percentages, a percent change, a ratio or a mean."""
+    hit, h = near.hit, near.h
+    a, b, ta, tb = fa.value, fb.value, fa.text, fb.text
+    if (
+        "diff" in want
+        and fa.percent
+        and diff_ok
+        and hit(a - b, t.value, h)
+        and _plausible(figs, t, _DIFF, fa, fb, a - b)
+    ):
+        return f"{t.text} = {ta} - {tb}", "difference"
+    if (
+        "pch" in want
+        and b
+        and diff_ok
+        and hit(pch := (a - b) / b * 100.0, t.value, h)
+        and _plausible(figs, t, _PCH, fa, fb, pch)
+    ):
+        return f"{t.text} = ({ta} - {tb}) / {tb}", "percent_change"
+    if "ratio" in want and b and hit(abs(a) / abs(b) * 100.0, t.value, h):
+        return f"{t.text} = {ta} / {tb}", "ratio"
+    if "mean" in want and first and fa.percent and hit((a + b) / 2.0, t.value, h):
+        return f"{t.text} = ({ta} + {tb}) / 2", "mean"
+    return None
+
+
+def _hint_mean_change(figs: Figures, hint: Hint, t: Target, near: _Near) -> Derivation | None:
+    """The change of a two-year mean, ``((a + b) - (b + c)) / 2`` along a row of the question's
+    rows, ``a - c`` newer first (:func:`_search_hint`)."""
+    if (
+        not ({"mean", "diff"} <= hint.ops and t.kind == "plain")
+        or len(hint.rows) > 4 * HINT_OPERANDS
+    ):
+        return None
+    line_of: dict[tuple[int, int], list[Figure]] = {}
+    for k in hint.rows:
+        f = figs.figures[k]
+        if f.table and not f.percent:
+            line_of.setdefault((f.block, f.line), []).append(f)
+    for cells in line_of.values():
+        for x in range(len(cells) - 2):
+            fa, fc = cells[x], cells[x + 2]
+            if fa.scale != fc.scale or fa.scale != cells[x + 1].scale:
+                continue
+            newer = _newer_first(figs, fa, fc)
+            if newer is None:
+                continue
+            d = (fa.value - fc.value) / 2.0 if newer else (fc.value - fa.value) / 2.0
+            if near.plain(d, fa):
+                mid = cells[x + 1].text
+                a_, c_ = (fa.text, fc.text) if newer else (fc.text, fa.text)
+                return f"{t.text} = ({a_} + {mid}) / 2 - ({mid} + {c_}) / 2", "difference"
+    return None
+
+
+def _hint_row_means(hint: Hint, t: Target, ops: list[Figure], near: _Near) -> Derivation | None:
+    """The difference of two named rows' means, ``(a + b) / 2 - (c + d) / 2``
+    (:func:`_search_hint`)."""
+    if not ({"mean", "diff"} <= hint.ops and t.kind == "plain"):
+        return None
+    by_row: dict[tuple[int, int], list[Figure]] = {}
+    for f in ops:
+        if not f.percent:
+            by_row.setdefault((f.block, f.line), []).append(f)
+    means = [
+        (sum(f.value for f in g) / len(g), g)
+        for g in by_row.values()
+        if len(g) >= 2 and len({f.scale for f in g}) == 1
+    ]
+    for ma, ga in means:
+        for mb, gb in means:
+            if ga is gb or ga[0].scale != gb[0].scale:
+                continue
+            if hint.mode != "any" and ma < mb:
+                continue  # a difference of two rows is the larger minus the smaller
+            if near.plain(ma - mb, ga[0]):
+                sa = " + ".join(f.text for f in ga)
+                sb = " + ".join(f.text for f in gb)
+                return f"{t.text} = ({sa}) / {len(ga)} - ({sb}) / {len(gb)}", "difference"
+    return None
+
+
+def _hint_triples(
+    want: frozenset[str], t: Target, ops: list[Figure], near: _Near
+) -> Derivation | None:
+    """The share of a sum, ``(a + b) / c``, and the sum of three of the question's figures
+    (:func:`_search_hint`)."""
+    n = len(ops)
+    if n > HINT_TRIPLES or not ("ratio" in want or "sum" in want):
+        return None
+    hit, plain, h = near.hit, near.plain, near.h
+    for i in range(n):
+        fa = ops[i]
+        for j in range(i + 1, n):
+            fb = ops[j]
+            if fa.percent or fb.percent or fa.scale != fb.scale:
+                continue
+            ab = fa.value + fb.value
+            for k in range(n):
+                fc = ops[k]
+                if k in (i, j) or fc.percent or fc.scale != fa.scale or not fc.value:
                     continue
-                newer = _newer_first(figs, fa, fc)
-                if newer is None:
-                    continue
-                d = (fa.value - fc.value) / 2.0 if newer else (fc.value - fa.value) / 2.0
-                if plain(d, fa):
-                    mid = cells[x + 1].text
-                    a_, c_ = (fa.text, fc.text) if newer else (fc.text, fa.text)
-                    return f"{t.text} = ({a_} + {mid}) / 2 - ({mid} + {c_}) / 2", "difference"
-    # the difference of two named rows' means: (a + b) / 2 - (c + d) / 2
-    if {"mean", "diff"} <= want and t.kind == "plain":
-        by_row: dict[tuple[int, int], list[Figure]] = {}
-        for f in ops:
-            if not f.percent:
-                by_row.setdefault((f.block, f.line), []).append(f)
-        means = [
-            (sum(f.value for f in g) / len(g), g)
-            for g in by_row.values()
-            if len(g) >= 2 and len({f.scale for f in g}) == 1
-        ]
-        for ma, ga in means:
-            for mb, gb in means:
-                if ga is gb or ga[0].scale != gb[0].scale:
-                    continue
-                if hint.mode != "any" and ma < mb:
-                    continue  # a difference of two rows is the larger minus the smaller
-                if plain(ma - mb, ga[0]):
-                    sa = " + ".join(f.text for f in ga)
-                    sb = " + ".join(f.text for f in gb)
-                    return f"{t.text} = ({sa}) / {len(ga)} - ({sb}) / {len(gb)}", "difference"
-    # the share of a sum ((a + b) / c) and the sum of three
-    if n <= HINT_TRIPLES and ("ratio" in want or "sum" in want):
-        for i in range(n):
-            fa = ops[i]
-            for j in range(i + 1, n):
-                fb = ops[j]
-                if fa.percent or fb.percent or fa.scale != fb.scale:
-                    continue
-                ab = fa.value + fb.value
-                for k in range(n):
-                    fc = ops[k]
-                    if k in (i, j) or fc.percent or fc.scale != fa.scale or not fc.value:
-                        continue
-                    if "ratio" in want:
-                        how = f"({fa.text} + {fb.text}) / {fc.text}"
-                        share = abs(ab) / abs(fc.value)
-                        if t.kind == "percent" and hit(share * 100.0, t.value, h):
-                            return f"{t.text} = {how}", "ratio"
-                        if t.kind != "percent" and share < 1.0 and hit(share, t.value, h):
-                            return f"{t.text} = {how}", "ratio"
-                    if "sum" in want and k > j and t.kind == "plain" and plain(ab + fc.value, fa):
-                        return f"{t.text} = {fa.text} + {fb.text} + {fc.text}", "sum"
-    # the sum or mean of a named row's figures (or of every named figure)
+                if "ratio" in want:
+                    how = f"({fa.text} + {fb.text}) / {fc.text}"
+                    share = abs(ab) / abs(fc.value)
+                    if t.kind == "percent" and hit(share * 100.0, t.value, h):
+                        return f"{t.text} = {how}", "ratio"
+                    if t.kind != "percent" and share < 1.0 and hit(share, t.value, h):
+                        return f"{t.text} = {how}", "ratio"
+                if "sum" in want and k > j and t.kind == "plain" and plain(ab + fc.value, fa):
+                    return f"{t.text} = {fa.text} + {fb.text} + {fc.text}", "sum"
+    return None
+
+
+def _hint_runs(
+    figs: Figures, want: frozenset[str], t: Target, ops: list[Figure], near: _Near
+) -> Derivation | None:
+    """The sum or mean of a named row's figures (or of every named figure)
+    (:func:`_search_hint`)."""
     groups: dict[tuple[int, int], list[Figure]] = {}
     for f in ops:
         groups.setdefault((f.block, f.line), []).append(f)
@@ -1033,9 +1196,9 @@ def _search_hint(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
             continue
         total = sum(f.value for f in run)
         shown = " + ".join(f.text for f in run)
-        if "sum" in want and plain(total, run[0]):
+        if "sum" in want and near.plain(total, run[0]):
             return f"{t.text} = {shown}", "sum"
-        if "mean" in want and plain(total / len(run), run[0]):
+        if "mean" in want and near.plain(total / len(run), run[0]):
             return f"{t.text} = ({shown}) / {len(run)}", "mean"
     return None
 

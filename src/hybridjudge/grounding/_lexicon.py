@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,17 +30,20 @@ __all__ = [
     "LANGUAGES",
     "SUBSTRING_LANGUAGES",
     "Currency",
+    "DerivationWords",
     "FigureContextWords",
     "FrequencyWords",
     "Lexicon",
     "LexiconError",
     "NumberWords",
     "Period",
+    "ScaleStatementWords",
     "ShareWords",
     "UnitDefinition",
     "alternation",
     "currencies",
     "currency_of",
+    "derivation_words",
     "figure_forms",
     "grouped",
     "grouped_table",
@@ -49,7 +52,9 @@ __all__ = [
     "load_lexicon",
     "merged",
     "months",
+    "period_ordinals",
     "periods",
+    "scale_statement_words",
     "scales",
 ]
 
@@ -293,6 +298,83 @@ class FigureContextWords(_Strict):
     """Approximations between a decrease word and its figure (``fell by about 5%``)."""
 
 
+class ScaleStatementWords(_Strict):
+    """The words of a scale statement (``(in millions)``, ``(Dollars in thousands)``, ``$ in
+    billions``, ``(€m)``) by where they stand; its grammar is in ``_check``. The scale fields
+    (:attr:`after_in`, :attr:`in_brackets`, :attr:`after_sign`, :attr:`singular`) hold keys of
+    :attr:`Lexicon.scales`, the currency fields any written form of a currency (sign, code or
+    name)."""
+
+    after_in: tuple[str, ...] = ()
+    """Scales read after ``in`` (``in millions``, ``in '000s``)."""
+    in_brackets: tuple[str, ...] = ()
+    """Scales read alone in brackets, after a currency sign or not (``(m)``, ``($bn)``,
+    ``(000s)``)."""
+    after_sign: tuple[str, ...] = ()
+    """Scales read right after a currency sign (``$ millions``, ``€m``)."""
+    singular: tuple[str, ...] = ()
+    """Singular scale words read right after a currency (``€ million``, ``USD thousand``;
+    :attr:`currencies_before_singular`)."""
+    currencies_after_in: tuple[str, ...] = ()
+    """Currencies written between ``in`` and the scale (``in $ millions``, ``in usd
+    thousands``)."""
+    currencies_after_of: tuple[str, ...] = ()
+    """Currencies named after the scale and ``of`` (``in millions of dollars``)."""
+    currencies_before: tuple[str, ...] = ()
+    """Currencies written before a statement (``dollars in millions``, ``€ amounts in
+    thousands``)."""
+    between: tuple[str, ...] = ()
+    """Words between such a currency and the statement (``amounts``, ``expressed``: ``U.S.
+    dollars expressed in thousands``)."""
+    currencies_before_singular: tuple[str, ...] = ()
+    """Currencies written before a singular scale word (``€ million``, ``USD million``; a sign
+    with a country prefix, ``S$``, is read by the grammar)."""
+
+
+class DerivationWords(_Strict):
+    """The words of derived figures (``_derive``): what operation a question asks for, how an
+    answer states the direction of a change and what its number counts."""
+
+    asks_mean: tuple[str, ...] = ()
+    """Whole words asking for a mean (``average``): a mean, a sum or a difference."""
+    asks_share: tuple[str, ...] = ()
+    """Word starts asking for a share (``proportion``, ``constitut``, ``percentage of``): a
+    ratio or a sum."""
+    asks_difference: tuple[str, ...] = ()
+    """Word starts asking for a difference or a change (``increase``, ``differ``, ``higher``):
+    a difference or a percent change."""
+    asks_sum: tuple[str, ...] = ()
+    """Word starts asking for a sum (``combined``, ``altogether``)."""
+    asks_total: tuple[str, ...] = ()
+    """Word starts naming a total (``total``): a sum, or a total less its other parts."""
+    asks_change: tuple[str, ...] = ()
+    """Word starts asking for a change over time (``change``, ``growth``, ``fall``): the newer
+    figure minus the older."""
+    stop_words: tuple[str, ...] = ()
+    """Words of a question that name no table row (``the``, ``what``, ``value``)."""
+    rises_before: tuple[str, ...] = ()
+    """Words of a rise right before a figure, besides :attr:`Lexicon.trend_up` (``up 5%``,
+    ``gained 3``): too common to give a clause its direction."""
+    falls_before: tuple[str, ...] = ()
+    """Words of a fall right before a figure, besides :attr:`Lexicon.trend_down` (``down
+    5%``)."""
+    change_links: tuple[str, ...] = ()
+    """Words between a change word and its figure (``grew by 12%``, ``an increase of 5``)."""
+    change_hedges: tuple[str, ...] = ()
+    """Words between a change word (and its link) and its figure that hedge it (``rose by
+    about 5%``, ``fell just 2%``)."""
+    rises_after: tuple[str, ...] = ()
+    """Words of a rise right after a figure (``a 30% increase``, ``1,862 more``)."""
+    falls_after: tuple[str, ...] = ()
+    """Words of a fall right after a figure (``a 30% decrease``, ``12% lower``)."""
+    clause_ends: tuple[str, ...] = ()
+    """Words that end the clause whose change words give a figure's direction (``but``,
+    ``whereas``)."""
+    not_nouns: tuple[str, ...] = ()
+    """Words after a number that are not what it counts (``than``, ``million``,
+    ``respectively``)."""
+
+
 class Lexicon(_Strict):
     """One language's words (the schema of ``data/lexicon/<language>.json``)."""
 
@@ -357,6 +439,33 @@ class Lexicon(_Strict):
     """Words before a figure that make it a lower bound (``more than``, ``at least``)."""
     bounds_below: tuple[str, ...] = ()
     """Words before a figure that make it an upper bound (``less than``, ``at most``)."""
+    bounds_after: tuple[str, ...] = ()
+    """Words after a figure that make it a bound, either way (``$50 or more``, ``65 and
+    over``, ``18 or younger``)."""
+    partitives: tuple[str, ...] = ()
+    """Words after a share that take its whole from the figure before it (``1,200 patients,
+    half of them``, ``of whom``)."""
+    article_durations: tuple[str, ...] = ()
+    """Units of time a duration of one writes with the article (``within a week``, ``for an
+    hour``): an answer may write it ``7 days`` or ``one week``."""
+    article_duration_cues: tuple[str, ...] = ()
+    """Words before the article and unit of :attr:`article_durations` that make them a duration
+    (``within``, ``lasted``, ``up to``; ``twice a day`` is a frequency, read elsewhere)."""
+    period_ordinals: dict[str, tuple[str, ...]] = {}
+    """Ordinals before a quarter or a half by number (``"3"``: ``troisième``, ``3e``, ``dritten``,
+    ``3.``): ``troisième trimestre`` is ``Q3`` for an English answer."""
+    period_quarters: tuple[str, ...] = ()
+    """Words for a quarter of a year after an ordinal of :attr:`period_ordinals` (``trimestre``,
+    ``Quartal``)."""
+    period_halves: tuple[str, ...] = ()
+    """Words for a half year after an ordinal of :attr:`period_ordinals` (``semestre``,
+    ``Halbjahr``)."""
+    scale_statement: ScaleStatementWords | None = None
+    """The words of a table's or a page's scale statement besides its scale (``(in millions of
+    dollars)``, ``$ in thousands``)."""
+    derivation: DerivationWords | None = None
+    """The words with which a question asks for a derived figure and an answer states a
+    change."""
     trend_up: tuple[str, ...] = ()
     """Words of a change upward in running text (``rose``, ``grew``, ``improved``): the
     direction an answer states for its number (``revenue rose 12%``)."""
@@ -406,6 +515,10 @@ class Lexicon(_Strict):
             "signal_scales": self.signal_scales,
             "numbers.scales": self.numbers.scales if self.numbers else (),
             "currencies.numbering": [w for c in self.currencies for w in c.numbering],
+            **{
+                f"scale_statement.{name}": getattr(self.scale_statement, name, ())
+                for name in ("after_in", "in_brackets", "after_sign", "singular")
+            },
         }
         for field, words in roles.items():
             missing = [w for w in words if w not in self.scales]
@@ -424,6 +537,9 @@ class Lexicon(_Strict):
         bad = [k for k in self.months if not (k.isdigit() and 1 <= int(k) <= 12)]
         if bad:
             raise ValueError(f"months: keys {bad} are not month numbers 1-12")
+        bad = [k for k in self.period_ordinals if not (k.isdigit() and 1 <= int(k) <= 4)]
+        if bad:
+            raise ValueError(f"period_ordinals: keys {bad} are not quarter numbers 1-4")
         return self
 
 
@@ -487,6 +603,10 @@ def _constructed(raw: dict[str, Any]) -> Lexicon:
     for name, model in (("figure_context", FigureContextWords), ("shares", ShareWords)):
         if name in fields:
             fields[name] = model.model_construct(**fields[name])
+    if "scale_statement" in fields:
+        fields["scale_statement"] = ScaleStatementWords.model_construct(**fields["scale_statement"])
+    if "derivation" in fields:
+        fields["derivation"] = DerivationWords.model_construct(**fields["derivation"])
     if "unit_definitions" in fields:
         fields["unit_definitions"] = {
             k: UnitDefinition.model_construct(**v) for k, v in fields["unit_definitions"].items()
@@ -559,6 +679,45 @@ def currency_of(kinds: tuple[str, ...] = ("signs", "codes", "names")) -> dict[st
         for c in currencies():
             for w in getattr(c, kind):
                 out.setdefault(w, c.code)
+    return out
+
+
+@functools.cache
+def scale_statement_words() -> ScaleStatementWords:
+    """The words of scale statements over every lexicon, each field merged in order."""
+    return ScaleStatementWords.model_construct(
+        None, **_merged_group(ScaleStatementWords, lambda lex: lex.scale_statement)
+    )
+
+
+@functools.cache
+def derivation_words() -> DerivationWords:
+    """The words of derived figures over every lexicon, each field merged in order."""
+    return DerivationWords.model_construct(
+        None, **_merged_group(DerivationWords, lambda lex: lex.derivation)
+    )
+
+
+def _merged_group(
+    model: type[_Strict], group: Callable[[Lexicon], _Strict | None]
+) -> dict[str, tuple[str, ...]]:
+    """Each word field of ``model`` merged over :data:`LANGUAGES` (the ``group`` of each
+    lexicon), in order, each word once."""
+    groups = [g for g in (group(lexicon(lang)) for lang in LANGUAGES) if g is not None]
+    return {
+        name: tuple(dict.fromkeys(w for g in groups for w in getattr(g, name)))
+        for name in model.model_fields
+    }
+
+
+@functools.cache
+def period_ordinals() -> dict[str, int]:
+    """Ordinal before a quarter or a half -> its number, over every lexicon."""
+    out: dict[str, int] = {}
+    for lang in LANGUAGES:
+        for number, words in lexicon(lang).period_ordinals.items():
+            for w in words:
+                out.setdefault(w, int(number))
     return out
 
 
