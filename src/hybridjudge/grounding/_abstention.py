@@ -437,18 +437,10 @@ _CLAUSE_END = re.compile(r",(?!\d)|;|、|\s-\s")
 # suggest ...") does not answer.
 _DEFLECTION = lazy(
     r"[\s,]*(?:"
-    r"(?:i|we) (?:can|could|would|will|may|might)(?: \w+)? (?:suggest|recommend|offer|try|help|"
-    r"point|direct|advise|refer)|"
-    r"(?:i|we)(?:'d| would)? (?:suggest|recommend|advise)|"
-    r"you (?:can|could|may|might|should|would|will|need to|may want to|might want to|could try to)"
-    r"(?: \w+)? (?:check|try|consult|contact|visit|refer|look|ask|find|search|reach|call|email|see|"
-    r"review|read)|"
-    r"(?:please|try|consider|consult|contact|check|visit|refer to)\b|"
-    r"it (?:is|would be|may be|might be) (?:best|advisable|recommended|worth)|"
-    r"puede consultar|puedes consultar|le recomiendo|te recomiendo|consulte|"
-    r"vous pouvez consulter|je vous (?:recommande|suggère|conseille)|veuillez|"
-    r"sie können|bitte|ich empfehle|"
-    r"建议|建議|请|請|お問い合わせ|ご確認|문의|확인하시기|กรุณา|แนะนำ"
+    rf"(?:{_alt('first_person')}) (?:{_alt('offer_modals')})(?: \w+)? (?:{_alt('offer_verbs')})|"
+    rf"(?:{_alt('second_person')}) (?:{_alt('advice_modals')})(?: \w+)? "
+    rf"(?:{_alt('advice_verbs')})|"
+    rf"(?:{_alt('deflection_imperatives')})\b|{_alt('deflections')}"
     r")"
 )
 # Clauses that state nothing about the question, dropped whole: apologies, thanks, greetings,
@@ -487,17 +479,14 @@ _FRAME = lazy(
 # A remark on what the source is about, not what it says: "The context only covers revenue and
 # headcount", "It mainly discusses the merger", "The documents provide details about the Pro
 # plan" (but "The report mentions that ..." states, as "According to the report, ..." does).
+_SOURCE_PRONOUNS = _words("source_pronouns")
 _META = lazy(
-    r"\s*(?:(?:the|this|these) )?(?:(?:provided|given|retrieved|available|supplied) )?"
-    r"(?:contexts?|documents?|texts?|passages?|excerpts?|sources?|reports?|articles?|"
-    r"information|materials?|snippets?|it|they)(?: provided| given| above)?"
-    r"(?: only| mainly| primarily| just)? (?:mentions?|discuss(?:es)?|describes?|covers?|"
-    r"talks? about|focus(?:es)? on|is about|are about|deals? with|refers? to|concerns?|"
-    r"relates? to|address(?:es)?|explains?|outlines?|lists?(?! for| at)|summari[sz]es?|"
-    r"touch(?:es)? on|"
-    r"highlights?|(?:contains?|provides?|includes?|gives?|offers?|has|have) "
-    r"(?:some |only |general |limited |detailed |specific |more |extensive |a lot of )?"
-    r"(?:information|details|data|an overview|a description|a summary|an explanation))"
+    rf"\s*(?:(?:{_alt('source_determiners')}) )?(?:(?:{_alt('source_adjectives')}) )?"
+    rf"(?:{_alt('source_nouns', ('en',))}|{_alt('source_pronouns')})"
+    rf"(?: (?:{_alt('remark_qualifiers')}))?(?: (?:{_alt('remark_adverbs')}))? "
+    rf"(?:{_alt('remark_verbs')}|(?:{_alt('listing_verbs')})"
+    rf"(?! (?:{_alt('listing_not_before')}))|(?:{_alt('remark_having')}) "
+    rf"(?:(?:{_alt('remark_amounts')}) )?(?:{_alt('remark_objects')}))"
     r"(?!\w)(?! that)"
 )
 _CONNECTOR = lazy(
@@ -531,7 +520,7 @@ def _asserts(text: str) -> bool:
             if frame is not None:
                 clause = clause[frame.end() :]
             if _META().match(clause):
-                if clause.lstrip().startswith(("it ", "they ")):
+                if clause.lstrip().split(" ", 1)[0] in _SOURCE_PRONOUNS:
                     continue  # "It covers dental care, vision and hearing" may be the product
                 # A remark on the source runs on to the semicolon: its list or relative clause
                 # says what the source covers ("The documents discuss the Pro plan, which
@@ -620,12 +609,7 @@ _VERDICT_STRONG_CJK = (
         "NFKC", r"ไม่สามารถ(?:ให้)?(?:ตอบ|คำตอบ)(?:คำถาม(?:นี้)?)?(?:ได้)?|ตอบ(?:คำถาม(?:นี้)?)?ไม่ได้"
     )
 )
-_VERDICT_WEAK_CJK = (
-    r"(?:我)?(?:不知道|无法确定|無法確定|无法判断|無法判斷)|"
-    r"(?:わかりません|分かりません|判断できません|特定できません|確認できません)|"
-    r"(?:(?:잘\s*)?모르겠습니다|(?:알|확인할|판단할)\s*수\s*(?:없습니다|없어요))|"
-    r"(?:ไม่ทราบ|ไม่รู้|ไม่สามารถ(?:ระบุ|ยืนยัน|บอก)ได้)"
-)
+_VERDICT_WEAK_CJK = alternation(_words("weak_verdicts", SUBSTRING_LANGUAGES), space=r"\s*")
 # What may follow a verdict in its clause: the question, then the source, then "at this time".
 _QUESTION_TAIL = (
     rf"(?:\s+(?:(?:{_alt('question_prepositions')})\s+)?(?:{_alt('question_determiners')})\s+"

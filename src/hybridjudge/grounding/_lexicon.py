@@ -249,6 +249,50 @@ class AnswerPhrases(_Strict):
     missing_stems: tuple[str, ...] = ()
     """Beginnings of verbs of saying or finding that a negation makes a loose cue (``mention``,
     ``provid``, ``specif``, ``locat``)."""
+    deflections: tuple[str, ...] = ()
+    """Openings of a clause that only points elsewhere (``i would suggest``, ``it is best``,
+    ``puede consultar``, ``bitte``, ``建议``): it states nothing."""
+    deflection_imperatives: tuple[str, ...] = ()
+    """Verbs that point elsewhere as a whole word at the start of a clause (``please``,
+    ``consult``, ``refer to``)."""
+    offer_modals: tuple[str, ...] = ()
+    """Modals between :attr:`first_person` and :attr:`offer_verbs`, a word apart at most (``I
+    can suggest``, ``we could certainly help``): ``can``, ``might``."""
+    offer_verbs: tuple[str, ...] = ()
+    """Verbs of the answerer offering help elsewhere (``suggest``, ``point``, ``refer``)."""
+    second_person: tuple[str, ...] = ()
+    """The asker as a subject (``you``: ``You can check the website``)."""
+    advice_modals: tuple[str, ...] = ()
+    """Modals between :attr:`second_person` and :attr:`advice_verbs`, a word apart at most
+    (``can``, ``may want to``)."""
+    advice_verbs: tuple[str, ...] = ()
+    """Verbs of looking elsewhere (``check``, ``contact``, ``search``)."""
+    source_pronouns: tuple[str, ...] = ()
+    """Pronouns that may stand for a source in a remark on it (``it``, ``they``: ``It mainly
+    discusses the merger``; a clause that opens with one is dropped, as it may also be the
+    product: ``It covers dental care``)."""
+    remark_qualifiers: tuple[str, ...] = ()
+    """Words after a source in a remark on it (``provided``, ``above``)."""
+    remark_adverbs: tuple[str, ...] = ()
+    """Adverbs before the verb of a remark on a source (``only``, ``mainly``)."""
+    remark_verbs: tuple[str, ...] = ()
+    """Verbs of a remark on what a source is about, not what it says (``covers``, ``talks
+    about``, ``summarizes``: ``The context only covers revenue``; not followed by ``that``)."""
+    listing_verbs: tuple[str, ...] = ()
+    """Verbs of a remark on a source that also state a price (``lists``)."""
+    listing_not_before: tuple[str, ...] = ()
+    """Words after which a :attr:`listing_verbs` states a price (``for``, ``at``: ``It lists at
+    $499``)."""
+    remark_having: tuple[str, ...] = ()
+    """Verbs of a source having information (``contains``, ``provides``, ``has``)."""
+    remark_amounts: tuple[str, ...] = ()
+    """Words of how much information a source has (``some``, ``limited``, ``a lot of``)."""
+    remark_objects: tuple[str, ...] = ()
+    """What a source has in a remark on it (``information``, ``details``, ``an overview``)."""
+    weak_verdicts: tuple[str, ...] = ()
+    """(Languages written without spaces) a bare "I don't know", "I can't tell": a verdict
+    only after one of :attr:`conclusions` (``不知道``, ``わかりません``, ``알 수 없습니다``:
+    a space matches any spacing or none)."""
 
 
 class Lexicon(_Strict):
