@@ -25,6 +25,7 @@ from hybridjudge.grounding._lexicon import (
     load_lexicon,
     scales,
 )
+from hybridjudge.grounding._normalize import normalize_plain
 from tests.support.tatqa import load_validity
 
 golden = load_validity("lexicon_golden")
@@ -171,3 +172,14 @@ def test_a_new_italian_refusal_is_one_lexicon_entry(tmp_path: Path) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     assert abstains(answer, load_lexicon(path).refusals["it"])
     assert parse_quantities(answer) == []
+
+
+def test_the_phrases_around_a_refusal_are_written_as_the_normalised_texts_they_match() -> None:
+    # _abstention matches them as written in normalised texts: German "gemäss", not "gemäß";
+    # Thai SARA AM as NFKC writes it (two characters)
+    for language in LANGUAGES:
+        answers = lexicon(language).answers
+        for field, words in (answers.model_dump() if answers else {}).items():
+            wrong = [w for w in words if normalize_plain(w) != w]
+            fix = [normalize_plain(w) for w in wrong]
+            assert not wrong, f"{language}.json answers.{field}: write {fix}, not {wrong}"

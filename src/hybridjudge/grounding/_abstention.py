@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
 
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
@@ -373,7 +373,25 @@ class MarkerSet:
 
 _WHOLE_ANSWER_MAX = 200
 """Longest text tried against the whole-answer (``^phrase$``) markers."""
-_ANSWER_LABEL = r"(?:answer|response|respuesta|réponse|antwort|答案|回答|답변|คำตอบ)\s*:"
+_LATIN = tuple(lang for lang in LANGUAGES if lang not in SUBSTRING_LANGUAGES)
+"""The languages whose phrases match on word boundaries (the others: as substrings)."""
+
+
+def _words(field: str, languages: Iterable[str] = LANGUAGES) -> tuple[str, ...]:
+    """The phrases of ``answers.<field>`` of the lexicons over ``languages`` (written as the
+    normalised texts they are matched in: ``gemäss``, ``tests/grounding/test_lexicon.py``)."""
+    return merged(f"answers.{field}", languages)
+
+
+def _alt(field: str, languages: Iterable[str] = LANGUAGES, *, space: str | None = None) -> str:
+    """An :func:`alternation` of the phrases of ``answers.<field>`` (:func:`_words`)."""
+    return alternation(_words(field, languages), space=space)
+
+
+_SPACE = r"\s+"
+"""How a space inside a phrase matches where any spacing may stand."""
+_ANSWER_LABEL = rf"(?:{_alt('labels')})\s*:"
+"""A label before a whole answer (``Answer: N/A``)."""
 
 
 def _is_whole_answer(marker: str) -> bool:
@@ -407,14 +425,11 @@ _CONTRAST_OPENS = lazy(
 # $4.2 billion; however, the context ..."): a semicolon or a contrast. A comma alone does not:
 # "The salary, bonus and options are not mentioned." is one refusal.
 _HEAD_BREAK = lazy(
-    r";|(?<!\w)(?:but|however|although|though|yet|whereas|pero|sin embargo|aunque|mais|"
-    r"cependant|toutefois|pourtant|aber|jedoch|allerdings)(?!\w)|"
-    r"但|不过|不過|然而|可是|ただし|しかし|ですが|が、|が,|하지만|그러나|지만|แต่"
+    rf";|(?<!\w)(?:{_alt('head_breaks', _LATIN)})(?!\w)|{_alt('head_breaks', SUBSTRING_LANGUAGES)}"
 )
 # A sentence opening with a concessive subordinate clause ("Although ..., <main clause>").
 _CONCESSIVE = re.compile(
-    r"\s*(?:(?:although|though|even though|while|whilst|even if|aunque|si bien|a pesar de que|"
-    r"bien que|quoique|même si|obwohl|obgleich|wenngleich|auch wenn)(?!\w)|虽然|雖然|尽管|儘管)"
+    rf"\s*(?:(?:{_alt('concessive', _LATIN)})(?!\w)|{_alt('concessive', SUBSTRING_LANGUAGES)})"
 )
 # The end of a clause: a comma (not a thousands or decimal one), a semicolon or a dash.
 _CLAUSE_END = re.compile(r",(?!\d)|;|、|\s-\s")
@@ -422,95 +437,61 @@ _CLAUSE_END = re.compile(r",(?!\d)|;|、|\s-\s")
 # suggest ...") does not answer.
 _DEFLECTION = lazy(
     r"[\s,]*(?:"
-    r"(?:i|we) (?:can|could|would|will|may|might)(?: \w+)? (?:suggest|recommend|offer|try|help|"
-    r"point|direct|advise|refer)|"
-    r"(?:i|we)(?:'d| would)? (?:suggest|recommend|advise)|"
-    r"you (?:can|could|may|might|should|would|will|need to|may want to|might want to|could try to)"
-    r"(?: \w+)? (?:check|try|consult|contact|visit|refer|look|ask|find|search|reach|call|email|see|"
-    r"review|read)|"
-    r"(?:please|try|consider|consult|contact|check|visit|refer to)\b|"
-    r"it (?:is|would be|may be|might be) (?:best|advisable|recommended|worth)|"
-    r"puede consultar|puedes consultar|le recomiendo|te recomiendo|consulte|"
-    r"vous pouvez consulter|je vous (?:recommande|suggère|conseille)|veuillez|"
-    r"sie können|bitte|ich empfehle|"
-    r"建议|建議|请|請|お問い合わせ|ご確認|문의|확인하시기|กรุณา|แนะนำ"
+    rf"(?:{_alt('first_person')}) (?:{_alt('offer_modals')})(?: \w+)? (?:{_alt('offer_verbs')})|"
+    rf"(?:{_alt('second_person')}) (?:{_alt('advice_modals')})(?: \w+)? "
+    rf"(?:{_alt('advice_verbs')})|"
+    rf"(?:{_alt('deflection_imperatives')})\b|{_alt('deflections')}"
     r")"
 )
 # Clauses that state nothing about the question, dropped whole: apologies, thanks, greetings,
 # "I have reviewed the documents", "Regarding your question", "As an AI ...".
+_REVIEWED = (
+    rf"(?:{_alt('first_person')}) (?:(?:{_alt('review_auxiliaries')}) )?"
+    rf"(?:(?:{_alt('review_adverbs')}) )?(?:{_alt('reviewed')})"
+)
+"""``I have carefully reviewed`` (the documents): a filler."""
 _FILLER = lazy(
-    r"\s*(?:(?:"
-    r"sorry|i'm sorry|i am sorry|we're sorry|we are sorry|apologies|my apologies|"
-    r"i apologi[sz]e|we apologi[sz]e|unfortunately|regrettably|sadly|alas|thank you|thanks|"
-    r"hello|hi|hey|dear|good question|great question|that's a (?:good|great) question|"
-    r"certainly|sure|of course|okay|ok|well|hmm|let me|here is|here's|here are|"
-    r"as an ai|i'm an ai|i am an ai|to answer|in response to|regarding|concerning|as for|"
-    r"as to|with regard to|with respect to|in regard to|you asked|you're asking|"
-    r"you are asking|(?:the|this|your) question (?:asks|is asking|is about|concerns|refers to)|"
-    r"please note|"
-    r"(?:i|we) (?:have |had |'ve )?(?:carefully |thoroughly )?(?:reviewed|checked|read|"
-    r"searched|examined|looked|gone through|went through|scanned|analy[sz]ed)|"
-    r"after (?:carefully )?(?:reviewing|checking|reading|searching|examining|looking|"
-    r"analy[sz]ing|going through)|upon (?:reviewing|checking|reading|examining|review)|"
-    r"having (?:reviewed|checked|read|searched|examined|looked)|"
-    r"lo siento|lamentablemente|desafortunadamente|disculp[ae]|perdón|gracias|hola|claro|"
-    r"por supuesto|con respecto a|en cuanto a|respecto a|después de revisar|tras revisar|"
-    r"he revisado|revisé|"
-    r"désolée?|je suis désolée?|malheureusement|hélas|pardon|excusez|je m'excuse|merci|"
-    r"bonjour|bien sûr|concernant|en ce qui concerne|quant à|après avoir|"
-    r"j'ai (?:examiné|consulté|vérifié|lu|parcouru)|"
-    r"leider|entschuldigung|es tut mir leid|tut mir leid|bedauerlicherweise|danke|"
-    r"vielen dank|hallo|natürlich|bezüglich|hinsichtlich|nach (?:prüfung|durchsicht)"
-    r")(?![\w'-])|"
-    r"抱歉|很抱歉|非常抱歉|对不起|對不起|不好意思|遗憾|遺憾|您好|你好|谢谢|謝謝|感谢|感謝|关于|關於|"
-    r"申し訳|すみません|恐れ入り|残念|ご質問|こんにちは|ありがとう|"
-    r"죄송|미안|유감스럽게도|안녕하세요|감사합니다|"
-    r"ขออภัย|ขอโทษ|เสียใจ|น่าเสียดาย|สวัสดี|ขอบคุณ"
-    r")"
+    rf"\s*(?:(?:{_alt('fillers', _LATIN)}|{_REVIEWED})(?![\w'-])|"
+    rf"{_alt('fillers', SUBSTRING_LANGUAGES)})"
 )
 # A frame before what a clause states ("Based on the provided context, ...", "Según el
 # texto, ..."), dropped from the clause.
-_SOURCE_NOUNS = (
-    r"contexts?|documents?|texts?|passages?|excerpts?|sources?|materials?|information|reports?|"
-    r"articles?|snippets?|contexto|texto|documentos?|información|fragmentos?|pasajes?|informe|"
-    r"fuentes?|contexte|texte|informations?|extraits?|rapport|kontext|textes?|dokumente?n?|"
-    r"unterlagen|informationen|angaben|quellen?|bericht|berichts|auszug"
-)
+_SOURCE_NOUNS = _alt("source_nouns", _LATIN)
+_FRAME_GLUE = {"zh": "[^,。]{0,12}?", "ja": "", "ko": " "}
+"""What stands between a frame's opener and its source noun in the languages written without
+spaces (``根据提供的文档``, ``提供された資料``, ``제공된 문서``)."""
+
+
+def _frame_without_spaces(language: str) -> str:
+    """A frame in ``language`` (a key of :data:`_FRAME_GLUE`): opener, source, particle."""
+    return (
+        rf"(?:{_alt('frame_openers', (language,))}){_FRAME_GLUE[language]}"
+        rf"(?:{_alt('source_nouns', (language,))})(?:{_alt('frame_after', (language,))})?"
+    )
+
+
 _FRAME = lazy(
-    r"\s*(?:(?:based on|according to|from|in|within|given|per|looking (?:at|through|over)|"
-    r"reviewing|checking|searching|según|de acuerdo con|basándome en|basado en|con base en|en|"
-    r"a partir de|selon|d'après|sur la base d[eu]s?|en me basant sur|dans|à partir d[eu]s?|"
-    r"laut|gemäß|basierend auf|auf grundlage|anhand|im|in den|aus dem|aus den)"
-    rf"\s+(?:\S+\s+){{0,3}}?(?:{_SOURCE_NOUNS})(?!\w)"
-    r"(?:\s+(?:provided|given|available|supplied|above|below|retrieved|proporcionad[oa]s?|"
-    r"dad[oa]s?|disponibles?|fournie?s?|donnée?s?))?|"
-    r"(?:根据|根據|依据|依據|基于|基於|按照)[^,。]{0,12}?(?:文档|文件|资料|資料|上下文|文本|内容|內容|"
-    r"信息|資訊|报告|報告)(?:中|里|裡|内|內)?|"
-    r"提供された(?:資料|文書|ドキュメント|コンテキスト|情報|テキスト)(?:によると|に基づくと|では|には)?|"
-    r"제공된 (?:문서|자료|정보|컨텍스트|텍스트)(?:에 따르면|에 의하면|를 바탕으로|에서는|에는)?"
-    r")"
+    rf"\s*(?:(?:{_alt('frame_openers', _LATIN)})"
+    rf"\s+(?:\S+\s+){{0,3}}?(?:{_SOURCE_NOUNS})(?!\w)(?:\s+(?:{_alt('frame_qualifiers')}))?"
+    + "".join(f"|{_frame_without_spaces(lang)}" for lang in _FRAME_GLUE)
+    + ")"
 )
 # A remark on what the source is about, not what it says: "The context only covers revenue and
 # headcount", "It mainly discusses the merger", "The documents provide details about the Pro
 # plan" (but "The report mentions that ..." states, as "According to the report, ..." does).
+_SOURCE_PRONOUNS = _words("source_pronouns")
 _META = lazy(
-    r"\s*(?:(?:the|this|these) )?(?:(?:provided|given|retrieved|available|supplied) )?"
-    r"(?:contexts?|documents?|texts?|passages?|excerpts?|sources?|reports?|articles?|"
-    r"information|materials?|snippets?|it|they)(?: provided| given| above)?"
-    r"(?: only| mainly| primarily| just)? (?:mentions?|discuss(?:es)?|describes?|covers?|"
-    r"talks? about|focus(?:es)? on|is about|are about|deals? with|refers? to|concerns?|"
-    r"relates? to|address(?:es)?|explains?|outlines?|lists?(?! for| at)|summari[sz]es?|"
-    r"touch(?:es)? on|"
-    r"highlights?|(?:contains?|provides?|includes?|gives?|offers?|has|have) "
-    r"(?:some |only |general |limited |detailed |specific |more |extensive |a lot of )?"
-    r"(?:information|details|data|an overview|a description|a summary|an explanation))"
+    rf"\s*(?:(?:{_alt('source_determiners')}) )?(?:(?:{_alt('source_adjectives')}) )?"
+    rf"(?:{_alt('source_nouns', ('en',))}|{_alt('source_pronouns')})"
+    rf"(?: (?:{_alt('remark_qualifiers')}))?(?: (?:{_alt('remark_adverbs')}))? "
+    rf"(?:{_alt('remark_verbs')}|(?:{_alt('listing_verbs')})"
+    rf"(?! (?:{_alt('listing_not_before')}))|(?:{_alt('remark_having')}) "
+    rf"(?:(?:{_alt('remark_amounts')}) )?(?:{_alt('remark_objects')}))"
     r"(?!\w)(?! that)"
 )
 _CONNECTOR = lazy(
-    r"(?:\s*(?:(?:but|however|although|though|yet|still|and|so|also|instead|nevertheless|"
-    r"nonetheless|that said|pero|sin embargo|aunque|y|mais|cependant|toutefois|pourtant|et|"
-    r"aber|jedoch|allerdings|doch|und)(?![\w'-])|但是|但|不过|不過|然而|可是|しかし|ただし|"
-    r"하지만|그러나|다만|แต่)[\s,]*){0,3}"
+    rf"(?:\s*(?:(?:{_alt('connectors', _LATIN)})(?![\w'-])|"
+    rf"{_alt('connectors', SUBSTRING_LANGUAGES)})[\s,]*){{0,3}}"
 )
 # A clause that is only a list number ("1" of "1. The context does not ...").
 _ENUMERATOR = re.compile(r"[\W_]*\d{1,2}[\W_]*")
@@ -539,7 +520,7 @@ def _asserts(text: str) -> bool:
             if frame is not None:
                 clause = clause[frame.end() :]
             if _META().match(clause):
-                if clause.lstrip().startswith(("it ", "they ")):
+                if clause.lstrip().split(" ", 1)[0] in _SOURCE_PRONOUNS:
                     continue  # "It covers dental care, vision and hearing" may be the product
                 # A remark on the source runs on to the semicolon: its list or relative clause
                 # says what the source covers ("The documents discuss the Pro plan, which
@@ -628,33 +609,22 @@ _VERDICT_STRONG_CJK = (
         "NFKC", r"ไม่สามารถ(?:ให้)?(?:ตอบ|คำตอบ)(?:คำถาม(?:นี้)?)?(?:ได้)?|ตอบ(?:คำถาม(?:นี้)?)?ไม่ได้"
     )
 )
-_VERDICT_WEAK_CJK = (
-    r"(?:我)?(?:不知道|无法确定|無法確定|无法判断|無法判斷)|"
-    r"(?:わかりません|分かりません|判断できません|特定できません|確認できません)|"
-    r"(?:(?:잘\s*)?모르겠습니다|(?:알|확인할|판단할)\s*수\s*(?:없습니다|없어요))|"
-    r"(?:ไม่ทราบ|ไม่รู้|ไม่สามารถ(?:ระบุ|ยืนยัน|บอก)ได้)"
-)
+_VERDICT_WEAK_CJK = alternation(_words("weak_verdicts", SUBSTRING_LANGUAGES), space=r"\s*")
 # What may follow a verdict in its clause: the question, then the source, then "at this time".
 _QUESTION_TAIL = (
-    r"(?:\s+(?:(?:to|a|à)\s+)?(?:the|this|your|that|la|esta|su|tu|cette|votre|ta)\s+"
-    r"(?:question|pregunta)s?)?"
+    rf"(?:\s+(?:(?:{_alt('question_prepositions')})\s+)?(?:{_alt('question_determiners')})\s+"
+    rf"(?:{_alt('question_nouns')}))?"
 )
 _SOURCE_TAIL = (
-    r"(?:\s*,?\s*(?:(?:based|solely|only)\s+(?:(?:solely|only)\s+)?on|from|with|using|given|"
-    r"according\s+to|in|con|a\s+partir\s+de|según|con\s+base\s+en|basándome\s+en|"
-    r"à\s+partir\s+d[eu]s?|d'après|selon|avec|sur\s+la\s+base\s+d[eu]s?|"
-    r"en\s+me\s+basant\s+sur)\s+(?:\S+\s+){0,4}?"
-    rf"(?:{_SOURCE_NOUNS}|data|datos|données)(?!\w)"
-    r"(?:\s+(?:provided|given|available|above|alone|proporcionad[oa]s?|dad[oa]s?|"
-    r"disponibles?|fournie?s?|donnée?s?))?)?"
-    r"(?:\s+(?:at\s+this\s+time|at\s+the\s+moment|right\s+now|here))?"
+    rf"(?:\s*,?\s*(?:{_alt('tail_openers', space=_SPACE)})\s+(?:\S+\s+){{0,4}}?"
+    rf"(?:{_SOURCE_NOUNS}|{_alt('data_nouns')})(?!\w)(?:\s+(?:{_alt('tail_qualifiers')}))?)?"
+    rf"(?:\s+(?:{_alt('tail_times', space=_SPACE)}))?"
 )
 # The end of the verdict's clause; not a comma that opens what is not known ("Ich weiß nicht,
 # ob ...").
 _VERDICT_END = (
-    r"(?=\s*(?:[.!?;。！？；\n]|[,，](?!\s*(?:ob|wie|was|wann|wo|warum|wer|welche\w*|dass|whether|"
-    r"if|si|qué|cuál|cuándo|cómo|dónde|quand|où|comment|pourquoi|what|which|when|how|why|who)"
-    r"(?!\w))))"
+    rf"(?=\s*(?:[.!?;。！？；\n]|[,，](?!\s*(?:{_alt('open_questions')}|"
+    rf"(?:{_alt('open_question_stems')})\w*)(?!\w))))"
 )
 _VERDICT = lazy(
     rf"(?:(?<![\w'])(?P<strong>{_VERDICT_STRONG}){_QUESTION_TAIL}"
@@ -662,23 +632,11 @@ _VERDICT = lazy(
     rf"|(?<![\w'])(?P<weak>{_VERDICT_WEAK})"
     rf"|(?P<weak_cjk>{_VERDICT_WEAK_CJK})){_SOURCE_TAIL}{_VERDICT_END}"
 )
-# A conclusion just before a weak verdict: "..., so (unfortunately) I can't say".
-_CONCLUSION_WORDS = (
-    "so|therefore|thus|hence|consequently|as a result|as such|accordingly|for this reason|"
-    "for that reason|which is why|that is why|that's why|this is why|which means|meaning|"
-    "por lo tanto|por tanto|por lo que|así que|por eso|por ello|por consiguiente|"
-    "en consecuencia|de modo que|de manera que|"
-    "donc|par conséquent|ainsi|c'est pourquoi|de ce fait|dès lors|en conséquence|"
-    "daher|deshalb|deswegen|somit|folglich|darum|also|aus diesem grund|weshalb"
-).replace(" ", r"\s+")
+# A conclusion just before a weak verdict: "..., so (unfortunately) I can't say", "...ため、".
 _CONCLUSION_BEFORE = lazy(
-    rf"(?:(?<![\w'])(?:{_CONCLUSION_WORDS})(?:\s+that)?[\s,]*"
-    r"(?:(?:unfortunately|sadly|regrettably|i'm\s+afraid|i\s+am\s+afraid|lamentablemente|"
-    r"malheureusement|leider)[\s,]*)?|"
-    # Chinese; Japanese ("...ため、", "したがって"); Korean ("...없으므로", "따라서");
-    # Thai ("ดังนั้น(จึง)")
-    r"(?:所以|因此|因而|故而|したがって|従って|そのため|ため|ので|よって|따라서|그러므로|그래서|"
-    r"므로|때문에|ดังนั้น(?:จึง)?|จึง)[\s,，、]*)\Z"
+    rf"(?:(?<![\w'])(?:{_alt('conclusions', _LATIN, space=_SPACE)})(?:\s+that)?[\s,]*"
+    rf"(?:(?:{_alt('regrets', space=_SPACE)})[\s,]*)?|"
+    rf"(?:{_alt('conclusions', SUBSTRING_LANGUAGES)})[\s,，、]*)\Z"
 )
 """A verdict whose group is ``weak`` or ``weak_cjk`` counts only after one of these."""
 
@@ -717,22 +675,10 @@ _PERSONAL_DATA_AFTER = lazy(
 )
 # "indicated" in the medical sense: "Le médicament n'est pas indiqué chez l'enfant", "No se
 # indica su uso durante el embarazo".
-_FR_INDICATED_FOR = lazy(
-    r"\s+(?:chez|pendant|durant|lors|en\s+cas|en\s+association|en\s+monothérapie|"
-    r"en\s+(?:première|deuxième|seconde)\s+intention|(?:dans|pour)\s+(?:le\s+traitement|"
-    r"la\s+prise\s+en\s+charge|la\s+prévention|ce\s+cas|cette\s+indication|les\s+cas)|"
-    r"avant\s+l'âge|aux?\s+(?:enfants?|patients?|femmes?|personnes?|adultes?|nourrissons?))"
-    r"(?![\w'-])"
-)
-_ES_INDICATED_FOR = lazy(
-    r"\s+(?:en\s+(?:niños|niñas|menores|pacientes|embarazadas|mujeres|adultos|personas|"
-    r"ancianos|lactantes|el\s+embarazo|caso\s+de)|durante|para\s+el\s+tratamiento|"
-    r"en\s+el\s+tratamiento|como\s+tratamiento|su\s+uso|el\s+uso)(?![\w'-])"
-)
 _SENSE_AFTER: dict[str, Callable[[], re.Pattern[str]]] = {
-    "n'est pas indiqué": _FR_INDICATED_FOR,
-    "n'est pas indiquée": _FR_INDICATED_FOR,
-    "no se indica": _ES_INDICATED_FOR,
+    marker: lazy(rf"\s+(?:{_alt('indicated_for', (lang,), space=_SPACE)})(?![\w'-])")
+    for lang in LANGUAGES
+    for marker in _words("indicated", (lang,))
 }
 """Built-in markers that have another sense when these follow them."""
 
@@ -744,14 +690,10 @@ _SENSE_AFTER: dict[str, Callable[[], re.Pattern[str]]] = {
 # ("Der Kundendienst kann Fragen zur Abrechnung nicht beantworten"), as English "could not
 # locate" counts only in the first person.
 _DE_SOURCE = lazy(
-    r"(?<!\w)(?:ich|wir|mir|mich|uns|texte?s?|kontexte?s?|dokumente?[ns]?|berichte?[ns]?|"
-    r"unterlagen|quellen?|auszug|auszüge[n]?|abschnitte?[ns]?|textstellen?|passagen?|artikel|"
-    r"materialien|bereitgestellte\w*|vorliegende\w*)(?!\w)"
+    rf"(?<!\w)(?:{_alt('refusal_subjects', ('de',))}|"
+    rf"(?:{_alt('refusal_subject_stems', ('de',))})\w*)(?!\w)"
 )
-_DE_FINDING = lazy(
-    r"(?<!\w)(?:informationen|information|angaben|antwort|daten|hinweise?|gefunden|finden|"
-    r"auffinden|entnehmen|entnommen|ersichtlich|hervor)(?!\w)"
-)
+_DE_FINDING = lazy(rf"(?<!\w)(?:{_alt('refusal_findings', ('de',))})(?!\w)")
 _DE_PAST = lazy(
     r"(?<!\w)(?:wurden?|worden|waren?|konnten?|hatten?|hat|haben|machten?|gaben?|lagen?)(?!\w)"
 )
@@ -792,12 +734,11 @@ def _german_refuses(text: str, m: re.Match[str], phrase: str, clause: int) -> bo
 _EN_PRONOUN_MARKERS = frozenset(_phrase(m) for m in lexicon("en").refusal_classes["pronoun"])
 # A sentence whose subject is a source: "The provided context discusses ...", "While the
 # documents cover ...", "Unfortunately, the passage ...".
+# (The pronoun markers are English: so are the sources they may stand for.)
 _SOURCE_OPENING = lazy(
-    r"[\s\W]*(?:(?:unfortunately|however|but|sorry|while|whilst|although|though|even\s+though|"
-    r"also|moreover|additionally|furthermore)(?!\w)[\s,]*)*"
-    r"(?:the|this|these)\s+(?:(?:provided|given|retrieved|available|supplied|above)\s+)?"
-    r"(?:contexts?|documents?|texts?|passages?|excerpts?|sources?|reports?|articles?|snippets?|"
-    r"materials?|information)(?!\w)"
+    rf"[\s\W]*(?:(?:{_alt('source_openers', space=_SPACE)})(?!\w)[\s,]*)*"
+    rf"(?:{_alt('source_determiners')})\s+(?:(?:{_alt('source_adjectives')})\s+)?"
+    rf"(?:{_alt('source_nouns', ('en',))})(?!\w)"
 )
 
 
@@ -939,11 +880,9 @@ def abstains(
 
 
 _MISSING_CUE = lazy(
-    r"(?i)\b(?:sorry|unable to|unknown|unclear|insufficient|unavailable|no (?:information|data|"
-    r"details?|mention|answer|record)|(?:not|n't|never|neither|nor|cannot|can't|could not|"
-    r"couldn't)\s+(?:\w+\s+){0,2}?(?:mention|provid|stat|specif|give|given|available|found|"
-    r"find|know|sure|say|said|contain|includ|determin|answer|tell|list|disclos|cover|locat|"
-    r"confirm|verif|see|saw)\w*)|没有提到|未提及|无法|不知道|未提供|没有提供"
+    rf"(?i)\b(?:{_alt('missing_cues', _LATIN)}|(?:{_alt('missing_negations')})"
+    rf"\s+(?:\w+\s+){{0,2}}?(?:{_alt('missing_stems')})\w*)|"
+    rf"{_alt('missing_cues', SUBSTRING_LANGUAGES)}"
 )
 """A loose cue that a text says something is missing or unknown (wider than the markers)."""
 

@@ -65,13 +65,15 @@ _NEG_WORDS = merged("negations")
 _NEG_WORDS_B = frozenset(w.encode() for w in _NEG_WORDS)
 _NEG = lazy(
     r"(?<![\w'])(?:" + alternation(_NEG_WORDS) + r")(?![\w'])"
-    r"(?!\s+(?:later|earlier|more|less|fewer|greater|sooner|longer|shorter|higher|lower|"
-    r"older|younger)\s+than\b)(?!\s+(?:only|exceeding|to\s+exceed)\b)"
+    r"(?!\s+(?:" + alternation(merged("negation_limits"), space=r"\s+") + r")\b)"
     r"|n't(?!\w)"
 )
+"""A negation cue, not one that states a limit (``no more than``, ``not later than``: the
+``negation_limits`` of the lexicons)."""
 _CLAUSE_BREAK = re.compile(
-    r"[.;:!?\n,。；！？，、]|(?<!\w)(?:but|however|whereas|although|though)(?!\w)"
+    r"[.;:!?\n,。；！？，、]|(?<!\w)(?:" + alternation(merged("clause_breaks")) + r")(?!\w)"
 )
+"""What ends a negation's clause: punctuation, or a conjunction (``clause_breaks``)."""
 _WORDISH = re.compile(r"[^\W_]+|" + Q_OPEN + "[^" + Q_CLOSE + "]*" + Q_CLOSE)
 _CLAUSE_LOOKBACK = 240
 

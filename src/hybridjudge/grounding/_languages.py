@@ -209,12 +209,10 @@ FOREIGN_MONTH_KEYS = frozenset(
 """The longest ASCII letter run of each month name English does not write alike: a text whose
 letter runs hold none of them, nor :data:`_DOTTED_ENGLISH_NAME`, writes no date of
 :data:`FOREIGN_DATE_SOURCE` (a cheap pre-filter; ``märz`` is found by ``rz``)."""
-_DOTTED_ENGLISH_NAME = re.compile(
-    r"\.[ \t]*(?:jan|feb|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[ \t]+\d"
-)
-"""German writes the day with a full stop before months English also names (``15. April 2024``,
-``3. Nov. 2023``); the English dates never do (the expression starts with its full stop: the
-engine skips ahead to it)."""
+_DOTTED_ENGLISH_NAME = re.compile(rf"\.[ \t]*(?:{alternation(_ENGLISH_MONTHS)})[a-z]*\.?[ \t]+\d")
+"""German writes the day with a full stop before months English also names
+(:data:`_ENGLISH_MONTHS`: ``15. April 2024``, ``3. Nov. 2023``); the English dates never do (the
+expression starts with its full stop: the engine skips ahead to it)."""
 
 
 _ENGLISH_MONTH_RUNS = frozenset(m.encode() for m in _ENGLISH_MONTHS)

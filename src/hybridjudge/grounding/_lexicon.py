@@ -29,6 +29,7 @@ from hybridjudge._errors import InputError
 __all__ = [
     "LANGUAGES",
     "SUBSTRING_LANGUAGES",
+    "AnswerPhrases",
     "Currency",
     "DerivationWords",
     "FigureContextWords",
@@ -375,6 +376,155 @@ class DerivationWords(_Strict):
     ``respectively``)."""
 
 
+class AnswerPhrases(_Strict):
+    """The phrases with which :mod:`hybridjudge.grounding._abstention` reads an answer around its
+    refusal: what states nothing (a filler, a frame, a deflection), what separates or joins
+    clauses, and what concludes. The expressions around them (their order, their spacing,
+    what may stand between them) are the module's; the words are a language's. Words of the
+    languages written without spaces (:data:`SUBSTRING_LANGUAGES`) match as substrings, the
+    others on word boundaries."""
+
+    labels: tuple[str, ...] = ()
+    """Words that label an answer before a colon (``Answer: N/A``): ``answer``, ``respuesta``,
+    ``答案``."""
+    head_breaks: tuple[str, ...] = ()
+    """Contrast words that separate a statement from a refusal after it in the same sentence
+    (``Revenue was $4.2 billion, but the context ...``): ``but``, ``aber``, ``但``."""
+    concessive: tuple[str, ...] = ()
+    """Words that open a leading concessive clause (``Although the report does not mention
+    profit, ...``): ``although``, ``even if``, ``obwohl``, ``虽然``."""
+    connectors: tuple[str, ...] = ()
+    """Conjunctions dropped from the start of a clause before it is read (``but``, ``and``,
+    ``sin embargo``, ``但是``)."""
+    fillers: tuple[str, ...] = ()
+    """Openings of a clause that states nothing about the question, which is dropped whole:
+    apologies, thanks, greetings, remarks on the question (``i'm sorry``, ``regarding``,
+    ``the question asks``, ``lo siento``, ``抱歉``)."""
+    first_person: tuple[str, ...] = ()
+    """The answerer as a subject (``i``, ``we``): ``I have reviewed the documents``."""
+    review_auxiliaries: tuple[str, ...] = ()
+    """Auxiliaries between the answerer and :attr:`reviewed` (``have``, ``had``, ``'ve``)."""
+    review_adverbs: tuple[str, ...] = ()
+    """Adverbs before :attr:`reviewed` (``carefully``, ``thoroughly``)."""
+    reviewed: tuple[str, ...] = ()
+    """Participles of reading the source after :attr:`first_person` (``I have carefully
+    reviewed ...``: a filler): ``reviewed``, ``gone through``."""
+    frame_openers: tuple[str, ...] = ()
+    """Words that open a frame before a source (``based on``, ``según``, ``laut``, ``根据``): the
+    frame (``Based on the provided context, ...``) is cut from its clause."""
+    source_nouns: tuple[str, ...] = ()
+    """Nouns naming a source, every form (``context``, ``documents``, ``informe``,
+    ``Unterlagen``, ``文档``)."""
+    frame_qualifiers: tuple[str, ...] = ()
+    """Words after a source noun that end a frame (``provided``, ``given``, ``fournies``)."""
+    frame_after: tuple[str, ...] = ()
+    """Particles after the source noun of a frame in the languages written without spaces
+    (``中``, ``によると``, ``에 따르면``)."""
+    conclusions: tuple[str, ...] = ()
+    """Words that draw a conclusion before a bare "I can't say" (``so``, ``therefore``, ``por
+    lo tanto``, ``daher``, ``所以``): only after one is it a verdict."""
+    regrets: tuple[str, ...] = ()
+    """Words of regret between a conclusion and its verdict (``unfortunately``, ``i'm afraid``,
+    ``leider``)."""
+    question_prepositions: tuple[str, ...] = ()
+    """Prepositions before the question after a verdict (``to``: ``I cannot answer to the
+    question``)."""
+    question_determiners: tuple[str, ...] = ()
+    """Determiners of the question after a verdict (``the``, ``this``, ``esta``, ``cette``)."""
+    question_nouns: tuple[str, ...] = ()
+    """The question after a verdict (``question``, ``preguntas``)."""
+    tail_openers: tuple[str, ...] = ()
+    """Words before a source after a verdict (``based on``, ``from``, ``según``, ``d'après``):
+    ``I cannot answer based on the provided context``."""
+    data_nouns: tuple[str, ...] = ()
+    """Nouns that name the source after a verdict, besides :attr:`source_nouns` (``data``,
+    ``datos``)."""
+    tail_qualifiers: tuple[str, ...] = ()
+    """Words after the source after a verdict (``provided``, ``alone``, ``disponibles``)."""
+    tail_times: tuple[str, ...] = ()
+    """Words of time that end a verdict's clause (``at this time``, ``right now``)."""
+    open_questions: tuple[str, ...] = ()
+    """Words that open, after a comma, what is not known (``Ich weiß nicht, ob ...``, ``I don't
+    know whether ...``): the comma does not end the verdict's clause (``ob``, ``whether``,
+    ``cómo``, ``pourquoi``)."""
+    open_question_stems: tuple[str, ...] = ()
+    """Beginnings of such words, any ending (``welche``: ``welcher``, ``welches``)."""
+    refusal_subjects: tuple[str, ...] = ()
+    """The answerer or a source, every form (German ``ich``, ``Unterlagen``, ``Textes``): a
+    German marker in the past tense refuses only near one of them or of
+    :attr:`refusal_findings` (``Der Kaufpreis wurde nicht offengelegt`` reports an event)."""
+    refusal_subject_stems: tuple[str, ...] = ()
+    """Beginnings of such words, any ending (``bereitgestellte``, ``vorliegende``)."""
+    refusal_findings: tuple[str, ...] = ()
+    """Words of finding the information (``Informationen``, ``gefunden``, ``entnehmen``)."""
+    indicated: tuple[str, ...] = ()
+    """Refusal markers that also say "indicated" in its medical sense (``n'est pas indiqué``,
+    ``no se indica``): no refusal before one of :attr:`indicated_for`."""
+    indicated_for: tuple[str, ...] = ()
+    """What follows "indicated" in its medical sense (``chez``, ``en cas``, ``en niños``,
+    ``su uso``)."""
+    source_openers: tuple[str, ...] = ()
+    """Words before a source as the subject of a sentence (``unfortunately``, ``however``,
+    ``while``: ``While the documents cover ...``)."""
+    source_determiners: tuple[str, ...] = ()
+    """Determiners of a source as the subject of a sentence (``the``, ``this``, ``these``)."""
+    source_adjectives: tuple[str, ...] = ()
+    """Adjectives before a source as the subject of a sentence (``provided``, ``retrieved``,
+    ``above``)."""
+    missing_cues: tuple[str, ...] = ()
+    """Openings of a loose cue that something is missing, wider than the refusals (``sorry``,
+    ``unknown``, ``no information``, ``未提及``)."""
+    missing_negations: tuple[str, ...] = ()
+    """Negations before :attr:`missing_stems`, up to two words apart (``not``, ``couldn't``)."""
+    missing_stems: tuple[str, ...] = ()
+    """Beginnings of verbs of saying or finding that a negation makes a loose cue (``mention``,
+    ``provid``, ``specif``, ``locat``)."""
+    deflections: tuple[str, ...] = ()
+    """Openings of a clause that only points elsewhere (``i would suggest``, ``it is best``,
+    ``puede consultar``, ``bitte``, ``建议``): it states nothing."""
+    deflection_imperatives: tuple[str, ...] = ()
+    """Verbs that point elsewhere as a whole word at the start of a clause (``please``,
+    ``consult``, ``refer to``)."""
+    offer_modals: tuple[str, ...] = ()
+    """Modals between :attr:`first_person` and :attr:`offer_verbs`, a word apart at most (``I
+    can suggest``, ``we could certainly help``): ``can``, ``might``."""
+    offer_verbs: tuple[str, ...] = ()
+    """Verbs of the answerer offering help elsewhere (``suggest``, ``point``, ``refer``)."""
+    second_person: tuple[str, ...] = ()
+    """The asker as a subject (``you``: ``You can check the website``)."""
+    advice_modals: tuple[str, ...] = ()
+    """Modals between :attr:`second_person` and :attr:`advice_verbs`, a word apart at most
+    (``can``, ``may want to``)."""
+    advice_verbs: tuple[str, ...] = ()
+    """Verbs of looking elsewhere (``check``, ``contact``, ``search``)."""
+    source_pronouns: tuple[str, ...] = ()
+    """Pronouns that may stand for a source in a remark on it (``it``, ``they``: ``It mainly
+    discusses the merger``; a clause that opens with one is dropped, as it may also be the
+    product: ``It covers dental care``)."""
+    remark_qualifiers: tuple[str, ...] = ()
+    """Words after a source in a remark on it (``provided``, ``above``)."""
+    remark_adverbs: tuple[str, ...] = ()
+    """Adverbs before the verb of a remark on a source (``only``, ``mainly``)."""
+    remark_verbs: tuple[str, ...] = ()
+    """Verbs of a remark on what a source is about, not what it says (``covers``, ``talks
+    about``, ``summarizes``: ``The context only covers revenue``; not followed by ``that``)."""
+    listing_verbs: tuple[str, ...] = ()
+    """Verbs of a remark on a source that also state a price (``lists``)."""
+    listing_not_before: tuple[str, ...] = ()
+    """Words after which a :attr:`listing_verbs` states a price (``for``, ``at``: ``It lists at
+    $499``)."""
+    remark_having: tuple[str, ...] = ()
+    """Verbs of a source having information (``contains``, ``provides``, ``has``)."""
+    remark_amounts: tuple[str, ...] = ()
+    """Words of how much information a source has (``some``, ``limited``, ``a lot of``)."""
+    remark_objects: tuple[str, ...] = ()
+    """What a source has in a remark on it (``information``, ``details``, ``an overview``)."""
+    weak_verdicts: tuple[str, ...] = ()
+    """(Languages written without spaces) a bare "I don't know", "I can't tell": a verdict
+    only after one of :attr:`conclusions` (``不知道``, ``わかりません``, ``알 수 없습니다``:
+    a space matches any spacing or none)."""
+
+
 class Lexicon(_Strict):
     """One language's words (the schema of ``data/lexicon/<language>.json``)."""
 
@@ -505,6 +655,14 @@ class Lexicon(_Strict):
     concession_after: tuple[str, ...] = ()
     """Words that make a condition word before them a concession (``si bien``, ``wenn
     auch``)."""
+    clause_breaks: tuple[str, ...] = ()
+    """Conjunctions that open another clause (``but``, ``whereas``): a negation cue before one
+    does not negate what follows it (``no fee, but a deposit``)."""
+    negation_limits: tuple[str, ...] = ()
+    """Words after a negation cue that make it a limit, not a negation (``more than``, ``later
+    than``, ``exceeding``: ``no more than 30 days``)."""
+    answers: AnswerPhrases | None = None
+    """The phrases around a refusal (:class:`AnswerPhrases`)."""
 
     @model_validator(mode="after")
     def _roles_are_scales(self) -> Lexicon:
@@ -607,6 +765,8 @@ def _constructed(raw: dict[str, Any]) -> Lexicon:
         fields["scale_statement"] = ScaleStatementWords.model_construct(**fields["scale_statement"])
     if "derivation" in fields:
         fields["derivation"] = DerivationWords.model_construct(**fields["derivation"])
+    if "answers" in fields:
+        fields["answers"] = AnswerPhrases.model_construct(**fields["answers"])
     if "unit_definitions" in fields:
         fields["unit_definitions"] = {
             k: UnitDefinition.model_construct(**v) for k, v in fields["unit_definitions"].items()
@@ -635,9 +795,20 @@ def lexicon(language: str) -> Lexicon:
 
 
 def merged(field: str, languages: Iterable[str] = LANGUAGES) -> tuple[str, ...]:
-    """The words of a list field (``refusals``, ``contrast``, ...) over ``languages``, in
-    order, each once."""
-    return tuple(dict.fromkeys(w for lang in languages for w in getattr(lexicon(lang), field)))
+    """The words of a list field (``refusals``, ``contrast``, ``answers.fillers``: a field of a
+    nested model after a dot) over ``languages``, in order, each once."""
+    return tuple(dict.fromkeys(w for lang in languages for w in _words(lexicon(lang), field)))
+
+
+def _words(lex: Lexicon, field: str) -> tuple[str, ...]:
+    """The words of ``field`` (dotted: ``answers.fillers``) in ``lex``; none when a model on
+    the way is left out."""
+    value: Any = lex
+    for name in field.split("."):
+        if value is None:
+            return ()
+        value = getattr(value, name)
+    return tuple(value or ())
 
 
 @functools.cache
