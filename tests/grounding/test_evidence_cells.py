@@ -83,6 +83,12 @@ def test_the_context_s_own_casing_is_kept() -> None:
         ("a | b\nx | 1 | 2", "2", ("x", None)),  # the header has no such column
         ("x | 1\nplain text 2", "2", None),  # not a table row
         ("\n| a | b |\n|---|---|\n| x | 1 |", "1", ("x", "b")),  # Markdown
+        ("\n|---|---|\n| x | 1 |", "1", ("x", None)),  # a rule but no header above it
+        # a PDF page's run that opens with rows of figures names no column from them ...
+        ("x\t$ 4.40\t(113)\ny\t1,108\t7", "7", ("y", None)),
+        # ... and takes the first row that names something: a word or a year
+        ("x\t$ 4.40\t(113)\nfy2019\tbudget\n\nq\t1", "budget", ("fy2019", None)),
+        ("x\t1\t2\nlabel\t2019\tfy2018\ny\t3\t4", "4", ("y", "fy2018")),
     ],
 )
 def test_table_cell_by_hand(text: str, at: str, expected: tuple[str, str | None] | None) -> None:

@@ -942,10 +942,12 @@ def table_cell(
 ) -> tuple[tuple[int, int], tuple[int, int] | None] | None:
     """The spans in normalised ``s`` of the row label and of the column heading of the table
     cell at ``a`` (``markdown``: see :func:`_is_markdown`), columns counted as
-    :func:`_column_at` counts them; the heading is the cell of that column in the first row of
-    the run of table rows ``a`` stands in (``None`` when that row has no such cell, or ``a``
-    stands in the only row). ``None`` when ``a`` is in no table row, in a row's label cell, or
-    in a header row (the first of several rows: ``Segment | 2019 | 2018``)."""
+    :func:`_column_at` counts them. The heading is the cell of that column in the first row
+    above ``a``'s, in its run of table rows, that names something (a word or a year:
+    ``2019``, ``Products``; not a figure, so a run that opens with rows of figures, as a PDF
+    page's does, names no column); ``None`` when no row does. ``None`` when ``a`` is in no
+    table row, in a row's label cell, or in a header row (the first of several rows:
+    ``Segment | 2019 | 2018``)."""
     line_start = s.rfind("\n", 0, a) + 1
     line_end = _line_end(s, a)
     label = _row_label(s, line_start, line_end, markdown)
@@ -963,22 +965,42 @@ def table_cell(
         if _row_label(s, above, top - 1, markdown) is None:
             break
         top = above
-    if _MARKDOWN_RULE.match(s, top):
-        return row, None  # a Markdown table's header is above its rule: not a row of the run
     if top == line_start:  # the run's first row: a header row if a row follows, else alone
         follows = line_end < len(s) and _row_label(
             s, line_end + 1, _line_end(s, line_end + 1), markdown
         )
         return None if follows else (row, None)
-    top_end = _line_end(s, top)
-    head = _row_label(s, top, top_end, markdown)
+    while top < line_start:
+        top_end = _line_end(s, top)
+        heading = _cell_at(s, top, top_end, column, markdown)
+        if heading is not None and _names_something(s[heading[0] : heading[1]]):
+            return row, heading
+        top = top_end + 1
+    return row, None
+
+
+def _cell_at(
+    s: str, line_start: int, line_end: int, column: int, markdown: bool
+) -> tuple[int, int] | None:
+    """The span of cell ``column`` (counted as :func:`_column_at` counts) of the table row on
+    ``s[line_start:line_end]``, ``None`` when the row has no such cell."""
+    head = _row_label(s, line_start, line_end, markdown)
     if head is None:
-        return row, None
-    starts = [head[0]] + [m.end() for m in _SEPARATORS.finditer(s, head[0], top_end)]
+        return None
+    starts = [head[0]] + [m.end() for m in _SEPARATORS.finditer(s, head[0], line_end)]
     if column >= len(starts):
-        return row, None
-    end = _SEPARATORS.search(s, starts[column], top_end)
-    return row, _cell_span(s, starts[column], end.start() if end else top_end)
+        return None
+    end = _SEPARATORS.search(s, starts[column], line_end)
+    return _cell_span(s, starts[column], end.start() if end else line_end)
+
+
+_YEAR_HEADING = re.compile(r"\(?(?:fy|cy)?[ ']*(?:19|20)\d\d\)?")
+"""A heading cell that is a year (``2019``, ``FY2019``, ``(2019)``)."""
+
+
+def _names_something(cell: str) -> bool:
+    """Whether a table cell can head a column: it holds a word or is a year, not a figure."""
+    return _LETTER.search(cell) is not None or _YEAR_HEADING.fullmatch(cell) is not None
 
 
 def _line_end(s: str, start: int) -> int:
