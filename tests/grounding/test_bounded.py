@@ -121,3 +121,30 @@ def test_bounded_several_passages(small_pieces: None, monkeypatch: pytest.Monkey
         traces = f[1]
         assert isinstance(traces, tuple)
         assert traces[0][1] == source, (answer, traces)
+
+
+def test_bounded_caption_of_another_passage(
+    small_pieces: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tables whose scale a passage of its own states (a caption): every piece reads it."""
+    text, tables = _context(120, seed=9)
+    text = re.sub(r"\(In \w+, except per share data\)\n", "", text)
+    passages = [
+        "Deferred charges consisted of the following (in thousands):\n",
+        *re.split(r"(?<=\n\n)(?=Page )", text),
+    ]
+    cost19 = tables[-4]["Cost of sales"][0]
+    answers = [
+        (f"Cost of sales was ${cost19 * 1000:,.0f} in 2019.", "context"),
+        (f"Cost of sales was ${cost19:,.1f} in 2019.", "context"),
+        ("Revenue was $987,654.3 million in 2019.", None),
+    ]
+    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 10**12)
+    full = [_summary(answer, passages) for answer, _source in answers]
+    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 1_000)
+    bounded = [_summary(answer, passages) for answer, _source in answers]
+    for (answer, source), f, b in zip(answers, full, bounded, strict=True):
+        assert b == f, answer
+        traces = f[1]
+        assert isinstance(traces, tuple)
+        assert traces[0][1] == source, (answer, traces)

@@ -1178,6 +1178,19 @@ def _caption_scopes(scans: Sequence[Scan], scopes_of: list[list[_Scope]]) -> Non
             scopes_of[k] = filled
 
 
+def _apply_caption(
+    scans: Sequence[Scan], scopes_of: list[list[_Scope]], caption: tuple[int, str | None] | None
+) -> None:
+    """:func:`_caption_scopes` with the caption found over a whole context (``None``: none) for
+    a piece of it (:meth:`GroundingContext.piece`)."""
+    if caption is None:
+        return
+    for k, sc in enumerate(scans):
+        filled = _captioned(sc.norm.text, scopes_of[k], *caption)
+        if filled is not None:
+            scopes_of[k] = filled
+
+
 def _captioned(
     s: str, scopes: list[_Scope], scale: int, currency: str | None
 ) -> list[_Scope] | None:
@@ -1504,6 +1517,7 @@ class GroundingContext:
         "_approx",
         "_approx_rows",
         "_bounds",
+        "_caption_of",
         "_defer",
         "_fast",
         "_figures",
@@ -1537,6 +1551,8 @@ class GroundingContext:
         self._parts: list[tuple[Fraction, str | None, str]] | None = None
         self._fast: Windows[_Whole] | None = None  # the fast path's windows (grounding._fast)
         self._defer = False  # a huge context checked a piece at a time: no full index
+        # a piece of a context of several passages: the context's caption (_caption_scopes)
+        self._caption_of: tuple[tuple[int, str | None] | None] | None = None
 
     def _windows(self) -> Windows[_Whole] | None:
         """The fast path's windows while the full index is not built (once it is, it answers)."""
@@ -1611,6 +1627,8 @@ class GroundingContext:
         figure stands there."""
         windows = self._fast
         assert windows is not None  # the fast path's own helper
+        if self._caption_of is not None:
+            return self._caption_of[0]
 
         def read() -> tuple[int, str | None] | None:
             stated: set[tuple[int, str | None]] = set()
@@ -1622,6 +1640,19 @@ class GroundingContext:
             return next(iter(stated)) if len(stated) == 1 else None
 
         return windows.memo(("caption",), read)
+
+    def piece(self, texts: tuple[str, ...]) -> GroundingContext:
+        """A context of ``texts``, a piece of this one (:mod:`grounding._chunks`) whose figures
+        read the caption this context states (:func:`_caption_scopes`), if it has several
+        passages, read here without parsing them whole (:meth:`_fast_caption`)."""
+        piece = GroundingContext(texts)
+        if len(self.passages) > 1:
+            if self._caption_of is None:
+                if self._fast is None:
+                    self._fast = Windows(self.passages, self._whole)
+                self._caption_of = (self._fast_caption(),)
+            piece._caption_of = self._caption_of
+        return piece
 
     def fast_find(self, q: Quantity, written: str, meta: Meta | None = None) -> _Occ | None:
         """``q`` (written ``written`` in the answer, normalised) found as the context writes it,
@@ -1710,7 +1741,9 @@ class GroundingContext:
                 for i, sc in enumerate(scans)
             ]
             self._fast = None  # the full index answers from now on
-            if len(scans) > 1:
+            if self._caption_of is not None:
+                _apply_caption(scans, scopes_of, self._caption_of[0])
+            elif len(scans) > 1:
                 _caption_scopes(scans, scopes_of)
             for i, (sc, scopes) in enumerate(zip(scans, scopes_of, strict=True)):
                 self._index_passage(i, sc, scopes, index)
@@ -2664,7 +2697,7 @@ class GroundingChecker:
     def _piece_checker(self, texts: tuple[str, ...]) -> GroundingChecker:
         """A checker of this case on a piece of its context (:meth:`_piecewise`)."""
         sub = GroundingChecker(
-            GroundingContext(texts), question=self._question or None, derived=self._derived
+            self.context.piece(texts), question=self._question or None, derived=self._derived
         )
         sub._pending = self._pending
         sub._indexes = self._indexes
@@ -2678,6 +2711,7 @@ class GroundingChecker:
         and offsets named as the context's; and the evidence of each quantity traced nowhere
         (the nearest figure of every piece), kept for :meth:`_ungrounded`."""
         own = {q.span for q in sc.quantities}
+        self._evidence_order.clear()  # the nearest figure of every piece, afresh
         merged: dict[tuple[int, int], QuantityTrace] = {}
         ranks: dict[tuple[int, int], tuple[int, int, int, float]] = {}
         seen: dict[tuple[int, int], int] = {}  # an identifier's trace: in how many pieces

@@ -13,8 +13,10 @@ pieces' order).
 A piece is a run of whole passages, or a part of a passage longer than :data:`PIECE_CHARS`, cut
 at the start of a line where no scale statement's scope crosses with a figure (a line after a
 blank line, or the line of a new statement): every figure of the piece reads the scale it reads
-in the whole passage. The derivation search pairs figures of one table or of nearby text, which
-a cut at a blank line or at a new table's statement keeps together.
+in the whole passage (and a piece of a context of several passages reads the caption the whole
+context states: :meth:`GroundingContext.piece <hybridjudge.grounding.GroundingContext>`). The
+derivation search pairs figures of one table or of nearby text, which a cut at a blank line or
+at a new table's statement keeps together.
 """
 
 from __future__ import annotations
