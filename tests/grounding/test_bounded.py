@@ -9,7 +9,8 @@ import re
 import pytest
 
 from hybridjudge.grounding import _chunks, check_grounding
-from hybridjudge.grounding._check import _scope_spans
+from hybridjudge.grounding._check import GroundingChecker, GroundingContext, _scope_spans
+from hybridjudge.grounding._quantities import scan
 
 _ROWS = ("Revenue", "Cost of sales", "Research and development", "Selling and marketing")
 
@@ -58,6 +59,7 @@ def _answers(tables: list[dict[str, tuple[float, float]]]) -> list[tuple[str, st
         (f"Together ${rev19 + cost19:,.1f} million in 2019.", "derived"),  # from a column
         ("Revenue was $987,654.3 million in 2019.", None),  # fabricated
         ("It was 123,456,789 units.", None),  # fabricated, no scale
+        ("The years 2019 and 2018.", "context"),  # as written, too often for the fast path
     ]
 
 
@@ -148,3 +150,22 @@ def test_bounded_caption_of_another_passage(
         traces = f[1]
         assert isinstance(traces, tuple)
         assert traces[0][1] == source, (answer, traces)
+
+
+def test_piecewise_stops_when_every_figure_is_as_written(
+    small_pieces: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Figures as written in the first piece: no later piece is parsed (none could come first)."""
+    text, _tables = _context(200)
+    answer = "The years 2019 and 2018."
+    full = GroundingChecker(text)._trace(scan(answer))
+    made: list[int] = []
+    piece = GroundingContext.piece
+
+    def counted(self: GroundingContext, texts: tuple[str, ...]) -> GroundingContext:
+        made.append(len(texts))
+        return piece(self, texts)
+
+    monkeypatch.setattr(GroundingContext, "piece", counted)
+    assert GroundingChecker(text)._piecewise(scan(answer)) == full
+    assert len(made) == 1

@@ -2497,6 +2497,10 @@ _LOOKUP_ORDER: dict[str | None, int] = {
 written first, in any of the indexes), for :func:`_trace_rank`."""
 
 
+_AS_WRITTEN = (0, 0, 0, 0.0)
+"""The first rank of :func:`_trace_rank` (with no rounded value): as written in the context."""
+
+
 def _trace_rank(tr: QuantityTrace) -> tuple[int, int, int]:
     """The order of a trace among the traces of one quantity in the pieces of a context
     (:meth:`GroundingChecker._piecewise`): found by the lookup (by its rule, the context before
@@ -2729,6 +2733,8 @@ class GroundingChecker:
                     merged[key], ranks[key] = tr, rank
             self._nearest_of(sub.context, merged.values(), origins)
             del sub
+            if merged.keys() <= own and all(r == _AS_WRITTEN for r in ranks.values()):
+                break  # every figure as written in the context: no later piece comes first
         out = [tr for key, tr in merged.items() if key in own or seen[key] == count]
         out.sort(key=lambda t: t.quantity.span)
         return tuple(out)
