@@ -28,6 +28,7 @@ NOT_LEXICAL: dict[str, str] = {
     "_anchors.__all__": "public names",
     "_batch.to_records": "the column headers of a batch's CSV",
     "_batch._CHECK_COLUMNS": "the column headers of a batch's CSV",
+    "_check._LOOKUP_ORDER": "the trace rules of the report format, in the lookup's order",
     "_derive.__all__": "public names",
     "_derive._ALL_OPS": "the names of a derivation's operations (sum, diff, mean, ratio, pch)",
     "_lexicon.LANGUAGES": "the BCP 47 tags of the lexicons",

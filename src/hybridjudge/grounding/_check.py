@@ -35,7 +35,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
-from hybridjudge.grounding import _fast
+from hybridjudge.grounding import _chunks, _fast
 from hybridjudge.grounding._abstention import compile_markers
 from hybridjudge.grounding._anchors import (
     AnchorLike,
@@ -1200,6 +1200,19 @@ def _caption_scopes(scans: Sequence[Scan], scopes_of: list[list[_Scope]]) -> Non
             scopes_of[k] = filled
 
 
+def _apply_caption(
+    scans: Sequence[Scan], scopes_of: list[list[_Scope]], caption: tuple[int, str | None] | None
+) -> None:
+    """:func:`_caption_scopes` with the caption found over a whole context (``None``: none) for
+    a piece of it (:meth:`GroundingContext.piece`)."""
+    if caption is None:
+        return
+    for k, sc in enumerate(scans):
+        filled = _captioned(sc.norm.text, scopes_of[k], *caption)
+        if filled is not None:
+            scopes_of[k] = filled
+
+
 def _captioned(
     s: str, scopes: list[_Scope], scale: int, currency: str | None
 ) -> list[_Scope] | None:
@@ -1526,6 +1539,8 @@ class GroundingContext:
         "_approx",
         "_approx_rows",
         "_bounds",
+        "_caption_of",
+        "_defer",
         "_fast",
         "_figures",
         "_identifiers",
@@ -1557,6 +1572,9 @@ class GroundingContext:
         self._bounds: frozenset[tuple[int, tuple[int, int]]] | None = None
         self._parts: list[tuple[Fraction, str | None, str]] | None = None
         self._fast: Windows[_Whole] | None = None  # the fast path's windows (grounding._fast)
+        self._defer = False  # a huge context checked a piece at a time: no full index
+        # a piece of a context of several passages: the context's caption (_caption_scopes)
+        self._caption_of: tuple[tuple[int, str | None] | None] | None = None
 
     def _windows(self) -> Windows[_Whole] | None:
         """The fast path's windows while the full index is not built (once it is, it answers)."""
@@ -1631,6 +1649,8 @@ class GroundingContext:
         figure stands there."""
         windows = self._fast
         assert windows is not None  # the fast path's own helper
+        if self._caption_of is not None:
+            return self._caption_of[0]
 
         def read() -> tuple[int, str | None] | None:
             stated: set[tuple[int, str | None]] = set()
@@ -1642,6 +1662,19 @@ class GroundingContext:
             return next(iter(stated)) if len(stated) == 1 else None
 
         return windows.memo(("caption",), read)
+
+    def piece(self, texts: tuple[str, ...]) -> GroundingContext:
+        """A context of ``texts``, a piece of this one (:mod:`grounding._chunks`) whose figures
+        read the caption this context states (:func:`_caption_scopes`), if it has several
+        passages, read here without parsing them whole (:meth:`_fast_caption`)."""
+        piece = GroundingContext(texts)
+        if len(self.passages) > 1:
+            if self._caption_of is None:
+                if self._fast is None:
+                    self._fast = Windows(self.passages, self._whole)
+                self._caption_of = (self._fast_caption(),)
+            piece._caption_of = self._caption_of
+        return piece
 
     def fast_find(self, q: Quantity, written: str, meta: Meta | None = None) -> _Occ | None:
         """``q`` (written ``written`` in the answer, normalised) found as the context writes it,
@@ -1710,6 +1743,8 @@ class GroundingContext:
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
         index = self._index
+        if index is None and self._defer:
+            raise _Unbounded  # GroundingChecker._traces: checked a piece at a time instead
         if index is None:
             index = _Index(loose_percent=False)
             idents: set[str] = set()
@@ -1728,7 +1763,9 @@ class GroundingContext:
                 for i, sc in enumerate(scans)
             ]
             self._fast = None  # the full index answers from now on
-            if len(scans) > 1:
+            if self._caption_of is not None:
+                _apply_caption(scans, scopes_of, self._caption_of[0])
+            elif len(scans) > 1:
                 _caption_scopes(scans, scopes_of)
             for i, (sc, scopes) in enumerate(zip(scans, scopes_of, strict=True)):
                 self._index_passage(i, sc, scopes, index)
@@ -1997,6 +2034,20 @@ class GroundingContext:
                 return occs[k]
         return None
 
+    def rounded_value(self, tr: QuantityTrace) -> float:
+        """The value (scale applied) by which :meth:`rounded` ordered the context figure ``tr``
+        names, nearest the answer's (a bracketed figure stands there twice, signed and by its
+        magnitude); ``0.0`` when ``tr`` is no rounding of a figure of this context. Two pieces
+        of a context (:mod:`grounding._chunks`) that round a figure are ordered so."""
+        if self._approx is None or tr.source != "context" or tr.rule not in _ROUNDING_RULES:
+            return 0.0
+        values, _precs, _pct, occs, _money = self._approx
+        target = float(tr.quantity.value)
+        found = [
+            v for v, occ in zip(values, occs, strict=True) if occ[1:3] == (tr.passage, tr.span)
+        ]
+        return min(found, key=lambda v: abs(v - target)) if found else 0.0
+
     def _rounding_columns(
         self,
     ) -> tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]]:
@@ -2032,13 +2083,24 @@ class GroundingContext:
     def nearest_evidence(self, q: Quantity) -> str:
         """Describe the context quantity nearest to ``q`` (same dimension first, else same
         kind), for the evidence of an ``ungrounded_number`` finding."""
+        found = self.nearest(q)
+        return "the context contains no quantity of this kind" if found is None else found[1]
+
+    def nearest(
+        self, q: Quantity, origins: Sequence[tuple[int, int]] = ()
+    ) -> tuple[tuple[bool, float, float, bool], str] | None:
+        """The context quantity nearest to ``q`` (:meth:`nearest_evidence`): the order it takes
+        among candidates (of another dimension, its distance to ``q``, its value, whether a
+        figure scaled) and its description, or ``None`` (no quantity of its kind). ``origins``:
+        the passage and the offset of each passage in a larger context (a piece of it,
+        :mod:`grounding._chunks`), named in the description."""
         nearest = self._nearest_tables()
         table = nearest.get(("dim", q.kind, q.dimension))
         same = table is not None
         if table is None:
             table = nearest.get(("kind", q.kind, None))
         if table is None:
-            return "the context contains no quantity of this kind"
+            return None
         keys, positions = table
         value = q.base_value if same else q.value
         try:
@@ -2057,12 +2119,14 @@ class GroundingContext:
         else:
             figure, value, dim, occ = index.scaled[position - len(index.items)]
             c = _scaled_quantity(figure, value, dim)
-        where = f"passage {occ[1]}, characters {occ[2][0]}-{occ[2][1]}"
+        passage, offset = origins[occ[1]] if origins and occ[1] is not None else (occ[1], 0)
+        where = f"passage {passage}, characters {occ[2][0] + offset}-{occ[2][1] + offset}"
         cell = self.cell_of(c, occ[1]) if occ[1] is not None else None
         if cell is not None:
             row, column = cell
             where += f'; row "{row}"' + (f', column "{column}"' if column else "")
-        return f'nearest in the context: "{c.text}" = {c.describe()} ({where})'
+        order = (not same, abs(keys[best] - x), keys[best], position >= len(index.items))
+        return order, f'nearest in the context: "{c.text}" = {c.describe()} ({where})'
 
     def cell_of(self, q: Quantity, passage: int) -> tuple[str, str | None] | None:
         """The table cell context quantity ``q`` of ``passage`` stands in, as its row's label
@@ -2415,6 +2479,63 @@ def _readings(target: Target, q: Quantity, meta: Meta) -> Iterator[Target]:
             yield replace(target, mult=float(smaller), cells_only=True)
 
 
+class _Unbounded(Exception):  # noqa: N818 (a signal, not an error)
+    """The full index of a context checked a piece at a time was asked for
+    (:meth:`GroundingChecker._traces`)."""
+
+
+def _scope_spans(region: str) -> list[tuple[int, int]] | None:
+    """The spans of the scale statements' scopes of ``region`` (:func:`_scopes`), for
+    :func:`grounding._chunks.pieces`; ``None`` when its normalisation moves offsets."""
+    laid = read_layout(normalize(region))
+    if laid.segments:
+        return None
+    return [(x.start, x.end) for x in _scopes(laid.text, letter_runs(laid.text))]
+
+
+def _shifted_trace(tr: QuantityTrace, origins: Sequence[tuple[int, int]]) -> QuantityTrace:
+    """``tr`` traced in a piece of the context, its passage and span named as the context's."""
+    if tr.source != "context" or tr.passage is None or tr.span is None:
+        return tr
+    passage, offset = origins[tr.passage]
+    return replace(tr, passage=passage, span=(tr.span[0] + offset, tr.span[1] + offset))
+
+
+_ROUNDING_RULES = frozenset(("rounded", "bound", "approximation"))
+"""The rules of :meth:`GroundingContext.rounded` (by value, then in the context's order)."""
+
+_LOOKUP_ORDER: dict[str | None, int] = {
+    "as_written": 0,
+    "reworded": 0,
+    "share_in_words": 1,
+    "decade": 1,
+    "rescaled": 2,
+    "bound": 3,
+    "rounded": 3,
+    "approximation": 3,
+    "numeral": 4,
+}
+"""The order in which :meth:`GroundingChecker._lookup` tries its rules (roughly: a figure as
+written first, in any of the indexes), for :func:`_trace_rank`."""
+
+
+_AS_WRITTEN = (0, 0, 0, 0.0)
+"""The first rank of :func:`_trace_rank` (with no rounded value): as written in the context."""
+
+
+def _trace_rank(tr: QuantityTrace) -> tuple[int, int, int]:
+    """The order of a trace among the traces of one quantity in the pieces of a context
+    (:meth:`GroundingChecker._piecewise`): found by the lookup (by its rule, the context before
+    the question, the allowed numbers and the anchors), a constant of working, derived, none."""
+    if tr.source is None:
+        return (3, 0, 0)
+    if tr.source == "working":
+        return (1, 0, 0)
+    if tr.source == "derived":
+        return (2, 0, 0)
+    return (0, _LOOKUP_ORDER.get(tr.rule, 5), 0 if tr.source == "context" else 1)
+
+
 class GroundingChecker:
     """Everything about one case parsed once: call :meth:`check` for each answer.
 
@@ -2428,6 +2549,7 @@ class GroundingChecker:
         "_derived",
         "_derived_memo",
         "_evidence",
+        "_evidence_order",
         "_hint",
         "_indexes",
         "_markers",
@@ -2500,6 +2622,9 @@ class GroundingChecker:
         # Where each distinct quantity traces to: answers of one case repeat most quantities.
         self._memo: dict[tuple[str, str | None, Meta], _Hit | None] = {}
         self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
+        self._evidence_order: dict[
+            tuple[str, str | None, Fraction, Fraction], tuple[bool, float, float, bool]
+        ] = {}  # the order of the nearest figure kept, on a context checked a piece at a time
         self._derived_memo: dict[Target, Derivation | None] = {}
         self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
         # no passage with text: an answer that asserts anything has nothing to stand on
@@ -2520,7 +2645,7 @@ class GroundingChecker:
                 finding = _check_anchor(ca, canon, sc.words, cues)
                 if finding is not None:
                     findings.append(finding)
-        traces = self._trace(sc)
+        traces = self._traces(sc)
         for tr in traces:
             if tr.source is None:
                 findings.append(self._ungrounded(tr.quantity))
@@ -2577,6 +2702,87 @@ class GroundingChecker:
             findings=tuple(findings),
             quantities=traces,
         )
+
+    def _traces(self, sc: Scan) -> tuple[QuantityTrace, ...]:
+        """:meth:`_trace`, or on a context of at least :data:`grounding._chunks.BOUNDED_MIN_CHARS`
+        characters whose full index is not built, :meth:`_trace` without it (the fast path
+        only), and at the first figure that needs it, :meth:`_piecewise`."""
+        context = self.context
+        if context._index is not None or sum(map(len, context.passages)) < (
+            _chunks.BOUNDED_MIN_CHARS
+        ):
+            return self._trace(sc)
+        context._defer = True
+        try:
+            return self._trace(sc)
+        except _Unbounded:
+            return self._piecewise(sc)
+        finally:
+            context._defer = False
+
+    def _piece_checker(self, texts: tuple[str, ...]) -> GroundingChecker:
+        """A checker of this case on a piece of its context (:meth:`_piecewise`)."""
+        sub = GroundingChecker(
+            self.context.piece(texts), question=self._question or None, derived=self._derived
+        )
+        sub._pending = self._pending
+        sub._indexes = self._indexes
+        sub._shapes = self._shapes
+        return sub
+
+    def _piecewise(self, sc: Scan) -> tuple[QuantityTrace, ...]:
+        """The traces of ``sc`` on a huge context checked a piece at a time
+        (:mod:`grounding._chunks`): each piece parsed, traced and dropped; for each quantity
+        the first piece's trace of the earliest rule (:func:`_trace_rank`), a piece's passages
+        and offsets named as the context's; and the evidence of each quantity traced nowhere
+        (the nearest figure of every piece), kept for :meth:`_ungrounded`."""
+        own = {q.span for q in sc.quantities}
+        self._evidence_order.clear()  # the nearest figure of every piece, afresh
+        merged: dict[tuple[int, int], QuantityTrace] = {}
+        ranks: dict[tuple[int, int], tuple[int, int, int, float]] = {}
+        seen: dict[tuple[int, int], int] = {}  # an identifier's trace: in how many pieces
+        count = 0
+        for origins, texts in _chunks.pieces(self.context.passages, _scope_spans):
+            sub = self._piece_checker(texts)
+            count += 1
+            for tr in sub._trace(sc):
+                rank = (*_trace_rank(tr), sub.context.rounded_value(tr))
+                tr = _shifted_trace(tr, origins)
+                key = tr.quantity.span
+                seen[key] = seen.get(key, 0) + 1
+                known = ranks.get(key)
+                if known is None or rank < known:
+                    merged[key], ranks[key] = tr, rank
+            self._nearest_of(sub.context, merged.values(), origins)
+            del sub
+            if merged.keys() <= own and all(r == _AS_WRITTEN for r in ranks.values()):
+                break  # every figure as written in the context: no later piece comes first
+        out = [tr for key, tr in merged.items() if key in own or seen[key] == count]
+        out.sort(key=lambda t: t.quantity.span)
+        return tuple(out)
+
+    def _nearest_of(
+        self,
+        piece: GroundingContext,
+        traces: Iterable[QuantityTrace],
+        origins: Sequence[tuple[int, int]],
+    ) -> None:
+        """Keep in :attr:`_evidence` the nearest figure of ``piece`` to each quantity of
+        ``traces`` traced nowhere so far, where nearer than the nearest of earlier pieces."""
+        best = self._evidence_order
+        for tr in traces:
+            if tr.source is not None:
+                continue
+            q = tr.quantity
+            key = (q.kind, q.dimension, q.value, q.base_value)
+            found = piece.nearest(q, origins)
+            if found is None:
+                self._evidence.setdefault(key, "the context contains no quantity of this kind")
+                continue
+            known = best.get(key)
+            if known is None or found[0] < known:
+                best[key] = found[0]
+                self._evidence[key] = found[1]
 
     def _trace(self, sc: Scan) -> tuple[QuantityTrace, ...]:
         out: list[QuantityTrace] = []
