@@ -10,7 +10,8 @@ the field), once per process (:func:`lexicon`).
 The checks never write a word list of a language in code: they ask this module for a table
 (:func:`scales`, :func:`currencies`, :func:`months`, ...), merged over :data:`LANGUAGES` in
 that order, and build their expressions from it with :func:`alternation` (escaped, longest
-first). How to add a language or a phrasing: ``docs/lexicons.md``.
+first); the verdicts of ``_abstention`` are phrase patterns (``no {puedo|podemos} responder``),
+written out by :func:`phrase_pattern`. How to add a language or a phrasing: ``docs/lexicons.md``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hybridjudge._errors import InputError
 
@@ -55,6 +56,7 @@ __all__ = [
     "months",
     "period_ordinals",
     "periods",
+    "phrase_pattern",
     "scale_statement_words",
     "scales",
 ]
@@ -520,9 +522,40 @@ class AnswerPhrases(_Strict):
     remark_objects: tuple[str, ...] = ()
     """What a source has in a remark on it (``information``, ``details``, ``an overview``)."""
     weak_verdicts: tuple[str, ...] = ()
-    """(Languages written without spaces) a bare "I don't know", "I can't tell": a verdict
-    only after one of :attr:`conclusions` (``不知道``, ``わかりません``, ``알 수 없습니다``:
-    a space matches any spacing or none)."""
+    """Phrase patterns (:func:`phrase_pattern`) of a bare "I don't know", "I can't tell": a
+    verdict only when drawn as a conclusion, after one of :attr:`conclusions` (``..., so I
+    don't know.``); after a statement and "but" it is a disclaimer on that statement.
+    ``{i|we} {don't|do not} know``, ``no estoy segur{o|a}``, ``weiss ich[ {es|das}] nicht``,
+    ``不知道``, ``알 수 없습니다`` (in :data:`SUBSTRING_LANGUAGES` a space matches any spacing or
+    none). The ones that open with :attr:`unable` are written there and in
+    :attr:`unable_say`."""
+    strong_verdicts: tuple[str, ...] = ()
+    """Phrase patterns (:func:`phrase_pattern`) of a refusal of the whole question, a verdict
+    wherever it stands (``..., so I cannot answer this question.``: what the answer stated
+    before it was not the answer): ``{the|this|your} question {can't|cannot} be answered``,
+    ``no {puedo|podemos|se puede} {responder|contestar}``, ``(この質問には)答えられません``.
+    Tried in the order written; the question (:attr:`question_nouns`) and the source
+    (:attr:`tail_openers`) may follow one, and then the clause ends. A verdict counts only where
+    the answer holds a refusal marker (:attr:`Lexicon.refusals`): write the plain phrase there
+    too (``non posso rispondere``)."""
+    unable: tuple[str, ...] = ()
+    """Phrase patterns of the answerer saying they cannot, before a verb of :attr:`unable_answer`
+    (a strong verdict) or :attr:`unable_say` (a weak one): ``{i|we} {can't|cannot}``,
+    ``{i|we}{ am|'m} unable to``."""
+    unable_answer: tuple[str, ...] = ()
+    """Phrase patterns after :attr:`unable` that refuse the whole question (a strong verdict):
+    ``answer[ {this|that|it}]``, ``{provide|give} {a|the} answer`` (``I am unable to provide an
+    answer``)."""
+    unable_say: tuple[str, ...] = ()
+    """Phrase patterns after :attr:`unable` that make a bare verdict (a weak one, as
+    :attr:`weak_verdicts`): ``say[ for sure]``, ``know`` (``..., so I can't say.``)."""
+
+    @field_validator("weak_verdicts", "strong_verdicts", "unable", "unable_answer", "unable_say")
+    @classmethod
+    def _phrase_patterns(cls, patterns: tuple[str, ...]) -> tuple[str, ...]:
+        for p in patterns:
+            re.compile(phrase_pattern(p))  # a ValueError names the pattern and where it breaks
+        return patterns
 
 
 class Lexicon(_Strict):
@@ -957,3 +990,102 @@ def alternation(words: Iterable[str], *, space: str | None = None) -> str:
     if space is None:
         return "|".join(re.escape(w) for w in ordered)
     return "|".join(space.join(re.escape(p) for p in w.split(" ")) for w in ordered)
+
+
+_PHRASE_TOKEN = re.compile(r" +|\]\*|[{}\[\]|*]|[^ {}\[\]|*]+")
+"""The pieces of a phrase pattern (:func:`phrase_pattern`): blanks, the syntax (``{``, ``|``,
+``}``, ``[``, ``]``, ``]*``; a ``*`` elsewhere is an error), and text."""
+
+
+def phrase_pattern(text: str, *, substring: bool = False, trusted: bool = False) -> str:
+    """The regex source of a *phrase pattern*, the syntax of the verdict fields of
+    :class:`AnswerPhrases` (``docs/lexicons.md``, "Phrase patterns"):
+
+    - ``{a|b|c}``: one of the alternatives, tried in the order written (each a pattern itself:
+      ``{dar|{proporcionar|ofrecer} una}``);
+    - ``[x]``: ``x`` or nothing; ``[x]*``: ``x`` any number of times, or nothing. A space that
+      goes with an optional part is written inside it: ``answer[ {this|it}]``;
+    - a space: one blank or more (with ``substring``, for :data:`SUBSTRING_LANGUAGES`: any
+      blanks or none);
+    - anything else is text, matched as written (escaped).
+
+    ``no {puedo|se puede} {responder|dar una respuesta}`` gives
+    ``no\\s+(?:puedo|se\\s+puede)\\s+(?:responder|dar\\s+una\\s+respuesta)``.
+
+    ``trusted``: the pattern is not checked, only written out (about fifteen times as fast):
+    for the packaged lexicons, whose patterns the test suite checks, as :func:`lexicon` reads
+    them without validation. A malformed pattern then gives a wrong expression, not an error.
+
+    Raises:
+        ValueError: (not ``trusted``) a malformed pattern (an unclosed or stray bracket, a
+            ``|`` outside a choice, an empty alternative or pattern, a ``*`` not after ``]``),
+            saying where.
+    """
+    space = r"\s*" if substring else r"\s+"
+    if trusted:
+        if "  " in text:
+            text = re.sub(" +", " ", text)
+        return text.translate(_PHRASE_REGEX[substring]).replace(")?*", ")*")
+    return _parsed_phrase(text, space)
+
+
+_PHRASE_REGEX = {
+    substring: str.maketrans(
+        {
+            **{ch: "\\" + ch for ch in "()?+-^$\\.&~#\t\n\r\v\f"},
+            **{"{": "(?:", "}": ")", "[": "(?:", "]": ")?"},
+            " ": r"\s*" if substring else r"\s+",
+        }
+    )
+    for substring in (False, True)
+}
+""":func:`phrase_pattern` of a trusted pattern, a character at a time (its text escaped as
+:func:`re.escape` does; ``]*`` is ``)?*`` then, made ``)*``)."""
+
+
+def _parsed_phrase(text: str, space: str) -> str:
+    """:func:`phrase_pattern` of ``text``, checked (``ValueError``: where it breaks)."""
+    tokens = [(m.group(), m.start()) for m in _PHRASE_TOKEN.finditer(text)]
+    i = 0
+
+    def fail(why: str) -> ValueError:
+        where = tokens[i][1] if i < len(tokens) else len(text)
+        return ValueError(f"phrase pattern {text!r}: {why} at character {where + 1}")
+
+    def sequence(closers: tuple[str, ...]) -> str:
+        # The pieces up to one of ``closers`` (not consumed) or the end.
+        nonlocal i
+        out: list[str] = []
+        start = i
+        while i < len(tokens) and tokens[i][0] not in closers:
+            token = tokens[i][0]
+            i += 1
+            if token[0] == " ":
+                out.append(space)
+            elif token == "{":
+                options = [sequence(("|", "}"))]
+                while i < len(tokens) and tokens[i][0] == "|":
+                    i += 1
+                    options.append(sequence(("|", "}")))
+                if i >= len(tokens):
+                    raise fail("'{' is not closed")
+                i += 1
+                out.append(f"(?:{'|'.join(options)})")
+            elif token == "[":
+                body = sequence(("]", "]*"))
+                if i >= len(tokens):
+                    raise fail("'[' is not closed")
+                out.append(f"(?:{body}){'*' if tokens[i][0] == ']*' else '?'}")
+                i += 1
+            elif token in ("}", "]", "]*", "|", "*"):
+                i -= 1
+                raise fail(
+                    f"{token[0]!r} out of place" + (" (not after ']')" if token == "*" else "")
+                )
+            else:
+                out.append(re.escape(token))
+        if i == start:
+            raise fail("nothing written" if not text else "an empty alternative or group")
+        return "".join(out)
+
+    return sequence(())  # a valid expression: every piece is escaped text or a closed group

@@ -1,0 +1,150 @@
+"""The phrase-pattern syntax of the verdict fields of the lexicons (``_lexicon.phrase_pattern``,
+docs/lexicons.md "Phrase patterns"): the expressions it writes, what they match, and the
+malformed patterns a lexicon is refused for, naming the file and the field."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from hybridjudge.grounding._lexicon import (
+    LANGUAGES,
+    SUBSTRING_LANGUAGES,
+    LexiconError,
+    lexicon,
+    load_lexicon,
+    phrase_pattern,
+)
+
+VERDICT_FIELDS = ("weak_verdicts", "strong_verdicts", "unable", "unable_answer", "unable_say")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "regex"),
+    [
+        ("je ne sais pas", r"je\s+ne\s+sais\s+pas"),
+        ("can't", "can't"),  # an apostrophe is text
+        ("{a|b c}", r"(?:a|b\s+c)"),
+        ("answer[ {this|it}]", r"answer(?:\s+(?:this|it))?"),
+        ("sûr[e]", "sûr(?:e)?"),
+        ("kann[ {daher|also}]* nicht", r"kann(?:\s+(?:daher|also))*\s+nicht"),
+        ("{i|we}{ am|'m} unable to", r"(?:i|we)(?:\s+am|'m)\s+unable\s+to"),
+        (
+            "no {puedo|se puede} {responder|{dar|ofrecer} una respuesta}",
+            r"no\s+(?:puedo|se\s+puede)\s+(?:responder|(?:dar|ofrecer)\s+una\s+respuesta)",
+        ),
+        ("a  b", r"a\s+b"),  # a run of spaces is one space
+        ("n.a. (1+1)?", r"n\.a\.\s+\(1\+1\)\?"),  # everything else is escaped
+    ],
+)
+def test_the_expression_a_pattern_writes(pattern: str, regex: str) -> None:
+    assert phrase_pattern(pattern) == regex
+
+
+def test_a_space_is_any_spacing_or_none_in_the_substring_languages() -> None:
+    assert phrase_pattern("알 수 없습니다", substring=True) == r"알\s*수\s*없습니다"
+    assert re.fullmatch(phrase_pattern("알 수 없습니다", substring=True), "알수 없습니다")
+    assert not re.fullmatch(phrase_pattern("a b"), "ab")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "matches", "misses"),
+    [
+        (
+            "{the|this} question {can't|cannot} be answered",
+            ["the question can't be answered", "this  question\ncannot be answered"],
+            ["question cannot be answered", "the question can be answered"],
+        ),
+        (
+            "{kann ich|ich kann}[ {die|diese} frage][ {daher|leider}]* nicht beantworten",
+            [
+                "ich kann nicht beantworten",
+                "kann ich die frage daher leider nicht beantworten",
+                "ich kann leider leider nicht beantworten",
+            ],
+            ["ich kann frage nicht beantworten", "ich kann daherleider nicht beantworten"],
+        ),
+        (
+            "no[ lo] sé",
+            ["no sé", "no lo sé"],
+            ["nolo sé", "no lo  lo sé"],
+        ),
+    ],
+)
+def test_what_a_pattern_matches(pattern: str, matches: list[str], misses: list[str]) -> None:
+    compiled = re.compile(phrase_pattern(pattern))
+    assert [t for t in matches if not compiled.fullmatch(t)] == []
+    assert [t for t in misses if compiled.fullmatch(t)] == []
+
+
+def test_choices_are_tried_in_the_order_written() -> None:
+    # as an engine that tries branches one by one: the first that leads to a match wins
+    assert re.match(phrase_pattern("{a|ab}"), "ab").group() == "a"  # type: ignore[union-attr]
+    assert re.match(phrase_pattern("{ab|a}"), "ab").group() == "ab"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("", "nothing written"),
+        ("{a|b", "'{' is not closed"),
+        ("[a", "'[' is not closed"),
+        ("a}", "'}' out of place"),
+        ("a]", "']' out of place"),
+        ("a|b", "'|' out of place"),
+        ("[a|b]", "'|' out of place"),
+        ("{a|}", "an empty alternative"),
+        ("{}", "an empty alternative"),
+        ("x []", "an empty alternative"),
+        ("a*", "'*' out of place (not after ']')"),
+        ("{a}*", "'*' out of place"),
+    ],
+)
+def test_a_malformed_pattern_is_refused_saying_where(pattern: str, why: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(why)):
+        phrase_pattern(pattern)
+
+
+@pytest.mark.parametrize("field", VERDICT_FIELDS)
+def test_a_lexicon_with_a_malformed_pattern_is_refused_naming_the_file_and_the_field(
+    tmp_path: Path, field: str
+) -> None:
+    path = tmp_path / "it.json"
+    data = {"language": "it", "name": "Italian", "answers": {field: ["non {posso|possiamo"]}}
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(LexiconError) as info:
+        load_lexicon(path)
+    assert info.value.field == f"answers.{field}"
+    assert str(path) in str(info.value)
+    assert "'{' is not closed" in str(info.value)
+    assert "non {posso|possiamo" in str(info.value)
+
+
+def test_every_packaged_verdict_pattern_compiles_and_is_written_out_alike_when_trusted() -> None:
+    # _abstention writes the packaged patterns out unchecked (trusted): this is their check
+    count = 0
+    for language in LANGUAGES:
+        answers = lexicon(language).answers
+        substring = language in SUBSTRING_LANGUAGES
+        for field in VERDICT_FIELDS:
+            for pattern in getattr(answers, field, ()) if answers else ():
+                checked = phrase_pattern(pattern, substring=substring)
+                re.compile(checked)
+                assert phrase_pattern(pattern, substring=substring, trusted=True) == checked
+                count += 1
+    assert count >= 30
+
+
+@pytest.mark.parametrize("substring", [False, True])
+def test_a_trusted_pattern_is_written_out_as_a_checked_one(substring: bool) -> None:
+    for pattern in (
+        "a.b (c)? d+e-f ^$ & ~ # \\ x",
+        "{i|we}{ am|'m} [not ]able to[ {say|tell}]*",
+        "[[{この|その}]質問{に|には} ][お]{答え|回答}",
+        "a   b",
+    ):
+        expected = phrase_pattern(pattern, substring=substring)
+        assert phrase_pattern(pattern, substring=substring, trusted=True) == expected
