@@ -100,3 +100,23 @@ def test_table_cell_by_hand(text: str, at: str, expected: tuple[str, str | None]
     assert found is not None
     (r0, r1), heading = found
     assert (text[r0:r1], text[heading[0] : heading[1]] if heading else None) == expected
+
+
+def test_the_nearest_figure_is_nearest_by_ratio_not_an_unscaled_reading() -> None:
+    # $3,700 million against the table in millions: by ratio the nearest dollar figure is
+    # $14,020 million (3.79 times), not the unscaled reading "$16,525" = $16,525 (by difference
+    # 3.7e9 away against 10.3e9)
+    evidence = _evidence(PIPE, "Services brought in $3,700 million.")
+    assert evidence.startswith('nearest in the context: "$14,020" = 14020000000 usd')
+    assert evidence.endswith('row "Products", column "2018")')
+
+
+def test_distance_by_hand() -> None:
+    from math import log
+
+    from hybridjudge.grounding._check import _distance
+
+    assert _distance(16525.0, 3.7e9) == (False, log(3.7e9 / 16525.0))
+    assert _distance(-5.0, -10.0) == (False, log(2.0))
+    assert _distance(-5.0, 10.0) == (True, 15.0)  # signs differ: after every same-sign figure
+    assert _distance(0.0, 10.0) == (True, 10.0)

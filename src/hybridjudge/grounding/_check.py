@@ -1271,6 +1271,16 @@ def _nearest_tables(
     return out
 
 
+def _distance(a: float, x: float) -> tuple[bool, float]:
+    """How far context figure ``a`` lies from the answer's ``x``, for the nearest-figure
+    evidence: by ratio when both have one sign (``$14,020 million`` is nearer ``$3,700
+    million`` than the unscaled reading ``$16,525`` of a cell under "(in millions)"), else by
+    difference, after every figure of the same sign."""
+    if a and x and (a > 0) == (x > 0) and math.isfinite(a) and math.isfinite(x):
+        return False, abs(math.log(a / x))
+    return True, abs(a - x)
+
+
 def _tolerance(half: float) -> float:
     """``half`` a unit of the last digit written, widened by what float arithmetic may lose:
     how far a figure may lie from a value it rounds to."""
@@ -2088,7 +2098,7 @@ class GroundingContext:
 
     def nearest(
         self, q: Quantity, origins: Sequence[tuple[int, int]] = ()
-    ) -> tuple[tuple[bool, float, float, bool], str] | None:
+    ) -> tuple[tuple[bool, tuple[bool, float], float, bool], str] | None:
         """The context quantity nearest to ``q`` (:meth:`nearest_evidence`): the order it takes
         among candidates (of another dimension, its distance to ``q``, its value, whether a
         figure scaled) and its description, or ``None`` (no quantity of its kind). ``origins``:
@@ -2109,7 +2119,7 @@ class GroundingContext:
             x = math.inf if value > 0 else -math.inf
         k = bisect_right(keys, x)
         best = min(
-            (j for j in (k - 1, k) if 0 <= j < len(keys)), key=lambda j: (abs(keys[j] - x), j)
+            (j for j in (k - 1, k) if 0 <= j < len(keys)), key=lambda j: (_distance(keys[j], x), j)
         )
         best = bisect_left(keys, keys[best])  # the first occurrence of that value
         index = self._idx()
@@ -2125,7 +2135,7 @@ class GroundingContext:
         if cell is not None:
             row, column = cell
             where += f'; row "{row}"' + (f', column "{column}"' if column else "")
-        order = (not same, abs(keys[best] - x), keys[best], position >= len(index.items))
+        order = (not same, _distance(keys[best], x), keys[best], position >= len(index.items))
         return order, f'nearest in the context: "{c.text}" = {c.describe()} ({where})'
 
     def cell_of(self, q: Quantity, passage: int) -> tuple[str, str | None] | None:
@@ -2623,7 +2633,7 @@ class GroundingChecker:
         self._memo: dict[tuple[str, str | None, Meta], _Hit | None] = {}
         self._evidence: dict[tuple[str, str | None, Fraction, Fraction], str] = {}
         self._evidence_order: dict[
-            tuple[str, str | None, Fraction, Fraction], tuple[bool, float, float, bool]
+            tuple[str, str | None, Fraction, Fraction], tuple[bool, tuple[bool, float], float, bool]
         ] = {}  # the order of the nearest figure kept, on a context checked a piece at a time
         self._derived_memo: dict[Target, Derivation | None] = {}
         self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
