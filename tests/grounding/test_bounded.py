@@ -75,6 +75,24 @@ def _summary(answer: str, context: str | list[str]) -> tuple[object, ...]:
     )
 
 
+def _assert_bounded_as_full(
+    answers: list[tuple[str, str | None]],
+    context: str | list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each answer checked piece by piece reports what the full index reports, and its first
+    figure is traced to ``source`` (``None``: not traced)."""
+    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 10**12)
+    full = [_summary(answer, context) for answer, _source in answers]
+    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 1_000)
+    bounded = [_summary(answer, context) for answer, _source in answers]
+    for (answer, source), f, b in zip(answers, full, bounded, strict=True):
+        assert b == f, answer
+        traces = f[1]
+        assert isinstance(traces, tuple)
+        assert traces[0][1] == source, (answer, traces)
+
+
 @pytest.fixture
 def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_chunks, "PIECE_CHARS", 8_000)
@@ -98,15 +116,7 @@ def test_bounded_traces_as_the_full_index(
 ) -> None:
     text, tables = _context(200, blank=blank)
     answers = _answers(tables)
-    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 10**12)
-    full = [_summary(answer, text) for answer, _source in answers]
-    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 1_000)
-    bounded = [_summary(answer, text) for answer, _source in answers]
-    for (answer, source), f, b in zip(answers, full, bounded, strict=True):
-        assert b == f, answer
-        traces = f[1]
-        assert isinstance(traces, tuple)
-        assert traces[0][1] == source, (answer, traces)
+    _assert_bounded_as_full(answers, text, monkeypatch)
 
 
 def test_bounded_several_passages(small_pieces: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,15 +124,7 @@ def test_bounded_several_passages(small_pieces: None, monkeypatch: pytest.Monkey
     text, tables = _context(120, seed=5)
     passages = re.split(r"(?<=\n\n)(?=Page )", text)
     answers = _answers(tables)
-    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 10**12)
-    full = [_summary(answer, passages) for answer, _source in answers]
-    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 1_000)
-    bounded = [_summary(answer, passages) for answer, _source in answers]
-    for (answer, source), f, b in zip(answers, full, bounded, strict=True):
-        assert b == f, answer
-        traces = f[1]
-        assert isinstance(traces, tuple)
-        assert traces[0][1] == source, (answer, traces)
+    _assert_bounded_as_full(answers, passages, monkeypatch)
 
 
 def test_bounded_caption_of_another_passage(
@@ -141,15 +143,7 @@ def test_bounded_caption_of_another_passage(
         (f"Cost of sales was ${cost19:,.1f} in 2019.", "context"),
         ("Revenue was $987,654.3 million in 2019.", None),
     ]
-    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 10**12)
-    full = [_summary(answer, passages) for answer, _source in answers]
-    monkeypatch.setattr(_chunks, "BOUNDED_MIN_CHARS", 1_000)
-    bounded = [_summary(answer, passages) for answer, _source in answers]
-    for (answer, source), f, b in zip(answers, full, bounded, strict=True):
-        assert b == f, answer
-        traces = f[1]
-        assert isinstance(traces, tuple)
-        assert traces[0][1] == source, (answer, traces)
+    _assert_bounded_as_full(answers, passages, monkeypatch)
 
 
 def test_piecewise_stops_when_every_figure_is_as_written(
