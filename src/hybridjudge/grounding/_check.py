@@ -930,8 +930,7 @@ def _column_at(s: str, a: int, markdown: bool) -> int:
     :func:`_is_markdown`), counted as :meth:`GroundingContext._add_passage` counts it (cell
     separators after the row's label start); ``-1`` outside a table row."""
     line_start = s.rfind("\n", 0, a) + 1
-    line_end = s.find("\n", a)
-    label = _row_label(s, line_start, len(s) if line_end < 0 else line_end, markdown)
+    label = _row_label(s, line_start, _line_end(s, a), markdown)
     if label is None:
         return -1
     return s.count("|", label[0], a) + s.count("\t", label[0], a)
@@ -948,13 +947,13 @@ def table_cell(
     page's does, names no column); ``None`` when no row does. ``None`` when ``a`` is in no
     table row, in a row's label cell, or in a header row (the first of several rows:
     ``Segment | 2019 | 2018``)."""
+    column = _column_at(s, a, markdown)
+    if column <= 0:  # no table row, or the row's label cell
+        return None
     line_start = s.rfind("\n", 0, a) + 1
     line_end = _line_end(s, a)
     label = _row_label(s, line_start, line_end, markdown)
-    if label is None:
-        return None
-    column = s.count("|", label[0], a) + s.count("\t", label[0], a)
-    if column == 0:
+    if label is None:  # pragma: no cover - _column_at found it
         return None
     row = _cell_span(s, label[0], label[1].start() if label[1] else line_end)
     if row is None:
@@ -1030,8 +1029,7 @@ def _header_columns(
     while k < len(found):
         start = found[k][0]
         line_start = s.rfind("\n", 0, start) + 1
-        line_end = s.find("\n", start)
-        line_end = len(s) if line_end < 0 else line_end
+        line_end = _line_end(s, start)
         j = k + 1
         while j < len(found) and found[j][0] < line_end:
             j += 1
@@ -2748,7 +2746,7 @@ class GroundingChecker:
         (the nearest figure of every piece), kept for :meth:`_ungrounded`."""
         own = {q.span for q in sc.quantities}
         self._evidence_order.clear()  # the nearest figure of every piece, afresh
-        merged: dict[tuple[int, int], QuantityTrace] = {}
+        best: dict[tuple[int, int], QuantityTrace] = {}
         ranks: dict[tuple[int, int], tuple[int, int, int, float]] = {}
         seen: dict[tuple[int, int], int] = {}  # an identifier's trace: in how many pieces
         count = 0
@@ -2762,12 +2760,12 @@ class GroundingChecker:
                 seen[key] = seen.get(key, 0) + 1
                 known = ranks.get(key)
                 if known is None or rank < known:
-                    merged[key], ranks[key] = tr, rank
-            self._nearest_of(sub.context, merged.values(), origins)
+                    best[key], ranks[key] = tr, rank
+            self._nearest_of(sub.context, best.values(), origins)
             del sub
-            if merged.keys() <= own and all(r == _AS_WRITTEN for r in ranks.values()):
+            if best.keys() <= own and all(r == _AS_WRITTEN for r in ranks.values()):
                 break  # every figure as written in the context: no later piece comes first
-        out = [tr for key, tr in merged.items() if key in own or seen[key] == count]
+        out = [tr for key, tr in best.items() if key in own or seen[key] == count]
         out.sort(key=lambda t: t.quantity.span)
         return tuple(out)
 
