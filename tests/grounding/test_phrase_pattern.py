@@ -123,28 +123,13 @@ def test_a_lexicon_with_a_malformed_pattern_is_refused_naming_the_file_and_the_f
     assert "non {posso|possiamo" in str(info.value)
 
 
-def test_every_packaged_verdict_pattern_compiles_and_is_written_out_alike_when_trusted() -> None:
-    # _abstention writes the packaged patterns out unchecked (trusted): this is their check
+def test_every_packaged_verdict_pattern_compiles() -> None:
     count = 0
     for language in LANGUAGES:
         answers = lexicon(language).answers
         substring = language in SUBSTRING_LANGUAGES
         for field in VERDICT_FIELDS:
             for pattern in getattr(answers, field, ()) if answers else ():
-                checked = phrase_pattern(pattern, substring=substring)
-                re.compile(checked)
-                assert phrase_pattern(pattern, substring=substring, trusted=True) == checked
+                re.compile(phrase_pattern(pattern, substring=substring))
                 count += 1
     assert count >= 30
-
-
-@pytest.mark.parametrize("substring", [False, True])
-def test_a_trusted_pattern_is_written_out_as_a_checked_one(substring: bool) -> None:
-    for pattern in (
-        "a.b (c)? d+e-f ^$ & ~ # \\ x",
-        "{i|we}{ am|'m} [not ]able to[ {say|tell}]*",
-        "[[{この|その}]質問{に|には} ][お]{答え|回答}",
-        "a   b",
-    ):
-        expected = phrase_pattern(pattern, substring=substring)
-        assert phrase_pattern(pattern, substring=substring, trusted=True) == expected

@@ -553,12 +553,9 @@ def _says_something(text: str) -> bool:
 
 def _verdicts(field: str, languages: Sequence[str]) -> str:
     """The phrase patterns of ``answers.<field>`` over ``languages`` as one alternation, in the
-    order written (the languages' in :data:`LANGUAGES` order); empty when none writes one. The
-    packaged patterns are not checked here (the test suite does, as for the lexicons' schema)."""
+    order written (the languages' in :data:`LANGUAGES` order); empty when none writes one."""
     substring = all(lang in SUBSTRING_LANGUAGES for lang in languages)
-    return "|".join(
-        phrase_pattern(p, substring=substring, trusted=True) for p in _words(field, languages)
-    )
+    return "|".join(phrase_pattern(p, substring=substring) for p in _words(field, languages))
 
 
 def _unable(field: str) -> list[str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -890,28 +890,20 @@ def currency_of(kinds: tuple[str, ...] = ("signs", "codes", "names")) -> dict[st
 def scale_statement_words() -> ScaleStatementWords:
     """The words of scale statements over every lexicon, each field merged in order."""
     return ScaleStatementWords.model_construct(
-        None, **_merged_group(ScaleStatementWords, lambda lex: lex.scale_statement)
+        None, **_merged_group(ScaleStatementWords, "scale_statement")
     )
 
 
 @functools.cache
 def derivation_words() -> DerivationWords:
     """The words of derived figures over every lexicon, each field merged in order."""
-    return DerivationWords.model_construct(
-        None, **_merged_group(DerivationWords, lambda lex: lex.derivation)
-    )
+    return DerivationWords.model_construct(None, **_merged_group(DerivationWords, "derivation"))
 
 
-def _merged_group(
-    model: type[_Strict], group: Callable[[Lexicon], _Strict | None]
-) -> dict[str, tuple[str, ...]]:
-    """Each word field of ``model`` merged over :data:`LANGUAGES` (the ``group`` of each
-    lexicon), in order, each word once."""
-    groups = [g for g in (group(lexicon(lang)) for lang in LANGUAGES) if g is not None]
-    return {
-        name: tuple(dict.fromkeys(w for g in groups for w in getattr(g, name)))
-        for name in model.model_fields
-    }
+def _merged_group(model: type[_Strict], group: str) -> dict[str, tuple[str, ...]]:
+    """Each word field of ``model``, the lexicon's nested field ``group``, merged over
+    :data:`LANGUAGES` (:func:`merged`)."""
+    return {name: merged(f"{group}.{name}") for name in model.model_fields}
 
 
 @functools.cache
@@ -945,13 +937,8 @@ def grouped(
     group: GroupName, field: str, languages: tuple[str, ...] = LANGUAGES
 ) -> tuple[str, ...]:
     """The words of a list field of a group (``figure_context``, ``count_nouns``) over
-    ``languages``, in order, each once."""
-    out: dict[str, None] = {}
-    for lang in languages:
-        words = getattr(lexicon(lang), group)
-        if words is not None:
-            out.update(dict.fromkeys(getattr(words, field)))
-    return tuple(out)
+    ``languages``, in order, each once (:func:`merged` of ``group.field``)."""
+    return merged(f"{group}.{field}", languages)
 
 
 @functools.cache
@@ -997,7 +984,7 @@ _PHRASE_TOKEN = re.compile(r" +|\]\*|[{}\[\]|*]|[^ {}\[\]|*]+")
 ``}``, ``[``, ``]``, ``]*``; a ``*`` elsewhere is an error), and text."""
 
 
-def phrase_pattern(text: str, *, substring: bool = False, trusted: bool = False) -> str:
+def phrase_pattern(text: str, *, substring: bool = False) -> str:
     """The regex source of a *phrase pattern*, the syntax of the verdict fields of
     :class:`AnswerPhrases` (``docs/lexicons.md``, "Phrase patterns"):
 
@@ -1012,35 +999,12 @@ def phrase_pattern(text: str, *, substring: bool = False, trusted: bool = False)
     ``no {puedo|se puede} {responder|dar una respuesta}`` gives
     ``no\\s+(?:puedo|se\\s+puede)\\s+(?:responder|dar\\s+una\\s+respuesta)``.
 
-    ``trusted``: the pattern is not checked, only written out (about fifteen times as fast):
-    for the packaged lexicons, whose patterns the test suite checks, as :func:`lexicon` reads
-    them without validation. A malformed pattern then gives a wrong expression, not an error.
-
     Raises:
-        ValueError: (not ``trusted``) a malformed pattern (an unclosed or stray bracket, a
+        ValueError: a malformed pattern (an unclosed or stray bracket, a
             ``|`` outside a choice, an empty alternative or pattern, a ``*`` not after ``]``),
             saying where.
     """
-    space = r"\s*" if substring else r"\s+"
-    if trusted:
-        if "  " in text:
-            text = re.sub(" +", " ", text)
-        return text.translate(_PHRASE_REGEX[substring]).replace(")?*", ")*")
-    return _parsed_phrase(text, space)
-
-
-_PHRASE_REGEX = {
-    substring: str.maketrans(
-        {
-            **{ch: "\\" + ch for ch in "()?+-^$\\.&~#\t\n\r\v\f"},
-            **{"{": "(?:", "}": ")", "[": "(?:", "]": ")?"},
-            " ": r"\s*" if substring else r"\s+",
-        }
-    )
-    for substring in (False, True)
-}
-""":func:`phrase_pattern` of a trusted pattern, a character at a time (its text escaped as
-:func:`re.escape` does; ``]*`` is ``)?*`` then, made ``)*``)."""
+    return _parsed_phrase(text, r"\s*" if substring else r"\s+")
 
 
 def _parsed_phrase(text: str, space: str) -> str:
