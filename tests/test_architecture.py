@@ -50,6 +50,7 @@ UTILITIES: frozenset[str] = frozenset(
         "_lazy",  # a package's names imported on first use (PEP 562)
         "_limits",  # the bounds on bytes read per file, record and field
         "_sinks",  # clean text for the terminal, Markdown and CSV
+        "_text",  # the one sentence splitter, fold, word lists (data/words.json), tolerance
     }
 )
 """Top-level private modules every package may import; they import only each other."""

@@ -27,9 +27,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hybridjudge._text import sentence_spans
 from hybridjudge.corpus import Case, Corpus, load_corpus
 from hybridjudge.mutations import CONTEXT_MUTATORS, MUTATORS, MutationRefused
-from hybridjudge.mutations._text import anchor_spans, digit_tokens, sentence_spans
+from hybridjudge.mutations._text import anchor_spans, digit_tokens
 from hybridjudge.study import Blame, blame_answer
 
 OPENGATE = Path(__file__).resolve().parents[2] / "corpus" / "opengate"
@@ -52,8 +53,10 @@ class Constructed:
 
 
 def _changed_sentences(base: str, mutant: str) -> tuple[str, ...]:
-    before = Counter(base[s:e] for s, e in sentence_spans(base))
-    return tuple(mutant[s:e] for s, e in sentence_spans(mutant) if before[mutant[s:e]] == 0)
+    before = Counter(base[s:e] for s, e in sentence_spans(base, "whole"))
+    return tuple(
+        mutant[s:e] for s, e in sentence_spans(mutant, "whole") if before[mutant[s:e]] == 0
+    )
 
 
 def _lost_contexts(
@@ -77,7 +80,7 @@ def _naming_lost(answer: str, case: Case, context: tuple[str, ...]) -> tuple[str
     lost = [a for a in case.anchors if anchor_spans(whole, a) and not anchor_spans(now, a)]
     return tuple(
         answer[s:e]
-        for s, e in sentence_spans(answer)
+        for s, e in sentence_spans(answer, "whole")
         if any(anchor_spans(answer[s:e], a) for a in lost)
     )
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from hybridjudge._anchor import Anchor
 from hybridjudge._errors import CaseFileError, ConfigError
 from hybridjudge._limits import ReadLimits
+from hybridjudge._text import word_list
 from hybridjudge.corpus._formats import InputRecord, read_cases
 from hybridjudge.corpus._io import write_jsonl_models
 from hybridjudge.corpus._labels import clean_of
@@ -118,51 +119,7 @@ class ImportReport(BaseModel):
 
 _ENTITY = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|the|de|van|von|and|for)?\s*[A-Z][\w'’&.-]*)*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)$")
-_STOP = frozenset(
-    [
-        "A",
-        "An",
-        "And",
-        "As",
-        "At",
-        "But",
-        "By",
-        "For",
-        "From",
-        "He",
-        "Her",
-        "His",
-        "I",
-        "If",
-        "In",
-        "It",
-        "Its",
-        "No",
-        "Not",
-        "Of",
-        "On",
-        "Or",
-        "She",
-        "So",
-        "The",
-        "Their",
-        "There",
-        "These",
-        "They",
-        "This",
-        "Those",
-        "To",
-        "We",
-        "What",
-        "When",
-        "Where",
-        "Which",
-        "Who",
-        "Why",
-        "Yes",
-        "You",
-    ]
-)
+_STOP = word_list("entity_function_words")
 _SENTENCE_END = re.compile(r"(?<=[a-z]{2}[.!?])\s+")
 
 

@@ -35,6 +35,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
+from hybridjudge._text import rounding_tolerance
 from hybridjudge.grounding import _chunks, _fast
 from hybridjudge.grounding._abstention import compile_markers
 from hybridjudge.grounding._anchors import (
@@ -1279,12 +1280,6 @@ def _distance(a: float, x: float) -> tuple[bool, float]:
     return True, abs(a - x)
 
 
-def _tolerance(half: float) -> float:
-    """``half`` a unit of the last digit written, widened by what float arithmetic may lose:
-    how far a figure may lie from a value it rounds to."""
-    return half * (1 + 1e-9) + 1e-12
-
-
 def _precision(meta: Meta) -> float:
     """One unit of the last digit written, scale word applied (``16.5 billion``: 1e8)."""
     mult, decimals, _sig, _flags = meta
@@ -2000,7 +1995,7 @@ class GroundingContext:
         if not q.value:
             return None
         factor = float(q.base_value / q.value)  # the unit's size in its base: positive
-        tol = _tolerance(half)
+        tol = rounding_tolerance(half)
         lo, hi = (middle - tol) * factor, (middle + tol) * factor
         bounds = self._bound_spans() if bound else frozenset()
         for c, occ in self._idx().items:
@@ -2029,7 +2024,7 @@ class GroundingContext:
         answer's), a figure whose currency is known only in one of them (``$16.5 billion`` is
         not ``16,525`` under ``€ million``)."""
         values, precs, pct_ok, occs, money = self._rounding_columns()
-        tol = _tolerance(half)
+        tol = rounding_tolerance(half)
         lo = bisect_left(values, value - tol)
         hi = bisect_right(values, value + tol)
         for k in range(lo, hi):
@@ -2382,7 +2377,7 @@ def _near_mantissa(index: _Index, value: float, half: float, precise: bool = Fal
         )
         column = index.mantissa_column = ([v for v, _ in ordered], [e for _, e in ordered])
     values, entries = column
-    tol = _tolerance(half)
+    tol = rounding_tolerance(half)
     for k in range(bisect_left(values, value - tol), bisect_right(values, value + tol)):
         occ, decimals = entries[k]
         if not precise or 10.0**-decimals <= 2 * tol:
@@ -2998,7 +2993,9 @@ class GroundingChecker:
         if q.kind != "number" or q.unit == "%" or q.value <= 0 or q.range_role is not None:
             return None
         approx = _approximation(q, meta)
-        half = (approx[1] if approx is not None else _precision(meta) / 2) * (1 + 1e-9)
+        half = rounding_tolerance(
+            approx[1] if approx is not None else _precision(meta) / 2, floor=0.0
+        )
         for part, dimension, how in self.context.parts_of_wholes():
             if dimension == q.dimension and abs(float(part - q.value)) <= half:
                 return f"{q.text} = {how}: a share of a whole"
@@ -3041,7 +3038,7 @@ class GroundingChecker:
         if said is None:
             return None
         (family, length), _end = said
-        half = _precision(meta) / 2 * (1 + 1e-9)
+        half = rounding_tolerance(_precision(meta) / 2, floor=0.0)
         for scanned, _scopes in self.context._parsed_passages():
             text = scanned.norm.text
             for cq, (_a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
@@ -3362,7 +3359,7 @@ def _from_shown_working(
     start, values = found
     result = float(q.value)
     mult = float(meta[0])
-    tol = _tolerance(_precision(meta) / 2)
+    tol = rounding_tolerance(_precision(meta) / 2)
     # the working in the result's units, or without its scale word (then a zero result is
     # compared scaled only: "3.4 - 3.3 = 0.0 million" is 100,000 off, not 0.1)
     as_written = result != 0.0 or mult == 1.0

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
+from hybridjudge._text import fold
 from hybridjudge.grounding._lexicon import (
     LANGUAGES,
     NumberWords,
@@ -247,10 +248,6 @@ other expressions of this module: ``hybridjudge check`` on an English case never
 _KEY = re.compile(r"[\s-]+")
 
 
-def _fold(word: str) -> str:
-    return unicodedata.normalize("NFKC", word).casefold()
-
-
 def _strip_accents(word: str) -> str:
     return "".join(
         c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c)
@@ -392,7 +389,7 @@ def _dutch() -> dict[str, int]:
 
 
 FOREIGN_SCALES: dict[str, int] = {
-    _fold(w): scales()[w] for lang in _FOREIGN_LANGUAGES for w in _numbers(lang).scales
+    fold(w, None): scales()[w] for lang in _FOREIGN_LANGUAGES for w in _numbers(lang).scales
 }
 """Scale words above the thousands (``deux millions``, ``drei Millionen``, ``dos millones``; and
 after a figure, ``8,7 milioni``, ``3,2 milhões``, ``1,5 miljard``: Portuguese ``bilhão`` is
@@ -403,7 +400,7 @@ def _phrases() -> dict[str, int]:
     out: dict[str, int] = {}
     for table in (_french(), _german(), _spanish(), _italian(), _portuguese(), _dutch()):
         for w, v in table.items():
-            out[_KEY.sub(" ", _fold(w))] = v
+            out[_KEY.sub(" ", fold(w, None))] = v
             out[_KEY.sub(" ", _strip_accents(w))] = v
     for w, v in FOREIGN_SCALES.items():
         out[w] = v
@@ -416,7 +413,7 @@ FOREIGN_WORDS: dict[str, int] = _phrases()
 spaces interchangeable)."""
 
 FOREIGN_AMBIGUOUS = frozenset(
-    _fold(w) for lang in _FOREIGN_LANGUAGES for w in _numbers(lang).ambiguous
+    fold(w, None) for lang in _FOREIGN_LANGUAGES for w in _numbers(lang).ambiguous
 )
 """Words that are also common words of English or articles of their own language: read as a
 number only with a unit after them (``un jour``, ``once días``)."""

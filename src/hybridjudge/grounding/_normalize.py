@@ -25,40 +25,11 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from hybridjudge._text import TYPOGRAPHY, fold
 from hybridjudge.grounding._lexicon import alternation, currencies, merged
 from hybridjudge.grounding._patterns import lazy
 
 __all__ = ["NormalizedText", "continental_reading", "letter_runs", "normalize", "normalize_plain"]
-
-# Folded after NFKC + casefold; every entry maps one character to one character so the fast path
-# keeps offsets aligned.
-_FOLD = str.maketrans(
-    {
-        "\u2010": "-",  # hyphen
-        "\u2011": "-",  # non-breaking hyphen
-        "\u2012": "-",  # figure dash
-        "\u2013": "-",  # en dash
-        "\u2014": "-",  # em dash
-        "\u2015": "-",  # horizontal bar
-        "\u2212": "-",  # minus sign
-        "\ufe63": "-",  # small hyphen-minus
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201b": "'",
-        "\u02bc": "'",
-        "\u2032": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u2044": "/",  # fraction slash
-        "\u2215": "/",  # division slash
-        "\u00b5": "\u03bc",  # micro sign -> Greek mu (NFKC does this too; kept for clarity)
-        "\u200b": " ",  # zero-width space
-        "\u2060": " ",  # word joiner
-        "\ufeff": " ",  # byte-order mark
-    }
-)
-_PRIVATE_USE = {chr(c): " " for c in range(0xE000, 0xF900)}
-_FOLD.update({ord(k): v for k, v in _PRIVATE_USE.items()})
 
 _PRE: dict[str, str] = {
     "\u2018": "'",
@@ -79,7 +50,7 @@ _PRE: dict[str, str] = {
     "\u2007": " ",
     "\u200a": " ",
 }
-"""One-to-one folds applied before the ASCII check (each agrees with NFKC + :data:`_FOLD`)."""
+"""One-to-one folds applied before the ASCII check (each agrees with NFKC + ``TYPOGRAPHY``)."""
 _BEYOND_PRE = re.compile("[^\x00-\x7f" + "".join(_PRE) + "]")
 
 _VULGAR = {
@@ -111,7 +82,7 @@ def _fold_cluster(cluster: str) -> str:
     frac = _VULGAR.get(cluster)
     if frac is not None:
         return " " + frac
-    return unicodedata.normalize("NFKC", cluster).casefold().translate(_FOLD)
+    return fold(cluster, TYPOGRAPHY)
 
 
 @dataclass(slots=True)
@@ -883,7 +854,7 @@ def _normalize(text: str) -> NormalizedText:
             npos += len(chunk)
             continue
         if _VULGAR_RE.search(chunk) is None:
-            folded = unicodedata.normalize("NFKC", chunk).casefold().translate(_FOLD)
+            folded = fold(chunk, TYPOGRAPHY)
             if len(folded) == len(chunk):
                 parts.append(folded)
                 segments.append((npos, ostart, len(chunk)))

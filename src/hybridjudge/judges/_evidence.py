@@ -19,10 +19,9 @@ about a claim against the whole context, it never answered "contradicted").
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
-from hybridjudge.judges._pure import split_sentences
+from hybridjudge._text import QUOTES, fold, split_sentences, word_list
 
 __all__ = [
     "MAX_QUOTE_CHARS",
@@ -43,32 +42,13 @@ MAX_QUOTE_CHARS = 200
 
 _GLUED = re.compile(r"(?<=[a-z0-9)\]][.!?])(?=[A-Z])")
 _WORD = re.compile(r"\w+", re.UNICODE)
-_FOLD = str.maketrans(
-    {
-        "’": "'",
-        "‘": "'",
-        "“": '"',
-        "”": '"',
-        "–": "-",
-        "—": "-",
-        "\u00a0": " ",
-    }
-)
-_STOP = frozenset(
-    """a an the and or but if of to in on at by for with from as is are was were be been being
-    it its this that these those there here you your we our they their he she his her i me my
-    do does did done not no nor so than then too very can could may might must shall should will
-    would have has had having about into over under up down out off again also just only such
-    what which who whom whose when where why how all any both each few more most other some own
-    same s t don now""".split()  # noqa: SIM905 (a word list reads better as text)
-)
+_STOP = word_list("evidence_stop_words")
 _MIN_QUOTE_OVERLAP = 0.8
 
 
 def normalise(text: str) -> str:
     """Lower case, NFKC, typographic quotes and dashes folded, whitespace collapsed."""
-    folded = unicodedata.normalize("NFKC", text).translate(_FOLD).casefold()
-    return " ".join(folded.split())
+    return " ".join(fold(text, QUOTES).split())
 
 
 def _words(text: str) -> list[str]:
@@ -91,7 +71,7 @@ def context_sentences(passages: Sequence[str]) -> tuple[str, ...]:
     """Every sentence of every passage, in order, blank ones dropped."""
     sentences: list[str] = []
     for passage in passages:
-        for sentence in split_sentences(_GLUED.sub(" ", passage)):
+        for sentence in split_sentences(_GLUED.sub(" ", passage), "trimmed"):
             if sentence.strip():
                 sentences.append(sentence.strip())
     return tuple(sentences)
@@ -99,7 +79,7 @@ def context_sentences(passages: Sequence[str]) -> tuple[str, ...]:
 
 def claim_sentences(answer: str) -> list[str]:
     """The sentences of ``answer`` as claims (bullets and line breaks split too)."""
-    return [s for s in split_sentences(_GLUED.sub(" ", answer)) if _WORD.search(s)]
+    return [s for s in split_sentences(_GLUED.sub(" ", answer), "trimmed") if _WORD.search(s)]
 
 
 def ranked_sentences(claim: str, sentences: Sequence[str]) -> list[str]:
@@ -227,7 +207,7 @@ def quote_in_context(quote: str, sentences: Sequence[str]) -> bool:
     return False
 
 
-_NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "without", "cannot", "t"})
+_NEGATIONS = word_list("evidence_negations")
 
 
 def _negations(words: Sequence[str]) -> set[str]:

@@ -16,27 +16,18 @@ from __future__ import annotations
 
 import re
 
+from hybridjudge._text import SENTENCE_TRIM, split_sentences
 from hybridjudge.grounding import abstains
 
-__all__ = ["is_pure_abstention", "mentions_abstention", "pure_abstention_reason", "split_sentences"]
+__all__ = ["is_pure_abstention", "mentions_abstention", "pure_abstention_reason"]
 
-# Sentence boundaries: ., ! or ? followed by space; CJK full stops; newlines; Thai uses spaces.
-_SENTENCE_SPLIT = re.compile(
-    r"(?<=[.!?])\s+|[。！？!?]+|\n+|(?<=[\u0E00-\u0E7F])\s+(?=[\u0E00-\u0E7F])"
-)
 _CLAUSE_SPLIT = re.compile(r"[,;:，；：、]")
 _DIGIT = re.compile(r"\d")
-_TRIM = " \t\"'“”‘’«»()[]*-•–—.!?。！？"
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split ``text`` into trimmed, non-empty sentences (Latin, CJK and Thai punctuation)."""
-    return [s.strip(_TRIM) for s in _SENTENCE_SPLIT.split(text) if s.strip(_TRIM)]
 
 
 def is_pure_abstention(sentence: str) -> bool:
     """Whether ``sentence`` (one sentence or claim) only says that information is missing."""
-    text = " ".join(sentence.split()).strip(_TRIM)
+    text = " ".join(sentence.split()).strip(SENTENCE_TRIM)
     if not text or not abstains(text):
         return False
     clauses = [c.strip() for c in _CLAUSE_SPLIT.split(text) if c.strip()]
@@ -51,7 +42,7 @@ def is_pure_abstention(sentence: str) -> bool:
 
 def pure_abstention_reason(answer: str) -> str | None:
     """A description when *every* sentence of ``answer`` is a pure abstention, else ``None``."""
-    sentences = split_sentences(answer)
+    sentences = split_sentences(answer, "trimmed")
     if not sentences or not all(is_pure_abstention(s) for s in sentences):
         return None
     quoted = " / ".join(repr(s) for s in sentences)

@@ -35,9 +35,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from hybridjudge._text import sentence_spans
 from hybridjudge.corpus import Anchor, Case, DefectClass
 from hybridjudge.mutations._errors import MutationRefused
-from hybridjudge.mutations._text import anchor_spans, digit_tokens, sentence_spans
+from hybridjudge.mutations._text import anchor_spans, digit_tokens
 
 __all__ = [
     "CONTEXT_MUTATORS",
@@ -124,7 +125,7 @@ def passages(case: Case) -> tuple[str, ...]:
     if len(given) != 1:
         return given
     only = given[0]
-    return tuple(only[s:e] for s, e in sentence_spans(only)) or given
+    return tuple(only[s:e] for s, e in sentence_spans(only, "whole")) or given
 
 
 def _evidence(text: str, case: Case, context: Sequence[str]) -> list[Evidence]:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from hybridjudge._text import sentence_spans, word_list
 from hybridjudge.corpus import Anchor, Case, DefectClass
 from hybridjudge.mutations._errors import MutationRefused
 from hybridjudge.mutations._text import (
@@ -23,7 +24,6 @@ from hybridjudge.mutations._text import (
     digit_tokens,
     flip_candidates,
     protected_spans,
-    sentence_spans,
     surfaces,
 )
 from hybridjudge.mutations._verify import verify_mutant
@@ -146,7 +146,7 @@ _CLAUSE_BREAK = re.compile(r",\s+(?:and|but|while|whereas|so)\s+|;\s+")
 
 def _clause_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The clause ("..., and ..." / "...; ...") holding an occurrence, with its joiner."""
-    for s, e in sentence_spans(text):
+    for s, e in sentence_spans(text, "whole"):
         if not (s <= start and end <= e):
             continue
         breaks = list(_CLAUSE_BREAK.finditer(text, s, e))
@@ -171,7 +171,7 @@ def _clause_span(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 def _sentence_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The whole sentence (or bullet line) holding an occurrence, with its trailing blanks."""
-    for s, e in sentence_spans(text):
+    for s, e in sentence_spans(text, "whole"):
         if s <= start and end <= e:
             bullet = re.search(r"(?:^|\n)([ \t]*[-*•][ \t]+)$", text[:s])
             if bullet is not None:
@@ -300,7 +300,7 @@ def _fresh_numbers(lo: int, hi: int, banned: str, rng: random.Random, count: int
 
 def _insertion_points(text: str) -> list[int]:
     """Offsets right after a sentence or bullet line where a new sentence can go."""
-    points = [e for _, e in sentence_spans(text) if text[e - 1 : e] in {".", "!", "?"}]
+    points = [e for _, e in sentence_spans(text, "whole") if text[e - 1 : e] in {".", "!", "?"}]
     end = len(text.rstrip())
     return sorted(set(points) | {end})
 
@@ -396,7 +396,7 @@ _WH_IS = re.compile(
 )
 _WHO_IS = re.compile(r"^\s*who\s+(is|are|was|were)\s+(.+?)\s*\??\s*$", re.IGNORECASE | re.DOTALL)
 _ENTITY = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)(\s+[a-z]{3,})?")
-_STOP = {"the", "and", "for", "with", "from", "that", "this", "are", "is", "was", "were", "all"}
+_STOP = word_list("entity_noun_stop_words")
 
 
 def _entities(case: Case) -> list[str]:
@@ -466,7 +466,7 @@ def _contradiction_candidates(
     plain: list[str] = []
     numbered: list[str] = []
     for passage in case.context:
-        for s, e in sentence_spans(passage):
+        for s, e in sentence_spans(passage, "whole"):
             # a parenthesis holding numbers ("(born March 2, 1991)") is dropped, not kept
             sentence = re.sub(r"\s*\([^()]*\d[^()]*\)", "", passage[s:e])
             if len(sentence.split()) < 4 or not sentence[0].isupper():

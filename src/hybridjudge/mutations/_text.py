@@ -1,4 +1,5 @@
-"""Small text tools shared by the mutators: anchor spans, sentence spans, polarity flips."""
+"""Small text tools shared by the mutators: anchor spans, polarity flips (sentence spans are the
+package's, :func:`hybridjudge._text.sentence_spans`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ __all__ = [
     "digit_tokens",
     "flip_candidates",
     "protected_spans",
-    "sentence_spans",
     "surfaces",
 ]
 
@@ -71,24 +71,6 @@ def anchor_spans(text: str, anchor: Anchor) -> list[tuple[int, int]]:
 def digit_tokens(text: str) -> list[str]:
     """Every run of digits (inner ``.``/``,`` kept), in order: the numbers that must survive."""
     return _DIGITS.findall(text)
-
-
-# A "." inside a number, before a lower-case letter, or after a lone capital ("U.S.", "K.")
-# does not end a sentence.
-_SENTENCE = re.compile(r"(?:[^.!?\n]|[.,](?=\d)|\.(?=[a-z])|(?<=\b[A-Z])\.)+[.!?]*")
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of the sentences (or bullet lines) of *text*, stripped of surrounding blanks."""
-    spans = []
-    for m in _SENTENCE.finditer(text):
-        chunk = m.group()
-        lead = len(chunk) - len(chunk.lstrip())
-        trail = len(chunk) - len(chunk.rstrip())
-        start, end = m.start() + lead, m.end() - trail
-        if end > start:
-            spans.append((start, end))
-    return spans
 
 
 def _match_case(template: str, word: str) -> str:

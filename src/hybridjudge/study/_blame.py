@@ -34,6 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hybridjudge._text import split_sentences
 from hybridjudge.corpus import Anchor
 
 __all__ = [
@@ -259,7 +260,7 @@ def _agrees(claim: str, reference: str, names: Sequence[str]) -> bool:
     (``not``, ``less``, ``before``...), and they hold at least half the claim's words. A claim
     that states the lost fact as the right answer does is the retriever's to explain; one that
     flips it is the generator's."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", reference) if s.strip()]
+    sentences = split_sentences(reference, "stops")
     words = _norm(claim.replace("n't", " not")).split()
     claimed = set(words)
 
