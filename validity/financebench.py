@@ -378,9 +378,8 @@ def main(argv: list[str] | None = None) -> int:
         print("")
         print(format_flagged(results, args.show_held_out))
     if args.show:
-        by_id = {(a.financebench_id, a.model): a for a in answers}
         shown = 0
-        for r in results:
+        for a, r in zip(answers, results, strict=True):
             if shown >= args.show:
                 break
             if r.label != "Correct Answer" or not r.hybridjudge_flagged:
@@ -388,7 +387,6 @@ def main(argv: list[str] | None = None) -> int:
             if r.held_out != args.show_held_out:
                 continue
             shown += 1
-            a = by_id[(r.financebench_id, r.model)]
             print("")
             print(f"=== {r.financebench_id} {r.model} ({r.company})")
             print(f"answer: {a.answer}")

@@ -45,7 +45,7 @@ def test_golden_case(case: dict[str, Any]) -> None:
             t for t in report.quantities if case.get("figure", t.quantity.text) == t.quantity.text
         ]
         assert any(t.rule == rule for t in traces), [(t.quantity.text, t.rule) for t in traces]
-        if rule in ("truncated", "repeated"):  # also named in the derivation
+        if rule in ("truncated", "repeated", "restated"):  # also named in the derivation
             derivations = [t.derivation for t in traces if t.rule == rule]
             assert all(d is not None and d.endswith(f"({rule})") for d in derivations)
     _every_traced_figure_has_a_rule(report.quantities)

@@ -2539,6 +2539,27 @@ def _trace_rank(tr: QuantityTrace) -> tuple[int, int, int]:
     return (0, _LOOKUP_ORDER.get(tr.rule, 5), 0 if tr.source == "context" else 1)
 
 
+def _repeated(q: Quantity, how: str, note: str = " (repeated)") -> QuantityTrace:
+    """``q`` traced by rule ``repeated`` to the derivation ``how`` stated above."""
+    return QuantityTrace(q, "derived", derivation=f"{how}{note}", rule="repeated")
+
+
+_ASIDE_BEFORE = re.compile(r"(?:[A-Za-z]|[*×/÷+=-])[ \t]*\Z")
+"""What stands before brackets that are no sign: a word (an aside, ``total assets
+($228,275 million)``) or an operator (grouping in working, ``365 * ($43,762.5 million)``)."""
+
+
+def _bracket_not_sign(sc: Scan, n: int) -> bool:
+    """Whether the brackets of the ``n``-th figure of ``sc`` (read as an accounting negative)
+    set off an aside or group working rather than sign it (``net loss: (5,022)`` signs it)."""
+    start = sc.norm_spans[n][0]
+    text = sc.norm.text
+    return (
+        text.startswith("(", start)
+        and _ASIDE_BEFORE.search(text, max(0, start - 4), start) is not None
+    )
+
+
 class GroundingChecker:
     """Everything about one case parsed once: call :meth:`check` for each answer.
 
@@ -2827,13 +2848,13 @@ class GroundingChecker:
                 out.append(restated)
                 traced[n] = True
                 continue
-            how = derived_here.get((q.kind, q.value, q.unit))
-            if how is not None:  # rule "repeated": as derived above
-                out.append(
-                    QuantityTrace(q, "derived", derivation=f"{how} (repeated)", rule="repeated")
-                )
+            again = self._again(q, meta, sc, n, derived_here, traced)
+            if again is not None:  # "repeated", "restated", or a bracket that is no sign
+                if again[0].rule == "restated":
+                    derived_here.setdefault((q.kind, q.value, q.unit), again[0].derivation or "")
+                out.append(again[0])
                 traced[n] = True
-                operands.append((float(q.value), q.text, q.unit == "%", n))
+                operands.append((float(again[1]), q.text, q.unit == "%", n))
                 continue
             derived = self._derive(q, meta, operands, sc, n, traced)
             if derived is not None:
@@ -2849,6 +2870,43 @@ class GroundingChecker:
         if sc.idents:
             self._trace_identifiers(sc, out)
         return tuple(out)
+
+    def _again(
+        self,
+        q: Quantity,
+        meta: Meta,
+        sc: Scan,
+        n: int,
+        derived_here: Mapping[tuple[str, Fraction, str | None], str],
+        traced: Sequence[bool],
+    ) -> tuple[QuantityTrace, Fraction] | None:
+        """``q`` as a figure the answer states again, with the value it stands for as an
+        operand of later working: a figure derived above (rule ``repeated``; also by its
+        magnitude: ``a decrease of 186.03 million`` for ``-186.03 million``, or in brackets that
+        group working or set off an aside, ``365 * ($43,762.5 million)``), the figure just
+        before it in another form (rule ``restated``: ``0.01424 or 1.424%``), or a context
+        figure in such brackets (``total current assets ($1,001,425)``); else ``None``."""
+        if q.kind != "number":
+            how = derived_here.get((q.kind, q.value, q.unit))
+            return None if how is None else (_repeated(q, how), q.value)
+        grouping = meta[3] & F_PAREN and q.value < 0 and _bracket_not_sign(sc, n)
+        money = q.dimension is not None and q.dimension.startswith("currency-")
+        units = (q.unit, None) if money else (q.unit,)  # "-186.03 million", then "... dollars"
+        for value in (q.value, -q.value) if q.value > 0 or grouping else (q.value,):
+            how = next(filter(None, (derived_here.get((q.kind, value, u)) for u in units)), None)
+            if how is not None:
+                note = " (by its magnitude) (repeated)" if value != q.value else " (repeated)"
+                return _repeated(q, how, note), abs(q.value) if grouping else q.value
+        restated = _restated_form(q, sc, n, traced)
+        if restated is not None:
+            return QuantityTrace(q, "derived", derivation=restated, rule="restated"), q.value
+        if grouping:
+            hit = self._lookup(replace(q, value=-q.value, base_value=-q.base_value), meta)
+            if hit is not None:
+                occ = hit[0]
+                trace = QuantityTrace(q, occ[0], occ[1], occ[2], occ[3], None, hit[1])
+                return trace, -q.value
+        return None
 
     def _trace_identifiers(self, sc: Scan, out: list[QuantityTrace]) -> None:
         """Add to ``out`` the figures of the identifiers of ``sc`` that the context does not
@@ -3325,6 +3383,36 @@ def _from_to(sc: Scan, indices: Sequence[int]) -> frozenset[tuple[int, int]]:
         ):
             pairs.append((k, k + 1))
     return frozenset(pairs)
+
+
+_RESTATING = frozenset({"", "or", "i.e."})
+"""What may stand between a figure and its restatement in another form (besides blanks, commas
+and brackets): ``0.01424 or 1.424%``, ``0.1855 (18.55%)``."""
+
+
+def _restated_form(q: Quantity, sc: Scan, n: int, traced: Sequence[bool]) -> str | None:
+    """``q``, a percentage, as the traced figure right before it written as a share, or the
+    other way round (rule ``restated``: ``0.01424 or 1.424%`` is 0.01424 × 100, exactly),
+    with the derivation; else ``None``."""
+    if n == 0 or not traced[n - 1]:
+        return None
+    prev = sc.quantities[n - 1]
+    if prev.kind != "number" or (prev.unit == "%") == (q.unit == "%"):
+        return None
+    if q.unit == "%" and prev.unit is None and q.value != prev.value * 100:
+        return None
+    if prev.unit == "%" and q.unit is None and q.value * 100 != prev.value:
+        return None
+    if q.unit not in ("%", None) or prev.unit not in ("%", None):
+        return None
+    # no more precise than the figure it restates ("0.54 or 54.00%" claims two digits more)
+    share, percent = (sc.meta[n - 1], sc.meta[n]) if q.unit == "%" else (sc.meta[n], sc.meta[n - 1])
+    if percent[1] > max(0, share[1] - 2):
+        return None
+    between = sc.norm.text[sc.norm_spans[n - 1][1] : sc.norm_spans[n][0]]
+    if between.strip(" \t,()") not in _RESTATING:
+        return None
+    return f"{q.text} = {prev.text}{' × 100' if q.unit == '%' else ' / 100'} (restated)"
 
 
 def _from_shown_working(

@@ -1443,26 +1443,11 @@ def _parse_working(source: str) -> tuple[ast.Expression, int] | None:
     return tree, offset + blanks
 
 
-def shown_working(
-    text: str,
-    eq: int,
-    figures: Sequence[tuple[int, int, Fraction, bool, bool, bool]],
-    shapes: WorkingShapes | None = None,
-) -> tuple[int, list[Fraction]] | None:
-    """The arithmetic expression an answer writes before its ``=`` at ``eq`` in ``text``.
-
-    ``figures``: the answer's figures that end before ``eq``, as ``(start, end, value,
-    bracketed, traced, percent)`` in order. Returns where the expression starts and its values:
-    as the figures read, and, when some are bracketed, with the brackets as grouping
-    (``(-2,088)`` in working is -2,088, not an accounting negative), and when some are
-    percentages, with them as fractions (``1,027 / 11%`` is 1,027 / 0.11). ``None`` when no
-    expression of two to :data:`MAX_WORKING_FIGURES` figures and + - × / ends there, or one of
-    its figures was not traced (the result is then left to the other checks).
-
-    ``shapes`` keeps what was parsed by the expression's shape (``(_0 - _1) / _1 * 100``),
-    which the answers of one case repeat (parsing is most of the cost); a prepared checker
-    owns one.
-    """
+def _expression_before(
+    text: str, eq: int, figures: Sequence[tuple[int, int, Fraction, bool, bool, bool]]
+) -> tuple[int, list[int]]:
+    """Where the arithmetic that ends at ``eq`` starts, and the indexes of ``figures`` in it
+    (in order): the figures and :data:`_WORKING_CHARS` walked back from ``eq``."""
     pos = eq
     k = len(figures) - 1
     used: list[int] = []
@@ -1483,7 +1468,35 @@ def shown_working(
         if ch not in " \t":
             pos = i
         i -= 1
+    if i >= 0 and text[i] == "\n" and text.startswith(("- ", "-\t"), pos):
+        # a list item's dash on a line of its own ("...:\n- (12.6% + 5.7%) / 2 = 9.2%"), not a
+        # minus sign (at the start of the answer "- (197 + 101) / 2 = -149" is one)
+        pos += 1
     used.reverse()
+    return pos, used
+
+
+def shown_working(
+    text: str,
+    eq: int,
+    figures: Sequence[tuple[int, int, Fraction, bool, bool, bool]],
+    shapes: WorkingShapes | None = None,
+) -> tuple[int, list[Fraction]] | None:
+    """The arithmetic expression an answer writes before its ``=`` at ``eq`` in ``text``.
+
+    ``figures``: the answer's figures that end before ``eq``, as ``(start, end, value,
+    bracketed, traced, percent)`` in order. Returns where the expression starts and its values:
+    as the figures read, and, when some are bracketed, with the brackets as grouping
+    (``(-2,088)`` in working is -2,088, not an accounting negative), and when some are
+    percentages, with them as fractions (``1,027 / 11%`` is 1,027 / 0.11). ``None`` when no
+    expression of two to :data:`MAX_WORKING_FIGURES` figures and + - × / ends there, or one of
+    its figures was not traced (the result is then left to the other checks).
+
+    ``shapes`` keeps what was parsed by the expression's shape (``(_0 - _1) / _1 * 100``),
+    which the answers of one case repeat (parsing is most of the cost); a prepared checker
+    owns one.
+    """
+    pos, used = _expression_before(text, eq, figures)
     if not 2 <= len(used) <= MAX_WORKING_FIGURES or not all(figures[u][4] for u in used):
         return None
     # the expression in Python's syntax, its figures as placeholders _0, _1...

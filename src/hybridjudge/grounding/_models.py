@@ -73,6 +73,7 @@ TraceRule = Literal[
     "shown_working",
     "truncated",
     "repeated",
+    "restated",
     "constant",
 ]
 """The named rule that explained a quantity of the answer (:attr:`QuantityTrace.rule`); each is
@@ -80,8 +81,8 @@ described in :data:`TRACE_RULES`."""
 
 TRACE_RULES: dict[TraceRule, str] = {
     "as_written": "the same number, in digits or in words (thirty days for 30 days; a sign, a unit "
-    "or a currency of its own aside: 709 for (709), 12.5% for a cell 12.5 of a % column, $60.3 "
-    "million for 60.3)",
+    "or a currency of its own aside: 709 for (709), ($709) in an aside or in working for 709, "
+    "12.5% for a cell 12.5 of a % column, $60.3 million for 60.3)",
     "rescaled": "the same amount in another scale or unit: $1.2 billion for 1,200 million or a "
     "cell 1,200 under (in millions), 0.5 g for 500 mg, 100.4 °F for 38 °C, $53.33 million for "
     "53,330 thousand at the answer's precision",
@@ -112,7 +113,10 @@ TRACE_RULES: dict[TraceRule, str] = {
     "of which was traced",
     "truncated": "a derivation's value cut at the last digit of a figure stated as approximate "
     "(≈ 0.6638 for 0.66387), not rounded",
-    "repeated": "a figure the answer already derived earlier (the same derivation again)",
+    "repeated": "a figure the answer already derived earlier (the same derivation again; also "
+    "by its magnitude: a decrease of 186.03 million for -186.03 million derived above)",
+    "restated": "the figure the answer states right before it, as a percentage or as a share "
+    "(0.01424 or 1.424%: exactly 100 times it)",
     "constant": "a constant or counting word of the answer's shown working (× 100, / 2, these "
     "two figures): no claim about the context",
 }
