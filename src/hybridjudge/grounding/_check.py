@@ -1731,8 +1731,9 @@ class GroundingContext:
         reads it (:attr:`identifiers`), decided without parsing the whole context: ``True``
         when a window around its digits holds it; ``False`` when the windows around every
         occurrence of its digits hold no identifier so written (one of letters and digits
-        only, not a quarter or a half, which a context may name in words: ``third quarter``
-        is ``q3``); ``None``: not decided here, ask :attr:`identifiers`."""
+        only) and, for a quarter or a half, no passage names it in words either (``third
+        quarter`` is ``q3``: :meth:`_periods_named`); ``None``: not decided here, ask
+        :attr:`identifiers`."""
         windows = self._windows()
         needle = needle_of(ident) if windows is not None else None
         if windows is None or needle is None:
@@ -1741,12 +1742,25 @@ class GroundingContext:
             for found in sc.idents:
                 if found.text == ident and line_start <= found.start and found.end <= line_end:
                     return True
-        if windows.partial:
-            return None
-        if _NAMED_PERIOD_IDENT.fullmatch(ident) is not None or not ident.isalnum():
+        if windows.partial or not ident.isalnum():
             return None
         # every occurrence of its digits read, and no identifier so written among them
+        if _NAMED_PERIOD_IDENT.fullmatch(ident) is not None:
+            # a quarter or a half the context may name in words (:func:`_named_periods`)
+            return ident in windows.memo(("named periods",), self._periods_named)
         return False
+
+    def _periods_named(self) -> frozenset[str]:
+        """The identifiers of the quarters and halves the passages name in words, read as the
+        full index reads them (:func:`_named_periods` of each passage laid out) for the fast
+        path."""
+        windows = self._fast
+        assert windows is not None  # the fast path's own helper
+        found: set[str] = set()
+        for i in range(len(self.passages)):
+            text = windows.laid(i).text
+            found.update(_named_periods(text, letter_runs(text)))
+        return frozenset(found)
 
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
