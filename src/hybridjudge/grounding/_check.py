@@ -1328,6 +1328,15 @@ count or a label (:attr:`Figure.count`)."""
 
 _NAMED_PERIOD_IDENT = re.compile(r"[qh]\d")
 """The identifiers :func:`_named_periods` gives a quarter or a half named in words."""
+_BLANKS_AND_BRACKETS = re.compile(r"[\s()]+")
+"""What a legal identifier's text leaves out of its match (``501(c)(3)`` is ``501c3``)."""
+
+
+def _squeezed(text: str) -> str:
+    """``text`` without blanks and round brackets (:meth:`GroundingContext._not_written`)."""
+    return _BLANKS_AND_BRACKETS.sub("", text)
+
+
 _Whole = tuple[list[_Scope] | None, bool]
 """What a window of the fast path takes from its whole passage (:meth:`GroundingContext._whole`):
 the scale statements (``None``: read around each window, a long passage) and whether the
@@ -1738,6 +1747,8 @@ class GroundingContext:
         needle = needle_of(ident) if windows is not None else None
         if windows is None or needle is None:
             return None
+        if self._not_written(windows, ident):
+            return False
         for _i, sc, _offset, line_start, line_end, _whole in windows.windows(needle):
             for found in sc.idents:
                 if found.text == ident and line_start <= found.start and found.end <= line_end:
@@ -1749,6 +1760,24 @@ class GroundingContext:
             # a quarter or a half the context may name in words (:func:`_named_periods`)
             return ident in windows.memo(("named periods",), self._periods_named)
         return False
+
+    def _not_written(self, windows: Windows[_Whole], ident: str) -> bool:
+        """Whether no passage can hold ``ident`` (letters and digits, not digits alone nor a
+        quarter or a half) as the full parse reads identifiers, decided without reading one:
+        an identifier of letters and digits is written in the passage laid out as it stands,
+        but for blanks and brackets (``501(c)(3)`` is ``501c3``), so a passage that holds
+        none of it with those taken out holds no such identifier (a number of many digits,
+        read as its digits alone, and the periods named in words are left to the other
+        ways)."""
+        if not ident.isalnum() or ident.isdigit() or _NAMED_PERIOD_IDENT.fullmatch(ident):
+            return False
+        for i in range(len(self.passages)):
+            squeezed = windows.memo(
+                ("squeezed", i), functools.partial(_squeezed, windows.laid(i).text)
+            )
+            if ident in squeezed:
+                return False
+        return True
 
     def _periods_named(self) -> frozenset[str]:
         """The identifiers of the quarters and halves the passages name in words, read as the
