@@ -767,3 +767,33 @@ def test_a_refusal_of_precision_then_an_answer_is_a_partial_answer(text: str) ->
 )
 def test_a_refusal_without_a_precision_word_or_answer_after_it_abstains(text: str) -> None:
     assert abstains(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Based on the provided context, the information provided does not state the margin.",
+        "The information is not provided.\n\n   The   information  provided\tdoes not   say.",
+        "provided provided: no information was provided in the context provided.",
+        "Nothing in the provided context tells us the price; the context does not specify it.",
+        "Le contexte fourni ne précise pas le prix. Die Information ist nicht angegeben.",
+    ],
+)
+def test_a_trigger_group_finds_what_its_whole_expression_finds(text: str) -> None:
+    # a group is searched only near its trigger's occurrences (_abstention._Group); from every
+    # start position it finds the match the expression finds searching the whole text
+    from hybridjudge.grounding._abstention import DEFAULT_ABSTAIN_MARKERS, MarkerSet
+    from hybridjudge.grounding._normalize import letter_runs, normalize_plain
+
+    markers = MarkerSet(DEFAULT_ABSTAIN_MARKERS)
+    norm = normalize_plain(text) + "."
+    triggers = sorted(letter_runs(norm) & markers._triggers)
+    assert triggers
+    for trigger in triggers:
+        group = markers._group(trigger)
+        for pos in range(len(norm) + 1):
+            expected = group.pattern.search(norm, pos)
+            found = group.search(norm, pos)
+            assert (found and (found.span(), found.group())) == (
+                expected and (expected.span(), expected.group())
+            )

@@ -155,6 +155,28 @@ def test_a_figure_not_as_written_builds_the_index(monkeypatch: pytest.MonkeyPatc
     assert context._index is not None
 
 
+@pytest.mark.parametrize(
+    "passages",
+    [
+        ("Revenue in FY2022 was $5 million; in FY 2021, $4 million.",),
+        ("Revenue in 2022 was $5 million.", "Second quarter sales rose; the first half was flat."),
+        ("Status under section 501(c)(3) since 2022; Q2 2022 was strong.",),
+        ("A 401k plan and 100mph winds in 2022; covid-19 cases fell.",),
+    ],
+)
+def test_an_identifier_is_decided_as_the_full_index_decides(
+    passages: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fast_identifier (True, False or None: not decided) never disagrees with the identifiers
+    # the full parse reads, whether the identifier is written (or named in words) or not
+    monkeypatch.setattr(fast, "MIN_CHARS", 0)
+    idents = ("fy2022", "fy2021", "fy 2021", "q2", "h1", "q3", "501c3", "401k", "100mph")
+    for ident in (*idents, "covid-19", "fy2023", "h2", "2022"):
+        decided = GroundingContext(passages).fast_identifier(ident)
+        if decided is not None:
+            assert decided == (ident in GroundingContext(passages).identifiers), ident
+
+
 def test_the_environment_switch_turns_the_fast_path_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -138,7 +138,7 @@ class MarkerSet:
         # texts trigger a few of the ~100 groups; compiling them all is most of the cost of a
         # one-case `hybridjudge check`).
         self._sources = {t: ms for t, ms in grouped.items() if t is not None}
-        self._groups: dict[bytes, re.Pattern[str]] = {}
+        self._groups: dict[bytes, _Group] = {}
         # A group is searched only if all letter runs of one of its markers are in the text.
         self._needs = needs
         # Markers without ASCII letters: compiled on the first non-ASCII text that holds the
@@ -170,12 +170,12 @@ class MarkerSet:
             self._others = _alternation(self._other_markers)
         return self._others
 
-    def _group(self, trigger: bytes) -> re.Pattern[str]:
+    def _group(self, trigger: bytes) -> _Group:
         """The expression of the markers whose trigger is ``trigger`` (compiled once)."""
-        pattern = self._groups.get(trigger)
-        if pattern is None:
-            pattern = self._groups[trigger] = _alternation(self._sources[trigger])
-        return pattern
+        group = self._groups.get(trigger)
+        if group is None:
+            group = self._groups[trigger] = _Group(trigger.decode(), self._sources[trigger])
+        return group
 
     def search(
         self,
@@ -200,7 +200,7 @@ class MarkerSet:
         if words is None:
             words = letter_runs(text)
         text += "."  # so that sentence-final markers match an answer without a final stop
-        triggered = [
+        triggered: list[_Searcher] = [
             self._group(t)
             for t in words & self._triggers  # a frozenset: iterates the smaller side
             if any(need <= words for need in self._needs[t])
@@ -208,7 +208,7 @@ class MarkerSet:
         other = self._other(text)
         if other is not None:
             triggered.append(other)
-        found: list[tuple[re.Match[str], re.Pattern[str]]] | None = None  # most texts: none
+        found: list[tuple[re.Match[str], _Searcher]] | None = None  # most texts: none
         for pattern in triggered:
             m = pattern.search(text)
             if m is not None:
@@ -723,7 +723,7 @@ def _source_pronoun(text: str, start: int) -> bool:
     return _SOURCE_OPENING().match(text, previous, sentence) is not None
 
 
-def _scan(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+def _scan(pattern: _Searcher, text: str) -> list[re.Match[str]]:
     """Every match of ``pattern`` in ``text`` that refuses where it stands; past one that does
     not, the scan goes on from its next character (a shorter marker may start inside it)."""
     found: list[re.Match[str]] = []
@@ -756,6 +756,72 @@ def _refuses_here(text: str, m: re.Match[str]) -> bool:
     if sense is not None and sense().match(text, end) is not None:
         return False
     return phrase not in _de_who() or _german_refuses(text, m, phrase, clause)
+
+
+class _Group:
+    """The markers of one trigger (:class:`MarkerSet`): their alternation, searched only where a
+    match can start. Every marker's phrase holds the trigger, so a match holds an occurrence of
+    it, preceded within the match by at most :attr:`_chars` characters other than blanks and
+    :attr:`_runs` runs of blanks (a phrase's single spaces match any run); only the positions
+    from that far before each occurrence up to it are tried, and only those whose character
+    starts a phrase. The first match so found is the one ``search`` finds: the engine tries
+    each position as ``match`` does, and no match starts elsewhere."""
+
+    __slots__ = ("_chars", "_firsts", "_runs", "_trigger", "pattern")
+
+    def __init__(self, trigger: str, markers: list[str]) -> None:
+        self.pattern = _alternation(markers)
+        self._trigger = trigger
+        phrases = [_phrase(m) for m in markers]
+        heads = [p[: p.find(trigger)] for p in phrases]
+        self._chars = max((len(h) - h.count(" ") for h in heads), default=0)
+        self._runs = max((h.count(" ") for h in heads), default=0)
+        # every phrase holds the trigger and starts with a character of its own: else the
+        # whole text is searched
+        narrow = all(trigger in p and p[:1].strip() for p in phrases)
+        self._firsts = frozenset(p[0] for p in phrases) if narrow else None
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        """``self.pattern.search(text, pos)``, trying only where a match can start."""
+        firsts = self._firsts
+        if firsts is None:
+            return self.pattern.search(text, pos)
+        match = self.pattern.match
+        at = text.find(self._trigger, pos)
+        tried = pos
+        while at >= 0:
+            for p in range(max(tried, self._reach_back(text, at)), at + 1):
+                if text[p] in firsts and (m := match(text, p)) is not None:
+                    return m
+            tried = at + 1
+            at = text.find(self._trigger, tried)
+        return None
+
+    def _reach_back(self, text: str, at: int) -> int:
+        """The first position before ``at`` from which a match can reach the trigger at
+        ``at``: at most :attr:`_chars` characters other than blanks and :attr:`_runs` runs of
+        blanks before it."""
+        chars, runs, blank = 0, 0, False
+        j = at
+        while j > 0:
+            if text[j - 1].isspace():  # what \s matches
+                if not blank:
+                    runs += 1
+                    if runs > self._runs:
+                        break
+                    blank = True
+            else:
+                chars += 1
+                if chars > self._chars:
+                    break
+                blank = False
+            j -= 1
+        return j
+
+
+_Searcher = re.Pattern[str] | _Group
+"""What :func:`_scan` and :meth:`MarkerSet.search` search: a group, or the expression of the
+markers without ASCII letters."""
 
 
 def _alternation(markers: list[str]) -> re.Pattern[str]:

@@ -1323,6 +1323,15 @@ count or a label (:attr:`Figure.count`)."""
 
 _NAMED_PERIOD_IDENT = re.compile(r"[qh]\d")
 """The identifiers :func:`_named_periods` gives a quarter or a half named in words."""
+_BLANKS_AND_BRACKETS = re.compile(r"[\s()]+")
+"""What a legal identifier's text leaves out of its match (``501(c)(3)`` is ``501c3``)."""
+
+
+def _squeezed(text: str) -> str:
+    """``text`` without blanks and round brackets (:meth:`GroundingContext._not_written`)."""
+    return _BLANKS_AND_BRACKETS.sub("", text)
+
+
 _Whole = tuple[list[_Scope] | None, bool]
 """What a window of the fast path takes from its whole passage (:meth:`GroundingContext._whole`):
 the scale statements (``None``: read around each window, a long passage) and whether the
@@ -1726,22 +1735,56 @@ class GroundingContext:
         reads it (:attr:`identifiers`), decided without parsing the whole context: ``True``
         when a window around its digits holds it; ``False`` when the windows around every
         occurrence of its digits hold no identifier so written (one of letters and digits
-        only, not a quarter or a half, which a context may name in words: ``third quarter``
-        is ``q3``); ``None``: not decided here, ask :attr:`identifiers`."""
+        only) and, for a quarter or a half, no passage names it in words either (``third
+        quarter`` is ``q3``: :meth:`_periods_named`); ``None``: not decided here, ask
+        :attr:`identifiers`."""
         windows = self._windows()
         needle = needle_of(ident) if windows is not None else None
         if windows is None or needle is None:
             return None
+        if self._not_written(windows, ident):
+            return False
         for _i, sc, _offset, line_start, line_end, _whole in windows.windows(needle):
             for found in sc.idents:
                 if found.text == ident and line_start <= found.start and found.end <= line_end:
                     return True
-        if windows.partial:
-            return None
-        if _NAMED_PERIOD_IDENT.fullmatch(ident) is not None or not ident.isalnum():
+        if windows.partial or not ident.isalnum():
             return None
         # every occurrence of its digits read, and no identifier so written among them
+        if _NAMED_PERIOD_IDENT.fullmatch(ident) is not None:
+            # a quarter or a half the context may name in words (:func:`_named_periods`)
+            return ident in windows.memo(("named periods",), self._periods_named)
         return False
+
+    def _not_written(self, windows: Windows[_Whole], ident: str) -> bool:
+        """Whether no passage can hold ``ident`` (letters and digits, not digits alone nor a
+        quarter or a half) as the full parse reads identifiers, decided without reading one:
+        an identifier of letters and digits is written in the passage laid out as it stands,
+        but for blanks and brackets (``501(c)(3)`` is ``501c3``), so a passage that holds
+        none of it with those taken out holds no such identifier (a number of many digits,
+        read as its digits alone, and the periods named in words are left to the other
+        ways)."""
+        if not ident.isalnum() or ident.isdigit() or _NAMED_PERIOD_IDENT.fullmatch(ident):
+            return False
+        for i in range(len(self.passages)):
+            squeezed = windows.memo(
+                ("squeezed", i), functools.partial(_squeezed, windows.laid(i).text)
+            )
+            if ident in squeezed:
+                return False
+        return True
+
+    def _periods_named(self) -> frozenset[str]:
+        """The identifiers of the quarters and halves the passages name in words, read as the
+        full index reads them (:func:`_named_periods` of each passage laid out) for the fast
+        path."""
+        windows = self._fast
+        assert windows is not None  # the fast path's own helper
+        found: set[str] = set()
+        for i in range(len(self.passages)):
+            text = windows.laid(i).text
+            found.update(_named_periods(text, letter_runs(text)))
+        return frozenset(found)
 
     def _idx(self) -> _Index:
         """The lookup index of the context's quantities (every passage parsed once, here)."""
