@@ -3064,7 +3064,7 @@ class GroundingChecker:
         how = self._rate(q, meta, sc, n)
         if how is not None:
             return QuantityTrace(q, "derived", derivation=how, rule="rate")
-        how = self._years_of_range(q)
+        how = self._years_of_range(q) or self._years_named(q, sc)
         if how is not None:
             return QuantityTrace(q, "derived", derivation=how, rule="years_of_range")
         how = self._part(q, meta)
@@ -3125,6 +3125,32 @@ class GroundingChecker:
                     return f"{q.text} = {hi.text} - {lo.text}: the years of a range"
                 if span + 1 == years:
                     return f"{q.text} = {lo.text} to {hi.text}, both years counted"
+        return None
+
+    def _years_named(self, q: Quantity, sc: Scan) -> str | None:
+        """A number of years that the years the answer names span (``the two-year period`` of
+        an answer naming 2020, 2021 and 2022, counted from the first to the last, or ``the
+        three-year period``, each year counted), each of them standing in the context; as a
+        derivation, or ``None``."""
+        if q.unit != "year" or q.range_role is not None or q.value.denominator != 1:
+            return None
+        years: set[int] = set()
+        for other, meta in zip(sc.quantities, sc.meta, strict=True):
+            if other.kind == "number" and meta[3] & F_YEAR:
+                year = int(other.value)
+            elif other.kind == "date" and other.value >= 10_000_000:  # yyyymmdd
+                year = int(other.value) // 10_000
+            else:
+                continue
+            if year not in years and self._find(other) is not None:
+                years.add(year)
+        if len(years) < 2:
+            return None
+        first, last = min(years), max(years)
+        if q.value == last - first:
+            return f"{q.text} = {last} - {first}: the years the answer names"
+        if q.value == len(years) == last - first + 1:
+            return f"{q.text} = {first} to {last}, each year counted: the years the answer names"
         return None
 
     def _rate(self, q: Quantity, meta: Meta, sc: Scan, n: int) -> str | None:
