@@ -56,7 +56,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
-from hybridjudge.grounding._lexicon import alternation, derivation_words, merged
+from hybridjudge.grounding._lexicon import alternation, derivation_words, merged, named_ratios
 from hybridjudge.grounding._patterns import lazy
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -224,6 +224,10 @@ class Hint:
     """What the question asks for: a ``change`` (the newer figure minus the older), a
     ``decrease`` (the older minus the newer), a ``difference`` (a positive one, or the newer
     minus the older) or ``any``."""
+    named: tuple[tuple[str, int, int], ...] = ()
+    """The ratios the question names by name (``gross margin``): ``(name, numerator,
+    denominator)`` for each column of the rows they divide, indices into
+    :attr:`Figures.figures` (see :func:`_named_ratio`)."""
 
 
 HINT_OPERANDS = 12
@@ -239,6 +243,20 @@ _DIFFERENCE_RE = re.compile(r"\bdiffer")
 _WORD_RE = re.compile(r"[a-z]+")
 _STOP = frozenset(_WORDS.stop_words)
 """Words of a question that name no table row."""
+_NAMED_RATIOS = named_ratios()
+
+
+def _names(lower: str, phrase: str) -> bool:
+    """Whether the lower-cased ``lower`` names ``phrase`` as whole words."""
+    at = lower.find(phrase)
+    while at >= 0:
+        end = at + len(phrase)
+        if (at == 0 or not lower[at - 1].isalnum()) and (
+            end == len(lower) or not lower[end].isalnum()
+        ):
+            return True
+        at = lower.find(phrase, at + 1)
+    return False
 
 
 _ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
@@ -499,6 +517,12 @@ class Figures:
         """
         if not self.figures:
             return None
+        if hint is not None and hint.named:
+            how = _named_ratio(self, hint, target)
+            if how is not None:
+                return how
+            if not hint.operands:  # named ratios alone: no rows named by their words
+                hint = None
         # a small count ("2: 2019 and 2018" for "how many years...") is no operation's result
         count = (
             target.kind == "plain"
@@ -539,6 +563,43 @@ class Figures:
         words of their labels), in the columns of the years it names; ``None`` when it names
         none. A question asking for a change (not a difference) fixes its direction: the newer
         figure minus the older one."""
+        named = self._named(question.lower()) if self.labels else ()
+        rows = self._row_hint(question)
+        if named:
+            return replace(rows, named=named) if rows else Hint((), (), _ALL_OPS, "any", named)
+        return rows
+
+    def _named(self, lower: str) -> tuple[tuple[str, int, int], ...]:
+        """The ratios the (lower-cased) question names (the lexicons' ``named_ratios``), as
+        pairs of a numerator and a denominator figure of one column of one table."""
+        out: list[tuple[str, int, int]] = []
+        for ratio in _NAMED_RATIOS:
+            name = next((n for n in ratio.names if _names(lower, n)), None)
+            if name is None:
+                continue
+            tops = self._labelled(ratio.numerator)
+            bottoms = self._labelled(ratio.denominator)
+            for k in tops:
+                fa = self.figures[k]
+                for j in bottoms:
+                    fb = self.figures[j]
+                    if fb.block == fa.block and fb.column == fa.column and fb.value:
+                        out.append((name, k, j))
+        return tuple(out)
+
+    def _labelled(self, labels: Sequence[str]) -> list[int]:
+        """The figures (not percentages) of the table rows labelled one of ``labels`` (their
+        words, in order, a leading ``total`` aside)."""
+        wanted = {tuple(_WORD_RE.findall(label)) for label in labels}
+        rows = set()
+        for key, label in self.labels.items():
+            words = tuple(_WORD_RE.findall(label.lower()))
+            if words in wanted or (words[:1] == ("total",) and words[1:] in wanted):
+                rows.add(key)
+        return [k for k in self._in_rows(rows) if not self.figures[k].percent]
+
+    def _row_hint(self, question: str) -> Hint | None:
+        """:meth:`hint`'s figures of the rows the question names by their words."""
         words = _words(question)
         if not words or not self.labels:
             return None
@@ -963,6 +1024,22 @@ class _Near:
             or hit(x, t.value / t.mult, h / t.mult)
             or (f.caption != 1.0 and hit(x * f.caption, t.value, h))
         )
+
+
+def _named_ratio(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
+    """``t`` as a ratio the question names (``gross margin``: gross profit / net sales), of
+    the two figures of one column of the rows it divides, at the answer's precision: a
+    percentage, or a plain number under :data:`RATIO_LIMIT`."""
+    if t.kind == "ratio" or (t.kind == "plain" and abs(t.value) >= RATIO_LIMIT):
+        return None
+    near = _Near.of(t)
+    times = 100.0 if t.kind == "percent" else 1.0
+    for name, k, j in hint.named:
+        fa, fb = figs.figures[k], figs.figures[j]
+        x = abs(fa.value * fa.scale) / abs(fb.value * fb.scale) * times
+        if near.hit(x, t.value, near.h):
+            return f"{t.text} = {fa.text} / {fb.text}: {name}", "ratio"
+    return None
 
 
 def _search_hint(figs: Figures, hint: Hint, t: Target) -> Derivation | None:

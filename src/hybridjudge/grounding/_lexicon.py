@@ -37,6 +37,7 @@ __all__ = [
     "FrequencyWords",
     "Lexicon",
     "LexiconError",
+    "NamedRatio",
     "NumberWords",
     "Period",
     "ScaleStatementWords",
@@ -54,6 +55,7 @@ __all__ = [
     "load_lexicon",
     "merged",
     "months",
+    "named_ratios",
     "period_ordinals",
     "periods",
     "phrase_pattern",
@@ -332,6 +334,19 @@ class ScaleStatementWords(_Strict):
     currencies_before_singular: tuple[str, ...] = ()
     """Currencies written before a singular scale word (``€ million``, ``USD million``; a sign
     with a country prefix, ``S$``, is read by the grammar)."""
+
+
+class NamedRatio(_Strict):
+    """A ratio a question may name (``gross margin``) and the table rows it divides: a figure
+    of a :attr:`numerator` row by the figure of a :attr:`denominator` row in the same column."""
+
+    names: tuple[str, ...] = Field(min_length=1)
+    """The phrases that name it (``gross margin``, ``gross profit margin``), lower case."""
+    numerator: tuple[str, ...] = Field(min_length=1)
+    """Row labels of its numerator (``gross profit``), lower case; a label matches with its
+    words, in order, and no others (a leading ``total`` aside)."""
+    denominator: tuple[str, ...] = Field(min_length=1)
+    """Row labels of its denominator (``net sales``, ``revenue``), as :attr:`numerator`."""
 
 
 class DerivationWords(_Strict):
@@ -646,6 +661,9 @@ class Lexicon(_Strict):
     scale_statement: ScaleStatementWords | None = None
     """The words of a table's or a page's scale statement besides its scale (``(in millions of
     dollars)``, ``$ in thousands``)."""
+    named_ratios: tuple[NamedRatio, ...] = ()
+    """Ratios a question names by their usual name (``gross margin``) and the rows they divide
+    (:class:`NamedRatio`)."""
     derivation: DerivationWords | None = None
     """The words with which a question asks for a derived figure and an answer states a
     change."""
@@ -798,6 +816,10 @@ def _constructed(raw: dict[str, Any]) -> Lexicon:
         fields["scale_statement"] = ScaleStatementWords.model_construct(**fields["scale_statement"])
     if "derivation" in fields:
         fields["derivation"] = DerivationWords.model_construct(**fields["derivation"])
+    if "named_ratios" in fields:
+        fields["named_ratios"] = tuple(
+            NamedRatio.model_construct(**r) for r in fields["named_ratios"]
+        )
     if "answers" in fields:
         fields["answers"] = AnswerPhrases.model_construct(**fields["answers"])
     if "unit_definitions" in fields:
@@ -895,6 +917,11 @@ def scale_statement_words() -> ScaleStatementWords:
 
 
 @functools.cache
+def named_ratios() -> tuple[NamedRatio, ...]:
+    """The named ratios of every lexicon, in order."""
+    return tuple(r for lang in LANGUAGES for r in lexicon(lang).named_ratios)
+
+
 def derivation_words() -> DerivationWords:
     """The words of derived figures over every lexicon, each field merged in order."""
     return DerivationWords.model_construct(None, **_merged_group(DerivationWords, "derivation"))
