@@ -33,6 +33,7 @@ __all__ = [
     "SENTENCE_TRIM",
     "TYPOGRAPHY",
     "SentenceRule",
+    "float_slack",
     "fold",
     "rounding_tolerance",
     "sentence_spans",
@@ -202,6 +203,20 @@ def word_list(name: str) -> frozenset[str]:
 
 
 # --- tolerance -------------------------------------------------------------------------------
+
+
+def float_slack(value: float) -> float:
+    """What float arithmetic may lose computing ``value`` from a few operands (a relative
+    1e-9, then 1e-12): the margin a derived value is given before it is compared with an
+    answer's figure rounded at its last digit.
+
+    Examples:
+        >>> float_slack(0.0)
+        1e-12
+        >>> abs(float_slack(-1000.0) - 1e-6) < 1e-11
+        True
+    """
+    return 1e-9 * abs(value) + 1e-12
 
 
 def rounding_tolerance(half: float, *, floor: float = 1e-12) -> float:

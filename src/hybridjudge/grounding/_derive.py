@@ -56,6 +56,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
+from hybridjudge._text import float_slack
 from hybridjudge.grounding._lexicon import alternation, derivation_words, merged, named_ratios
 from hybridjudge.grounding._patterns import lazy
 
@@ -1004,7 +1005,7 @@ class _Near:
     @classmethod
     def of(cls, t: Target) -> _Near:
         """The tolerance of ``t``."""
-        eps = 1e-9 * abs(t.value) + 1e-12
+        eps = float_slack(t.value)
         h = t.half + eps
         return cls(t, h, (t.half - eps) / h if t.half > eps else 1.0)
 
@@ -1313,7 +1314,7 @@ _OP_NAMES = {
 def _search(
     tables: dict[str, _Table], owner: Figures, t: Target, asked: frozenset[str] | None = None
 ) -> Derivation | None:
-    eps = 1e-9 * abs(t.value) + 1e-12
+    eps = float_slack(t.value)
     h = t.half + eps
     v = t.value
     figs = owner.figures
@@ -1408,7 +1409,7 @@ def explain_from(
     n = len(operands)
     if n < 2:
         return None
-    tol = t.half + 1e-9 * abs(t.value) + 1e-12
+    tol = t.half + float_slack(t.value)
     y1, d1 = t.value, tol
     y2, d2 = (t.value / t.mult, tol / t.mult) if t.mult != 1.0 else (y1, d1)
     percent = t.kind == "percent"
