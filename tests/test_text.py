@@ -19,7 +19,7 @@ from hybridjudge._text import (
     split_sentences,
     word_list,
 )
-from tests.grounding.test_structure import word_tables
+from tests.support.word_tables import word_tables
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "hybridjudge"
 
