@@ -5,6 +5,7 @@ rule of tests/grounding/test_structure.py applied to the module."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from hybridjudge._text import (
     sentence_spans,
     split_sentences,
     word_list,
+    word_pairs,
+    word_sequence,
 )
 from tests.support.word_tables import word_tables
 
@@ -137,6 +140,28 @@ def test_word_lists() -> None:
     assert len(word_list("entity_noun_stop_words")) == 12
     with pytest.raises(KeyError):
         word_list("stop_words")
+
+
+def test_word_sequences_keep_their_order() -> None:
+    # a regular expression's alternation: the first word that matches wins
+    joiners = ("and", "but", "however", "although", "though", "while", "whereas")
+    assert word_sequence("clause_joiners") == joiners
+    assert word_list("clause_joiners") == set(joiners)
+
+
+def test_every_entry_of_words_json_says_what_it_is_for() -> None:
+    entries = json.loads((PACKAGE / "data" / "words.json").read_text(encoding="utf-8"))
+    for name, entry in entries.items():
+        assert set(entry) in ({"about", "words"}, {"about", "pairs"}), name
+        assert entry["about"].strip(), name
+        if "words" in entry:
+            assert len(word_sequence(name)) == len(word_list(name)), f"{name}: a word twice"
+        else:
+            pairs = word_pairs(name)
+            assert pairs, name
+            assert all(a != b for a, b in pairs), name
+            with pytest.raises(KeyError):
+                word_sequence(name)
 
 
 # --- tolerance -------------------------------------------------------------------------------
@@ -275,6 +300,8 @@ def test_the_module_holds_no_word_table() -> None:
         "judges._evidence._NEGATIONS",
         "corpus._import._STOP",
         "mutations._mutators._STOP",
+        "study._blame._NOT_ENTITIES",
+        "study._blame._POLARITY",
     ],
 )
 def test_the_word_lists_read_from_data_stay_there(moved: str) -> None:
