@@ -159,7 +159,7 @@ def test_every_entry_of_words_json_says_what_it_is_for() -> None:
         else:
             pairs = word_pairs(name)
             assert pairs, name
-            assert all(a != b for a, b in pairs), name
+            assert len({a for a, _ in pairs}) == len(pairs), f"{name}: a word twice"
             with pytest.raises(KeyError):
                 word_sequence(name)
 
@@ -302,6 +302,9 @@ def test_the_module_holds_no_word_table() -> None:
         "mutations._mutators._STOP",
         "study._blame._NOT_ENTITIES",
         "study._blame._POLARITY",
+        "mutations._text._ANTONYMS",
+        "mutations._text._CONTRACTED",
+        "mutations._text._VERB_BASE",
     ],
 )
 def test_the_word_lists_read_from_data_stay_there(moved: str) -> None:
@@ -316,6 +319,8 @@ def test_the_word_lists_read_from_data_stay_there(moved: str) -> None:
     ]
     assert len(values) == 1
     call = values[0]
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "dict":
+        call = call.args[0]  # a mapping of word pairs
     assert isinstance(call, ast.Call)
     assert isinstance(call.func, ast.Name)
-    assert call.func.id == "word_list"
+    assert call.func.id in {"word_list", "word_sequence", "word_pairs"}
