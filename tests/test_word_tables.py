@@ -98,9 +98,8 @@ NOT_LEXICAL: dict[str, str] = {
 """Tables of names that are no words of a language."""
 
 NOT_YET_MOVED: dict[str, str] = {
-    "mutations._mutators._CLAUSE_BREAK": "the words that join clauses",
-    "mutations._mutators._LEADING_PREPOSITION": "prepositions before a quantity",
-    "mutations._mutators._UNIT_AFTER": "unit words after a number",
+    "mutations._mutators._UNIT_AFTER": "unit symbols and words after a number (mg, mL, days?, "
+    "mmHg), written as a regular expression's pieces (plural s?): to be units of a lexicon",
 }
 """Word tables still in code: this list may only shrink."""
 
@@ -153,6 +152,8 @@ def test_the_expressions_built_from_data_are_the_ones_written_in_code(
 @pytest.mark.parametrize(
     ("table", "sha256"),
     [
+        ("mutations._mutators._CLAUSE_BREAK", "08b806c5ae7e32f7"),
+        ("mutations._mutators._LEADING_PREPOSITION", "cb30e0835a6c7357"),
         ("mutations._text._ANTONYM_RE", "7bfe4879f2da9959"),
         ("mutations._text._FIXED_BEFORE", "ff5206009595c2b6"),
         ("mutations._text._FIXED_AFTER", "83e276a7a55bb7ff"),
