@@ -13,7 +13,8 @@ behaviour, the difference is a named variant of the one implementation, never a 
 - :func:`word_list`: a named word list (stop words, negations) read from ``data/words.json``, as
   a set; :func:`word_sequence` the same list in its written order (a regular expression's
   alternation), :func:`word_pairs` a named list of word pairs (antonyms, contractions): words
-  are data, not code (``tests/test_text.py`` holds this module to the rule of
+  are data, not code (``tests/test_text.py`` holds this module, ``tests/test_word_tables.py``
+  the rest of the package outside ``grounding/``, to the rule of
   ``tests/grounding/test_structure.py``). The grounding checks read their words from their
   per-language lexicons instead (``grounding/data/lexicon/``, docs/lexicons.md).
 - :func:`rounding_tolerance`: how far a figure may lie from a value it rounds to.
