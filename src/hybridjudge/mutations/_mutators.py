@@ -112,9 +112,12 @@ def _shuffled(items: Iterable[T], rng: random.Random) -> list[T]:
 # --- omission ------------------------------------------------------------------------------
 
 _UNIT_AFTER = re.compile(
-    r"(?:\s?(?:[%°]\s?[CF]?|(?:[a-zA-Zµμ]{1,12}(?:/[a-zA-Z]{1,4})|mg|g|kg|mcg|µg|ml|mL|l|L|"
-    r"micrograms?|milligrams?|grams?|units?|days?|weeks?|months?|years?|hours?|minutes?|"
-    r"mmHg|percent|degrees?))(?![\w/]))?"
+    r"(?:\s?(?:[%°]\s?[CF]?|(?:[a-zA-Zµμ]{1,12}(?:/[a-zA-Z]{1,4})|"
+    + "|".join(
+        f"{unit}s?" if unit in word_list("units_with_plural") else unit
+        for unit in word_sequence("units_after_number")
+    )
+    + r"))(?![\w/]))?"
 )
 _ATTACHED = re.compile(r"[^\s.,;:!?)\]]*")
 _LEADING_PREPOSITION = re.compile(
