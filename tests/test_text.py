@@ -5,6 +5,7 @@ rule of tests/grounding/test_structure.py applied to the module."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -18,8 +19,10 @@ from hybridjudge._text import (
     sentence_spans,
     split_sentences,
     word_list,
+    word_pairs,
+    word_sequence,
 )
-from tests.grounding.test_structure import word_tables
+from tests.support.word_tables import word_tables
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "hybridjudge"
 
@@ -137,6 +140,28 @@ def test_word_lists() -> None:
     assert len(word_list("entity_noun_stop_words")) == 12
     with pytest.raises(KeyError):
         word_list("stop_words")
+
+
+def test_word_sequences_keep_their_order() -> None:
+    # a regular expression's alternation: the first word that matches wins
+    joiners = ("and", "but", "however", "although", "though", "while", "whereas")
+    assert word_sequence("clause_joiners") == joiners
+    assert word_list("clause_joiners") == set(joiners)
+
+
+def test_every_entry_of_words_json_says_what_it_is_for() -> None:
+    entries = json.loads((PACKAGE / "data" / "words.json").read_text(encoding="utf-8"))
+    for name, entry in entries.items():
+        assert set(entry) in ({"about", "words"}, {"about", "pairs"}), name
+        assert entry["about"].strip(), name
+        if "words" in entry:
+            assert len(word_sequence(name)) == len(word_list(name)), f"{name}: a word twice"
+        else:
+            pairs = word_pairs(name)
+            assert pairs, name
+            assert len({a for a, _ in pairs}) == len(pairs), f"{name}: a word twice"
+            with pytest.raises(KeyError):
+                word_sequence(name)
 
 
 # --- tolerance -------------------------------------------------------------------------------
@@ -275,6 +300,11 @@ def test_the_module_holds_no_word_table() -> None:
         "judges._evidence._NEGATIONS",
         "corpus._import._STOP",
         "mutations._mutators._STOP",
+        "study._blame._NOT_ENTITIES",
+        "study._blame._POLARITY",
+        "mutations._text._ANTONYMS",
+        "mutations._text._CONTRACTED",
+        "mutations._text._VERB_BASE",
     ],
 )
 def test_the_word_lists_read_from_data_stay_there(moved: str) -> None:
@@ -289,6 +319,8 @@ def test_the_word_lists_read_from_data_stay_there(moved: str) -> None:
     ]
     assert len(values) == 1
     call = values[0]
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "dict":
+        call = call.args[0]  # a mapping of word pairs
     assert isinstance(call, ast.Call)
     assert isinstance(call.func, ast.Name)
-    assert call.func.id == "word_list"
+    assert call.func.id in {"word_list", "word_sequence", "word_pairs"}

@@ -10,8 +10,11 @@ behaviour, the difference is a named variant of the one implementation, never a 
 - :func:`fold`: NFKC, case folding, then a one-to-one character table: :data:`TYPOGRAPHY`
   (grounding: dashes, quotes, slashes, invisible characters), :data:`QUOTES` (the judges'
   evidence: typographic quotes and dashes) or none.
-- :func:`word_list`: a named word list (stop words, negations) read from ``data/words.json``: words
-  are data, not code (``tests/test_text.py`` holds this module to the rule of
+- :func:`word_list`: a named word list (stop words, negations) read from ``data/words.json``, as
+  a set; :func:`word_sequence` the same list in its written order (a regular expression's
+  alternation), :func:`word_pairs` a named list of word pairs (antonyms, contractions): words
+  are data, not code (``tests/test_text.py`` holds this module, ``tests/test_word_tables.py``
+  the rest of the package outside ``grounding/``, to the rule of
   ``tests/grounding/test_structure.py``). The grounding checks read their words from their
   per-language lexicons instead (``grounding/data/lexicon/``, docs/lexicons.md).
 - :func:`rounding_tolerance`: how far a figure may lie from a value it rounds to.
@@ -26,7 +29,7 @@ import re
 import unicodedata
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "QUOTES",
@@ -39,6 +42,8 @@ __all__ = [
     "sentence_spans",
     "split_sentences",
     "word_list",
+    "word_pairs",
+    "word_sequence",
 ]
 
 # --- sentences -------------------------------------------------------------------------------
@@ -188,18 +193,41 @@ _WORDS = Path(__file__).parent / "data" / "words.json"
 
 
 @cache
-def _lists() -> dict[str, frozenset[str]]:
-    data = json.loads(_WORDS.read_text(encoding="utf-8"))
-    return {name: frozenset(entry["words"]) for name, entry in data.items()}
+def _entries() -> dict[str, dict[str, Any]]:
+    entries: dict[str, dict[str, Any]] = json.loads(_WORDS.read_text(encoding="utf-8"))
+    return entries
 
 
+@cache
 def word_list(name: str) -> frozenset[str]:
     """The word list ``name`` of ``data/words.json`` (what each is for is written beside it).
 
     Raises:
         KeyError: no list has that name.
     """
-    return _lists()[name]
+    return frozenset(word_sequence(name))
+
+
+@cache
+def word_sequence(name: str) -> tuple[str, ...]:
+    """The word list ``name`` of ``data/words.json`` in its written order: for an alternation
+    of a regular expression, where the first word that matches wins.
+
+    Raises:
+        KeyError: no list has that name (a list of pairs is no word list).
+    """
+    return tuple(_entries()[name]["words"])
+
+
+@cache
+def word_pairs(name: str) -> tuple[tuple[str, str], ...]:
+    """The word pairs ``name`` of ``data/words.json`` in their written order (an entry with
+    ``"pairs"`` instead of ``"words"``): antonyms, or a form and what it becomes.
+
+    Raises:
+        KeyError: no list of pairs has that name.
+    """
+    return tuple((a, b) for a, b in _entries()[name]["pairs"])
 
 
 # --- tolerance -------------------------------------------------------------------------------

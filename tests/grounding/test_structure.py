@@ -1,9 +1,9 @@
 """The structure of grounding/ (issue 33, points 2 and 5): no word table of a language in code,
 no module reading another module's private names.
 
-A *word table* is a collection literal (tuple, list, set, the keys of a dict) of at least
-:data:`MIN_WORDS` words, or a string with an alternation of at least :data:`MIN_WORDS` words
-(``but|however|although|though|yet``), outside docstrings. Words belong in the lexicons
+A *word table* is what ``tests/support/word_tables.py`` scans for: a collection literal of at
+least five words, or a string with an alternation of at least five, outside docstrings (the same
+scan holds the rest of the package, ``tests/test_word_tables.py``). Words belong in the lexicons
 (``data/lexicon/<language>.json``, docs/lexicons.md). What the scan still finds is listed below
 with a reason: :data:`NOT_LEXICAL` (names, tags, column headers: no words of a language) and
 :data:`NOT_YET_MOVED` (word tables still to be moved to the lexicons). The second list may only
@@ -13,15 +13,11 @@ shrink: a table it names that the scan no longer finds fails the test until its 
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
+from tests.support.word_tables import word_tables
+
 GROUNDING = Path(__file__).resolve().parents[2] / "src" / "hybridjudge" / "grounding"
-MIN_WORDS = 5
-_WORD = re.compile(r"[^\W\d_]{2,}(?:[ '-][^\W\d_]+)*\.?")
-_ALTERNATION = re.compile(
-    r"(?<![\w\\])[^\W\d_]{2,}(?:\|[^\W\d_]{2,}){" + str(MIN_WORDS - 1) + r",}(?!\w)"
-)
 
 NOT_LEXICAL: dict[str, str] = {
     "__init__.__all__": "the public names of the package",
@@ -53,63 +49,6 @@ NOT_YET_MOVED: dict[str, str] = {}
 PRIVATE_IMPORTS: dict[str, str] = {}
 """Imports of another grounding module's private names (``from ._x import _name``) still in
 place: this list may only shrink."""
-
-
-def _owner(stack: list[ast.AST]) -> str:
-    """The name a finding belongs to: the innermost function or class, else the module-level
-    assignment it stands in."""
-    for node in reversed(stack):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            return node.name
-    for node in stack:
-        target = None
-        if isinstance(node, ast.Assign):
-            target = node.targets[0]
-        elif isinstance(node, ast.AnnAssign):
-            target = node.target
-        if isinstance(target, ast.Subscript):
-            target = target.value
-        if isinstance(target, ast.Name):
-            return target.id
-    return "<module>"
-
-
-def _is_table(node: ast.AST) -> bool:
-    if isinstance(node, ast.Tuple | ast.List | ast.Set):
-        elements: list[ast.expr | None] = list(node.elts)
-    elif isinstance(node, ast.Dict):
-        elements = list(node.keys)
-    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return _ALTERNATION.search(node.value) is not None
-    else:
-        return False
-    words = [
-        e
-        for e in elements
-        if isinstance(e, ast.Constant) and isinstance(e.value, str) and _WORD.fullmatch(e.value)
-    ]
-    return len(words) >= MIN_WORDS
-
-
-def word_tables(source: str, module: str) -> set[str]:
-    """``module.name`` of every word table in ``source`` (docstrings left out)."""
-    tree = ast.parse(source)
-    docstrings = {
-        id(n.value)
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
-    }
-    found: set[str] = set()
-
-    def visit(node: ast.AST, stack: list[ast.AST]) -> None:
-        if id(node) not in docstrings and _is_table(node):
-            found.add(f"{module}.{_owner(stack)}")
-        for child in ast.iter_child_nodes(node):
-            visit(child, [*stack, child])
-
-    for top in tree.body:
-        visit(top, [top])
-    return found
 
 
 def private_imports(source: str, module: str) -> set[str]:

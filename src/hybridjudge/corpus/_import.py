@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from hybridjudge._anchor import Anchor
 from hybridjudge._errors import CaseFileError, ConfigError
 from hybridjudge._limits import ReadLimits
-from hybridjudge._text import word_list
+from hybridjudge._text import word_list, word_sequence
 from hybridjudge.corpus._formats import InputRecord, read_cases
 from hybridjudge.corpus._io import write_jsonl_models
 from hybridjudge.corpus._labels import clean_of
@@ -117,7 +117,11 @@ class ImportReport(BaseModel):
     """sha256 of ``cases.jsonl`` and ``outputs.jsonl`` as written."""
 
 
-_ENTITY = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|the|de|van|von|and|for)?\s*[A-Z][\w'’&.-]*)*")
+_ENTITY = re.compile(
+    r"\b[A-Z][\w'’&.-]*(?:\s+(?:"
+    + "|".join(word_sequence("name_particles"))
+    + r")?\s*[A-Z][\w'’&.-]*)*"
+)
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)$")
 _STOP = word_list("entity_function_words")
 _SENTENCE_END = re.compile(r"(?<=[a-z]{2}[.!?])\s+")

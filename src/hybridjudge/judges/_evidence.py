@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hybridjudge._text import QUOTES, fold, split_sentences, word_list
+from hybridjudge._text import QUOTES, fold, split_sentences, word_list, word_sequence
 
 __all__ = [
     "MAX_QUOTE_CHARS",
@@ -119,7 +119,7 @@ def has_negation(text: str) -> bool:
     return bool(_negations(_words(text)))
 
 
-_CLAUSE = re.compile(r"[,;:()]|\b(?:and|but|however|although|though|while|whereas)\b")
+_CLAUSE = re.compile(r"[,;:()]|\b(?:" + "|".join(word_sequence("clause_joiners")) + r")\b")
 _MIN_CLAUSE_OVERLAP = 2
 
 

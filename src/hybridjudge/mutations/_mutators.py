@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from hybridjudge._text import sentence_spans, word_list
+from hybridjudge._text import sentence_spans, word_list, word_sequence
 from hybridjudge.corpus import Anchor, Case, DefectClass
 from hybridjudge.mutations._errors import MutationRefused
 from hybridjudge.mutations._text import (
@@ -112,14 +112,20 @@ def _shuffled(items: Iterable[T], rng: random.Random) -> list[T]:
 # --- omission ------------------------------------------------------------------------------
 
 _UNIT_AFTER = re.compile(
-    r"(?:\s?(?:[%°]\s?[CF]?|(?:[a-zA-Zµμ]{1,12}(?:/[a-zA-Z]{1,4})|mg|g|kg|mcg|µg|ml|mL|l|L|"
-    r"micrograms?|milligrams?|grams?|units?|days?|weeks?|months?|years?|hours?|minutes?|"
-    r"mmHg|percent|degrees?))(?![\w/]))?"
+    r"(?:\s?(?:[%°]\s?[CF]?|(?:[a-zA-Zµμ]{1,12}(?:/[a-zA-Z]{1,4})|"
+    + "|".join(
+        f"{unit}s?" if unit in word_list("units_with_plural") else unit
+        for unit in word_sequence("units_after_number")
+    )
+    + r"))(?![\w/]))?"
 )
 _ATTACHED = re.compile(r"[^\s.,;:!?)\]]*")
 _LEADING_PREPOSITION = re.compile(
-    r"(?:\b(?:of|for|in|at|within|after|over|above|below|under|about|around|by|to|on)"
-    r"(?:\s+(?:a|an|the|about|around|approximately|roughly))?)\s+$",
+    r"(?:\b(?:"
+    + "|".join(word_sequence("quantity_prepositions"))
+    + r")(?:\s+(?:"
+    + "|".join(word_sequence("quantity_determiners"))
+    + r"))?)\s+$",
     re.IGNORECASE,
 )
 
@@ -141,7 +147,9 @@ def _phrase_span(text: str, start: int, end: int) -> tuple[int, int, bool]:
     return start, end, False
 
 
-_CLAUSE_BREAK = re.compile(r",\s+(?:and|but|while|whereas|so)\s+|;\s+")
+_CLAUSE_BREAK = re.compile(
+    r",\s+(?:" + "|".join(word_sequence("comma_clause_joiners")) + r")\s+|;\s+"
+)
 
 
 def _clause_span(text: str, start: int, end: int) -> tuple[int, int] | None:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from hybridjudge._text import word_pairs, word_sequence
 from hybridjudge.corpus import Anchor
 
 __all__ = [
@@ -81,39 +82,8 @@ def _match_case(template: str, word: str) -> str:
     return template
 
 
-# Antonym pairs applied in both directions (whole words, case kept).
-_ANTONYMS: tuple[tuple[str, str], ...] = (
-    ("before", "after"),
-    ("increase", "decrease"),
-    ("increased", "decreased"),
-    ("increases", "decreases"),
-    ("increasing", "decreasing"),
-    ("higher", "lower"),
-    ("high", "low"),
-    ("more", "less"),
-    ("above", "below"),
-    ("over", "under"),
-    ("with", "without"),
-    ("required", "optional"),
-    ("always", "never"),
-    ("allowed", "prohibited"),
-    ("permitted", "forbidden"),
-    ("include", "exclude"),
-    ("includes", "excludes"),
-    ("included", "excluded"),
-    ("earlier", "later"),
-    ("first", "last"),
-    ("minimum", "maximum"),
-    ("safe", "unsafe"),
-    ("positive", "negative"),
-    ("better", "worse"),
-    ("larger", "smaller"),
-    ("longer", "shorter"),
-    ("older", "younger"),
-    ("start", "stop"),
-    ("win", "lose"),
-    ("won", "lost"),
-)
+_ANTONYMS = word_pairs("antonyms")
+"""Antonym pairs applied in both directions (whole words, case kept)."""
 _ANTONYM_MAP: dict[str, str] = {}
 for _a, _b in _ANTONYMS:
     _ANTONYM_MAP[_a] = _b
@@ -124,14 +94,13 @@ _ANTONYM_RE = re.compile(
 )
 
 _FIXED_BEFORE = re.compile(
-    r"\b(?:consistent|along|compared|associated|together|deal|dealing|familiar|comply|"
-    r"complies|in line|at|named|worked|works|working|collaborated|starred|played|partnered|"
-    r"take|takes|took|taken|taking)\s+$",
-    re.IGNORECASE,
+    r"\b(?:" + "|".join(word_sequence("antonym_fixed_before")) + r")\s+$", re.IGNORECASE
 )
 """Words after which an antonym is part of a fixed phrase, not a polarity ("consistent with",
 "named after", "took over", "the latter")."""
-_FIXED_AFTER = re.compile(r"\s+(?:known|school|court|name|lady|whom)\b", re.IGNORECASE)
+_FIXED_AFTER = re.compile(
+    r"\s+(?:" + "|".join(word_sequence("antonym_fixed_after")) + r")\b", re.IGNORECASE
+)
 """Words before which an antonym is part of a fixed phrase ("better known", "high school")."""
 _NUMERIC_ONLY = {"over", "under"}
 """Antonyms swapped only right before a number ("over 38", not "over the years")."""
@@ -149,77 +118,26 @@ def _fixed_phrase(text: str, start: int, end: int) -> bool:
     return word[:1].isupper() and not at_sentence_start  # "Lower Manhattan"
 
 
-_AUX = r"has been|have been|had been|is|are|was|were|will|can|could|should|must|may|might|would"
+_AUX = "|".join(word_sequence("negatable_auxiliaries"))
 _NEGATE_RE = re.compile(rf"\b({_AUX})\b(?!\s+(?:not|never|no|n't)\b)(?!n't)", re.IGNORECASE)
 _UNNEGATE_RE = re.compile(
-    r"\b(is|are|was|were|will|can|could|should|must|may|might|would|do|does|did)\s+not\b",
-    re.IGNORECASE,
+    r"\b(" + "|".join(word_sequence("unnegatable_auxiliaries")) + r")\s+not\b", re.IGNORECASE
 )
-_CONTRACTED = {
-    "isn't": "is",
-    "aren't": "are",
-    "wasn't": "was",
-    "weren't": "were",
-    "doesn't": "does",
-    "don't": "do",
-    "didn't": "did",
-    "can't": "can",
-    "cannot": "can",
-    "won't": "will",
-    "shouldn't": "should",
-    "couldn't": "could",
-    "wouldn't": "would",
-}
+_CONTRACTED = dict(word_pairs("negated_contractions"))
 _CONTRACTED_RE = re.compile(
     r"\b(" + "|".join(k.replace("'", "['’]") for k in _CONTRACTED) + r")(?!\w)", re.IGNORECASE
 )
-_IMPERATIVE = (
-    "Go|Take|Visit|Return|Call|Contact|Continue|Keep|Use|See|Tell|Ask|Start|Stop|Finish|Book|"
-    "Check|Repeat|Eat|Drink|Apply|Send|Submit|Request"
-)
+_IMPERATIVE = "|".join(word_sequence("imperative_verbs"))
 _IMPERATIVE_RE = re.compile(rf"(?:^|(?<=[.!?] )|(?<=^- )|(?<=^\* ))({_IMPERATIVE})\b", re.MULTILINE)
 
 
-_VERB_BASE = {
-    "recommend": "recommend",
-    "recommends": "recommend",
-    "advise": "advise",
-    "advises": "advise",
-    "need": "need",
-    "needs": "need",
-    "require": "require",
-    "requires": "require",
-    "include": "include",
-    "allow": "allow",
-    "allows": "allow",
-    "offer": "offer",
-    "offers": "offer",
-    "provide": "provide",
-    "provides": "provide",
-    "contain": "contain",
-    "contains": "contain",
-    "support": "support",
-    "supports": "support",
-    "suggest": "suggest",
-    "suggests": "suggest",
-    "cover": "cover",
-    "covers": "cover",
-}
-_THIRD_PERSON = {
-    "recommends",
-    "advises",
-    "needs",
-    "requires",
-    "allows",
-    "offers",
-    "provides",
-    "contains",
-    "supports",
-    "suggests",
-    "covers",
-}
+_VERB_BASE = dict(word_pairs("negatable_verbs"))
+_THIRD_PERSON = frozenset(form for form, base in _VERB_BASE.items() if form != base)
+"""The forms of :data:`_VERB_BASE` other than their base: third person, negated with "does"."""
 _VERB_RE = re.compile(
-    r"\b(we|you|they|i|it|he|she|this|that|which|who|policy|plan|agreement|doctor)\s+("
+    r"\b("
+    + "|".join(word_sequence("verb_subjects"))
+    + r")\s+("
     + "|".join(sorted(_VERB_BASE, key=len, reverse=True))
     + r")\b",
     re.IGNORECASE,

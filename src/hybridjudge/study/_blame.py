@@ -34,7 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hybridjudge._text import split_sentences
+from hybridjudge._text import split_sentences, word_list
 from hybridjudge.corpus import Anchor
 
 __all__ = [
@@ -129,9 +129,7 @@ class BlameRow(_Frozen):
 _ENTITY = re.compile(
     r"(?<![.!?:]\s)(?<!^)(?<!\n)(?<!- )\b[A-Z][a-zA-Z-]{2,}(?:\s+[A-Z][a-zA-Z-]+)*"
 )
-_NOT_ENTITIES = frozenset(
-    {"The", "This", "That", "These", "Those", "You", "Your", "Yes", "No", "Not", "And", "But"}
-)
+_NOT_ENTITIES = word_list("blame_not_entities")
 
 
 def _entities(text: str) -> list[str]:
@@ -211,44 +209,7 @@ def retrieval_scores(
     )
 
 
-_POLARITY = frozenset(
-    {
-        "not",
-        "no",
-        "never",
-        "without",
-        "nor",
-        "cannot",
-        "more",
-        "less",
-        "fewer",
-        "over",
-        "under",
-        "above",
-        "below",
-        "before",
-        "after",
-        "higher",
-        "lower",
-        "increase",
-        "increased",
-        "decrease",
-        "decreased",
-        "reduce",
-        "reduced",
-        "raise",
-        "raised",
-        "rather",
-        "instead",
-        "optional",
-        "required",
-        "allowed",
-        "forbidden",
-        "stop",
-        "start",
-        "only",
-    }
-)
+_POLARITY = word_list("blame_polarity_words")
 """Words that flip or bound a statement: a claim holding one its reference sentence lacks says
 something else than the reference."""
 
