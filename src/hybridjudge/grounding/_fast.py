@@ -207,9 +207,11 @@ class Windows(Generic[S]):
         for i, passage in enumerate(self._passages):
             if needle not in passage and passage.isascii():
                 continue  # the raw text first: most passages hold no occurrence
+            at = self.laid(i).text.find(needle)
+            if at < 0:
+                continue  # nor the passage laid out: what ``whole`` reads of it is not needed
             laid, whole = self._text(i)
             s = laid.text
-            at = s.find(needle)
             line_seen = -1
             while at >= 0:
                 end = at + len(needle)
