@@ -26,6 +26,8 @@ import hybridjudge.grounding._check as check_module
 from hybridjudge.corpus import Case, Output, read_jsonl_models
 from hybridjudge.grounding import GroundingContext, GroundingReport, check_grounding
 from hybridjudge.grounding import _fast as fast
+from hybridjudge.grounding._layout import read_layout
+from hybridjudge.grounding._normalize import normalize
 from tests.support.tatqa import load_tatqa, load_validity
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,6 +158,42 @@ def test_a_figure_not_as_written_builds_the_index(monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.mark.parametrize(
+    ("answer", "passages"),
+    [
+        (
+            "Revenue was £1,496.5 million in 2019.",
+            ("Key ﬁgures… (in millions)\n | 2019 | 2018\nRevenue | £1,496.5 | £1,202.9", "ﬁn"),
+        ),
+        (
+            "Sales rose to €5.2 million; net income was £1,294 thousand; costs £(35.2).",
+            (
+                "The group’s “core” sales… rose to €5.2 million ― up from €4.8 million.\n"
+                "• Net income was £1,294 thousand.\n\nCosts | £(35.2) | £(30.1)",
+            ),
+        ),
+    ],
+)
+def test_a_passage_whose_normalisation_moves_offsets_is_read_in_windows(
+    answer: str, passages: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a ligature, an ellipsis, a horizontal bar: the normalised text is shorter than the
+    # original; the window maps its figures back through the passage's own offset map
+    assert read_layout(normalize(passages[0])).segments
+    full, quick = _both((answer, passages, None), monkeypatch)
+    assert quick.grounded
+    assert _verdict(quick) == _verdict(full)
+    traced = [(t.passage, t.span, t.matched_text) for t in quick.quantities]
+    assert traced == [(t.passage, t.span, t.matched_text) for t in full.quantities]
+    for passage, span, matched in traced:
+        assert passage is not None
+        assert span is not None
+        assert passages[passage][span[0] : span[1]] == matched
+    context = GroundingContext(passages)
+    assert _verdict(check_grounding(answer, context)) == _verdict(quick)
+    assert context._index is None  # found in windows: the full index was never built
+
+
+@pytest.mark.parametrize(
     "passages",
     [
         ("Revenue in FY2022 was $5 million; in FY 2021, $4 million.",),
@@ -198,7 +236,8 @@ def _cases(draw: st.DrawFn) -> tuple[str, tuple[str, ...]]:
         f"{item} | {rng.choice(['$', ''])}{rng.randint(1, 99_999):,} | ({rng.randint(1, 999)})"
         for item in rng.sample(_ITEMS, 3)
     ]
-    table = heading + " | 2020 | 2019\n" + "\n".join(rows)
+    # a line whose normalisation moves offsets (a ligature, an ellipsis, a horizontal bar)
+    table = rng.choice(("", "Key ﬁgures… ― ")) + heading + " | 2020 | 2019\n" + "\n".join(rows)
     prose = f"In {rng.randint(2000, 2023)}, {rng.choice(_ITEMS)} rose {rng.randint(1, 99)}%."
     passages = (table, prose) if rng.random() < 0.5 else (table + "\n\n" + prose,)
     cells = [c.strip() for r in rows for c in r.split("|")[1:]]

@@ -1726,7 +1726,7 @@ class GroundingContext:
             self._index_passage(i, line, shifted, index, markdown)
             occ = index.find(q) or _fast_mantissa(index, q, meta)
             if occ is not None:
-                shifted_span = (occ[2][0] + offset, occ[2][1] + offset)
+                shifted_span = windows.passage_span(i, offset, occ[2])
                 return occ[0], occ[1], shifted_span, occ[3], occ[4], occ[5]
         return None
 

@@ -9,15 +9,17 @@ the full parse does it), and parses only the lines around each occurrence: the l
 one before and after it (a figure's parse never reaches further: a match that crossed two line
 breaks would be no figure). The caller (:meth:`GroundingContext.fast_find
 <hybridjudge.grounding.GroundingContext>`) adds that line's quantities to a small index of the
-same kind as the full one and looks the answer's figure up there.
+same kind as the full one and looks the answer's figure up there. A passage whose normalisation
+moves offsets (``segments``: a dash, a curly quote, a non-breaking space) is cut the same way,
+in its normalised text; its window maps its offsets back through the passage's own map, so its
+figures read the original text (their spans and their case) exactly as the full parse does.
 
 The window's quantities are a subset of what the full parse indexes for the same passage, so a
 figure found here is one the full index finds too: the verdict is the same, only the cost
 differs. A figure not found here goes the full way (the index, then the derivation search),
 built on that first need. Windows are not used where the full parse decides something for the
-whole passage that a window could decide otherwise: a passage whose normalisation moves offsets
-(``segments``), and a window holding a ``/`` (numeric dates are read day-first or month-first by
-the passage as a whole).
+whole passage that a window could decide otherwise: a window holding a ``/`` (numeric dates are
+read day-first or month-first by the passage as a whole).
 
 ``HYBRIDJUDGE_GROUNDING_FULL=1`` in the environment (or :data:`ENABLED` set to ``False``) turns
 the fast path off: every figure goes the full way (the differential tests compare the two).
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
@@ -58,7 +61,9 @@ S = TypeVar("S")
 
 Window = tuple[int, Scan, int, int, int, S]
 """``(passage index, the window's scan, the window's offset in the passage, the start and the
-end of the occurrence's line in the window, what the caller read of the whole passage)``."""
+end of the occurrence's line in the window, what the caller read of the whole passage)``. The
+offsets are those of the passage normalised and laid out (:meth:`Windows.laid`); the scan's
+spans in the original text map to the passage's by :meth:`Windows.passage_span`."""
 
 _SLASH_FIGURE = re.compile(r"\d\s*/|/\s*\d")
 """A ``/`` beside a digit: a numeric date may stand there, read day- or month-first by the
@@ -103,13 +108,13 @@ class Windows(Generic[S]):
         self._passages = passages
         self._whole = whole
         self._laid: dict[int, NormalizedText] = {}
-        self._read: dict[int, tuple[NormalizedText, S] | None] = {}
+        self._read: dict[int, tuple[NormalizedText, S]] = {}
         self._scans: dict[tuple[int, int], Scan | None] = {}
         self._memo: dict[tuple[object, ...], Any] = {}
         self.partial = False
-        """Whether the last :meth:`windows` stopped before the last occurrence (a passage
-        whose normalisation moves offsets, a window with a ``/`` beside a digit, more than
-        :data:`MAX_WINDOWS` occurrences): what it did not yield, the full index must decide."""
+        """Whether the last :meth:`windows` stopped before the last occurrence (a window with
+        a ``/`` beside a digit, more than :data:`MAX_WINDOWS` occurrences): what it did not
+        yield, the full index must decide."""
 
     def memo(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
         """``make()``, made once per ``key`` for this context (what the caller reads of the
@@ -135,7 +140,6 @@ class Windows(Generic[S]):
         the first figure."""
         laid = self.laid(i)
         s = laid.text
-        original = laid.original if not laid.segments else s
         first = s.rfind("\n", 0, start) + 1
         while first < end and first <= len(s):
             before = s.rfind("\n", 0, max(first - 1, 0)) + 1 if first else 0
@@ -146,7 +150,7 @@ class Windows(Generic[S]):
                 if last >= len(s):
                     break
             stop = min(last, len(s))
-            sc = scan(NormalizedText(s[before:stop], original[before:stop], ()))
+            sc = scan(_window_text(laid, before, stop))
             for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
                 at = a + before
                 if (
@@ -161,16 +165,23 @@ class Windows(Generic[S]):
             first = stop
         return False
 
-    def _text(self, i: int) -> tuple[NormalizedText, S] | None:
-        """Passage ``i`` laid out (:meth:`laid`) and what ``whole`` reads of it; ``None`` when
-        its normalisation moves offsets (no window is cut from it)."""
+    def _text(self, i: int) -> tuple[NormalizedText, S]:
+        """Passage ``i`` laid out (:meth:`laid`) and what ``whole`` reads of it."""
         try:
             return self._read[i]
         except KeyError:
             laid = self.laid(i)
-            out = None if laid.segments else (laid, self._whole(i, laid))
-            self._read[i] = out
+            out = self._read[i] = (laid, self._whole(i, laid))
             return out
+
+    def passage_span(self, i: int, offset: int, span: tuple[int, int]) -> tuple[int, int]:
+        """``span``, the original-text span of a quantity of a window of passage ``i`` at
+        ``offset`` (:data:`Window`), in the passage's original text: a window of a passage
+        whose normalisation moves offsets reads the whole passage's original text
+        (:func:`_window_text`), its spans are the passage's already."""
+        if self.laid(i).segments:
+            return span
+        return span[0] + offset, span[1] + offset
 
     def _scan(self, i: int, laid: NormalizedText, start: int, end: int) -> Scan | None:
         key = (i, start)
@@ -181,7 +192,7 @@ class Windows(Generic[S]):
             sc = (
                 None
                 if "/" in text and _SLASH_FIGURE.search(text) is not None
-                else scan(NormalizedText(text, laid.original[start:end], ()))
+                else scan(_window_text(laid, start, end))
             )
             self._scans[key] = sc
             return sc
@@ -196,13 +207,11 @@ class Windows(Generic[S]):
         for i, passage in enumerate(self._passages):
             if needle not in passage and passage.isascii():
                 continue  # the raw text first: most passages hold no occurrence
-            read = self._text(i)
-            if read is None:  # no window in it: the full index decides, in passage order
-                self.partial = True
-                return
-            laid, whole = read
+            at = self.laid(i).text.find(needle)
+            if at < 0:
+                continue  # nor the passage laid out: what ``whole`` reads of it is not needed
+            laid, whole = self._text(i)
             s = laid.text
-            at = s.find(needle)
             line_seen = -1
             while at >= 0:
                 end = at + len(needle)
@@ -223,3 +232,19 @@ class Windows(Generic[S]):
                         return
                     yield i, sc, start, line_start - start, line_end - start, whole
                 at = s.find(needle, end)
+
+
+def _window_text(laid: NormalizedText, start: int, end: int) -> NormalizedText:
+    """The window ``start:end`` of ``laid`` (a passage normalised and laid out) as a text of its
+    own: its original text is the same slice when the normalisation moves no offset; else the
+    whole passage's, with the segments of ``laid`` that reach into the window shifted by
+    ``start``, so that every offset of the window maps where the same offset of ``laid`` maps
+    (:meth:`NormalizedText.to_original`: the last segment starting at or before it)."""
+    segments = laid.segments
+    if not segments:
+        return NormalizedText(laid.text[start:end], laid.original[start:end], ())
+    beyond = len(laid.original) + 1  # as NormalizedText._point bisects
+    first = max(bisect_right(segments, (start, beyond, 0)) - 1, 0)
+    last = max(bisect_right(segments, (end, beyond, 0)), first + 1)
+    shifted = tuple((n - start, o, length) for n, o, length in segments[first:last])
+    return NormalizedText(laid.text[start:end], laid.original, shifted)
