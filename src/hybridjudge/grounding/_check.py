@@ -545,9 +545,7 @@ def _year_columns(sc: Scan) -> tuple[int, int] | None:
         if bar < 0:
             return None
         start = s.rfind("\n", 0, bar) + 1
-        end = s.find("\n", bar)
-        if end < 0:
-            end = len(s)
+        end = _line_end(s, bar)
         pos = end
         years: list[re.Match[str]] = []
         cursor = start
@@ -868,8 +866,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
             continue  # "Gross margin (b) (d) 6,129.9": a note's letter, not "(€m)" nor "($b)"
         if m["pct"] or word in ("%", "percent", "percentages"):
             line_start = s.rfind("\n", 0, m.start()) + 1
-            line_end = s.find("\n", m.end())
-            line_end = len(s) if line_end < 0 else line_end
+            line_end = _line_end(s, m.end())
             label = _row_label(s, line_start, line_end, markdown)
             if label is None:
                 found.append((m.start(), m.end(), 1, None, True))
@@ -1407,10 +1404,7 @@ class _Cursor:
             self.line += s.count("\n", pos, a)
             line_start = self.line_start = s.rfind("\n", 0, a) + 1
             self.block += len(_BLANK_LINE.findall(s, pos, a))
-            line_end = s.find("\n", a)
-            if line_end < 0:
-                line_end = len(s)
-            self.line_end = line_end
+            line_end = self.line_end = _line_end(s, a)
             label = _row_label(s, line_start, line_end, self.markdown)
             self.table = label is not None
             row_start = line_start
@@ -1631,8 +1625,7 @@ class GroundingContext:
         reach from :data:`_REGION_BACK` characters; it ends :data:`_REGION_BACK` characters
         after ``at`` (at a line's end)."""
         s = windows.laid(i).text
-        stop = s.find("\n", min(at + _REGION_BACK, len(s)))
-        stop = len(s) if stop < 0 else stop
+        stop = _line_end(s, min(at + _REGION_BACK, len(s)))
         reach = _REGION_BACK
         while True:
             start = s.rfind("\n", 0, at - reach) + 1 if at > reach else 0
@@ -1859,9 +1852,7 @@ class GroundingContext:
         cell = False
         for q, (a, _b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if a > line_end:  # a new line: whether it is a table row (linear overall)
-                line_end = s.find("\n", a)
-                if line_end < 0:
-                    line_end = len(s)
+                line_end = _line_end(s, a)
                 line_start = s.rfind("\n", 0, a) + 1
                 cell = _SEPARATORS.search(s, line_start, line_end) is not None
             occ: _Occ = ("context", i, q.span, q.text, q, meta[0])
