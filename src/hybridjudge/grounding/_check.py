@@ -3055,7 +3055,7 @@ class GroundingChecker:
         how = self._rate(q, meta, sc, n)
         if how is not None:
             return QuantityTrace(q, "derived", derivation=how, rule="rate")
-        how = self._years_of_range(q) or self._years_named(q, sc)
+        how = self._years_of_range(q, sc)
         if how is not None:
             return QuantityTrace(q, "derived", derivation=how, rule="years_of_range")
         how = self._part(q, meta)
@@ -3093,14 +3093,19 @@ class GroundingChecker:
                 return f"{q.text} = {how}: a share of a whole"
         return None
 
-    def _years_of_range(self, q: Quantity) -> str | None:
+    def _years_of_range(self, q: Quantity, sc: Scan) -> str | None:
         """A number of years the context states as a range of years (``4 years`` for ``from
-        2015 to 2019``, or ``5 years`` counting both ends), as a derivation, or ``None``."""
+        2015 to 2019``, or ``5 years`` counting both ends), or that the years the answer names
+        span (:meth:`_years_named`), as a derivation, or ``None``."""
         if q.unit != "year" or q.range_role is not None or q.value.denominator != 1:
             return None
         years = q.value.numerator
         if not 1 <= years <= 300:
             return None
+        return self._range_years(q, years) or self._years_named(q, sc)
+
+    def _range_years(self, q: Quantity, years: int) -> str | None:
+        """:meth:`_years_of_range` from a range of years the context states."""
         for scanned, _scopes in self.context._parsed_passages():
             qs, metas = scanned.quantities, scanned.meta
             for k in range(len(qs) - 1):
@@ -3122,9 +3127,7 @@ class GroundingChecker:
         """A number of years that the years the answer names span (``the two-year period`` of
         an answer naming 2020, 2021 and 2022, counted from the first to the last, or ``the
         three-year period``, each year counted), each of them standing in the context; as a
-        derivation, or ``None``."""
-        if q.unit != "year" or q.range_role is not None or q.value.denominator != 1:
-            return None
+        derivation, or ``None`` (:meth:`_years_of_range`)."""
         years: set[int] = set()
         for other, meta in zip(sc.quantities, sc.meta, strict=True):
             if other.kind == "number" and meta[3] & F_YEAR:

@@ -244,20 +244,16 @@ _DIFFERENCE_RE = re.compile(r"\bdiffer")
 _WORD_RE = re.compile(r"[a-z]+")
 _STOP = frozenset(_WORDS.stop_words)
 """Words of a question that name no table row."""
-_NAMED_RATIOS = named_ratios()
-
-
-def _names(lower: str, phrase: str) -> bool:
-    """Whether the lower-cased ``lower`` names ``phrase`` as whole words."""
-    at = lower.find(phrase)
-    while at >= 0:
-        end = at + len(phrase)
-        if (at == 0 or not lower[at - 1].isalnum()) and (
-            end == len(lower) or not lower[end].isalnum()
-        ):
-            return True
-        at = lower.find(phrase, at + 1)
-    return False
+_NAMED_RATIOS = tuple(
+    (
+        lazy(rf"(?<![^\W_])(?:{alternation(r.names)})(?![^\W_])"),
+        frozenset(tuple(_WORD_RE.findall(label)) for label in r.numerator),
+        frozenset(tuple(_WORD_RE.findall(label)) for label in r.denominator),
+    )
+    for r in named_ratios()
+)
+"""The lexicons' named ratios: what names each in a lower-cased question (whole words), and the
+words of the row labels of its numerator and of its denominator."""
 
 
 _ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
@@ -574,29 +570,32 @@ class Figures:
         """The ratios the (lower-cased) question names (the lexicons' ``named_ratios``), as
         pairs of a numerator and a denominator figure of one column of one table."""
         out: list[tuple[str, int, int]] = []
-        for ratio in _NAMED_RATIOS:
-            name = next((n for n in ratio.names if _names(lower, n)), None)
-            if name is None:
+        labels: dict[tuple[int, int], tuple[str, ...]] | None = None
+        for names, numerator, denominator in _NAMED_RATIOS:
+            m = names().search(lower)
+            if m is None:
                 continue
-            tops = self._labelled(ratio.numerator)
-            bottoms = self._labelled(ratio.denominator)
-            for k in tops:
+            if labels is None:  # once, for the first ratio the question names
+                labels = {k: tuple(_WORD_RE.findall(v.lower())) for k, v in self.labels.items()}
+            bottoms = self._labelled(labels, denominator)
+            for k in self._labelled(labels, numerator):
                 fa = self.figures[k]
                 for j in bottoms:
                     fb = self.figures[j]
                     if fb.block == fa.block and fb.column == fa.column and fb.value:
-                        out.append((name, k, j))
+                        out.append((m.group(), k, j))
         return tuple(out)
 
-    def _labelled(self, labels: Sequence[str]) -> list[int]:
-        """The figures (not percentages) of the table rows labelled one of ``labels`` (their
-        words, in order, a leading ``total`` aside)."""
-        wanted = {tuple(_WORD_RE.findall(label)) for label in labels}
-        rows = set()
-        for key, label in self.labels.items():
-            words = tuple(_WORD_RE.findall(label.lower()))
-            if words in wanted or (words[:1] == ("total",) and words[1:] in wanted):
-                rows.add(key)
+    def _labelled(
+        self, labels: dict[tuple[int, int], tuple[str, ...]], wanted: frozenset[tuple[str, ...]]
+    ) -> list[int]:
+        """The figures (not percentages) of the table rows whose label's words (``labels``)
+        are one of ``wanted``, a leading ``total`` aside."""
+        rows = {
+            key
+            for key, words in labels.items()
+            if words in wanted or (words[:1] == ("total",) and words[1:] in wanted)
+        }
         return [k for k in self._in_rows(rows) if not self.figures[k].percent]
 
     def _row_hint(self, question: str) -> Hint | None:

@@ -106,7 +106,9 @@ TRACE_RULES: dict[TraceRule, str] = {
     "mean": "the mean of two or more figures",
     "share": "a part the context states as a share of a whole (300 for 25% of 1,200 employees)",
     "rate": "a rate the context states over another period ($60 a year for $5 per month)",
-    "years_of_range": "a number of years the context states as a range (4 years for 2015 to 2019), or that the years the answer names span (the three-year period of 2021, 2022 and 2023)",
+    "years_of_range": "a number of years the context states as a range (4 years for 2015 to "
+    "2019), or that the years the answer names span (the three-year period of 2021, 2022 and "
+    "2023)",
     "frequency": "a frequency the context states as its interval or a code (every 8 hours for "
     "three times daily or TID, once daily for daily)",
     "shown_working": "the result of the arithmetic the answer writes before its =, every figure "
