@@ -15,6 +15,8 @@ from hybridjudge.grounding._derive import (
     Target,
     clause_trend,
     counted_noun,
+    gives,
+    rounding_window,
     stated_trend,
 )
 
@@ -197,3 +199,32 @@ def test_the_direction_and_the_noun_of_a_context_figure() -> None:
     assert clause_trend(text, text.index("7 doctors")) == 0  # a new sentence
     assert counted_noun(text, text.index("7 doctors") + 1) == "doctor"
     assert counted_noun(text, text.index("40") + 2) == ""  # "to" counts nothing
+
+
+@pytest.mark.parametrize(
+    ("value", "figure", "expected"),
+    [
+        (18.544970, 18.55, True),  # 18.545 at three decimals, then 18.55 (once: 18.54)
+        (18.544, 18.55, False),  # 0.6 of a unit toward zero
+        (18.5549, 18.55, True),  # rounded once
+        (18.5551, 18.55, False),  # past half a unit away from zero: 18.56 either way
+        (-18.544970, -18.55, True),  # toward zero is upwards for a negative figure
+        (-18.5551, -18.55, False),
+        (-18.544, -18.55, False),
+        (0.0049, 0.0, True),  # a zero has no side toward zero: half a unit either way
+        (-0.0049, 0.0, True),
+        (-0.0054, 0.0, False),
+    ],
+)
+def test_a_derivation_gives_a_figure_rounded_once_or_twice(
+    value: float, figure: float, expected: bool
+) -> None:
+    # half a unit of the second decimal, widened a little as float_slack does
+    assert gives(value, figure, 0.005 + 1e-12) is expected
+
+
+def test_the_rounding_window_is_wider_toward_zero_only() -> None:
+    lo, hi = rounding_window(4.09, 0.005)  # 0.55 of a unit below: one more digit rounded first
+    assert (lo, hi) == (pytest.approx(4.0845), pytest.approx(4.095))
+    lo, hi = rounding_window(-4.09, 0.005, 0.004)  # a tie excluded away from zero
+    assert (lo, hi) == (pytest.approx(-4.094), pytest.approx(-4.0845))

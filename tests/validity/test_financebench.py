@@ -63,7 +63,9 @@ def test_correct_answers_flagged_and_incorrect_ones_caught(results: list[Any]) -
     rows = {r.label: r for r in fb.rates(results, "all")}
     correct, incorrect = rows["Correct Answer"], rows["Incorrect Answer"]
     assert (correct.n, incorrect.n) == (284, 39)
-    assert round(correct.hybridjudge * correct.n) <= 52  # 18.3% (28.5% before dates were read)
+    # issue 33's target, <= 15%: 40 of 284 (14.1%); 15.5% before values rounded twice, 18.3%
+    # before the trace rules of 4 December, 28.5% before dates were read
+    assert round(correct.hybridjudge * correct.n) <= 42
     # 17 of 39 (43.6%; 20 before): three incorrect answers whose every figure is rightly
     # derived are no longer flagged ('0.573' = $2,564 million / $4,476 million, stated again
     # in the conclusion; '$5,308 million' = $5,727m - $419m): wrong in their reasoning

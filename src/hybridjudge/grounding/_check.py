@@ -58,6 +58,7 @@ from hybridjudge.grounding._derive import (
     clause_trend,
     counted_noun,
     explain_from,
+    gives,
     shown_working,
     stated_trend,
 )
@@ -3517,9 +3518,9 @@ def _from_shown_working(
     for v in values:
         x = float(v)
         if (
-            (as_written and abs(x - result) <= tol)
-            or (mult != 1.0 and abs(x * mult - result) <= tol)
-            or (q.unit == "%" and abs(x * 100.0 - result) <= tol)
+            (as_written and gives(x, result, tol))
+            or (mult != 1.0 and gives(x * mult, result, tol))
+            or (q.unit == "%" and gives(x * 100.0, result, tol))
         ):
             a, b = sc.norm.to_original(start, eq)
             return f"{q.text} = {sc.norm.original[a:b].strip()}"
