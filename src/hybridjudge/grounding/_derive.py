@@ -100,8 +100,7 @@ a unit of the figure's last digit: 1.1, that is 0.55 of a unit (rounded once, 0.
 rounded first to one more digit, then to the figure's, gives it from there: 2,725 / 14,694 =
 0.1854497, 0.18545 at five decimals, then ``18.55%`` (rounded once, 18.54%); 20,437 / 500,343 =
 4.0846%, 4.085%, then ``4.09%``. Models writing out their working do this. Away from zero the
-window stays half a unit, a tie excluded (4.0851% rounds to 4.09% either way; 4.0950% does not
-give 4.09%). Measured on 4 December 2026 (``validity/README.md``): FinanceBench correct answers
+window stays half a unit (4.0951% does not give ``4.09%``, rounded once or twice). Measured on 4 December 2026 (``validity/README.md``): FinanceBench correct answers
 flagged 44 -> 40 of 284, incorrect as before; TAT-QA gold arithmetic with working grounded
 99.9% -> 100%, one-digit and x10 perturbations flagged 97.1% -> 97.0% and 97.7% -> 97.6% (a
 perturbed figure that is the value rounded twice), random fabricated figures as before."""
