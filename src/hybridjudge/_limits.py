@@ -22,6 +22,7 @@ bound                  default     margin over the largest seen
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
@@ -92,7 +93,12 @@ _UNITS = {
     "gb": 1000**3,
     "gib": 1 << 30,
 }
-_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", re.IGNORECASE)
+
+
+@functools.cache
+def _size_pattern() -> re.Pattern[str]:
+    """What :func:`parse_size` reads, compiled on its first call (only a size flag needs it)."""
+    return re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", re.IGNORECASE)
 
 
 def parse_size(text: str, *, flag: str = "size") -> int:
@@ -102,7 +108,7 @@ def parse_size(text: str, *, flag: str = "size") -> int:
     Raises:
         ConfigError: not such a size, or not above zero.
     """
-    match = _SIZE.fullmatch(text)
+    match = _size_pattern().fullmatch(text)
     unit = _UNITS.get(match.group(2).lower()) if match else None
     if match is None or unit is None or float(match.group(1)) * unit < 1:
         raise ConfigError(

@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hybridjudge.grounding import _abstention, _check, _normalize, _quantities
+from hybridjudge.grounding._languages import NO_SPACE_CHARS, no_space
 from hybridjudge.grounding._patterns import compiled, lazy
 from tests.support.fresh import fresh_json
 
@@ -89,6 +90,19 @@ def test_a_text_that_needs_them_compiles_them_and_is_read_as_before() -> None:
     assert _quantities._master_for("other").pattern in seen
 
 
+def test_the_word_character_before_a_candidate_is_read_as_the_expression_would() -> None:
+    # _word_char_before stands for the (?<!_W) the master expressions no longer hold, and
+    # no_space for the class [NO_SPACE_CHARS]: the same answer for every character of the BMP
+    # and some beyond
+    word = re.compile(_quantities._W)
+    no_space_class = re.compile(f"[{NO_SPACE_CHARS}]")
+    for code in (*range(0x10000), 0x10000, 0x1D7CE, 0x20000, 0x2A6DF, 0xE0100, 0x10FFFF):
+        ch = chr(code)
+        assert _quantities._word_char_before(f"x{ch}", 2) == (word.match(ch) is not None), code
+        assert no_space(ch) == (no_space_class.match(ch) is not None), code
+    assert not _quantities._word_char_before("5", 0)
+
+
 def test_a_lazy_expression_is_compiled_once_with_its_inline_flags() -> None:
     words = lazy(r"(?ix) still \s+ yet")
     assert words() is words() is compiled(r"(?ix) still \s+ yet")
@@ -103,13 +117,13 @@ def test_an_english_word_that_is_a_number_elsewhere_compiles_no_foreign_expressi
         "r = check_grounding('The delay was due to 3 storms.', ['Due to 3 storms, it was late.'])\n"
         "assert r.grounded, r\n"
     )
-    assert _source(_quantities._FOREIGN_FULL) not in english
+    assert _quantities._foreign_full().pattern not in english
     italian = _compiled_after(
         "from hybridjudge.grounding import check_grounding\n"
         "r = check_grounding('The warranty lasts two years.', ['La garanzia dura due anni.'])\n"
         "assert r.grounded, r\n"
     )
-    assert _source(_quantities._FOREIGN_FULL) in italian
+    assert _quantities._foreign_full().pattern in italian
 
 
 # --- alternations of literal words written as a trie (_quantities._alt) ------------------------

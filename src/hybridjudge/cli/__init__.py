@@ -19,7 +19,6 @@ from collections.abc import Sequence
 
 from hybridjudge._errors import HybridJudgeError
 from hybridjudge.cli._common import configure_logging, finalize
-from hybridjudge.cli._model_args import FLAG_HINTS
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -164,6 +163,8 @@ def _main(argv: Sequence[str] | None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's final flush
     except HybridJudgeError as exc:
         print(f"hybridjudge {args.command}: error [{exc.code}]: {exc}", file=sys.stderr)
+        from hybridjudge.cli._model_args import FLAG_HINTS  # only an error needs the hints
+
         hint = FLAG_HINTS.get(exc.code)
         if hint:
             print(f"hybridjudge {args.command}: hint: {hint}", file=sys.stderr)

@@ -52,7 +52,7 @@ from hybridjudge.grounding._lexicon import (
     merged,
     phrase_pattern,
 )
-from hybridjudge.grounding._normalize import letter_runs, normalize_plain
+from hybridjudge.grounding._normalize import letter_run_lists, letter_runs, normalize_plain
 from hybridjudge.grounding._patterns import lazy
 
 __all__ = [
@@ -117,30 +117,35 @@ class MarkerSet:
         "_sources",
         "_triggers",
         "_whole",
+        "_whole_source",
         "markers",
     )
 
     def __init__(self, markers: tuple[str, ...]) -> None:
         self.markers = markers
         grouped: dict[bytes | None, list[str]] = {}
-        needs: dict[bytes, list[frozenset[bytes]]] = {}
         whole: list[str] = []
+        phrases: list[str] = []
         for m in dict.fromkeys(markers):
             if _is_whole_answer(m):
                 whole.append(m[1:-1])
-                continue
-            runs = letter_runs(normalize_plain(m))
+            else:
+                phrases.append(m)
+        # Each marker's trigger: the longest letter run of its normalised form, the first of
+        # the longest in byte order (a run listed twice changes neither); no set of runs is
+        # built here (most groups never meet a text that holds their trigger: see _needs_of).
+        runs_of = letter_run_lists(normalize_plain(m) for m in phrases)
+        for m, runs in zip(phrases, runs_of, strict=True):
             trigger = max(sorted(runs), key=len) if runs else None  # longest, then first
             grouped.setdefault(trigger, []).append(m)
-            if trigger is not None:
-                needs.setdefault(trigger, []).append(runs)
         # One expression per trigger, compiled on the first text that has the trigger (most
         # texts trigger a few of the ~100 groups; compiling them all is most of the cost of a
         # one-case `hybridjudge check`).
         self._sources = {t: ms for t, ms in grouped.items() if t is not None}
         self._groups: dict[bytes, _Group] = {}
-        # A group is searched only if all letter runs of one of its markers are in the text.
-        self._needs = needs
+        # A group is searched only if all letter runs of one of its markers are in the text:
+        # those sets, per trigger, made on the first text that holds the trigger.
+        self._needs: dict[bytes, list[frozenset[bytes]]] = {}
         # Markers without ASCII letters: compiled on the first non-ASCII text that holds the
         # first character of one of them (a curly quote or a dash is no reason to compile them).
         self._other_markers = grouped.get(None) or []
@@ -148,12 +153,12 @@ class MarkerSet:
         self._other_starts: re.Pattern[str] | None = None
         self._triggers = frozenset(self._sources)
         # Punctuation, quotes and markup around a whole answer are ignored ("**N/A**", "Unknown."),
-        # and so is a label before it ("Answer: N/A").
-        self._whole = (
-            re.compile(rf"[\W_]*(?:{_ANSWER_LABEL}[\W_]*)?(?:{_bodies(whole)})[\W_]*\Z")
-            if whole
-            else None
+        # and so is a label before it ("Answer: N/A"); compiled on the first answer short enough
+        # to be one.
+        self._whole_source = (
+            rf"[\W_]*(?:{_ANSWER_LABEL}[\W_]*)?(?:{_bodies(whole)})[\W_]*\Z" if whole else None
         )
+        self._whole: re.Pattern[str] | None = None
 
     def _other(self, text: str) -> re.Pattern[str] | None:
         """The expression of the markers without ASCII letters, if any and ``text`` is not ASCII."""
@@ -169,6 +174,15 @@ class MarkerSet:
         if self._others is None:
             self._others = _alternation(self._other_markers)
         return self._others
+
+    def _needs_of(self, trigger: bytes) -> list[frozenset[bytes]]:
+        """The letter runs of each marker of ``trigger``'s group, in its order (made once)."""
+        needs = self._needs.get(trigger)
+        if needs is None:
+            needs = self._needs[trigger] = [
+                letter_runs(normalize_plain(m)) for m in self._sources[trigger]
+            ]
+        return needs
 
     def _group(self, trigger: bytes) -> _Group:
         """The expression of the markers whose trigger is ``trigger`` (compiled once)."""
@@ -193,7 +207,9 @@ class MarkerSet:
         the first marker belongs to a partial answer (see :func:`abstains`): the text answers,
         so later markers only refuse details of it.
         """
-        if self._whole is not None and len(text) <= _WHOLE_ANSWER_MAX:
+        if self._whole_source is not None and len(text) <= _WHOLE_ANSWER_MAX:
+            if self._whole is None:
+                self._whole = re.compile(self._whole_source)
             whole = self._whole.match(text)
             if whole is not None:
                 return whole
@@ -203,7 +219,7 @@ class MarkerSet:
         triggered: list[_Searcher] = [
             self._group(t)
             for t in words & self._triggers  # a frozenset: iterates the smaller side
-            if any(need <= words for need in self._needs[t])
+            if any(need <= words for need in self._needs_of(t))
         ]
         other = self._other(text)
         if other is not None:
@@ -238,7 +254,7 @@ class MarkerSet:
         it stands (:func:`_refuses_here`), in text order."""
         found: list[re.Match[str]] = []
         for trigger in words & self._triggers:
-            if not any(need <= words for need in self._needs[trigger]):
+            if not any(need <= words for need in self._needs_of(trigger)):
                 continue
             found.extend(_scan(self._group(trigger), text))
         other = self._other(text)
@@ -289,7 +305,7 @@ class MarkerSet:
             last_break = brk.start()
         if last_break > 0 and _asserts(head[:last_break]):
             return True
-        concessive = _CONCESSIVE.match(head)
+        concessive = _CONCESSIVE().match(head)
         if concessive is not None:
             # "Although revenue was $4.2 billion, the context does not give ...": the clause
             # before the marker (not after "while", often temporal: "While I was reading the
@@ -319,7 +335,7 @@ class MarkerSet:
         after = _SENTENCE_END.search(text, m.end())
         if after is None:
             return False
-        begin = _since(_LAST_SENTENCE_END, text, m.start())
+        begin = _since(_LAST_SENTENCE_END(), text, m.start())
         if _PRECISION_WORD().search(text, begin, after.start()) is None:
             return False
         stop = _SENTENCE_END.search(text, after.end())
@@ -354,16 +370,16 @@ class MarkerSet:
         for sure"``) is no verdict."""
         # From the sentence of ``pos`` on: a verdict may hold the marker at ``pos`` ("daher kann
         # ich die Frage nicht beantworten").
-        for v in _VERDICT().finditer(text, _since(_LAST_SENTENCE_END, text, pos)):
+        for v in _VERDICT().finditer(text, _since(_LAST_SENTENCE_END(), text, pos)):
             start = v.start()
             weak = v.lastgroup in ("weak", "weak_cjk")
             if weak and _CONCLUSION_BEFORE().search(text, max(0, start - 60), start) is None:
                 continue
-            clause = _since(_LAST_CLAUSE_BREAK, text, start)
+            clause = _since(_LAST_CLAUSE_BREAK(), text, start)
             if _CONDITION().search(text, clause, start) is not None:
                 continue
-            sentence = _since(_LAST_SENTENCE_END, text, start)
-            concessive = _CONCESSIVE.match(text, sentence, start)
+            sentence = _since(_LAST_SENTENCE_END(), text, start)
+            concessive = _CONCESSIVE().match(text, sentence, start)
             if concessive is not None and _CLAUSE_END.search(text, concessive.end(), start) is None:
                 continue
             if not self._contrast_answers(text, v.end()):
@@ -428,7 +444,7 @@ _HEAD_BREAK = lazy(
     rf";|(?<!\w)(?:{_alt('head_breaks', _LATIN)})(?!\w)|{_alt('head_breaks', SUBSTRING_LANGUAGES)}"
 )
 # A sentence opening with a concessive subordinate clause ("Although ..., <main clause>").
-_CONCESSIVE = re.compile(
+_CONCESSIVE = lazy(
     rf"\s*(?:(?:{_alt('concessive', _LATIN)})(?!\w)|{_alt('concessive', SUBSTRING_LANGUAGES)})"
 )
 # The end of a clause: a comma (not a thousands or decimal one), a semicolon or a dash.
@@ -495,7 +511,7 @@ _CONNECTOR = lazy(
 )
 # A clause that is only a list number ("1" of "1. The context does not ...").
 _ENUMERATOR = re.compile(r"[\W_]*\d{1,2}[\W_]*")
-_CLAUSE_BREAK = re.compile(r"[,;:、]|\s-\s")
+_CLAUSE_BREAK = lazy(r"[,;:、]|\s-\s")
 
 
 @lru_cache(maxsize=4096)  # answers repeat sentences ("Sorry." ...): each is analysed once
@@ -512,7 +528,7 @@ def _asserts(text: str) -> bool:
         return False
     kept: list[str] = []
     for part in text.split(";"):
-        for clause in _CLAUSE_BREAK.split(part):
+        for clause in _CLAUSE_BREAK().split(part):
             connector = _CONNECTOR().match(clause)
             if connector is not None:
                 clause = clause[connector.end() :]
@@ -613,8 +629,8 @@ _CONCLUSION_BEFORE = lazy(
 # --- Markers that do not refuse where they stand ---------------------------------------------
 _LOOKBACK = 200
 """How far back (characters) the clause or sentence of a marker is looked for."""
-_LAST_CLAUSE_BREAK = re.compile(r"(?s:.*)(?:[,;:!?。！？、；\n]|\.(?!\d)|\s-\s)")
-_LAST_SENTENCE_END = re.compile(r"(?s:.*)(?:[!?。！？\n]|\.(?!\d))")
+_LAST_CLAUSE_BREAK = lazy(r"(?s:.*)(?:[,;:!?。！？、；\n]|\.(?!\d)|\s-\s)")
+_LAST_SENTENCE_END = lazy(r"(?s:.*)(?:[!?。！？\n]|\.(?!\d))")
 
 
 def _since(last_break: re.Pattern[str], text: str, pos: int) -> int:
@@ -687,7 +703,7 @@ def _german_refuses(text: str, m: re.Match[str], phrase: str, clause: int) -> bo
     the information, or else is in the present tense (and, for an active "cannot find out", has
     a reflexive subject: "lässt sich nicht bestimmen")."""
     start, end = m.span()
-    sentence = _since(_LAST_SENTENCE_END, text, start)
+    sentence = _since(_LAST_SENTENCE_END(), text, start)
     stop = _SENTENCE_END.search(text, end, end + _LOOKBACK)
     close = stop.start() if stop is not None else min(len(text), end + _LOOKBACK)
     around = f"{text[sentence:start]} {text[end:close]}"
@@ -695,7 +711,7 @@ def _german_refuses(text: str, m: re.Match[str], phrase: str, clause: int) -> bo
         return True
     if phrase in _DE_ACTIVE:
         return _DE_REFLEXIVE().search(around) is not None
-    closed = _CLAUSE_BREAK.search(text, end, close)
+    closed = _CLAUSE_BREAK().search(text, end, close)
     clause_text = f"{text[clause:start]} {text[end : closed.start() if closed else close]}"
     return _DE_PAST().search(clause_text) is None
 
@@ -714,12 +730,12 @@ _SOURCE_OPENING = lazy(
 def _source_pronoun(text: str, start: int) -> bool:
     """Whether a pronoun marker at ``start`` ("it does not include") speaks of a source: its
     sentence opens with a source as subject, or it opens its sentence after one that does."""
-    sentence = _since(_LAST_SENTENCE_END, text, start)
+    sentence = _since(_LAST_SENTENCE_END(), text, start)
     if _SOURCE_OPENING().match(text, sentence, start) is not None:
         return True
     if sentence == 0 or text[sentence:start].strip(" \t,;") not in ("", "however", "but"):
         return False
-    previous = _since(_LAST_SENTENCE_END, text, sentence - 1)
+    previous = _since(_LAST_SENTENCE_END(), text, sentence - 1)
     return _SOURCE_OPENING().match(text, previous, sentence) is not None
 
 
@@ -744,7 +760,7 @@ def _refuses_here(text: str, m: re.Match[str]) -> bool:
     indiqué chez l'enfant"), a pronoun marker only of a source (:func:`_source_pronoun`) and,
     in German, not an event report (:func:`_german_refuses`)."""
     start, end = m.span()
-    clause = _since(_LAST_CLAUSE_BREAK, text, start)
+    clause = _since(_LAST_CLAUSE_BREAK(), text, start)
     if _CONDITION().search(text, clause, start) is not None:
         return False
     if _PERSONAL_DATA_AFTER().match(text, end) is not None:

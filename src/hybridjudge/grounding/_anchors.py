@@ -70,7 +70,7 @@ _NEG = lazy(
 )
 """A negation cue, not one that states a limit (``no more than``, ``not later than``: the
 ``negation_limits`` of the lexicons)."""
-_CLAUSE_BREAK = re.compile(
+_CLAUSE_BREAK = lazy(
     r"[.;:!?\n,。；！？，、]|(?<!\w)(?:" + alternation(merged("clause_breaks")) + r")(?!\w)"
 )
 """What ends a negation's clause: punctuation, or a conjunction (``clause_breaks``)."""
@@ -409,7 +409,7 @@ def negation_cue(canon: str, start: int, cues: list[re.Match[str]]) -> re.Match[
         last = cue
     if last is None or start - last.end() > _CLAUSE_LOOKBACK:
         return None
-    if _CLAUSE_BREAK.search(canon, last.end(), start) is not None:
+    if _CLAUSE_BREAK().search(canon, last.end(), start) is not None:
         return None
     if len(_WORDISH.findall(canon, last.end(), start)) > NEGATION_WINDOW:
         return None

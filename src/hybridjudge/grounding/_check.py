@@ -183,15 +183,15 @@ _OTHER_DOLLARS = tuple(
 _BARE_DOLLAR = re.compile(r"(?<![A-Za-z.])\$")
 """A dollar sign without a country prefix (``US$``, ``HK$``) in the text of a quantity."""
 
-_SHARE_THEN_WHOLE = re.compile(r"[ \t]+of[ \t]+(?:[a-z'’-]+[ \t]+){0,3}")
+_SHARE_THEN_WHOLE = lazy(r"[ \t]+of[ \t]+(?:[a-z'’-]+[ \t]+){0,3}")
 """Between a share and its whole: ``of``, then at most three words (``of the company's``)."""
-_WHOLE_THEN_SHARE = re.compile(r"[ \t]+(?:[a-z'’-]+[ \t]+){0,3}?[a-z'’-]+,[ \t]+")
+_WHOLE_THEN_SHARE = lazy(r"[ \t]+(?:[a-z'’-]+[ \t]+){0,3}?[a-z'’-]+,[ \t]+")
 """Between a whole and a share of it: its noun and a comma (``1,200 patients, half``)."""
 _PARTITIVES = alternation(merged("partitives"), space=r"[ \t]+")
-_OF_THEM = re.compile(rf"[ \t]+(?:{_PARTITIVES})(?![\w])")
+_OF_THEM = lazy(rf"[ \t]+(?:{_PARTITIVES})(?![\w])")
 """A share's whole taken from the figure before it (``1,200 patients, half of them``)."""
 _BOUNDS_AFTER = alternation(merged("bounds_after"), space=r"[ \t]+")
-_BOUND_AFTER = re.compile(rf"[ \t]*(?:\+|{_BOUNDS_AFTER})(?![\w])")
+_BOUND_AFTER = lazy(rf"[ \t]*(?:\+|{_BOUNDS_AFTER})(?![\w])")
 """A bound written after its figure (``$50 or more``, ``65 and over``, ``18+``)."""
 BOUND_SHARE = 0.1
 """How far past a bound a context figure may lie, as a share of the bound: ``more than 10,000`` is
@@ -372,7 +372,7 @@ _OTHER_SCALE: dict[str, tuple[str, Callable[[Fraction], Fraction]]] = {
 }
 """A temperature on the other scale, exactly (no rounding: ``38 °C`` is ``100.4 °F``, ``37.5 °C``
 is ``99.5 °F``, but ``39 °C`` is ``102.2 °F``, not ``102 °F``)."""
-_LABELLED_FIGURE = re.compile(
+_LABELLED_FIGURE = lazy(
     r"[a-z]{2,6} \S|(?:fy|cy)['-]?\d"
     rf"|(?:{alternation(name[:3] for name in _MONTHS)})[a-z]{{0,6}}-\d{{4}}\Z"
 )
@@ -381,7 +381,7 @@ month and its year: ``Jun-2018`` holds the year an answer writes ``June 2018``; 
 the first three letters of its English name)."""
 _GLUED_UNIT = re.compile(r"[\d,.]+[a-z]+\Z")
 """Identifiers that are a figure glued to a unit we do not read (``100mph``, ``220v``)."""
-_PERIOD_NAMED = re.compile(
+_PERIOD_NAMED = lazy(
     r"(?<![\w])(?:(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter"
     r"|(first|second|1st|2nd)[\s-]+half)(?![\w])"
 )
@@ -405,7 +405,7 @@ Quartal``, ``3. Quartal``, ``tercer trimestre``; ``premier semestre``, ``ersten 
 ``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer."""
 _PERIOD_RUNS = frozenset((b"quarter", b"half"))
 _FOREIGN_PERIOD_RUNS = frozenset(w.encode() for w in (*_FOREIGN_QUARTERS, *_FOREIGN_HALVES))
-_DOSING = re.compile(r"(?<![\w.])(?:(bid|tid|qid|qd)|(b\.i\.d|t\.i\.d|q\.i\.d|q\.d)\.?)(?![\w])")
+_DOSING = lazy(r"(?<![\w.])(?:(bid|tid|qid|qd)|(b\.i\.d|t\.i\.d|q\.i\.d|q\.d)\.?)(?![\w])")
 """The prescription abbreviations of a daily frequency: ``BID`` (twice daily), ``TID``, ``QID``,
 ``QD`` (once daily), in capitals (``bid`` is also a word) or dotted (``b.i.d.``)."""
 _DOSING_RUNS = frozenset((b"bid", b"tid", b"qid", b"qd"))
@@ -424,9 +424,9 @@ def _occurrence(i: int, sc: Scan, start: int, end: int) -> _Occ:
 
 
 _ONE_UNIT_WORDS = merged("article_durations")
-_ONE_UNIT = re.compile(rf"(?:{alternation(_ONE_UNIT_WORDS)})(?![\w])")
+_ONE_UNIT = lazy(rf"(?:{alternation(_ONE_UNIT_WORDS)})(?![\w])")
 _ONE_UNIT_CUES = alternation(merged("article_duration_cues"), space=r"\s+")
-_ONE_UNIT_BEFORE = re.compile(rf"(?<![\w])(?:{_ONE_UNIT_CUES})\s+an?\s+\Z")
+_ONE_UNIT_BEFORE = lazy(rf"(?<![\w])(?:{_ONE_UNIT_CUES})\s+an?\s+\Z")
 """A duration of one unit written with the article (``within a week``, ``for an hour``): not
 after a count (``twice a day`` is a frequency, read elsewhere). The unit is searched first (a
 literal), then what precedes it."""
@@ -434,7 +434,7 @@ _ONE_UNIT_RUNS = frozenset(w.encode() for w in _ONE_UNIT_WORDS)
 _FORTNIGHT: tuple[str | None, str | None, Fraction] = ("fortnight", "time", Fraction(14 * 86400))
 
 
-_QUARTER_SHARE = re.compile(r"(?<![\w-])(a|one|two|three)[ \t]+quarters?(?=[ \t]+of(?![\w]))")
+_QUARTER_SHARE = lazy(r"(?<![\w-])(a|one|two|three)[ \t]+quarters?(?=[ \t]+of(?![\w]))")
 
 
 def _quarter_shares(s: str) -> list[tuple[int, int, Fraction]]:
@@ -445,7 +445,7 @@ def _quarter_shares(s: str) -> list[tuple[int, int, Fraction]]:
     quarter = _FRACTION_DENOMINATORS["quarter"]
     return [
         (m.start(), m.end(), Fraction(100 * _FRACTION_NUMERATORS[m[1]], quarter))
-        for m in _QUARTER_SHARE.finditer(s)
+        for m in _QUARTER_SHARE().finditer(s)
     ]
 
 
@@ -457,7 +457,7 @@ _FACTOR_WORDS = {
 }
 """Verbs of a change by a factor, and the percentage change each states (``halved``: -50%;
 ``doubles``, ``halves`` and ``double`` are also nouns and adjectives)."""
-_FACTOR_WORD = re.compile(r"(?<![\w-])(?:doubl|tripl|quadrupl|halv)(?:ed|ing)(?![\w-])")
+_FACTOR_WORD = lazy(r"(?<![\w-])(?:doubl|tripl|quadrupl|halv)(?:ed|ing)(?![\w-])")
 _ROUND_THE_CLOCK = re.compile(r"(?<![\w/.,])24/7(?![\w/]|[.,]\d)")
 
 
@@ -467,7 +467,7 @@ def _add_stated_changes(i: int, sc: Scan, index: _Index) -> None:
     ``24/7`` (an answer writes ``24 hours a day, 7 days a week``)."""
     s = sc.norm.text
     if not sc.words.isdisjoint(_FACTOR_WORDS):
-        for m in _FACTOR_WORD.finditer(s):
+        for m in _FACTOR_WORD().finditer(s):
             change = _FACTOR_WORDS[m.group().encode()]  # the expression reads only its words
             index.exact.setdefault(_k("percent", change), _occurrence(i, sc, *m.span()))
     if "24/7" in s:
@@ -483,11 +483,11 @@ def _add_one_unit(i: int, sc: Scan, index: _Index) -> None:
     if sc.words.isdisjoint(_ONE_UNIT_RUNS) or (b"a" not in sc.words and b"an" not in sc.words):
         return
     s = sc.norm.text
-    for m in _ONE_UNIT.finditer(s):
+    for m in _ONE_UNIT().finditer(s):
         start = m.start()
         if start < 2 or s[start - 2] not in "an":  # "a week", "an hour"
             continue
-        if _ONE_UNIT_BEFORE.search(s, max(0, start - 20), start) is None:
+        if _ONE_UNIT_BEFORE().search(s, max(0, start - 20), start) is None:
             continue
         word = m.group()
         _unit, dim, factor = _FORTNIGHT if word == "fortnight" else _UNITS[word]
@@ -496,7 +496,7 @@ def _add_one_unit(i: int, sc: Scan, index: _Index) -> None:
         index.exact.setdefault(_k(dim, factor), _occurrence(i, sc, *m.span()))
 
 
-_NIL_CELL = re.compile(r"(?<=[|\t])[ \t]*((?:[$€£¥₹][ \t]?)?-(?:[ \t]?%)?)[ \t]*(?=[|\t\n]|\Z)")
+_NIL_CELL = lazy(r"(?<=[|\t])[ \t]*((?:[$€£¥₹][ \t]?)?-(?:[ \t]?%)?)[ \t]*(?=[|\t\n]|\Z)")
 """A table cell that is only a dash (``—``, ``–``, ``-`` once normalised), also after a currency
 sign (``$—``) or before ``%``: nil, as financial statements write a zero."""
 
@@ -593,7 +593,7 @@ def _add_reporting_periods(i: int, sc: Scan, index: _Index) -> None:
     index.exact.setdefault(_k("calendar", Fraction(12)), _occurrence(i, sc, *first))
 
 
-_YEAR_CELL_AFTER = re.compile(r"[ \t,|]*[\t|][ \t]*((?:19|20)\d\d)(?=[ \t]*(?:[|\t\n]|\Z))")
+_YEAR_CELL_AFTER = lazy(r"[ \t,|]*[\t|][ \t]*((?:19|20)\d\d)(?=[ \t]*(?:[|\t\n]|\Z))")
 """A year standing alone in the next cell of a header row (``December 31, | 2019 | 2018``)."""
 
 
@@ -610,12 +610,12 @@ def _add_column_dates(i: int, sc: Scan, index: _Index) -> None:
         if q.kind != "date":
             continue
         mmdd = int(q.value) % 10000
-        m = _YEAR_CELL_AFTER.match(s, end)
+        m = _YEAR_CELL_AFTER().match(s, end)
         while m is not None:
             year = int(m[1])
             occ = _occurrence(i, sc, *m.span(1))
             index.exact.setdefault(_k("date", Fraction(year * 10000 + mmdd)), occ)
-            m = _YEAR_CELL_AFTER.match(s, m.end())
+            m = _YEAR_CELL_AFTER().match(s, m.end())
 
 
 def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
@@ -626,7 +626,7 @@ def _add_nil_cells(i: int, sc: Scan, index: _Index) -> None:
     s = sc.norm.text
     if "-" not in s:
         return
-    for m in _NIL_CELL.finditer(s):
+    for m in _NIL_CELL().finditer(s):
         index.add_value(Fraction(0), None, _occurrence(i, sc, *m.span(1)), True)
 
 
@@ -637,7 +637,7 @@ def _dosing_codes(sc: Scan) -> Iterator[tuple[int | None, Fraction | None, tuple
     s = sc.norm.text
     words = sc.words
     if not words.isdisjoint(_DOSING_RUNS) or (b"d" in words and (".i.d" in s or "q.d" in s)):
-        for m in _DOSING.finditer(s):
+        for m in _DOSING().finditer(s):
             if m[1] and not _is_upper_in_original(sc.norm, *m.span(1)):
                 continue  # "a bid of $5"
             yield _DOSING_TIMES[(m[1] or m[2]).replace(".", "")], None, m.span()
@@ -686,7 +686,7 @@ _ORDINAL_NUMBER = {
 }
 
 
-_AMBIGUOUS_NUMERAL = re.compile(r"(?<![\d.,])\d{1,3}[.,]\d{3}(?![\d]|[.,]\d)")
+_AMBIGUOUS_NUMERAL = lazy(r"(?<![\d.,])\d{1,3}[.,]\d{3}(?![\d]|[.,]\d)")
 
 
 def _ambiguous_numeral(text: str) -> str | None:
@@ -695,7 +695,7 @@ def _ambiguous_numeral(text: str) -> str | None:
     a full stop or a comma), else ``None``."""
     if "." not in text and "," not in text:
         return None
-    m = _AMBIGUOUS_NUMERAL.search(text)
+    m = _AMBIGUOUS_NUMERAL().search(text)
     return None if m is None else m.group()
 
 
@@ -706,7 +706,7 @@ def _named_periods(s: str, words: frozenset[bytes]) -> set[str]:
     if not words.isdisjoint(_PERIOD_RUNS):
         found.update(
             f"q{_ORDINAL_NUMBER[m[1]]}" if m[1] else f"h{_ORDINAL_NUMBER[m[2]]}"
-            for m in _PERIOD_NAMED.finditer(s)
+            for m in _PERIOD_NAMED().finditer(s)
         )
     if not words.isdisjoint(_FOREIGN_PERIOD_RUNS):
         found.update(
@@ -992,13 +992,13 @@ def _cell_at(
     return _cell_span(s, starts[column], end.start() if end else line_end)
 
 
-_YEAR_HEADING = re.compile(r"\(?(?:fy|cy)?[ ']*(?:19|20)\d\d\)?")
+_YEAR_HEADING = lazy(r"\(?(?:fy|cy)?[ ']*(?:19|20)\d\d\)?")
 """A heading cell that is a year (``2019``, ``FY2019``, ``(2019)``)."""
 
 
 def _names_something(cell: str) -> bool:
     """Whether a table cell can head a column: it holds a word or is a year, not a figure."""
-    return _LETTER.search(cell) is not None or _YEAR_HEADING.fullmatch(cell) is not None
+    return _LETTER.search(cell) is not None or _YEAR_HEADING().fullmatch(cell) is not None
 
 
 def _line_end(s: str, start: int) -> int:
@@ -1044,7 +1044,7 @@ def _header_columns(
 
 
 _SINGULAR_SCALES = {w: scales()[w] for w in _STATEMENT.singular}
-_SINGULAR = re.compile(rf"({alternation(_SINGULAR_SCALES)})(?![\w])")
+_SINGULAR = lazy(rf"({alternation(_SINGULAR_SCALES)})(?![\w])")
 """A singular scale word (the word start is checked after a match: an expression that starts
 with a look-behind is tried at every position)."""
 _SINGULAR_RUNS = frozenset(w.encode() for w in _SINGULAR_SCALES)
@@ -1066,7 +1066,7 @@ def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
     million)``, ``EUR million``), as :func:`_scopes` collects them; not a rate (``per $
     million of revenues``) nor a figure's own scale (``$5 million``)."""
     out: list[tuple[int, int, int, str | None, bool]] = []
-    for m in _SINGULAR.finditer(s):
+    for m in _SINGULAR().finditer(s):
         j = m.start() - 1
         if j >= 0 and s[j] == " ":
             j -= 1
@@ -1285,14 +1285,14 @@ def _precision(meta: Meta) -> float:
 
 
 _SEPARATORS = re.compile(r"[|\t]")
-_MARKDOWN_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.MULTILINE)
+_MARKDOWN_RULE = lazy(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.MULTILINE)
 """The rule under a Markdown table's header (``|---|---|``, ``| :--- | ---: |``): its rows open
 with a ``|``, so a row's label is the cell after it."""
 
 
 def _is_markdown(s: str) -> bool:
     """Whether passage ``s`` holds a Markdown table (a :data:`_MARKDOWN_RULE`)."""
-    return "--" in s and _MARKDOWN_RULE.search(s) is not None
+    return "--" in s and _MARKDOWN_RULE().search(s) is not None
 
 
 def _row_label(
@@ -1311,7 +1311,7 @@ def _row_label(
 
 
 _LETTER = re.compile(r"[^\W\d_]")
-_PCT_CELL = re.compile(r"(?:^|[|\t])[ ]*%[ ]*(?=[|\t\n]|$)", re.MULTILINE)
+_PCT_CELL = lazy(r"(?:^|[|\t])[ ]*%[ ]*(?=[|\t\n]|$)", re.MULTILINE)
 """A table cell that is only ``%``: the heading of a column of bare percentages."""
 
 COUNT_LIMIT = 100
@@ -1820,7 +1820,7 @@ class GroundingContext:
                 for ident in sc.idents:
                     idents.add(ident.text)
                     if ident.number is not None and (
-                        _LABELLED_FIGURE.match(ident.text) or _GLUED_UNIT.match(ident.text)
+                        _LABELLED_FIGURE().match(ident.text) or _GLUED_UNIT.match(ident.text)
                     ):
                         # "OR 1.8", "RR 16", "FY 2023", "FY2023": a figure after its label,
                         # and "220V", "1080p": a figure with a unit we do not read; an answer
@@ -1923,7 +1923,7 @@ class GroundingContext:
         s = sc.norm.text
         starts = [sc_.start for sc_ in scopes]
         years: dict[tuple[int, int], list[float]] = {}
-        pct_cells = [m.start() for m in _PCT_CELL.finditer(s)] if "%" in s else []
+        pct_cells = [m.start() for m in _PCT_CELL().finditer(s)] if "%" in s else []
         at = _Cursor(s, _is_markdown(s), pct_cells, figures.blocks)  # blocks run on
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
@@ -1974,13 +1974,13 @@ class GroundingContext:
                 for k in range(len(qs) - 1):
                     a, b = qs[k], qs[k + 1]
                     between = text[spans[k][1] : spans[k + 1][0]]
-                    if a.unit == "%" and b.unit != "%" and _SHARE_THEN_WHOLE.fullmatch(between):
+                    if a.unit == "%" and b.unit != "%" and _SHARE_THEN_WHOLE().fullmatch(between):
                         share, whole = a, b  # "25% of the company's 1,200 employees"
                     elif (
                         b.unit == "%"
                         and a.unit != "%"
-                        and _WHOLE_THEN_SHARE.fullmatch(between)
-                        and _OF_THEM.match(text, spans[k + 1][1])
+                        and _WHOLE_THEN_SHARE().fullmatch(between)
+                        and _OF_THEM().match(text, spans[k + 1][1])
                     ):
                         share, whole = b, a  # "1,200 patients, half of them"
                     else:
@@ -2017,7 +2017,7 @@ class GroundingContext:
                 (i, q.span)
                 for i, (sc, _scopes) in enumerate(self._parsed_passages())
                 for q, (_a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True)
-                if meta[3] & (F_ABOVE | F_BELOW) or _BOUND_AFTER.match(sc.norm.text, b)
+                if meta[3] & (F_ABOVE | F_BELOW) or _BOUND_AFTER().match(sc.norm.text, b)
             )
         return self._bounds
 
@@ -2331,7 +2331,7 @@ def _question_index(question: str) -> _Index:
     for q, meta in zip(sc.quantities, sc.meta or ((1, 0, 1, 0),) * len(sc.quantities), strict=True):
         index.add(q, ("question", None, q.span, q.text, q, meta[0]))
     for ident in sc.idents:
-        if ident.number is not None and _LABELLED_FIGURE.match(ident.text):
+        if ident.number is not None and _LABELLED_FIGURE().match(ident.text):
             # "FY2023", "FY 2023": the year a question names, as a context's (GroundingContext._idx)
             span = sc.norm.to_original(ident.start, ident.end)
             occ: _Occ = ("question", None, span, question[span[0] : span[1]], None, 0)
@@ -2579,7 +2579,7 @@ def _repeated(q: Quantity, how: str, note: str = " (repeated)") -> QuantityTrace
     return QuantityTrace(q, "derived", derivation=f"{how}{note}", rule="repeated")
 
 
-_ASIDE_BEFORE = re.compile(r"(?:[A-Za-z]|[*×/÷+=-])[ \t]*\Z")
+_ASIDE_BEFORE = lazy(r"(?:[A-Za-z]|[*×/÷+=-])[ \t]*\Z")
 """What stands before brackets that are no sign: a word (an aside, ``total assets
 ($228,275 million)``) or an operator (grouping in working, ``365 * ($43,762.5 million)``)."""
 
@@ -2591,7 +2591,7 @@ def _bracket_not_sign(sc: Scan, n: int) -> bool:
     text = sc.norm.text
     return (
         text.startswith("(", start)
-        and _ASIDE_BEFORE.search(text, max(0, start - 4), start) is not None
+        and _ASIDE_BEFORE().search(text, max(0, start - 4), start) is not None
     )
 
 
@@ -3413,10 +3413,8 @@ class GroundingChecker:
         )
 
 
-_FROM_BEFORE = re.compile(r"(?<![\w])from\s+(?:about\s+|approximately\s+|roughly\s+)?\Z")
-_TO_BETWEEN = re.compile(
-    r"(?:[^.;\n]|\.(?=\d)){0,30}?(?<![\w])to\s+(?:about\s+|approximately\s+)?\Z"
-)
+_FROM_BEFORE = lazy(r"(?<![\w])from\s+(?:about\s+|approximately\s+|roughly\s+)?\Z")
+_TO_BETWEEN = lazy(r"(?:[^.;\n]|\.(?=\d)){0,30}?(?<![\w])to\s+(?:about\s+|approximately\s+)?\Z")
 
 
 _NO_CONTEXT = Finding(
@@ -3442,8 +3440,8 @@ def _from_to(sc: Scan, indices: Sequence[int]) -> frozenset[tuple[int, int]]:
         b_start = sc.norm_spans[indices[k + 1]][0]
         if (
             b_start - a_end <= 40
-            and _FROM_BEFORE.search(text, max(0, a_start - 20), a_start) is not None
-            and _TO_BETWEEN.fullmatch(text, a_end, b_start) is not None
+            and _FROM_BEFORE().search(text, max(0, a_start - 20), a_start) is not None
+            and _TO_BETWEEN().fullmatch(text, a_end, b_start) is not None
         ):
             pairs.append((k, k + 1))
     return frozenset(pairs)

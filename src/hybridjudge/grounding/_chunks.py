@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from hybridjudge.grounding._patterns import lazy
+
 __all__ = ["BOUNDED_MIN_CHARS", "PIECE_CHARS", "pieces"]
 
 BOUNDED_MIN_CHARS = 4_000_000
@@ -36,7 +38,7 @@ PIECE_CHARS = 1_000_000
 SEARCH_CHARS = 50_000
 """How far around a cut's target (characters) the scale statements are read to validate it."""
 
-_BLANK = re.compile(r"\n[ \t]*\n")
+_BLANK = lazy(r"\n[ \t]*\n")
 _DIGIT = re.compile(r"\d")
 
 Scopes = Callable[[str], list[tuple[int, int]] | None]
@@ -63,7 +65,7 @@ def _valid(region: str, spans: list[tuple[int, int]], at: int) -> bool:
     for s, e in spans:
         if s < at < e and _DIGIT.search(region, at, e) is not None:
             return False
-    closed = any(s < at for s, _e in spans) or len(_BLANK.findall(region, 0, at)) >= 2
+    closed = any(s < at for s, _e in spans) or len(_BLANK().findall(region, 0, at)) >= 2
     return closed
 
 

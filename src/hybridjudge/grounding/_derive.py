@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
@@ -271,9 +271,9 @@ HINT_OPERANDS = 12
 HINT_TRIPLES = 8
 """Most hinted figures whose triples are tried (sums of three, shares of a sum)."""
 
-_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_YEAR_RE = lazy(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _WORDS = derivation_words()
-_CHANGE_RE = re.compile(rf"\b(?:{alternation(_WORDS.asks_change)})")
+_CHANGE_RE = lazy(rf"\b(?:{alternation(_WORDS.asks_change)})")
 _DIFFERENCE_RE = re.compile(r"\bdiffer")
 _WORD_RE = re.compile(r"[a-z]+")
 _STOP = frozenset(_WORDS.stop_words)
@@ -291,13 +291,13 @@ words of the row labels of its numerator and of its denominator."""
 
 
 _ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
-_OP_CUES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
-    (re.compile(rf"\b(?:{alternation(_WORDS.asks_mean)})\b"), frozenset({"mean", "sum", "diff"})),
-    (re.compile(rf"\b(?:{alternation(_WORDS.asks_share)})"), frozenset({"ratio", "sum"})),
-    (re.compile(rf"\b(?:{alternation(_WORDS.asks_difference)})"), frozenset({"diff", "pch"})),
-    (re.compile(rf"\b(?:{alternation(_WORDS.asks_sum)})"), frozenset({"sum"})),
+_OP_CUES: tuple[tuple[Callable[[], re.Pattern[str]], frozenset[str]], ...] = (
+    (lazy(rf"\b(?:{alternation(_WORDS.asks_mean)})\b"), frozenset({"mean", "sum", "diff"})),
+    (lazy(rf"\b(?:{alternation(_WORDS.asks_share)})"), frozenset({"ratio", "sum"})),
+    (lazy(rf"\b(?:{alternation(_WORDS.asks_difference)})"), frozenset({"diff", "pch"})),
+    (lazy(rf"\b(?:{alternation(_WORDS.asks_sum)})"), frozenset({"sum"})),
     # "the total expenses": a sum, or a total less its other parts
-    (re.compile(rf"\b(?:{alternation(_WORDS.asks_total)})"), frozenset({"sum", "diff"})),
+    (lazy(rf"\b(?:{alternation(_WORDS.asks_total)})"), frozenset({"sum", "diff"})),
 )
 """The operations each kind of question word asks for (the words: the lexicons' ``derivation``)."""
 
@@ -306,7 +306,7 @@ def _asked_ops(question: str) -> frozenset[str]:
     """The operations a (lower-cased) question asks for; all of them when it names none."""
     out: set[str] = set()
     for cue, ops in _OP_CUES:
-        if cue.search(question):
+        if cue().search(question):
             out |= ops
     return frozenset(out) if out else _ALL_OPS
 
@@ -330,12 +330,12 @@ _TREND_BEFORE = lazy(
     rf"(?:\s+(?:{alternation(_WORDS.change_links)}))?"
     rf"(?:\s+(?:{alternation(_WORDS.change_hedges)}))?\s*$"
 )
-_TREND_AFTER = re.compile(
+_TREND_AFTER = lazy(
     rf"\s*(?:(?P<up>{alternation(_WORDS.rises_after)})"
     rf"|(?P<down>{alternation(_WORDS.falls_after)}))(?![\w])"
 )
 _TREND_WORD = lazy(rf"(?<![\w])(?:(?P<up>{_UP_WORDS})|(?P<down>{_DOWN_WORDS}))(?![\w])")
-_CLAUSE_END = re.compile(rf"[.;!?](?:\s|$)|\n|\b(?:{alternation(_WORDS.clause_ends)})\b")
+_CLAUSE_END = lazy(rf"[.;!?](?:\s|$)|\n|\b(?:{alternation(_WORDS.clause_ends)})\b")
 _NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])")
 _NOT_NOUNS = frozenset(_WORDS.not_nouns)
 
@@ -348,7 +348,7 @@ def stated_trend(text: str, start: int, end: int) -> int:
     before = trend_before(text, start)
     if before:
         return before
-    m = _TREND_AFTER.match(text, end)
+    m = _TREND_AFTER().match(text, end)
     if m is None:
         return 0
     return 1 if m["up"] else -1
@@ -368,7 +368,7 @@ def clause_trend(text: str, start: int) -> int:
     to``: ``1``): its last change word, ``0`` when it has none."""
     lo = max(0, start - 160)
     cut = lo
-    for m in _CLAUSE_END.finditer(text, lo, start):
+    for m in _CLAUSE_END().finditer(text, lo, start):
         cut = m.end()
     trend = 0
     for m in _TREND_WORD().finditer(text, cut, start):
@@ -641,7 +641,7 @@ class Figures:
         rows: list[tuple[int, int]] = []
         whole: list[tuple[int, int]] = []  # rows every word of whose label the question has
         extra: list[tuple[int, int]] = []  # unlabelled (total) rows, rows labelled by its years
-        years = {int(y) for y in _YEAR_RE.findall(question)}
+        years = {int(y) for y in _YEAR_RE().findall(question)}
         lower = question.lower()
         ops = _asked_ops(lower)
         total = "total" in words
@@ -677,7 +677,7 @@ class Figures:
             mode = "difference"
         elif "decrease" in lower and "increase" not in lower:
             mode = "decrease"
-        elif _CHANGE_RE.search(lower):
+        elif _CHANGE_RE().search(lower):
             mode = "change"
         return Hint(tuple(picked), in_rows, ops, mode)
 

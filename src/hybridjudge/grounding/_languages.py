@@ -9,6 +9,7 @@ so the phrases are stored case folded (``dreißig`` is ``dreissig``) and accents
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -36,7 +37,6 @@ __all__ = [
     "FOREIGN_FIRST_WORDS",
     "FOREIGN_MONTHS",
     "FOREIGN_MONTH_KEYS",
-    "FOREIGN_PHRASE_SOURCE",
     "FOREIGN_SCALES",
     "FOREIGN_UNIT_ALIASES",
     "GLUED_MARKERS",
@@ -44,10 +44,13 @@ __all__ = [
     "MIXED_HINT",
     "MIXED_NUMBER",
     "NO_SPACE_CHARS",
+    "NO_SPACE_RANGES",
     "cjk_value",
     "foreign_dates_possible",
+    "foreign_phrase_source",
     "foreign_value",
     "mixed_value",
+    "no_space",
 ]
 
 
@@ -58,14 +61,24 @@ def _numbers(lang: str) -> NumberWords:
 
 # ---------------------------------------------------------------------------------------------
 # Scripts written without spaces: a digit run glued to these characters is still a number.
-NO_SPACE_CHARS = (
-    "\u0e00-\u0eff"  # Thai, Lao
-    "\u1100-\u11ff"  # Hangul jamo
-    "\u2e80-\u9fff"  # CJK radicals .. unified ideographs, kana
-    "\uac00-\ud7af"  # Hangul syllables
-    "\uf900-\ufaff"  # CJK compatibility ideographs
-    "\uff66-\uff9f"  # half-width katakana
+NO_SPACE_RANGES: tuple[tuple[str, str], ...] = (
+    ("\u0e00", "\u0eff"),  # Thai, Lao
+    ("\u1100", "\u11ff"),  # Hangul jamo
+    ("\u2e80", "\u9fff"),  # CJK radicals .. unified ideographs, kana
+    ("\uac00", "\ud7af"),  # Hangul syllables
+    ("\uf900", "\ufaff"),  # CJK compatibility ideographs
+    ("\uff66", "\uff9f"),  # half-width katakana
 )
+"""The first and last character of each range of :data:`NO_SPACE_CHARS`."""
+NO_SPACE_CHARS = "".join(f"{first}-{last}" for first, last in NO_SPACE_RANGES)
+"""The characters of scripts written without spaces, as the body of a character class."""
+
+
+def no_space(ch: str) -> bool:
+    """Whether the character ``ch`` is of a script written without spaces: what the class
+    ``[NO_SPACE_CHARS]`` matches, without compiling it (Python builds a class's table one code
+    point at a time: these 41,000 cost about 4 ms)."""
+    return any(first <= ch <= last for first, last in NO_SPACE_RANGES)
 
 
 # Units written after numbers, by canonical unit (added to the unit table of _quantities).
@@ -100,7 +113,7 @@ _CJK_UNITS = tuple(
         key=lambda u: (-len(u), u),
     )
 )
-CJK_NUMERAL = re.compile(
+CJK_NUMERAL = lazy(
     rf"(?<![{_CJK_CHARS}])(?P<cjk>[{_CJK_CHARS}]++)"
     rf"(?P<cjku>{'|'.join(re.escape(u) for u in _CJK_UNITS)})"
 )
@@ -110,7 +123,7 @@ and without backtracking into it (no unit starts with a numeral), so a long run 
 costs linear time, not quadratic."""
 
 
-CJK_PERCENT = re.compile(rf"百分之(?P<cjk>[{_CJK_CHARS}]++)")
+CJK_PERCENT = lazy(rf"百分之(?P<cjk>[{_CJK_CHARS}]++)")
 """A percentage in CJK numerals: ``百分之三十`` is 30%."""
 
 
@@ -161,7 +174,7 @@ _SMALL_CLASS = "".join(_MIXED_SMALL)
 _BIG_CLASS = "".join(_MIXED_BIG)
 _MIXED_FIGURE = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
 """A figure in a mixed number, its thousands grouped by commas or not (``1兆2,345億``)."""
-MIXED_NUMBER = re.compile(
+MIXED_NUMBER = lazy(
     rf"(?<![\d.,]){_MIXED_FIGURE}(?:\s?(?:{_MIXED_FIGURE}\s?)?[{_SMALL_CLASS}{_BIG_CLASS}]){{1,6}}"
     r"(?:(?<=[万萬만])\d{4}(?![\d.,]))?"
 )
@@ -169,7 +182,7 @@ MIXED_NUMBER = re.compile(
 ``1억 2천만``, ``1兆2,345億``, ``2조 5천억``), and four digits after ten thousand (``5万3000``:
 53,000; fewer are ambiguous, ``5万3`` is spoken for 53,000): read whole by
 :func:`mixed_value`."""
-MIXED_HINT = re.compile(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
+MIXED_HINT = lazy(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
 """A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
 CJK_NUMERAL_HINT = re.compile(
     "[" + re.escape("".join(sorted({*_CJK_CHARS, *_SMALL_CLASS, *_BIG_CLASS}))) + "]"
@@ -210,7 +223,7 @@ FOREIGN_MONTH_KEYS = frozenset(
 """The longest ASCII letter run of each month name English does not write alike: a text whose
 letter runs hold none of them, nor :data:`_DOTTED_ENGLISH_NAME`, writes no date of
 :data:`FOREIGN_DATE_SOURCE` (a cheap pre-filter; ``märz`` is found by ``rz``)."""
-_DOTTED_ENGLISH_NAME = re.compile(rf"\.[ \t]*(?:{alternation(_ENGLISH_MONTHS)})[a-z]*\.?[ \t]+\d")
+_DOTTED_ENGLISH_NAME = lazy(rf"\.[ \t]*(?:{alternation(_ENGLISH_MONTHS)})[a-z]*\.?[ \t]+\d")
 """German writes the day with a full stop before months English also names
 (:data:`_ENGLISH_MONTHS`: ``15. April 2024``, ``3. Nov. 2023``); the English dates never do (the
 expression starts with its full stop: the engine skips ahead to it)."""
@@ -226,7 +239,7 @@ def foreign_dates_possible(s: str, words: frozenset[bytes]) -> bool:
     if words.isdisjoint(_ANY_MONTH_RUNS):  # the common case: one set operation
         return False
     return not words.isdisjoint(FOREIGN_MONTH_KEYS) or (
-        not words.isdisjoint(_ENGLISH_MONTH_RUNS) and _DOTTED_ENGLISH_NAME.search(s) is not None
+        not words.isdisjoint(_ENGLISH_MONTH_RUNS) and _DOTTED_ENGLISH_NAME().search(s) is not None
     )
 
 
@@ -249,6 +262,8 @@ _KEY = re.compile(r"[\s-]+")
 
 
 def _strip_accents(word: str) -> str:
+    if word.isascii():  # nothing to decompose, no accent to drop
+        return word.casefold()
     return "".join(
         c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c)
     ).casefold()
@@ -423,7 +438,13 @@ def _phrase_pattern(phrase: str) -> str:
     return r"[\s-]+".join(re.escape(p) for p in _KEY.split(phrase))
 
 
-_ALT = "|".join(_phrase_pattern(p) for p in sorted(FOREIGN_WORDS, key=lambda p: (-len(p), p)))
+@functools.cache
+def _alternation() -> str:
+    """The alternation of every phrase of :data:`FOREIGN_WORDS`, longest first, made on first
+    use (a text with a foreign number word: the scan's pre-filter finds none in most)."""
+    return "|".join(_phrase_pattern(p) for p in sorted(FOREIGN_WORDS, key=lambda p: (-len(p), p)))
+
+
 GLUED_MARKERS = tuple(
     w
     for lang in _FOREIGN_LANGUAGES
@@ -434,23 +455,36 @@ GLUED_MARKERS = tuple(
 thousand is glued to it (``hundertzwanzig``, ``zweitausendfünfhundert``,
 ``tweehonderdvijftig``), in German also after ``und`` (``hundertundzwanzig``)."""
 _AFTER_GLUED = "|".join(f"(?<={m})" for m in GLUED_MARKERS)
-FOREIGN_PHRASE_SOURCE = (
-    r"(?:(?:(?:(?:(?<=ntos|ntas|ento)|(?<=mil))[ \t]+e(?=[ \t]))?[\s-]+"
-    rf"|(?:{_AFTER_GLUED})(?:und)?(?=[^\W\d_])"
-    rf"|(?<![^\W{NO_SPACE_CHARS}]|-))(?:{_ALT}))+(?![\w-])"
-)
-"""Regex source: one or more phrases in a row (``trois mille``, ``dos millones``), and in
-Portuguese an ``e`` after a hundred or a thousand (``cento e vinte``, ``mil e quinhentos``);
-in German and Dutch glued onto a hundred or a thousand (:data:`GLUED_MARKERS`).
-Each phrase after a separator, or at a word start (the first): the alternation of ~800 phrases
-is written once, and compiles in half the time it took written twice."""
-_ONE_PHRASE = lazy(rf"(?:{_ALT})(?:(?![\w])|{_AFTER_GLUED})")
-"""One phrase (:func:`foreign_value` reads a run of them one by one), compiled on first use."""
+
+
+@functools.cache
+def foreign_phrase_source() -> str:
+    """Regex source: one or more phrases in a row (``trois mille``, ``dos millones``), and in
+    Portuguese an ``e`` after a hundred or a thousand (``cento e vinte``, ``mil e quinhentos``);
+    in German and Dutch glued onto a hundred or a thousand (:data:`GLUED_MARKERS`).
+    Each phrase after a separator, or at a word start (the first): the alternation of ~800
+    phrases is written once, and compiles in half the time it took written twice. Made on first
+    use, as the expressions that hold it are."""
+    return (
+        r"(?:(?:(?:(?:(?<=ntos|ntas|ento)|(?<=mil))[ \t]+e(?=[ \t]))?[\s-]+"
+        rf"|(?:{_AFTER_GLUED})(?:und)?(?=[^\W\d_])"
+        rf"|(?<![^\W{NO_SPACE_CHARS}]|-))(?:{_alternation()}))+(?![\w-])"
+    )
+
+
+@functools.cache
+def _one_phrase() -> re.Pattern[str]:
+    """One phrase (:func:`foreign_value` reads a run of them one by one), compiled on first
+    use."""
+    return re.compile(rf"(?:{_alternation()})(?:(?![\w])|{_AFTER_GLUED})")
 
 
 FOREIGN_FIRST_WORDS: dict[str, frozenset[str]] = {}
 """ASCII letter run (the longest of the phrase's first word) -> first words that contain it:
 a text whose letter runs lack the key cannot contain the word (a cheap pre-filter)."""
+
+
+_LETTER_RUN = re.compile(r"[a-z]+")
 
 
 def _build_first_words() -> None:
@@ -459,7 +493,7 @@ def _build_first_words() -> None:
         first = _KEY.split(phrase)[0]
         if first in ("six", "million", "millions"):
             continue  # English spells these alike; the English parser starts there
-        runs = re.findall(r"[a-z]+", first)
+        runs = _LETTER_RUN.findall(first)
         if not runs:  # pragma: no cover - every phrase has ASCII letters
             continue
         acc.setdefault(max(runs, key=len), set()).add(first)
@@ -488,7 +522,7 @@ def foreign_value(phrase: str) -> Fraction | None:
         if phrase.startswith("und", pos) and phrase.endswith(GLUED_MARKERS, 0, pos):
             pos += 3  # "hundertundzwanzig": German may join the glued rest so
             continue
-        m = _ONE_PHRASE().match(phrase, pos)
+        m = _one_phrase().match(phrase, pos)
         if m is None:
             return None
         v = FOREIGN_WORDS[_KEY.sub(" ", m.group())]

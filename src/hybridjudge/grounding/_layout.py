@@ -162,7 +162,7 @@ def _row_width(kinds: list[int]) -> int:
     return max(counts, key=lambda n: (counts[n], n))
 
 
-_PAGE_NUMBER = re.compile(r"[ \t]*\d{1,3}[ \t]*")
+_PAGE_NUMBER = lazy(r"[ \t]*\d{1,3}[ \t]*")
 """A bare page number (``57``): at the foot of a page after a full row or a sentence, no cell."""
 
 
@@ -172,7 +172,7 @@ def _page_number(lines: list[str], kinds: list[int], width: int) -> int:
     sentence (``See accompanying notes to consolidated financial statements.``): the extractor
     kept the page's footer (``$ 64,403`` then ``9`` would give the last row a cell too many)."""
     last = next((k for k in range(len(kinds) - 1, -1, -1) if kinds[k] != _W), -1)
-    if last <= 0 or kinds[last] != _F or _PAGE_NUMBER.fullmatch(lines[last]) is None:
+    if last <= 0 or kinds[last] != _F or _PAGE_NUMBER().fullmatch(lines[last]) is None:
         return -1
     cells = 0
     for k in range(last - 1, -1, -1):
@@ -184,7 +184,7 @@ def _page_number(lines: list[str], kinds: list[int], width: int) -> int:
     return -1
 
 
-_YEAR_LINE = re.compile(r"[ \t]*(?:fy\s?)?(?:19|20)\d\d(?:\s?[/-]\s?(?:19|20)?\d\d)?[ \t]*")
+_YEAR_LINE = lazy(r"[ \t]*(?:fy\s?)?(?:19|20)\d\d(?:\s?[/-]\s?(?:19|20)?\d\d)?[ \t]*")
 MAX_HEADING = 40
 """A text line longer than this after a header row of years is no column heading."""
 
@@ -235,7 +235,7 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
             else:
                 out[pos] = "\t"
                 cells += 1
-                years = (cells == 1 or years) and _YEAR_LINE.fullmatch(line) is not None
+                years = (cells == 1 or years) and _YEAR_LINE().fullmatch(line) is not None
         elif kind == _D and (years or cells == 0):
             out[pos] = "\t"  # dates heading the columns, in a row of their own
             cells += 1

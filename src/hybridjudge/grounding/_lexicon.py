@@ -790,7 +790,10 @@ def load_lexicon(path: Path) -> Lexicon:
 def _frozen(value: Any) -> Any:
     """``value`` read from JSON with every list a tuple (as the schema's fields hold them)."""
     if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
+        for v in value:
+            if not isinstance(v, str):
+                return tuple(map(_frozen, value))
+        return tuple(value)  # a list of words, most of them: nothing inside to freeze
     if isinstance(value, dict):
         return {k: _frozen(v) for k, v in value.items()}
     return value

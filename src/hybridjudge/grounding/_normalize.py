@@ -23,13 +23,21 @@ import operator
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hybridjudge._text import TYPOGRAPHY, fold
 from hybridjudge.grounding._lexicon import alternation, currencies, merged
 from hybridjudge.grounding._patterns import lazy
 
-__all__ = ["NormalizedText", "continental_reading", "letter_runs", "normalize", "normalize_plain"]
+__all__ = [
+    "NormalizedText",
+    "continental_reading",
+    "letter_run_lists",
+    "letter_runs",
+    "normalize",
+    "normalize_plain",
+]
 
 _PRE: dict[str, str] = {
     "\u2018": "'",
@@ -116,8 +124,8 @@ class NormalizedText:
         return o_start + min(pos - n_start, max(o_len - 1, 0))
 
 
-_GROUPED = re.compile(r"\d,\d{3}(?!\d)")
-_INDIAN_GROUPED = re.compile(r"(?<![\d,])\d{1,2}(?:,\d\d){1,6},\d{3}(?![\d,])")
+_GROUPED = lazy(r"\d,\d{3}(?!\d)")
+_INDIAN_GROUPED = lazy(r"(?<![\d,])\d{1,2}(?:,\d\d){1,6},\d{3}(?![\d,])")
 """A figure in Indian grouping (``1,50,000``, ``2,50,00,000``): read so only in a text with
 :data:`_INDIAN_SIGNAL`; elsewhere ``10,20,300`` is three CSV cells."""
 _INR = next(c for c in currencies() if c.code == "inr" and c.numbering)
@@ -133,7 +141,7 @@ def _at_word_start(word: str, rest: str | None = None) -> str:
     return f"{first}(?<![a-z]{first}){re.escape(word[1:]) if rest is None else rest}"
 
 
-_INDIAN_SIGNAL = re.compile(
+_INDIAN_SIGNAL = lazy(
     "|".join(
         (
             "₹",
@@ -174,7 +182,7 @@ def _csv_cells(text: str) -> str:
             grouping: frozenset[int] = frozenset()
             if _TWO_DIGIT_GROUP.search(line) is not None:  # what an Indian grouping holds
                 if indian is None:
-                    indian = _INDIAN_SIGNAL.search(text) is not None
+                    indian = _INDIAN_SIGNAL().search(text) is not None
                 if indian:
                     grouping = _indian_commas(line)
             if " " in line:
@@ -196,7 +204,7 @@ def _csv_cells(text: str) -> str:
 def _groups(line: str, k: int) -> bool:
     """Whether the comma at ``k`` groups the thousands of a figure (``1,234``, not
     ``194.3,172.5`` nor ``2018,2019``)."""
-    if k == 0 or _GROUPED.match(line, k - 1) is None:
+    if k == 0 or _GROUPED().match(line, k - 1) is None:
         return False
     j = k - 1
     while j >= 0 and line[j].isdigit():
@@ -209,21 +217,21 @@ def _indian_commas(line: str) -> frozenset[int]:
     (a whole run of digits and commas; one pass over the line)."""
     return frozenset(
         k
-        for m in _INDIAN_GROUPED.finditer(line)
+        for m in _INDIAN_GROUPED().finditer(line)
         for k in range(m.start(), m.end())
         if line[k] == ","
     )
 
 
-_HTML_TABLE = re.compile(r"<(?:table|tr|td|th)\b", re.IGNORECASE)
+_HTML_TABLE = lazy(r"<(?:table|tr|td|th)\b", re.IGNORECASE)
 """A tag of an HTML table: only a text holding one is read as HTML (others keep the fast path)."""
-_MARKUP = re.compile(
+_MARKUP = lazy(
     r"<!--.*?(?:-->|\Z)"  # a comment
     r"|<(?P<close>/?)(?P<name>[a-z][a-z0-9]*)\b[^<>]*>"  # a tag, with its attributes
     r"|&(?:#[0-9]{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});",  # an entity (with its ";")
     re.DOTALL,
 )
-_COLSPAN = re.compile(r"""\bcolspan\s*=\s*["']?\s*(\d+)""")
+_COLSPAN = lazy(r"""\bcolspan\s*=\s*["']?\s*(\d+)""")
 _IN_TABLE_BLANKS = str.maketrans("\n\r\t", "   ")
 """Inside a table a row is one line and only tags separate cells: line breaks and tabs (the
 other cell separator) become spaces."""
@@ -265,7 +273,7 @@ def _html_cells(s: str) -> tuple[str, list[tuple[int, int]]]:
     moved: list[tuple[int, int]] = []
     table = _Markup()
     pos = 0
-    for m in _MARKUP.finditer(s):
+    for m in _MARKUP().finditer(s):
         start, end = m.span()
         if table.depth and pos < start:
             out[pos:start] = s[pos:start].translate(_IN_TABLE_BLANKS)
@@ -318,7 +326,7 @@ class _Markup:
                 self.depth = self.depth or 1
                 out[start:end] = _pipes(self.pending + (not self.first_cell), width)
                 self.first_cell = False
-                span = _COLSPAN.search(m[0])
+                span = _COLSPAN().search(m[0])
                 self.pending = min(int(span[1]), 100) - 1 if span else 0
         else:
             out[start:end] = " " * width if self.depth else _NOT_NEWLINE.sub(" ", m[0])
@@ -426,16 +434,16 @@ def normalize(text: str) -> NormalizedText:
         (
             not text.isascii()
             and ("\u202f" in text or "\u00a0" in text or "\u2009" in text)
-            and _TYPOGRAPHIC_GROUPING.search(text) is not None
+            and _TYPOGRAPHIC_GROUPING().search(text) is not None
         )
         or (" 0" in out and _plain_grouping(out))
-        or ("€" in out and _EURO_GROUPED.search(out))
+        or ("€" in out and _EURO_GROUPED().search(out))
     ):
         out = _si_grouping(out)
     return norm if out is norm.text else NormalizedText(out, text, norm.segments)
 
 
-_LATEX_TOKEN = re.compile(
+_LATEX_TOKEN = lazy(
     r"\\[dt]?frac\{|\\text(?:rm|bf)?\{|\\mathrm\{|\\times|\\cdot|\\div|\\left|\\right"
     r"|\\%|\\\$|\\[,;!]|\\quad|\$\$|\\[\[\]()]"
 )
@@ -453,7 +461,7 @@ def _latex_plain(text: str) -> tuple[str, tuple[tuple[int, int, int], ...]] | No
     are a blank (``$12$`` stays for the scan, which reads it as no dollars). ``None`` when
     there is nothing to rewrite."""
     repl: dict[int, str] = {}  # a position of ``text`` -> what it becomes ("" drops it)
-    for m in _LATEX_TOKEN.finditer(text):
+    for m in _LATEX_TOKEN().finditer(text):
         a, b = m.span()
         token = m.group()
         if token.endswith("{"):
@@ -533,7 +541,7 @@ def _brace_groups(text: str, at: int, count: int) -> list[tuple[int, int]] | Non
     return groups
 
 
-_TYPOGRAPHIC_GROUPING = re.compile(r"\d[\u00a0\u202f\u2009]\d{3}(?!\d)")
+_TYPOGRAPHIC_GROUPING = lazy(r"\d[\u00a0\u202f\u2009]\d{3}(?!\d)")
 """Thousands grouped by a no-break, narrow no-break or thin space (``10 000`` as typeset
 documents and SI style write it): no list separates its items so."""
 _ZERO_GROUP = re.compile(r" 0(?<=\d 0)\d\d(?!\d)")
@@ -544,9 +552,7 @@ no figure of its own (prose writes no ``000``), so a group of thousands."""
 _SPACE_FIGURE = r"(?<![\d.,])(?<!\d )\d{1,3}(?: \d{3}){1,6}"
 """Digits grouped by plain spaces, at most seven groups (below 10**21), tried only from the start
 of their run: linear."""
-_EURO_GROUPED = re.compile(
-    rf"{_SPACE_FIGURE}(?:,\d{{1,2}})?[ \t]?(?:m|k|md|mds|mrd\.?|mio\.?)?[ \t]?€"
-)
+_EURO_GROUPED = lazy(rf"{_SPACE_FIGURE}(?:,\d{{1,2}})?[ \t]?(?:m|k|md|mds|mrd\.?|mio\.?)?[ \t]?€")
 """A figure grouped by plain spaces before a euro sign (``1 200 M€``, ``12 500 €``), as French
 and German write amounts: the text groups thousands so (English writes no ``€`` after a
 figure)."""
@@ -563,13 +569,13 @@ def _plain_grouping(text: str) -> bool:
         floor = max(0, lo - 28)  # seven groups and their spaces at most
         while lo > floor and (text[lo - 1].isdigit() or text[lo - 1] == " "):
             lo -= 1
-        for m in _SPACE_GROUPED.finditer(text, lo, z.end() + 4):
+        for m in _SPACE_GROUPED().finditer(text, lo, z.end() + 4):
             if m.start() < z.start() and m.end() >= z.end():
                 return True
     return False
 
 
-_SPACE_GROUPED = re.compile(rf"{_SPACE_FIGURE}(?:(?P<dec>,)\d{{1,2}}(?![\d,.]))?(?!\d|,\d)")
+_SPACE_GROUPED = lazy(rf"{_SPACE_FIGURE}(?:(?P<dec>,)\d{{1,2}}(?![\d,.]))?(?!\d|,\d)")
 """A figure of :data:`_SPACE_FIGURE`, whole, with one or two decimals after a comma."""
 
 
@@ -582,7 +588,7 @@ def _si_grouping(text: str) -> str:
     :data:`_TYPOGRAPHIC_GROUPING`. Three digits after the comma (``1 234,567``) stay unread as
     one figure: they may be a further group."""
     out: list[str] | None = None
-    for m in _SPACE_GROUPED.finditer(text):
+    for m in _SPACE_GROUPED().finditer(text):
         if out is None:
             out = list(text)
         for k in range(m.start(), m.end()):
@@ -598,7 +604,7 @@ _ANGLO = re.compile(r",(?<=\d,)\d{3}(?:(?:,\d{3})+(?!\d)|\.\d)")
 expressions below start with a literal character (the engine skips ahead to it) and look back
 for the digit before it: a leading digit class is tried at every position, several times
 slower."""
-_CONTINENTAL = re.compile(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?!\d|[.,]\d))")
+_CONTINENTAL = lazy(r"\.(?<=\d\.)\d{3}(?:(?:\.\d{3})*,\d|(?:\.\d{3})+(?!\d|[.,]\d))")
 """Figures only the continental convention writes: ``3.676,2``, ``1.234.567``."""
 _DECIMAL_COMMA = re.compile(r",(?<=\d,)\d{1,2}(?![\d.,])")
 _CONTINENTAL_SCALES = merged("signal_scales")
@@ -634,10 +640,10 @@ def _french(text: str) -> bool:
     )
 
 
-_DOTTED_THOUSANDS = re.compile(
+_DOTTED_THOUSANDS = lazy(
     r"(?:^|(?<=\|))[ \t]*\(?[$€£¥]?[ \t]?\(?-?[1-9]\d{0,2}\.\d{3}\)?[ \t]*(?=\||$)", re.M
 )
-_OTHER_DECIMALS = re.compile(r"\d\.(?:\d{1,2}|\d{4,})(?![\d.,])")
+_OTHER_DECIMALS = lazy(r"\d\.(?:\d{1,2}|\d{4,})(?![\d.,])")
 
 
 def _dotted_thousands(text: str) -> bool:
@@ -645,8 +651,8 @@ def _dotted_thousands(text: str) -> bool:
     figure has another number of decimals (``16.525 | 14.020``): thousands grouped with dots
     (an English table with such decimals also writes others, ``0.125``, ``3.14``; running text
     is no evidence: ``2.625%``)."""
-    found = _DOTTED_THOUSANDS.findall(text)
-    return len(found) >= 2 and _OTHER_DECIMALS.search(text) is None
+    found = _DOTTED_THOUSANDS().findall(text)
+    return len(found) >= 2 and _OTHER_DECIMALS().search(text) is None
 
 
 _DOT3 = re.compile(r"\.(?<=\d\.)\d{3}(?!\d|\.\d)")
@@ -656,6 +662,14 @@ _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 def letter_runs(s: str) -> frozenset[bytes]:
     """Every run of ASCII lower-case letters in ``s``, as bytes (fast: one C-level pass)."""
     return frozenset(s.encode("utf-8", "replace").translate(_LETTERS_ONLY).split())
+
+
+def letter_run_lists(texts: Iterable[str]) -> list[list[bytes]]:
+    """The runs of :func:`letter_runs` of each of ``texts``, in a list each (in text order, a
+    run as often as it stands): no set built, for thousands of short texts whose runs are only
+    compared (the abstention markers' triggers)."""
+    table = _LETTERS_ONLY
+    return [t.encode("utf-8", "replace").translate(table).split() for t in texts]
 
 
 _SCALE_RUNS = frozenset(w.encode() for w in _CONTINENTAL_SCALES)
@@ -696,7 +710,7 @@ def _continental(text: str) -> str:
     if _ANGLO.search(text) is not None:
         return text
     if (
-        _CONTINENTAL.search(text) is None
+        _CONTINENTAL().search(text) is None
         and not ("|" in text and _dotted_thousands(text))
         # a French-looking text with a figure grouped by spaces counts as a decimal comma
         # does: one word more decides (``L'entreprise emploie 3 200 salariés``)
@@ -744,7 +758,7 @@ def continental_reading(text: str) -> str | None:
 
 def _tables(text: str) -> NormalizedText:
     """:func:`normalize` before tables laid out with spaces and continental figures are read."""
-    if "<" in text and _HTML_TABLE.search(text) is not None:
+    if "<" in text and _HTML_TABLE().search(text) is not None:
         norm = _normalize(text)
         cells, moved = _html_cells(norm.text)
         if "," in text:

@@ -18,18 +18,21 @@ __all__ = ["compiled", "lazy"]
 
 
 @functools.cache
-def compiled(source: str) -> re.Pattern[str]:
-    """``source`` compiled, on the first call, and kept for the process (its flags written
-    inline: ``(?x)``, ``(?i)``).
+def compiled(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``source`` compiled with ``flags``, on the first call, and kept for the process (flags
+    are written inline, ``(?x)``, ``(?i)``, or given: ``re.VERBOSE``).
 
     Not ``re``'s own cache (``re.match(source, text)``): that holds 512 expressions of the whole
     process and may drop ours under a user's load; these are constants of the package, a few
     dozen, never evicted. The key is the source string itself (its hash is kept by the string),
     so a call costs a dictionary lookup."""
-    return re.compile(source)
+    return re.compile(source, flags)
 
 
-def lazy(source: str) -> Callable[[], re.Pattern[str]]:
-    """A function that returns ``source`` compiled (by :func:`compiled`, on its first call):
-    ``_FILLER = lazy(r"...")`` at module level, ``_FILLER().match(text)`` where it is used."""
+def lazy(source: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+    """A function that returns ``source`` compiled with ``flags`` (by :func:`compiled`, on its
+    first call): ``_FILLER = lazy(r"...")`` at module level, ``_FILLER().match(text)`` where it
+    is used."""
+    if flags:
+        return functools.partial(compiled, source, flags)
     return functools.partial(compiled, source)

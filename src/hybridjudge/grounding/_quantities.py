@@ -35,7 +35,6 @@ from hybridjudge.grounding._languages import (
     FOREIGN_DATE_SOURCE,
     FOREIGN_FIRST_WORDS,
     FOREIGN_MONTHS,
-    FOREIGN_PHRASE_SOURCE,
     FOREIGN_UNIT_ALIASES,
     FOREIGN_WORDS,
     GLUED_MARKERS,
@@ -45,8 +44,10 @@ from hybridjudge.grounding._languages import (
     NO_SPACE_CHARS,
     cjk_value,
     foreign_dates_possible,
+    foreign_phrase_source,
     foreign_value,
     mixed_value,
+    no_space,
 )
 from hybridjudge.grounding._lexicon import (
     NumberWords,
@@ -153,7 +154,7 @@ _DOLLAR_PREFIXES = (
 _WRITTEN_SIGNS = [k for k in currency_of(("signs",)) if k.isalpha() or k.endswith(".")]
 """The currency signs written in letters (``rs``, ``rs.``, ``rm``)."""
 _WRITTEN_CURRENCIES = "(?:" + alternation(_WRITTEN_SIGNS) + r")(?=\s?\d)"
-_CUR_PREFIX = re.compile(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}")
+_CUR_PREFIX = lazy(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}")
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
 code glued to the figure (``USD500 million``, ``RMB3,550 million``), the rupee written out
 (``Rs. 500``, ``Rs.600``) or the ringgit (``RM5.0 million``: read as an identifier ``rm5``, its
@@ -184,7 +185,7 @@ _BLANKS = r"\s+"
 
 def _alt(words: Iterable[str], space: str = r"\s+") -> str:
     """A regex alternation of literal words, longest first (inner spaces match ``space``),
-    written as a trie: ``k(?:m(?:h)?|g)`` for ``kmh``, ``km``, ``kg``. Python's engine tries
+    written as a trie: ``k(?:mh?|g)`` for ``kmh``, ``km``, ``kg``. Python's engine tries
     the branches of an alternation one by one, so a flat list of 280 units costs 280 tests at
     every figure; the trie costs one per letter read. It matches what the flat list sorted
     longest first matches: at one position, only words that are prefixes of one another can
@@ -205,6 +206,8 @@ def _alt(words: Iterable[str], space: str = r"\s+") -> str:
             return ""
         if len(parts) == 1 and "" not in node:
             return parts[0]
+        if len(parts) == 1 and len(parts[0]) - parts[0].startswith("\\") == 1:
+            return parts[0] + "?"  # "s?" rather than "(?:s)?": the same code, parsed faster
         return f"(?:{'|'.join(parts)})" + ("?" if "" in node else "")
 
     return emit(trie)
@@ -275,14 +278,14 @@ _FREQ = (
     rf"(?:\s+(?:{_PER})\s+(?:{_period_words('counted', adverb=False)})"
     rf"|\s+(?:{_period_words('counted', adverb=True)}))\b"
 )
-_FREQ_AFTER = re.compile(
+_FREQ_AFTER = lazy(
     rf"\s+(?:(?:{_PER})\s+(?P<unit>{_period_words('counted', adverb=False)})"
     rf"|(?P<adverb>{_period_words('counted', adverb=True)}))\b"
 )
 _MULTIPLICATIVES = grouped_table("frequencies", "multiplicatives")
 """Counts in one word (``twice``: 2); one of 1 (``once``) is a count only before a frequency."""
 _TIMES = alternation(grouped("frequencies", "times"))
-_COUNTED_BEFORE = re.compile(rf"(?:{alternation(_MULTIPLICATIVES)}|{_TIMES}|\d\s*x|\d)\s*$")
+_COUNTED_BEFORE = lazy(rf"(?:{alternation(_MULTIPLICATIVES)}|{_TIMES}|\d\s*x|\d)\s*$")
 
 
 Interval = tuple[str, Fraction]
@@ -314,7 +317,7 @@ _UNCOUNTED_NOUNS = alternation(
     if not periods()[w].adverb and w not in _SHARE_PERIODS
 )
 _EVERY_OTHER = alternation(grouped("frequencies", "every_other"), space=_BLANKS)
-_UNCOUNTED_FREQ = re.compile(
+_UNCOUNTED_FREQ = lazy(
     rf"(?<![\w])(?:(?:{_EVERY_OTHER})\s+(?P<other>{_period_words('alternate', adverb=False)})"
     rf"|(?P<adverb>{_period_words('uncounted', adverb=True)})"
     rf"|(?:{_PER})\s+(?P<unit>{_UNCOUNTED_NOUNS})"
@@ -337,7 +340,7 @@ def stated_interval(
         if q.value.denominator != 1 or not 1 <= q.value <= 24:
             return None
         times = _TIMES_AFTER.match(text, end)
-        m = _FREQ_AFTER.match(text, times.end() if times is not None else end)
+        m = _FREQ_AFTER().match(text, times.end() if times is not None else end)
         if m is None:
             return None
         family, length = _PERIODS[m["unit"] or m["adverb"]]
@@ -350,7 +353,7 @@ def stated_interval(
     return (q.dimension, q.base_value), every.start(), end
 
 
-_RATE_PERIOD = re.compile(
+_RATE_PERIOD = lazy(
     rf"[ \t]*(?:(?:{_PER})[ \t]+|/[ \t]*)(?P<unit>{_period_words('rates', adverb=False)})(?![\w])"
     rf"|[ \t]+(?P<adverb>{_period_words('rates', adverb=True)})(?![\w])"
 )
@@ -361,7 +364,7 @@ def rate_period(text: str, end: int) -> tuple[Interval, int] | None:
     """The period of an amount written as a rate right after ``end`` in normalised ``text``
     (``$5 per month``, ``$60 a year``, ``€9.99/mo``, ``$10 monthly``) and the end of its
     phrase, or ``None``."""
-    m = _RATE_PERIOD.match(text, end)
+    m = _RATE_PERIOD().match(text, end)
     if m is None:
         return None
     return _PERIODS[m["unit"] or m["adverb"]], m.end()
@@ -371,8 +374,8 @@ def uncounted_intervals(text: str) -> Iterator[tuple[Interval, int, int]]:
     """The intervals normalised ``text`` states with no count (``daily``, ``per week``: once
     a day, once a week; ``every other day``; ``quarterly``: every 3 months), with their spans;
     not a frequency a count precedes (``twice daily``: see :func:`stated_interval`)."""
-    for m in _UNCOUNTED_FREQ.finditer(text):
-        if _COUNTED_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None:
+    for m in _UNCOUNTED_FREQ().finditer(text):
+        if _COUNTED_BEFORE().search(text, max(0, m.start() - 12), m.start()) is not None:
             continue
         if m["other"]:
             family, length = _PERIODS[m["other"]]
@@ -491,7 +494,7 @@ _ALTERNATIVES: dict[str, str] = {
     "cdate": r"""(?P<cdate>(?:(?P<cy>\d{4})\s?[年년]\s?|(?<![\d年년]))(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?<!{_W})(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES})\s?)?
+    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES})\s?)?
        (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
@@ -517,8 +520,12 @@ _ALTERNATIVES: dict[str, str] = {
 
 
 def _master(names: tuple[str, ...]) -> re.Pattern[str]:
+    """The alternation of ``names``, matched only where no character of :data:`_W` stands
+    before the candidate: its ``(?<!_W)`` is tested by the caller (:func:`_word_char_before`),
+    not written here, where it cost every master expression about 3 ms to compile (Python builds
+    the class's table one code point at a time, 41,000 of them for :data:`NO_SPACE_CHARS`)."""
     alternation = "\n|".join(_ALTERNATIVES[n] for n in names)
-    return re.compile(rf"(?<!{_W})(?:{alternation})", re.VERBOSE | re.MULTILINE)
+    return re.compile(rf"(?:{alternation})", re.VERBOSE | re.MULTILINE)
 
 
 _DIGIT_ALTERNATIVES = (
@@ -537,7 +544,13 @@ full alternation is never compiled). At any other character only ``enum`` (blank
 ``(``), ``skip`` (a currency sign) and ``num`` (sign, currency, ``(``, ``.``) can start: every
 other alternative starts with a digit or an ASCII letter (a currency at a word start, ``us$9.9``
 or ``usd500``, is tried with the former). At a digit, a text holding a word of
-:data:`_NAMED_RUNS` is scanned with ``named`` as well."""
+:data:`_NAMED_RUNS` is scanned with ``named`` as well. (The digits' expression would find the
+same at any other character, and save a process with both kinds of candidate compiling ``num``
+twice, about 12 ms; but its other alternatives, tried and failed at each such candidate, cost a
+TAT-QA context's scan 10-15% more.)
+
+``num`` does not repeat the master's ``(?<!_W)`` (:func:`_master`): it would test the same
+character, and each class of :data:`_W` costs about 2-3 ms to compile."""
 
 
 @functools.cache
@@ -703,7 +716,7 @@ _SPACES = re.compile(r"\s+")
 _ONE = Fraction(1)
 
 
-_INTERNATIONAL_UNIT = re.compile(r"(?<![a-zμ])([mμnpku]?)iu(?![a-zμ])")
+_INTERNATIONAL_UNIT = lazy(r"(?<![a-zμ])([mμnpku]?)iu(?![a-zμ])")
 """An international unit in a unit we do not convert: the same as the enzyme or hormone unit
 ``U`` (``mIU/L`` is ``mU/L``, ``IU/mL`` is ``U/mL``)."""
 
@@ -712,7 +725,7 @@ def _unit_info(
     unit: str | None, den: str | None, opq: str | None
 ) -> tuple[str | None, str | None, Fraction]:
     if opq is not None:
-        return opq, "opaque-" + _INTERNATIONAL_UNIT.sub(r"\1u", opq), Fraction(1)
+        return opq, "opaque-" + _INTERNATIONAL_UNIT().sub(r"\1u", opq), Fraction(1)
     if unit is None:
         return None, None, Fraction(1)
     canon, dim, factor = UNITS[unit] if unit in UNITS else UNITS[_SPACES.sub(" ", unit)]
@@ -867,7 +880,7 @@ def _date(y: int, mo: int, d: int) -> _Parsed | None:
     return ("date", v, "date", "date", v, 1, 0, 8, 0)
 
 
-_DAY_FIRST = re.compile(r"(?<![\w./])(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])/\d{2,4}(?![\w/])")
+_DAY_FIRST = lazy(r"(?<![\w./])(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])/\d{2,4}(?![\w/])")
 """A slashed date that can only be day first (``25/12/2024``): the text's convention."""
 
 
@@ -1031,7 +1044,7 @@ def _with_unit(
     return ("number", value, unit, dim, base, mult, decimals, sig, flags)
 
 
-_SIMPLE = re.compile(
+_SIMPLE = lazy(
     r"""(?<![^ |\t\n])(?:(?P<c>[$€£¥₹])\s?(?!000(?![\d,.])))?
     (?P<d>(?>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)
     (?=[ \t]*(?:\||\Z|\n[ \t]*\|))""",
@@ -1165,16 +1178,28 @@ _STARTER_WORDS = frozenset(
 """The letter runs a quantity in words may start with (a number word, ``half``, ``twice``,
 ``noon``, a month, a currency written out)."""
 _A_SCALE = {w: f"a {w}" for w in (*_EN.words, *_SCALE_WORDS)}
-_UNIT_AND_A_HALF = re.compile(_UNIT_AND_A_HALF_SOURCE)
+_UNIT_AND_A_HALF = lazy(_UNIT_AND_A_HALF_SOURCE)
 _FRACTION_RUNS = frozenset(d.encode() for d in _DENOMINATORS_ONE)
 _LINE_PREFIX_CHARS = " \t-*•·("
 _FOREIGN_KEYS = frozenset(k.encode() for k in FOREIGN_FIRST_WORDS)
-_NO_SPACE = lazy(f"[{NO_SPACE_CHARS}]")
 
 
 def _wordlike(ch: str) -> bool:
     """A letter of a script that separates words by spaces."""
-    return ch.isalpha() and (ch.isascii() or _NO_SPACE().match(ch) is None)
+    return ch.isalpha() and (ch.isascii() or not no_space(ch))
+
+
+def _word_char_before(s: str, pos: int) -> bool:
+    """Whether a character of :data:`_W` (a word character of a script written with spaces)
+    stands right before ``pos``: the ``(?<!_W)`` every master expression starts with, tested
+    here rather than in the expression (see :func:`_master`). A word character is what ``\\w``
+    matches: a letter or digit (``str.isalnum``, as Python's engine reads it) or ``_``."""
+    if not pos:
+        return False
+    ch = s[pos - 1]
+    if ch.isascii():
+        return ch.isalnum() or ch == "_"
+    return ch.isalnum() and not no_space(ch)
 
 
 def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
@@ -1222,7 +1247,7 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
         for wb in words & _FRACTION_RUNS:  # "a third of", "a quarter of"
             _find_all(s, f"a {wb.decode()}", add)
         if b"half" in words and b"and" in words:  # "a year and a half"
-            for m in _UNIT_AND_A_HALF.finditer(s):
+            for m in _UNIT_AND_A_HALF().finditer(s):
                 add(m.start())
     return sorted(set(out))
 
@@ -1248,7 +1273,7 @@ def _at_line_start(s: str, p: int) -> bool:
 
 
 _URL_SOURCE = r"(?:https?://|www\.|tel:|mailto:)[^\s<>\"')\]]+"
-_URL = re.compile(_URL_SOURCE + r"|[\w.+-]+@[\w-]+\.[\w.-]+")
+_URL = lazy(_URL_SOURCE + r"|[\w.+-]+@[\w-]+\.[\w.-]+")
 _URL_NO_MAIL = re.compile(_URL_SOURCE)
 """``_URL`` for a text without ``@``: the e-mail alternative, which starts with a letter run,
 cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
@@ -1263,7 +1288,7 @@ _DECREASE_AFTER = lazy(rf"[ \t]+(?:{alternation(merged('decrease_after'))})(?![\
 """A decrease stated by a noun after its figure (``a 6% decrease``, ``a $3,015 decline``, ``6%
 lower``)."""
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
-_OPERATOR_AFTER = re.compile(r"\s*\)?\s*(?:[x×*/÷]\s*[\d(]|=)")
+_OPERATOR_AFTER = lazy(r"\s*\)?\s*(?:[x×*/÷]\s*[\d(]|=)")
 _CONSTANTS = frozenset((1, 2, 3, 4, 5, 6, 10, 12, 100, 1000))
 """Formula constants, as integers (compared with a value's numerator when its denominator is 1:
 hashing a Fraction is comparatively slow)."""
@@ -1271,13 +1296,13 @@ _COUNT_AFTER = re.compile(
     rf"\s+(?:(?:{alternation(grouped('figure_context', 'count_adjectives'))})\s+)?"
     rf"(?:{alternation(grouped('figure_context', 'count_nouns'), space=_BLANKS)})\b"
 )
-_COUNT_BEFORE = re.compile(
+_COUNT_BEFORE = lazy(
     rf"(?:{alternation(grouped('figure_context', 'count_before'), space=_BLANKS)})"
     rf"(?:\s+(?:{alternation(grouped('figure_context', 'count_before_periods'))}))?\s+$"
 )
 """Words before a count of things the context lists: ``the two figures``, ``both years``, ``over
 the past three years`` (the years of its table)."""
-_ORDINAL_HALF = re.compile(rf"(?:{alternation(_HALF_ORDINALS)})\s+$")
+_ORDINAL_HALF = lazy(rf"(?:{alternation(_HALF_ORDINALS)})\s+$")
 
 
 def _in_table_line(s: str, start: int) -> bool:
@@ -1347,7 +1372,7 @@ def _bound_flag(before: str) -> int:
 
 
 _OPERATOR_END = frozenset("x×*/÷(")
-_RATIO_TO_BEFORE = re.compile(
+_RATIO_TO_BEFORE = lazy(
     r"(?<![\w])ratios?(?![\w])(?:[^.;\n]|\.(?=\d)){0,50}?(?<!from )(?<![\d.,])\d(?:[\d,]*\d)?"
     r"(?:\.\d+)?x?\s*(?::|to)\s*\Z"
 )
@@ -1361,7 +1386,7 @@ def _ratio_to_one(s: str, start: int, before: str) -> bool:
         return True
     return (
         before.endswith((":", "to"))
-        and _RATIO_TO_BEFORE.search(s, max(0, start - 80), start) is not None
+        and _RATIO_TO_BEFORE().search(s, max(0, start - 80), start) is not None
     )
 
 
@@ -1370,7 +1395,7 @@ _LAST_OF_INTEREST = frozenset("=x×*/÷(+-~≈")
 _FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
 """First characters after a number (spaces skipped) that may set a flag."""
 _OPERATOR_WORDS = ("by", "times", "over")
-_OPERATOR_WORD_BEFORE = re.compile(r"(?:(?:divid|multipl)[a-z]*\s+by|[\d)%]\s*(?:times|over))$")
+_OPERATOR_WORD_BEFORE = lazy(r"(?:(?:divid|multipl)[a-z]*\s+by|[\d)%]\s*(?:times|over))$")
 """An operator in words, as working writes it: ``divided by 2``, ``multiply by 100``, ``14 times 3``, ``(a - b) over
 b``; a bare ``by``/``over`` is running text (``rose by 12``, ``over 100 customers``)."""
 
@@ -1447,9 +1472,9 @@ def _flags_in_context(
             or (
                 last.isalpha()
                 and before.endswith(_OPERATOR_WORDS)
-                and _OPERATOR_WORD_BEFORE.search(before) is not None
+                and _OPERATOR_WORD_BEFORE().search(before) is not None
             )
-            or (whole == 100 and _OPERATOR_AFTER.match(s, end) is not None)
+            or (whole == 100 and _OPERATOR_AFTER().match(s, end) is not None)
             or (whole == 1 and last != "" and last in "-+")
             or (whole == 1 and _ratio_to_one(s, start, before))
         )
@@ -1475,7 +1500,7 @@ def _count_flags(s: str, end: int, group: str, p: _Parsed, before: str) -> int:
     value = p[1]
     flags = 0
     if group == "half" or group == "shalf":
-        if last.isalpha() and _ORDINAL_HALF.search(before + " ") is not None:
+        if last.isalpha() and _ORDINAL_HALF().search(before + " ") is not None:
             flags |= F_COUNT
     elif (
         (group == "words" or (group == "num" and p[7] <= 2 and p[6] == 0))
@@ -1484,7 +1509,8 @@ def _count_flags(s: str, end: int, group: str, p: _Parsed, before: str) -> int:
         and p[2] is None
         and _COUNT_AFTER.match(s, end) is not None
         and (
-            group == "words" or (last.isalpha() and _COUNT_BEFORE.search(before + " ") is not None)
+            group == "words"
+            or (last.isalpha() and _COUNT_BEFORE().search(before + " ") is not None)
         )
     ):
         flags |= F_COUNT
@@ -1495,7 +1521,7 @@ def _count_flags(s: str, end: int, group: str, p: _Parsed, before: str) -> int:
         and value.denominator == 1
         and value.numerator <= 12
         and last.isalpha()
-        and _COUNT_BEFORE.search(before + " ") is not None
+        and _COUNT_BEFORE().search(before + " ") is not None
     ):
         # "over the two years", "of the three years shown", "over the past three years": the
         # years the context lists, as "the two figures" are its figures ("over 3 years", "for
@@ -1564,7 +1590,7 @@ def _read_candidates(
         if (
             cells
             and ("0" <= ch <= "9" or ch in _CURRENCY_SYMBOLS)
-            and (sm := _SIMPLE.match(s, cand)) is not None
+            and (sm := _SIMPLE().match(s, cand)) is not None
         ):
             # a plain figure standing as a table cell: what the master expression would find
             # (see _SIMPLE), at a fraction of the cost
@@ -1572,6 +1598,8 @@ def _read_candidates(
             last_end = end
             group, written, m = "num", sm.group(), None
             p = _cell_figure(sm, written, memo, idents)
+        elif _word_char_before(s, cand):  # the master expression's (?<!_W): see _master
+            continue
         else:
             if (master := by_char.get(ch)) is None:
                 master = _master_at(s, cand, ch, digit_kind)
@@ -1586,7 +1614,7 @@ def _read_candidates(
             start, end = m.span()
             written = m.group()
             if group == "sdate" and day_first is None:  # the text's convention, decided once
-                day_first = "/" in s and _DAY_FIRST.search(s) is not None
+                day_first = "/" in s and _DAY_FIRST().search(s) is not None
             p = _master_figure(norm, m, group, written, cand, bool(day_first), memo, idents)
         if p is None:
             continue
@@ -1696,7 +1724,7 @@ def _master_at(s: str, cand: int, ch: str, digit_kind: str) -> re.Pattern[str]:
             or s[cand + 3 : cand + 4].isdigit()
             or s.startswith(("rs", "rm"), cand)
         )
-        and _CUR_PREFIX.match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
+        and _CUR_PREFIX().match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
     ):
         kind = "alpha"
     else:
@@ -1810,7 +1838,7 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         _time_and_a_half(s, raws)
     if not words.isdisjoint(_SHARE_OF_SCALE_RUNS) and not words.isdisjoint(_SCALE_RUNS):
         _shares_of_a_scale(s, raws)
-    if "10" in s and _TIMES_TEN.search(s) is not None:
+    if "10" in s and _TIMES_TEN().search(s) is not None:
         _powers_of_ten(norm, raws)
     if not words.isdisjoint(_MONTH_NAME_RUNS) and any(
         r.kind == "date" and r.value < 10000 for r in raws
@@ -1818,7 +1846,7 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         _date_spans(s, raws)
     if len(raws) > 1 and (
         not words.isdisjoint(_SMALLER_UNIT_RUNS)
-        or (not s.isascii() and _CJK_COMPOUND_DURATION.search(s) is not None)
+        or (not s.isascii() and _CJK_COMPOUND_DURATION().search(s) is not None)
     ):
         _merge_compound_durations(s, raws)
 
@@ -1854,7 +1882,15 @@ def _scan_of(
 
 
 _NOTHING: Any = object()
-_FOREIGN_FULL = lazy(rf"(?x)(?<!{_W})(?P<fw>{FOREIGN_PHRASE_SOURCE}){_unit_part('f')}(?!{_W})")
+
+
+@functools.cache
+def _foreign_full() -> re.Pattern[str]:
+    """A run of foreign number phrases with its unit (:func:`foreign_phrase_source`), compiled
+    on first use."""
+    return re.compile(rf"(?x)(?<!{_W})(?P<fw>{foreign_phrase_source()}){_unit_part('f')}(?!{_W})")
+
+
 _UNIT_AFTER_CJK = {
     "倍": (None, None, Fraction(1)),
     "%": ("%", "percent", Fraction(1)),
@@ -1877,7 +1913,7 @@ def _url_spans(s: str) -> list[tuple[int, int]]:
     """Spans of URLs and e-mail addresses: the digits inside them are not claims."""
     if "://" not in s and "www." not in s and "@" not in s and ":" not in s:
         return []
-    return [m.span() for m in (_URL if "@" in s else _URL_NO_MAIL).finditer(s)]
+    return [m.span() for m in (_URL() if "@" in s else _URL_NO_MAIL).finditer(s)]
 
 
 def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
@@ -1891,7 +1927,7 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             _merge_into(raws, words_read)
         return
     extra: list[_Raw] = []
-    for m in CJK_NUMERAL.finditer(s):
+    for m in CJK_NUMERAL().finditer(s):
         value = cjk_value(m["cjk"])
         if value is None:
             continue
@@ -1908,7 +1944,7 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), (1, 0, 1, flags))
         )
     if "百分之" in s:
-        for m in CJK_PERCENT.finditer(s):
+        for m in CJK_PERCENT().finditer(s):
             value = cjk_value(m["cjk"])
             if value is not None:
                 v = Fraction(value)
@@ -1916,9 +1952,9 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
     extra.extend(_foreign(s, words))
     if extra:
         _merge_into(raws, extra)
-    if MIXED_HINT.search(s) is not None:
+    if MIXED_HINT().search(s) is not None:
         first: list[_Raw] = []  # read whole, over the parts the expressions above found
-        for m in MIXED_NUMBER.finditer(s):
+        for m in MIXED_NUMBER().finditer(s):
             written = m.group()
             korean = any(ch in KOREAN_SCALES for ch in written)
             if (
@@ -1956,7 +1992,7 @@ _ROMAN_LABELS = grouped("figure_context", "roman_labels")
 answer writes ``the Second World War``, an ordinal, which is no figure) nor a monarch's
 numeral."""
 _ROMAN_LABEL_RUNS = frozenset(w.encode() for w in _ROMAN_LABELS)
-_ROMAN_AFTER = re.compile(
+_ROMAN_AFTER = lazy(
     r"s?\.?[ \t]+(?P<r>(?=[ivxl])(?:xl|l?x{0,3})(?:ix|iv|v?i{0,3}))(?![\w-]|[.,]\d)"
 )
 """What follows a label when a Roman numeral numbers it (``phase iii``, ``stages i``)."""
@@ -1984,7 +2020,7 @@ def _roman_numerals(norm: NormalizedText, words: frozenset[bytes], raws: list[_R
         i = s.find(word)
         while i >= 0:
             if (i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "-")) and (
-                m := _ROMAN_AFTER.match(s, i + len(word))
+                m := _ROMAN_AFTER().match(s, i + len(word))
             ):
                 start, end = m.span("r")
                 if is_upper_in_original(norm, start, end):  # "type i" in lower case: a word
@@ -1998,7 +2034,7 @@ def _roman_numerals(norm: NormalizedText, words: frozenset[bytes], raws: list[_R
 _DECADE_WORDS = {
     w.encode(): Fraction(v) for w, v in grouped_table("figure_context", "decades").items()
 }
-_AGE_DECADE = re.compile(
+_AGE_DECADE = lazy(
     rf"(?<![\w])in(?:to)?[ \t]+(?:{alternation(grouped('figure_context', 'decade_determiners'))})"
     rf"[ \t]+(?:(?:{alternation(grouped('figure_context', 'decade_parts'))})(?:[ \t]+|-))?"
     rf"(?:(?P<d>'?[1-9]0s)|(?P<w>{alternation(w.decode() for w in _DECADE_WORDS)}))(?![\w'])"
@@ -2012,7 +2048,7 @@ is no 30 seconds."""
 def _ages_by_decade(s: str, raws: list[_Raw]) -> None:
     """Put the decades of :data:`_AGE_DECADE` in place of what was read there."""
     found: list[_Raw] = []
-    for m in _AGE_DECADE.finditer(s):
+    for m in _AGE_DECADE().finditer(s):
         value = Fraction(int(m["d"].strip("'s"))) if m["d"] else _DECADE_WORDS[m["w"].encode()]
         start, end = m.span("d") if m["d"] else m.span("w")
         found.append(_Raw("number", value, None, None, value, start, end, (1, 0, 1, F_DECADE)))
@@ -2020,16 +2056,16 @@ def _ages_by_decade(s: str, raws: list[_Raw]) -> None:
         _replace_into(raws, found)
 
 
-_COLON_DURATION = re.compile(
+_COLON_DURATION = lazy(
     r"(?<![\w:.,/])(?P<h>\d{1,3}):(?P<m>[0-5]\d):(?P<s>[0-5]\d(?:\.\d{1,3})?)(?![\w:]|[.,]\d)"
 )
 _COLON_DURATION_HINT = re.compile(r":[0-5]\d:")
 """What every :data:`_COLON_DURATION` holds, found from its literal ``:`` (the full expression
 starts with a look-behind, so the engine tries it at every position)."""
-_CLOCK_BEFORE = re.compile(
+_CLOCK_BEFORE = lazy(
     rf"(?<![\w])(?:{alternation(grouped('figure_context', 'clock_before'))})[ \t]+\Z"
 )
-_CLOCK_AFTER = re.compile(r"[ \t]*(?:am|pm|a\.m|p\.m|utc|gmt|[a-z]st|[a-z]dt)(?![\w])")
+_CLOCK_AFTER = lazy(r"[ \t]*(?:am|pm|a\.m|p\.m|utc|gmt|[a-z]st|[a-z]dt)(?![\w])")
 
 
 def _colon_durations(s: str, raws: list[_Raw]) -> None:
@@ -2037,11 +2073,11 @@ def _colon_durations(s: str, raws: list[_Raw]) -> None:
     seconds: an answer writes ``3 hours, 5 minutes and 12 seconds``; not a time of day (``at
     10:30:00``, ``10:30:00 am``), which stays as the scan read it."""
     found: list[_Raw] = []
-    for m in _COLON_DURATION.finditer(s):
+    for m in _COLON_DURATION().finditer(s):
         start, end = m.span()
         if (
-            _CLOCK_BEFORE.search(s, max(0, start - 8), start) is not None
-            or _CLOCK_AFTER.match(s, end) is not None
+            _CLOCK_BEFORE().search(s, max(0, start - 8), start) is not None
+            or _CLOCK_AFTER().match(s, end) is not None
         ):
             continue
         sec = m["s"]
@@ -2055,7 +2091,7 @@ def _colon_durations(s: str, raws: list[_Raw]) -> None:
 
 _SHARE_OF_SCALE_RUNS = frozenset((b"half", b"quarter", b"quarters"))
 _SCALE_RUNS = frozenset(w.encode() for w in (*_SCALE_WORDS, "percent", "cent", "percentage"))
-_SHARE_OF_SCALE = re.compile(
+_SHARE_OF_SCALE = lazy(
     r"(?<![\w-])(?:(?P<h>half[ -]an?|an?[ -]half)|(?P<q>(?:a|one)[ -]quarter[ -]of[ -]an?)"
     r"|(?P<tq>three[ -]quarters[ -]of[ -]an?)"
     rf"|(?P<n>\d{{1,3}}|{_alt(w for w in _SMALL if w != 'zero')})[ -]and[ -]an?[ -]half)"
@@ -2072,7 +2108,7 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
     """Read the figures of :data:`_SHARE_OF_SCALE` (``half a million``: 500,000), in place of
     the fraction and the scale read apart."""
     found: list[_Raw] = []
-    for m in _SHARE_OF_SCALE.finditer(s):
+    for m in _SHARE_OF_SCALE().finditer(s):
         if m["h"]:
             mantissa = Fraction(1, 2)
         elif m["q"] or m["tq"]:
@@ -2100,8 +2136,8 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
         _replace_into(raws, found)
 
 
-_TIMES_TEN = re.compile(r"\d[ \t]*[x×*·][ \t]*10\^?[-+]?\d")
-_POWER_OF_TEN = re.compile(
+_TIMES_TEN = lazy(r"\d[ \t]*[x×*·][ \t]*10\^?[-+]?\d")
+_POWER_OF_TEN = lazy(
     r"(?<![\w.,])(?P<sign>-)?(?P<m>\d{1,3}(?:\.\d+)?)[ \t]*[x×*·][ \t]*10"
     r"(?:\^[ \t]*(?P<e>[-+]?\d{1,3})|(?P<sup>-?\d{1,2}))(?![\w.,]|\d)"
     r"(?:[ \t]?(?P<u>[^\W\d_][\w/°μ]*))?"
@@ -2116,7 +2152,7 @@ def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
     :data:`UNITS`."""
     s = norm.text
     found: list[_Raw] = []
-    for m in _POWER_OF_TEN.finditer(s):
+    for m in _POWER_OF_TEN().finditer(s):
         if m["sup"] is not None:  # "10²⁴" is normalised to "1024": only superscripts say so
             a, b = norm.to_original(*m.span("sup"))
             if not set(norm.original[a:b]) <= _SUPERSCRIPTS:
@@ -2138,7 +2174,7 @@ def _powers_of_ten(norm: NormalizedText, raws: list[_Raw]) -> None:
         _replace_into(raws, found)
 
 
-_TIME_AND_A_HALF = re.compile(
+_TIME_AND_A_HALF = lazy(
     r"(?<![\w-])time(?:[ \t]+|-)and(?:[ \t]+|-)a(?:[ \t]+|-)half"
     rf"(?![\w-]|[ \t]+(?:an?[ \t]+)?(?:{alternation(_TIME_WORDS)})s?(?![\w]))"
 )
@@ -2149,7 +2185,7 @@ def _time_and_a_half(s: str, raws: list[_Raw]) -> None:
     ``half``."""
     found = [
         _Raw("number", Fraction(3, 2), None, None, Fraction(3, 2), *m.span(), (1, 1, 2, F_RATIO))
-        for m in _TIME_AND_A_HALF.finditer(s)
+        for m in _TIME_AND_A_HALF().finditer(s)
     ]
     if found:
         _replace_into(raws, found)
@@ -2229,7 +2265,7 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
     for pos in sorted(set(starts)):
         if pos < last_end or not _may_start_foreign(s, pos):
             continue
-        m = _FOREIGN_FULL().match(s, pos)
+        m = _foreign_full().match(s, pos)
         if m is None:
             continue
         value = foreign_value(m["fw"])
@@ -2306,7 +2342,7 @@ def _merge_into(raws: list[_Raw], extra: list[_Raw]) -> None:
     raws[:] = out
 
 
-_SEPARABLE = re.compile(
+_SEPARABLE = lazy(
     r"(?:fy|cy)['-]?(\d{2}|\d{4})|(?:early|mid|late)-(\d{3}0)s|[a-z]+-(\d+)|q([1-4])|h([12])"
 )
 """Identifiers whose number is a claim of its own: ``covid-19``, and periods glued to their
@@ -2331,7 +2367,7 @@ the SEC's registration statements."""
 
 
 def _ident(text: str, start: int, end: int) -> Ident:
-    sep = _SEPARABLE.fullmatch(text)
+    sep = _SEPARABLE().fullmatch(text)
     if sep is None or text in _NAMED:
         return Ident(text, start, end, None)
     year = sep[1]
@@ -2367,7 +2403,7 @@ def _is_working(s: str, start: int, end: int) -> bool:
 
 _MONTH_NAME_RUNS = frozenset(m.encode() for m in _MONTHS)
 """A date without its year that a span may date is written with an English month name."""
-_DAY_TO = re.compile(r"[ \t]*(?:-|to|through|until|till)[ \t]*\Z")
+_DAY_TO = lazy(r"[ \t]*(?:-|to|through|until|till)[ \t]*\Z")
 _YEAR_AFTER = re.compile(r",?[ \t]+\Z")
 
 
@@ -2392,7 +2428,7 @@ def _date_spans(s: str, raws: list[_Raw]) -> None:
             or r.kind != "date"
             or r.value >= 10000
             or nxt.start - r.end > 9
-            or _DAY_TO.match(s[r.end : nxt.start]) is None
+            or _DAY_TO().match(s[r.end : nxt.start]) is None
         ):
             out.append(r)
             i += 1
@@ -2444,7 +2480,7 @@ _TIME_ALIASES = [a for a in _DURATION_ALIASES if a.isascii() and a.isalpha()]
 """Those in ASCII letters, English and foreign (``hours``, ``stunden``, ``heures``)."""
 _AND_WORDS = ("and", "und", "et", "y", "e", "en")
 """``and`` in English, German, French, Spanish, Italian or Portuguese, and Dutch."""
-_CJK_COMPOUND_DURATION = re.compile(
+_CJK_COMPOUND_DURATION = lazy(
     f"(?:{'|'.join(a for a in _DURATION_ALIASES if ord(a[0]) > 0x2E80)})" + r"\d"
 )
 """A CJK unit of time right before a figure (``2小时30分钟``): where a CJK duration in two
