@@ -2901,6 +2901,8 @@ class GroundingChecker:
                 continue
             out.append(QuantityTrace(q, None))
         if not all(traced):
+            _trace_working_after(sc, out, traced)
+        if not all(traced):
             self._trace_shares(sc, out)
         if sc.idents:
             self._trace_identifiers(sc, out)
@@ -3496,17 +3498,88 @@ def _from_shown_working(
     eq = text.rfind("=", 0, sc.norm_spans[n][0])
     if eq < 0:
         return None
-    figures = [
-        (a, b, x.value, bool(m[3] & F_PAREN), k < len(traced) and traced[k], x.unit == "%")
-        for k, (x, (a, b), m) in enumerate(
-            zip(sc.quantities[:n], sc.norm_spans[:n], sc.meta[:n], strict=True)
-        )
-        if b <= eq and x.kind == "number"
-    ]
-    found = shown_working(text, eq, figures, shapes)
+    found = shown_working(text, eq, _working_figures(sc, range(n), eq, traced), shapes)
     if found is None:
         return None
-    start, values = found
+    return _result_of(q, meta, sc, found[1], found[0], eq)
+
+
+def _from_working_after(
+    q: Quantity, meta: Meta, sc: Scan, n: int, traced: Sequence[bool]
+) -> str | None:
+    """``q`` as the result of the arithmetic the answer writes in brackets right after it
+    (``155.5% ($7,396 million / $4,756 million)``, ``$7,396 million ($7,838 million - $442
+    million)``), every figure of which was traced: as :func:`_from_shown_working`, the bracket
+    holding the whole expression and nothing else. Returns the derivation, ``""`` when the
+    expression has another value, or ``None`` when no such bracket follows."""
+    text = sc.norm.text
+    end = sc.norm_spans[n][1]
+    opening = end
+    while opening < len(text) and text[opening] in " \t":
+        opening += 1
+    if not text.startswith("(", opening):
+        return None
+    closing = _closing_bracket(text, opening)
+    if closing < 0:
+        return None
+    inside = range(n + 1, bisect_left(sc.norm_spans, (closing, 0), n + 1))
+    if len(inside) < 2 or sc.norm_spans[inside[0]][0] <= opening:
+        return None
+    found = shown_working(text, closing + 1, _working_figures(sc, inside, closing, traced))
+    if found is None or found[0] != opening:
+        return None
+    return _result_of(q, meta, sc, found[1], opening + 1, closing)
+
+
+def _trace_working_after(sc: Scan, out: list[QuantityTrace], traced: list[bool]) -> None:
+    """Trace in ``out`` (one trace per quantity of ``sc``, in order) each figure not traced
+    whose working follows it in brackets (:func:`_from_working_after`), left to right, once
+    every other figure was traced: the working's figures stand after it."""
+    meta_of = sc.meta or ((1, 0, 1, 0),) * len(sc.quantities)
+    for n, q in enumerate(sc.quantities):
+        if traced[n] or q.kind != "number":
+            continue
+        how = _from_working_after(q, meta_of[n], sc, n, traced)
+        if how:
+            out[n] = QuantityTrace(q, "derived", derivation=how, rule="shown_working")
+            traced[n] = True
+
+
+def _closing_bracket(text: str, opening: int) -> int:
+    """The offset of the ``)`` that closes the ``(`` at ``opening`` on its line, or -1."""
+    depth = 0
+    for i in range(opening, _line_end(text, opening)):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if not depth:
+                return i
+    return -1
+
+
+def _working_figures(
+    sc: Scan, indexes: range, stop: int, traced: Sequence[bool]
+) -> list[tuple[int, int, Fraction, bool, bool, bool]]:
+    """The figures of ``sc`` at ``indexes`` that end by ``stop``, as :func:`shown_working`
+    reads them: ``(start, end, value, bracketed, traced, percent)``."""
+    out = []
+    for k in indexes:
+        x, (a, b), m = sc.quantities[k], sc.norm_spans[k], sc.meta[k]
+        if b <= stop and x.kind == "number":
+            out.append(
+                (a, b, x.value, bool(m[3] & F_PAREN), k < len(traced) and traced[k], x.unit == "%")
+            )
+    return out
+
+
+def _result_of(
+    q: Quantity, meta: Meta, sc: Scan, values: Sequence[Fraction], start: int, stop: int
+) -> str:
+    """The derivation of ``q`` from working written from ``start`` to ``stop`` whose values
+    are ``values``, at the precision ``q`` is written (see :func:`_from_shown_working`), or
+    ``""``."""
     result = float(q.value)
     mult = float(meta[0])
     tol = rounding_tolerance(_precision(meta) / 2)
@@ -3520,7 +3593,7 @@ def _from_shown_working(
             or (mult != 1.0 and gives(x * mult, result, tol))
             or (q.unit == "%" and gives(x * 100.0, result, tol))
         ):
-            a, b = sc.norm.to_original(start, eq)
+            a, b = sc.norm.to_original(start, stop)
             return f"{q.text} = {sc.norm.original[a:b].strip()}"
     return ""
 
