@@ -2901,7 +2901,7 @@ class GroundingChecker:
                 continue
             out.append(QuantityTrace(q, None))
         if not all(traced):
-            _trace_working_after(sc, out, traced)
+            _trace_working_after(sc, meta_of, out, traced)
         if not all(traced):
             self._trace_shares(sc, out)
         if sc.idents:
@@ -3531,11 +3531,12 @@ def _from_working_after(
     return _result_of(q, meta, sc, found[1], opening + 1, closing)
 
 
-def _trace_working_after(sc: Scan, out: list[QuantityTrace], traced: list[bool]) -> None:
-    """Trace in ``out`` (one trace per quantity of ``sc``, in order) each figure not traced
-    whose working follows it in brackets (:func:`_from_working_after`), left to right, once
-    every other figure was traced: the working's figures stand after it."""
-    meta_of = sc.meta or ((1, 0, 1, 0),) * len(sc.quantities)
+def _trace_working_after(
+    sc: Scan, meta_of: Sequence[Meta], out: list[QuantityTrace], traced: list[bool]
+) -> None:
+    """Trace in ``out`` (one trace per quantity of ``sc``, in order; ``meta_of``: their meta)
+    each figure not traced whose working follows it in brackets (:func:`_from_working_after`),
+    left to right, once every other figure was traced: the working's figures stand after it."""
     for n, q in enumerate(sc.quantities):
         if traced[n] or q.kind != "number":
             continue

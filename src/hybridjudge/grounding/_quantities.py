@@ -1581,16 +1581,16 @@ def _read_candidates(
     by_char: dict[str, re.Pattern[str]] = {}
     digit_kind = "digit" if words.isdisjoint(_NAMED_RUNS) else "named"
     m: re.Match[str] | None
-    cells = "|" in s  # without a cell separator, the master expression does as well
+    simple = _SIMPLE() if "|" in s else None  # no cell separator: the master does as well
     day_first: bool | None = None
     for cand in _outside(_candidates(s, words), _url_spans(s)):
         if cand < last_end:
             continue
         ch = s[cand]
         if (
-            cells
+            simple is not None
             and ("0" <= ch <= "9" or ch in _CURRENCY_SYMBOLS)
-            and (sm := _SIMPLE().match(s, cand)) is not None
+            and (sm := simple.match(s, cand)) is not None
         ):
             # a plain figure standing as a table cell: what the master expression would find
             # (see _SIMPLE), at a fraction of the cost
