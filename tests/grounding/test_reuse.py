@@ -7,8 +7,10 @@ objects the caller can keep and pass back.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
+from collections.abc import Iterator
 
 import pytest
 
@@ -80,22 +82,29 @@ def test_one_table_of_scale_words() -> None:
     assert scales["万"] == 10**4
 
 
+@contextlib.contextmanager
+def _counting_scans() -> Iterator[tuple[pytest.MonkeyPatch, list[str]]]:
+    """The grounding checks' ``scan`` patched to record each text it reads (a passage is
+    scanned after its layout is read: a NormalizedText, recorded by its original text)."""
+    scanned: list[str] = []
+    original = quantities_module.scan
+
+    def counting_scan(t: str | normalize_module.NormalizedText) -> quantities_module.Scan:
+        scanned.append(t if isinstance(t, str) else t.original)
+        return original(t)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(check_module, "scan", counting_scan)
+        yield mp, scanned
+
+
 def test_a_context_is_parsed_once_and_only_when_needed() -> None:
     """``prepare_context`` parses at once; a context built directly (as ``check_grounding``
     does) is parsed on the first answer with a number, and the figures derivations use only on
     the first number not found as written; the same reports either way. A number found as
     written parses only the lines around it (``grounding/_fast.py``), not the passage."""
     text = "Revenue | 2019 | 2018\nProducts | 125 | 100\nServices | 30 | 20\nOther | 7 | 5"
-    scanned: list[str] = []
-    original = quantities_module.scan
-
-    def counting_scan(t: str | normalize_module.NormalizedText) -> quantities_module.Scan:
-        # a passage is scanned after its layout is read (a NormalizedText of the passage)
-        scanned.append(t if isinstance(t, str) else t.original)
-        return original(t)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(check_module, "scan", counting_scan)
+    with _counting_scans() as (mp, scanned):
         mp.setattr(grounding_fast, "MIN_CHARS", 0)  # a short context takes the fast path too
         lazy = check_module.GroundingContext(text)
         assert not scanned  # nothing parsed yet
@@ -115,6 +124,29 @@ def test_a_context_is_parsed_once_and_only_when_needed() -> None:
         assert scanned.count(text) == 2  # parsed at once
         assert eager._figures is not None
     assert check_grounding("Products grew by 25.", eager) == derived
+
+
+def test_a_prepared_case_reads_its_question_once_before_any_answer() -> None:
+    """On a prepared context, the checker reads the question's figures in its constructor (as
+    it reads the question's hint there): a check scans the answer only, and a figure found in
+    the question alone is traced to it. On a context built directly (``check_grounding``), the
+    question is read only once a figure is not in the context."""
+    text = "Revenue | 2019 | 2018\nProducts | 125 | 100\nServices | 30 | 20"
+    question = "Did products reach 140 units in 2019?"
+    with _counting_scans() as (_mp, scanned):
+        checker = GroundingChecker(prepare_context(text), question=question)
+        assert scanned.count(question) == 1  # read with the case, before any answer
+        scanned.clear()
+        report = checker.check("No: 125 units, short of the 140 units asked about.")
+        assert scanned == ["No: 125 units, short of the 140 units asked about."]
+        assert [t.source for t in report.quantities] == ["context", "question"]
+        scanned.clear()
+        lazy = GroundingChecker(check_module.GroundingContext(text), question=question)
+        assert question not in scanned
+        assert lazy.check("Products were 125.").grounded
+        assert question not in scanned  # every figure in the context: the question not read
+        assert lazy.check("Not 140 units.").grounded
+        assert scanned.count(question) == 1
 
 
 def test_a_checker_reused_over_many_answers_reports_as_fresh_calls(

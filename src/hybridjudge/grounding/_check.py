@@ -2650,9 +2650,10 @@ class GroundingChecker:
         self.answerable = answerable
         self._question = question or ""
         self._hint: Hint | bool | None = False  # built on first derivation
-        if question and self.context._figures is not None:
+        prepared = bool(question) and self.context._figures is not None
+        if prepared:
             # a prepared context: everything about the case is parsed here, not on a check
-            self._hint = self.context.hint(question)
+            self._hint = self.context.hint(self._question)
         self._derived: DerivedPolicy = derived
         self._anchors = compile_anchors(anchors)
         if isinstance(allowed_numbers, str | bytes) or not isinstance(allowed_numbers, Iterable):
@@ -2662,13 +2663,16 @@ class GroundingChecker:
             )
         allowed = tuple(_allowed_text(v, i) for i, v in enumerate(allowed_numbers))
         # after the context's (GroundingContext._idx, on first need); the question's is built
-        # on the first figure not found in the context (:attr:`_other_indexes`)
+        # here on a prepared context, else on the first figure not found in the context
+        # (:meth:`_other_indexes`)
         indexes: list[_Index] = []
         if allowed:
             indexes.append(_allowed_index(allowed))
         if self._anchors:
             indexes.append(_anchor_index(self._anchors))
         self._indexes: tuple[_Index, ...] | None = None if question else tuple(indexes)
+        if prepared:
+            self._indexes = (_question_index(self._question), *indexes)
         self._pending = tuple(indexes)
         if abstain_markers is not None and (
             isinstance(abstain_markers, str | bytes) or not isinstance(abstain_markers, Iterable)
