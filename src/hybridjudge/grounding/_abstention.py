@@ -883,9 +883,11 @@ def compile_markers(markers: Sequence[str] | None) -> MarkerSet | None:
                 f"abstain_markers[{i}] must be a str, not {type(m).__name__}",
                 argument=f"abstain_markers[{i}]",
             )
-        if not m.strip():
+        if not _phrase(m):  # blank once normalised: spaces, or invisible characters only
             raise GroundingInputError(
-                f"abstain_markers[{i}] is blank; remove it", argument=f"abstain_markers[{i}]"
+                f"abstain_markers[{i}] is blank (nothing but spaces or invisible characters); "
+                "remove it",
+                argument=f"abstain_markers[{i}]",
             )
     return _compile(items)
 

@@ -26,7 +26,7 @@ from hybridjudge._anchor import Anchor
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._lexicon import alternation, merged
 from hybridjudge.grounding._models import Quantity
-from hybridjudge.grounding._normalize import continental_reading, letter_runs
+from hybridjudge.grounding._normalize import continental_reading, letter_runs, normalize_plain
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     Q_BASE,
@@ -289,30 +289,38 @@ def to_anchor(item: object, index: int) -> Anchor:
     if isinstance(item, Anchor):
         return item
     if isinstance(item, str):
-        if not item.strip():
+        if not normalize_plain(item).strip():  # spaces, or invisible characters only
             raise GroundingInputError(
-                f"anchors[{index}] is blank; give the fact's wording or drop it",
+                f"anchors[{index}] is blank (nothing but spaces or invisible characters); give "
+                "the fact's wording or drop it",
                 argument=f"anchors[{index}]",
             )
-        return Anchor(value=item)
+        return _validated({"value": item}, index, "fix the text")
     if isinstance(item, Mapping):
-        from pydantic import ValidationError
-
-        try:
-            return Anchor.model_validate(dict(item))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ()))
-            raise GroundingInputError(
-                f"anchors[{index}] is invalid at {where or 'the top level'!r}: "
-                f"{first.get('msg', 'invalid')}; use {{'value': str, 'aliases': [str, ...]}}",
-                argument=f"anchors[{index}]",
-            ) from None
+        return _validated(dict(item), index, "use {'value': str, 'aliases': [str, ...]}")
     raise GroundingTypeError(
         f"anchors[{index}] must be a str, a {{'value', 'aliases'}} mapping or an Anchor, "
         f"not {type(item).__name__}",
         argument=f"anchors[{index}]",
     )
+
+
+def _validated(fields: dict[Any, Any], index: int, fix: str) -> Anchor:
+    """An :class:`Anchor` of ``fields``, or the first reason it is invalid as a typed error
+    naming ``anchors[index]`` and ``fix`` (a lone UTF-16 surrogate, from a broken escape,
+    is no text)."""
+    from pydantic import ValidationError
+
+    try:
+        return Anchor.model_validate(fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise GroundingInputError(
+            f"anchors[{index}] is invalid at {where or 'the top level'!r}: "
+            f"{first.get('msg', 'invalid')}; {fix}",
+            argument=f"anchors[{index}]",
+        ) from None
 
 
 def _compile_one(anchor: Anchor) -> CompiledAnchor:

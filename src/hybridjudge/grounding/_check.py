@@ -3073,7 +3073,7 @@ class GroundingChecker:
         if (
             q.dimension is None
             and len(q.text) == 2
-            and q.text.isdigit()
+            and q.text.isdecimal()
             and start >= 1
             and text[start - 1] in "'’"
             and (start == 1 or not text[start - 2].isalnum())

@@ -652,7 +652,7 @@ class Figures:
             if not own:
                 # an unlabelled row is a table's total; a row labelled by a year is that year's
                 bare = label.strip(" :$")
-                if (total and not bare) or (bare.isdigit() and int(bare) in years):
+                if (total and not bare) or (bare.isdecimal() and int(bare) in years):
                     extra.append(key)
                 continue
             common = len(own & words)

@@ -2115,7 +2115,7 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
             mantissa = Fraction(1 if m["q"] else 3, 4)
         else:
             n = m["n"]
-            mantissa = (Fraction(int(n)) if n.isdigit() else Fraction(_SMALL[n])) + Fraction(1, 2)
+            mantissa = (Fraction(int(n)) if n.isdecimal() else Fraction(_SMALL[n])) + Fraction(1, 2)
         decimals = 1 if mantissa.denominator == 2 else 2
         sig = len(str(mantissa.numerator * 10**decimals // mantissa.denominator).lstrip("0"))
         if m["pct"]:  # "half a percent": 0.5%
@@ -2139,7 +2139,7 @@ def _shares_of_a_scale(s: str, raws: list[_Raw]) -> None:
 _TIMES_TEN = lazy(r"\d[ \t]*[x×*·][ \t]*10\^?[-+]?\d")
 _POWER_OF_TEN = lazy(
     r"(?<![\w.,])(?P<sign>-)?(?P<m>\d{1,3}(?:\.\d+)?)[ \t]*[x×*·][ \t]*10"
-    r"(?:\^[ \t]*(?P<e>[-+]?\d{1,3})|(?P<sup>-?\d{1,2}))(?![\w.,]|\d)"
+    r"(?:\^[ \t]*(?P<e>[-+]?\d{1,2})|(?P<sup>-?\d{1,2}))(?![\w.,]|\d)"
     r"(?:[ \t]?(?P<u>[^\W\d_][\w/°μ]*))?"
 )
 _SUPERSCRIPTS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
