@@ -228,3 +228,35 @@ def test_grounded_means_no_finding() -> None:
         GroundingReport.model_validate(_report_data(grounded=True))
     with pytest.raises(ValidationError, match="grounded exactly when it has no finding"):
         GroundingReport(grounded=False, abstained=False, answerable=True)
+
+
+def test_a_lone_surrogate_fails_its_record_alone_and_the_batch_writes_as_json() -> None:
+    """A string holding a lone UTF-16 surrogate (``json.loads('"\\ud800"')``) is refused as
+    ``hybridjudge check`` refuses it in a case line: that record fails, naming the field, and
+    the batch stays writable as JSON (its outcomes used to carry the string, and
+    ``model_dump_json`` raised)."""
+    batch = check_many(
+        [
+            {"id": "a\ud800", "answer": "5", "context": ["5"]},
+            {"id": "b", "answer": "It is 5\ud800.", "context": ["5"]},
+            {"id": "c", "answer": "5", "context": ["5"], "metadata": {"note": "\udfff"}},
+            {
+                "id": "d",
+                "answer": "5",
+                "context": ["5"],
+                "anchors": [{"value": "5", "aliases": ["x\ud800"]}],
+            },
+            {"id": "e", "answer": "5", "context": ["5 and \ud800"]},
+            {"id": "f", "answer": "5", "context": ["5"]},
+        ]
+    )
+    assert [o.id for o in batch.outcomes] == ["record-1", "b", "c", "d", "e", "f"]
+    assert [o.status for o in batch.outcomes] == ["failed"] * 5 + ["checked"]
+    assert "'id'" in (batch.outcomes[0].error or "")
+    fields = ("answer", "metadata", "anchors", "context")
+    for outcome, field in zip(batch.outcomes[1:5], fields, strict=True):
+        assert outcome.error == (
+            f"field {field!r}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff); "
+            "fix the escape"
+        )
+    assert json.loads(batch.model_dump_json())["outcomes"][5]["status"] == "checked"
