@@ -25,6 +25,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from hybridjudge._jsonl import check_value
+
 __all__ = [
     "FIELD_ALIASES",
     "PANDAS_HINT",
@@ -270,40 +272,68 @@ def as_record(model: type[R], index: int, item: object) -> R:
 
     Raises:
         pydantic.ValidationError: the item does not fit ``model`` (also for a field given under
-            two names, or a reference or metadata of the wrong type).
+            two names, a reference or metadata of the wrong type, or a string holding a lone
+            UTF-16 surrogate).
     """
     if isinstance(item, model):
-        return item
-    data = as_mapping(item)
-    if data is None:  # e.g. an object with __slots__: read its attributes
-        return model.model_validate(item, from_attributes=True)
-    mapped, _reference, problems = normalize_record(data, number=index + 1)
-    if problems:
-        raise ValidationError.from_exception_data(
-            model.__name__,
-            [
-                InitErrorDetails(
-                    type=PydanticCustomError("invalid_record", message),
-                    loc=(field,) if field else (),
-                    input=data.get(field) if field else data,
-                )
-                for field, message in problems
-            ],
-        )
-    return model.model_validate(mapped)
+        record = item
+    else:
+        data = as_mapping(item)
+        if data is None:  # e.g. an object with __slots__: read its attributes
+            record = model.model_validate(item, from_attributes=True)
+        else:
+            mapped, _reference, problems = normalize_record(data, number=index + 1)
+            if problems:
+                raise _invalid(model, problems, data)
+            record = model.model_validate(mapped)
+    unreadable = _unreadable(record)
+    if unreadable is not None:
+        raise _invalid(model, [unreadable], {})  # the string itself is not shown
+    return record
+
+
+def _invalid(
+    model: type[BaseModel], problems: Sequence[tuple[str | None, str]], data: Mapping[str, Any]
+) -> ValidationError:
+    """The validation error of a record of ``model`` (``data``) with ``problems``: (field or
+    ``None`` for the record, message) each."""
+    return ValidationError.from_exception_data(
+        model.__name__,
+        [
+            InitErrorDetails(
+                type=PydanticCustomError("invalid_record", message),
+                loc=(field,) if field else (),
+                input=data.get(field) if field else data,
+            )
+            for field, message in problems
+        ],
+    )
+
+
+def _unreadable(record: BaseModel) -> tuple[str, str] | None:
+    """The first field of ``record`` that cannot be read as text, and why: a string holding a
+    lone UTF-16 surrogate (from a broken escape, ``"\\ud800"``), as ``hybridjudge check``
+    refuses it in a case line; nothing made of it could be written as JSON."""
+    for name in type(record).model_fields:
+        problem = check_value(_plain(getattr(record, name)))
+        if problem is not None:
+            return name, problem[0]
+    return None
 
 
 def record_id(index: int, item: object) -> str:
     """The id :func:`as_record` gives ``item`` (for an invalid record): its ``id`` (or
-    ``case_id``, ``sample_id``, an id in its metadata) when that is text or a number, else
-    ``record-<index + 1>``."""
+    ``case_id``, ``sample_id``, an id in its metadata) when that is text or a number (and
+    holds no lone UTF-16 surrogate), else ``record-<index + 1>``."""
     data = as_mapping(item)
     found: object = None
     if data is not None:
         found = normalize_record(data, number=index + 1)[0].get("id")
     else:
         found = getattr(item, "id", None)
-    return found if isinstance(found, str) and found else f"record-{index + 1}"
+    if isinstance(found, str) and found and check_value(found) is None:
+        return found
+    return f"record-{index + 1}"  # none, or one that cannot be written (a lone surrogate)
 
 
 def metadata_columns(rows: Sequence[dict[str, Any]], fixed: Sequence[str]) -> list[str]:

@@ -4,6 +4,7 @@ empty context as faithful, and read their records as ``hybridjudge judge`` reads
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -157,3 +158,26 @@ def test_judge_many_refuses_what_is_not_a_list_of_records(records: object) -> No
     # refused before any model is opened or called (no config is even needed)
     with pytest.raises(InputError, match=r"judge_many\(\): records is"):
         judge_many(records)  # type: ignore[arg-type]
+
+
+def test_judge_many_fails_a_record_holding_a_lone_surrogate_without_a_call(
+    openai_server: FakeOpenAIServer, fake_model_config: ModelConfig
+) -> None:
+    """A string holding a lone UTF-16 surrogate (a broken escape) fails its record alone, as
+    ``check_many`` and ``hybridjudge judge`` refuse it, and the batch stays writable as JSON
+    (the outcome used to carry the string: ``model_dump_json`` raised)."""
+    openai_server.respond_with(perfect)
+    batch = judge_many(
+        [
+            {"id": "bad\ud800", "answer": "Refunds within 30 days.", "context": CONTEXT},
+            {"id": "answer", "answer": "Refunds within 30 days.\udfff", "context": CONTEXT},
+            {"id": "ok", "answer": "Refunds within 30 days.", "context": CONTEXT},
+        ],
+        scorers=["support"],
+        config=fake_model_config,
+    )
+    assert [o.id for o in batch] == ["record-1", "answer", "ok"]
+    assert [o.status for o in batch] == ["failed", "failed", "judged"]
+    assert "lone UTF-16 surrogate" in (batch.outcomes[1].error or "")
+    assert "'answer'" in (batch.outcomes[1].error or "")
+    assert json.loads(batch.model_dump_json())["outcomes"][2]["status"] == "judged"

@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from hybridjudge._anchor import Anchor
 from hybridjudge._frames import (
     as_record,
     metadata_columns,
@@ -27,7 +26,6 @@ from hybridjudge._frames import (
     records_problem,
     to_frame,
 )
-from hybridjudge._jsonl import check_value
 from hybridjudge.grounding._abstention import compile_markers
 from hybridjudge.grounding._check import GroundingChecker
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
@@ -251,10 +249,6 @@ def check_many(
         except ValidationError as exc:
             outcomes.append(_invalid_outcome(index, item, exc))
             continue
-        unreadable = _unreadable(record)
-        if unreadable is not None:
-            outcomes.append(_failed(index, _readable_id(index, record.id), unreadable))
-            continue
         alive.append(record)  # keeps its objects alive, so their ids stay unique in this call
         checker = _checker_for(record, abstain_markers, keys, checkers)
         outcomes.append(_outcome_of(index, record, checker, start))
@@ -266,38 +260,6 @@ def check_many(
     return CheckBatch(outcomes=tuple(outcomes), prepared_cases=prepared)
 
 
-def _unreadable(record: CheckRecord) -> str | None:
-    """Why a field of ``record`` cannot be read as text (a string holding a lone UTF-16
-    surrogate, from a broken escape, as ``hybridjudge check`` refuses it in a case line), or
-    ``None``. Such a string reaches no check: nothing made of it could be written as JSON."""
-    for name in CheckRecord.model_fields:
-        problem = check_value(_plain(getattr(record, name)))
-        if problem is not None:
-            return f"field {name!r}: {problem[0]}"
-    return None
-
-
-def _plain(value: object) -> object:
-    """``value`` as :func:`~hybridjudge._jsonl.check_value` walks it: tuples as lists, an
-    :class:`Anchor` as its value and aliases."""
-    if isinstance(value, Anchor):
-        return [value.value, list(value.aliases)]
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _readable_id(index: int, found: str) -> str:
-    """``found``, a record's id, or ``record-<index + 1>`` where it holds a lone surrogate
-    (an outcome's id is written as JSON)."""
-    return f"record-{index + 1}" if check_value(found) is not None else found
-
-
-def _failed(index: int, record_id: str, error: str) -> CheckOutcome:
-    """The ``failed`` outcome of the record at ``index``, with ``error``."""
-    return CheckOutcome(index=index, id=record_id, status="failed", error=error)
-
-
 def _invalid_outcome(index: int, item: object, exc: ValidationError) -> CheckOutcome:
     """The ``failed`` outcome of a record that is no :class:`CheckRecord`: its first problem
     (field and message) and how many more there are."""
@@ -307,7 +269,7 @@ def _invalid_outcome(index: int, item: object, exc: ValidationError) -> CheckOut
     error = f"field {field!r}: {first.get('msg')}" + (
         f" (and {more} more problem(s))" if more else ""
     )
-    return _failed(index, _readable_id(index, record_id(index, item)), error)
+    return CheckOutcome(index=index, id=record_id(index, item), status="failed", error=error)
 
 
 def _checker_for(
