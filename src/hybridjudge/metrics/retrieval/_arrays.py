@@ -11,6 +11,7 @@ ones, and finding their ranks by binary search; document ids are compared only w
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -35,6 +36,8 @@ TieBreak = Literal["trec_eval", "stable", "rank"]
 """
 
 TIE_BREAKS: Final[tuple[TieBreak, ...]] = ("trec_eval", "stable", "rank")
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 NONPOOL: Final = -1
 """Grade of a retrieved document missing from the qrels (trec_eval's ``RELVALUE_NONPOOL``)."""
@@ -63,6 +66,11 @@ def _check_qid(qid: object, where: str) -> None:
         raise InputError(
             f"{where}: query id {qid!r} is a {type(qid).__name__}; query ids must be strings "
             "(a run keyed by 1 and qrels keyed by '1' would never match): convert them with str()"
+        )
+    if not qid.isascii() and _SURROGATE.search(qid):  # evaluated ids are written to JSON
+        raise InputError(
+            f"{where}: query id {qid!r} holds a lone UTF-16 surrogate (\\ud800-\\udfff), which no "
+            "UTF-8 file can hold: fix the escape or the decoding that produced it"
         )
 
 
@@ -350,7 +358,7 @@ def join(
     Raises
     ------
     InputError
-        For non-mapping inputs, non-string query ids, scores that are not numbers (strings and
+        For non-mapping inputs, non-string query ids or ones holding a lone UTF-16 surrogate, scores that are not numbers (strings and
         booleans included: nothing is converted) or are NaN, grades that are not whole numbers
         or lie beyond +-:data:`MAX_GRADE`, or when no query is in both the run and the qrels.
     """
