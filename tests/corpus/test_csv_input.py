@@ -200,3 +200,70 @@ def test_non_empty_folder_message_names_the_overwrite_flag(tmp_path: Path) -> No
     with pytest.raises(ConfigError, match="folder is not empty") as info:
         import_corpus([{"answer": "x", "context": "y"}], tmp_path / "c")
     assert "pass --overwrite (overwrite=True in the API)" in str(info.value)
+
+
+# -- fuzz: a lone surrogate or a deep nesting in a JSON file, a CSV cell or a list in memory ----
+# Each was read into a record: the surrogate crashed writing cases.jsonl
+# (PydanticSerializationError), the nesting crashed turning the values into plain JSON
+# (RecursionError). Each is now a skipped record naming the reason, as in a JSONL file.
+
+_SURROGATE = "\ud800"
+_DEEP = "[" * 900 + "]" * 900
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('[{"id": "a", "answer": "x\\ud800", "context": ["c"]}]', "a string holds a lone UTF-16"),
+        (
+            '{"data": [{"id": "a", "answer": "x", "context": ["c"], "metadata": {"k": '
+            + _DEEP
+            + "}}]}",
+            "nested deeper than 64 levels",
+        ),
+    ],
+)
+def test_a_json_file_record_with_a_surrogate_or_deep_nesting_is_skipped(
+    tmp_path: Path, text: str, reason: str
+) -> None:
+    path = _write(tmp_path / "r.json", text)
+    (record,) = read_cases(path)
+    assert record.error is not None
+    assert f"{path}: record 1: {reason}" in record.error.message
+    with pytest.raises(CaseFileError, match=f"no usable record.*{reason}"):
+        import_corpus(path, tmp_path / "c")
+    assert not (tmp_path / "c").exists()
+
+
+def test_a_json_cell_with_a_surrogate_or_deep_nesting_is_a_bad_list_cell(tmp_path: Path) -> None:
+    text = HEADER + 'a,x,c,"[""\\ud800""]"\n' + f'b,x,c,"{_DEEP}"\n' + GOOD
+    first, second, good = read_cases(_write(tmp_path / "r.csv", text))
+    assert first.error is not None
+    assert first.error.field == "anchors"
+    assert "not a JSON array (a string holds a lone UTF-16 surrogate" in first.error.message
+    assert second.error is not None
+    assert second.error.field == "anchors"
+    assert "nested deeper than 64 levels" in second.error.message
+    assert good.case is not None
+    report = import_corpus(tmp_path / "r.csv", tmp_path / "c")
+    assert (report.cases, [s.record for s in report.skipped]) == (1, [2, 3])
+    assert [c.id for c in load_corpus(tmp_path / "c").cases.values()] == ["b"]
+
+
+def test_records_in_memory_with_a_surrogate_or_deep_nesting_are_skipped(tmp_path: Path) -> None:
+    deep: object = 1
+    for _ in range(3000):
+        deep = [deep]
+    records = [
+        {"id": "a", "answer": "x" + _SURROGATE, "context": ["c"]},
+        {"id": "b", "answer": "x", "context": ["c"], "metadata": {"k": deep}},
+        {"id": "c", "answer": "Refunds take 30 days.", "context": ["Refunds take 30 days."]},
+    ]
+    first, second, good = read_cases(records)
+    assert first.error is not None
+    assert "record 1: a string holds a lone UTF-16" in str(first.error)
+    assert second.error is not None
+    assert "record 2: nested deeper than 64" in str(second.error)
+    assert good.case is not None
+    report = import_corpus(records, tmp_path / "c")
+    assert (report.cases, [s.record for s in report.skipped]) == (1, [1, 2])

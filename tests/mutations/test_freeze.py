@@ -93,6 +93,23 @@ def test_classes_filter_and_validation() -> None:
         generate_mutations(corpus, seed=0, classes=["typo"])  # type: ignore[list-item]
 
 
+def test_a_case_the_grounding_checks_refuse_is_named(tmp_path: Path) -> None:
+    # fuzz: the corpus model accepts an allowed number without a number; generate_mutations
+    # stopped with the grounding checks' own error, which named the argument but not the case
+    from hybridjudge.corpus import import_corpus
+
+    text = "Refunds take 30 days."
+    record = {"id": "r1", "answer": text, "context": [text], "allowed_numbers": ["x"]}
+    import_corpus([record], tmp_path / "c")
+    with pytest.raises(CaseFileError) as info:
+        generate_mutations(load_corpus(tmp_path / "c"), seed=0)
+    assert (info.value.case_id, info.value.field) == ("r1", "allowed_numbers[0]")
+    assert str(info.value).startswith(
+        "case 'r1', field 'allowed_numbers[0]': allowed_numbers[0] = 'x' contains no number"
+    )
+    assert "fix the case in corpus 'c'" in str(info.value)
+
+
 def test_stale_corpus_is_refused(opengate_seed0: Path, tmp_path: Path) -> None:
     copy = tmp_path / "opengate"
     shutil.copytree(REPO / "corpus/opengate", copy)

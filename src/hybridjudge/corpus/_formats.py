@@ -259,11 +259,11 @@ def _json(path: Path, limits: ReadLimits) -> Iterator[RawRecord]:
             "'test_cases', 'records' or 'data')",
             path=str(path),
         )
-    # no string can be longer than the file it is written in
+    # no string can be longer than the file it is written in: the length check only when it
+    # can fail; the walk for lone surrogates and deep nesting always (as the JSONL reader's)
     max_field = limits.max_field_bytes if len(raw) > limits.max_field_bytes else None
     for number, item in enumerate(data, start=1):
-        checked = max_field is not None and isinstance(item, dict)
-        problem = check_value(item, max_field) if checked else None
+        problem = check_value(item, max_field) if isinstance(item, dict) else None
         if problem is not None:
             reason, field, size = problem
             message = f"record {number}: {reason}"
@@ -550,19 +550,25 @@ def _csv_cell(name: str, value: str) -> Any:
     A list-field cell (``anchors``, ``allowed_numbers``, ``context`` and their other names)
     that starts with ``[`` or ``{`` but is not valid JSON is a :class:`_BadCell`, never a
     literal string: ``["30 days"`` (no closing bracket) must not become the anchor
-    ``["30 days"``. A ``context`` cell counts only when it starts like an array of strings
+    ``["30 days"``; nor is JSON holding a lone UTF-16 surrogate or nested past the JSON
+    readers' depth (another cell holding one stays text). A ``context`` cell counts only when it starts like an array of strings
     (``["``), so a plain passage such as ``[1] Refunds take 30 days`` stays one passage.
     """
     stripped = value.strip()
     if stripped[:1] in ("[", "{"):
         try:
-            return json.loads(stripped)
+            decoded = json.loads(stripped)
         except json.JSONDecodeError as exc:
             reason = f"{exc.msg} at character {exc.pos + 1}"
         except RecursionError:
             reason = "nested too deeply to read"
         except ValueError as exc:  # an integer past Python's 4,300-digit limit
             reason = str(exc)
+        else:  # a lone surrogate or a deep nesting, refused as the JSON readers refuse them
+            problem = check_value(decoded)
+            if problem is None:
+                return decoded
+            reason = problem[0]
         ours = _LIST_COLUMNS.get(name)
         if ours is not None and _meant_as_json(ours, stripped):
             kind = "a JSON array" if stripped[0] == "[" else "valid JSON"
@@ -839,6 +845,13 @@ def _objects(source: Any) -> Iterator[RawRecord]:
                     f"a {type(item).__name__} is neither a mapping nor an object with fields",
                 ),
             )
+            continue
+        # as a file's records are: a lone surrogate could not be written to the corpus, a
+        # deep nesting would overflow the recursion that turns the values into plain JSON
+        problem = check_value(data)
+        if problem is not None:
+            reason, field, _ = problem
+            yield number, CaseFileError(f"record {number}: {reason}", field=field)
         else:
             yield number, data
 

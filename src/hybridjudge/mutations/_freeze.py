@@ -30,6 +30,7 @@ from hybridjudge.corpus import (
     Output,
     Producer,
 )
+from hybridjudge.grounding import GroundingInputError
 from hybridjudge.mutations._context import CONTEXT_MUTATOR_VERSIONS, CONTEXT_MUTATORS
 from hybridjudge.mutations._errors import MutationRefused
 from hybridjudge.mutations._mutators import MUTATOR_VERSIONS, MUTATORS
@@ -195,6 +196,8 @@ def generate_mutations(
     Raises:
         ConfigError: a class is unknown or repeated.
         InputError: ``seed`` is not a whole number from 0 to 2**63 - 1.
+        CaseFileError: a case the grounding checks cannot use (an allowed number without a
+            number, an anchor they refuse), naming the case and the field.
     """
     from hybridjudge._params import check_seed
 
@@ -222,6 +225,13 @@ def generate_mutations(
             except MutationRefused as exc:
                 refused.append(Refusal(base_id=base.id, defect=defect, reason=exc.reason))
                 continue
+            except GroundingInputError as exc:  # the case cannot be checked: name it
+                raise CaseFileError(
+                    f"{exc.message}; fix the case in corpus {corpus.name!r} (the grounding "
+                    "checks that verify each mutant cannot use it)",
+                    case_id=case.id,
+                    field=exc.argument,
+                ) from None
             outputs.append(
                 Output(
                     id=f"{base.id}::{defect}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
+from decimal import Decimal
 
 import pytest
 
@@ -22,6 +23,9 @@ from hybridjudge.metrics import ordinal
         ([1, 2], [1, 3], [1, 2], "y_pred[1] = 3 is not a level of the scale [1, 2]"),
         ([1, "2"], [1, 1], None, "cannot be ordered"),
         ("12", [1, 2], None, "must be a sequence of labels"),
+        # fuzz: Hashable but unhashable labels raised a raw TypeError from set()
+        ([2, 2], [2, 2], [(1, [2]), 2], "label (1, [2]) is not hashable"),
+        ([2, 2], [2, 2], [Decimal("sNaN"), 2], "label Decimal('sNaN') is not hashable"),
     ],
 )
 def test_invalid_inputs_name_the_problem(
@@ -40,6 +44,11 @@ def test_invalid_options() -> None:
         ordinal.under_triage_rate([1, 2], [2, 2], levels=[7])
     with pytest.raises(ConfigError, match="most_urgent='top'"):
         ordinal.over_triage_rate([1, 2], [2, 2], most_urgent="top")
+    # fuzz: a single level or None as levels raised a raw TypeError from list()
+    with pytest.raises(ConfigError, match=re.escape("levels=5: pass a sequence of levels")):
+        ordinal.under_triage_rate([1, 2], [2, 2], levels=5)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=re.escape("levels='12': pass a sequence of levels")):
+        ordinal.far_under_triage_rate([1, 2], [2, 2], levels="12")
 
 
 def test_labels_fix_the_scale_even_when_levels_are_unobserved() -> None:

@@ -238,6 +238,9 @@ def test_plan_from_a_path(tmp_path: Path) -> None:
         ({"most_urgent": "top"}, ConfigError, "most_urgent='top'"),
         ({"label_source": "nurse"}, ConfigError, "unknown label source 'nurse'"),
         ({"high_acuity": (1, 9)}, ConfigError, r"\[9\] not levels of KTAS"),
+        # fuzz: tuple(None) raised a raw TypeError
+        ({"high_acuity": None}, ConfigError, r"high_acuity=None: pass a sequence of levels"),
+        ({"high_acuity": 1}, ConfigError, r"high_acuity=1: pass a sequence of levels"),
     ],
 )
 def test_bad_configuration(overrides: dict[str, Any], error: type[Exception], needle: str) -> None:

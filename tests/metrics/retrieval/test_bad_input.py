@@ -21,8 +21,15 @@ QRELS = {"q": {"a": 1}}
         (QRELS, {}, "run is empty"),
         (QRELS, {"other": {"a": 1.0}}, "no query is in both"),
         ({1: {"a": 1}}, {"q": {"a": 1.0}}, "query ids must be strings"),
+        # fuzz: evaluated, then model_dump_json raised a raw PydanticSerializationError
+        ({"\ud800": {"a": 1}}, {"\ud800": {"a": 1.0}}, r"qrels: query id '\\ud800'.*surrogate"),
+        (QRELS, {"q": {"a": 1.0}, "x\udc80": {}}, r"run: query id 'x\\udc80'.*surrogate"),
         (QRELS, {1: {"a": 1.0}}, "query ids must be strings"),
         (QRELS, {"q": {1: 1.0}}, "document ids must be strings"),
+        # fuzz: only a run's first document id (or a tied one) was checked; a qrels id never,
+        # so a qrels id 1 silently missed the run's '1' (mrr 0.0)
+        ({"q": {1: 1}}, {"q": {"1": 1.0}}, r"qrels: query 'q': document id 1 is a int"),
+        (QRELS, {"q": {"a": 1.0, 2: 0.5}}, r"run: query 'q': document id 2 is a int"),
         (QRELS, {"q": {"a": math.nan}}, r"query 'q', document 'a'.*NaN"),
         (QRELS, {"q": {"a": None}}, r"document 'a': score None is not a number"),
         (QRELS, {"q": {"a": "high"}}, r"document 'a'.*'high' is not a number"),
@@ -108,6 +115,15 @@ def test_missing_file_and_bad_json(tmp_path: Path) -> None:
     lines.write_text('{"qid": "q", "docs": ["a"]}\n[1, 2]\n')
     with pytest.raises(CaseFileError, match=r"line 2.*JSON object"):
         read_run(lines)
+
+
+def test_a_lone_surrogate_escape_in_a_json_file_names_the_file(tmp_path: Path) -> None:
+    # fuzz: json.loads reads "\ud800" into a query id that no JSON result can be written with
+    for name, reader in (("qrels.json", read_qrels), ("run.json", read_run)):
+        path = tmp_path / name
+        path.write_text('{"\\ud800": {"a": 1}}')
+        with pytest.raises(CaseFileError, match=rf"{name}: invalid JSON: .*lone UTF-16 surrogate"):
+            reader(path)
 
 
 def test_inf_scores_from_a_trec_file_are_accepted(tmp_path: Path) -> None:

@@ -273,6 +273,15 @@ def test_bad_metric_names(name: str, message: str) -> None:
     assert isinstance(info.value, InputError)
 
 
+def test_a_cutoff_too_long_for_int_is_a_metric_name_error() -> None:
+    # fuzz: int() refuses more than 4,300 digits (a raw ValueError from parse_metric)
+    name = "ndcg@" + "9" * 5000
+    with pytest.raises(MetricNameError, match=r"'ndcg@999.*has a cutoff of 5000 digits") as info:
+        parse_metric(name)
+    assert len(str(info.value)) < 200
+    assert parse_metric("ndcg@" + "9" * 30).k == 10**30 - 1  # long but convertible: kept
+
+
 def test_unknown_metric_lists_valid_names() -> None:
     with pytest.raises(MetricNameError) as info:
         parse_metric("bleu")

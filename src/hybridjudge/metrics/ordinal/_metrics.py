@@ -31,6 +31,7 @@ from hybridjudge.metrics.ordinal._validation import (
     MostUrgent,
     check_most_urgent,
     encode,
+    level_list,
 )
 
 __all__ = [
@@ -115,7 +116,7 @@ def _check_weights(weights: str) -> Weights:
 def _level_rows(levels: Sequence[Any] | None, scale: tuple[Any, ...]) -> npt.NDArray[np.bool_]:
     if levels is None:
         return np.ones(len(scale), dtype=bool)
-    chosen = list(levels)
+    chosen = level_list(levels, "levels")
     unknown = [level for level in chosen if level not in scale]
     if unknown or not chosen:
         raise ConfigError(

@@ -31,7 +31,12 @@ from hybridjudge.metrics.ordinal._plan import (
     metric_names,
     plan_from_mapping,
 )
-from hybridjudge.metrics.ordinal._validation import MostUrgent, check_most_urgent, encode
+from hybridjudge.metrics.ordinal._validation import (
+    MostUrgent,
+    check_most_urgent,
+    encode,
+    level_list,
+)
 
 __all__ = [
     "KNOWN_SCALES",
@@ -466,7 +471,7 @@ def triage_report(
     if plan is not None:
         plan.check_names(scale_labels)
     encoded = encode(y_true, y_pred, scale_labels)
-    acuity = tuple(high_acuity)
+    acuity = tuple(level_list(high_acuity, "high_acuity"))
     missing = [level for level in acuity if level not in scale_labels]
     if not acuity or missing:
         raise ConfigError(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -11,7 +11,14 @@ import numpy.typing as npt
 
 from hybridjudge._errors import ConfigError, InputError
 
-__all__ = ["Encoded", "MostUrgent", "check_most_urgent", "encode", "urgency_positions"]
+__all__ = [
+    "Encoded",
+    "MostUrgent",
+    "check_most_urgent",
+    "encode",
+    "level_list",
+    "urgency_positions",
+]
 
 MostUrgent = Literal["first", "last"]
 """Which end of ``labels`` is the most urgent level: ``"first"`` (level 1 of a 5-level triage
@@ -99,8 +106,12 @@ def encode(y_true: Any, y_pred: Any, labels: Sequence[Any] | None) -> Encoded:
             "pass labels=[...] with every level of the scale"
         )
     for item in scale:
-        if not isinstance(item, Hashable):
-            raise InputError(f"label {item!r} is not hashable; use ints or strings as labels")
+        try:  # a tuple is Hashable but hashes only when its items do (and Decimal('sNaN') never)
+            hash(item)
+        except TypeError:
+            raise InputError(
+                f"label {item!r} is not hashable; use ints or strings as labels"
+            ) from None
     if len(set(scale)) != len(scale):
         raise InputError(f"labels={list(scale)!r} repeats a level; list each level once")
     position = {label: index for index, label in enumerate(scale)}
@@ -117,6 +128,16 @@ def encode(y_true: Any, y_pred: Any, labels: Sequence[Any] | None) -> Encoded:
                 ) from None
         encoded.append(out)
     return Encoded(reference=encoded[0], prediction=encoded[1], labels=scale)
+
+
+def level_list(levels: Any, name: str) -> list[Any]:
+    """``levels`` (a subset of the scale's levels) as a list, or a :class:`ConfigError` naming
+    ``name`` when it is not a sequence of levels (a string or a single level)."""
+    if isinstance(levels, str | bytes) or not isinstance(levels, Iterable):
+        raise ConfigError(
+            f"{name}={levels!r}: pass a sequence of levels of the scale, e.g. {name}=(1, 2)"
+        )
+    return list(levels)
 
 
 def check_most_urgent(most_urgent: str) -> MostUrgent:

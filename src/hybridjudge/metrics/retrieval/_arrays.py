@@ -11,6 +11,7 @@ ones, and finding their ranks by binary search; document ids are compared only w
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -35,6 +36,8 @@ TieBreak = Literal["trec_eval", "stable", "rank"]
 """
 
 TIE_BREAKS: Final[tuple[TieBreak, ...]] = ("trec_eval", "stable", "rank")
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 NONPOOL: Final = -1
 """Grade of a retrieved document missing from the qrels (trec_eval's ``RELVALUE_NONPOOL``)."""
@@ -63,6 +66,11 @@ def _check_qid(qid: object, where: str) -> None:
         raise InputError(
             f"{where}: query id {qid!r} is a {type(qid).__name__}; query ids must be strings "
             "(a run keyed by 1 and qrels keyed by '1' would never match): convert them with str()"
+        )
+    if not qid.isascii() and _SURROGATE.search(qid):  # evaluated ids are written to JSON
+        raise InputError(
+            f"{where}: query id {qid!r} holds a lone UTF-16 surrogate (\\ud800-\\udfff), which no "
+            "UTF-8 file can hold: fix the escape or the decoding that produced it"
         )
 
 
@@ -106,6 +114,23 @@ def _not_a_number(value: object, what: str) -> str | None:
     if not _is_number_type(type(value)):
         return f"{what} {value!r} is not a number (a {type(value).__name__})"
     return None
+
+
+def _key_types(groups: Iterable[Mapping[str, object]]) -> set[type]:
+    """The types of every key of every mapping (C-level iteration)."""
+    return set(map(type, chain.from_iterable(groups)))
+
+
+def _locate_bad_docid(groups: Mapping[str, Mapping[str, object]], kind: str) -> InputError:
+    """The error for the first document id that is not a string."""
+    for qid, docs in groups.items():
+        for docid in docs:
+            if not isinstance(docid, str):
+                return InputError(
+                    f"{kind}: query {qid!r}: document id {docid!r} is a {type(docid).__name__}; "
+                    "document ids must be strings (convert with str())"
+                )
+    return InputError(f"{kind}: a document id is not a string")  # pragma: no cover
 
 
 def _locate_bad_value(
@@ -350,9 +375,10 @@ def join(
     Raises
     ------
     InputError
-        For non-mapping inputs, non-string query ids, scores that are not numbers (strings and
-        booleans included: nothing is converted) or are NaN, grades that are not whole numbers
-        or lie beyond +-:data:`MAX_GRADE`, or when no query is in both the run and the qrels.
+        For non-mapping inputs, non-string query or document ids, query ids holding a lone
+        UTF-16 surrogate, scores that are not numbers (strings and booleans included: nothing
+        is converted) or are NaN, grades that are not whole numbers or lie beyond
+        +-:data:`MAX_GRADE`, or when no query is in both the run and the qrels.
     """
     _check_mapping(qrels, "qrels")
     _check_mapping(run, "run")
@@ -368,13 +394,10 @@ def join(
     for qid, docs in run.items():
         _check_qid(qid, "run")
         _check_mapping(docs, f"run[{qid!r}]")
-        if docs:
-            first = next(iter(docs))
-            if not isinstance(first, str):
-                raise InputError(
-                    f"run: query {qid!r}: document id {first!r} is a {type(first).__name__}; "
-                    "document ids must be strings (convert with str())"
-                )
+    for kind, groups in (("qrels", qrels), ("run", run)):
+        # every document id, as the query ids: an id 1 never matches an id '1' (C-level check)
+        if not all(issubclass(kind_, str) for kind_ in _key_types(groups.values())):
+            raise _locate_bad_docid(groups, kind)
 
     run_only = tuple(q for q in run if q not in qrels)
     qrels_only = tuple(q for q in qrels if q not in run)

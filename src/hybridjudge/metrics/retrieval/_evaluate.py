@@ -249,7 +249,8 @@ def evaluate(
         non-numeric or boolean scores (a string such as ``"0.5"`` is refused, not converted),
         grades that are not integers (``int``, a numpy integer, or a whole float such as
         ``1.0``; strings and booleans are refused) or lie outside +-1,000,000 (the file readers'
-        bound), non-string ids, or invalid options.
+        bound), non-string ids, query ids holding a lone UTF-16 surrogate (they could not be
+        written as JSON), or invalid options.
 
     Examples
     --------

@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from hybridjudge._errors import CaseFileError, InputError
-from hybridjudge._jsonl import iter_json_lines
+from hybridjudge._jsonl import check_value, iter_json_lines
 from hybridjudge.metrics.retrieval._arrays import MAX_GRADE
 
 __all__ = [
@@ -168,8 +168,9 @@ def _check_repeats(
 
 
 def _load_json(path: Path, text: str, describe: Describe = _generic_repeat) -> Any:
-    """Parse a whole JSON file; a key listed twice in one object is a :class:`CaseFileError`
-    (``describe`` words it for the file's layout)."""
+    """Parse a whole JSON file; a key listed twice in one object, a string holding a lone UTF-16
+    surrogate or nesting past the JSONL reader's depth is a :class:`CaseFileError`
+    (``describe`` words a repeated key for the file's layout)."""
     try:
         data, hook = _parse_json(text)
     except json.JSONDecodeError as exc:
@@ -178,6 +179,9 @@ def _load_json(path: Path, text: str, describe: Describe = _generic_repeat) -> A
         raise CaseFileError("invalid JSON: nested too deeply to read", path=str(path)) from None
     except ValueError as exc:  # e.g. an integer longer than Python reads (4,300 digits)
         raise CaseFileError(f"invalid JSON: {exc}", path=str(path)) from None
+    found = check_value(data)  # a lone surrogate escape, as the JSONL reader refuses one
+    if found is not None:
+        raise CaseFileError(f"invalid JSON: {found[0]}", path=str(path))
     _check_repeats(data, hook, describe, path=path, line=None)
     return data
 

@@ -116,6 +116,12 @@ class MetricSpec:
         return self.family if self.k is None else f"{self.family}@{self.k}"
 
 
+def _short(name: str) -> str:
+    """``repr(name)`` cut to 40 characters (a metric name may be any length)."""
+    text = repr(name)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _valid_names() -> str:
     return ", ".join(METRIC_FAMILIES)
 
@@ -132,7 +138,7 @@ def parse_metric(name: str) -> MetricSpec:
     ------
     MetricNameError
         For an unknown name (the message lists the valid ones), a missing cutoff on ``hit``,
-        ``p`` or ``recall``, or a cutoff below 1.
+        ``p`` or ``recall``, a cutoff below 1, or one of more digits than :func:`int` converts.
 
     Examples
     --------
@@ -165,7 +171,13 @@ def parse_metric(name: str) -> MetricSpec:
                 f"{_valid_names()}"
             )
         return MetricSpec(family, None)
-    k = int(k_text)
+    try:
+        k = int(k_text)
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+        raise MetricNameError(
+            f"metric {_short(name)} has a cutoff of {len(k_text)} digits; a cutoff must be a "
+            "positive integer such as 10"
+        ) from None
     if k <= 0:
         raise MetricNameError(
             f"metric {name!r} has cutoff k={k}; a cutoff must be a positive integer (k >= 1)"
