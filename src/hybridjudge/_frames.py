@@ -282,6 +282,9 @@ def as_record(model: type[R], index: int, item: object) -> R:
         if data is None:  # e.g. an object with __slots__: read its attributes
             record = model.model_validate(item, from_attributes=True)
         else:
+            unread = _unread(data)  # before normalize_record's recursive walk
+            if unread is not None:
+                raise _invalid(model, [unread], {})
             mapped, _reference, problems = normalize_record(data, number=index + 1)
             if problems:
                 raise _invalid(model, problems, data)
@@ -310,12 +313,30 @@ def _invalid(
     )
 
 
+def _unread(data: Mapping[str, Any]) -> tuple[str | None, str] | None:
+    """Why ``data`` (a record as a mapping) cannot be read as the JSONL reader reads a case
+    line (``check_value``: a string holding a lone UTF-16 surrogate, nesting deeper than it
+    reads), and the field it is in (``None``: a field's name), or ``None``."""
+    problem = check_value(data)
+    if problem is None:
+        return None
+    for key, value in data.items():
+        if check_value(key) is None and check_value(value) is not None:
+            return key, problem[0]
+    return None, problem[0]
+
+
 def _unreadable(record: BaseModel) -> tuple[str, str] | None:
     """The first field of ``record`` that cannot be read as text, and why: a string holding a
-    lone UTF-16 surrogate (from a broken escape, ``"\\ud800"``), as ``hybridjudge check``
-    refuses it in a case line; nothing made of it could be written as JSON."""
+    lone UTF-16 surrogate (from a broken escape, ``"\\ud800"``) or a value nested deeper than
+    the JSONL reader reads, as ``hybridjudge check`` refuses them in a case line; nothing made
+    of it could be written as JSON. Walked without recursion (``check_value``): a field's
+    tuple (passages, anchors) as a list, a model in it (an ``Anchor``) as its fields."""
     for name in type(record).model_fields:
-        problem = check_value(_plain(getattr(record, name)))
+        value = getattr(record, name)
+        if isinstance(value, tuple):
+            value = [v.model_dump() if isinstance(v, BaseModel) else v for v in value]
+        problem = check_value(value)
         if problem is not None:
             return name, problem[0]
     return None
@@ -328,7 +349,10 @@ def record_id(index: int, item: object) -> str:
     data = as_mapping(item)
     found: object = None
     if data is not None:
-        found = normalize_record(data, number=index + 1)[0].get("id")
+        if check_value(data) is None:
+            found = normalize_record(data, number=index + 1)[0].get("id")
+        else:  # a record too deep to walk (or holding a surrogate): its own id field only
+            found = data.get("id")
     else:
         found = getattr(item, "id", None)
     if isinstance(found, str) and found and check_value(found) is None:

@@ -260,3 +260,25 @@ def test_a_lone_surrogate_fails_its_record_alone_and_the_batch_writes_as_json() 
             "fix the escape"
         )
     assert json.loads(batch.model_dump_json())["outcomes"][5]["status"] == "checked"
+
+
+def test_a_record_nested_too_deep_fails_alone_naming_its_field() -> None:
+    """Metadata nested deeper than the JSONL reader reads (64 levels) fails its record, as in a
+    case line; it crashed reading the record (RecursionError in the field-name mapping) and
+    naming it."""
+    deep: dict[str, Any] = {}
+    inner = deep
+    for _ in range(3_000):
+        inner["k"] = {}
+        inner = inner["k"]
+    batch = check_many(
+        [
+            {"id": "deep", "answer": "5", "context": ["5"], "metadata": deep},
+            {"id": "ok", "answer": "5", "context": ["5"]},
+        ]
+    )
+    assert [(o.id, o.status) for o in batch.outcomes] == [("deep", "failed"), ("ok", "checked")]
+    assert (
+        batch.outcomes[0].error
+        == "field 'metadata': nested deeper than 64 levels of arrays/objects"
+    )
