@@ -8,6 +8,8 @@ nothing of hybridjudge but utility modules). The public name is :class:`hybridju
 
 from __future__ import annotations
 
+import unicodedata
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = ["Anchor"]
@@ -26,6 +28,14 @@ class Anchor(BaseModel):
     @field_validator("value")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("an anchor must not be blank")
+        if not any(_visible(ch) for ch in value):
+            raise ValueError(
+                "an anchor must not be blank (nothing but spaces or invisible characters)"
+            )
         return value
+
+
+def _visible(ch: str) -> bool:
+    """Whether ``ch`` shows: not a space, a control or a format character (``\u200b``,
+    ``\ufeff``, ``\u2060``), which the grounding checks' normalisation drops or blanks."""
+    return not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf")

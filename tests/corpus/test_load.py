@@ -6,9 +6,11 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from hybridjudge import CaseFileError
-from hybridjudge.corpus import Case, Output, Producer, load_corpus, write_jsonl_models
+from hybridjudge.corpus import Anchor, Case, Output, Producer, load_corpus, write_jsonl_models
+from hybridjudge.grounding import GroundingInputError, check_grounding
 
 SHIPPED = Path(__file__).resolve().parents[2] / "corpus"
 PRODUCER = Producer(system="test", kind="synthetic")
@@ -131,3 +133,14 @@ def test_invalid_line_names_line_and_field(tmp_path: Path) -> None:
         CaseFileError, match=r"line 2, case 'a::x', field 'producer': required field is missing"
     ):
         load_corpus(root)
+
+
+@pytest.mark.parametrize("value", [" ", "\u200b", "\ufeff \u2060", "\t\x00"])
+def test_an_anchor_of_nothing_visible_is_refused(value: str) -> None:
+    """An anchor of spaces, controls or invisible format characters only (``\\u200b``) would be
+    reported missing from every answer: the corpus refuses it as the grounding checks do."""
+    with pytest.raises(ValidationError, match="an anchor must not be blank"):
+        Anchor(value=value)
+    assert Anchor(value="5 days\u200b").value == "5 days\u200b"  # something visible stays
+    with pytest.raises(GroundingInputError, match=r"anchors\[0\] is invalid at 'value'"):
+        check_grounding("It is 5 days.", "5 days", anchors=[{"value": value}])
