@@ -279,16 +279,17 @@ def as_record(model: type[R], index: int, item: object) -> R:
         record = item
     else:
         data = as_mapping(item)
-        if data is None:  # e.g. an object with __slots__: read its attributes
-            record = model.model_validate(item, from_attributes=True)
-        else:
-            unread = _unread(data)  # before normalize_record's recursive walk
+        if data is not None:
+            # every string of the record comes from ``data``: walked once, here, before
+            # normalize_record's recursive walk
+            unread = _unread(data)
             if unread is not None:
                 raise _invalid(model, [unread], {})
             mapped, _reference, problems = normalize_record(data, number=index + 1)
             if problems:
                 raise _invalid(model, problems, data)
-            record = model.model_validate(mapped)
+            return model.model_validate(mapped)
+        record = model.model_validate(item, from_attributes=True)  # e.g. __slots__
     unreadable = _unreadable(record)
     if unreadable is not None:
         raise _invalid(model, [unreadable], {})  # the string itself is not shown
