@@ -66,10 +66,12 @@ def test_correct_answers_flagged_and_incorrect_ones_caught(results: list[Any]) -
     # issue 33's target, <= 15%: 40 of 284 (14.1%); 15.5% before values rounded twice, 18.3%
     # before the trace rules of 4 December, 28.5% before dates were read
     assert round(correct.hybridjudge * correct.n) <= 42
-    # 17 of 39 (43.6%; 20 before): three incorrect answers whose every figure is rightly
+    # 16 of 39 (41.0%; 20, then 17 before): incorrect answers whose every figure is rightly
     # derived are no longer flagged ('0.573' = $2,564 million / $4,476 million, stated again
-    # in the conclusion; '$5,308 million' = $5,727m - $419m): wrong in their reasoning
-    assert round(incorrect.hybridjudge * incorrect.n) >= 17
+    # in the conclusion; '$5,308 million' = $5,727m - $419m): wrong in their reasoning; on 5
+    # December a two-year CAGR shown as '(65,984 / 65,398) ^ (1 / 2) - 1 = 0.0045' (held out:
+    # labelled incorrect, its figures right; the rule was written before it was seen)
+    assert round(incorrect.hybridjudge * incorrect.n) >= 16
 
 
 @needs_data

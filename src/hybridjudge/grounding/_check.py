@@ -49,6 +49,7 @@ from hybridjudge.grounding._anchors import (
     negation_cues,
 )
 from hybridjudge.grounding._derive import (
+    GROWTH_YEARS_BETWEEN,
     Derivation,
     Figure,
     Figures,
@@ -59,6 +60,8 @@ from hybridjudge.grounding._derive import (
     counted_noun,
     explain_from,
     gives,
+    growth_periods,
+    growth_rate,
     shown_working,
     stated_trend,
 )
@@ -2114,6 +2117,13 @@ class GroundingContext:
         rule; ``hint`` (from :meth:`hint`): the figures a question points at, tried first."""
         return self._operands()[0].explain(target, hint)
 
+    def growth(
+        self, target: Target, hint: Hint | None, periods: frozenset[int]
+    ) -> Derivation | None:
+        """``target`` as a compound annual growth rate of two context figures (see
+        :func:`~hybridjudge.grounding._derive.growth_rate`)."""
+        return growth_rate(self._operands()[0], target, hint, periods)
+
     def hint(self, question: str) -> Hint | None:
         """The figures ``question`` points at (the rows it names, in the years it names)."""
         return self._operands()[0].hint(question)
@@ -2609,6 +2619,7 @@ class GroundingChecker:
         "_derived_memo",
         "_evidence",
         "_evidence_order",
+        "_growth",
         "_hint",
         "_indexes",
         "_markers",
@@ -2690,6 +2701,8 @@ class GroundingChecker:
         ] = {}  # the order of the nearest figure kept, on a context checked a piece at a time
         self._derived_memo: dict[Target, Derivation | None] = {}
         self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
+        # the periods of a growth rate the last answer checked asks for (growth_periods)
+        self._growth: tuple[Scan, frozenset[int] | None] | None = None
         # no passage with text: an answer that asserts anything has nothing to stand on
         self._no_context = not any(p.strip() for p in self.context.passages)
 
@@ -2906,6 +2919,8 @@ class GroundingChecker:
             out.append(QuantityTrace(q, None))
         if not all(traced):
             _trace_working_after(sc, meta_of, out, traced)
+        if not all(traced):
+            _trace_growth_years(sc, out, traced)
         if not all(traced):
             self._trace_shares(sc, out)
         if sc.idents:
@@ -3344,10 +3359,28 @@ class GroundingChecker:
             found = explain_from(values, t, from_to)
             # the result of shown working ("... = 30.8%") must follow from that working
             if found is None and not (meta[3] & F_RESULT and len(shown) >= 2):
-                found = self._context_derivation(t)
+                found = self._growth_rate(t, sc, n) or self._context_derivation(t)
             if found is not None:
                 return (f"{found[0]} ({t.rule})", t.rule) if t.rule else found
         return None
+
+    def _growth_rate(self, target: Target, sc: Scan, n: int) -> Derivation | None:
+        """``target``, the ``n``-th figure of ``sc``, as a compound annual growth rate of two
+        context figures (:func:`~hybridjudge.grounding._derive.growth_rate`), when the question
+        or the answer ``sc`` asks for one (tried before the other derivations: a growth rate
+        asked for is no percent change of one year); its direction the one its clause states
+        (``fell at a CAGR of 10%``: -10%)."""
+        if self._growth is None or self._growth[0] is not sc:
+            self._growth = (sc, growth_periods(self._question, sc.norm.text))
+        periods = self._growth[1]
+        if periods is None:
+            return None
+        if self._hint is False:
+            self._hint = self.context.hint(self._question) if self._question else None
+        hint = self._hint if isinstance(self._hint, Hint) else None
+        if not target.trend and n < len(sc.norm_spans):
+            target = replace(target, trend=clause_trend(sc.norm.text, sc.norm_spans[n][0]))
+        return self.context.growth(target, hint, periods)
 
     def _context_derivation(self, target: Target) -> Derivation | None:
         """How ``target`` derives from the context's figures (the question's hint applied),
@@ -3453,9 +3486,9 @@ def _from_to(sc: Scan, indices: Sequence[int]) -> frozenset[tuple[int, int]]:
     return frozenset(pairs)
 
 
-_RESTATING = frozenset({"", "or", "i.e."})
+_RESTATING = frozenset({"", "or", "i.e.", "="})
 """What may stand between a figure and its restatement in another form (besides blanks, commas
-and brackets): ``0.01424 or 1.424%``, ``0.1855 (18.55%)``."""
+and brackets): ``0.01424 or 1.424%``, ``0.1855 (18.55%)``, working's ``... - 1 = 0.1 = 10%``."""
 
 
 def _restated_form(q: Quantity, sc: Scan, n: int, traced: Sequence[bool]) -> str | None:
@@ -3473,6 +3506,8 @@ def _restated_form(q: Quantity, sc: Scan, n: int, traced: Sequence[bool]) -> str
         return None
     if q.unit not in ("%", None) or prev.unit not in ("%", None):
         return None
+    if sc.meta and (sc.meta[n][0] != 1 or sc.meta[n - 1][0] != 1):
+        return None  # a scale word is no share's restatement ("0% = $0 million")
     # no more precise than the figure it restates ("0.54 or 54.00%" claims two digits more)
     share, percent = (sc.meta[n - 1], sc.meta[n]) if q.unit == "%" else (sc.meta[n], sc.meta[n - 1])
     if percent[1] > max(0, share[1] - 2):
@@ -3547,6 +3582,33 @@ def _trace_working_after(
         how = _from_working_after(q, meta_of[n], sc, n, traced)
         if how:
             out[n] = QuantityTrace(q, "derived", derivation=how, rule="shown_working")
+            traced[n] = True
+
+
+_GROWTH_PERIOD = re.compile(rf"\^\(1/(\d+)\) - 1, {GROWTH_YEARS_BETWEEN} (\d+) and (\d+)")
+
+
+def _trace_growth_years(sc: Scan, out: list[QuantityTrace], traced: list[bool]) -> None:
+    """Trace in ``out`` each number of years not traced (``the three-year CAGR``) that is the
+    period of a growth rate the answer states, between the years of its figures' columns
+    (rule ``growth_rate``: ``^(1/3) - 1, the years between 2019 and 2022``). A period only the
+    answer states is not traced by its own growth rate."""
+    periods: dict[str, str] = {}
+    for tr in out:
+        if tr.rule == "growth_rate" and tr.derivation is not None:
+            m = _GROWTH_PERIOD.search(tr.derivation)
+            if m is not None:
+                periods.setdefault(m[1], tr.derivation)
+    if not periods:
+        return
+    for n, q in enumerate(sc.quantities):
+        if traced[n] or q.unit != "year" or q.value.denominator != 1:
+            continue
+        how = periods.get(str(q.value.numerator))
+        if how is not None:
+            out[n] = QuantityTrace(
+                q, "derived", derivation=f"{q.text}: the period of {how}", rule="growth_rate"
+            )
             traced[n] = True
 
 

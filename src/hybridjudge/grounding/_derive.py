@@ -70,6 +70,10 @@ __all__ = [
     "COLUMN_SPAN",
     "COUNT_RATIO",
     "DOUBLE_ROUNDING",
+    "GROWTH_YEARS_BETWEEN",
+    "MAX_EXPONENT",
+    "MAX_GROWTH_FIGURES",
+    "MAX_GROWTH_YEARS",
     "MAX_PAIRS",
     "MAX_SHAPES",
     "MEAN_RUN",
@@ -87,6 +91,8 @@ __all__ = [
     "counted_noun",
     "explain_from",
     "gives",
+    "growth_periods",
+    "growth_rate",
     "rounding_window",
     "stated_trend",
     "trend_before",
@@ -1488,28 +1494,129 @@ _PLAIN_RULES: tuple[TraceRule, ...] = ("sum", "difference", "product", "ratio")
 
 
 # ---------------------------------------------------------------------------------------------
+# Growth rates: "a CAGR of 10%" for 100 in 2019 and 133.1 in 2022
+
+MAX_GROWTH_YEARS = 50
+"""Most years a compound growth rate is taken over."""
+MAX_GROWTH_FIGURES = 24
+"""Most figures of one table row or one paragraph paired for a growth rate (the first ones)."""
+
+GROWTH_YEARS_BETWEEN = "the years between"
+"""How a growth rate's derivation names the years of its figures' columns, when the table states
+them (``..., the years between 2020 and 2022``): then the number of years an answer states for
+it (``the two-year CAGR``) is traced to them."""
+_DECIMAL = re.compile(r"(?<![\d/])\d*\.\d+(?![\d/])")
+"""A rate written as a decimal (``0.1``, ``.0953``), not a fraction (``1/3``)."""
+_GROWTH_CUE = lazy(rf"(?<![a-z])(?:{alternation(_WORDS.asks_growth_rate)})", re.IGNORECASE)
+
+
+def growth_periods(*texts: str) -> frozenset[int] | None:
+    """The numbers of years a growth rate may be taken over that ``texts`` (the question, the
+    answer) state, or ``None`` when none of them asks for a compound growth rate (the
+    lexicons' ``derivation.asks_growth_rate``: ``CAGR``, ``compound annual growth``). The
+    periods: a duration in years (``2 years``, ``three-year``) and the span between the first
+    and the last year named (``from FY2020 to FY2022``: 2); empty when none is stated (the
+    years of a table's columns then give it)."""
+    if not any(_GROWTH_CUE().search(t) for t in texts):
+        return None
+    from hybridjudge.grounding._quantities import scan  # the module reads this one's words
+
+    out: set[int] = set()
+    for text in texts:
+        years = {int(y) for y in _YEAR_RE().findall(text)}
+        if len(years) >= 2:
+            out.add(max(years) - min(years))
+        for q in scan(text).quantities:
+            if q.unit == "year" and q.value.denominator == 1:
+                out.add(int(q.value))
+    return frozenset(n for n in out if 1 <= n <= MAX_GROWTH_YEARS)
+
+
+def growth_rate(
+    figs: Figures, t: Target, hint: Hint | None, periods: frozenset[int]
+) -> Derivation | None:
+    """``t`` (a percentage, or a rate written as a decimal under 1: ``0.1``) as a compound
+    annual growth rate from one positive figure to another, ``(new / old)^(1/n) - 1`` at the
+    answer's precision: two figures of one table row (of the rows the question names, when it
+    names some), ``n`` the years between their columns (one of the ``periods`` the texts state,
+    when they state some: :func:`growth_periods`) and the older the one of the earlier year;
+    or two figures of one paragraph, ``n`` one of the ``periods``."""
+    if t.kind == "percent":
+        v, h = t.value, t.half + float_slack(t.value)
+    elif t.kind == "plain" and t.mult == 1.0 and abs(t.value) < 1.0 and _DECIMAL.search(t.text):
+        v, h = t.value * 100.0, (t.half + float_slack(t.value)) * 100.0
+    else:
+        return None
+    wanted = -v if t.trend < 0 < v else v  # "fell at a CAGR of 10%": -10%
+    pool = hint.rows if hint is not None and hint.rows else range(len(figs.figures))
+    groups: dict[tuple[int, int], list[Figure]] = {}
+    for k in pool:
+        f = figs.figures[k]
+        if f.percent or f.count or f.value <= 0:
+            continue
+        members = groups.setdefault((f.block, f.line if f.table else -1), [])
+        if len(members) < MAX_GROWTH_FIGURES:
+            members.append(f)
+    for members in groups.values():
+        for i, fa in enumerate(members):
+            for fb in members[i + 1 :]:
+                for old, new, n in _growth_tries(figs, fa, fb, periods):
+                    x = ((new.value * new.scale) / (old.value * old.scale)) ** (1.0 / n) - 1.0
+                    if gives(x * 100.0, wanted, h):
+                        how = f"{t.text} = ({new.text} / {old.text})^(1/{n}) - 1"
+                        ya, yb = figs.year_of(old), figs.year_of(new)
+                        if ya is not None and yb is not None:  # the period the table states
+                            how += f", {GROWTH_YEARS_BETWEEN} {ya} and {yb}"
+                        return how, "growth_rate"
+    return None
+
+
+def _growth_tries(
+    figs: Figures, fa: Figure, fb: Figure, periods: frozenset[int]
+) -> list[tuple[Figure, Figure, int]]:
+    """The readings of ``fa`` and ``fb`` as ``(older, newer, years)``: by the years of their
+    table columns when both have one, else each way round over ``periods``."""
+    if fa.measured != fb.measured:  # an amount grows from an amount, a count from a count
+        return []
+    ya, yb = figs.year_of(fa), figs.year_of(fb)
+    if ya is not None and yb is not None:
+        if ya == yb or (periods and abs(ya - yb) not in periods):
+            return []
+        return [(fa, fb, yb - ya)] if ya < yb else [(fb, fa, ya - yb)]
+    return [(old, new, n) for n in sorted(periods) for old, new in ((fa, fb), (fb, fa))]
+
+
+# ---------------------------------------------------------------------------------------------
 # Shown working: "(235,514 × 2.92) + (81,794 × 3.59) = 981,341.34"
 
-_WORKING_CHARS = frozenset(" \t()[]{}+-*/×÷x·")
+_WORKING_CHARS = frozenset(" \t()[]{}+-*/×÷x·^")
 """Characters an arithmetic expression holds besides its figures."""
-_TO_PYTHON = str.maketrans({"×": "*", "÷": "/", "x": "*", "·": "*", "[": "(", "]": ")"})
+_TO_PYTHON = str.maketrans({"×": "*", "÷": "/", "x": "*", "·": "*", "[": "(", "]": ")", "^": "**"})
 _TO_PYTHON.update({ord("{"): "(", ord("}"): ")"})
 MAX_WORKING_FIGURES = 12
 """Most figures of one shown expression that are evaluated (longer working is not traced)."""
+MAX_EXPONENT = 64
+"""Largest power (``^`` or ``**``) of shown working that is evaluated (a growth rate's ``^(1/3)``
+or ``^3``; a larger one is not traced)."""
 
 
 def _evaluate(node: ast.expr, values: Sequence[Fraction]) -> Fraction | None:
-    """The value of an expression of placeholders ``_0``, ``_1``... and + - × / (exact)."""
+    """The value of an expression of placeholders ``_0``, ``_1``... and + - × / (exact) and
+    powers (:func:`_power`)."""
     if isinstance(node, ast.Name) and node.id.startswith("_") and node.id[1:].isdigit():
         return values[int(node.id[1:])]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         v = _evaluate(node.operand, values)
         return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
+    if isinstance(node, ast.BinOp) and isinstance(
+        node.op, ast.Add | ast.Sub | ast.Mult | ast.Div | ast.Pow
+    ):
         a = _evaluate(node.left, values)
         b = _evaluate(node.right, values)
         if a is None or b is None:
             return None
+        if isinstance(node.op, ast.Pow):
+            return _power(a, b)
         if isinstance(node.op, ast.Add):
             return a + b
         if isinstance(node.op, ast.Sub):
@@ -1520,6 +1627,28 @@ def _evaluate(node: ast.expr, values: Sequence[Fraction]) -> Fraction | None:
     return None
 
 
+_MAX_POWER_BITS = 4096
+"""Largest numerator or denominator (bits) a whole power of shown working may reach (a power
+of a power of crafted working would otherwise grow without bound)."""
+
+
+def _power(a: Fraction, b: Fraction) -> Fraction | None:
+    """``a ** b`` of shown working: exact for a whole exponent, in floats for a root of a
+    positive base (``(133.1 / 100) ^ (1/3)``); ``None`` for an exponent over
+    :data:`MAX_EXPONENT`, a root of a negative base or a power of zero below one."""
+    if abs(b) > MAX_EXPONENT or (a == 0 and b < 0):
+        return None
+    if b.denominator == 1:
+        size = max(a.numerator.bit_length(), a.denominator.bit_length()) * abs(int(b))
+        return a ** int(b) if size <= _MAX_POWER_BITS else None
+    if a < 0:
+        return None
+    try:
+        return Fraction(float(a) ** float(b))
+    except OverflowError:  # beyond a float: no figure of working
+        return None
+
+
 WorkingShapes = dict[str, "tuple[ast.Expression, int] | None"]
 """Parsed working by its shape (:func:`shown_working`'s ``shapes``)."""
 MAX_SHAPES = 1024
@@ -1527,7 +1656,7 @@ MAX_SHAPES = 1024
 
 
 def _parse_working(source: str) -> tuple[ast.Expression, int] | None:
-    """The expression ``source`` (placeholders ``_0``, ``_1``... and + - * / in Python's
+    """The expression ``source`` (placeholders ``_0``, ``_1``... and + - * / ** in Python's
     syntax) parsed, with the characters dropped from its start (an ``x`` of a word, an
     unmatched bracket: the leading characters are dropped one by one until it parses), or
     ``None``."""

@@ -368,6 +368,10 @@ class DerivationWords(_Strict):
     asks_change: tuple[str, ...] = ()
     """Word starts asking for a change over time (``change``, ``growth``, ``fall``): the newer
     figure minus the older."""
+    asks_growth_rate: tuple[str, ...] = ()
+    """Word starts asking for a compound annual growth rate (``cagr``, ``compound annual
+    growth``), in the question or the answer: the rate from one figure to another over the years
+    between them (the trace rule ``growth_rate``)."""
     stop_words: tuple[str, ...] = ()
     """Words of a question that name no table row (``the``, ``what``, ``value``)."""
     rises_before: tuple[str, ...] = ()

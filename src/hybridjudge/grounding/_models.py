@@ -65,6 +65,7 @@ TraceRule = Literal[
     "product",
     "ratio",
     "percent_change",
+    "growth_rate",
     "mean",
     "share",
     "rate",
@@ -103,6 +104,9 @@ TRACE_RULES: dict[TraceRule, str] = {
     "product": "a product of two figures the answer itself shows",
     "ratio": "a ratio of two figures, or a share of a sum: (a + b) / c",
     "percent_change": "a percent change from one figure to another: (a - b) / b",
+    "growth_rate": "a compound annual growth rate from one figure to another, asked for by the "
+    "question or the answer (CAGR): (new / old)^(1/n) - 1, n the years between their columns or "
+    "the period stated (10% for 100 in 2019 and 133.1 in 2022)",
     "mean": "the mean of two or more figures",
     "share": "a part the context states as a share of a whole (300 for 25% of 1,200 employees)",
     "rate": "a rate the context states over another period ($60 a year for $5 per month)",
@@ -118,7 +122,7 @@ TRACE_RULES: dict[TraceRule, str] = {
     "repeated": "a figure the answer already derived earlier (the same derivation again; also "
     "by its magnitude: a decrease of 186.03 million for -186.03 million derived above)",
     "restated": "the figure the answer states right before it, as a percentage or as a share "
-    "(0.01424 or 1.424%: exactly 100 times it)",
+    "(0.01424 or 1.424%, working's = 0.1 = 10%: exactly 100 times it)",
     "constant": "a constant or counting word of the answer's shown working (× 100, / 2, these "
     "two figures): no claim about the context",
 }

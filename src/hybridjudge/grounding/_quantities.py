@@ -1371,7 +1371,7 @@ def _bound_flag(before: str) -> int:
     return 0
 
 
-_OPERATOR_END = frozenset("x×*/÷(")
+_OPERATOR_END = frozenset("x×*/÷(^")
 _RATIO_TO_BEFORE = lazy(
     r"(?<![\w])ratios?(?![\w])(?:[^.;\n]|\.(?=\d)){0,50}?(?<!from )(?<![\d.,])\d(?:[\d,]*\d)?"
     r"(?:\.\d+)?x?\s*(?::|to)\s*\Z"
@@ -1390,7 +1390,7 @@ def _ratio_to_one(s: str, start: int, before: str) -> bool:
     )
 
 
-_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~≈")
+_LAST_OF_INTEREST = frozenset("=x×*/÷(+-~≈^")
 """Characters before a number that may set a flag (besides letters)."""
 _FIRST_AFTER_OF_INTEREST = frozenset(")=+*/×÷x")
 """First characters after a number (spaces skipped) that may set a flag."""
@@ -1483,7 +1483,7 @@ def _flags_in_context(
     if whole in _SCALE_POWERS and _is_scale_identity(before, s, end, value):
         flags |= F_CONSTANT  # "(since 1 billion is equal to 1,000 million)": a definition
     if group == "num" and (
-        (last != "" and last in "(=+*/×÷")
+        (last != "" and last in "(=+*/×÷^")
         or (end < len(s) and _WORKING_AFTER.match(s, end) is not None)
         or (last != "" and last in "-+" and _MINUS_BEFORE.search(before + " ") is not None)
     ):
