@@ -46,7 +46,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,8 @@ class Answer:
     answer: str
     pages: tuple[str, ...]
     held_out: bool = False
+    gold: str = ""
+    """FinanceBench's gold answer (``--gold``)."""
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -127,6 +129,7 @@ def load_answers(data: Path) -> list[Answer]:
                 str(row["model_answer"] or ""),
                 tuple(pages),
                 str(q["company"]) in held,
+                str(row.get("gold_answer") or ""),
             )
         )
     return out
@@ -351,6 +354,82 @@ def format_flagged(results: Sequence[Result], held_out: bool) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------------------------
+# The gold answer's figure as a required fact (--gold)
+
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_GOLD_POWERS = (0, 2, -2, 3, -3, 6, -6, 9, -9)
+"""The readings of an answer's figure compared with the gold's: as written, as a percentage or a
+share (x 100), in another scale (thousands, millions, billions)."""
+
+
+def gold_figure(gold: str) -> Decimal | None:
+    """The first figure of a gold answer that is no year (``0.66``, ``$411 million``: 411), or
+    ``None`` when it has none (a text answer)."""
+    for m in _NUMBER.finditer(gold):
+        if _YEAR.match(m.group()):  # "2023", not "2,018"
+            continue
+        text = m.group().replace(",", "")
+        try:
+            return Decimal(text)
+        except InvalidOperation:
+            continue
+    return None
+
+
+def states_gold(answer: str, gold: Decimal) -> bool:
+    """Whether some figure of ``answer``, in one of :data:`_GOLD_POWERS`, rounds to ``gold`` at
+    the gold's own precision, half away from zero: ``1,615.9`` (million) for ``1616``, ``0.389``
+    (billion) for ``389``, ``66.37%`` for ``0.66`` (0.6637). Read without hybridjudge's parser,
+    signs aside."""
+    exponent = gold.as_tuple().exponent
+    if not isinstance(exponent, int):
+        return False
+    unit = Decimal(1).scaleb(min(exponent, 0))
+    target = abs(gold)
+    for m in _NUMBER.finditer(answer):
+        try:
+            value = abs(Decimal(m.group().replace(",", "")))
+        except InvalidOperation:
+            continue
+        for power in _GOLD_POWERS:
+            if value.scaleb(power).quantize(unit, rounding=ROUND_HALF_UP) == target:
+                return True
+    return False
+
+
+def gold_rates(answers: Sequence[Answer], results: Sequence[Result]) -> str:
+    """``--gold``: the share of each label's answers flagged when the gold answer's figure is
+    also a required fact, matched at the gold's own precision in any scale (:func:`states_gold`):
+    an answer is flagged by number traceability (hybridjudge) or for not stating it."""
+    lines = [
+        "number traceability, or the gold answer's figure not stated (at the gold's precision, any",
+        "scale; answers whose gold has no figure: number traceability alone); share flagged",
+        f"  {'companies':<10} {'label':<18} {'n':>5} {'numbers':>8} {'+ gold':>8}",
+    ]
+    for companies in ("all", "tuning", "held-out"):
+        for label in LABELS[:2]:
+            pairs = [
+                (a, r)
+                for a, r in zip(answers, results, strict=True)
+                if r.label == label
+                and (companies == "all" or r.held_out == (companies == "held-out"))
+            ]
+            if not pairs:
+                continue
+            numbers = sum(r.hybridjudge_flagged for _, r in pairs)
+            both = sum(
+                r.hybridjudge_flagged
+                or ((g := gold_figure(a.gold)) is not None and not states_gold(a.answer, g))
+                for a, r in pairs
+            )
+            n = len(pairs)
+            lines.append(
+                f"  {companies:<10} {label:<18} {n:>5} {numbers / n:>8.1%} {both / n:>8.1%}"
+            )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, default=DATA, help=f"data folder (default {DATA})")
@@ -364,6 +443,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--list", action="store_true", help="list every flagged correct answer")
     parser.add_argument("--json", type=Path, help="write every verdict to this file")
+    parser.add_argument(
+        "--gold",
+        action="store_true",
+        help="also flag an answer that does not state the gold answer's figure (what labels add)",
+    )
     args = parser.parse_args(argv)
     if not (args.data / "questions_dev.jsonl").is_file():
         print(f"FinanceBench not found at {args.data}: nothing measured (pass --data FOLDER)")
@@ -374,6 +458,9 @@ def main(argv: list[str] | None = None) -> int:
     print(format_summary(results))
     print("")
     print(rule_table(results))
+    if args.gold:
+        print("")
+        print(gold_rates(answers, results))
     if args.list:
         print("")
         print(format_flagged(results, args.show_held_out))

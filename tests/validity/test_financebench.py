@@ -55,6 +55,29 @@ def test_every_third_company_by_name_is_held_out() -> None:
     assert len(answers) == 332
 
 
+def test_the_gold_figure_is_read_at_its_own_precision() -> None:
+    # hand-computed: 1,615.9 rounds to 1616; 0.389 billion is 389 million; 66.37% is 0.6637,
+    # 0.66 at two decimals; 7.8% is 0.078, not 0.079; a year is no gold figure
+    assert fb.gold_figure("AMCOR's Adj. EBITDA was $2,018mn in FY 2023") == 2018
+    assert fb.gold_figure("In 2022 it was 1,616") == 1616
+    assert fb.gold_figure("Trillium, Array, and Therachon") is None
+    assert fb.states_gold("net AR is $1,615.9 million", fb.gold_figure("1616"))
+    assert fb.states_gold("paid $0.389 billion", fb.gold_figure("389"))
+    assert fb.states_gold("the ratio is 66.37%", fb.gold_figure("0.66"))
+    assert not fb.states_gold("the average is 7.8%", fb.gold_figure("0.079"))
+    assert not fb.states_gold("DPO is 42.67 days", fb.gold_figure("42.69"))
+
+
+@needs_data
+def test_the_gold_figure_catches_incorrect_answers_at_a_cost(results: list[Any]) -> None:
+    # validity/README.md: with the gold answer's figure as a required fact, incorrect answers
+    # flagged 41.0% -> 89.7% (35 of 39), correct ones 14.1% -> 23.6% (67 of 284)
+    text = fb.gold_rates(fb.load_answers(fb.DATA), results)
+    rows = {tuple(line.split()[:3]): line.split()[-1] for line in text.splitlines()[3:]}
+    assert rows[("all", "Incorrect", "Answer")] == "89.7%"
+    assert rows[("all", "Correct", "Answer")] == "23.6%"
+
+
 @needs_data
 def test_correct_answers_flagged_and_incorrect_ones_caught(results: list[Any]) -> None:
     # measured on this commit (validity/README.md); on main at 3695426: 148 of 284 correct
