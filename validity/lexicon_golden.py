@@ -1,9 +1,11 @@
 """Validity of the lexicons: every golden case of ``tests/grounding/data/lexicon_golden.jsonl``.
 
 Each line of the file is a case a language's lexicon must get right (``docs/lexicons.md`` says
-how to add one with a new phrasing): a text and either the quantities read from it (``value``:
-the exact value as written, scale applied; ``dimension`` when one is given) or whether it
-abstains. The values were worked out by hand (``why``). The test suite runs the same file
+how to add one with a new phrasing): a text and one of the quantities read from it (``value``:
+the exact value as written, scale applied; ``dimension`` when one is given), whether it
+abstains, or an ``anchor`` (a required fact) and whether the text states it ``negated`` (a
+negation cue before it: ``non contiene lattosio``). The values were worked out by hand
+(``why``). The test suite runs the same file
 (``tests/grounding/test_lexicon.py``); this script prints the count per language.
 
 Run from the repository root::
@@ -21,7 +23,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hybridjudge.grounding import abstains, parse_quantities
+from hybridjudge.grounding import abstains, check_grounding, parse_quantities
+
+_KINDS = ("quantities", "abstains", "anchor")
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "grounding" / "data"
 GOLDEN_FILE = GOLDEN / "lexicon_golden.jsonl"
@@ -29,18 +33,20 @@ GOLDEN_FILE = GOLDEN / "lexicon_golden.jsonl"
 
 def load_cases(path: Path = GOLDEN_FILE) -> list[dict[str, Any]]:
     """The golden cases of ``path``, one JSON object a line; a line that is not a case (no
-    ``id``, ``language``, ``text``, nor one of ``quantities`` / ``abstains``) is an error naming
-    the line."""
+    ``id``, ``language``, ``text``, or not exactly one of ``quantities`` / ``abstains`` /
+    ``anchor``, an ``anchor`` with its ``negated``) is an error naming the line."""
     cases = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         case = json.loads(line)
         missing = [k for k in ("id", "language", "text") if k not in case]
-        if missing or ("quantities" in case) == ("abstains" in case):
+        kinds = [k for k in _KINDS if k in case]
+        if missing or len(kinds) != 1 or ("anchor" in case) != ("negated" in case):
             raise ValueError(
-                f"{path}:{number}: a case needs id, language, text and one of quantities or "
-                f"abstains (missing: {missing or 'quantities/abstains'})"
+                f"{path}:{number}: a case needs id, language, text and one of quantities, "
+                f"abstains or anchor with negated (missing: {missing or 'quantities/abstains'}; "
+                f"given: {kinds})"
             )
         cases.append(case)
     return cases
@@ -52,6 +58,10 @@ def check_case(case: dict[str, Any]) -> str | None:
     if "abstains" in case:
         got = abstains(text)
         return None if got == case["abstains"] else f"abstains: {got}"
+    if "anchor" in case:
+        report = check_grounding(text, [text], anchors=[case["anchor"]], answerable=None)
+        negated = any(f.kind == "negated_anchor" for f in report.findings)
+        return None if negated == case["negated"] else f"negated: {negated}"
     found = [(str(q.value), q.dimension) for q in parse_quantities(text)]
     expected = case["quantities"]
     same = len(found) == len(expected) and all(

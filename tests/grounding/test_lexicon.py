@@ -149,8 +149,13 @@ def test_a_golden_case_that_fails_is_reported(tmp_path: Path) -> None:
     assert golden.check_case(case) == "quantities: [('1900000', 'currency-eur')]"
     bad = tmp_path / "golden.jsonl"
     bad.write_text('{"id": "x"}\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="one of quantities or abstains"):
+    with pytest.raises(ValueError, match="one of quantities, abstains or anchor"):
         golden.load_cases(bad)
+    bad.write_text('{"id": "x", "language": "it", "text": "t", "anchor": "a"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="anchor with negated"):
+        golden.load_cases(bad)  # an anchor case says whether it is negated
+    case = {"id": "x", "language": "it", "text": "Contiene lattosio.", "anchor": "lattosio"}
+    assert golden.check_case({**case, "negated": True}) == "negated: False"
 
 
 def test_italian_refusals_come_from_the_lexicon() -> None:

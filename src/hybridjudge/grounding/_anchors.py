@@ -62,7 +62,10 @@ _RANGE_MARK = "~"
 
 _NEG_WORDS = merged("negations")
 """Negation cues of every lexicon (``no``, ``not``, ``sans``, ``keine``, ``sin``)."""
-_NEG_WORDS_B = frozenset(w.encode() for w in _NEG_WORDS)
+_NEG_WORDS_B = frozenset(w.encode() for w in _NEG_WORDS if w.isascii())
+_NEG_WORDS_OTHER = tuple(w for w in _NEG_WORDS if not w.isascii())
+"""Cues with a letter outside ASCII (``não``, ``né``): not among a text's ASCII letter runs, so
+looked for as substrings."""
 _NEG = lazy(
     r"(?<![\w'])(?:" + alternation(_NEG_WORDS) + r")(?![\w'])"
     r"(?!\s+(?:" + alternation(merged("negation_limits"), space=r"\s+") + r")\b)"
@@ -392,6 +395,7 @@ def compile_anchors(anchors: Sequence[AnchorLike] | CompiledAnchors) -> Compiled
 def negation_cues(canon: str, words: frozenset[bytes]) -> list[re.Match[str]]:
     """Every negation cue in a canonical text (cheap when there is none: a set test)."""
     present = [w.decode() for w in words & _NEG_WORDS_B]
+    present += [w for w in _NEG_WORDS_OTHER if w in canon]
     if "n't" in canon:
         present.append("n't")
     if not present:
