@@ -378,6 +378,8 @@ class MarkerSet:
             clause = _since(_LAST_CLAUSE_BREAK(), text, start)
             if _CONDITION().search(text, clause, start) is not None:
                 continue
+            if _CONDITION_AFTER().match(text, v.end()) is not None:
+                continue
             sentence = _since(_LAST_SENTENCE_END(), text, start)
             concessive = _CONCESSIVE().match(text, sentence, start)
             if concessive is not None and _CLAUSE_END.search(text, concessive.end(), start) is None:
@@ -642,14 +644,20 @@ def _since(last_break: re.Pattern[str], text: str, pos: int) -> int:
 
 
 # A condition ("If no date is specified, ...", "Falls nicht angegeben, ...", "Si no se especifica
-# una fecha, ..."), not a concession ("even if", "auch wenn", "même si", "si bien").
-_CONDITION_WORDS = alternation(merged("condition"), space=r"\s+")
+# una fecha, ..."), not a concession ("even if", "auch wenn", "même si", "si bien"); in a script
+# written without spaces, a condition word anywhere before the marker in its clause ("如果上下文
+# 没有提供..."), or one that closes the condition right after it ("記載されていない場合").
+_SPACED = tuple(lang for lang in LANGUAGES if lang not in SUBSTRING_LANGUAGES)
+_CONDITION_WORDS = alternation(merged("condition", _SPACED), space=r"\s+")
+_CONDITION_GLUED = alternation(merged("condition", SUBSTRING_LANGUAGES))
 _CONCESSION_AFTER = alternation(merged("concession_after"))
 _CONDITION = lazy(
-    r"(?<![\w'-])"
+    r"(?:(?<![\w'-])"
     + "".join(rf"(?<!{re.escape(w)} )" for w in merged("concession_before"))
     + rf"(?:{_CONDITION_WORDS})(?![\w'-])(?!\s+(?:{_CONCESSION_AFTER})(?!\w))"
+    + rf"|{_CONDITION_GLUED})"
 )
+_CONDITION_AFTER = lazy(alternation(merged("condition_after"), space=r"\s*"))
 # What a missing-information marker is followed by when it speaks of personal data, not of the
 # source: "Nous ne vendons pas d'informations personnelles", "Der Anbieter gibt keine
 # Informationen an Dritte weiter", "No hay información personal almacenada en el dispositivo".
@@ -762,6 +770,8 @@ def _refuses_here(text: str, m: re.Match[str]) -> bool:
     start, end = m.span()
     clause = _since(_LAST_CLAUSE_BREAK(), text, start)
     if _CONDITION().search(text, clause, start) is not None:
+        return False
+    if _CONDITION_AFTER().match(text, end) is not None:
         return False
     if _PERSONAL_DATA_AFTER().match(text, end) is not None:
         return False

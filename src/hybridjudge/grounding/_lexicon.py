@@ -703,7 +703,12 @@ class Lexicon(_Strict):
     contrast_openers: tuple[str, ...] = ()
     """Words that are a contrast only at the start of a sentence (``Still, ...``)."""
     condition: tuple[str, ...] = ()
-    """Words that open a condition (``if``, ``unless``, ``falls``, ``a menos que``)."""
+    """Words that open a condition (``if``, ``unless``, ``falls``, ``a menos que``; in a
+    script written without spaces matched as substrings: ``如果``)."""
+    condition_after: tuple[str, ...] = ()
+    """What makes the clause a condition when it follows a marker right away (languages that
+    close a condition: Japanese ``記載されていない場合``, Korean ``정보가 없는 경우``, ``없으면``,
+    Chinese ``没有提供的话``)."""
     concession_before: tuple[str, ...] = ()
     """Words that make a condition word that follows them a concession (``even if``, ``auch
     wenn``)."""
