@@ -123,8 +123,8 @@ TRACE_RULES: dict[TraceRule, str] = {
     "by its magnitude: a decrease of 186.03 million for -186.03 million derived above)",
     "restated": "the figure the answer states right before it, as a percentage or as a share "
     "(0.01424 or 1.424%, working's = 0.1 = 10%: exactly 100 times it)",
-    "constant": "a constant or counting word of the answer's shown working (× 100, / 2, these "
-    "two figures): no claim about the context",
+    "constant": "a constant or counting word of the answer's shown working (× 100, / 2, an "
+    "exponent ^(1/3), these two figures): no claim about the context",
 }
 """What each :data:`TraceRule` means (the docs' rule table and ``hybridjudge check --help``)."""
 

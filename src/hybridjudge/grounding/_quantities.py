@@ -1458,6 +1458,8 @@ def _flags_in_context(
         flags |= F_DECREASE  # "a 6% decrease", "6% lower": the decrease a noun after it states
     if last == "=":
         flags |= F_RESULT
+    elif (last == "^" or before.endswith("**")) and p[2] is None:
+        flags |= F_CONSTANT  # an exponent of working ("^(1/3)", "** 2"): no claim
     value = p[1]
     # the value as an integer, read once (a Fraction's numerator and denominator are properties)
     whole = value.numerator if value.denominator == 1 else None
