@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hybridjudge.grounding import check_grounding
-from hybridjudge.grounding._derive import MAX_EXPONENT, growth_periods
+from hybridjudge.grounding._derive import MAX_EXPONENT, asks_growth_rate, growth_periods
 
 LEXICONS = Path(__file__).resolve().parents[2] / "src/hybridjudge/grounding/data/lexicon"
 TABLE = "| | 2022 | 2021 | 2020 |\n| Revenue | 12,100 | 10,500 | 10,000 |"
@@ -98,3 +98,14 @@ def test_a_whole_power_in_working_is_exact() -> None:
     assert traces["1.4641"] == "shown_working", traces
     assert traces["2"] == "constant", traces
     assert not check_grounding("Check: (12,100 / 10,000) ^ 2 = 1.4642", TABLE).grounded
+
+
+def test_the_cue_is_found_in_any_case_and_any_script() -> None:
+    # the cheap gate before the expression: the first ASCII letter run of a cue, or a cue
+    # without one (Chinese) as a substring
+    assert asks_growth_rate("What was the CAGR?")
+    assert asks_growth_rate("Compound Annual Growth Rate")
+    assert asks_growth_rate("营收的复合年增长率是多少？")
+    assert asks_growth_rate("le TCAC du chiffre d'affaires")
+    assert not asks_growth_rate("What was the growth rate?")  # no compound rate asked for
+    assert not asks_growth_rate("compound interest")

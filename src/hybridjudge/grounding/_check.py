@@ -56,6 +56,7 @@ from hybridjudge.grounding._derive import (
     Hint,
     Target,
     WorkingShapes,
+    asks_growth_rate,
     clause_trend,
     counted_noun,
     explain_from,
@@ -2620,6 +2621,7 @@ class GroundingChecker:
         "_evidence",
         "_evidence_order",
         "_growth",
+        "_growth_asked",
         "_hint",
         "_indexes",
         "_markers",
@@ -2703,6 +2705,7 @@ class GroundingChecker:
         self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
         # the periods of a growth rate the last answer checked asks for (growth_periods)
         self._growth: tuple[Scan, frozenset[int] | None] | None = None
+        self._growth_asked: bool | None = None  # whether the question asks for one
         # no passage with text: an answer that asserts anything has nothing to stand on
         self._no_context = not any(p.strip() for p in self.context.passages)
 
@@ -3371,7 +3374,10 @@ class GroundingChecker:
         asked for is no percent change of one year); its direction the one its clause states
         (``fell at a CAGR of 10%``: -10%)."""
         if self._growth is None or self._growth[0] is not sc:
-            self._growth = (sc, growth_periods(self._question, sc.norm.text))
+            if self._growth_asked is None:  # the question's, once
+                self._growth_asked = asks_growth_rate(self._question)
+            asked = self._growth_asked or asks_growth_rate(sc.norm.text, sc.words)
+            self._growth = (sc, growth_periods(self._question, sc.norm.text) if asked else None)
         periods = self._growth[1]
         if periods is None:
             return None

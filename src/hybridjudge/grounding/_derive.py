@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Literal
 
 from hybridjudge._text import float_slack
 from hybridjudge.grounding._lexicon import alternation, derivation_words, merged, named_ratios
+from hybridjudge.grounding._normalize import letter_runs
 from hybridjudge.grounding._patterns import lazy
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -1507,7 +1508,31 @@ them (``..., the years between 2020 and 2022``): then the number of years an ans
 it (``the two-year CAGR``) is traced to them."""
 _DECIMAL = re.compile(r"(?<![\d/])\d*\.\d+(?![\d/])")
 """A rate written as a decimal (``0.1``, ``.0953``), not a fraction (``1/3``)."""
-_GROWTH_CUE = lazy(rf"(?<![a-z])(?:{alternation(_WORDS.asks_growth_rate)})", re.IGNORECASE)
+_GROWTH_CUE = lazy(rf"(?<![a-z])(?:{alternation(_WORDS.asks_growth_rate)})")
+_GROWTH_RUNS = frozenset(
+    min(letter_runs(w.lower()), key=w.lower().encode().find)
+    for w in _WORDS.asks_growth_rate
+    if letter_runs(w.lower())
+)
+"""The first ASCII letter run of each growth word (``cagr``, ``compound``, ``taux``): a text
+without one of them among its runs holds none of those words."""
+_GROWTH_GLUED = tuple(w.lower() for w in _WORDS.asks_growth_rate if not letter_runs(w.lower()))
+"""The growth words with no ASCII letter (``复合年增长率``), looked for as substrings."""
+
+
+def asks_growth_rate(text: str, words: frozenset[bytes] | None = None) -> bool:
+    """Whether ``text`` asks for a compound growth rate (the lexicons'
+    ``derivation.asks_growth_rate``); ``words``: its lower-cased ASCII letter runs, when known
+    (a :class:`~hybridjudge.grounding._quantities.Scan`'s), which make a text without one
+    cheap to pass over."""
+    low = text.lower()
+    if words is None:
+        words = letter_runs(low)
+    if words.isdisjoint(_GROWTH_RUNS) and (
+        text.isascii() or not any(w in low for w in _GROWTH_GLUED)
+    ):
+        return False
+    return _GROWTH_CUE().search(low) is not None
 
 
 def growth_periods(*texts: str) -> frozenset[int] | None:
@@ -1517,7 +1542,7 @@ def growth_periods(*texts: str) -> frozenset[int] | None:
     periods: a duration in years (``2 years``, ``three-year``) and the span between the first
     and the last year named (``from FY2020 to FY2022``: 2); empty when none is stated (the
     years of a table's columns then give it)."""
-    if not any(_GROWTH_CUE().search(t) for t in texts):
+    if not any(asks_growth_rate(t) for t in texts):
         return None
     from hybridjudge.grounding._quantities import scan  # the module reads this one's words
 
