@@ -661,11 +661,7 @@ _CONDITION_AFTER = lazy(alternation(merged("condition_after"), space=r"\s*"))
 # What a missing-information marker is followed by when it speaks of personal data, not of the
 # source: "Nous ne vendons pas d'informations personnelles", "Der Anbieter gibt keine
 # Informationen an Dritte weiter", "No hay información personal almacenada en el dispositivo".
-_PERSONAL_DATA_AFTER = lazy(
-    r"\s+(?:personnelles?|personal(?:es)?|persönliche[nrs]?|personenbezogene[nrs]?|"
-    r"confidentielles?|confidenciales?|vertrauliche[nrs]?|(?:à|aux|avec)\s+(?:des\s+)?tiers|"
-    r"(?:a|con)\s+terceros|an\s+dritte|(?:with|to)\s+third\s+parties)(?![\w'-])"
-)
+_PERSONAL_DATA_AFTER = lazy(rf"\s+(?:{_alt('personal_data_after', space=_SPACE)})(?![\w'-])")
 # "indicated" in the medical sense: "Le médicament n'est pas indiqué chez l'enfant", "No se
 # indica su uso durante el embarazo".
 _SENSE_AFTER: dict[str, Callable[[], re.Pattern[str]]] = {

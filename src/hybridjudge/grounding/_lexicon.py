@@ -484,6 +484,10 @@ class AnswerPhrases(_Strict):
     indicated_for: tuple[str, ...] = ()
     """What follows "indicated" in its medical sense (``chez``, ``en cas``, ``en niños``,
     ``su uso``)."""
+    personal_data_after: tuple[str, ...] = ()
+    """What follows a missing-information marker that speaks of personal data, not of the
+    source (``personnelles``, ``a terceros``: ``Nous ne vendons pas d'informations
+    personnelles``): no refusal."""
     source_openers: tuple[str, ...] = ()
     """Words before a source as the subject of a sentence (``unfortunately``, ``however``,
     ``while``: ``While the documents cover ...``)."""
