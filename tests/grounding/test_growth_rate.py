@@ -12,6 +12,7 @@ import pytest
 
 from hybridjudge.grounding import check_grounding
 from hybridjudge.grounding._derive import MAX_EXPONENT, asks_growth_rate, growth_periods
+from hybridjudge.grounding._quantities import scan
 
 LEXICONS = Path(__file__).resolve().parents[2] / "src/hybridjudge/grounding/data/lexicon"
 TABLE = "| | 2022 | 2021 | 2020 |\n| Revenue | 12,100 | 10,500 | 10,000 |"
@@ -37,24 +38,25 @@ def test_the_lexicons_name_growth_rates_in_the_required_languages() -> None:
 def test_every_growth_word_asks_for_a_growth_rate(language: str, word: str) -> None:
     # as the lexicon writes it, capitalised, and inside a sentence
     for text in (f"{word} 2020-2022", f"What was the {word.upper()} from 2020 to 2022?"):
-        assert growth_periods(text) == frozenset({2}), (language, text)
+        assert asks_growth_rate(text), (language, text)
+        assert growth_periods(scan(text)) == frozenset({2}), (language, text)
 
 
 def test_no_growth_word_no_growth_rate() -> None:
-    assert growth_periods("What was the change in revenue from 2020 to 2022?") is None
+    assert not asks_growth_rate("What was the change in revenue from 2020 to 2022?")
     # a cue inside a longer word is no cue
-    assert growth_periods("the scagr index") is None
+    assert not asks_growth_rate("the scagr index")
 
 
 def test_periods_come_from_durations_and_from_the_years_named() -> None:
-    assert growth_periods("the three-year CAGR") == frozenset({3})
-    assert growth_periods("What was the CAGR?", "It grew 9.3% a year from 2017 to 2022.") == (
-        frozenset({5})
-    )
-    assert growth_periods("The CAGR over 2 years") == frozenset({2})
+    assert growth_periods(scan("the three-year CAGR")) == frozenset({3})
+    assert growth_periods(
+        scan("What was the CAGR?"), scan("It grew 9.3% a year from 2017 to 2022.")
+    ) == (frozenset({5}))
+    assert growth_periods(scan("The CAGR over 2 years")) == frozenset({2})
     # a duration beyond 50 years, or none at all: no period (the table's columns may give one)
-    assert growth_periods("a 120-year CAGR") == frozenset()
-    assert growth_periods("the CAGR") == frozenset()
+    assert growth_periods(scan("a 120-year CAGR")) == frozenset()
+    assert growth_periods(scan("the CAGR")) == frozenset()
 
 
 def test_a_decline_at_a_compound_rate() -> None:

@@ -647,8 +647,7 @@ def _since(last_break: re.Pattern[str], text: str, pos: int) -> int:
 # una fecha, ..."), not a concession ("even if", "auch wenn", "même si", "si bien"); in a script
 # written without spaces, a condition word anywhere before the marker in its clause ("如果上下文
 # 没有提供..."), or one that closes the condition right after it ("記載されていない場合").
-_SPACED = tuple(lang for lang in LANGUAGES if lang not in SUBSTRING_LANGUAGES)
-_CONDITION_WORDS = alternation(merged("condition", _SPACED), space=r"\s+")
+_CONDITION_WORDS = alternation(merged("condition", _LATIN), space=r"\s+")
 _CONDITION_GLUED = alternation(merged("condition", SUBSTRING_LANGUAGES))
 _CONCESSION_AFTER = alternation(merged("concession_after"))
 _CONDITION = lazy(

@@ -49,10 +49,10 @@ from hybridjudge.grounding._anchors import (
     negation_cues,
 )
 from hybridjudge.grounding._derive import (
-    GROWTH_YEARS_BETWEEN,
     Derivation,
     Figure,
     Figures,
+    Growth,
     Hint,
     Target,
     WorkingShapes,
@@ -2118,9 +2118,7 @@ class GroundingContext:
         rule; ``hint`` (from :meth:`hint`): the figures a question points at, tried first."""
         return self._operands()[0].explain(target, hint)
 
-    def growth(
-        self, target: Target, hint: Hint | None, periods: frozenset[int]
-    ) -> Derivation | None:
+    def growth(self, target: Target, hint: Hint | None, periods: frozenset[int]) -> Growth | None:
         """``target`` as a compound annual growth rate of two context figures (see
         :func:`~hybridjudge.grounding._derive.growth_rate`)."""
         return growth_rate(self._operands()[0], target, hint, periods)
@@ -2703,9 +2701,12 @@ class GroundingChecker:
         ] = {}  # the order of the nearest figure kept, on a context checked a piece at a time
         self._derived_memo: dict[Target, Derivation | None] = {}
         self._shapes: WorkingShapes = {}  # working shown in answers, parsed by its shape
-        # the periods of a growth rate the last answer checked asks for (growth_periods)
-        self._growth: tuple[Scan, frozenset[int] | None] | None = None
-        self._growth_asked: bool | None = None  # whether the question asks for one
+        # the answer last checked, the periods of the growth rate it or the question asks for
+        # (None: none asked for), and the growth rates derived from it by their number of
+        # years, where the columns' years gave it (_trace_growth_years)
+        self._growth: tuple[Scan, frozenset[int] | None, dict[int, str]] | None = None
+        # whether the question asks for a growth rate, and the periods it states (read once)
+        self._growth_asked: tuple[bool, frozenset[int]] | None = None
         # no passage with text: an answer that asserts anything has nothing to stand on
         self._no_context = not any(p.strip() for p in self.context.passages)
 
@@ -2922,8 +2923,8 @@ class GroundingChecker:
             out.append(QuantityTrace(q, None))
         if not all(traced):
             _trace_working_after(sc, meta_of, out, traced)
-        if not all(traced):
-            _trace_growth_years(sc, out, traced)
+        if not all(traced) and self._growth is not None and self._growth[0] is sc:
+            _trace_growth_years(sc, out, traced, self._growth[2])
         if not all(traced):
             self._trace_shares(sc, out)
         if sc.idents:
@@ -3375,18 +3376,33 @@ class GroundingChecker:
         (``fell at a CAGR of 10%``: -10%)."""
         if self._growth is None or self._growth[0] is not sc:
             if self._growth_asked is None:  # the question's, once
-                self._growth_asked = asks_growth_rate(self._question)
-            asked = self._growth_asked or asks_growth_rate(sc.norm.text, sc.words)
-            self._growth = (sc, growth_periods(self._question, sc.norm.text) if asked else None)
-        periods = self._growth[1]
+                q_asks = asks_growth_rate(self._question)
+                self._growth_asked = (
+                    q_asks,
+                    growth_periods(scan(self._question)) if q_asks else frozenset(),
+                )
+            q_asks, q_periods = self._growth_asked
+            asked = q_asks or asks_growth_rate(sc.norm.text, sc.words)
+            self._growth = (sc, q_periods | growth_periods(sc) if asked else None, {})
+        periods, found = self._growth[1], self._growth[2]
         if periods is None:
             return None
-        if self._hint is False:
-            self._hint = self.context.hint(self._question) if self._question else None
-        hint = self._hint if isinstance(self._hint, Hint) else None
         if not target.trend and n < len(sc.norm_spans):
             target = replace(target, trend=clause_trend(sc.norm.text, sc.norm_spans[n][0]))
-        return self.context.growth(target, hint, periods)
+        growth = self.context.growth(target, self._question_hint(), periods)
+        if growth is None:
+            return None
+        how, years = growth
+        if years is not None:
+            found.setdefault(years, how[0])
+        return how
+
+    def _question_hint(self) -> Hint | None:
+        """The figures the question points at (:meth:`GroundingContext.hint`), read on first
+        need."""
+        if self._hint is False:
+            self._hint = self.context.hint(self._question) if self._question else None
+        return self._hint if isinstance(self._hint, Hint) else None
 
     def _context_derivation(self, target: Target) -> Derivation | None:
         """How ``target`` derives from the context's figures (the question's hint applied),
@@ -3396,9 +3412,7 @@ class GroundingChecker:
             return memo[target]
         except KeyError:
             pass
-        if self._hint is False:
-            self._hint = self.context.hint(self._question) if self._question else None
-        how = self.context.derive(target, self._hint if isinstance(self._hint, Hint) else None)
+        how = self.context.derive(target, self._question_hint())
         if len(memo) >= _MEMO_MAX:
             memo.clear()
         memo[target] = how
@@ -3591,26 +3605,20 @@ def _trace_working_after(
             traced[n] = True
 
 
-_GROWTH_PERIOD = re.compile(rf"\^\(1/(\d+)\) - 1, {GROWTH_YEARS_BETWEEN} (\d+) and (\d+)")
-
-
-def _trace_growth_years(sc: Scan, out: list[QuantityTrace], traced: list[bool]) -> None:
+def _trace_growth_years(
+    sc: Scan, out: list[QuantityTrace], traced: list[bool], periods: Mapping[int, str]
+) -> None:
     """Trace in ``out`` each number of years not traced (``the three-year CAGR``) that is the
     period of a growth rate the answer states, between the years of its figures' columns
-    (rule ``growth_rate``: ``^(1/3) - 1, the years between 2019 and 2022``). A period only the
+    (``periods``: the derivations of such rates by their number of years; rule
+    ``growth_rate``: ``^(1/3) - 1, the years between 2019 and 2022``). A period only the
     answer states is not traced by its own growth rate."""
-    periods: dict[str, str] = {}
-    for tr in out:
-        if tr.rule == "growth_rate" and tr.derivation is not None:
-            m = _GROWTH_PERIOD.search(tr.derivation)
-            if m is not None:
-                periods.setdefault(m[1], tr.derivation)
     if not periods:
         return
     for n, q in enumerate(sc.quantities):
         if traced[n] or q.unit != "year" or q.value.denominator != 1:
             continue
-        how = periods.get(str(q.value.numerator))
+        how = periods.get(q.value.numerator)
         if how is not None:
             out[n] = QuantityTrace(
                 q, "derived", derivation=f"{q.text}: the period of {how}", rule="growth_rate"

@@ -66,12 +66,12 @@ if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays 
     import numpy.typing as npt
 
     from hybridjudge.grounding._models import TraceRule
+    from hybridjudge.grounding._quantities import Scan
 
 __all__ = [
     "COLUMN_SPAN",
     "COUNT_RATIO",
     "DOUBLE_ROUNDING",
-    "GROWTH_YEARS_BETWEEN",
     "MAX_EXPONENT",
     "MAX_GROWTH_FIGURES",
     "MAX_GROWTH_YEARS",
@@ -85,6 +85,7 @@ __all__ = [
     "Derivation",
     "Figure",
     "Figures",
+    "Growth",
     "Hint",
     "Target",
     "WorkingShapes",
@@ -1502,10 +1503,10 @@ MAX_GROWTH_YEARS = 50
 MAX_GROWTH_FIGURES = 24
 """Most figures of one table row or one paragraph paired for a growth rate (the first ones)."""
 
-GROWTH_YEARS_BETWEEN = "the years between"
-"""How a growth rate's derivation names the years of its figures' columns, when the table states
-them (``..., the years between 2020 and 2022``): then the number of years an answer states for
-it (``the two-year CAGR``) is traced to them."""
+Growth = tuple[Derivation, "int | None"]
+"""A growth rate's derivation, and its number of years when the years of its figures' columns
+give it (``..., the years between 2020 and 2022``: 2; then the number of years an answer states
+for it, ``the two-year CAGR``, is traced to them), else ``None``."""
 _DECIMAL = re.compile(r"(?<![\d/])\d*\.\d+(?![\d/])")
 """A rate written as a decimal (``0.1``, ``.0953``), not a fraction (``1/3``)."""
 _GROWTH_CUE = lazy(rf"(?<![a-z])(?:{alternation(_WORDS.asks_growth_rate)})")
@@ -1535,23 +1536,18 @@ def asks_growth_rate(text: str, words: frozenset[bytes] | None = None) -> bool:
     return _GROWTH_CUE().search(low) is not None
 
 
-def growth_periods(*texts: str) -> frozenset[int] | None:
-    """The numbers of years a growth rate may be taken over that ``texts`` (the question, the
-    answer) state, or ``None`` when none of them asks for a compound growth rate (the
-    lexicons' ``derivation.asks_growth_rate``: ``CAGR``, ``compound annual growth``). The
-    periods: a duration in years (``2 years``, ``three-year``) and the span between the first
-    and the last year named (``from FY2020 to FY2022``: 2); empty when none is stated (the
-    years of a table's columns then give it)."""
-    if not any(asks_growth_rate(t) for t in texts):
-        return None
-    from hybridjudge.grounding._quantities import scan  # the module reads this one's words
-
+def growth_periods(*scans: Scan) -> frozenset[int]:
+    """The numbers of years a growth rate may be taken over that the texts of ``scans`` (the
+    question's, the answer's) state: a duration in years (``2 years``, ``three-year``) and the
+    span between the first and the last year a text names (``from FY2020 to FY2022``: 2);
+    empty when none is stated (the years of a table's columns then give it). Whether a text
+    asks for a growth rate at all: :func:`asks_growth_rate`."""
     out: set[int] = set()
-    for text in texts:
-        years = {int(y) for y in _YEAR_RE().findall(text)}
+    for sc in scans:
+        years = {int(y) for y in _YEAR_RE().findall(sc.norm.text)}
         if len(years) >= 2:
             out.add(max(years) - min(years))
-        for q in scan(text).quantities:
+        for q in sc.quantities:
             if q.unit == "year" and q.value.denominator == 1:
                 out.add(int(q.value))
     return frozenset(n for n in out if 1 <= n <= MAX_GROWTH_YEARS)
@@ -1559,13 +1555,14 @@ def growth_periods(*texts: str) -> frozenset[int] | None:
 
 def growth_rate(
     figs: Figures, t: Target, hint: Hint | None, periods: frozenset[int]
-) -> Derivation | None:
+) -> Growth | None:
     """``t`` (a percentage, or a rate written as a decimal under 1: ``0.1``) as a compound
     annual growth rate from one positive figure to another, ``(new / old)^(1/n) - 1`` at the
     answer's precision: two figures of one table row (of the rows the question names, when it
     names some), ``n`` the years between their columns (one of the ``periods`` the texts state,
     when they state some: :func:`growth_periods`) and the older the one of the earlier year;
-    or two figures of one paragraph, ``n`` one of the ``periods``."""
+    or two figures of one paragraph, ``n`` one of the ``periods``. Returns the derivation with
+    ``n`` when the columns' years gave it (:data:`Growth`)."""
     if t.kind == "percent":
         v, h = t.value, t.half + float_slack(t.value)
     elif t.kind == "plain" and t.mult == 1.0 and abs(t.value) < 1.0 and _DECIMAL.search(t.text):
@@ -1590,9 +1587,10 @@ def growth_rate(
                     if gives(x * 100.0, wanted, h):
                         how = f"{t.text} = ({new.text} / {old.text})^(1/{n}) - 1"
                         ya, yb = figs.year_of(old), figs.year_of(new)
-                        if ya is not None and yb is not None:  # the period the table states
-                            how += f", {GROWTH_YEARS_BETWEEN} {ya} and {yb}"
-                        return how, "growth_rate"
+                        if ya is None or yb is None:
+                            return (how, "growth_rate"), None
+                        # the period the table states
+                        return (f"{how}, the years between {ya} and {yb}", "growth_rate"), n
     return None
 
 
