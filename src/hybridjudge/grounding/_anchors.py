@@ -11,7 +11,11 @@ An occurrence is *negated* when a negation cue (``no``, ``not``, ``never``, ``wi
 stands in the same clause before it with at most :data:`NEGATION_WINDOW` words in between
 (``"no restocking fee"``, ``"without any written notice"``). Quantifier limits such as ``"no more
 than"`` or ``"not later than"`` are not negations. An anchor that itself starts with a cue
-(``"no restocking fee"``) is matched as written; only cues *before* the match count.
+(``"no restocking fee"``) is matched as written; only cues *before* the match count, but in
+the languages that put a negation after its verb (``negation_after``: Japanese ``ません``,
+Korean ``않``), where a cue after the match in its clause, :data:`NEGATION_AFTER_CHARS`
+characters on at most, negates it. Chinese cues (``不``, ``没有``) are glued to what they negate:
+:data:`NEGATION_GLUED_CHARS` characters at most.
 """
 
 from __future__ import annotations
@@ -60,26 +64,6 @@ NEGATION_WINDOW = 2
 
 _RANGE_MARK = "~"
 
-_NEG_WORDS = merged("negations")
-"""Negation cues of every lexicon (``no``, ``not``, ``sans``, ``keine``, ``sin``)."""
-_NEG_WORDS_B = frozenset(w.encode() for w in _NEG_WORDS if w.isascii())
-_NEG_WORDS_OTHER = tuple(w for w in _NEG_WORDS if not w.isascii())
-"""Cues with a letter outside ASCII (``não``, ``né``): not among a text's ASCII letter runs, so
-looked for as substrings."""
-_NEG = lazy(
-    r"(?<![\w'])(?:" + alternation(_NEG_WORDS) + r")(?![\w'])"
-    r"(?!\s+(?:" + alternation(merged("negation_limits"), space=r"\s+") + r")\b)"
-    r"|n't(?!\w)"
-)
-"""A negation cue, not one that states a limit (``no more than``, ``not later than``: the
-``negation_limits`` of the lexicons)."""
-_CLAUSE_BREAK = lazy(
-    r"[.;:!?\n,。；！？，、]|(?<!\w)(?:" + alternation(merged("clause_breaks")) + r")(?!\w)"
-)
-"""What ends a negation's clause: punctuation, or a conjunction (``clause_breaks``)."""
-_WORDISH = re.compile(r"[^\W_]+|" + Q_OPEN + "[^" + Q_CLOSE + "]*" + Q_CLOSE)
-_CLAUSE_LOOKBACK = 240
-
 
 def _no_space_script(ch: str) -> bool:
     """Scripts written without spaces between words: match anchors there as substrings."""
@@ -92,6 +76,64 @@ def _no_space_script(ch: str) -> bool:
         or 0xFF66 <= o <= 0xFF9F
         or 0x20000 <= o <= 0x3FFFF
     )
+
+
+_NEG_WORDS = merged("negations")
+"""Negation cues of every lexicon (``no``, ``not``, ``sans``, ``keine``, ``sin``, ``不``)."""
+_NEG_SPACED = tuple(w for w in _NEG_WORDS if not _no_space_script(w[0]))
+"""The cues matched as whole words."""
+_NEG_GLUED = tuple(w for w in _NEG_WORDS if _no_space_script(w[0]))
+"""The cues of scripts written without spaces (``不``, ``没有``): matched as substrings."""
+_NEG_AFTER = merged("negation_after")
+"""The cues that follow what they negate (``ません``, ``않``): matched as substrings."""
+_LIMITS = merged("negation_limits")
+_NEG_WORDS_B = frozenset(w.encode() for w in _NEG_SPACED if w.isascii())
+_NEG_WORDS_OTHER = tuple(
+    dict.fromkeys(
+        [w for w in _NEG_SPACED if not w.isascii()]
+        + [w.split(" ")[0] for w in (*_NEG_GLUED, *_NEG_AFTER)]
+    )
+)
+"""Cues with a letter outside ASCII (``não``, ``né``, ``不``, ``않``; of a cue with a space, its
+first word): not among a text's ASCII letter runs, so looked for as substrings."""
+_GLUED_LIMIT = r"(?!\s*(?:" + alternation(w for w in _LIMITS if _no_space_script(w[0])) + "))"
+_NEG = lazy(
+    r"(?<![\w'])(?:" + alternation(_NEG_SPACED) + r")(?![\w'])"
+    r"(?!\s+(?:"
+    + alternation((w for w in _LIMITS if not _no_space_script(w[0])), space=r"\s+")
+    + r")\b)"
+    r"|n't(?!\w)"
+    r"|(?P<glued>"
+    + alternation(_NEG_GLUED)
+    + ")"
+    + _GLUED_LIMIT
+    + r"|(?P<after>"
+    + alternation(_NEG_AFTER, space=r"\s*")
+    + ")"
+    + _GLUED_LIMIT
+)
+"""A negation cue, not one that states a limit (``no more than``, ``not later than``, ``不超过``:
+the ``negation_limits`` of the lexicons); group ``glued`` a cue of a script written without
+spaces, ``after`` one that follows what it negates (``negation_after``)."""
+_ASSERTING = lazy(alternation(merged("asserting_negations"), space=r"\s*"))
+"""Phrases whose negation cue negates nothing (``なければならない``, "must":
+``asserting_negations``)."""
+_SUBJECT_PARTICLES = merged("subject_particles")
+"""Particles of a subject or a topic (``は``, ``는 ``): one between an anchor and a cue after it
+gives the cue another subject."""
+NEGATION_GLUED_CHARS = 3
+"""Most characters (not blanks; a quantity counts one) between a cue of a script written
+without spaces and the anchor it negates (``不含乳糖``, ``没有提供退款``)."""
+NEGATION_AFTER_CHARS = 8
+"""Most characters (not blanks; a quantity counts one) between an anchor and a cue after it
+(``乳糖は含まれていません``, ``유당을 포함하지 않습니다``)."""
+_CLAUSE_BREAK = lazy(
+    r"[.;:!?\n,。；！？，、]|(?<!\w)(?:" + alternation(merged("clause_breaks")) + r")(?!\w)"
+)
+"""What ends a negation's clause: punctuation, or a conjunction (``clause_breaks``)."""
+_WORDISH = re.compile(r"[^\W_]+|" + Q_OPEN + "[^" + Q_CLOSE + "]*" + Q_CLOSE)
+_PLACEHOLDER = re.compile(Q_OPEN + "[^" + Q_CLOSE + "]*" + Q_CLOSE)
+_CLAUSE_LOOKBACK = 240
 
 
 def placeholder(q: Quantity) -> str:
@@ -392,40 +434,84 @@ def compile_anchors(anchors: Sequence[AnchorLike] | CompiledAnchors) -> Compiled
     return CompiledAnchors(tuple(_compile_one(to_anchor(a, i)) for i, a in enumerate(anchors)))
 
 
-def negation_cues(canon: str, words: frozenset[bytes]) -> list[re.Match[str]]:
-    """Every negation cue in a canonical text (cheap when there is none: a set test)."""
-    present = [w.decode() for w in words & _NEG_WORDS_B]
-    present += [w for w in _NEG_WORDS_OTHER if w in canon]
-    if "n't" in canon:
+def negation_cues(canon: Canonical) -> list[re.Match[str]]:
+    """Every negation cue in a canonical text, in text order (cheap when there is none: a set
+    test; the cues of other scripts than Latin are looked for only in a text outside ASCII); a
+    cue inside an :data:`_ASSERTING` phrase is none."""
+    text = canon.text
+    present = [w.decode() for w in canon.scan.words & _NEG_WORDS_B]
+    plain = canon.scan.norm.text.isascii()
+    if not plain:
+        present += [w for w in _NEG_WORDS_OTHER if w in text]
+    if "n't" in text:
         present.append("n't")
     if not present:
         return []
     found: dict[int, re.Match[str]] = {}
     for w in present:
-        i = canon.find(w)
+        i = text.find(w)
         while i >= 0:
-            m = _NEG().match(canon, i)
+            m = _NEG().match(text, i)
             if m is not None:
                 found[i] = m
-            i = canon.find(w, i + 1)
-    return [found[i] for i in sorted(found)]
+            i = text.find(w, i + 1)
+    cues = [found[i] for i in sorted(found)]
+    if not plain and any(c.lastgroup is not None for c in cues):
+        asserting = [m.span() for m in _ASSERTING().finditer(text)]
+        if asserting:
+            cues = [c for c in cues if not any(a <= c.start() < b for a, b in asserting)]
+    return cues
 
 
-def negation_cue(canon: str, start: int, cues: list[re.Match[str]]) -> re.Match[str] | None:
-    """The cue negating a match that starts at ``start``: the last cue before it, in the same
-    clause (no clause break in between), at most :data:`NEGATION_WINDOW` words away."""
-    last: re.Match[str] | None = None
-    for cue in cues:
-        if cue.end() > start:
-            break
-        last = cue
-    if last is None or start - last.end() > _CLAUSE_LOOKBACK:
-        return None
-    if _CLAUSE_BREAK().search(canon, last.end(), start) is not None:
-        return None
-    if len(_WORDISH.findall(canon, last.end(), start)) > NEGATION_WINDOW:
-        return None
-    return last
+def negation_cue(
+    canon: str, start: int, end: int, cues: list[re.Match[str]]
+) -> re.Match[str] | None:
+    """The cue negating a match from ``start`` to ``end``: the last cue before it, in the same
+    clause (no clause break in between), at most :data:`NEGATION_WINDOW` words away (a cue of
+    a script written without spaces: :data:`NEGATION_GLUED_CHARS` characters); else the first
+    cue of ``negation_after`` after it, in the same clause, at most
+    :data:`NEGATION_AFTER_CHARS` characters away."""
+    before: re.Match[str] | None = None
+    i, n = 0, len(cues)
+    while i < n and cues[i].end() <= start:
+        if cues[i].lastgroup != "after":
+            before = cues[i]
+        i += 1
+    if before is not None and _negates(canon, before.end(), start, before.lastgroup == "glued"):
+        return before
+    while i < n:
+        cue = cues[i]
+        if cue.lastgroup == "after" and cue.start() >= end:
+            return cue if _negates(canon, end, cue.start(), None) else None
+        i += 1
+    return None
+
+
+def _negates(canon: str, a: int, b: int, glued: bool | None) -> bool:
+    """Whether a cue and an anchor with ``canon[a:b]`` between them are in one clause and near
+    enough: in words (``glued`` false), else in characters (``glued`` true: a cue before, of a
+    script without spaces; ``None``: a cue after)."""
+    if b - a > _CLAUSE_LOOKBACK or _CLAUSE_BREAK().search(canon, a, b) is not None:
+        return False
+    if glued is False:
+        return len(_WORDISH.findall(canon, a, b)) <= NEGATION_WINDOW
+    if glued is None and _another_subject(canon[a:b].lstrip()):
+        return False
+    chars = len(_PLACEHOLDER.sub("#", canon[a:b])) - sum(ch.isspace() for ch in canon[a:b])
+    return chars <= (NEGATION_GLUED_CHARS if glued else NEGATION_AFTER_CHARS)
+
+
+def _another_subject(between: str) -> bool:
+    """Whether ``between`` (from an anchor to a cue after it) holds a subject particle after a
+    word of its own: after a character that is not hiragana (``手数料は``, ``수수료는 ``; not
+    ``では``, a particle after a particle, nor a particle right after the anchor)."""
+    for p in _SUBJECT_PARTICLES:
+        i = between.find(p, 1)
+        while i > 0:
+            if not "\u3040" <= between[i - 1] <= "\u309f":
+                return True
+            i = between.find(p, i + 1)
+    return False
 
 
 def nearest(value: float, candidates: list[float]) -> int | None:

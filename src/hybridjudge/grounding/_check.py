@@ -2720,7 +2720,7 @@ class GroundingChecker:
         findings: list[Finding] = []
         if self._anchors:
             canon = canonicalize(sc)
-            cues = negation_cues(canon.text, sc.words)
+            cues = negation_cues(canon)
             for ca in self._anchors:
                 finding = _check_anchor(ca, canon, sc.words, cues)
                 if finding is not None:
@@ -3684,14 +3684,15 @@ def _check_anchor(
 ) -> Finding | None:
     value = ca.anchor.value
     negated_at: tuple[int, int] | None = None
-    cue_text = ""
+    cue_text = cue_side = ""
     for m in ca.occurrences(canon.text, words):
-        cue = negation_cue(canon.text, m.start(), cues) if cues else None
+        cue = negation_cue(canon.text, m.start(), m.end(), cues) if cues else None
         if cue is None:
             return None
         if negated_at is None:
             negated_at = canon.to_original(m.start(), m.end())
             cue_text = cue.group()
+            cue_side = "before" if cue["after"] is not None else "after"
     if negated_at is not None:
         written = canon.scan.norm.original[negated_at[0] : negated_at[1]]
         return Finding(
@@ -3699,7 +3700,7 @@ def _check_anchor(
             message=f'required fact "{value}" appears only under a negation ("{cue_text}")',
             subject=value,
             span=negated_at,
-            evidence=f'written as "{written}" after "{cue_text}" in the same clause',
+            evidence=f'written as "{written}" {cue_side} "{cue_text}" in the same clause',
         )
     n = len(ca.anchor.aliases)
     alts = f" nor any of its {n} accepted paraphrase{'s' if n != 1 else ''}" if n else ""

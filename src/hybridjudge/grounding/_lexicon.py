@@ -700,7 +700,21 @@ class Lexicon(_Strict):
     pronoun stands for a source), ``active`` (German markers whose verb has a subject who did
     not find out, ``nicht feststellen``)."""
     negations: tuple[str, ...] = ()
-    """Negation cues (``not``, ``without``, ``keine``): an anchor after one is negated."""
+    """Negation cues (``not``, ``without``, ``keine``; Chinese ``不``, ``没有``, matched as
+    substrings): an anchor after one is negated."""
+    negation_after: tuple[str, ...] = ()
+    """Negation cues that follow what they negate, in languages that close a clause with its
+    verb (Japanese ``ない``, ``ません``; Korean ``않``, ``아니``, ``없``): an anchor with one
+    after it in its clause, a few characters on, is negated. Matched as substrings."""
+    subject_particles: tuple[str, ...] = ()
+    """Particles that mark a clause's subject or topic (Japanese ``は``, ``が``; Korean ``은``,
+    ``는`` with a space after: at the end of a word): one between an anchor and a cue of
+    :attr:`negation_after`, not right after the anchor, gives the cue a subject of its own
+    (``返金は30日以内で手数料はかかりません``: the fee is what is not charged)."""
+    asserting_negations: tuple[str, ...] = ()
+    """Phrases that hold a negation cue yet assert what they say (Japanese ``なければならない``
+    "must", ``しかない`` "only"; Korean ``수밖에 없`` "cannot but", ``틀림없`` "surely"): a cue
+    inside one negates nothing. Matched as substrings; a space matches any spacing or none."""
     contrast: tuple[str, ...] = ()
     """Contrast and hedge words that open what an answer goes on to state (``but``,
     ``however``, ``probably``)."""
@@ -724,7 +738,10 @@ class Lexicon(_Strict):
     does not negate what follows it (``no fee, but a deposit``)."""
     negation_limits: tuple[str, ...] = ()
     """Words after a negation cue that make it a limit, not a negation (``more than``, ``later
-    than``, ``exceeding``: ``no more than 30 days``)."""
+    than``, ``exceeding``: ``no more than 30 days``), or no negation at all (``only``: ``not
+    only``). In :data:`SUBSTRING_LANGUAGES` glued to the cue: Chinese ``超过`` (``不超过``, "no
+    more than"), ``常`` (``非常``, "very"), ``来`` (``未来``, "future"); Japanese ``とも``
+    (``少なくとも``, "at least")."""
     answers: AnswerPhrases | None = None
     """The phrases around a refusal (:class:`AnswerPhrases`)."""
 
