@@ -1,4 +1,4 @@
-"""Numbers written in other languages: CJK numerals and French, German, Spanish, Italian,
+"""Numbers written in other languages: CJK and Korean numerals and French, German, Spanish, Italian,
 Portuguese and Dutch number words, with those languages' scale words, month names and units.
 
 Everything here is data built once at import (no memo): phrase tables, their regular expressions
@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 
 from hybridjudge._text import fold
@@ -40,6 +40,11 @@ __all__ = [
     "FOREIGN_SCALES",
     "FOREIGN_UNIT_ALIASES",
     "GLUED_MARKERS",
+    "HANGUL",
+    "KOREAN_COUNTERS",
+    "KOREAN_NATIVE",
+    "KOREAN_NUMERAL",
+    "KOREAN_PERCENT",
     "KOREAN_SCALES",
     "MIXED_HINT",
     "MIXED_NUMBER",
@@ -164,6 +169,101 @@ def _compose(tokens: Iterable[tuple[Fraction | int | None, int, int]]) -> Fracti
     return total + section + (number or 0)
 
 
+# ---------------------------------------------------------------------------------------------
+# Korean numerals: Sino-Korean (삼십 = 30, 오억 = 500,000,000) and native (세 = 3, 스물다섯 =
+# 25), each before a counter or a unit (the ``numbers`` of ko.json: its ``words`` under ten are
+# the Sino-Korean digits, composed with the scale syllables as CJK numerals are; ``units``,
+# ``tens`` and the other ``words`` are the native numbers, a ten glued before a unit).
+_KO = _numbers("ko")
+_KO_DIGITS = {w: v for w, v in _KO.words.items() if v < 10}
+_KO_SCALES = lexicon("ko").scales
+_KO_SINO = "".join([*_KO_DIGITS, *_KO_SCALES])
+_KO_BIG = "".join(w for w, v in _KO_SCALES.items() if v >= 10**4)
+_KO_NATIVE_UNITS = {w: v for v, w in enumerate(_KO.units) if v}
+_KO_NATIVE_TENS = {
+    **{w: _KO.tens_from + 10 * i for i, w in enumerate(_KO.tens)},
+    **{w: v for w, v in _KO.words.items() if v >= 10},
+    **{w: v for w, v in _KO_NATIVE_UNITS.items() if v == 10},
+}
+KOREAN_NATIVE: dict[str, int] = {
+    **{w: v for w, v in _KO_NATIVE_UNITS.items() if v > 1},
+    **_KO_NATIVE_TENS,
+    **{
+        t + u: tv + uv
+        for t, tv in _KO_NATIVE_TENS.items()
+        for u, uv in _KO_NATIVE_UNITS.items()
+        if uv < 10
+    },
+}
+"""The native Korean numbers before a counter, by their value (``두``: 2, ``열다섯``: 15,
+``스물세``: 23); not ``한`` (one: ``한 번``, like ``一个``, is mostly "a" or "once")."""
+KOREAN_COUNTERS = frozenset(lexicon("ko").counters)
+"""Counters after a Korean numeral (``세 명``, ``삼천 개``): the numeral counts, with no unit."""
+_KO_AFTER = tuple(
+    sorted(
+        {*KOREAN_COUNTERS, *(a for aliases in lexicon("ko").units.values() for a in aliases)}
+        | set(lexicon("ko").percent_words),
+        key=lambda u: (-len(u), u),
+    )
+)
+KOREAN_PERCENT = frozenset(lexicon("ko").percent_words)
+"""The words after a Korean numeral that make it a percentage (``퍼센트``)."""
+KOREAN_NUMERAL = lazy(
+    r"(?<![가-힣])(?:(?P<sino>(?:["
+    + _KO_SINO
+    + r"]*["
+    + _KO_BIG
+    + r"]\s)*["
+    + _KO_SINO
+    + r"]++)\s?"
+    r"|(?P<native>" + alternation(KOREAN_NATIVE) + r")\s)"
+    r"(?P<kou>" + alternation(_KO_AFTER) + r")(?!째)"
+)
+"""A Korean numeral before a counter or a unit (``삼천 명``, ``오억 원``, ``세 곳``, ``스무 살``):
+a native one with a space before it (``세대``, "generation", is no count), a Sino-Korean one
+glued or not, a space after each of its ten thousands (``삼억 오천만 원``); not an ordinal
+(``두 번째``)."""
+_KOREAN_STARTS = "".join(sorted({*_KO_DIGITS, *_KO_SCALES, *(w[0] for w in KOREAN_NATIVE)}))
+"""The syllables a Korean numeral may start with (in :data:`CJK_NUMERAL_HINT`)."""
+HANGUL = re.compile("[\uac00-\ud7a3]")
+"""A Hangul syllable: a text without one holds no :data:`KOREAN_NUMERAL`."""
+
+
+def korean_numbers(s: str) -> Iterator[tuple[int, int, int, str]]:
+    """The Korean numerals of ``s`` before a counter or a unit (:data:`KOREAN_NUMERAL`):
+    ``(start, end, value, what follows)``. A Sino-Korean one counts only with a scale syllable
+    (``이``, "this", ``사``, "company", alone are words), and not a scale syllable under ten
+    thousand alone (``백``, ``천`` are also family names: ``백 대표``, ``천 회장``); one of value
+    one not at all."""
+    for m in KOREAN_NUMERAL().finditer(s):
+        sino = m["sino"]
+        if sino is None:
+            value: int | None = KOREAN_NATIVE[m["native"]]
+        elif not any(ch in _KO_SCALES for ch in sino) or (
+            len(sino) == 1 and _KO_SCALES[sino] < 10**4
+        ):
+            continue
+        else:
+            value = _korean_sino(sino)
+        if value is not None and value != 1:
+            yield m.start(), m.end(), value, m["kou"]
+
+
+def _korean_sino(text: str) -> int | None:
+    """The value of a run of Sino-Korean digit and scale syllables (``삼천오백`` = 3,500; ``삼억
+    오천만`` = 350,000,000)."""
+    value = _compose(
+        (_KO_DIGITS[ch], 0, 0)
+        if ch in _KO_DIGITS
+        else (None, _KO_SCALES[ch], 0)
+        if _KO_SCALES[ch] < 10**4
+        else (None, 0, _KO_SCALES[ch])
+        for ch in text
+        if not ch.isspace()
+    )
+    return None if value is None else int(value)
+
+
 _MIXED_SMALL = {**_CJK_SMALL, **{w: v for w, v in lexicon("ko").scales.items() if v < 10**4}}
 _MIXED_BIG = {**_CJK_BIG, **{w: v for w, v in lexicon("ko").scales.items() if v >= 10**4}}
 CJK_SCALES = frozenset({*_CJK_SMALL, *_CJK_BIG})
@@ -185,10 +285,13 @@ MIXED_NUMBER = lazy(
 MIXED_HINT = lazy(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
 """A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
 CJK_NUMERAL_HINT = re.compile(
-    "[" + re.escape("".join(sorted({*_CJK_CHARS, *_SMALL_CLASS, *_BIG_CLASS}))) + "]"
+    "["
+    + re.escape("".join(sorted({*_CJK_CHARS, *_SMALL_CLASS, *_BIG_CLASS, *_KOREAN_STARTS})))
+    + "]"
 )
-"""A CJK numeral or a CJK or Korean scale character: a text without one holds no match of
-:data:`CJK_NUMERAL`, :data:`CJK_PERCENT` nor :data:`MIXED_HINT` (one character-class search;
+"""A CJK numeral, a CJK or Korean scale character or the first syllable of a Korean numeral: a
+text without one holds no match of :data:`CJK_NUMERAL`, :data:`CJK_PERCENT`,
+:data:`KOREAN_NUMERAL` nor :data:`MIXED_HINT` (one character-class search;
 a text with curly quotes or dashes is no ASCII text, yet has none)."""
 _MIXED_TOKEN = lazy(rf"({_MIXED_FIGURE})|([{_SMALL_CLASS}])|([{_BIG_CLASS}])")
 

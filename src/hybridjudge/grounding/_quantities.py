@@ -38,6 +38,9 @@ from hybridjudge.grounding._languages import (
     FOREIGN_UNIT_ALIASES,
     FOREIGN_WORDS,
     GLUED_MARKERS,
+    HANGUL,
+    KOREAN_COUNTERS,
+    KOREAN_PERCENT,
     KOREAN_SCALES,
     MIXED_HINT,
     MIXED_NUMBER,
@@ -46,6 +49,7 @@ from hybridjudge.grounding._languages import (
     foreign_dates_possible,
     foreign_phrase_source,
     foreign_value,
+    korean_numbers,
     mixed_value,
     no_space,
 )
@@ -1945,6 +1949,8 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
         extra.append(
             _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), (1, 0, 1, flags))
         )
+    if HANGUL.search(s) is not None:
+        extra.extend(_korean(s))
     if "百分之" in s:
         for m in CJK_PERCENT().finditer(s):
             value = cjk_value(m["cjk"])
@@ -1974,6 +1980,22 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             first.append(_Raw("number", mixed, unit, dim, mixed, m.start(), end, (1, 0, 1, 0)))
         if first:
             _replace_into(raws, first)
+
+
+def _korean(s: str) -> list[_Raw]:
+    """The Korean numerals of ``s`` before a counter or a unit (``세 명``: 3, ``오억 원``:
+    500,000,000 won, ``삼십 퍼센트``: 30%)."""
+    out = []
+    for start, end, value, after in korean_numbers(s):
+        v = Fraction(value)
+        if after in KOREAN_COUNTERS:
+            canon, dim, factor = None, None, _ONE
+        elif after in KOREAN_PERCENT:
+            canon, dim, factor = "%", "percent", _ONE
+        else:
+            canon, dim, factor = UNITS[after]
+        out.append(_Raw("number", v, canon, dim, v * factor, start, end, (1, 0, 1, 0)))
+    return out
 
 
 def _foreign_dates(s: str, raws: list[_Raw]) -> None:
