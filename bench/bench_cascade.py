@@ -107,15 +107,18 @@ def from_study(path: str) -> None:
     for judges in (("support",), ("contradiction",), ("support", "contradiction")):
         counts: dict[tuple[str, str], list[int]] = {}
         calls = requests = 0
-        for o in judged:
-            key = (o.corpus, o.defect or ("clean" if o.clean else "base, not labelled correct"))
+        for out in judged:
+            key = (
+                out.corpus,
+                out.defect or ("clean" if out.clean else "base, not labelled correct"),
+            )
             cell = counts.setdefault(key, [0, 0])
             cell[1] += 1
-            passed = not flagged(o.id, "deterministic")
-            cell[0] += not passed or any(flagged(o.id, j) for j in judges)
+            passed = not flagged(out.id, "deterministic")
+            cell[0] += not passed or any(flagged(out.id, j) for j in judges)
             if passed:
                 for j in judges:
-                    usage = getattr(obs[o.id][j], "usage")  # noqa: B009
+                    usage = getattr(obs[out.id][j], "usage")  # noqa: B009
                     calls += usage.calls
                     requests += usage.calls + usage.cache_hits
         print(f"checks + {' + '.join(judges)}: {calls} billed calls, {requests} requests")
@@ -189,17 +192,18 @@ def main() -> None:
     for (corpus, cls, origin), row in cells.items():
         shown = [row.get(s, "-") for s in ("deterministic", "support", "contradiction", "hybrid")]
         print(f"{corpus:9} {cls + ' [' + origin + ']':26} " + " ".join(f"{c:>7}" for c in shown))
-    for r in a.false_alarms:
-        print(f"{r.corpus:9} {'clean bases flagged':26} {r.scorer}: {r.flagged_every}/{r.n}")
+    for fa in a.false_alarms:
+        print(f"{fa.corpus:9} {'clean bases flagged':26} {fa.scorer}: {fa.flagged_every}/{fa.n}")
     for c in a.cost:
         print(
             f"cost {c.scorer:14} calls {c.calls:5}  cache hits {c.cache_hits:5}  "
             f"tokens {c.prompt_tokens + c.completion_tokens:8}"
         )
-    for r in a.cascade:
+    for cr in a.cascade:
         print(
-            f"cascade {r.corpus} {r.defect_class} [{r.origin}]: n {r.n} cascade {r.cascade_count} "
-            f"parts {r.parts_count} lost {r.lost} gained {r.gained} unscored {r.unscored}"
+            f"cascade {cr.corpus} {cr.defect_class} [{cr.origin}]: n {cr.n} cascade "
+            f"{cr.cascade_count} parts {cr.parts_count} lost {cr.lost} gained {cr.gained} "
+            f"unscored {cr.unscored}"
         )
     stages: dict[str, int] = {}
     for o in result.observations:

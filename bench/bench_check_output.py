@@ -23,6 +23,7 @@ Run::
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import math
 import sys
@@ -76,8 +77,8 @@ def main() -> None:
         report = check_grounding(answer, ["The context has no figure."])
         results["check"].append(time.perf_counter() - start)
         rows = [(1, "case", report)]
-        capped, capped_chars = timed(lambda rows=rows: _table(rows))
-        full, full_chars = timed(lambda rows=rows: _table(rows, None))
+        capped, capped_chars = timed(functools.partial(_table, rows))
+        full, full_chars = timed(functools.partial(_table, rows, None))
         results["capped"].append(capped)
         results["all"].append(full)
         line = (
@@ -86,7 +87,7 @@ def main() -> None:
             f"({full_chars:,} chars)"
         )
         if not args.no_peer:
-            peer, _ = timed(lambda rows=rows: peer_table(rows))
+            peer, _ = timed(functools.partial(peer_table, rows))
             results["peer"].append(peer)
             line += f" | peer {peer:6.2f} s (peer/all {peer / full:4.1f}x)"
         print(line, flush=True)

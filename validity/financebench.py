@@ -255,9 +255,10 @@ def rule_table(results: Sequence[Result]) -> str:
             columns["incorrect"].update(r.rules)
             if not r.hybridjudge_flagged:
                 columns["incorrect, passed"].update(r.rules)
-    return _trace_rules().format_rule_table(
+    table: str = _trace_rules().format_rule_table(
         "figures per trace rule (hybridjudge), by the answer's label", columns
     )
+    return table
 
 
 # --------------------------------------------------------------------------------------------

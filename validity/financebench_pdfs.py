@@ -386,11 +386,12 @@ def rule_table(results: Sequence[Result]) -> str:
     columns: dict[str, Counter[str]] = {variant: Counter() for variant in order}
     for r in results:
         columns[r.item.variant].update(r.rules)
-    return (
+    table: str = (
         _financebench()
         ._trace_rules()
         .format_rule_table("figures per trace rule (hybridjudge), by answer", columns)
     )
+    return table
 
 
 def rates(results: Sequence[Result]) -> list[tuple[str, str, int, float, float]]:

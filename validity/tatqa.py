@@ -36,6 +36,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import html
 import json
@@ -710,12 +711,13 @@ def rule_table(results: Sequence[Result], fabricated: dict[str, Any]) -> str:
                 columns[kind].update(r.wrong_rules)
     if fabricated:
         columns["fabricated"] = Counter(fabricated.get("rules", {}))
-    return _trace_rules().format_rule_table(
+    table: str = _trace_rules().format_rule_table(
         "figures per trace rule, numbers mode: of the gold answers (every traced figure), and the "
         "wrong figures a rule traced\n(the changed figure of a digit/x10/sign perturbation; a "
         "fabricated number that passes)",
         columns,
     )
+    return table
 
 
 # --------------------------------------------------------------------------------------------
@@ -907,7 +909,7 @@ def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
         q["uid"]: str(q.get("derivation") or "") for d in load_documents() for q in d["questions"]
     }
     forms: list[tuple[str, _Form]] = [
-        (name, lambda a, q, d, t=template: _phrased(t, a, q, d))
+        (name, functools.partial(_phrased, template))
         for name, template in (*PHRASINGS, *OPERAND_PHRASINGS)
     ]
     for name, pattern, repl in SCALE_FORMS:

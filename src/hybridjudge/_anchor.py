@@ -34,6 +34,17 @@ class Anchor(BaseModel):
             )
         return value
 
+    @field_validator("aliases")
+    @classmethod
+    def _no_blank_alias(cls, aliases: tuple[str, ...]) -> tuple[str, ...]:
+        for i, alias in enumerate(aliases):
+            if not any(_visible(ch) for ch in alias):
+                raise ValueError(
+                    f"aliases[{i}] is blank (nothing but spaces or invisible characters): a "
+                    "blank paraphrase matches nothing; drop it or give its wording"
+                )
+        return aliases
+
 
 def _visible(ch: str) -> bool:
     """Whether ``ch`` shows: not a space, a control or a format character (``\u200b``,

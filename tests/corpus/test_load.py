@@ -144,3 +144,15 @@ def test_an_anchor_of_nothing_visible_is_refused(value: str) -> None:
     assert Anchor(value="5 days\u200b").value == "5 days\u200b"  # something visible stays
     with pytest.raises(GroundingInputError, match=r"anchors\[0\] is invalid at 'value'"):
         check_grounding("It is 5 days.", "5 days", anchors=[{"value": value}])
+
+
+@pytest.mark.parametrize("alias", ["", " ", "\u200b"])
+def test_a_blank_alias_is_refused_by_its_index(alias: str) -> None:
+    """A blank paraphrase matched nothing and was dropped without a word; it is refused, named
+    by its index, in the corpus and in the grounding checks alike."""
+    with pytest.raises(ValidationError, match=r"aliases\[1\] is blank"):
+        Anchor(value="5 days", aliases=("five days", alias))
+    with pytest.raises(GroundingInputError, match=r"anchors\[0\] is invalid at 'aliases'"):
+        check_grounding(
+            "It is 5 days.", "5 days", anchors=[{"value": "5 days", "aliases": ["x", alias]}]
+        )
