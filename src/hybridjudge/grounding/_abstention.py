@@ -87,9 +87,18 @@ def _phrase(marker: str) -> str:
     return " ".join(normalize_plain(marker).split())
 
 
+_GAP = " ... "
+"""A gap in a marker (``der kontext nennt ... nicht.``; ``…`` normalises to it): one to
+:data:`_GAP_WORDS` words of the same clause."""
+_GAP_WORDS = 8
+_GAP_PATTERN = rf"(?:\s+[^\s.,;:!?]+){{1,{_GAP_WORDS}}}?\s+"
+
+
 def _marker_pattern(marker: str) -> str:
     text = _phrase(marker)
-    body = r"\s+".join(re.escape(w) for w in text.split(" "))
+    body = _GAP_PATTERN.join(
+        r"\s+".join(re.escape(w) for w in part.split(" ")) for part in text.split(_GAP)
+    )
     tail = r"(?!\w)" if _latin_word_char(text[-1]) else ""
     if _latin_word_char(text[0]) and body[0] == text[0]:
         # Word boundary before the first character, written after it so the pattern starts with
@@ -134,7 +143,9 @@ class MarkerSet:
         # Each marker's trigger: the longest letter run of its normalised form, the first of
         # the longest in byte order (a run listed twice changes neither); no set of runs is
         # built here (most groups never meet a text that holds their trigger: see _needs_of).
-        runs_of = letter_run_lists(normalize_plain(m) for m in phrases)
+        # (of a marker with a gap, its part before the first gap: _Group reaches back from
+        # the trigger over what the phrase writes before it, and a gap writes no length)
+        runs_of = letter_run_lists(normalize_plain(m).partition(_GAP)[0] for m in phrases)
         for m, runs in zip(phrases, runs_of, strict=True):
             trigger = max(sorted(runs), key=len) if runs else None  # longest, then first
             grouped.setdefault(trigger, []).append(m)
@@ -868,7 +879,9 @@ def compile_markers(markers: Sequence[str] | None) -> MarkerSet | None:
     """Validate and compile a marker set (``None``: the built-in markers; empty: never abstains).
 
     A marker matches as a phrase anywhere in the answer; one ending in a full stop also at the
-    end of a sentence or of the answer; one written ``^phrase$`` only as the whole answer.
+    end of a sentence or of the answer; one written ``^phrase$`` only as the whole answer. A
+    ``...`` (or ``…``) in a marker is a gap of one to eight words of one clause
+    (``der kontext nennt ... nicht.``).
 
     Raises:
         GroundingTypeError: ``markers`` is a bare string or holds a non-string.
