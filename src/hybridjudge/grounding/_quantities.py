@@ -997,19 +997,25 @@ def _numeral_parts(
 ) -> tuple[Fraction, int, int, int, int, int] | None:
     """What :func:`_number` reads from a mixed number (``mi mn/md2``) or a fraction or fiscal
     year (``fn/fd``), in the form of its decimal numerals: the value, 0 and 1 (no decimal digits
-    nor power of ten), no decimals, one significant digit, and the flags; ``None`` for a zero
-    denominator."""
+    nor power of ten), the decimals and significant digits it is as precise as, and the flags;
+    ``None`` for a zero denominator. A fraction is as precise as two decimals (a whole
+    percentage of its unit: ``2/3`` is 0.67, not anything from 0.17 to 1.17, as a numeral
+    without decimals would be); a fiscal year as a year."""
     if mi is not None:
         if int(md2 or 0) == 0:
             return None
-        return int(mi) + Fraction(int(mn or 0), int(md2 or 1)), 0, 1, 0, 1, 0
+        return int(mi) + Fraction(int(mn or 0), int(md2 or 1)), 0, 1, _FRACTION_DECIMALS, 2, 0
     first, second = int(fn or 0), int(fd or 0)
     if second == 0:
         return None
     if len(fn or "") == 4 and 1900 <= first < 2100 and second in (first + 1, (first + 1) % 100):
         # a fiscal year ("2018/19", "2018/2019") is the year it ends in, not a fraction
         return Fraction(first + 1), 0, 1, 0, 1, F_YEAR
-    return Fraction(first, second), 0, 1, 0, 1, 0
+    return Fraction(first, second), 0, 1, _FRACTION_DECIMALS, 2, 0
+
+
+_FRACTION_DECIMALS = 2
+"""The decimals a fraction written in digits (``2/3``, ``1 1/2``) is as precise as."""
 
 
 def _with_unit(
