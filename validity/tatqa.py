@@ -85,11 +85,12 @@ def load_documents(path: Path = DATA) -> list[dict[str, Any]]:
     return docs
 
 
-LAYOUTS = ("pipe", "markdown", "html", "pdf")
+LAYOUTS = ("pipe", "markdown", "bordered", "html", "pdf")
 """How a table is handed to the checks (``--layout``): pipe rows (``Total sales | $1,496.5 |
-$1,202.9``), a Markdown table, an HTML table, or text as a PDF extractor returns it (a cell per
-line, a currency sign on a line of its own before its figure, ``$ million`` as written, an empty
-cell as a line holding a space)."""
+$1,202.9``), a Markdown table, its rows alone (``bordered``: ``| Total sales | $1,496.5 |``,
+without the ``|---|`` rule under the header, as a chunk cut below it hands them over), an HTML
+table, or text as a PDF extractor returns it (a cell per line, a currency sign on a line of its
+own before its figure, ``$ million`` as written, an empty cell as a line holding a space)."""
 
 
 def _cells(row: Sequence[str]) -> list[str]:
@@ -102,10 +103,10 @@ def render_table(table: Sequence[Sequence[str]], layout: str = "pipe") -> str:
     rows = [cells for cells in (_cells(row) for row in table) if any(cells)]
     if layout == "pipe":
         return "\n".join(" | ".join(cells) for cells in rows)
-    if layout == "markdown":
+    if layout in ("markdown", "bordered"):
         width = max((len(r) for r in rows), default=0)
         lines = ["| " + " | ".join(r + [""] * (width - len(r))) + " |" for r in rows]
-        if lines:
+        if lines and layout == "markdown":
             lines.insert(1, "|" + "---|" * width)
         return "\n".join(lines)
     if layout == "html":
@@ -1138,8 +1139,8 @@ def main(argv: list[str] | None = None) -> int:
         "--layout",
         choices=LAYOUTS,
         default="pipe",
-        help="how each table is handed over (default pipe rows; markdown, html, or pdf: a cell "
-        "per line, a currency sign on its own line)",
+        help="how each table is handed over (default pipe rows; markdown, bordered: its rows "
+        "without the rule, html, or pdf: a cell per line, a currency sign on its own line)",
     )
     parser.add_argument(
         "--no-phrasings",

@@ -1294,9 +1294,24 @@ _MARKDOWN_RULE = lazy(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.MULTILINE)
 with a ``|``, so a row's label is the cell after it."""
 
 
+_BORDERED_ROWS = lazy(r"^[ \t]*\|[^\n]*\|[ \t]*\n[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)
+"""Two rows in a row that open and close with ``|``: a Markdown table's rows without the rule
+under its header (a chunk cut below it, a converter that writes none)."""
+_UNBORDERED_ROW = lazy(r"^(?=[^\n]*\|)(?![ \t]*\|[^\n]*\|[ \t]*$)", re.MULTILINE)
+"""A line with a ``|`` that does not open and close with one: a table of pipe rows (``Revenue |
+100 | 90``), whose rows with an empty first and last cell (`` | 2019 | ``) look bordered."""
+
+
 def _is_markdown(s: str) -> bool:
-    """Whether passage ``s`` holds a Markdown table (a :data:`_MARKDOWN_RULE`)."""
-    return "--" in s and _MARKDOWN_RULE().search(s) is not None
+    """Whether passage ``s`` holds a Markdown table: a :data:`_MARKDOWN_RULE`, or rows
+    bordered by ``|`` without it (:data:`_BORDERED_ROWS`; every line with a ``|`` so bordered,
+    :data:`_UNBORDERED_ROW`): either way its rows open with ``|``, the label in the cell after
+    it."""
+    if "|" not in s:
+        return False
+    if "--" in s and _MARKDOWN_RULE().search(s) is not None:
+        return True
+    return _BORDERED_ROWS().search(s) is not None and _UNBORDERED_ROW().search(s) is None
 
 
 def _row_label(
