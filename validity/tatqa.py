@@ -36,9 +36,11 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import csv
 import functools
 import gzip
 import html
+import io
 import json
 import random
 import re
@@ -85,11 +87,12 @@ def load_documents(path: Path = DATA) -> list[dict[str, Any]]:
     return docs
 
 
-LAYOUTS = ("pipe", "markdown", "bordered", "html", "pdf")
+LAYOUTS = ("pipe", "markdown", "bordered", "csv", "tsv", "html", "pdf")
 """How a table is handed to the checks (``--layout``): pipe rows (``Total sales | $1,496.5 |
 $1,202.9``), a Markdown table, its rows alone (``bordered``: ``| Total sales | $1,496.5 |``,
-without the ``|---|`` rule under the header, as a chunk cut below it hands them over), an HTML
-table, or text as a PDF extractor returns it (a cell per line, a currency sign on a line of its
+without the ``|---|`` rule under the header, as a chunk cut below it hands them over), CSV
+rows (``Total sales,"$1,496.5","$1,202.9"``: a cell with a comma quoted, as Python's ``csv``
+writes it), TSV rows (cells separated by tabs), an HTML table, or text as a PDF extractor returns it (a cell per line, a currency sign on a line of its
 own before its figure, ``$ million`` as written, an empty cell as a line holding a space)."""
 
 
@@ -109,6 +112,11 @@ def render_table(table: Sequence[Sequence[str]], layout: str = "pipe") -> str:
         if lines and layout == "markdown":
             lines.insert(1, "|" + "---|" * width)
         return "\n".join(lines)
+    if layout in ("csv", "tsv"):
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter="," if layout == "csv" else "\t", lineterminator="\n")
+        writer.writerows(rows)
+        return out.getvalue().rstrip("\n")
     if layout == "html":
         body = "".join(
             "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows
@@ -1140,7 +1148,8 @@ def main(argv: list[str] | None = None) -> int:
         choices=LAYOUTS,
         default="pipe",
         help="how each table is handed over (default pipe rows; markdown, bordered: its rows "
-        "without the rule, html, or pdf: a cell per line, a currency sign on its own line)",
+        "without the rule, csv, tsv, html, or pdf: a cell per line, a currency sign on its own "
+        "line)",
     )
     parser.add_argument(
         "--no-phrasings",

@@ -23,6 +23,7 @@ import operator
 import re
 import unicodedata
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -174,7 +175,9 @@ def _csv_cells(text: str) -> str:
     no other cell separator, with two commas or more that neither group the thousands of a
     figure (``1,234`` stays) nor stand inside a figure written as a word of running text
     (:data:`_SPACED_DECIMAL`: ``Der Umsatz stieg um 3,5 % auf 12,4 Mio. Euro`` is no row)."""
-    out: list[str] | None = None
+    if '"' in text and _QUOTED_CELL().search(text) is not None:
+        return _quoted_csv_cells(text)
+    rows: list[_CsvLine] = []
     pos = 0
     indian: bool | None = None  # decided once per text, on the first row's need
     for line in text.split("\n"):
@@ -187,18 +190,93 @@ def _csv_cells(text: str) -> str:
                     grouping = _indian_commas(line)
             if " " in line:
                 grouping = grouping | {m.start("c") for m in _SPACED_DECIMAL().finditer(line)}
-            separators = [
-                k
-                for k in map(_start, _COMMA.finditer(line))  # the commas, not every character
-                if k not in grouping and not _groups(line, k)
-            ]
-            if len(separators) >= 2:
-                if out is None:
-                    out = list(text)
+            commas = list(map(_start, _COMMA.finditer(line)))  # the commas, not every character
+            separators = [k for k in commas if k not in grouping and not _groups(line, k)]
+            row_like = _row_like(line, commas[0])
+            certain = (
+                row_like and len(separators) == len(commas) and _DIGIT.search(line) is not None
+            )
+            rows.append((pos, commas, separators, row_like, certain))
+        pos += len(line) + 1
+    if not rows:
+        return text
+    width = _row_width(rows)
+    out: list[str] | None = None
+    for pos, commas, separators, row_like, _certain in rows:
+        if width and row_like and len(commas) == width and len(separators) < width:
+            separators = commas  # as wide as the table's rows: each comma separates
+        if len(separators) >= 2:
+            if out is None:
+                out = list(text)
+            for k in separators:
+                out[pos + k] = "|"
+    return text if out is None else "".join(out)
+
+
+_CsvLine = tuple[int, list[int], list[int], bool, bool]
+"""A line that may be a CSV row (:func:`_csv_cells`): its offset, its commas, those that
+separate cells for sure, whether it opens as a row (:func:`_row_like`), and whether it is one
+for sure (every comma a separator, a digit in it)."""
+_DIGIT = re.compile(r"\d")
+
+
+def _row_like(line: str, first_comma: int) -> bool:
+    """Whether ``line`` opens as a row of a table: its first cell is empty or a label (a letter
+    or a blank in it: ``Sensors``, ``2020 - 2024``), not the head of a figure (``(1,000,346)``,
+    a page's figure on a line of its own)."""
+    head = line[:first_comma]
+    return not head or " " in head or any(ch.isalpha() for ch in head)
+
+
+def _row_width(rows: list[_CsvLine]) -> int:
+    """The commas of the text's CSV rows that no figure's grouping makes ambiguous (every comma
+    a separator, two or more, a digit in the row), the most frequent count, when two rows or
+    more have it; else 0. A row with that many commas that opens as a row (:func:`_row_like`),
+    some of whose commas would group a figure's thousands (``Defined contribution
+    schemes,166,178,192`` among rows of four cells), is a row of as many cells: a CSV writer
+    quotes a cell that holds a comma. Lines of words glued by commas (a PDF's run-together
+    labels, ``cash,cashequivalents,beginningoftheyear``) hold no digit and set no width."""
+    widths = Counter(len(commas) for _pos, commas, _sep, _row, certain in rows if certain)
+    if not widths:
+        return 0
+    width, count = widths.most_common(1)[0]
+    return width if count >= 2 else 0
+
+
+_QUOTED_CELL = lazy(r'(?:^|,)"[^"\n]*"(?=,|$)', re.MULTILINE)
+"""A quoted CSV cell (``Automotive,"$ 5,686","$ 6,092"``): a text with one is CSV written by a
+CSV writer, which quotes every cell holding a comma, so a comma outside quotes separates cells
+(``Appliances,680,774,676`` is four cells, not the figure 680,774,676)."""
+
+
+def _quoted_csv_cells(text: str) -> str:
+    """:func:`_csv_cells` of a text holding quoted cells (:data:`_QUOTED_CELL`): in each line
+    with a comma outside quotes and no comma and space outside them (running text), every
+    comma outside quotes is written ``|`` and the quotes around a cell a space (one character
+    for one); a comma inside quotes stays (``"1,221"``, ``"Aerospace, defense, and gas"``)."""
+    out = list(text)
+    pos = 0
+    for line in text.split("\n"):
+        if "," in line and "|" not in line and "\t" not in line:
+            separators: list[int] = []
+            quotes: list[int] = []
+            quoted = False
+            for k, ch in enumerate(line):
+                if ch == '"':
+                    quotes.append(k)
+                    quoted = not quoted
+                elif ch == "," and not quoted:
+                    if line[k + 1 : k + 2] == " ":
+                        break  # running text
+                    separators.append(k)
+            else:
                 for k in separators:
                     out[pos + k] = "|"
+                if separators:
+                    for k in quotes:
+                        out[pos + k] = " "
         pos += len(line) + 1
-    return text if out is None else "".join(out)
+    return "".join(out)
 
 
 def _groups(line: str, k: int) -> bool:

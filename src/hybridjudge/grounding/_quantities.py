@@ -398,29 +398,32 @@ _BASIS_POINTS_ALT = _alt(merged("basis_points"), space=r"[ \t]+")
 
 def _unit_part(prefix: str) -> str:
     """The optional unit after a number, with group names prefixed (names must be unique); on
-    the number's line (``$10.26\nSecond Quarter`` is no 10.26 seconds)."""
+    the number's line (``$10.26\nSecond Quarter`` is no 10.26 seconds) and in its cell: a
+    space between them, not a tab (a tab separates the cells of a row: ``2019\t% Change`` is
+    no 2019%). ``[ ]``: the master expression is verbose."""
     return (
-        rf"(?:(?P<{prefix}pct>[ \t]?%|[ \t]?(?:{_PERCENT_ALT})(?![a-z])|[ \t]?(?:{_PERCENT_CHARS})"
-        rf"|[ \t]?(?P<{prefix}bp>{_BASIS_POINTS_ALT})(?![a-z]))"
-        rf"|(?:[ \t]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
-        rf"(?:(?:/|[ \t]+per[ \t]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
-        rf"|[ \t]?(?P<{prefix}opq>(?!and/|or/|[yqmhw]/[yqmhw](?![a-zμ]))[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
+        rf"(?:(?P<{prefix}pct>[ ]?%|[ ]?(?:{_PERCENT_ALT})(?![a-z])|[ ]?(?:{_PERCENT_CHARS})"
+        rf"|[ ]?(?P<{prefix}bp>{_BASIS_POINTS_ALT})(?![a-z]))"
+        rf"|(?:[ ]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
+        rf"(?:(?:/|[ ]+per[ ]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
+        rf"|[ ]?(?P<{prefix}opq>(?!and/|or/|[yqmhw]/[yqmhw](?![a-zμ]))[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
     )
 
 
 def _mult() -> str:
     """The scale after a figure, by how each form stands (:func:`figure_forms`): the words are
-    the lexicons', the ways they stand are here."""
+    the lexicons', the ways they stand are here; in the figure's cell (a space, not a tab, as
+    :func:`_unit_part`)."""
     forms = figure_forms()
     spaced = forms["spaced"]
     return (
-        rf"""(?:[ \t](?:{alternation(w for w in spaced if " " in w)}"""
+        rf"""(?:[ ](?:{alternation(w for w in spaced if " " in w)}"""
         rf"""|{_alt(w for w in spaced if " " not in w)})(?![a-z])"""
-        rf"""|[ \t]?(?:{_alt(forms["word"])})(?![a-z])"""
-        rf"""|[ \t](?:{_alt(forms["dotted"])})(?:\.|(?![a-z]))"""
-        rf"""|[ \t]?(?:{_alt(forms["before_euro"])})(?=[ \t]?€)"""
+        rf"""|[ ]?(?:{_alt(forms["word"])})(?![a-z])"""
+        rf"""|[ ](?:{_alt(forms["dotted"])})(?:\.|(?![a-z]))"""
+        rf"""|[ ]?(?:{_alt(forms["before_euro"])})(?=[ ]?€)"""
         rf"""|(?:{_alt(forms["glued"])})(?![a-zμ°])"""
-        rf"""|[ \t]?(?:{alternation(forms["char"])}))"""
+        rf"""|[ ]?(?:{alternation(forms["char"])}))"""
     )
 
 

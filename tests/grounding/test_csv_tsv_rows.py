@@ -1,0 +1,71 @@
+"""Tables handed over as CSV or TSV rows (``validity/tatqa.py --layout csv`` / ``tsv``
+measures them on TAT-QA: bare arithmetic 80.6% / 91.1% before, 91.2% / 91.5% after; pipe
+rows 92.1%). Values hand computed."""
+
+from __future__ import annotations
+
+from hybridjudge.grounding import check_grounding
+
+QUOTED = (
+    ",2019,2018,2017\n"
+    'Automotive,"$ 5,686","$ 6,092","$ 5,228"\n'
+    '"Aerospace, defense, oil, and gas","1,306","1,157","1,075"\n'
+    "Appliances,680,774,676"
+)
+
+
+def test_quoted_csv_a_comma_outside_quotes_separates() -> None:
+    """A CSV writer quotes every cell holding a comma, so ``680,774,676`` is three cells (it
+    was the figure 680,774,676), and ``"1,306"`` one."""
+    assert check_grounding("Appliances: 680 in 2019 and 774 in 2018.", [QUOTED]).grounded
+    assert check_grounding("Aerospace: 1,306 in 2019.", [QUOTED]).grounded
+    report = check_grounding(
+        "Appliances fell by 94.",
+        [QUOTED],
+        question="What was the change in appliances between 2018 and 2019?",
+    )
+    assert report.grounded  # 680 - 774
+    assert not check_grounding("Appliances: 680,774,676.", [QUOTED]).grounded
+
+
+UNQUOTED = (
+    "Income statement expense,,,\n"
+    ",2019 €m,2018 €m,2017 €m\n"
+    "Defined contribution schemes,166,178,192\n"
+    "Defined benefit schemes,57,44,20\n"
+    "Total amount charged,223,222,212"
+)
+
+
+def test_unquoted_csv_rows_as_wide_as_the_table() -> None:
+    """``166,178,192`` could group one figure's thousands, but the table's other rows hold
+    three commas that separate for sure: so does this row's three."""
+    assert check_grounding("Defined contribution schemes cost €166m in 2019.", [UNQUOTED]).grounded
+    assert not check_grounding("It was 166,178,192.", [UNQUOTED]).grounded
+
+
+def test_figures_on_lines_of_their_own_stay_whole() -> None:
+    """A PDF page's figures, one per line (``(1,000,346)``), beside labels glued by commas: no
+    row width is set by lines without a digit, and a lone figure opens no row."""
+    page = (
+        "cash,cashequivalentsandrestrictedcash,beginningoftheyear\n"
+        "(1,322,362)\n(1,000,346)\n"
+        "cash,cashequivalentsandrestrictedcash,endoftheyear\n"
+        "1,098,706\n3,201,863"
+    )
+    assert check_grounding("Purchases were 1,000,346.", [page]).grounded
+    assert not check_grounding("It was 1,000.", [page]).grounded
+
+
+def test_a_tab_ends_a_figures_cell() -> None:
+    """``2019\\t% Change 2018 to 2019``: the ``%`` of the next cell is not the year's (it was
+    read as 2019%, and the column lost its year)."""
+    table = (
+        "($ in thousands)\t2019\t% Change 2018 to 2019\t2018\n"
+        "Services\t$59,545\t(8)%\t$64,476\n"
+        "Total revenue\t$63,333\t(9)%\t$69,549"
+    )
+    question = "What was the change in services between 2018 and 2019?"
+    report = check_grounding("It was -4,931.", [table], question=question)  # 59,545 - 64,476
+    assert report.grounded
+    assert [t.rule for t in report.quantities] == ["difference"]
