@@ -1,6 +1,7 @@
-"""Named ratios in the other lexicons (``named_ratios`` of de, fr, es, it, pt, nl): a question
-in the language names the ratio, the table's rows in the language divide (hand computed:
-2,725 / 14,694 = 18.545%, 1,508 / 14,694 = 10.263%, 1,010 / 14,694 = 6.874%)."""
+"""Named ratios in the other lexicons (``named_ratios`` of de, fr, es, it, pt, nl, zh, ja,
+ko; ``total_words``): a question in the language names the ratio, the table's rows in the
+language divide (hand computed: 2,725 / 14,694 = 18.545%, 1,508 / 14,694 = 10.263%, 1,010 /
+14,694 = 6.874%)."""
 
 from __future__ import annotations
 
@@ -56,29 +57,75 @@ LANGUAGES = {
         ("Wat was de nettomarge in 2023?", "De nettomarge was {} %."),
     ),
 }
+# Chinese, Japanese, Korean: a name glued to the words around it (毛利率是多少, 영업이익률은), a
+# label one word of its script
+SCRIPTS = {
+    "zh": (
+        ("营业收入", "毛利", "营业利润", "净利润"),
+        ("2023年的毛利率是多少？", "2023年的毛利率为{}%。"),
+        ("2023年的营业利润率是多少？", "2023年的营业利润率为{}%。"),
+        ("2023年的净利率是多少？", "2023年的净利率为{}%。"),
+    ),
+    "ja": (
+        ("売上高", "売上総利益", "営業利益", "当期純利益"),
+        ("2023年の売上総利益率は？", "2023年の売上総利益率は{}%でした。"),
+        ("2023年の営業利益率は？", "2023年の営業利益率は{}%でした。"),
+        ("2023年の純利益率は？", "2023年の純利益率は{}%でした。"),
+    ),
+    "ko": (
+        ("매출액", "매출총이익", "영업이익", "당기순이익"),
+        ("2023년 매출총이익률은 얼마입니까?", "2023년 매출총이익률은 {}%입니다."),
+        ("2023년 영업이익률은 얼마입니까?", "2023년 영업이익률은 {}%입니다."),
+        ("2023년 순이익률은 얼마입니까?", "2023년 순이익률은 {}%입니다."),
+    ),
+}
 FIGURES = (("14.694", "14.544"), ("2.725", "2.820"), ("1.508", "1.239"), ("1.010", "905"))
 RIGHT = ("18,5", "10,3", "6,9")
+ENGLISH_FIGURES = tuple((a.replace(".", ","), b.replace(".", ",")) for a, b in FIGURES)
+RIGHT_POINT = tuple(r.replace(",", ".") for r in RIGHT)
 
 
-def _table(rows: tuple[str, ...]) -> list[str]:
-    lines = ["(in Mio. EUR)", "| | 2023 | 2022 |", "|---|---|---|"]
-    lines += [f"| {label} | {a} | {b} |" for label, (a, b) in zip(rows, FIGURES, strict=True)]
-    return ["\n".join(lines)]
+def _case(
+    language: str,
+) -> tuple[tuple[str, ...], list[tuple[str, str]], tuple[str, ...], list[str]]:
+    """The rows, the questions and answers, the right figures and the table of ``language``
+    (continental figures under ``(in Mio. EUR)`` in the lexicons with spaces; English figures
+    in Chinese, Japanese and Korean)."""
+    spaced = language in LANGUAGES
+    rows, *asked = LANGUAGES[language] if spaced else SCRIPTS[language]
+    figures = FIGURES if spaced else ENGLISH_FIGURES
+    lines = ["(in Mio. EUR)"] if spaced else []
+    lines += ["| | 2023 | 2022 |", "|---|---|---|"]
+    lines += [f"| {label} | {a} | {b} |" for label, (a, b) in zip(rows, figures, strict=True)]
+    return rows, asked, RIGHT if spaced else RIGHT_POINT, ["\n".join(lines)]
 
 
-@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@pytest.mark.parametrize("language", sorted([*LANGUAGES, *SCRIPTS]))
 @pytest.mark.parametrize("ratio", [0, 1, 2])
 def test_the_ratio_a_question_names_is_traced(language: str, ratio: int) -> None:
-    rows, *asked = LANGUAGES[language]
+    _rows, asked, right, table = _case(language)
     question, answer = asked[ratio]
-    report = check_grounding(answer.format(RIGHT[ratio]), _table(rows), question=question)
+    report = check_grounding(answer.format(right[ratio]), table, question=question)
     assert report.grounded, report.findings
     assert [t.rule for t in report.quantities if t.quantity.unit == "%"] == ["ratio"]
 
 
-@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@pytest.mark.parametrize("language", sorted([*LANGUAGES, *SCRIPTS]))
 def test_another_ratios_figure_is_not(language: str) -> None:
-    """The operating margin's 10,3 % given for the gross margin the question names."""
-    rows, (question, answer), *_ = LANGUAGES[language]
-    report = check_grounding(answer.format(RIGHT[1]), _table(rows), question=question)
+    """The operating margin's figure given for the gross margin the question names."""
+    _rows, asked, right, table = _case(language)
+    question, answer = asked[0]
+    report = check_grounding(answer.format(right[1]), table, question=question)
     assert [f.kind for f in report.findings] == ["ungrounded_number"]
+
+
+def test_a_total_row_in_another_language() -> None:
+    """``Summe Umsatzerlöse`` is the row of ``umsatzerlöse`` (the lexicons' ``total_words``)."""
+    table = [
+        "| | 2023 |\n|---|---|\n| Summe Umsatzerlöse | 14.694 |\n"
+        "| Umsatzkosten | -11.969 |\n| Sonstige Erträge | 50 |\n| Bruttoergebnis | 2.725 |"
+    ]
+    report = check_grounding(
+        "Die Bruttomarge betrug 18,5 %.", table, question="Wie hoch war die Bruttomarge 2023?"
+    )
+    assert report.grounded, report.findings

@@ -57,6 +57,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 from hybridjudge._text import float_slack
+from hybridjudge.grounding._languages import no_space
 from hybridjudge.grounding._lexicon import alternation, derivation_words, merged, named_ratios
 from hybridjudge.grounding._normalize import letter_runs
 from hybridjudge.grounding._patterns import lazy
@@ -286,16 +287,34 @@ _DIFFERENCE_RE = re.compile(r"\bdiffer")
 _WORD_RE = re.compile(r"[a-z]+")
 _STOP = frozenset(_WORDS.stop_words)
 """Words of a question that name no table row."""
+_LABEL_WORD = re.compile(r"[^\W\d_]+")
+"""A word of a row label, in any script (``résultat``, ``umsatzerlöse``, ``营业收入``: a run of
+a script without spaces is one word)."""
+
+
+def _names_pattern(names: tuple[str, ...]) -> str:
+    """What names a ratio in a lower-cased question: a name as whole words, or as a substring
+    where it is written in a script without spaces (``毛利率``, ``영업이익률은``)."""
+    spaced = [n for n in names if not no_space(n[0])]
+    glued = [n for n in names if no_space(n[0])]
+    parts = [rf"(?<![^\W_])(?:{alternation(spaced)})(?![^\W_])"] if spaced else []
+    if glued:
+        parts.append(alternation(glued))
+    return "|".join(parts)
+
+
 _NAMED_RATIOS = tuple(
     (
-        lazy(rf"(?<![^\W_])(?:{alternation(r.names)})(?![^\W_])"),
-        frozenset(tuple(_WORD_RE.findall(label)) for label in r.numerator),
-        frozenset(tuple(_WORD_RE.findall(label)) for label in r.denominator),
+        lazy(_names_pattern(r.names)),
+        frozenset(tuple(_LABEL_WORD.findall(label)) for label in r.numerator),
+        frozenset(tuple(_LABEL_WORD.findall(label)) for label in r.denominator),
     )
     for r in named_ratios()
 )
-"""The lexicons' named ratios: what names each in a lower-cased question (whole words), and the
-words of the row labels of its numerator and of its denominator."""
+"""The lexicons' named ratios: what names each in a lower-cased question, and the words of the
+row labels of its numerator and of its denominator."""
+_TOTAL = frozenset(merged("total_words"))
+"""The words a row label may open with before what it totals (``total``, ``totale``)."""
 
 
 _ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
@@ -618,7 +637,9 @@ class Figures:
             if m is None:
                 continue
             if labels is None:  # once, for the first ratio the question names
-                labels = {k: tuple(_WORD_RE.findall(v.lower())) for k, v in self.labels.items()}
+                labels = {
+                    k: tuple(_LABEL_WORD.findall(v.lower())) for k, v in self.labels.items()
+                }
             bottoms = self._labelled(labels, denominator)
             for k in self._labelled(labels, numerator):
                 fa = self.figures[k]
@@ -632,11 +653,12 @@ class Figures:
         self, labels: dict[tuple[int, int], tuple[str, ...]], wanted: frozenset[tuple[str, ...]]
     ) -> list[int]:
         """The figures (not percentages) of the table rows whose label's words (``labels``)
-        are one of ``wanted``, a leading ``total`` aside."""
+        are one of ``wanted``, a leading word of a total aside (``total``, ``totale``: the
+        lexicons' ``total_words``)."""
         rows = {
             key
             for key, words in labels.items()
-            if words in wanted or (words[:1] == ("total",) and words[1:] in wanted)
+            if words in wanted or (words[:1] and words[0] in _TOTAL and words[1:] in wanted)
         }
         return [k for k in self._in_rows(rows) if not self.figures[k].percent]
 

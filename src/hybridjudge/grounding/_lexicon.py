@@ -669,6 +669,9 @@ class Lexicon(_Strict):
     scale_statement: ScaleStatementWords | None = None
     """The words of a table's or a page's scale statement besides its scale (``(in millions of
     dollars)``, ``$ in thousands``)."""
+    total_words: tuple[str, ...] = ()
+    """Words a table row's label opens with before what it totals (``total``, ``totale``,
+    ``summe``): ``Total net sales`` is a row of ``net sales`` for :attr:`named_ratios`."""
     named_ratios: tuple[NamedRatio, ...] = ()
     """Ratios a question names by their usual name (``gross margin``) and the rows they divide
     (:class:`NamedRatio`)."""
