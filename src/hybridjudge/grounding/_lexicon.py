@@ -716,7 +716,8 @@ class Lexicon(_Strict):
     (``返金は30日以内で手数料はかかりません``: the fee is what is not charged)."""
     asserting_negations: tuple[str, ...] = ()
     """Phrases that hold a negation cue yet assert what they say (Japanese ``なければならない``
-    "must", ``しかない`` "only"; Korean ``수밖에 없`` "cannot but", ``틀림없`` "surely"): a cue
+    "must", ``しかない`` "only"; Korean ``수밖에 없`` "cannot but", ``틀림없`` "surely"), or
+    words that hold one and are no negation (``少ない`` "few", ``危ない`` "dangerous"): a cue
     inside one negates nothing. Matched as substrings; a space matches any spacing or none."""
     contrast: tuple[str, ...] = ()
     """Contrast and hedge words that open what an answer goes on to state (``but``,
