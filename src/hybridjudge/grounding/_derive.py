@@ -637,9 +637,7 @@ class Figures:
             if m is None:
                 continue
             if labels is None:  # once, for the first ratio the question names
-                labels = {
-                    k: tuple(_LABEL_WORD.findall(v.lower())) for k, v in self.labels.items()
-                }
+                labels = {k: tuple(_LABEL_WORD.findall(v.lower())) for k, v in self.labels.items()}
             bottoms = self._labelled(labels, denominator)
             for k in self._labelled(labels, numerator):
                 fa = self.figures[k]
