@@ -386,10 +386,7 @@ class MarkerSet:
             weak = v.lastgroup in ("weak", "weak_cjk")
             if weak and _CONCLUSION_BEFORE().search(text, max(0, start - 60), start) is None:
                 continue
-            clause = _since(_LAST_CLAUSE_BREAK(), text, start)
-            if _CONDITION().search(text, clause, start) is not None:
-                continue
-            if _CONDITION_AFTER().match(text, v.end()) is not None:
+            if _conditional(text, _since(_LAST_CLAUSE_BREAK(), text, start), start, v.end()):
                 continue
             sentence = _since(_LAST_SENTENCE_END(), text, start)
             concessive = _CONCESSIVE().match(text, sentence, start)
@@ -668,6 +665,18 @@ _CONDITION = lazy(
     + rf"|{_CONDITION_GLUED})"
 )
 _CONDITION_AFTER = lazy(alternation(merged("condition_after"), space=r"\s*"))
+
+
+def _conditional(text: str, clause: int, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (a marker, a verdict) stands in a condition: a condition
+    word before it in its clause (from ``clause`` on), or one closing the condition right after
+    it (``condition_after``)."""
+    return (
+        _CONDITION().search(text, clause, start) is not None
+        or _CONDITION_AFTER().match(text, end) is not None
+    )
+
+
 # What a missing-information marker is followed by when it speaks of personal data, not of the
 # source: "Nous ne vendons pas d'informations personnelles", "Der Anbieter gibt keine
 # Informationen an Dritte weiter", "No hay información personal almacenada en el dispositivo".
@@ -775,9 +784,7 @@ def _refuses_here(text: str, m: re.Match[str]) -> bool:
     in German, not an event report (:func:`_german_refuses`)."""
     start, end = m.span()
     clause = _since(_LAST_CLAUSE_BREAK(), text, start)
-    if _CONDITION().search(text, clause, start) is not None:
-        return False
-    if _CONDITION_AFTER().match(text, end) is not None:
+    if _conditional(text, clause, start, end):
         return False
     if _PERSONAL_DATA_AFTER().match(text, end) is not None:
         return False

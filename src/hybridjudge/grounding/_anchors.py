@@ -495,9 +495,10 @@ def _negates(canon: str, a: int, b: int, glued: bool | None) -> bool:
         return False
     if glued is False:
         return len(_WORDISH.findall(canon, a, b)) <= NEGATION_WINDOW
-    if glued is None and _another_subject(canon[a:b].lstrip()):
+    between = canon[a:b]
+    if glued is None and _another_subject(between.lstrip()):
         return False
-    chars = len(_PLACEHOLDER.sub("#", canon[a:b])) - sum(ch.isspace() for ch in canon[a:b])
+    chars = len(_PLACEHOLDER.sub("#", between)) - sum(ch.isspace() for ch in between)
     return chars <= (NEGATION_GLUED_CHARS if glued else NEGATION_AFTER_CHARS)
 
 

@@ -3707,7 +3707,7 @@ def _check_anchor(
         if negated_at is None:
             negated_at = canon.to_original(m.start(), m.end())
             cue_text = cue.group()
-            cue_side = "before" if cue["after"] is not None else "after"
+            cue_side = "before" if cue.lastgroup == "after" else "after"
     if negated_at is not None:
         written = canon.scan.norm.original[negated_at[0] : negated_at[1]]
         return Finding(

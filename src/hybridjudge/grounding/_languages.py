@@ -199,13 +199,13 @@ KOREAN_NATIVE: dict[str, int] = {
 ``스물세``: 23); not ``한`` (one: ``한 번``, like ``一个``, is mostly "a" or "once")."""
 KOREAN_COUNTERS = frozenset(lexicon("ko").counters)
 """Counters after a Korean numeral (``세 명``, ``삼천 개``): the numeral counts, with no unit."""
-_KO_AFTER = tuple(
-    sorted(
-        {*KOREAN_COUNTERS, *(a for aliases in lexicon("ko").units.values() for a in aliases)}
-        | set(lexicon("ko").percent_words),
-        key=lambda u: (-len(u), u),
-    )
-)
+_KO_AFTER = {
+    *KOREAN_COUNTERS,
+    *(a for aliases in lexicon("ko").units.values() for a in aliases),
+    *lexicon("ko").percent_words,
+}
+"""What a Korean numeral stands before: a counter, a unit or a percent word (an alternation
+orders them longest first)."""
 KOREAN_PERCENT = frozenset(lexicon("ko").percent_words)
 """The words after a Korean numeral that make it a percentage (``퍼센트``)."""
 KOREAN_NUMERAL = lazy(

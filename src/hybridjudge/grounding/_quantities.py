@@ -1909,7 +1909,10 @@ def _foreign_full() -> re.Pattern[str]:
 _UNIT_AFTER_CJK = {
     "倍": (None, None, Fraction(1)),
     "%": ("%", "percent", Fraction(1)),
+    **dict.fromkeys(KOREAN_PERCENT, ("%", "percent", Fraction(1))),
 }
+"""What a CJK or Korean numeral's unit means where the unit table has no entry for it: ``倍``
+(times) counts, ``%`` and the Korean percent words (``퍼센트``) make a percentage."""
 
 
 def _latex_math(s: str, start: int, end: int, p: _Parsed) -> tuple[int, int, _Parsed]:
@@ -1999,10 +2002,8 @@ def _korean(s: str) -> list[_Raw]:
         v = Fraction(value)
         if after in KOREAN_COUNTERS:
             canon, dim, factor = None, None, _ONE
-        elif after in KOREAN_PERCENT:
-            canon, dim, factor = "%", "percent", _ONE
         else:
-            canon, dim, factor = UNITS[after]
+            canon, dim, factor = _UNIT_AFTER_CJK.get(after) or UNITS[after]
         out.append(_Raw("number", v, canon, dim, v * factor, start, end, (1, 0, 1, 0)))
     return out
 
