@@ -103,6 +103,15 @@ def test_the_word_character_before_a_candidate_is_read_as_the_expression_would()
     assert not _quantities._word_char_before("5", 0)
 
 
+def test_one_answer_for_scripts_without_spaces_serves_figures_and_facts_alike() -> None:
+    # a supplementary ideograph (U+20BB7, as in the name 𠮷野家) is written without spaces for
+    # the figures as for the required facts: a figure glued after it is read (it was not: the
+    # figures asked a table without the supplementary planes, the facts one of their own)
+    assert no_space("\U00020bb7")
+    assert no_space("\u1100")  # and Hangul jamo, for the facts too
+    assert [q.value for q in _quantities.scan("店舗数は\U00020bb730").quantities] == [30]
+
+
 def test_a_lazy_expression_is_compiled_once_with_its_inline_flags() -> None:
     words = lazy(r"(?ix) still \s+ yet")
     assert words() is words() is compiled(r"(?ix) still \s+ yet")

@@ -90,3 +90,29 @@ def test_scale_headings_come_from_the_data_file(heading: str, scale: int) -> Non
 def test_a_scale_word_in_running_text_is_no_heading() -> None:
     assert scale_headings().search("revenue rose by millions") is None
     assert scale_headings().search("(in millions)") is None  # read by the 'in' statements
+
+
+GRID = "($ in thousands)\n2023\n% Change\n2022\nServices\n$\n48,120\n(6)%\n$\n51,190\nLicences\n2,910\n(21)%\n3,684"
+
+
+def test_the_header_rows_of_a_grid_are_read_by_counting_its_lines() -> None:
+    # every cell on a line of its own, four columns: the first four lines are one header row
+    # (they were four rows of their own: '($ in thousands)' with the cell 2023, '% change' with 2022)
+    assert read_layout(normalize(GRID)).text.split("\n")[:2] == [
+        "($ in thousands)\t2023\t% change\t2022",
+        "services\t$ 48,120\t(6)%\t$ 51,190",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Revenue by product\n" + GRID,  # a title above: the lines no longer count out rows
+        GRID.replace("Licences\n2,910", "Licences\n \n2,910"),  # an empty cell width misses
+    ],
+    ids=["title above", "empty cell in a row"],
+)
+def test_a_text_that_is_no_grid_keeps_its_header_lines(text: str) -> None:
+    laid = read_layout(normalize(text)).text
+    assert "% change\t2022" in laid  # read line by line, as before: no header row
+    assert "thousands)\t2023\t" not in laid

@@ -28,6 +28,7 @@ from typing import Any
 
 from hybridjudge._anchor import Anchor
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
+from hybridjudge.grounding._languages import no_space
 from hybridjudge.grounding._lexicon import alternation, merged
 from hybridjudge.grounding._models import Quantity
 from hybridjudge.grounding._normalize import continental_reading, letter_runs, normalize_plain
@@ -65,24 +66,11 @@ NEGATION_WINDOW = 2
 _RANGE_MARK = "~"
 
 
-def _no_space_script(ch: str) -> bool:
-    """Scripts written without spaces between words: match anchors there as substrings."""
-    o = ord(ch)
-    return (
-        0x0E00 <= o <= 0x0EFF  # Thai, Lao
-        or 0x2E80 <= o <= 0x9FFF  # CJK radicals .. unified ideographs, kana
-        or 0xAC00 <= o <= 0xD7AF  # Hangul syllables
-        or 0xF900 <= o <= 0xFAFF
-        or 0xFF66 <= o <= 0xFF9F
-        or 0x20000 <= o <= 0x3FFFF
-    )
-
-
 _NEG_WORDS = merged("negations")
 """Negation cues of every lexicon (``no``, ``not``, ``sans``, ``keine``, ``sin``, ``不``)."""
-_NEG_SPACED = tuple(w for w in _NEG_WORDS if not _no_space_script(w[0]))
+_NEG_SPACED = tuple(w for w in _NEG_WORDS if not no_space(w[0]))
 """The cues matched as whole words."""
-_NEG_GLUED = tuple(w for w in _NEG_WORDS if _no_space_script(w[0]))
+_NEG_GLUED = tuple(w for w in _NEG_WORDS if no_space(w[0]))
 """The cues of scripts written without spaces (``不``, ``没有``): matched as substrings."""
 _NEG_AFTER = merged("negation_after")
 """The cues that follow what they negate (``ません``, ``않``): matched as substrings."""
@@ -96,12 +84,10 @@ _NEG_WORDS_OTHER = tuple(
 )
 """Cues with a letter outside ASCII (``não``, ``né``, ``不``, ``않``; of a cue with a space, its
 first word): not among a text's ASCII letter runs, so looked for as substrings."""
-_GLUED_LIMIT = r"(?!\s*(?:" + alternation(w for w in _LIMITS if _no_space_script(w[0])) + "))"
+_GLUED_LIMIT = r"(?!\s*(?:" + alternation(w for w in _LIMITS if no_space(w[0])) + "))"
 _NEG = lazy(
     r"(?<![\w'])(?:" + alternation(_NEG_SPACED) + r")(?![\w'])"
-    r"(?!\s+(?:"
-    + alternation((w for w in _LIMITS if not _no_space_script(w[0])), space=r"\s+")
-    + r")\b)"
+    r"(?!\s+(?:" + alternation((w for w in _LIMITS if not no_space(w[0])), space=r"\s+") + r")\b)"
     r"|n't(?!\w)"
     r"|(?P<glued>"
     + alternation(_NEG_GLUED)
@@ -289,8 +275,8 @@ def _variant_pattern(sc: Scan) -> str | None:
     first, last = stripped[0], stripped[-1]
     starts_q = bool(cuts) and cuts[0][0] == len(s) - len(s.lstrip())
     ends_q = bool(cuts) and cuts[-1][1] == len(s.rstrip())
-    tail = "" if ends_q or not (last.isalnum() and not _no_space_script(last)) else r"(?!\w)"
-    if not starts_q and first.isalnum() and not _no_space_script(first):
+    tail = "" if ends_q or not (last.isalnum() and not no_space(last)) else r"(?!\w)"
+    if not starts_q and first.isalnum() and not no_space(first):
         # The word boundary before the first word is written *after* that word, as a
         # fixed-width look-behind: the pattern then starts with a literal string, which the
         # regex engine finds with a fast substring search instead of trying every position.

@@ -73,6 +73,7 @@ NO_SPACE_RANGES: tuple[tuple[str, str], ...] = (
     ("\uac00", "\ud7af"),  # Hangul syllables
     ("\uf900", "\ufaff"),  # CJK compatibility ideographs
     ("\uff66", "\uff9f"),  # half-width katakana
+    ("\U00020000", "\U0003ffff"),  # supplementary ideographs (extensions B to H)
 )
 """The first and last character of each range of :data:`NO_SPACE_CHARS`."""
 NO_SPACE_CHARS = "".join(f"{first}-{last}" for first, last in NO_SPACE_RANGES)

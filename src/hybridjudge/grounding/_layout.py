@@ -15,7 +15,9 @@ move), into the table rows the checks read for pipe, Markdown and HTML tables: e
 with the cells below it on one line, cells apart by a tab, a lone currency sign joined to the
 figure after it (``revenues\\t$ 81,288\\t$ 41,651``), a blank-looking line merged into the line
 before it (it is an empty cell, not the end of a block: a statement's scale then governs the
-figures below it on the page).
+figures below it on the page). An extractor that writes every cell on a line of its own, the
+empty ones too, makes a grid: its header rows are then counted out line by line, so that a scale
+stated in one column's heading (``(Shares in thousands)``) stays that column's.
 
 The words and phrasings are data (``data/layout.json``), one table for the package: the scale
 words with their multipliers (:data:`SCALE_WORDS`), the statement headings written without
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +192,60 @@ MAX_HEADING = 40
 """A text line longer than this after a header row of years is no column heading."""
 
 
+def _full_rows(kinds: list[int], width: int) -> Iterator[tuple[int, int]]:
+    """The label line and the last line of each row with :func:`_row_width`'s ``width`` cells, in
+    order (a text or date line opens a row; a currency sign and its figure are one cell)."""
+    label, cells, prev, last = -1, 0, _T, -1
+    for k, kind in enumerate((*kinds, _T)):
+        if kind in (_T, _D):
+            if label >= 0 and cells == width:
+                yield label, last
+            label, cells = k, 0
+        elif kind == _C or (kind == _F and prev != _C):
+            cells += 1
+        if kind != _W:
+            prev = kind
+        if kind in (_F, _C):
+            last = k
+
+
+def _header_rows(kinds: list[int], width: int) -> set[int]:
+    """The lines that continue a header row (each of its lines but the first), when the text is
+    a grid: an extractor that writes every cell of a table on a line of its own, the empty ones
+    as blank-looking lines, so that the header rows (``Period``, ``Shares purchased``, ``Average
+    price``; `` ``, ``(Shares in thousands)``, `` ``, ``(Dollars in millions)``) can be told
+    apart by counting lines.
+
+    The text is a grid when its cells (a currency sign and its figure are one) number a whole
+    multiple of the table's columns (``width`` cells and the label), every row of ``width``
+    figures starts at such a multiple and holds no blank-looking line, and no multiple falls on
+    a figure. Header rows are then the grid's rows, other than those of ``width`` figures, that
+    hold a cell of text or a date, or that come before the first row of figures with a cell that
+    is not blank (a label with empty cells, ``Costs:``, stays a line that the blank-looking
+    lines join). Anything else (a page with a title above its table, a cell over two lines,
+    empty cells left out) is no grid: the rows are read line by line, as before."""
+    size = width + 1
+    if (len(kinds) - bytes(kinds).count(bytes((_C, _F)))) % size:  # cells, counted in C
+        return set()
+    units = [k for k, kind in enumerate(kinds) if not (kind == _F and k and kinds[k - 1] == _C)]
+    if any(kinds[units[i]] in (_F, _C) for i in range(0, len(units), size)):
+        return set()
+    rows = list(_full_rows(kinds, width))
+    at = {k: i for i, k in enumerate(units)}
+    if not rows or any(at[label] % size or _W in kinds[label:last] for label, last in rows):
+        return set()
+    full = {at[label] for label, _ in rows}
+    first = min(full)
+    out: set[int] = set()
+    for i in range(0, len(units), size):
+        cells = [kinds[k] for k in units[i + 1 : i + size]]
+        if i not in full and (
+            _T in cells or _D in cells or (i < first and any(c != _W for c in cells))
+        ):
+            out.update(range(units[i] + 1, units[i + size - 1] + 1))
+    return out
+
+
 def read_layout(norm: NormalizedText) -> NormalizedText:
     """``norm`` with a table laid out a cell per line (:func:`is_cell_per_line`) rewritten into
     rows, one character for one; any other text as it is.
@@ -219,9 +276,14 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
     prev = _T
     cells = 0
     years = False  # the row's cells are all years (a header row)
+    header = _header_rows(kinds, width)
     for k, line in enumerate(lines):
         kind = kinds[k]
-        if k == 0 or k == page:
+        if header and (k in header or k + 1 in header):
+            if k in header:
+                out[pos] = "\t"  # the next cell of a header row
+            cells, years = 0, False
+        elif k == 0 or k == page:
             cells, years = 0, False  # a page number stays a line of its own
         elif kind == _W:
             if cells >= width and following[k] in (_F, _C):
