@@ -116,3 +116,18 @@ def test_a_text_that_is_no_grid_keeps_its_header_lines(text: str) -> None:
     laid = read_layout(normalize(text)).text
     assert "% change\t2022" in laid  # read line by line, as before: no header row
     assert "thousands)\t2023\t" not in laid
+
+
+def test_a_figure_after_an_empty_cell_of_a_grid_stays_in_its_column() -> None:
+    # the total has no useful life: its blank cell is counted, so $ 492 is the value's column
+    # (it was joined to the label by a space, and read as the first column's)
+    text = (
+        " \nUseful life (in years)\nFair value\nTechnology\n4.2\n$\n232\nTrademarks\n5.0\n25\n"
+        "Total\n \n$\n492"
+    )
+    assert read_layout(normalize(text)).text.split("\n") == [
+        " \tuseful life (in years)\tfair value",
+        "technology\t4.2\t$ 232",
+        "trademarks\t5.0\t25",
+        "total\t \t$ 492",
+    ]

@@ -16,8 +16,9 @@ with the cells below it on one line, cells apart by a tab, a lone currency sign 
 figure after it (``revenues\\t$ 81,288\\t$ 41,651``), a blank-looking line merged into the line
 before it (it is an empty cell, not the end of a block: a statement's scale then governs the
 figures below it on the page). An extractor that writes every cell on a line of its own, the
-empty ones too, makes a grid: its header rows are then counted out line by line, so that a scale
-stated in one column's heading (``(Shares in thousands)``) stays that column's.
+empty ones too, makes a grid: its rows are then counted out line by line, so that a scale stated
+in one column's heading (``(Shares in thousands)``) stays that column's, and a figure after an
+empty cell stays in its column.
 
 The words and phrasings are data (``data/layout.json``), one table for the package: the scale
 words with their multipliers (:data:`SCALE_WORDS`), the statement headings written without
@@ -209,40 +210,40 @@ def _full_rows(kinds: list[int], width: int) -> Iterator[tuple[int, int]]:
             last = k
 
 
-def _header_rows(kinds: list[int], width: int) -> set[int]:
-    """The lines that continue a header row (each of its lines but the first), when the text is
-    a grid: an extractor that writes every cell of a table on a line of its own, the empty ones
-    as blank-looking lines, so that the header rows (``Period``, ``Shares purchased``, ``Average
-    price``; `` ``, ``(Shares in thousands)``, `` ``, ``(Dollars in millions)``) can be told
-    apart by counting lines.
+def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
+    """The lines of the rows of a grid, each with the character to put before it (a tab, a
+    space after a currency sign alone, the first line's line break as it was): an
+    extractor that writes every cell of a table on a line of its own, the empty ones as
+    blank-looking lines, so that rows can be told apart by counting lines: header rows
+    (``Period``, ``Shares purchased``, ``Average price``; `` ``, ``(Shares in thousands)``, `` ``,
+    ``(Dollars in millions)``) and rows with empty cells (``Total``, `` ``, ``$ 492``: the figure
+    is the third column's, not the second's).
 
     The text is a grid when its cells (a currency sign and its figure are one) number a whole
     multiple of the table's columns (``width`` cells and the label), every row of ``width``
     figures starts at such a multiple and holds no blank-looking line, and no multiple falls on
-    a figure. Header rows are then the grid's rows, other than those of ``width`` figures, that
-    hold a cell of text or a date, or that come before the first row of figures with a cell that
-    is not blank (a label with empty cells, ``Costs:``, stays a line that the blank-looking
-    lines join). Anything else (a page with a title above its table, a cell over two lines,
-    empty cells left out) is no grid: the rows are read line by line, as before."""
+    a figure. Its rows other than those of ``width`` figures are then counted out, when one of
+    their cells is not blank (a label with empty cells, ``Costs:``, stays a line that the
+    blank-looking lines join). Anything else (a page with a title above its table, a cell over
+    two lines, empty cells left out) is no grid: its lines are read one by one, as before."""
     size = width + 1
     if (len(kinds) - bytes(kinds).count(bytes((_C, _F)))) % size:  # cells, counted in C
-        return set()
+        return {}
     units = [k for k, kind in enumerate(kinds) if not (kind == _F and k and kinds[k - 1] == _C)]
     if any(kinds[units[i]] in (_F, _C) for i in range(0, len(units), size)):
-        return set()
+        return {}
     rows = list(_full_rows(kinds, width))
     at = {k: i for i, k in enumerate(units)}
     if not rows or any(at[label] % size or _W in kinds[label:last] for label, last in rows):
-        return set()
+        return {}
     full = {at[label] for label, _ in rows}
-    first = min(full)
-    out: set[int] = set()
+    out: dict[int, str] = {}
     for i in range(0, len(units), size):
-        cells = [kinds[k] for k in units[i + 1 : i + size]]
-        if i not in full and (
-            _T in cells or _D in cells or (i < first and any(c != _W for c in cells))
-        ):
-            out.update(range(units[i] + 1, units[i + size - 1] + 1))
+        if i not in full and any(kinds[k] != _W for k in units[i + 1 : i + size]):
+            last = units[i + size] if i + size < len(units) else len(kinds)
+            out.update((k, "\t") for k in range(units[i] + 1, last))
+            out.update((k + 1, " ") for k in units[i + 1 : i + size] if kinds[k] == _C)
+            out[units[i]] = "\n"  # the row's first line: where it was
     return out
 
 
@@ -276,12 +277,12 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
     prev = _T
     cells = 0
     years = False  # the row's cells are all years (a header row)
-    header = _header_rows(kinds, width)
+    grid = _grid_rows(kinds, width)
     for k, line in enumerate(lines):
         kind = kinds[k]
-        if header and (k in header or k + 1 in header):
-            if k in header:
-                out[pos] = "\t"  # the next cell of a header row
+        if grid and k in grid:
+            if k:
+                out[pos] = grid[k]  # the next cell of a row of the grid
             cells, years = 0, False
         elif k == 0 or k == page:
             cells, years = 0, False  # a page number stays a line of its own
