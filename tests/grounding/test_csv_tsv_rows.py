@@ -5,6 +5,7 @@ rows 92.1%). Values hand computed."""
 from __future__ import annotations
 
 from hybridjudge.grounding import check_grounding
+from hybridjudge.grounding._quantities import scan
 
 QUOTED = (
     ",2019,2018,2017\n"
@@ -69,3 +70,29 @@ def test_a_tab_ends_a_figures_cell() -> None:
     report = check_grounding("It was -4,931.", [table], question=question)  # 59,545 - 64,476
     assert report.grounded
     assert [t.rule for t in report.quantities] == ["difference"]
+
+
+TSV_DATES = (
+    "\tDomestic\t\tForeign\t\n"
+    "\tJune 30,\t\tJune 30,\t\n"
+    "\t2023\t2022\t2023\t2022\n"
+    "Discount rate\t5.10%\t4.60%\t3.30%\t2.90%"
+)
+
+
+def test_a_date_does_not_run_from_a_row_of_tab_separated_cells_into_the_next() -> None:
+    """``June 30,<tab>`` closes a row and ``<tab>2023`` opens the next: no date ``June 30,
+    2023`` (it took the first column's year, so the question's 2023 found one column of two)."""
+    report = check_grounding(
+        "The difference was 1.8%.",  # 5.10 - 3.30, both in a 2023 column
+        [TSV_DATES],
+        question="What is the difference between the domestic and foreign discount rates in 2023?",
+    )
+    assert report.grounded
+    dates = [q.text for q in scan(TSV_DATES).quantities if q.kind == "date"]
+    assert dates == ["June 30", "June 30"]
+    # a date over a line break of running text, as a PDF extractor breaks it, is still one
+    assert [q.text for q in scan("On June 30,\n2023 and December 31,\r\n2022").quantities] == [
+        "June 30,\n2023",
+        "December 31,\r\n2022",
+    ]

@@ -473,6 +473,11 @@ _ONCE = alternation(w for w, v in _MULTIPLICATIVES.items() if v == 1)
 _MANY_TIMES = alternation(w for w, v in _MULTIPLICATIVES.items() if v > 1)
 _CLOCK_WORDS = grouped_table("figure_context", "clock_words")
 """Times of day in words, in minutes after midnight (``noon``: 720)."""
+_DATE_GAP = r"[ \t]+|[ ]*\r?\n[ ]*"
+"""What may stand between a date's day and its year: blanks on one line (a tab: cells a PDF's
+lines joined), or one line break between spaces (``December 31,`` above ``2019``); not a line
+break beside a tab (``September 30,<tab>`` ends a row of a tab-separated table, ``<tab>2019``
+opens the next) nor a blank line."""
 _ALTERNATIVES: dict[str, str] = {
     "cite": rf"""(?P<cite>(?:(?<=\[)|(?<=\[\^)|(?<=【))\d{{1,3}}(?=\]|】|†)
        |(?:(?<=[a-z]{{2}}\^)|(?<=[.)\]]\^))\d{{1,3}}(?![\d.,]\d)
@@ -492,9 +497,9 @@ _ALTERNATIVES: dict[str, str] = {
        |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
     "iso": r"""(?P<iso>(?<![\w./])(?P<iy>\d{4})(?P<isep>[-/])(?P<im>\d{1,2})(?P=isep)(?P<id>\d{1,2})(?![\w/-]))""",
     "dmy": rf"""(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?|-)(?P<dm>{_MONTH_ALT})
-       (?:(?:\.?,?\s+|-)(?P<dy>\d{{4}})(?![\w])|(?<!may)(?![\w]|-\d)))""",
+       (?:(?:\.?,?(?:{_DATE_GAP})|-)(?P<dy>\d{{4}})(?![\w])|(?<!may)(?![\w]|-\d)))""",
     "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s*(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
-       (?:(?:,\s*|\s+)(?P<my>\d{{4}}))?(?![\w]|:\d))""",
+       (?:(?:,(?:{_DATE_GAP})?|(?:{_DATE_GAP}))(?P<my>\d{{4}}))?(?![\w]|:\d))""",
     "sdate": r"""(?P<sdate>(?<![\w./])(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{4}|\d{2})(?![\w/])
        |(?<![\w./])(?P<da>\d{1,2})\.(?P<db>\d{1,2})\.(?P<dy2>\d{4})(?![\w]|\.\d))""",
     "ver": r"""(?P<ver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w]|\.\d))""",
