@@ -194,7 +194,9 @@ def _csv_cells(text: str) -> str:
             separators = [k for k in commas if k not in grouping and not _groups(line, k)]
             row_like = _row_like(line, commas[0])
             certain = (
-                row_like and len(separators) == len(commas) and _DIGIT.search(line) is not None
+                row_like
+                and len(separators) == len(commas)
+                and (_DIGIT.search(line) is not None or _EMPTY_CELL.search(line) is not None)
             )
             rows.append((pos, commas, separators, row_like, certain))
         pos += len(line) + 1
@@ -213,6 +215,9 @@ def _csv_cells(text: str) -> str:
     return text if out is None else "".join(out)
 
 
+_EMPTY_CELL = re.compile(r"^,|,,|,$")
+"""An empty cell of a CSV row (``,,Number of restaurants``): no prose and no PDF's labels glued
+by commas have one, so a row of headings with one is as certain as a row of figures."""
 _CsvLine = tuple[int, list[int], list[int], bool, bool]
 """A line that may be a CSV row (:func:`_csv_cells`): its offset, its commas, those that
 separate cells for sure, whether it opens as a row (:func:`_row_like`), and whether it is one
@@ -230,7 +235,7 @@ def _row_like(line: str, first_comma: int) -> bool:
 
 def _row_width(rows: list[_CsvLine]) -> int:
     """The commas of the text's CSV rows that no figure's grouping makes ambiguous (every comma
-    a separator, two or more, a digit in the row), the most frequent count, when two rows or
+    a separator, two or more, a digit or an empty cell in the row), the most frequent count, when two rows or
     more have it; else 0. A row with that many commas that opens as a row (:func:`_row_like`),
     some of whose commas would group a figure's thousands (``Defined contribution
     schemes,166,178,192`` among rows of four cells), is a row of as many cells: a CSV writer
@@ -846,8 +851,33 @@ def _tables(text: str) -> NormalizedText:
         if text.isascii():
             return NormalizedText(_csv_cells(text.lower()), text, ())
         norm = _normalize(text)
-        return NormalizedText(_csv_cells(norm.text), text, norm.segments)
+        return NormalizedText(_csv_cells_folded(norm, text), text, norm.segments)
     return _normalize(text)
+
+
+_FOLDED_QUOTES = re.compile(
+    "[" + "".join(chr(k) for k, v in TYPOGRAPHY.items() if v == '"') + "\uff02]"
+)
+"""The characters the fold writes ``"`` (the typographic quotes; NFKC's full-width one)."""
+
+
+def _csv_cells_folded(norm: NormalizedText, text: str) -> str:
+    """:func:`_csv_cells` of a normalised text whose curly quotes were folded to ``"``: a curly
+    quote in the original is no CSV quote (a CSV writer quotes a cell with straight ones,
+    ``"Huawei Technologies Co., Ltd. (“Huawei”)"``), so the cells are read with them masked and
+    put back after (one character for one)."""
+    s = norm.text
+    if norm.segments or '"' not in s or _FOLDED_QUOTES.search(text) is None:
+        return _csv_cells(s)
+    folded = [m.start() for m in _FOLDED_QUOTES.finditer(text)]
+    masked = list(s)
+    for k in folded:
+        if masked[k] == '"':
+            masked[k] = "'"
+    cells = list(_csv_cells("".join(masked)))
+    for k in folded:
+        cells[k] = s[k]
+    return "".join(cells)
 
 
 _GAP = re.compile(r" {2,}")
