@@ -1332,6 +1332,19 @@ def _row_label(
 _LETTER = re.compile(r"[^\W\d_]")
 _PCT_CELL = lazy(r"(?:^|[|\t])[ ]*%[ ]*(?=[|\t\n]|$)", re.MULTILINE)
 """A table cell that is only ``%``: the heading of a column of bare percentages."""
+_PCT_HEADING = lazy(r"(?:^|[|\t])[^|\t\n%]*\(%\)[ ]*(?=[|\t\n]|$)", re.MULTILINE)
+"""A table cell that ends with ``(%)`` (``FY 2019 (%)``, ``Change (%)``): the same."""
+
+
+def _pct_cells(s: str) -> list[int]:
+    """Where the cells of :data:`_PCT_CELL` and :data:`_PCT_HEADING` start, in order."""
+    if "%" not in s:
+        return []
+    cells = [m.start() for m in _PCT_CELL().finditer(s)]
+    if "(%)" in s:
+        cells = sorted(cells + [m.start() for m in _PCT_HEADING().finditer(s)])
+    return cells
+
 
 COUNT_LIMIT = 100
 """A whole number below this, without a currency, a scale or decimals, written in running text
@@ -1440,6 +1453,32 @@ class _Cursor:
         if self.table:
             self.column += s.count("|", pos, a) + s.count("\t", pos, a)
         self.pos = a
+
+
+_FISCAL_RUNS = frozenset((b"fy", b"cy"))
+_FISCAL_YEAR_IDENT = re.compile(r"(?:fy|cy)\s?(?:19|20)?\d\d")
+"""A fiscal year written as an identifier (``fy 2019``, ``FY19``): read apart from the figures."""
+
+
+def _fiscal_year_columns(sc: Scan, at: _Cursor, figures: Figures) -> None:
+    """Note the year of each table column a fiscal year heads (``Breakup | FY 2019 (%) | FY
+    2018 (%)``), as a year cell heads its column (``| 2019 | 2018 |``): the question's years
+    then pick its cells, and a change runs from the older column to the newer (the first two
+    years of a row say which comes first). ``at``: a fresh cursor over the passage, from its
+    first block."""
+    first: dict[tuple[int, int], int] = {}  # the first year of each row
+    for ident in sc.idents:
+        number = ident.number
+        if number is None or _FISCAL_YEAR_IDENT.fullmatch(ident.text) is None:
+            continue
+        at.advance(ident.start, figures)
+        if not at.table or at.column == 0:
+            continue
+        year = int(number)
+        figures.column_years.setdefault((at.block, at.column), year)
+        other = first.setdefault((at.block, at.line), year)
+        if other != year and at.block not in figures.newest_first:
+            figures.newest_first[at.block] = other > year
 
 
 @dataclass(frozen=True, slots=True)
@@ -1942,7 +1981,7 @@ class GroundingContext:
         s = sc.norm.text
         starts = [sc_.start for sc_ in scopes]
         years: dict[tuple[int, int], list[float]] = {}
-        pct_cells = [m.start() for m in _PCT_CELL().finditer(s)] if "%" in s else []
+        pct_cells = _pct_cells(s)
         at = _Cursor(s, _is_markdown(s), pct_cells, figures.blocks)  # blocks run on
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
@@ -1974,6 +2013,8 @@ class GroundingContext:
             if flags & F_YEAR or not (plain or reading.percent):
                 continue
             figures.add(_operand(at, q, a, b, meta, reading))
+        if sc.idents and not sc.words.isdisjoint(_FISCAL_RUNS):
+            _fiscal_year_columns(sc, _Cursor(s, at.markdown, pct_cells, figures.blocks), figures)
         figures.blocks = at.block + 1
 
     @property
