@@ -3,8 +3,10 @@
 Each line of the file is a case a language's lexicon must get right (``docs/lexicons.md`` says
 how to add one with a new phrasing): a text and one of the quantities read from it (``value``:
 the exact value as written, scale applied; ``dimension`` when one is given), whether it
-abstains, or an ``anchor`` (a required fact) and whether the text states it ``negated`` (a
-negation cue before it: ``non contiene lattosio``). The values were worked out by hand
+abstains, an ``anchor`` (a required fact) and whether the text states it ``negated`` (a
+negation cue before it: ``non contiene lattosio``), or whether the text, an answer, is
+``grounded`` in a ``context`` (a table) for a ``question`` that names its rows and asks for an
+operation in the language's words (``合计``, ``somme``). The values were worked out by hand
 (``why``). The test suite runs the same file
 (``tests/grounding/test_lexicon.py``); this script prints the count per language.
 
@@ -25,7 +27,7 @@ from typing import Any
 
 from hybridjudge.grounding import abstains, check_grounding, parse_quantities
 
-_KINDS = ("quantities", "abstains", "anchor")
+_KINDS = ("quantities", "abstains", "anchor", "grounded")
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "grounding" / "data"
 GOLDEN_FILE = GOLDEN / "lexicon_golden.jsonl"
@@ -42,11 +44,16 @@ def load_cases(path: Path = GOLDEN_FILE) -> list[dict[str, Any]]:
         case = json.loads(line)
         missing = [k for k in ("id", "language", "text") if k not in case]
         kinds = [k for k in _KINDS if k in case]
-        if missing or len(kinds) != 1 or ("anchor" in case) != ("negated" in case):
+        if (
+            missing
+            or len(kinds) != 1
+            or ("anchor" in case) != ("negated" in case)
+            or ("grounded" in case) != ("context" in case and "question" in case)
+        ):
             raise ValueError(
                 f"{path}:{number}: a case needs id, language, text and one of quantities, "
-                f"abstains or anchor with negated (missing: {missing or 'quantities/abstains'}; "
-                f"given: {kinds})"
+                f"abstains, anchor with negated, or grounded with context and question "
+                f"(missing: {missing or 'quantities/abstains'}; given: {kinds})"
             )
         cases.append(case)
     return cases
@@ -58,6 +65,9 @@ def check_case(case: dict[str, Any]) -> str | None:
     if "abstains" in case:
         got = abstains(text)
         return None if got == case["abstains"] else f"abstains: {got}"
+    if "grounded" in case:
+        report = check_grounding(text, [case["context"]], question=case["question"])
+        return None if report.grounded == case["grounded"] else f"grounded: {report.grounded}"
     if "anchor" in case:
         report = check_grounding(text, [text], anchors=[case["anchor"]], answerable=None)
         negated = any(f.kind == "negated_anchor" for f in report.findings)

@@ -149,13 +149,22 @@ def test_a_golden_case_that_fails_is_reported(tmp_path: Path) -> None:
     assert golden.check_case(case) == "quantities: [('1900000', 'currency-eur')]"
     bad = tmp_path / "golden.jsonl"
     bad.write_text('{"id": "x"}\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="one of quantities, abstains or anchor"):
+    with pytest.raises(ValueError, match="one of quantities, abstains, anchor"):
         golden.load_cases(bad)
     bad.write_text('{"id": "x", "language": "it", "text": "t", "anchor": "a"}\n', encoding="utf-8")
     with pytest.raises(ValueError, match="anchor with negated"):
         golden.load_cases(bad)  # an anchor case says whether it is negated
     case = {"id": "x", "language": "it", "text": "Contiene lattosio.", "anchor": "lattosio"}
     assert golden.check_case({**case, "negated": True}) == "negated: False"
+    bad.write_text(
+        '{"id": "x", "language": "fr", "text": "t", "grounded": true}\n', encoding="utf-8"
+    )
+    with pytest.raises(ValueError, match="grounded with context and question"):
+        golden.load_cases(bad)  # a grounded case gives the table and the question
+    table = "Poste | 2023\nVentes | 900\nAutres produits | 40"
+    case = {"id": "x", "language": "fr", "text": "La somme est de 950.", "context": table}
+    question = "Quelle est la somme des ventes et des autres produits en 2023 ?"
+    assert golden.check_case({**case, "question": question, "grounded": True}) == "grounded: False"
 
 
 def test_italian_refusals_come_from_the_lexicon() -> None:

@@ -282,8 +282,7 @@ HINT_TRIPLES = 8
 
 _YEAR_RE = lazy(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _WORDS = derivation_words()
-_CHANGE_RE = lazy(rf"\b(?:{alternation(_WORDS.asks_change)})")
-_DIFFERENCE_RE = re.compile(r"\bdiffer")
+
 _WORD_RE = re.compile(r"[a-z]+")
 _STOP = frozenset(_WORDS.stop_words)
 """Words of a question that name no table row."""
@@ -292,15 +291,34 @@ _LABEL_WORD = re.compile(r"[^\W\d_]+")
 a script without spaces is one word)."""
 
 
+def _spaced_or_glued(words: Sequence[str], before: str, after: str = "") -> str:
+    """An expression for ``words`` in lower-cased text: each between ``before`` and ``after``
+    (a word's boundaries), or as a substring where it is written in a script without spaces
+    (``毛利率``, ``영업이익률은``, ``合计``); one that matches nothing when there are none."""
+    spaced = [w for w in words if not no_space(w[0])]
+    glued = [w for w in words if no_space(w[0])]
+    parts = [rf"{before}(?:{alternation(spaced)}){after}"] if spaced else []
+    if glued:
+        parts.append(alternation(glued))
+    return "|".join(parts) or "(?!)"
+
+
 def _names_pattern(names: tuple[str, ...]) -> str:
     """What names a ratio in a lower-cased question: a name as whole words, or as a substring
     where it is written in a script without spaces (``毛利率``, ``영업이익률은``)."""
-    spaced = [n for n in names if not no_space(n[0])]
-    glued = [n for n in names if no_space(n[0])]
-    parts = [rf"(?<![^\W_])(?:{alternation(spaced)})(?![^\W_])"] if spaced else []
-    if glued:
-        parts.append(alternation(glued))
-    return "|".join(parts)
+    return _spaced_or_glued(names, r"(?<![^\W_])", r"(?![^\W_])")
+
+
+def _cue(words: Sequence[str], whole: bool = False) -> Callable[[], re.Pattern[str]]:
+    """The question words of a lexicons' ``derivation`` field: word starts (``whole``: whole
+    words) where words are spaced, substrings in a script without them."""
+    return lazy(_spaced_or_glued(words, r"\b", r"\b" if whole else ""))
+
+
+_CHANGE_RE = _cue(_WORDS.asks_change)
+_GAP_RE = _cue(_WORDS.asks_gap)
+_DECREASE_RE = _cue(_WORDS.asks_decrease)
+_INCREASE_RE = _cue(_WORDS.asks_increase)
 
 
 _NAMED_RATIOS = tuple(
@@ -319,12 +337,12 @@ _TOTAL = frozenset(merged("total_words"))
 
 _ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
 _OP_CUES: tuple[tuple[Callable[[], re.Pattern[str]], frozenset[str]], ...] = (
-    (lazy(rf"\b(?:{alternation(_WORDS.asks_mean)})\b"), frozenset({"mean", "sum", "diff"})),
-    (lazy(rf"\b(?:{alternation(_WORDS.asks_share)})"), frozenset({"ratio", "sum"})),
-    (lazy(rf"\b(?:{alternation(_WORDS.asks_difference)})"), frozenset({"diff", "pch"})),
-    (lazy(rf"\b(?:{alternation(_WORDS.asks_sum)})"), frozenset({"sum"})),
+    (_cue(_WORDS.asks_mean, whole=True), frozenset({"mean", "sum", "diff"})),
+    (_cue(_WORDS.asks_share), frozenset({"ratio", "sum"})),
+    (_cue(_WORDS.asks_difference), frozenset({"diff", "pch"})),
+    (_cue(_WORDS.asks_sum), frozenset({"sum"})),
     # "the total expenses": a sum, or a total less its other parts
-    (lazy(rf"\b(?:{alternation(_WORDS.asks_total)})"), frozenset({"sum", "diff"})),
+    (_cue(_WORDS.asks_total), frozenset({"sum", "diff"})),
 )
 """The operations each kind of question word asks for (the words: the lexicons' ``derivation``)."""
 
@@ -339,12 +357,25 @@ def _asked_ops(question: str) -> frozenset[str]:
 
 
 def _words(text: str) -> frozenset[str]:
+    """The words of ``text`` that may name a table row: its ASCII letter runs of three letters
+    or more but stop words (a plural's ``s`` cut), and its runs of a script written without
+    spaces whole (``营业收入``: :func:`_glued_common` finds them in a question)."""
+    lower = text.lower()
     out = set()
-    for w in _WORD_RE.findall(text.lower()):
+    for w in _WORD_RE.findall(lower):
         if len(w) < 3 or w in _STOP:
             continue
         out.add(w[:-1] if len(w) > 3 and w.endswith("s") else w)
+    if not lower.isascii():
+        out.update(w for w in _LABEL_WORD.findall(lower) if len(w) > 1 and no_space(w[0]))
     return frozenset(out)
+
+
+def _glued_common(own: frozenset[str], words: frozenset[str], lower: str) -> int:
+    """How many of a label's words (``own``) of a script without spaces a question (``lower``,
+    its ``words``) holds but not as a word of its own: ``2023年营业收入是多少`` holds the label
+    ``营业收入`` inside one run."""
+    return sum(1 for w in own - words if no_space(w[0]) and w in lower)
 
 
 _UP_WORDS = alternation(merged("trend_up"))
@@ -671,6 +702,7 @@ class Figures:
         extra: list[tuple[int, int]] = []  # unlabelled (total) rows, rows labelled by its years
         years = {int(y) for y in _YEAR_RE().findall(question)}
         lower = question.lower()
+        ascii_question = lower.isascii()
         ops = _asked_ops(lower)
         total = "total" in words
         if self._label_words is None:  # once per context: questions repeat over its answers
@@ -684,6 +716,8 @@ class Figures:
                     extra.append(key)
                 continue
             common = len(own & words)
+            if not ascii_question:
+                common += _glued_common(own, words, lower)
             if common == len(own):
                 whole.append(key)
             if 2 * common < len(own) or common < best or common == 0:
@@ -701,9 +735,9 @@ class Figures:
         chosen = set(choice)
         in_rows = tuple(self._in_rows(chosen))
         mode: Literal["change", "decrease", "difference", "any"] = "any"
-        if _DIFFERENCE_RE.search(lower):
+        if _GAP_RE().search(lower):
             mode = "difference"
-        elif "decrease" in lower and "increase" not in lower:
+        elif _DECREASE_RE().search(lower) and not _INCREASE_RE().search(lower):
             mode = "decrease"
         elif _CHANGE_RE().search(lower):
             mode = "change"

@@ -368,6 +368,14 @@ class DerivationWords(_Strict):
     asks_change: tuple[str, ...] = ()
     """Word starts asking for a change over time (``change``, ``growth``, ``fall``): the newer
     figure minus the older."""
+    asks_gap: tuple[str, ...] = ()
+    """Word starts asking for the gap between two figures (``differ``, ``écart``, ``差额``): the
+    larger less the smaller, or the newer less the older."""
+    asks_decrease: tuple[str, ...] = ()
+    """Word starts asking for a decrease (``decrease``, ``baisse``, ``减少``): the older figure
+    less the newer, unless the question also asks for an increase (:attr:`asks_increase`)."""
+    asks_increase: tuple[str, ...] = ()
+    """Word starts asking for an increase (``increase``, ``hausse``, ``增加``)."""
     asks_growth_rate: tuple[str, ...] = ()
     """Word starts asking for a compound annual growth rate (``cagr``, ``compound annual
     growth``), in the question or the answer: the rate from one figure to another over the years
