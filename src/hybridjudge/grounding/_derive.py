@@ -309,10 +309,28 @@ def _names_pattern(names: tuple[str, ...]) -> str:
     return _spaced_or_glued(names, r"(?<![^\W_])", r"(?![^\W_])")
 
 
-def _cue(words: Sequence[str], whole: bool = False) -> Callable[[], re.Pattern[str]]:
+@dataclass(frozen=True, slots=True)
+class _Cue:
     """The question words of a lexicons' ``derivation`` field: word starts (``whole``: whole
-    words) where words are spaced, substrings in a script without them."""
-    return lazy(_spaced_or_glued(words, r"\b", r"\b" if whole else ""))
+    words) where words are spaced, substrings in a script without them. An ASCII question is
+    searched for the ASCII words only (none of the others can stand in it: the expression of
+    every language's words takes two and a half times as long)."""
+
+    ascii: Callable[[], re.Pattern[str]]
+    every: Callable[[], re.Pattern[str]]
+
+    def search(self, lower: str) -> bool:
+        """Whether the lower-cased question ``lower`` holds one of the words."""
+        return (self.ascii if lower.isascii() else self.every)().search(lower) is not None
+
+
+def _cue(words: Sequence[str], whole: bool = False) -> _Cue:
+    """The :class:`_Cue` of ``words``."""
+    after = r"\b" if whole else ""
+    return _Cue(
+        lazy(_spaced_or_glued([w for w in words if w.isascii()], r"\b", after)),
+        lazy(_spaced_or_glued(words, r"\b", after)),
+    )
 
 
 _CHANGE_RE = _cue(_WORDS.asks_change)
@@ -336,7 +354,7 @@ _TOTAL = frozenset(merged("total_words"))
 
 
 _ALL_OPS = frozenset({"sum", "diff", "mean", "ratio", "pch"})
-_OP_CUES: tuple[tuple[Callable[[], re.Pattern[str]], frozenset[str]], ...] = (
+_OP_CUES: tuple[tuple[_Cue, frozenset[str]], ...] = (
     (_cue(_WORDS.asks_mean, whole=True), frozenset({"mean", "sum", "diff"})),
     (_cue(_WORDS.asks_share), frozenset({"ratio", "sum"})),
     (_cue(_WORDS.asks_difference), frozenset({"diff", "pch"})),
@@ -351,7 +369,7 @@ def _asked_ops(question: str) -> frozenset[str]:
     """The operations a (lower-cased) question asks for; all of them when it names none."""
     out: set[str] = set()
     for cue, ops in _OP_CUES:
-        if cue().search(question):
+        if cue.search(question):
             out |= ops
     return frozenset(out) if out else _ALL_OPS
 
@@ -735,11 +753,11 @@ class Figures:
         chosen = set(choice)
         in_rows = tuple(self._in_rows(chosen))
         mode: Literal["change", "decrease", "difference", "any"] = "any"
-        if _GAP_RE().search(lower):
+        if _GAP_RE.search(lower):
             mode = "difference"
-        elif _DECREASE_RE().search(lower) and not _INCREASE_RE().search(lower):
+        elif _DECREASE_RE.search(lower) and not _INCREASE_RE.search(lower):
             mode = "decrease"
-        elif _CHANGE_RE().search(lower):
+        elif _CHANGE_RE.search(lower):
             mode = "change"
         return Hint(tuple(picked), in_rows, ops, mode)
 
