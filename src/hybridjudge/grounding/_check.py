@@ -2319,6 +2319,21 @@ class GroundingContext:
                 return occ
         return None
 
+    def reads_continental(self, q: Quantity) -> bool:
+        """Whether ``q``'s numeral is ambiguous with a full stop (``1.283``: 1.283 the English
+        way, 1,283 the continental way; :func:`_ambiguous_numeral`) and the context reads such
+        numerals the continental way (one of its own was read so: ``1.250`` as 1,250). A short
+        answer in Spanish (``La suma es 1.283.``) gives no sign of its convention; a figure it
+        derives from such a context is written in the context's."""
+        numeral = _ambiguous_numeral(q.text)
+        if numeral is None or "." not in numeral:
+            return False
+        self.same_numeral(q)  # builds the context's ambiguous numerals once
+        return any(
+            "." in n and any(abs(c.value) == int(n.replace(".", "")) for c, _ in found)
+            for n, found in (self._numerals or {}).items()
+        )
+
     @property
     def identifiers(self) -> frozenset[str]:
         """Normalised identifiers with digits found in the context (``covid-19``, ``iso 9001``)."""
@@ -3422,6 +3437,11 @@ class GroundingChecker:
                 found = self._growth_rate(t, sc, n) or self._context_derivation(t)
             if found is not None:
                 return (f"{found[0]} ({t.rule})", t.rule) if t.rule else found
+        if meta[1] == 3 and self.context.reads_continental(q):
+            # "1.283", read with three decimals, as 1,283: as the context reads its numerals
+            return self._context_derivation(
+                replace(target, value=target.value * 1000, half=target.mult / 2)
+            )
         return None
 
     def _growth_rate(self, target: Target, sc: Scan, n: int) -> Derivation | None:
