@@ -1036,7 +1036,7 @@ def _with_unit(
     """The parse of a figure of ``value`` with the unit its match names: ``unit_words`` (the
     unit word, its denominator, the unit after ``per``/``/``, the currency sign), ``meta`` (scale
     multiplier, decimals, significant digits and flags); a plain integer from 1900 to 2100 is
-    flagged a year."""
+    flagged a year, as is one with the year word of a script without spaces (``2023年``)."""
     unit_word, den, opq, cur = unit_words
     mult, decimals, sig, flags = meta
     if unit_word is None and opq is None:
@@ -1048,6 +1048,17 @@ def _with_unit(
     if cur and unit is None:
         unit = _CURRENCY_SYMBOLS[cur]
         dim = f"currency-{unit}"
+    if (
+        unit == "year"
+        and unit_word
+        and no_space(unit_word[0])
+        and mult == 1
+        and decimals == 0
+        and value.denominator == 1
+        and 1900 <= value <= 2100
+    ):
+        # "2023年", "2023년": the year 2023 (a duration of 2023 years is none); "3年" stays 3 years
+        unit, dim, factor = None, None, _ONE
     if (
         unit is None
         and mult == 1
