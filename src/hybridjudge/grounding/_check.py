@@ -1462,23 +1462,16 @@ _FISCAL_YEAR_IDENT = re.compile(r"(?:fy|cy)\s?(?:19|20)?\d\d")
 
 def _fiscal_year_columns(sc: Scan, at: _Cursor, figures: Figures) -> None:
     """Note the year of each table column a fiscal year heads (``Breakup | FY 2019 (%) | FY
-    2018 (%)``), as a year cell heads its column (``| 2019 | 2018 |``): the question's years
-    then pick its cells, and a change runs from the older column to the newer (the first two
-    years of a row say which comes first). ``at``: a fresh cursor over the passage, from its
-    first block."""
-    first: dict[tuple[int, int], int] = {}  # the first year of each row
+    2018 (%)``), as a date heading a column notes it (:meth:`Figures.note_date`, given the
+    year's first day): the question's years then pick its cells, and a change runs from the
+    older column to the newer. ``at``: a fresh cursor over the passage, from its first block."""
     for ident in sc.idents:
         number = ident.number
         if number is None or _FISCAL_YEAR_IDENT.fullmatch(ident.text) is None:
             continue
         at.advance(ident.start, figures)
-        if not at.table or at.column == 0:
-            continue
-        year = int(number)
-        figures.column_years.setdefault((at.block, at.column), year)
-        other = first.setdefault((at.block, at.line), year)
-        if other != year and at.block not in figures.newest_first:
-            figures.newest_first[at.block] = other > year
+        if at.table and at.column > 0:
+            figures.note_date(at.block, at.line, at.column, int(number) * 10000 + 101)
 
 
 @dataclass(frozen=True, slots=True)
@@ -2296,12 +2289,6 @@ class GroundingContext:
         numeral = _ambiguous_numeral(q.text)
         if numeral is None:
             return None
-        if self._numerals is None:
-            numerals: dict[str, list[tuple[Quantity, _Occ]]] = {}
-            for c, occ in self._idx().items:
-                if c.kind == "number" and (n := _ambiguous_numeral(c.text)) is not None:
-                    numerals.setdefault(n, []).append((c, occ))
-            self._numerals = numerals
         # the numeral's two readings, with the answer's sign; each side must be one of them
         # as written (a scale word would make "313,244 thousand" the reading of "313,244")
         english = Fraction(numeral.replace(",", ""))
@@ -2314,10 +2301,21 @@ class GroundingContext:
             other = english
         else:
             return None
-        for c, occ in self._numerals.get(numeral, ()):
+        for c, occ in self._ambiguous_numerals().get(numeral, ()):
             if c.value == other and (c.dimension == q.dimension or c.dimension is None):
                 return occ
         return None
+
+    def _ambiguous_numerals(self) -> dict[str, list[tuple[Quantity, _Occ]]]:
+        """The context's figures written with an ambiguous numeral (:func:`_ambiguous_numeral`),
+        by numeral, built on first need."""
+        if self._numerals is None:
+            numerals: dict[str, list[tuple[Quantity, _Occ]]] = {}
+            for c, occ in self._idx().items:
+                if c.kind == "number" and (n := _ambiguous_numeral(c.text)) is not None:
+                    numerals.setdefault(n, []).append((c, occ))
+            self._numerals = numerals
+        return self._numerals
 
     def reads_continental(self, q: Quantity) -> bool:
         """Whether ``q``'s numeral is ambiguous with a full stop (``1.283``: 1.283 the English
@@ -2328,10 +2326,9 @@ class GroundingContext:
         numeral = _ambiguous_numeral(q.text)
         if numeral is None or "." not in numeral:
             return False
-        self.same_numeral(q)  # builds the context's ambiguous numerals once
         return any(
             "." in n and any(abs(c.value) == int(n.replace(".", "")) for c, _ in found)
-            for n, found in (self._numerals or {}).items()
+            for n, found in self._ambiguous_numerals().items()
         )
 
     @property

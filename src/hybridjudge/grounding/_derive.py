@@ -333,10 +333,10 @@ def _cue(words: Sequence[str], whole: bool = False) -> _Cue:
     )
 
 
-_CHANGE_RE = _cue(_WORDS.asks_change)
-_GAP_RE = _cue(_WORDS.asks_gap)
-_DECREASE_RE = _cue(_WORDS.asks_decrease)
-_INCREASE_RE = _cue(_WORDS.asks_increase)
+_ASKS_CHANGE = _cue(_WORDS.asks_change)
+_ASKS_GAP = _cue(_WORDS.asks_gap)
+_ASKS_DECREASE = _cue(_WORDS.asks_decrease)
+_ASKS_INCREASE = _cue(_WORDS.asks_increase)
 
 
 _NAMED_RATIOS = tuple(
@@ -753,11 +753,11 @@ class Figures:
         chosen = set(choice)
         in_rows = tuple(self._in_rows(chosen))
         mode: Literal["change", "decrease", "difference", "any"] = "any"
-        if _GAP_RE.search(lower):
+        if _ASKS_GAP.search(lower):
             mode = "difference"
-        elif _DECREASE_RE.search(lower) and not _INCREASE_RE.search(lower):
+        elif _ASKS_DECREASE.search(lower) and not _ASKS_INCREASE.search(lower):
             mode = "decrease"
-        elif _CHANGE_RE.search(lower):
+        elif _ASKS_CHANGE.search(lower):
             mode = "change"
         return Hint(tuple(picked), in_rows, ops, mode)
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -146,21 +147,26 @@ def is_cell_per_line(s: str) -> bool:
     return _laid_out(s) is not None
 
 
-def _row_width(kinds: list[int]) -> int:
-    """The number of cells most rows have (a currency sign and its figure are one cell): the
-    table's width. Rows of more are split (a total row without a label follows the last row)."""
-    counts: dict[int, int] = {}
-    cells = 0
-    prev = _T
-    for kind in (*kinds, _T):
-        if kind in (_T, _D):
-            if cells:
-                counts[cells] = counts.get(cells, 0) + 1
-            cells = 0
+def _rows(kinds: list[int]) -> Iterator[tuple[int, int, int]]:
+    """Each row of the text in order: its label line (a text or date line; ``-1`` for the
+    cells before the first), the line after it ends and its cells (a currency sign and its
+    figure are one cell)."""
+    label, cells, prev = -1, 0, _T
+    for k, kind in enumerate(kinds):
+        if kind == _T or kind == _D:  # noqa: SIM109 (the hot loop: two compares beat a tuple)
+            yield label, k, cells
+            label, cells = k, 0
         elif kind == _C or (kind == _F and prev != _C):
             cells += 1
         if kind != _W:
             prev = kind
+    yield label, len(kinds), cells
+
+
+def _row_width(kinds: list[int]) -> int:
+    """The number of cells most rows have (a currency sign and its figure are one cell): the
+    table's width. Rows of more are split (a total row without a label follows the last row)."""
+    counts = Counter(cells for _label, _end, cells in _rows(kinds) if cells)
     if not counts:
         return 1 << 30
     return max(counts, key=lambda n: (counts[n], n))
@@ -193,23 +199,6 @@ MAX_HEADING = 40
 """A text line longer than this after a header row of years is no column heading."""
 
 
-def _full_rows(kinds: list[int], width: int) -> Iterator[tuple[int, int]]:
-    """The label line and the last line of each row with :func:`_row_width`'s ``width`` cells, in
-    order (a text or date line opens a row; a currency sign and its figure are one cell)."""
-    label, cells, prev, last = -1, 0, _T, -1
-    for k, kind in enumerate((*kinds, _T)):
-        if kind in (_T, _D):
-            if label >= 0 and cells == width:
-                yield label, last
-            label, cells = k, 0
-        elif kind == _C or (kind == _F and prev != _C):
-            cells += 1
-        if kind != _W:
-            prev = kind
-        if kind in (_F, _C):
-            last = k
-
-
 def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
     """The lines of the rows of a grid, each with the character to put before it (a tab, a
     space after a currency sign alone, the first line's line break as it was): an
@@ -232,7 +221,11 @@ def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
     units = [k for k, kind in enumerate(kinds) if not (kind == _F and k and kinds[k - 1] == _C)]
     if any(kinds[units[i]] in (_F, _C) for i in range(0, len(units), size)):
         return {}
-    rows = list(_full_rows(kinds, width))
+    rows = [
+        (label, max(k for k in range(label, end) if kinds[k] in (_F, _C)))
+        for label, end, cells in _rows(kinds)
+        if label >= 0 and cells == width
+    ]
     at = {k: i for i, k in enumerate(units)}
     if not rows or any(at[label] % size or _W in kinds[label:last] for label, last in rows):
         return {}

@@ -221,7 +221,7 @@ by commas have one, so a row of headings with one is as certain as a row of figu
 _CsvLine = tuple[int, list[int], list[int], bool, bool]
 """A line that may be a CSV row (:func:`_csv_cells`): its offset, its commas, those that
 separate cells for sure, whether it opens as a row (:func:`_row_like`), and whether it is one
-for sure (every comma a separator, a digit in it)."""
+for sure (every comma a separator, a digit or an empty cell in it)."""
 _DIGIT = re.compile(r"\d")
 
 
@@ -235,8 +235,8 @@ def _row_like(line: str, first_comma: int) -> bool:
 
 def _row_width(rows: list[_CsvLine]) -> int:
     """The commas of the text's CSV rows that no figure's grouping makes ambiguous (every comma
-    a separator, two or more, a digit or an empty cell in the row), the most frequent count, when two rows or
-    more have it; else 0. A row with that many commas that opens as a row (:func:`_row_like`),
+    a separator, two or more, a digit or an empty cell in the row), the most frequent count,
+    when two rows or more have it; else 0. A row with that many commas that opens as a row (:func:`_row_like`),
     some of whose commas would group a figure's thousands (``Defined contribution
     schemes,166,178,192`` among rows of four cells), is a row of as many cells: a CSV writer
     quotes a cell that holds a comma. Lines of words glued by commas (a PDF's run-together
