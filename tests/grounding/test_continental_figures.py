@@ -120,6 +120,10 @@ def test_tatqa_gold_answers_against_tables_written_the_german_way() -> None:
             [16_525_000_000, 12500],
         ),
         ("les 3 676,2 millions", [3_676_200_000]),
+        # one word of the language is enough with such a figure (the lexicons' signal words of
+        # a language with spaced_thousands), none of them needed the words "les", "des", "le"
+        ("La somme est de 1 283 millions d'euros.", [1_283_000_000]),
+        ("La somme est de 1 283.", [1283]),
         # English text: the spaces separate figures
         ("In 2019 525 people came to the 3 100 events.", [2019, 525, 3, 100]),
     ],

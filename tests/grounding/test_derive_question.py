@@ -180,3 +180,29 @@ def test_a_bare_derived_figure_under_a_stated_scale_needs_the_question() -> None
     assert _derived("11,137.5 thousand", question, table) is not None
     assert check_grounding("11,137.5", table).kinds == {"ungrounded_number"}
     assert check_grounding("11,137.5 thousand", table).grounded
+
+
+def test_a_question_asking_for_the_total_in_any_language_takes_the_unlabelled_total_row() -> None:
+    # the row without a label is the table's total: a question asking for a total (the
+    # lexicons' derivation.asks_total: "total", "insgesamt", "合计") points at it with the rows
+    # it names; a question asking for none does not
+    context = "\n".join(
+        [
+            " | 2023 | 2022",
+            "Umsatz Europa | 400 | 380",
+            "Umsatz Asien | 250 | 240",
+            " | 650 | 620",
+        ]
+    )
+    ctx = GroundingContext(context)
+    figures = ctx._operands()[0]
+    for question in (
+        "What was the Umsatz Europa as a part of the total in 2023?",
+        "Wie hoch war der Anteil von Umsatz Europa am Umsatz insgesamt 2023?",
+    ):
+        hint = ctx.hint(question)
+        assert hint is not None, question
+        assert [figures.figures[k].text for k in hint.operands] == ["400", "650"], question
+    hint = ctx.hint("Wie hoch war der Umsatz Europa 2023?")
+    assert hint is not None
+    assert [figures.figures[k].text for k in hint.operands] == ["400"]

@@ -165,6 +165,10 @@ def test_a_golden_case_that_fails_is_reported(tmp_path: Path) -> None:
     case = {"id": "x", "language": "fr", "text": "La somme est de 950.", "context": table}
     question = "Quelle est la somme des ventes et des autres produits en 2023 ?"
     assert golden.check_case({**case, "question": question, "grounded": True}) == "grounded: False"
+    # grounded, but by another rule than the case names: 940 is the sum 900 + 40
+    right = {**case, "text": "La somme est de 940.", "question": question, "grounded": True}
+    assert golden.check_case({**right, "rules": ["sum"]}) is None
+    assert golden.check_case({**right, "rules": ["as_written"]}) == "rules: ['sum']"
 
 
 def test_italian_refusals_come_from_the_lexicon() -> None:

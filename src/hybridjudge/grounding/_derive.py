@@ -337,6 +337,7 @@ _ASKS_CHANGE = _cue(_WORDS.asks_change)
 _ASKS_GAP = _cue(_WORDS.asks_gap)
 _ASKS_DECREASE = _cue(_WORDS.asks_decrease)
 _ASKS_INCREASE = _cue(_WORDS.asks_increase)
+_ASKS_TOTAL = _cue(_WORDS.asks_total)
 
 
 _NAMED_RATIOS = tuple(
@@ -360,7 +361,7 @@ _OP_CUES: tuple[tuple[_Cue, frozenset[str]], ...] = (
     (_cue(_WORDS.asks_difference), frozenset({"diff", "pch"})),
     (_cue(_WORDS.asks_sum), frozenset({"sum"})),
     # "the total expenses": a sum, or a total less its other parts
-    (_cue(_WORDS.asks_total), frozenset({"sum", "diff"})),
+    (_ASKS_TOTAL, frozenset({"sum", "diff"})),
 )
 """The operations each kind of question word asks for (the words: the lexicons' ``derivation``)."""
 
@@ -722,7 +723,7 @@ class Figures:
         lower = question.lower()
         ascii_question = lower.isascii()
         ops = _asked_ops(lower)
-        total = "total" in words
+        total = _ASKS_TOTAL.search(lower)  # an unlabelled row is a table's total
         if self._label_words is None:  # once per context: questions repeat over its answers
             self._label_words = {key: _words(label) for key, label in self.labels.items()}
         for key, label in self.labels.items():

@@ -618,6 +618,10 @@ class Lexicon(_Strict):
     signal_scales: tuple[str, ...] = ()
     """Scale words no English text writes (``millones``, ``mrd``; keys of :attr:`scales`):
     one counts as two :attr:`signal_words`."""
+    spaced_thousands: bool = False
+    """The language groups thousands with spaces (``1 283``, French): a text with one of its
+    :attr:`signal_words` and a figure so grouped reads that figure whole (``La somme est de
+    1 283.`` is 1,283; in other texts a space stays a separator: ``sizes 10 500``)."""
     currencies: tuple[Currency, ...] = ()
     """Currencies as this language writes them."""
     months: dict[str, tuple[str, ...]] = {}

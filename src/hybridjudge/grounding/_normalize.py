@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hybridjudge._text import TYPOGRAPHY, fold
-from hybridjudge.grounding._lexicon import alternation, currencies, merged
+from hybridjudge.grounding._lexicon import LANGUAGES, alternation, currencies, lexicon, merged
 from hybridjudge.grounding._patterns import lazy
 
 __all__ = [
@@ -705,22 +705,23 @@ _CONTINENTAL_FIGURE = re.compile(
     r"(?![\w]|[.,]\d)"
 )
 _SPACE3 = re.compile(r" (?<=\d )\d{3}(?!\d)")
-"""Thousands grouped by a space (``12 500``, French), read only with the words of such a text,
-and looked for only in a text that :func:`_french` finds French (a space is everywhere)."""
+"""Thousands grouped by a space (``12 500``, French), read only with the words of such a text
+(:func:`_spaced_language`; a space is everywhere)."""
+_SPACED_RUNS = frozenset(
+    w.encode()
+    for language in LANGUAGES
+    if (lex := lexicon(language)).spaced_thousands
+    for w in lex.signal_words
+)
+"""The signal words of the languages that group thousands with spaces (the lexicons'
+``spaced_thousands``: French)."""
 
 
-def _french(text: str) -> bool:
-    """Whether ``text`` (normalised) looks French at a glance: an ``é`` or ``è``, ``les``,
-    ``des``, ``le``, ``du`` or ``une`` (a few substring tests, cheap beside any expression)."""
-    return (
-        "é" in text
-        or "è" in text
-        or " les " in text
-        or " des " in text
-        or " le " in text
-        or " du " in text
-        or " une " in text
-    )
+def _spaced_language(text: str) -> bool:
+    """Whether ``text`` (normalised) groups thousands with spaces: it holds such a figure
+    (:data:`_SPACE3`, looked for first: most texts hold none) and a word of a language that
+    writes figures so (:data:`_SPACED_RUNS`)."""
+    return _SPACE3.search(text) is not None and not letter_runs(text).isdisjoint(_SPACED_RUNS)
 
 
 _DOTTED_THOUSANDS = lazy(
@@ -780,14 +781,14 @@ def _continental(text: str) -> str:
     ``3,676.2``, ``1,234,567``, ``1.9``, ``12,500``), when the text writes them so: it holds a
     figure only that convention writes, figures grouped by dots only
     (:func:`_dotted_thousands`), or German, French or Spanish words (two, or one and a decimal
-    comma or, in a French-looking text, a figure grouped by spaces), and no figure only the
-    English convention writes. Dates (``07.03.2024``), versions
+    comma or, in a text of a language that groups thousands with spaces, such a figure:
+    :func:`_spaced_language`), and no figure only the English convention writes. Dates (``07.03.2024``), versions
     (``2.3.1``) and addresses (``192.168.1.1``) are not figures of this form."""
     # cheapest first: most texts hold neither a decimal comma nor three digits after a point
     comma = _DECIMAL_COMMA.search(text) is not None
     spaced = False
     if not comma and _DOT3.search(text) is None:
-        if not (_french(text) and _SPACE3.search(text) is not None):
+        if not _spaced_language(text):
             return text
         spaced = True
     if _ANGLO.search(text) is not None:
@@ -795,8 +796,8 @@ def _continental(text: str) -> str:
     if (
         _CONTINENTAL().search(text) is None
         and not ("|" in text and _dotted_thousands(text))
-        # a French-looking text with a figure grouped by spaces counts as a decimal comma
-        # does: one word more decides (``L'entreprise emploie 3 200 salariés``)
+        # a figure grouped by spaces counts as a decimal comma does, and such a text holds a
+        # word of its language already (``L'entreprise emploie 3 200 salariés``)
         and not _continental_words(text, comma or spaced)
     ):
         return text
