@@ -69,6 +69,29 @@ def test_range_ends_are_traced_one_by_one() -> None:
     ]
 
 
+def test_a_range_with_its_scale_once_is_traced_to_the_ends_written_in_full() -> None:
+    # "between 5 and 7 million dollars": 5 million and 7 million (the 5 was 5 dollars)
+    report = check_grounding(
+        "The outlook is between 5 and 7 million dollars.",
+        "Outlook: $5 million to $7 million.",
+    )
+    assert report.grounded, report.findings
+    assert [(t.quantity.range_role, t.matched_text) for t in report.quantities] == [
+        ("low", "$5 million"),
+        ("high", "$7 million"),
+    ]
+    # the same in German words: "zwischen ... und" joins a range, the scale stated once
+    report = check_grounding(
+        "Die Prognose liegt zwischen 5 und 7 Millionen Euro.",
+        "Prognose: 5 Millionen Euro bis 7 Millionen Euro.",
+    )
+    assert report.grounded, report.findings
+    # one end that stands in the context at no scale is no longer read so
+    assert not check_grounding(
+        "The outlook is between 5 and 7 million dollars.", "Outlook: $5 thousand or $7 million."
+    ).grounded
+
+
 def test_over_abstention_points_at_the_marker() -> None:
     answer = "Sorry, I don't know."
     (finding,) = check_grounding(answer, CONTEXT).findings

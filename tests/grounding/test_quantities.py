@@ -180,6 +180,54 @@ def test_ranges_have_two_ends_with_the_shared_unit(sep: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "low"),
+    [
+        ("between 5 and 7 million", 5_000_000),
+        ("$5-7 billion", 5_000_000_000),
+        ("5 to 7.5 million", 5_000_000),
+        ("0.5 to 1.2 billion", 500_000_000),
+        # the low end scaled would be more than ten times the high end: it keeps its own value
+        ("from 500 to 7 million", 500),
+    ],
+)
+def test_a_range_shares_its_high_ends_scale(text: str, low: int) -> None:
+    first, second = parse_quantities(text)
+    assert (first.value, first.range_role, second.range_role) == (Fraction(low), "low", "high")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "zwischen 5 und 7 Millionen",
+        "5 bis 7 Millionen",
+        "entre 5 et 7 millions",
+        "de 5 à 7 millions",
+        "entre 5 y 7 millones",
+        "de 5 a 7 millones",
+        "tra 5 e 7 milioni",
+        "entre 5 e 7 milhões",
+        "tussen 5 en 7 miljoen",
+        "5 tot 7 miljoen",
+        "5至7亿",  # 亿: a hundred million
+    ],
+)
+def test_ranges_in_the_lexicons_words(text: str) -> None:
+    # the lexicons' range_words and range_pairs: 5 to 7 of the scale in each
+    scale = 100_000_000 if "亿" in text else 1_000_000
+    low, high = parse_quantities(text)
+    assert (low.value, low.range_role) == (Fraction(5 * scale), "low")
+    assert (high.value, high.range_role) == (Fraction(7 * scale), "high")
+
+
+@pytest.mark.parametrize(
+    "text", ["5 and 7 million", "5 und 7 Millionen", "5 et 7 millions", "5 a 7 millones"]
+)
+def test_a_word_of_a_pair_joins_no_range_without_its_opener(text: str) -> None:
+    low, high = parse_quantities(text)
+    assert (low.value, low.range_role, high.range_role) == (Fraction(5), None, None)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "1. Rest\n2. Ice",

@@ -684,6 +684,13 @@ class Lexicon(_Strict):
     total_words: tuple[str, ...] = ()
     """Words a table row's label opens with before what it totals (``total``, ``totale``,
     ``summe``): ``Total net sales`` is a row of ``net sales`` for :attr:`named_ratios`."""
+    range_words: tuple[str, ...] = ()
+    """Words that join two figures into a range by themselves (``6 to 8``, ``6 bis 8``, ``6至8``):
+    the low end takes the high end's unit and scale (``5 to 7 million`` is 5 million)."""
+    range_pairs: dict[str, tuple[str, ...]] = {}
+    """Words that open a range (the keys) with the words that join its ends after them
+    (``between 6 and 8``: ``{"between": ["and"]}``; ``entre 6 et 8``, ``de 6 à 8``): such a
+    word joins a range only after its opener (``6 and 8`` alone are two figures)."""
     named_ratios: tuple[NamedRatio, ...] = ()
     """Ratios a question names by their usual name (``gross margin``) and the rows they divide
     (:class:`NamedRatio`)."""

@@ -54,6 +54,7 @@ from hybridjudge.grounding._languages import (
     no_space,
 )
 from hybridjudge.grounding._lexicon import (
+    LANGUAGES,
     NumberWords,
     Period,
     alternation,
@@ -594,8 +595,31 @@ def _code_before(norm: NormalizedText, start: int) -> bool:
 
 
 _MAX_RANGE_GAP = 11  # len(" through ") plus slack: longer gaps cannot be range separators
-_RANGE_SEP = re.compile(r"\s*(?:-|to|through|and)\s*")
-_BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$")
+
+
+def _range_openers() -> dict[str, re.Pattern[str]]:
+    """What must stand before a range's low end for each word of the lexicons' ``range_pairs``
+    that joins its ends (``and``: ``between`` or ``from``), but for a word that joins one by
+    itself (``range_words``)."""
+    openers: dict[str, list[str]] = {}
+    for language in LANGUAGES:
+        for opener, joins in lexicon(language).range_pairs.items():
+            for word in joins:
+                openers.setdefault(word, []).append(opener)
+    alone = set(merged("range_words"))
+    return {
+        word: re.compile(rf"(?<![\w])(?:{alternation(words)})\s+$")
+        for word, words in openers.items()
+        if word not in alone
+    }
+
+
+_RANGE_OPENERS = _range_openers()
+_RANGE_SEP = re.compile(
+    rf"\s*(?:-|(?P<word>{alternation((*merged('range_words'), *_RANGE_OPENERS))}))\s*"
+)
+"""What joins the two ends of a range: a hyphen (dashes are hyphens once normalised), or a
+word of the lexicons' ``range_words`` or ``range_pairs`` (``to``, ``bis``, ``and``, ``至``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -2597,7 +2621,8 @@ def _merge_compound_durations(s: str, raws: list[_Raw]) -> None:
 
 
 def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
-    """Mark ``6-8``, ``6 to 8`` (and ``between 6 and 8``) as ranges; return the separators."""
+    """Mark ``6-8``, ``6 to 8``, ``between 6 and 8`` (the lexicons' range words) as ranges; return
+    the separators."""
     seps: list[tuple[int, int]] = []
     i = 0
     while i + 1 < len(raws):
@@ -2609,8 +2634,14 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
                 # after a word of change, "X to Y" is the change, then the level reached ("fell
                 # 25 bps to 4.75%", "rose 5% to $1.2 billion"), not a range
                 ok = False
-            if ok and "and" in s[lo.end : hi.start]:
-                ok = _BETWEEN_BEFORE.search(s, max(0, lo.start - 9), lo.start) is not None
+            word = sep["word"] if sep is not None else None
+            if ok and word is not None and (opener := _RANGE_OPENERS.get(word)) is not None:
+                # "between 6 and 8", "entre 6 et 8": a word that joins a range after its opener
+                ok = opener.search(s, max(0, lo.start - 12), lo.start) is not None
+            if ok and lo.unit == "%" and hi.unit != "%":
+                # a percentage, then a figure: "en hausse de 5,2 % à 812 millions" (up 5.2%
+                # to 812 million), no range
+                ok = False
             if ok and lo.unit is None and hi.unit is not None:
                 lo.unit, lo.dimension = hi.unit, hi.dimension
                 lo.base = lo.value * (hi.base / hi.value) if hi.value else lo.value
@@ -2619,6 +2650,7 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
             if ok:
                 lo.role, hi.role = "low", "high"
                 seps.append((lo.end, hi.start))
+                _share_scale(lo, hi)
                 if (
                     hi.start - lo.end == 1  # "2018-19", not "2017 to 95"
                     and hi.end - hi.start == 2
@@ -2637,6 +2669,26 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
                 continue
         i += 1
     return seps
+
+
+def _share_scale(lo: _Raw, hi: _Raw) -> None:
+    """A range's low end written without the scale of its high end takes it (``between 5 and
+    7 million``, ``$5-7 billion``: 5 million, $5 billion) when it then stays of the high end's
+    size (not ``500 to 7 million``, whose 500 million would be more than ten times 7
+    million)."""
+    mult, decimals, sig, flags = lo.meta
+    scale = hi.meta[0]
+    if (
+        scale != 1
+        and hi.meta[3] & F_OWN_SCALE
+        and mult == 1
+        and not flags & (F_OWN_SCALE | F_YEAR)
+        and hi.unit in (None, lo.unit)
+        and abs(lo.value) * scale <= 10 * abs(hi.value)
+    ):
+        lo.value *= scale
+        lo.base *= scale
+        lo.meta = (scale, decimals, sig, flags | F_OWN_SCALE)
 
 
 def parse_quantities(text: str) -> list[Quantity]:
