@@ -691,6 +691,15 @@ class Lexicon(_Strict):
     """Words that open a range (the keys) with the words that join its ends after them
     (``between 6 and 8``: ``{"between": ["and"]}``; ``entre 6 et 8``, ``de 6 à 8``): such a
     word joins a range only after its opener (``6 and 8`` alone are two figures)."""
+    conjunctions: tuple[str, ...] = ()
+    """The word ``and`` (``und``, ``et``): it joins the two parts of a duration (``2 hours and
+    30 minutes``)."""
+    negative_words: tuple[str, ...] = ()
+    """Words before a figure that stand as its minus sign (``minus 20 degrees``, ``negative
+    3%``)."""
+    negative_operators: tuple[str, ...] = ()
+    """Words after which a word of :attr:`negative_words` is an operator, not a sign (``plus or
+    minus 2%``; after a figure it is one too: ``5 minus 3``)."""
     named_ratios: tuple[NamedRatio, ...] = ()
     """Ratios a question names by their usual name (``gross margin``) and the rows they divide
     (:class:`NamedRatio`)."""

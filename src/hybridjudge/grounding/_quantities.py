@@ -1590,16 +1590,21 @@ _DECREASE_WORDS = frozenset(
 )
 
 
-_SIGN_WORD = re.compile(r"(?<![\w-])(?:minus|negative) \Z")
-_SIGN_WORD_AFTER = re.compile(r"(?:[\d%)]|\b(?:or|plus))\s*\Z")
+_NEGATIVE_WORDS = merged("negative_words")
+_NEGATIVE_ENDINGS = tuple(f"{w} " for w in _NEGATIVE_WORDS)
+"""What the text before a figure ends with when a word of the lexicons' ``negative_words``
+stands there (a test cheaper than :data:`_SIGN_WORD`)."""
+_SIGN_WORD = re.compile(rf"(?<![\w-])(?:{alternation(_NEGATIVE_WORDS)}) \Z")
+_SIGN_WORD_AFTER = re.compile(rf"(?:[\d%)]|\b(?:{alternation(merged('negative_operators'))}))\s*\Z")
 
 
 def _sign_word(
     s: str, start: int, value: Fraction, base: Fraction
 ) -> tuple[int, Fraction, Fraction]:
-    """A figure after ``minus`` or ``negative`` standing as its sign (``minus 20 degrees``,
-    ``negative 3%``): its start, value and base value, negated, or as they were when the word is
-    an operator (``5 minus 3``, ``plus or minus 2%``) or is none."""
+    """A figure after a word of the lexicons' ``negative_words`` standing as its sign (``minus
+    20 degrees``, ``negative 3%``): its start, value and base value, negated, or as they were
+    when the word is an operator (after a figure or a word of ``negative_operators``: ``5 minus
+    3``, ``plus or minus 2%``) or is none."""
     m = _SIGN_WORD.search(s, max(0, start - 10), start)
     if m is None or _SIGN_WORD_AFTER.search(s, max(0, m.start() - 12), m.start()) is not None:
         return start, value, base
@@ -1694,7 +1699,7 @@ def _read_candidates(
             and _accounting(s, m, start, end, mult)
         ):
             value, base = -value, -base
-        if s.endswith(("minus ", "negative "), 0, start) and value > 0:
+        if s.endswith(_NEGATIVE_ENDINGS, 0, start) and value > 0:
             start, value, base = _sign_word(s, start, value, base)
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
@@ -2552,8 +2557,8 @@ _DURATION_ALIASES = sorted(
 """The words and characters of a unit of time or of the calendar, longest first."""
 _TIME_ALIASES = [a for a in _DURATION_ALIASES if a.isascii() and a.isalpha()]
 """Those in ASCII letters, English and foreign (``hours``, ``stunden``, ``heures``)."""
-_AND_WORDS = ("and", "und", "et", "y", "e", "en")
-"""``and`` in English, German, French, Spanish, Italian or Portuguese, and Dutch."""
+_AND_WORDS = merged("conjunctions")
+"""``and`` in every language (the lexicons' ``conjunctions``: ``und``, ``et``)."""
 _CJK_COMPOUND_DURATION = lazy(
     f"(?:{'|'.join(a for a in _DURATION_ALIASES if ord(a[0]) > 0x2E80)})" + r"\d"
 )
@@ -2567,7 +2572,7 @@ _SMALLER_UNIT_RUNS = frozenset(
 )
 """The units a second, smaller part of a duration is written in (``h`` stands for ``2h 30m``;
 ``s`` and ``m`` alone are too common a run of letters to test)."""
-_COMPOUND_GAP = re.compile(rf"[ \t]*(?:,[ \t]*)?(?:(?:{'|'.join(_AND_WORDS)})[ \t]+)?")
+_COMPOUND_GAP = re.compile(rf"[ \t]*(?:,[ \t]*)?(?:(?:{alternation(_AND_WORDS)})[ \t]+)?")
 
 
 def _merge_compound_durations(s: str, raws: list[_Raw]) -> None:
