@@ -138,6 +138,27 @@ def test_a_fall_in_running_text_is_a_derived_percent_change(context: str) -> Non
 
 
 @pytest.mark.parametrize(
+    ("fell", "rose"),
+    [
+        # the lexicons' decrease_verbs, decrease_words, decrease_after and change_links
+        ("Der Umsatz sank um 25 %.", "Der Umsatz stieg um 25 %."),
+        ("Der Umsatz ist um 25 % gesunken.", "Der Umsatz ist um 25 % gestiegen."),
+        ("Le chiffre d'affaires a baissé de 25 %.", "Le chiffre d'affaires a augmenté de 25 %."),
+        ("Une baisse de 25 % du chiffre d'affaires.", "Une hausse de 25 % du chiffre d'affaires."),
+        ("Las ventas cayeron un 25 %.", "Las ventas aumentaron un 25 %."),
+        ("Il fatturato è calato del 25 %.", "Il fatturato è aumentato del 25 %."),
+        ("A receita caiu 25 %.", "A receita subiu 25 %."),
+        ("De omzet daalde met 25 %.", "De omzet steeg met 25 %."),
+    ],
+)
+def test_a_fall_stated_in_the_words_of_a_language(fell: str, rose: str) -> None:
+    # (150 - 200) / 200 = -25% (by hand); the rise from the smaller figure is 33.3%
+    context = "Revenue was 200 in 2018 and 150 in 2019."
+    assert check_grounding(fell, context).grounded
+    assert check_grounding(rose, context).kinds == {"ungrounded_number"}
+
+
+@pytest.mark.parametrize(
     ("answer", "derived"),
     [
         # 5.00 - 4.75 = 0.25 points = 25 basis points (by hand); "X to Y" after a verb of

@@ -239,3 +239,21 @@ def test_many_figures_with_scale_characters_are_read_in_linear_time() -> None:
     quantities = parse_quantities(text)
     assert time.perf_counter() - started < 10
     assert len(quantities) == 100_000
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # German "um" ("by") before a figure is no micrometre (und.json's ambiguous_units)
+        ("Der Umsatz stieg 2023 um 5 %.", [("2023", None), ("5 %", "%")]),
+        ("Die Schicht ist 5 um dick.", [("5 um", "μm")]),
+        # a French elision after a figure is no unit of one letter ("l'" is no litre)
+        ("En 2023 l'entreprise a vendu 5 l d'huile.", [("2023", None), ("5 l", "l")]),
+        # an apostrophe after a longer unit stays: a possessive, a scale
+        ("ninety days' notice, or 90 days' notice", [("ninety days", "day"), ("90 days", "day")]),
+    ],
+)
+def test_words_of_a_language_that_look_like_units(
+    text: str, read: list[tuple[str, str | None]]
+) -> None:
+    assert [(q.text, q.unit) for q in parse_quantities(text)] == read

@@ -56,6 +56,14 @@ CASES: list[tuple[str, str, str, list[str]]] = [
     # growth" as two periods; the context's share is one more reading, never the answer's)
     ("One quarter of sales came from Europe.", "25% of sales came from Europe.", "20% of sales came from Europe.", ["20%"]),
     ("Three quarters of users agreed.", "75% of users agreed.", "70% of users agreed.", ["70%"]),
+    # the lexicons' shares.pairs: a count and its whole in each language's words, both ways
+    ("Die Ansprechrate lag bei 90 %.", "9 von 10 Patienten sprachen an.", "8 von 10 Patienten sprachen an.", ["8", "10"]),
+    ("9 von 10 Patienten sprachen an.", "Die Ansprechrate lag bei 90 %.", "Die Ansprechrate lag bei 80 %.", ["80 %"]),
+    ("Taux de renouvellement : 75 %.", "3 sur 4 clients renouvellent.", "2 sur 4 clients renouvellent.", ["2", "4"]),
+    ("El 90 % de los pacientes mejoró.", "9 de cada 10 pacientes mejoraron.", "7 de cada 10 pacientes mejoraron.", ["7", "10"]),
+    ("Il 75 % dei clienti rinnova.", "3 su 4 clienti rinnovano.", "2 su 4 clienti rinnovano.", ["2", "4"]),
+    ("90% dos pacientes melhoraram.", "9 em cada 10 pacientes melhoraram.", "8 em cada 10 pacientes melhoraram.", ["8", "10"]),
+    ("90% van de patiënten herstelde.", "9 op de 10 patiënten herstelden.", "8 op de 10 patiënten herstelden.", ["8", "10"]),
 ]  # fmt: skip
 
 

@@ -808,6 +808,14 @@ def test_an_amount_per_period_converts_to_another_period(
         ("Sales rose 50%.", "Sales doubled.", True, None),
         ("Sales rose 100%.", "Sales were double those of 2018.", True, None),  # no change
         ("Sales were 100.", "Sales doubled.", True, None),
+        # the lexicons' factor_changes: the same verbs in other languages
+        ("Der Umsatz stieg um 100 %.", "Der Umsatz hat sich verdoppelt.", False, "verdoppelt"),
+        ("Le chiffre d'affaires a progressé de 200 %.", "Il a triplé.", False, "triplé"),
+        ("El beneficio creció un 100 %.", "El beneficio se duplicó.", False, "duplicó"),
+        ("L'utile è cresciuto del 100 %.", "L'utile è raddoppiato.", False, "raddoppiato"),
+        ("O lucro cresceu 100 %.", "O lucro dobrou.", False, "dobrou"),
+        ("De winst steeg met 100 %.", "De winst is verdubbeld.", False, "verdubbeld"),
+        ("De winst steeg met 50 %.", "De winst is verdubbeld.", True, None),
         # 24/7 is 24 hours a day and 7 days a week
         ("Available 24 hours a day, 7 days a week.", "Support is available 24/7.", False, "24/7"),
         ("Available 12 hours a day.", "Support is available 24/7.", True, None),

@@ -70,6 +70,7 @@ from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeErro
 from hybridjudge.grounding._fast import Windows, needle_of
 from hybridjudge.grounding._layout import SCALE_WORDS, heading_word, read_layout, scale_headings
 from hybridjudge.grounding._lexicon import (
+    LANGUAGES,
     alternation,
     currency_of,
     lexicon,
@@ -453,15 +454,16 @@ def _quarter_shares(s: str) -> list[tuple[int, int, Fraction]]:
     ]
 
 
-_FACTOR_WORDS = {
-    **dict.fromkeys((b"doubled", b"doubling"), Fraction(100)),
-    **dict.fromkeys((b"tripled", b"tripling"), Fraction(200)),
-    **dict.fromkeys((b"quadrupled", b"quadrupling"), Fraction(300)),
-    **dict.fromkeys((b"halved", b"halving"), Fraction(-50)),
+_FACTOR_CHANGES = {
+    word: Fraction(change)
+    for language in LANGUAGES
+    for word, change in lexicon(language).factor_changes.items()
 }
-"""Verbs of a change by a factor, and the percentage change each states (``halved``: -50%;
-``doubles``, ``halves`` and ``double`` are also nouns and adjectives)."""
-_FACTOR_WORD = lazy(r"(?<![\w-])(?:doubl|tripl|quadrupl|halv)(?:ed|ing)(?![\w-])")
+"""Words of a change by a factor, and the percentage change each states (the lexicons'
+``factor_changes``: ``doubled`` +100%, ``halved`` -50%, ``verdoppelt`` +100%)."""
+_FACTOR_RUNS = frozenset(run for word in _FACTOR_CHANGES for run in letter_runs(word))
+"""The letter runs of those words (``doubl`` of ``doublé``): a passage without one states none."""
+_FACTOR_WORD = lazy(rf"(?<![\w-])(?:{alternation(_FACTOR_CHANGES)})(?![\w-])")
 _ROUND_THE_CLOCK = re.compile(r"(?<![\w/.,])24/7(?![\w/]|[.,]\d)")
 
 
@@ -470,9 +472,9 @@ def _add_stated_changes(i: int, sc: Scan, index: _Index) -> None:
     +200%, ``halved``: -50%, as percentages only: no bare 2 or 100) and the hours and days of
     ``24/7`` (an answer writes ``24 hours a day, 7 days a week``)."""
     s = sc.norm.text
-    if not sc.words.isdisjoint(_FACTOR_WORDS):
+    if not sc.words.isdisjoint(_FACTOR_RUNS):
         for m in _FACTOR_WORD().finditer(s):
-            change = _FACTOR_WORDS[m.group().encode()]  # the expression reads only its words
+            change = _FACTOR_CHANGES[m.group()]  # the expression reads only its words
             index.exact.setdefault(_k("percent", change), _occurrence(i, sc, *m.span()))
     if "24/7" in s:
         for m in _ROUND_THE_CLOCK.finditer(s):

@@ -245,6 +245,9 @@ class ShareWords(_Strict):
     half_positions: tuple[str, ...] = ()
     """Other words before ``half`` that make it a part, not a share (``the last half of the
     year``, ``the lower half of the range``)."""
+    pairs: tuple[str, ...] = ()
+    """Words between a count and its whole that make them a share (``9 out of 10``, ``one in
+    five``, ``9 von 10``, ``3 sur 4``: 90%, 20%, 90%, 75%)."""
 
 
 class FigureContextWords(_Strict):
@@ -632,6 +635,9 @@ class Lexicon(_Strict):
     units: dict[str, tuple[str, ...]] = {}
     """Unit symbols or words after a number by canonical unit (``day``: ``jours``, ``jour``;
     ``mg``: ``mg``; a key of the ``unit_definitions`` of ``und.json``)."""
+    ambiguous_units: tuple[str, ...] = ()
+    """Unit symbols of :attr:`units` that are words of a language too (``um`` for µm, German
+    "by": ``stieg 2023 um 5 %``): not a unit where a figure follows."""
     counters: tuple[str, ...] = ()
     """Counter characters after a numeral (``八百名员工``, ``三家公司``): the numeral counts, with
     no unit."""
@@ -700,6 +706,10 @@ class Lexicon(_Strict):
     negative_operators: tuple[str, ...] = ()
     """Words after which a word of :attr:`negative_words` is an operator, not a sign (``plus or
     minus 2%``; after a figure it is one too: ``5 minus 3``)."""
+    factor_changes: dict[str, int] = {}
+    """Words of a change by a factor with the percentage change each states (``doubled``: 100,
+    ``halved``: -50, ``verdoppelt``: 100): a context's ``sales doubled`` grounds an answer's
+    ``up 100%``."""
     named_ratios: tuple[NamedRatio, ...] = ()
     """Ratios a question names by their usual name (``gross margin``) and the rows they divide
     (:class:`NamedRatio`)."""

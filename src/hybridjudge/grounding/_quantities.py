@@ -218,7 +218,14 @@ def _alt(words: Iterable[str], space: str = r"\s+") -> str:
     return emit(trie)
 
 
-_UNIT_ALT = _alt(UNITS)
+_AMBIGUOUS_UNITS = merged("ambiguous_units")
+_UNIT_ALT = (
+    f"{_alt(u for u in UNITS if u not in _AMBIGUOUS_UNITS)}"
+    rf"|(?:{alternation(_AMBIGUOUS_UNITS)})(?![ ]+\d)"
+)
+"""The unit symbols and words after a figure; those that are words too (the lexicons'
+``ambiguous_units``: ``um``) are none before a figure (``2023 um 5 %``), and are tried last
+(after the longer units they begin)."""
 _WORD_ALT = _alt([*_SMALL, *_TENS, *_EN.words, *_SCALE_WORDS])
 _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
@@ -401,12 +408,15 @@ def _unit_part(prefix: str) -> str:
     """The optional unit after a number, with group names prefixed (names must be unique); on
     the number's line (``$10.26\nSecond Quarter`` is no 10.26 seconds) and in its cell: a
     space between them, not a tab (a tab separates the cells of a row: ``2019\t% Change`` is
-    no 2019%). ``[ ]``: the master expression is verbose."""
+    no 2019%). A unit of one letter not before an elision (``2023 l'entreprise`` is no 2023
+    litres; ``90 days' notice``, ``RMB'000`` stay) nor, for a
+    unit symbol that is a word too (:data:`_AMBIGUOUS_UNITS`), before a figure. ``[ ]``: the
+    master expression is verbose."""
     return (
         rf"(?:(?P<{prefix}pct>[ ]?%|[ ]?(?:{_PERCENT_ALT})(?![a-z])|[ ]?(?:{_PERCENT_CHARS})"
         rf"|[ ]?(?P<{prefix}bp>{_BASIS_POINTS_ALT})(?![a-z]))"
         rf"|(?:[ ]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
-        rf"(?:(?:/|[ ]+per[ ]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°])"
+        rf"(?:(?:/|[ ]+per[ ]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°]|(?<![a-zμ°][a-zμ°])'[a-z])"
         rf"|[ ]?(?P<{prefix}opq>(?!and/|or/|[yqmhw]/[yqmhw](?![a-zμ]))[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
     )
 
@@ -1146,27 +1156,35 @@ def _bare_number(dec: str) -> _Parsed:
 
 _PAIR_WORDS = _alt([*(w for w in _SMALL if w != "zero"), *_TENS, "hundred", "thousand"])
 _PAIR_WHOLE = (
-    rf"(?:every )?(?P<y>\d{{1,3}}(?:,\d{{3}})*|(?:a )?(?:{_PAIR_WORDS}))"
+    rf"(?:(?:{alternation(merged('frequencies.every'))}) )?"
+    rf"(?P<y>\d{{1,3}}(?:,\d{{3}})*|(?:a )?(?:{_PAIR_WORDS}))"
     rf"(?![\w%]|[.,]\d| (?:{alternation(grouped('figure_context', 'rate_units'))})s?(?![\w]))"
 )
-_SHARE_PAIRS = (lazy(f" in {_PAIR_WHOLE}"), lazy(f" out of {_PAIR_WHOLE}"))
-"""The whole of a count out of a whole: ``9 out of 10``, ``one in five``, ``1 in every 4``,
-``3 in 4 adults`` (not ``2 in 2019``, a year; nor ``3 in 10 minutes``, a rate). Each expression
-starts with its literal words (the engine skips ahead to them; one that starts with the count is
-tried at every position: four times as slow on TAT-QA's passages); the count is read before
-them (:data:`_PAIR_COUNT`)."""
+_SHARE_PAIRS = tuple(
+    (f" {pair} ", pair.split()[0].encode(), lazy(f" {re.escape(pair)} {_PAIR_WHOLE}"))
+    for pair in merged("shares.pairs")
+)
+"""The whole of a count out of a whole, after a word of the lexicons' ``shares.pairs``: ``9 out
+of 10``, ``one in five``, ``1 in every 4``, ``3 in 4 adults``, ``9 von 10``, ``3 sur 4`` (not
+``2 in 2019``, a year; nor ``3 in 10 minutes``, a rate). Each expression starts with its
+literal words (the engine skips ahead to them; one that starts with the count is tried at every
+position: four times as slow on TAT-QA's passages), and is tried only when the text holds them;
+the count is read before them (:data:`_PAIR_COUNT`)."""
 _PAIR_COUNT = lazy(rf"(?:^|(?<=[^\w.,$€£¥₹-]))(?P<x>\d{{1,3}}|{_PAIR_WORDS})\Z")
-_PAIR_RUNS = frozenset((b"in", b"out"))
+_PAIR_RUNS = frozenset(run for _, run, _ in _SHARE_PAIRS)
 
 
 def share_pairs(s: str, words: frozenset[bytes]) -> list[tuple[int, int, int, int, Fraction]]:
     """The shares ``s`` (normalised) states as a count out of a whole (:data:`_SHARE_PAIRS`),
     as (start and end of the count, start and end of the whole, the share as a percentage):
-    ``one in five`` is 20%, ``9 out of 10`` 90%. ``words`` are the letter runs of ``s``."""
+    ``one in five`` is 20%, ``9 out of 10`` and ``9 von 10`` 90%. ``words`` are the letter runs
+    of ``s``."""
     if words.isdisjoint(_PAIR_RUNS):
         return []
     out: list[tuple[int, int, int, int, Fraction]] = []
-    for pattern in _SHARE_PAIRS if " out of " in s else _SHARE_PAIRS[:1]:
+    for literal, run, pattern in _SHARE_PAIRS:
+        if run not in words or literal not in s:
+            continue
         for m in pattern().finditer(s):
             a = m.start()
             count = _PAIR_COUNT().search(s, max(0, a - 10), a)
@@ -1333,7 +1351,7 @@ cannot match, and without it the engine skips ahead to the literal starts (sever
 _DECREASE_BEFORE = lazy(
     rf"(?<![\w])(?:(?P<verb>{alternation(merged('decrease_verbs'))})"
     rf"|{alternation(merged('decrease_words'))})"
-    r"(?:\s+(?P<by>by|of)"
+    rf"(?:\s+(?P<by>{alternation(merged('derivation.change_links'), space=_BLANKS)})"
     rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
     rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
 )
@@ -1586,8 +1604,11 @@ def _count_flags(s: str, end: int, group: str, p: _Parsed, before: str) -> int:
 
 
 _DECREASE_WORDS = frozenset(
-    w.encode() for w in (*merged("decrease_verbs"), *merged("decrease_words"))
+    max(letter_runs(w), key=len)
+    for w in (*merged("decrease_verbs"), *merged("decrease_words"), *merged("decrease_after"))
 )
+"""The longest letter run of each word that states a decrease (``baiss`` of ``baissé``,
+``moins`` of ``de moins``): a text without one states none."""
 
 
 _NEGATIVE_WORDS = merged("negative_words")
