@@ -159,6 +159,34 @@ def test_a_fall_stated_in_the_words_of_a_language(fell: str, rose: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("answer", "direction"),
+    [
+        # the direction a change word states (the lexicons' trend_up, trend_down, and
+        # derivation.rises_after, falls_after), also with a year between it and the figure
+        # (derivation.change_periods): a fall of 5% is grounded by the falling row only
+        ("Der Umsatz sank 2023 um 5 %.", "fall"),
+        ("Der Umsatz stieg 2023 um 5 %.", "rise"),
+        ("Der Umsatz sank im Jahr 2023 um 5 %.", "fall"),
+        ("Der Umsatz ist 2023 um 5 % gesunken.", "fall"),
+        ("Revenue fell in 2023 by 5%.", "fall"),
+        ("Revenue rose in 2023 by 5%.", "rise"),
+        ("Le chiffre d'affaires a baissé de 5 % en 2023.", "fall"),
+        ("Las ventas cayeron un 5 % en 2023.", "fall"),
+        ("Il fatturato è cresciuto del 5 % nel 2023.", "rise"),
+        ("A receita caiu 5 % em 2023.", "fall"),
+        ("De omzet daalde in 2023 met 5 %.", "fall"),
+        ("De omzet steeg in 2023 met 5 %.", "rise"),
+    ],
+)
+def test_the_direction_of_a_change_in_the_words_of_a_language(answer: str, direction: str) -> None:
+    # (95 - 100) / 100 = -5%, (105 - 100) / 100 = +5% (by hand)
+    question = "What was the change in Umsatz in 2023?"
+    for row, grounded in (("95", direction == "fall"), ("105", direction == "rise")):
+        context = f"Posten | 2023 | 2022\nUmsatz | {row} | 100\nKosten | 80 | 70"
+        assert check_grounding(answer, context, question=question).grounded is grounded, row
+
+
+@pytest.mark.parametrize(
     ("answer", "derived"),
     [
         # 5.00 - 4.75 = 0.25 points = 25 basis points (by hand); "X to Y" after a verb of

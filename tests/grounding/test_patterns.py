@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from hybridjudge.grounding import _abstention, _check, _normalize, _quantities
 from hybridjudge.grounding._languages import NO_SPACE_CHARS, no_space
+from hybridjudge.grounding._lexicon import merged, trie_alternation
 from hybridjudge.grounding._patterns import compiled, lazy
 from tests.support.fresh import fresh_json
 
@@ -135,12 +136,13 @@ def test_an_english_word_that_is_a_number_elsewhere_compiles_no_foreign_expressi
     assert _quantities._foreign_full().pattern in italian
 
 
-# --- alternations of literal words written as a trie (_quantities._alt) ------------------------
+# --- alternations of literal words written as a trie (_lexicon.trie_alternation) -------------
 
 _WORD_LISTS = {
     "units": list(_quantities.UNITS),
     "months": list(_quantities._MONTHS),
     "number words": [*_quantities._SMALL, *_quantities._TENS, "hundred", "thousand", "million"],
+    "change words": [*merged("trend_up"), *merged("trend_down")],
 }
 
 
@@ -157,7 +159,7 @@ def test_a_trie_of_words_matches_what_the_list_longest_first_matches(name: str) 
     # hyphen, a slash or a space after, and every prefix of a word.
     words = _WORD_LISTS[name]
     tail = r"(?:/h|(?![a-z]))"
-    trie = re.compile(rf"(?:{_quantities._alt(words)}){tail}")
+    trie = re.compile(rf"(?:{trie_alternation(words)}){tail}")
     flat = re.compile(rf"(?:{_flat(words)}){tail}")
     probes = {w[:k] for w in words for k in range(1, len(w) + 1)}
     probes |= {w + s for w in words for s in ("s", "x", "-", "/h", " per", "  ", ".")}
@@ -177,7 +179,7 @@ def test_a_trie_of_words_matches_what_the_list_longest_first_matches(name: str) 
 )
 def test_a_trie_of_any_words_matches_the_list_longest_first(words: list[str], probe: str) -> None:
     tail = r"(?![a-z])"
-    trie = re.compile(rf"(?:{_quantities._alt(words)}){tail}")
+    trie = re.compile(rf"(?:{trie_alternation(words)}){tail}")
     flat = re.compile(rf"(?:{_flat(words)}){tail}")
     a, b = trie.match(probe), flat.match(probe)
     assert (a and a.group()) == (b and b.group())

@@ -58,7 +58,13 @@ from typing import TYPE_CHECKING, Literal
 
 from hybridjudge._text import float_slack
 from hybridjudge.grounding._languages import no_space
-from hybridjudge.grounding._lexicon import alternation, derivation_words, merged, named_ratios
+from hybridjudge.grounding._lexicon import (
+    alternation,
+    derivation_words,
+    merged,
+    named_ratios,
+    trie_alternation,
+)
 from hybridjudge.grounding._normalize import letter_runs
 from hybridjudge.grounding._patterns import lazy
 
@@ -83,6 +89,7 @@ __all__ = [
     "NEAR_OPERAND",
     "NEAR_SHARE",
     "PROSE_SPAN",
+    "YEAR_BETWEEN",
     "Derivation",
     "Figure",
     "Figures",
@@ -397,14 +404,18 @@ def _glued_common(own: frozenset[str], words: frozenset[str], lower: str) -> int
     return sum(1 for w in own - words if no_space(w[0]) and w in lower)
 
 
-_UP_WORDS = alternation(merged("trend_up"))
-_DOWN_WORDS = alternation(merged("trend_down"))
+_UP_WORDS = trie_alternation(merged("trend_up"))
+_DOWN_WORDS = trie_alternation(merged("trend_down"))
 """Words of change and their direction, in running text (``margin improved 140 bps to 41.2%``:
 a change, then the level reached; ``the loss narrowed``: its size fell)."""
+_PERIOD_WORDS = alternation(merged("derivation.change_periods"), space=r"[ \t]+")
+YEAR_BETWEEN = rf"(?:\s+(?:(?:{_PERIOD_WORDS})[ \t]+)?(?:19|20)\d\d)?"
+"""A year that may stand between a change word and its figure, after a word of the lexicons'
+``derivation.change_periods`` or alone (``fell in 2023 by 5%``, ``sank 2023 um 5 %``)."""
 _TREND_BEFORE = lazy(
     rf"(?<![\w])(?:(?P<up>{_UP_WORDS}|{alternation(_WORDS.rises_before)})"
     rf"|(?P<down>{_DOWN_WORDS}|{alternation(_WORDS.falls_before)}))"
-    rf"(?:\s+(?:{alternation(_WORDS.change_links)}))?"
+    rf"{YEAR_BETWEEN}(?:\s+(?:{alternation(_WORDS.change_links)}))?"
     rf"(?:\s+(?:{alternation(_WORDS.change_hedges)}))?\s*$"
 )
 _TREND_AFTER = lazy(

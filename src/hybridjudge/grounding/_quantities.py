@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from hybridjudge.grounding._derive import trend_before
+from hybridjudge.grounding._derive import YEAR_BETWEEN, trend_before
 from hybridjudge.grounding._errors import GroundingTypeError
 from hybridjudge.grounding._languages import (
     CJK_COUNTERS,
@@ -67,6 +67,7 @@ from hybridjudge.grounding._lexicon import (
     months,
     periods,
     scales,
+    trie_alternation,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
 from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
@@ -188,49 +189,19 @@ _BLANKS = r"\s+"
 """What a space inside a word of the lexicons matches in most expressions (:func:`alternation`)."""
 
 
-def _alt(words: Iterable[str], space: str = r"\s+") -> str:
-    """A regex alternation of literal words, longest first (inner spaces match ``space``),
-    written as a trie: ``k(?:mh?|g)`` for ``kmh``, ``km``, ``kg``. Python's engine tries
-    the branches of an alternation one by one, so a flat list of 280 units costs 280 tests at
-    every figure; the trie costs one per letter read. It matches what the flat list sorted
-    longest first matches: at one position, only words that are prefixes of one another can
-    both match, and the trie tries the longer first (a word that ends at a node is its last
-    branch)."""
-    trie: dict[str, Any] = {}
-    for w in set(words):
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: dict[str, Any]) -> str:
-        parts = [
-            (space if ch == " " else re.escape(ch)) + emit(node[ch]) for ch in sorted(node) if ch
-        ]
-        if not parts:
-            return ""
-        if len(parts) == 1 and "" not in node:
-            return parts[0]
-        if len(parts) == 1 and len(parts[0]) - parts[0].startswith("\\") == 1:
-            return parts[0] + "?"  # "s?" rather than "(?:s)?": the same code, parsed faster
-        return f"(?:{'|'.join(parts)})" + ("?" if "" in node else "")
-
-    return emit(trie)
-
-
 _AMBIGUOUS_UNITS = merged("ambiguous_units")
 _UNIT_ALT = (
-    f"{_alt(u for u in UNITS if u not in _AMBIGUOUS_UNITS)}"
+    f"{trie_alternation(u for u in UNITS if u not in _AMBIGUOUS_UNITS)}"
     rf"|(?:{alternation(_AMBIGUOUS_UNITS)})(?![ ]+\d)"
 )
 """The unit symbols and words after a figure; those that are words too (the lexicons'
 ``ambiguous_units``: ``um``) are none before a figure (``2023 um 5 %``), and are tried last
 (after the longer units they begin)."""
-_WORD_ALT = _alt([*_SMALL, *_TENS, *_EN.words, *_SCALE_WORDS])
+_WORD_ALT = trie_alternation([*_SMALL, *_TENS, *_EN.words, *_SCALE_WORDS])
 _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
 Japanese, Korean or Thai text (``退款期限为15天``) are still numbers."""
-_MONTH_ALT = _alt(_MONTHS)
+_MONTH_ALT = trie_alternation(_MONTHS)
 FRACTION_NUMERATORS: dict[str, int] = dict(grouped_table("shares", "numerators"))
 """The numerator of a fraction in words (``two`` in ``two-thirds``): see
 :data:`FRACTION_DENOMINATORS`."""
@@ -242,10 +213,10 @@ FRACTION_DENOMINATORS: dict[str, int] = {**_DENOMINATORS_ONE, **_DENOMINATORS_MA
 third quarter`` and ``a quarter`` of a year are no shares), one with a singular denominator and
 more with a plural (``a five-quarter average`` is no share either). ``half of the`` alone is
 the ``shalf`` alternative. The words are the lexicons' (:class:`~._lexicon.ShareWords`)."""
-_FRACTION_ONE = _alt(_DENOMINATORS_ONE)
-_FRACTION_MANY = _alt(_DENOMINATORS_MANY)
+_FRACTION_ONE = trie_alternation(_DENOMINATORS_ONE)
+_FRACTION_MANY = trie_alternation(_DENOMINATORS_MANY)
 _FRACTION_ONE_NUMERATORS = alternation(n for n, v in FRACTION_NUMERATORS.items() if v == 1)
-_FRACTION_MANY_NUMERATORS = _alt(n for n, v in FRACTION_NUMERATORS.items() if v > 1)
+_FRACTION_MANY_NUMERATORS = trie_alternation(n for n, v in FRACTION_NUMERATORS.items() if v > 1)
 _SHARE_OF = (
     "".join(rf"(?<!{re.escape(w)}[ \t])" for w in grouped("shares", "period_fractions"))
     + r"of(?![\w])"
@@ -398,10 +369,10 @@ def uncounted_intervals(text: str) -> Iterator[tuple[Interval, int, int]]:
 
 _PERCENT_WORDS = [w for w in merged("percent_words") if "a" <= w[-1] <= "z"]
 """The percent words in letters a-z (``percent``, ``pour cent``): a word end after them."""
-_PERCENT_ALT = _alt(_PERCENT_WORDS, space=r"[ \t]+")
+_PERCENT_ALT = trie_alternation(_PERCENT_WORDS, space=r"[ \t]+")
 _PERCENT_CHARS = alternation(w for w in merged("percent_words") if not "a" <= w[-1] <= "z")
 """The percent words of scripts without spaces (``パーセント``)."""
-_BASIS_POINTS_ALT = _alt(merged("basis_points"), space=r"[ \t]+")
+_BASIS_POINTS_ALT = trie_alternation(merged("basis_points"), space=r"[ \t]+")
 
 
 def _unit_part(prefix: str) -> str:
@@ -429,11 +400,11 @@ def _mult() -> str:
     spaced = forms["spaced"]
     return (
         rf"""(?:[ ](?:{alternation(w for w in spaced if " " in w)}"""
-        rf"""|{_alt(w for w in spaced if " " not in w)})(?![a-z])"""
-        rf"""|[ ]?(?:{_alt(forms["word"])})(?![a-z])"""
-        rf"""|[ ](?:{_alt(forms["dotted"])})(?:\.|(?![a-z]))"""
-        rf"""|[ ]?(?:{_alt(forms["before_euro"])})(?=[ ]?€)"""
-        rf"""|(?:{_alt(forms["glued"])})(?![a-zμ°])"""
+        rf"""|{trie_alternation(w for w in spaced if " " not in w)})(?![a-z])"""
+        rf"""|[ ]?(?:{trie_alternation(forms["word"])})(?![a-z])"""
+        rf"""|[ ](?:{trie_alternation(forms["dotted"])})(?:\.|(?![a-z]))"""
+        rf"""|[ ]?(?:{trie_alternation(forms["before_euro"])})(?=[ ]?€)"""
+        rf"""|(?:{trie_alternation(forms["glued"])})(?![a-zμ°])"""
         rf"""|[ ]?(?:{alternation(forms["char"])}))"""
     )
 
@@ -1154,7 +1125,7 @@ def _bare_number(dec: str) -> _Parsed:
     return ("number", value, None, None, value, 1, 0, len(digits.lstrip("0")) or 1, flags)
 
 
-_PAIR_WORDS = _alt([*(w for w in _SMALL if w != "zero"), *_TENS, "hundred", "thousand"])
+_PAIR_WORDS = trie_alternation([*(w for w in _SMALL if w != "zero"), *_TENS, "hundred", "thousand"])
 _PAIR_WHOLE = (
     rf"(?:(?:{alternation(merged('frequencies.every'))}) )?"
     rf"(?P<y>\d{{1,3}}(?:,\d{{3}})*|(?:a )?(?:{_PAIR_WORDS}))"
@@ -1350,7 +1321,7 @@ _URL_NO_MAIL = re.compile(_URL_SOURCE)
 cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
 _DECREASE_BEFORE = lazy(
     rf"(?<![\w])(?:(?P<verb>{alternation(merged('decrease_verbs'))})"
-    rf"|{alternation(merged('decrease_words'))})"
+    rf"|{alternation(merged('decrease_words'))}){YEAR_BETWEEN}"
     rf"(?:\s+(?P<by>{alternation(merged('derivation.change_links'), space=_BLANKS)})"
     rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
     rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
@@ -2194,7 +2165,7 @@ _SCALE_RUNS = frozenset(w.encode() for w in (*_SCALE_WORDS, "percent", "cent", "
 _SHARE_OF_SCALE = lazy(
     r"(?<![\w-])(?:(?P<h>half[ -]an?|an?[ -]half)|(?P<q>(?:a|one)[ -]quarter[ -]of[ -]an?)"
     r"|(?P<tq>three[ -]quarters[ -]of[ -]an?)"
-    rf"|(?P<n>\d{{1,3}}|{_alt(w for w in _SMALL if w != 'zero')})[ -]and[ -]an?[ -]half)"
+    rf"|(?P<n>\d{{1,3}}|{trie_alternation(w for w in _SMALL if w != 'zero')})[ -]and[ -]an?[ -]half)"
     rf"[ -](?:(?P<s>{'|'.join(_SCALE_WORDS)})(?![\w-])(?:[ \t]+(?P<c>[a-z]+))?"
     r"|(?P<pct>percent|per[ \t]cent|percentage[ \t]points?)(?![\w-]))"
 )
