@@ -387,7 +387,7 @@ def _unit_part(prefix: str) -> str:
         rf"(?:(?P<{prefix}pct>[ ]?%|[ ]?(?:{_PERCENT_ALT})(?![a-z])|[ ]?(?:{_PERCENT_CHARS})"
         rf"|[ ]?(?P<{prefix}bp>{_BASIS_POINTS_ALT})(?![a-z]))"
         rf"|(?:[ ]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
-        rf"(?:(?:/|[ ]+per[ ]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°]|(?<![a-zμ°][a-zμ°])'[a-z])"
+        rf"(?:(?:/|[ ]+per[ ]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°]|'(?<![a-zμ°][a-zμ°]')[a-z])"
         rf"|[ ]?(?P<{prefix}opq>(?!and/|or/|[yqmhw]/[yqmhw](?![a-zμ]))[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
     )
 
@@ -1320,13 +1320,13 @@ _URL_NO_MAIL = re.compile(_URL_SOURCE)
 """``_URL`` for a text without ``@``: the e-mail alternative, which starts with a letter run,
 cannot match, and without it the engine skips ahead to the literal starts (several times faster)."""
 _DECREASE_BEFORE = lazy(
-    rf"(?<![\w])(?:(?P<verb>{alternation(merged('decrease_verbs'))})"
-    rf"|{alternation(merged('decrease_words'))}){YEAR_BETWEEN}"
+    rf"(?<![\w])(?:(?P<verb>{trie_alternation(merged('decrease_verbs'))})"
+    rf"|{trie_alternation(merged('decrease_words'))}){YEAR_BETWEEN}"
     rf"(?:\s+(?P<by>{alternation(merged('derivation.change_links'), space=_BLANKS)})"
     rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
     rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
 )
-_DECREASE_AFTER = lazy(rf"[ \t]+(?:{alternation(merged('decrease_after'))})(?![\w-])")
+_DECREASE_AFTER = lazy(rf"[ \t]+(?:{trie_alternation(merged('decrease_after'))})(?![\w-])")
 """A decrease stated by a noun after its figure (``a 6% decrease``, ``a $3,015 decline``, ``6%
 lower``)."""
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
