@@ -176,6 +176,15 @@ def test_a_fall_stated_in_the_words_of_a_language(fell: str, rose: str) -> None:
         ("A receita caiu 5 % em 2023.", "fall"),
         ("De omzet daalde in 2023 met 5 %.", "fall"),
         ("De omzet steeg in 2023 met 5 %.", "rise"),
+        # scripts without spaces: the words are found inside a run of text
+        ("Umsatz同比下降5%。", "fall"),
+        ("2023年Umsatz下降了5%。", "fall"),
+        ("Umsatz同比增长5%。", "rise"),
+        ("Umsatzは前年比5%減少しました。", "fall"),
+        ("Umsatzは前年比5%減。", "fall"),
+        ("Umsatzは前年比5%増加しました。", "rise"),
+        ("Umsatz는 전년 대비 5% 감소했다.", "fall"),
+        ("Umsatz는 전년 대비 5% 증가했다.", "rise"),
     ],
 )
 def test_the_direction_of_a_change_in_the_words_of_a_language(answer: str, direction: str) -> None:
