@@ -62,3 +62,17 @@ def test_a_context_in_words_against_an_answer_in_figures() -> None:
     context = ["참석자는 삼천오백 명이었다."]
     assert check_grounding("참석자는 3,500명입니다.", context).grounded
     assert not check_grounding("참석자는 3,600명입니다.", context).grounded
+
+
+def test_a_figure_with_a_korean_scale_is_as_precise_as_its_scale() -> None:
+    # "7억 원" is 700 million won to the hundred million, as "7亿元" and "7億円" are: the
+    # rounding of 702,345,000 won (by hand: 7.02345 x 10^8 rounds to 7 x 10^8), not of 802
+    # million; written out in full it is the same figure at another scale
+    assert check_grounding("매출은 7억 원이다.", "매출액: 702,345,000원").grounded
+    assert not check_grounding("매출은 7억 원이다.", "매출액: 802,345,000원").grounded
+    assert not check_grounding("매출은 8억 원이다.", "매출액: 702,345,000원").grounded
+    (trace,) = check_grounding("매출은 7억 원이다.", "매출액: 700,000,000원").quantities
+    assert trace.rule == "rescaled"
+    # "1억 2000만" is written to the ten thousand: 120,004,000 rounds to it, 120,040,000 not
+    assert check_grounding("1억 2000만 원", "합계: 120,004,000원").grounded
+    assert not check_grounding("1억 2000만 원", "합계: 120,040,000원").grounded

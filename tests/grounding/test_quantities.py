@@ -208,12 +208,15 @@ def test_a_range_shares_its_high_ends_scale(text: str, low: int) -> None:
         "entre 5 e 7 milhões",
         "tussen 5 en 7 miljoen",
         "5 tot 7 miljoen",
-        "5至7亿",  # 亿: a hundred million
+        "5至7亿",  # 亿, 億, 억: a hundred million
+        "5〜7億",
+        "5～7億",  # a full-width tilde, "~" once normalised
+        "5~7억",
     ],
 )
 def test_ranges_in_the_lexicons_words(text: str) -> None:
     # the lexicons' range_words and range_pairs: 5 to 7 of the scale in each
-    scale = 100_000_000 if "亿" in text else 1_000_000
+    scale = 100_000_000 if text[-1] in "亿億억" else 1_000_000
     low, high = parse_quantities(text)
     assert (low.value, low.range_role) == (Fraction(5 * scale), "low")
     assert (high.value, high.range_role) == (Fraction(7 * scale), "high")

@@ -54,6 +54,7 @@ __all__ = [
     "foreign_dates_possible",
     "foreign_phrase_source",
     "foreign_value",
+    "mixed_precision",
     "mixed_value",
     "no_space",
 ]
@@ -307,6 +308,24 @@ def mixed_value(text: str) -> Fraction | None:
         else (None, 0, _MIXED_BIG[m[3]])
         for m in _MIXED_TOKEN().finditer(text)
     )
+
+
+def mixed_precision(text: str) -> tuple[int, int, int]:
+    """What a :data:`MIXED_NUMBER` is written to: the scale of its last figure (the product of
+    the scale characters after it: ``7억`` 10**8, ``7천만`` 10**7, ``1억 2000만`` 10**4; 1 when
+    it ends with digits), and that figure's decimals and significant digits (``1.5억``: one
+    decimal, two digits): as precise as ``700 million`` is, not as a figure written out."""
+    tokens = list(_MIXED_TOKEN().finditer(text))
+    scale = 1
+    k = len(tokens) - 1
+    while k >= 0 and not tokens[k][1]:
+        scale *= _MIXED_SMALL[tokens[k][2]] if tokens[k][2] else _MIXED_BIG[tokens[k][3]]
+        k -= 1
+    if k < 0:
+        return 1, 0, 1
+    figure = tokens[k][1].replace(",", "")
+    decimals = len(figure.partition(".")[2])
+    return scale, decimals, len(figure.replace(".", "").lstrip("0")) or 1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ from hybridjudge.grounding._languages import (
     foreign_phrase_source,
     foreign_value,
     korean_numbers,
+    mixed_precision,
     mixed_value,
     no_space,
 )
@@ -2069,7 +2070,9 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             money = _CJK_MONEY.match(s, m.end())
             unit, dim, _factor = _NO_UNIT if money is None else UNITS[money[1]]
             end = m.end() if money is None else money.end()
-            first.append(_Raw("number", mixed, unit, dim, mixed, m.start(), end, (1, 0, 1, 0)))
+            scale, decimals, sig = mixed_precision(written)
+            meta = (scale, decimals, sig, F_OWN_SCALE if scale != 1 else 0)
+            first.append(_Raw("number", mixed, unit, dim, mixed, m.start(), end, meta))
         if first:
             _replace_into(raws, first)
 
