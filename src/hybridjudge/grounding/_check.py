@@ -89,7 +89,7 @@ from hybridjudge.grounding._models import (
     TraceRule,
     TraceSource,
 )
-from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
+from hybridjudge.grounding._normalize import NormalizedText, key_runs, letter_runs, normalize
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     F_ABOVE,
@@ -461,8 +461,9 @@ _FACTOR_CHANGES = {
 }
 """Words of a change by a factor, and the percentage change each states (the lexicons'
 ``factor_changes``: ``doubled`` +100%, ``halved`` -50%, ``verdoppelt`` +100%)."""
-_FACTOR_RUNS = frozenset(run for word in _FACTOR_CHANGES for run in letter_runs(word))
-"""The letter runs of those words (``doubl`` of ``doublé``): a passage without one states none."""
+_FACTOR_RUNS = key_runs(_FACTOR_CHANGES)
+"""The longest letter run of each of those words (:func:`key_runs`: ``doubl`` of ``doublé``): a
+passage without one states none."""
 _FACTOR_WORD = lazy(rf"(?<![\w-])(?:{alternation(_FACTOR_CHANGES)})(?![\w-])")
 _ROUND_THE_CLOCK = re.compile(r"(?<![\w/.,])24/7(?![\w/]|[.,]\d)")
 

@@ -57,7 +57,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
 from hybridjudge._text import float_slack
-from hybridjudge.grounding._languages import no_space
+from hybridjudge.grounding._languages import by_spacing, no_space
 from hybridjudge.grounding._lexicon import (
     alternation,
     derivation_words,
@@ -289,7 +289,6 @@ HINT_TRIPLES = 8
 
 _YEAR_RE = lazy(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _WORDS = derivation_words()
-
 _WORD_RE = re.compile(r"[a-z]+")
 _STOP = frozenset(_WORDS.stop_words)
 """Words of a question that name no table row."""
@@ -302,8 +301,7 @@ def _spaced_or_glued(words: Sequence[str], before: str, after: str = "") -> str:
     """An expression for ``words`` in lower-cased text: each between ``before`` and ``after``
     (a word's boundaries), or as a substring where it is written in a script without spaces
     (``毛利率``, ``영업이익률은``, ``合计``); one that matches nothing when there are none."""
-    spaced = [w for w in words if not no_space(w[0])]
-    glued = [w for w in words if no_space(w[0])]
+    spaced, glued = by_spacing(words)
     parts = [rf"{before}(?:{alternation(spaced)}){after}"] if spaced else []
     if glued:
         parts.append(alternation(glued))
@@ -414,18 +412,18 @@ def _directed(
     look-behind tries its words only at word starts). The words are tries
     (:func:`trie_alternation`): seven languages' words in a flat alternation cost 2.5% of a
     first call."""
-
-    def trie(words: Sequence[str]) -> str:
-        return trie_alternation(words) if words else "(?!)"
-
-    spaced_up = [w for w in up if not no_space(w[0])]
-    spaced_down = [w for w in down if not no_space(w[0])]
-    glued_up = [w for w in up if no_space(w[0])] if glued else []
-    glued_down = [w for w in down if no_space(w[0])] if glued else []
-    spaced = rf"{before}(?:(?P<up>{trie(spaced_up)})|(?P<down>{trie(spaced_down)})){after}"
+    spaced_up, glued_up = by_spacing(up)
+    spaced_down, glued_down = by_spacing(down)
+    spaced = (
+        rf"{before}(?:(?P<up>{trie_alternation(spaced_up)})"
+        rf"|(?P<down>{trie_alternation(spaced_down)})){after}"
+    )
     if not glued:
         return rf"{spaced}(?:(?P<gup>(?!))|(?P<gdown>(?!)))?"
-    return rf"(?:{spaced}|(?P<gup>{trie(glued_up)})|(?P<gdown>{trie(glued_down)}))"
+    return (
+        rf"(?:{spaced}|(?P<gup>{trie_alternation(glued_up)})"
+        rf"|(?P<gdown>{trie_alternation(glued_down)}))"
+    )
 
 
 def _direction(m: re.Match[str]) -> int:

@@ -24,6 +24,7 @@ from hybridjudge.grounding._lexicon import (
     months,
     scales,
 )
+from hybridjudge.grounding._normalize import key_runs
 from hybridjudge.grounding._patterns import lazy
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "MIXED_NUMBER",
     "NO_SPACE_CHARS",
     "NO_SPACE_RANGES",
+    "by_spacing",
     "cjk_value",
     "foreign_dates_possible",
     "foreign_phrase_source",
@@ -86,6 +88,17 @@ def no_space(ch: str) -> bool:
     ``[NO_SPACE_CHARS]`` matches, without compiling it (Python builds a class's table one code
     point at a time: these 41,000 cost about 4 ms)."""
     return any(first <= ch <= last for first, last in NO_SPACE_RANGES)
+
+
+def by_spacing(words: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``words`` parted by their script: those written with spaces between words, and those of
+    a script without spaces (:func:`no_space` of the first character: ``下降``, ``감소``), which
+    an expression finds inside a run of text rather than at word boundaries."""
+    spaced: list[str] = []
+    glued: list[str] = []
+    for w in words:
+        (glued if no_space(w[0]) else spaced).append(w)
+    return spaced, glued
 
 
 # Units written after numbers, by canonical unit (added to the unit table of _quantities).
@@ -338,11 +351,7 @@ FOREIGN_MONTHS: dict[str, int] = months(_FOREIGN_LANGUAGES)
 Portuguese and Dutch names (written out), case folded."""
 _ENGLISH_MONTHS = frozenset(months(("en",))) & frozenset(FOREIGN_MONTHS)
 """The month names other languages write as English does (``april``, ``nov``)."""
-FOREIGN_MONTH_KEYS = frozenset(
-    max(re.findall(r"[a-z]+", name), key=len).encode()
-    for name in FOREIGN_MONTHS
-    if name not in _ENGLISH_MONTHS
-)
+FOREIGN_MONTH_KEYS = key_runs(name for name in FOREIGN_MONTHS if name not in _ENGLISH_MONTHS)
 """The longest ASCII letter run of each month name English does not write alike: a text whose
 letter runs hold none of them, nor :data:`_DOTTED_ENGLISH_NAME`, writes no date of
 :data:`FOREIGN_DATE_SOURCE` (a cheap pre-filter; ``märz`` is found by ``rz``)."""

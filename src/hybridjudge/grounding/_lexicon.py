@@ -1082,7 +1082,7 @@ def trie_alternation(words: Iterable[str], space: str = r"\s+") -> str:
     every figure; the trie costs one per letter read. It matches what the flat list sorted
     longest first matches: at one position, only words that are prefixes of one another can
     both match, and the trie tries the longer first (a word that ends at a node is its last
-    branch)."""
+    branch). No words: an expression that matches nothing."""
     trie: dict[str, Any] = {}
     for w in set(words):
         node = trie
@@ -1102,7 +1102,7 @@ def trie_alternation(words: Iterable[str], space: str = r"\s+") -> str:
             return parts[0] + "?"  # "s?" rather than "(?:s)?": the same code, parsed faster
         return f"(?:{'|'.join(parts)})" + ("?" if "" in node else "")
 
-    return emit(trie)
+    return emit(trie) or "(?!)"
 
 
 def alternation(words: Iterable[str], *, space: str | None = None) -> str:

@@ -34,6 +34,7 @@ from hybridjudge.grounding._patterns import lazy
 __all__ = [
     "NormalizedText",
     "continental_reading",
+    "key_runs",
     "letter_run_lists",
     "letter_runs",
     "normalize",
@@ -746,6 +747,14 @@ _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 def letter_runs(s: str) -> frozenset[bytes]:
     """Every run of ASCII lower-case letters in ``s``, as bytes (fast: one C-level pass)."""
     return frozenset(s.encode("utf-8", "replace").translate(_LETTERS_ONLY).split())
+
+
+def key_runs(words: Iterable[str]) -> frozenset[bytes]:
+    """The longest run of :func:`letter_runs` of each of ``words`` (the first of equal ones;
+    none for a word without one, ``下降``): a text that holds one of the words as a word holds
+    its run among its own letter runs, so a text whose runs hold none of these holds none of
+    the words (a cheap pre-filter: ``baiss`` for ``baissé``, ``rz`` for ``märz``)."""
+    return frozenset(max(runs, key=len) for runs in letter_run_lists(words) if runs)
 
 
 def letter_run_lists(texts: Iterable[str]) -> list[list[bytes]]:

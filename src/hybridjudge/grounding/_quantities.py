@@ -45,6 +45,7 @@ from hybridjudge.grounding._languages import (
     MIXED_HINT,
     MIXED_NUMBER,
     NO_SPACE_CHARS,
+    by_spacing,
     cjk_value,
     foreign_dates_possible,
     foreign_phrase_source,
@@ -71,7 +72,7 @@ from hybridjudge.grounding._lexicon import (
     trie_alternation,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
-from hybridjudge.grounding._normalize import NormalizedText, letter_runs, normalize
+from hybridjudge.grounding._normalize import NormalizedText, key_runs, letter_runs, normalize
 from hybridjudge.grounding._patterns import compiled, lazy
 
 __all__ = [
@@ -1323,36 +1324,29 @@ cannot match, and without it the engine skips ahead to the literal starts (sever
 
 
 def _spaced_glued(field: str) -> tuple[str, str]:
-    """The words of the lexicons' list ``field`` as two tries: those of spaced scripts, and
-    those of scripts without spaces (``下降``, ``減少``, ``감소``: found inside a run of text);
-    ``(?!)`` (nothing) for none."""
-    words = merged(field)
-    spaced = [w for w in words if not no_space(w[0])]
-    glued = [w for w in words if no_space(w[0])]
-    return (
-        trie_alternation(spaced) if spaced else "(?!)",
-        trie_alternation(glued) if glued else "(?!)",
-    )
+    """The words of the lexicons' list ``field`` as two tries (:func:`by_spacing`): those of
+    spaced scripts, and those of scripts without spaces (``下降``, ``減少``, ``감소``: found
+    inside a run of text)."""
+    spaced, glued = by_spacing(merged(field))
+    return trie_alternation(spaced), trie_alternation(glued)
 
 
 _VERBS, _GLUED_VERBS = _spaced_glued("decrease_verbs")
 _WORDS_OF_DECREASE, _GLUED_WORDS = _spaced_glued("decrease_words")
 _AFTER, _GLUED_AFTER = _spaced_glued("decrease_after")
+_SPACED_DECREASE = rf"(?<![\w])(?:(?P<verb>{_VERBS})|{_WORDS_OF_DECREASE})"
 _DECREASE_TAIL = (
     rf"{YEAR_BETWEEN}"
     rf"(?:\s+(?P<by>{alternation(merged('derivation.change_links'), space=_BLANKS)})"
     rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
     rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
 )
-_DECREASE_BEFORE = lazy(
-    rf"(?<![\w])(?:(?P<verb>{_VERBS})|{_WORDS_OF_DECREASE})(?P<gverb>(?!))?{_DECREASE_TAIL}"
-)
+_DECREASE_BEFORE = lazy(rf"{_SPACED_DECREASE}(?P<gverb>(?!))?{_DECREASE_TAIL}")
 """A word of decrease right before a figure, where words are spaced (``fell 5%``, ``sank um 5
 %``): the expression opens with its look-behind, so the engine tries its words only at word
 starts."""
 _DECREASE_BEFORE_GLUED = lazy(
-    rf"(?:(?<![\w])(?:(?P<verb>{_VERBS})|{_WORDS_OF_DECREASE})"
-    rf"|(?P<gverb>{_GLUED_VERBS})|{_GLUED_WORDS}){_DECREASE_TAIL}"
+    rf"(?:{_SPACED_DECREASE}|(?P<gverb>{_GLUED_VERBS})|{_GLUED_WORDS}){_DECREASE_TAIL}"
 )
 """The same, and the words of scripts without spaces anywhere (``同比下降5%``): for a figure
 after a character outside ASCII (trying the glued words at every position costs 3% of a scan
@@ -1608,11 +1602,11 @@ def _count_flags(s: str, end: int, group: str, p: _Parsed, before: str) -> int:
 
 
 _DECREASE_ALL = (*merged("decrease_verbs"), *merged("decrease_words"), *merged("decrease_after"))
-_DECREASE_WORDS = frozenset(max(runs, key=len) for w in _DECREASE_ALL if (runs := letter_runs(w)))
-"""The longest letter run of each word that states a decrease (``baiss`` of ``baissé``,
-``moins`` of ``de moins``): a text without one (nor one of :data:`_DECREASE_GLUED`) states
-none."""
-_DECREASE_GLUED = lazy(trie_alternation(w for w in _DECREASE_ALL if not letter_runs(w)) or "(?!)")
+_DECREASE_WORDS = key_runs(_DECREASE_ALL)
+"""The longest letter run of each word that states a decrease (:func:`key_runs`: ``baiss`` of
+``baissé``, ``moins`` of ``de moins``): a text without one (nor one of :data:`_DECREASE_GLUED`)
+states none."""
+_DECREASE_GLUED = lazy(trie_alternation(w for w in _DECREASE_ALL if not letter_runs(w)))
 """The words of a decrease without a letter run (``下降``, ``減少``, ``감소``): looked for in a
 text that is not ASCII (one expression: a test of each word as a substring costs 3% of a
 scan of OpenGATE's texts, which hold a degree sign or a curly quote)."""
