@@ -196,6 +196,46 @@ def test_the_direction_of_a_change_in_the_words_of_a_language(answer: str, direc
 
 
 @pytest.mark.parametrize(
+    "answer",
+    [
+        # a comparison between the change word and its figure (derivation.change_asides, or
+        # derivation.change_periods before a year), a reflexive pronoun (German "sich"), or a
+        # fall stated after the figure ("zurück" of "ging ... zurück")
+        "Revenue fell year over year by 5%.",
+        "Revenue decreased compared with the prior year by 5%.",
+        "Revenue fell versus 2022 by 5%.",
+        "Der Umsatz sank gegenüber dem Vorjahr um 5 %.",
+        "Der Umsatz sank gegenüber 2022 um 5 %.",
+        "Der Umsatz verringerte sich um 5 %.",
+        "Der Umsatz verringerte sich gegenüber dem Vorjahr um 5 %.",
+        "Der Umsatz ging um 5 % zurück.",
+        "Le chiffre d'affaires a baissé sur un an de 5 %.",
+        "Le chiffre d'affaires a baissé par rapport à l'année précédente de 5 %.",
+        "Las ventas cayeron con respecto a 2022 un 5 %.",
+        "I ricavi sono calati rispetto al 2022 del 5 %.",
+        "A receita diminuiu em relação ao ano anterior 5 %.",
+        "De omzet daalde ten opzichte van 2022 met 5 %.",
+    ],
+)
+def test_a_fall_with_a_comparison_before_its_figure(answer: str) -> None:
+    # (95 - 100) / 100 = -5% (by hand): grounded by the falling row; the rising row, +5%, is
+    # no fall (before, the comparison hid the change word: the rise passed, the fall did not)
+    question = "What was the change in Umsatz in 2023?"
+    for row, grounded in (("95", True), ("105", False)):
+        context = f"Posten | 2023 | 2022\nUmsatz | {row} | 100\nKosten | 80 | 70"
+        assert check_grounding(answer, context, question=question).grounded is grounded, row
+
+
+def test_a_word_of_another_language_that_opens_a_phrase_is_no_number() -> None:
+    # Dutch "ten opzichte van" (compared with) and "ten minste" (at least) hold no English ten
+    # (the lexicon's not_numbers); English "ten" stays a number
+    dutch = "De omzet steeg ten opzichte van vorig jaar, ten minste volgens de directie."
+    assert check_grounding(dutch, "De omzet steeg.").grounded
+    english = check_grounding("The board has ten members.", "The board has nine members.")
+    assert english.kinds == {"ungrounded_number"}
+
+
+@pytest.mark.parametrize(
     ("answer", "derived"),
     [
         # 5.00 - 4.75 = 0.25 points = 25 basis points (by hand); "X to Y" after a verb of

@@ -76,6 +76,8 @@ if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays 
     from hybridjudge.grounding._quantities import Scan
 
 __all__ = [
+    "BETWEEN_CHANGE_AND_FIGURE",
+    "CHANGE_WINDOW",
     "COLUMN_SPAN",
     "COUNT_RATIO",
     "DOUBLE_ROUNDING",
@@ -89,7 +91,6 @@ __all__ = [
     "NEAR_OPERAND",
     "NEAR_SHARE",
     "PROSE_SPAN",
-    "YEAR_BETWEEN",
     "Derivation",
     "Figure",
     "Figures",
@@ -103,6 +104,7 @@ __all__ = [
     "gives",
     "growth_periods",
     "growth_rate",
+    "may_end_aside",
     "rounding_window",
     "stated_trend",
     "trend_before",
@@ -432,11 +434,37 @@ def _direction(m: re.Match[str]) -> int:
 
 
 _PERIOD_WORDS = alternation(merged("derivation.change_periods"), space=r"[ \t]+")
-YEAR_BETWEEN = rf"(?:\s+(?:(?:{_PERIOD_WORDS})[ \t]+)?(?:19|20)\d\d)?"
-"""A year that may stand between a change word and its figure, after a word of the lexicons'
-``derivation.change_periods`` or alone (``fell in 2023 by 5%``, ``sank 2023 um 5 %``)."""
+_ASIDES = alternation(merged("derivation.change_asides"), space=r"[ \t]+") or "(?!)"
+_YEAR = r"(?:19|20)\d\d"
+BETWEEN_CHANGE_AND_FIGURE = (
+    rf"(?:\s+(?:(?:{_PERIOD_WORDS})[ \t]+)?{_YEAR}"
+    rf"|\s+(?:{_ASIDES})(?![\w])(?:[ \t]+{_YEAR})?){{0,2}}"
+)
+"""What may stand between a change word and its figure, twice at most: a year, after a word of
+the lexicons' ``derivation.change_periods`` or alone (``fell in 2023 by 5%``, ``sank 2023 um 5
+%``, ``fell compared with 2022 by 5%``), or a phrase of ``derivation.change_asides``
+(``fell year over year by 5%``, ``verringerte sich gegenüber dem Vorjahr um 5 %``)."""
+CHANGE_WINDOW = 64
+"""How far before a figure its change word is looked for (characters) when a phrase of
+``derivation.change_asides`` or a year ends near the figure (:func:`may_end_aside`; 40
+otherwise): ``a baissé par rapport à l'année précédente de 5 %`` has 46 between them."""
+_ASIDE_ENDS = frozenset(p.rsplit(None, 1)[-1] for p in merged("derivation.change_asides"))
+"""The last word of each phrase that may stand between a change word and its figure (the
+lexicons' ``derivation.change_asides``: ``vorjahr`` of ``gegenüber dem vorjahr``)."""
+
+
+def may_end_aside(before: str) -> bool:
+    """Whether one of the last three words of ``before`` (a link and a hedge may follow a
+    phrase) ends a phrase of :data:`_ASIDE_ENDS` or is a year: a cheap test before the wider
+    window (:data:`CHANGE_WINDOW`) is searched for a word of change."""
+    for w in before.rsplit(None, 3)[-3:]:
+        if w in _ASIDE_ENDS or (len(w) == 4 and w.isdigit() and w[:2] in ("19", "20")):
+            return True
+    return False
+
+
 _TREND_TAIL = (
-    rf"{YEAR_BETWEEN}(?:\s+(?:{alternation(_WORDS.change_links)}))?"
+    rf"{BETWEEN_CHANGE_AND_FIGURE}(?:\s+(?:{alternation(_WORDS.change_links)}))?"
     rf"(?:\s+(?:{alternation(_WORDS.change_hedges)}))?\s*$"
 )
 _RISES = (*merged("trend_up"), *_WORDS.rises_before)
@@ -474,6 +502,12 @@ def trend_before(text: str, start: int) -> int:
     lo = max(0, start - 40)
     pattern = _TREND_BEFORE if text[lo:start].isascii() else _TREND_BEFORE_GLUED
     m = pattern().search(text, lo, start)
+    if m is None and lo and may_end_aside(text[lo:start]):
+        # a phrase between the change word and the figure may have pushed the word out of
+        # the first window
+        wide = max(0, start - CHANGE_WINDOW)
+        pattern = _TREND_BEFORE if text[wide:start].isascii() else _TREND_BEFORE_GLUED
+        m = pattern().search(text, wide, start)
     return 0 if m is None else _direction(m)
 
 

@@ -399,7 +399,14 @@ class DerivationWords(_Strict):
     about 5%``, ``fell just 2%``)."""
     change_periods: tuple[str, ...] = ()
     """Words before a year that may stand between a change word and its figure (``fell in 2023
-    by 5%``, ``sank im Jahr 2023 um 5 %``; a bare year too: ``sank 2023 um 5 %``)."""
+    by 5%``, ``sank im Jahr 2023 um 5 %``; a bare year too: ``sank 2023 um 5 %``), and what
+    it is compared with (``fell compared with 2022 by 5%``, ``sank gegenüber 2022 um 5 %``)."""
+    change_asides: tuple[str, ...] = ()
+    """Whole phrases that may stand between a change word and its figure without changing
+    what it states (``fell year over year by 5%``, ``sank gegenüber dem Vorjahr um 5 %``,
+    ``verringerte sich um 5 %``); each may be followed by a year. A phrase that waits for a
+    figure (``compared with``) belongs in :attr:`change_periods`, which needs the year: bare,
+    it would make the year after it a change (``fell compared with 2022``)."""
     rises_after: tuple[str, ...] = ()
     """Words of a rise right after a figure (``a 30% increase``, ``1,862 more``)."""
     falls_after: tuple[str, ...] = ()
@@ -642,6 +649,10 @@ class Lexicon(_Strict):
     ambiguous_units: tuple[str, ...] = ()
     """Unit symbols of :attr:`units` that are words of a language too (``um`` for µm, German
     "by": ``stieg 2023 um 5 %``): not a unit where a figure follows."""
+    not_numbers: tuple[str, ...] = ()
+    """Phrases of this language that open with a number word of another (``ten opzichte van``,
+    Dutch "compared with", opens with English ``ten``; ``ten minste``, at least): no number
+    there."""
     counters: tuple[str, ...] = ()
     """Counter characters after a numeral (``八百名员工``, ``三家公司``): the numeral counts, with
     no unit."""

@@ -23,7 +23,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from hybridjudge.grounding._derive import YEAR_BETWEEN, trend_before
+from hybridjudge.grounding._derive import (
+    BETWEEN_CHANGE_AND_FIGURE,
+    CHANGE_WINDOW,
+    may_end_aside,
+    trend_before,
+)
 from hybridjudge.grounding._errors import GroundingTypeError
 from hybridjudge.grounding._languages import (
     CJK_COUNTERS,
@@ -1176,7 +1181,14 @@ def _pair_value(written: str) -> Fraction | None:
     return _words_value(written)
 
 
+_NOT_NUMBERS = lazy(rf"(?:{alternation(merged('not_numbers'), space=_BLANKS)})(?![\w])")
+"""Phrases that open with a number word and hold no number (the lexicons' ``not_numbers``:
+Dutch ``ten opzichte van``)."""
+
+
 def _words(m: re.Match[str]) -> _Parsed | None:
+    if _NOT_NUMBERS().match(m.string, m.start()) is not None:
+        return None
     phrase = m.group()
     cut = len(phrase)
     for name in ("wpar", "wpct", "wunit", "wopq"):
@@ -1336,7 +1348,7 @@ _WORDS_OF_DECREASE, _GLUED_WORDS = _spaced_glued("decrease_words")
 _AFTER, _GLUED_AFTER = _spaced_glued("decrease_after")
 _SPACED_DECREASE = rf"(?<![\w])(?:(?P<verb>{_VERBS})|{_WORDS_OF_DECREASE})"
 _DECREASE_TAIL = (
-    rf"{YEAR_BETWEEN}"
+    rf"{BETWEEN_CHANGE_AND_FIGURE}"
     rf"(?:\s+(?P<by>{alternation(merged('derivation.change_links'), space=_BLANKS)})"
     rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
     rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
@@ -1516,6 +1528,10 @@ def _flags_in_context(
     if decrease_words and last.isalpha():
         pattern = _DECREASE_BEFORE if last.isascii() else _DECREASE_BEFORE_GLUED
         m = pattern().search(before + " ")
+        if m is None and may_end_aside(before):
+            # a phrase between the change word and the figure may have pushed the word out of
+            # the window: the wider one (``a baissé par rapport à l'année précédente de 5 %``)
+            m = pattern().search(s[max(0, start - CHANGE_WINDOW) : start].rstrip() + " ")
         if m is not None:
             flags |= F_DECREASE
             # "decreased by 5,022", and a verb of change with its amount ("revenue fell 5%",
