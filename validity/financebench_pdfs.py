@@ -3,7 +3,8 @@
 FinanceBench ships seven companies' annual reports (10-K filings) as PDF files
 (``shared/data/financebench/pdfs``). A RAG pipeline over such files hands a model the text an
 extractor returns; here pypdf's ``extract_text`` (a validity dependency only, in the ``dev``
-extra), one page a passage: a table row on one line with its cells apart by spaces, the currency
+extra; ``--extractor pdfplumber``: pdfplumber's, a second layout of the same pages, its rows'
+cells one space apart), one page a passage: a table row on one line with its cells apart by spaces, the currency
 sign apart from its figure (``Interest expense $ (112) $ (113) $ (116)``) or inside the bracket of a
 negative one (``Net loss ($5,053) ($4,290)``), the scale stated once above the table
 (``(Dollars in millions)``, ``($ in millions)``, ``(in millions except per share amounts)``),
@@ -40,13 +41,14 @@ General Mills' pages); their rates are printed apart.
 
 The PDFs are read where they lie (``shared/data/financebench/pdfs``, never copied: the data set
 states no licence); their text is cached in ``--cache`` (default
-``~/.cache/hybridjudge/validity/pdf-text``) by the file's sha256 and pypdf's version. Absent
-files or pypdf: a message and exit status 0.
+``~/.cache/hybridjudge/validity/pdf-text``) by the file's sha256 and the extractor's name and
+version. Absent files or extractor: a message and exit status 0.
 
 Run from the repository root::
 
     .venv/bin/python validity/financebench_pdfs.py               # the rates, tuning and held out
     .venv/bin/python validity/financebench_pdfs.py --show 5      # plus 5 misses per variant
+    .venv/bin/python validity/financebench_pdfs.py --extractor pdfplumber
     .venv/bin/python validity/financebench_pdfs.py --json o.json # every verdict
 """
 
@@ -72,6 +74,13 @@ HERE = Path(__file__).resolve().parent
 SEED = 0
 PER_PAGE = 4
 CACHE = Path.home() / ".cache" / "hybridjudge" / "validity" / "pdf-text"
+EXTRACTORS = {
+    "pypdf": "pip install 'pypdf[crypto]'",
+    "pdfplumber": "pip install pdfplumber",
+}
+"""The text extractors a pipeline uses, with how to install each (validity dependencies only,
+in the ``dev`` extra): pypdf's ``extract_text`` and pdfplumber's (pdfminer.six's layout
+analysis: a table's header on one line, ``Table of Contents`` links kept)."""
 PERTURBATIONS = ("digit", "x10", "sign", "swap")
 SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 NEXT_SCALE = {"thousand": "million", "million": "billion"}
@@ -104,17 +113,24 @@ def _financebench() -> ModuleType:
     return module
 
 
-def page_texts(pdf: Path, cache: Path = CACHE) -> list[str]:
-    """The text of each page of ``pdf`` as pypdf extracts it, cached by content and version."""
-    import pypdf
-
+def page_texts(pdf: Path, cache: Path = CACHE, extractor: str = "pypdf") -> list[str]:
+    """The text of each page of ``pdf`` as ``extractor`` (:data:`EXTRACTORS`) extracts it,
+    cached by content, extractor and version."""
+    module = importlib.import_module(extractor)
     digest = hashlib.sha256(pdf.read_bytes()).hexdigest()[:16]
-    cached = cache / f"{pdf.stem}-{digest}-pypdf{pypdf.__version__}.json"
+    cached = cache / f"{pdf.stem}-{digest}-{extractor}{module.__version__}.json"
     if cached.is_file():
         pages: list[str] = json.loads(cached.read_text(encoding="utf-8"))
         return pages
-    reader = pypdf.PdfReader(pdf)
-    pages = [page.extract_text() or "" for page in reader.pages]
+    if extractor == "pypdf":
+        reader = module.PdfReader(pdf)
+        pages = [page.extract_text() or "" for page in reader.pages]
+    else:  # pdfplumber: its default extract_text, as a pipeline calls it
+        with module.open(pdf) as document:
+            pages = []
+            for page in document.pages:
+                pages.append(page.extract_text() or "")
+                page.close()  # pdfplumber keeps each page's objects otherwise
     cache.mkdir(parents=True, exist_ok=True)
     cached.write_text(json.dumps(pages), encoding="utf-8")
     return pages
@@ -439,22 +455,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="companies, comma-separated file stems (default: all)")
     parser.add_argument("--show", type=int, default=0, help="misses to print per variant")
     parser.add_argument("--json", type=Path, help="write every verdict to this file")
+    parser.add_argument(
+        "--extractor",
+        choices=sorted(EXTRACTORS),
+        default="pypdf",
+        help="the text extractor (default pypdf; pdfplumber: a second layout of the same pages)",
+    )
     args = parser.parse_args(argv)
     folder = args.pdfs or Path(_financebench().DATA) / "pdfs"
     if not folder.is_dir():
         print(f"no PDFs at {folder}: nothing measured (see validity/README.md)")
         return 0
-    try:
-        import pypdf  # noqa: F401
-    except ImportError:
-        print("pypdf is not installed (pip install 'pypdf[crypto]'): nothing measured")
+    if importlib.util.find_spec(args.extractor) is None:
+        print(f"{args.extractor} is not installed ({EXTRACTORS[args.extractor]}): nothing measured")
         return 0
     pdfs = sorted(folder.glob("*.pdf"))
     if args.only:
         wanted = set(args.only.split(","))
         pdfs = [p for p in pdfs if p.stem in wanted]
     t0 = time.perf_counter()
-    pages = {p.stem: page_texts(p, args.cache) for p in pdfs}
+    pages = {p.stem: page_texts(p, args.cache, args.extractor) for p in pdfs}
     t1 = time.perf_counter()
     held = held_out_reports(list(pages), folder.parent) if args.pdfs is None else set()
     items, contexts = build_items(pages, args.per_page, args.seed, held)
@@ -462,7 +482,8 @@ def main(argv: list[str] | None = None) -> int:
     t2 = time.perf_counter()
     n_pages = sum(len(v) for v in pages.values())
     print(
-        f"{len(pdfs)} reports, {n_pages} pages ({t1 - t0:.1f} s to extract or read the cache), "
+        f"{len(pdfs)} reports, {n_pages} pages ({args.extractor}; {t1 - t0:.1f} s to extract or "
+        f"read the cache), "
         f"{len(contexts)} pages with rows under a stated scale, {len(items)} answers "
         f"({t2 - t1:.1f} s to check with both)"
     )

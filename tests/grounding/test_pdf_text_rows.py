@@ -102,3 +102,76 @@ def test_a_question_asking_for_an_operation_still_gets_its_derivation() -> None:
     assert check_grounding("It was $35 million.", TABLE, question=total).grounded
     change = "What was the change in accrued interest?"
     assert check_grounding("It rose by $25 million.", TABLE, question=change).grounded
+
+
+# pdfplumber (pdfminer's layout) writes a statement's rows with their cells one space apart, and
+# pypdf some rows of a statement so (ADOBE 2022 10-K, consolidated balance sheets, p. 53: the
+# lines as the extractors return them)
+ONE_SPACE = """CONSOLIDATED BALANCE SHEETS
+(In millions, except par value)
+December 2, December 3,
+2022 2021
+Current liabilities:
+Trade payables $ 379 $ 312
+Accrued expenses 1,790 1,736
+Debt 500 —
+Deferred revenue 5,297 4,733
+Income taxes payable 75 54
+Operating lease liabilities 87 97
+Total current liabilities 8,128 6,932"""
+
+
+def test_rows_whose_cells_stand_one_space_apart_are_rows() -> None:
+    # 76 = 27,241 - 27,165 (by hand), two other cells of the page: the question names the row
+    # "Income taxes payable" and no operation, so no difference explains a wrong figure, once
+    # the lines are read as rows (before, they were text, and the difference explained it)
+    page = ONE_SPACE + "\nTotal assets $ 27,165 $ 27,241"
+    q = "What was Income taxes payable?"
+    assert not check_grounding("Income taxes payable was $76 million.", page, question=q).grounded
+    assert check_grounding("Income taxes payable was $75 million.", page, question=q).grounded
+    assert check_grounding("Income taxes payable was $54 million.", page, question=q).grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        # cells one space apart, a currency sign and a percent sign apart from their figure
+        (
+            "Digital Media $ 12,385 $ 11,048 12 %\nDigital Experience 3,880 3,379 15 %",
+            "digital media|$ 12,385|$ 11,048|12 %\ndigital experience|3,880|3,379|15 %",
+        ),
+        ("Debt 500 -\nDeferred revenue 5,297 4,733", "debt|500|-\ndeferred revenue|5,297|4,733"),
+        # a date, a lone line ending with two figures, working: no rows
+        ("December 31, 2019\nAugust 31, 2018 (1)", "december 31, 2019\naugust 31, 2018 (1)"),
+        ("Revenue was 5 6\n\n\n\nand then 7 8", "revenue was 5 6\n\n\n\nand then 7 8"),
+        (
+            "CAGR = (1.0089)^(1/2) - 1\nCAGR = 1.00447 - 1",
+            "cagr = (1.0089)^(1/2) - 1\ncagr = 1.00447 - 1",
+        ),
+    ],
+)
+def test_which_lines_are_rows_one_space_apart(text: str, rows: str) -> None:
+    from hybridjudge.grounding._normalize import normalize, spaced_cells
+
+    assert spaced_cells(normalize(text).text) == rows
+
+
+CASH = """(in millions)
+Cash $ 750 $ - $ - $ 750
+Cash equivalents:
+Money market funds 2,914 - - 2,914
+Time deposits 175 - - 175
+Total cash equivalents 3,094 - - 3,094
+Total cash and cash equivalents 3,844 - - 3,844"""
+
+
+def test_a_figure_of_the_row_asked_for_with_its_sign_flipped_is_no_derivation() -> None:
+    # -3,094 = 750 - 3,844 (by hand), two other cells of the rows the question's words name; but
+    # the row asked for states 3,094: the answer flips its sign (ADOBE 2022 10-K, p. 70)
+    q = "What was Total cash equivalents?"
+    assert check_grounding("Total cash equivalents was $3,094 million.", CASH, question=q).grounded
+    report = check_grounding("Total cash equivalents was -$3,094 million.", CASH, question=q)
+    assert report.kinds == {"ungrounded_number"}
+    # a question asking for a change still gets a negative difference
+    change = "What was the change from cash to total cash and cash equivalents?"
+    assert check_grounding("It changed by $3,094 million.", CASH, question=change).grounded

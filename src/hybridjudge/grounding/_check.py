@@ -1979,6 +1979,7 @@ class GroundingContext:
         years: dict[tuple[int, int], list[float]] = {}
         pct_cells = _pct_cells(s)
         at = _Cursor(s, _is_markdown(s), pct_cells, figures.blocks)  # blocks run on
+        first = len(figures.figures)
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
                 continue
@@ -2009,6 +2010,8 @@ class GroundingContext:
             if flags & F_YEAR or not (plain or reading.percent):
                 continue
             figures.add(_operand(at, q, a, b, meta, reading))
+        if "%" in s:
+            figures.mark_share_columns(first)
         if sc.idents and not sc.words.isdisjoint(_FISCAL_RUNS):
             _fiscal_year_columns(sc, _Cursor(s, at.markdown, pct_cells, figures.blocks), figures)
         figures.blocks = at.block + 1

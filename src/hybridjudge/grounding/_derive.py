@@ -677,6 +677,29 @@ class Figures:
         self._tables = None
         self._by_row = None
 
+    def mark_share_columns(self, first: int) -> None:
+        """Make percentages the figures, from :attr:`figures` ``[first]`` on (one passage's),
+        of the table columns a row of theirs writes as percentages between amounts (``Net sales
+        $ 14,694 100.0 % $ 14,544 100.0 %``: each amount's share of net sales beside it): the
+        other rows write those shares without the sign (``Interest expense (290) (2.0) (159)
+        (1.1)``), and a share is no amount to add to its neighbour (``(290) + (1.1)``)."""
+        rows: dict[tuple[int, int], list[Figure]] = {}
+        for f in self.figures[first:]:
+            if f.table:
+                rows.setdefault((f.block, f.line), []).append(f)
+        shares: set[tuple[int, int]] = set()
+        for (block, _line), cells in rows.items():
+            if len(cells) >= 4 and all(f.percent == (k % 2 == 1) for k, f in enumerate(cells)):
+                shares.update((block, f.column) for f in cells if f.percent)
+        if not shares:
+            return
+        for k in range(first, len(self.figures)):
+            f = self.figures[k]
+            if f.table and not f.percent and (f.block, f.column) in shares:
+                self.figures[k] = replace(f, percent=True)
+        self._tables = None
+        self._by_row = None
+
     def note_date(self, block: int, line: int, column: int, date: int) -> None:
         """Record a date (``YYYYMMDD``) written in a table cell: the year of its column and,
         from two dates of one row, whether the table lists the newest first."""
@@ -713,6 +736,8 @@ class Figures:
             # a question that names rows of the table and no operation ("What was income taxes
             # payable?") asks for a figure the table states: no sum or mean of other figures,
             # its row's or another's, explains another one
+            return None
+        if hint is not None and hint.operands and _flips_a_named_figure(self, hint, target):
             return None
         if hint is not None and hint.operands:
             how = _search_hint(self, hint, target)
@@ -1123,6 +1148,21 @@ def _run_shared(
 
 def _negated(t: Target) -> Target:
     return replace(t, value=-t.value)
+
+
+def _flips_a_named_figure(figs: Figures, hint: Hint, t: Target) -> bool:
+    """Whether a figure of the rows a question names, asking for no change or difference
+    (``What was total cash equivalents?``), is the answer's number with the other sign
+    (``-$3,094 million`` for the cell ``3,094``): the answer flips the sign of the figure asked
+    for, which no derivation explains (``750 - 3,844``, two other cells of its rows, would)."""
+    if hint.mode != "any" or not t.value:
+        return False
+    near = _Near.of(_negated(t))
+    for k in hint.operands:
+        f = figs.figures[k]
+        if f.value and (f.value > 0) != (t.value > 0) and near.plain(f.value, f):
+            return True
+    return False
 
 
 def _newer_first(figs: Figures, fa: Figure, fb: Figure, strict: bool = False) -> bool | None:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from hybridjudge.grounding._lexicon import currency_of, lexicon, scales
-from hybridjudge.grounding._normalize import NormalizedText
+from hybridjudge.grounding._normalize import NormalizedText, spaced_cells
 from hybridjudge.grounding._patterns import compiled, lazy
 
 __all__ = [
@@ -242,7 +242,8 @@ def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
 
 def read_layout(norm: NormalizedText) -> NormalizedText:
     """``norm`` with a table laid out a cell per line (:func:`is_cell_per_line`) rewritten into
-    rows, one character for one; any other text as it is.
+    rows, one character for one; in any other text, the rows whose cells stand one space apart
+    separated (``_normalize.spaced_cells``).
 
     The line break before a figure or a currency sign alone becomes a tab (a new cell of the
     row its label line starts), a space after a currency sign alone (``$`` joins its figure).
@@ -255,7 +256,10 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
     s = norm.text
     laid_out = _laid_out(s)
     if laid_out is None:
-        return norm
+        if "\n" not in s:
+            return norm
+        rows = spaced_cells(s)  # rows whose cells stand one space apart
+        return norm if rows == s else NormalizedText(rows, norm.original, norm.segments)
     lines, kinds = laid_out
     width = _row_width(kinds)
     page = _page_number(lines, kinds, width)

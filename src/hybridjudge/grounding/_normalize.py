@@ -39,6 +39,7 @@ __all__ = [
     "letter_runs",
     "normalize",
     "normalize_plain",
+    "spaced_cells",
 ]
 
 _PRE: dict[str, str] = {
@@ -925,6 +926,100 @@ def _layout_row(line: str) -> tuple[list[int], bool] | None:
         elif len(cell) > 40:  # running text, not a cell
             return None
     return seps, 2 * figures >= len(seps) and figures > 0
+
+
+_CELL_TOKEN = lazy(r"\(?[$€£¥₹]?\(?-?\d(?:[\d,]*\d)?(?:\.\d+)?\)?%?|-{1,3}")
+"""A figure written without spaces, as a cell of a row whose cells stand one space apart
+(``1,234``, ``(567)``, ``$4,236``, ``($5,053)``, ``12%``) or a dash for an empty one."""
+_SIGN_TOKENS = frozenset("$€£¥₹")
+"""A currency sign an extractor writes apart from its figure (``$ 4,236``)."""
+_NOT_A_ROW = lazy(r"[|\t=≈^]")
+"""What a line of cells one space apart does not hold: a cell separator (it is a row of
+another layout) or the signs of working (``CAGR ≈ 1.00447 - 1``)."""
+_ROW_ENDS = frozenset("0123456789)%-")
+_LAST_OF_ROW = _ROW_ENDS | {" "}
+"""The last characters of a row whose cells stand one space apart (a figure, a bracket, a
+percent sign, a dash)."""
+
+
+def _spaced_row(line: str) -> list[int] | None:
+    """Where the cells of ``line`` start (the space before each) when it is a row whose cells
+    stand one space apart, as pdfplumber and pdfminer extract a statement (``Income taxes
+    payable 75 54``, ``Trade payables $ 379 $ 312``, ``Digital Media $ 12,385 $ 11,048 12 %``):
+    two cells or more at the end of the line (:data:`_CELL_TOKEN`, a currency sign apart from
+    its figure and a percent sign apart after it belong to it), a label with a letter before
+    them; else ``None``."""
+    tokens = line.rstrip(" ").split(" ")
+    k = len(tokens) - 1
+    starts: list[int] = []
+    while k > 0:
+        if tokens[k] == "%" and k > 1:
+            k -= 1  # "12 %": the percent sign of the figure before it
+        if _CELL_TOKEN().fullmatch(tokens[k]) is None:
+            break
+        if k > 1 and tokens[k - 1] in _SIGN_TOKENS:
+            k -= 1
+        starts.append(k)
+        k -= 1
+    if (
+        len(starts) < 2
+        or tokens[k].endswith(",")  # a date or a list in running text: "August 31, 2018 (1)"
+        or not any(c.isalpha() for t in tokens[: k + 1] for c in t)
+    ):
+        return None
+    seps: list[int] = []
+    pos = 0
+    first = set(starts)
+    for j, token in enumerate(tokens):
+        if j in first:
+            seps.append(pos - 1)
+        pos += len(token) + 1
+    return seps
+
+
+def _spaced_rows(lines: list[str]) -> dict[int, list[int]]:
+    """:func:`_spaced_row` of the lines that may be such rows, by line number: a line that ends
+    as a row does (after blanks) and holds a space and no cell separator (the first test is on
+    the last character alone)."""
+    out: dict[int, list[int]] = {}
+    for k, line in enumerate(lines):
+        if not line or line[-1] not in _LAST_OF_ROW or " " not in line:
+            continue
+        line = line.rstrip(" ")
+        if not line or line[-1] not in _ROW_ENDS or _NOT_A_ROW().search(line) is not None:
+            continue
+        seps = _spaced_row(line)
+        if seps is not None:
+            out[k] = seps
+    return out
+
+
+def spaced_cells(text: str) -> str:
+    """``text`` (normalised) with the cells of its rows one space apart (:func:`_spaced_row`:
+    ``income taxes payable 75 54``, as pdfplumber and pdfminer extract a statement, and pypdf
+    a row its other rows space wider) separated by ``|``, the cell separator the checks read,
+    one character for one: ``income taxes payable|75|54``. A row counts when another row, of
+    this kind or with cells already separated, is at most :data:`LAYOUT_WINDOW` lines away (a
+    lone line ending with two figures is text). For a context's passage that is not laid out a
+    cell per line (``_layout.read_layout``): an answer's working is no table."""
+    lines = text.split("\n")
+    found = _spaced_rows(lines)
+    if not found:
+        return text
+    near = sorted({*found, *(k for k, line in enumerate(lines) if "|" in line or "\t" in line)})
+    out = list(text)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    for i, k in enumerate(near):
+        if k not in found:
+            continue
+        before = i > 0 and k - near[i - 1] <= LAYOUT_WINDOW
+        after = i + 1 < len(near) and near[i + 1] - k <= LAYOUT_WINDOW
+        if before or after:
+            for sep in found[k]:
+                out[starts[k] + sep] = "|"
+    return "".join(out)
 
 
 def _layout_cells(text: str) -> str:
