@@ -77,10 +77,16 @@ CACHE = Path.home() / ".cache" / "hybridjudge" / "validity" / "pdf-text"
 EXTRACTORS = {
     "pypdf": "pip install 'pypdf[crypto]'",
     "pdfplumber": "pip install pdfplumber",
+    "pdfminer": "pip install pdfminer.six",
 }
 """The text extractors a pipeline uses, with how to install each (validity dependencies only,
-in the ``dev`` extra): pypdf's ``extract_text`` and pdfplumber's (pdfminer.six's layout
-analysis: a table's header on one line, ``Table of Contents`` links kept)."""
+in the ``dev`` extra): pypdf's ``extract_text``; pdfplumber's (its rows' cells one space
+apart, a table's header on one line); pdfminer.six's ``extract_text`` (its text boxes in order,
+what ``PDFMinerLoader`` hands a model: a table's labels in one block and each column of
+figures in a block of its own, no row left)."""
+TARGET_EXTRACTORS = ("pdfplumber", "pypdf")
+"""The extractors whose layout keeps a row on a line: the targets hold for them (the tests
+measure both); pdfminer's is measured and reported (``validity/README.md``)."""
 PERTURBATIONS = ("digit", "x10", "sign", "swap")
 SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 NEXT_SCALE = {"thousand": "million", "million": "billion"}
@@ -125,6 +131,14 @@ def page_texts(pdf: Path, cache: Path = CACHE, extractor: str = "pypdf") -> list
     if extractor == "pypdf":
         reader = module.PdfReader(pdf)
         pages = [page.extract_text() or "" for page in reader.pages]
+    elif extractor == "pdfminer":  # extract_text's text boxes, a page at a time
+        from pdfminer.high_level import extract_pages
+        from pdfminer.layout import LTTextContainer
+
+        pages = [
+            "".join(box.get_text() for box in page if isinstance(box, LTTextContainer))
+            for page in extract_pages(pdf)
+        ]
     else:  # pdfplumber: its default extract_text, as a pipeline calls it
         with module.open(pdf) as document:
             pages = []
@@ -363,6 +377,15 @@ class Result:
     holds one figure, its label none)."""
 
 
+def laid_out_by(
+    contexts: dict[tuple[str, int], str], pages: dict[str, list[str]]
+) -> dict[tuple[str, int], str]:
+    """The pages of ``contexts`` (as :func:`build_items` returns them) as another extractor
+    lays them out (``pages``, by company): the answers drawn from one extractor's rows, checked
+    against the same page in another's layout (``--rows-from``)."""
+    return {(company, page): pages[company][page] for company, page in contexts}
+
+
 def check_all(items: Sequence[Item], contexts: dict[tuple[str, int], str]) -> list[Result]:
     """Both checkers on every item: number traceability, plus the anchor for ``swap``."""
     import opengate_grounding as og
@@ -459,30 +482,46 @@ def main(argv: list[str] | None = None) -> int:
         "--extractor",
         choices=sorted(EXTRACTORS),
         default="pypdf",
-        help="the text extractor (default pypdf; pdfplumber: a second layout of the same pages)",
+        help="the text extractor (default pypdf; pdfplumber and pdfminer: other layouts of the "
+        "same pages)",
+    )
+    parser.add_argument(
+        "--rows-from",
+        choices=sorted(EXTRACTORS),
+        help="read the rows the answers are drawn from in this extractor's text, and check them "
+        "against --extractor's pages (default: the same; pdfminer, whose text keeps no row: "
+        "pypdf)",
     )
     args = parser.parse_args(argv)
+    rows_from = args.rows_from or ("pypdf" if args.extractor == "pdfminer" else args.extractor)
     folder = args.pdfs or Path(_financebench().DATA) / "pdfs"
     if not folder.is_dir():
         print(f"no PDFs at {folder}: nothing measured (see validity/README.md)")
         return 0
-    if importlib.util.find_spec(args.extractor) is None:
-        print(f"{args.extractor} is not installed ({EXTRACTORS[args.extractor]}): nothing measured")
-        return 0
+    for extractor in {args.extractor, rows_from}:
+        if importlib.util.find_spec(extractor) is None:
+            print(f"{extractor} is not installed ({EXTRACTORS[extractor]}): nothing measured")
+            return 0
     pdfs = sorted(folder.glob("*.pdf"))
     if args.only:
         wanted = set(args.only.split(","))
         pdfs = [p for p in pdfs if p.stem in wanted]
     t0 = time.perf_counter()
-    pages = {p.stem: page_texts(p, args.cache, args.extractor) for p in pdfs}
+    pages = {p.stem: page_texts(p, args.cache, rows_from) for p in pdfs}
+    checked = pages
+    if rows_from != args.extractor:
+        checked = {p.stem: page_texts(p, args.cache, args.extractor) for p in pdfs}
     t1 = time.perf_counter()
     held = held_out_reports(list(pages), folder.parent) if args.pdfs is None else set()
     items, contexts = build_items(pages, args.per_page, args.seed, held)
+    if checked is not pages:
+        contexts = laid_out_by(contexts, checked)
     results = check_all(items, contexts)
     t2 = time.perf_counter()
     n_pages = sum(len(v) for v in pages.values())
     print(
-        f"{len(pdfs)} reports, {n_pages} pages ({args.extractor}; {t1 - t0:.1f} s to extract or "
+        f"{len(pdfs)} reports, {n_pages} pages ({args.extractor}, rows read from {rows_from}; "
+        f"{t1 - t0:.1f} s to extract or "
         f"read the cache), "
         f"{len(contexts)} pages with rows under a stated scale, {len(items)} answers "
         f"({t2 - t1:.1f} s to check with both)"

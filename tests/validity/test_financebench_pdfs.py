@@ -82,7 +82,7 @@ def test_held_out_reports_are_financebenchs_held_out_companies() -> None:
     ]
 
 
-@pytest.fixture(scope="module", params=sorted(pdfs.EXTRACTORS))
+@pytest.fixture(scope="module", params=pdfs.TARGET_EXTRACTORS)
 def rates(request: pytest.FixtureRequest) -> dict[tuple[str, str], tuple[int, float, float]]:
     # each extractor is a layout of the same pages: pypdf's rows with wide gaps, pdfplumber's
     # with their cells one space apart (its text extracted once, ~2.5 minutes, then cached)
@@ -121,3 +121,24 @@ def test_perturbed_answers_are_flagged(
     for variant in ("digit", "x10", "sign", "swap"):
         for group in ("all", "held out"):
             assert rates[(group, variant)][1] >= 0.95, (group, variant)
+
+
+@needs_pdfs
+def test_a_layout_without_rows_keeps_right_answers_grounded() -> None:
+    # pdfminer's extract_text (what PDFMinerLoader hands a model): a table's labels in a block,
+    # each column of figures in a block of its own, so no row survives; the answers are drawn
+    # from pypdf's rows of the same pages. Measured (validity/README.md): as written 99.2%,
+    # rescaled 99.6%; perturbed: digit 82.4% (the peer 91.0%), sign 84.0%, x10 96.9%, swap
+    # 100%: without rows the question names no row, and arithmetic of the page explains more
+    # wrong figures. Right answers must stay grounded whatever the layout.
+    if importlib.util.find_spec("pdfminer") is None:
+        pytest.skip(f"pdfminer.six is not installed ({pdfs.EXTRACTORS['pdfminer']})")
+    stems = sorted(FOLDER.glob("*.pdf"))
+    rows = {p.stem: pdfs.page_texts(p) for p in stems}
+    items, contexts = pdfs.build_items(rows, held=pdfs.held_out_reports(list(rows)))
+    pages = {p.stem: pdfs.page_texts(p, extractor="pdfminer") for p in stems}
+    results: list[Any] = pdfs.check_all(items, pdfs.laid_out_by(contexts, pages))
+    rates = {(g, v): ours for g, v, n, ours, _ in pdfs.rates(results)}
+    assert rates[("all", "as written")] >= 0.98
+    assert rates[("all", "rescaled")] >= 0.98
+    assert rates[("all", "swap")] >= 0.95  # an anchor: no layout needed
