@@ -175,3 +175,36 @@ def test_a_figure_of_the_row_asked_for_with_its_sign_flipped_is_no_derivation() 
     # a question asking for a change still gets a negative difference
     change = "What was the change from cash to total cash and cash equivalents?"
     assert check_grounding("It changed by $3,094 million.", CASH, question=change).grounded
+
+
+# pdfminer's extract_text of the same balance sheet: the labels in one block, each column of
+# figures in a block of its own (no row left to name)
+BLOCKS = """(In millions, except par value)
+
+Current liabilities:
+Trade payables
+Accrued expenses
+Income taxes payable
+Operating lease liabilities
+
+379
+1,790
+75
+87
+
+312
+1,736
+54
+97"""
+
+
+def test_a_question_naming_a_label_of_a_block_of_labels_asks_for_a_stated_figure() -> None:
+    # (54 + 97) / 2 = 75.5, which rounds to 76 (by hand): the mean of two figures of the page
+    # explained $76 million before; the question names the label "Income taxes payable" of the
+    # block of labels and no operation, so it asks for a figure the page states
+    q = "What was Income taxes payable?"
+    assert not check_grounding("Income taxes payable was $76 million.", BLOCKS, question=q).grounded
+    assert check_grounding("Income taxes payable was $75 million.", BLOCKS, question=q).grounded
+    # a question asking for an operation still gets it: (75 + 54) / 2 = 64.5
+    avg = "What was the average of Income taxes payable over the two years?"
+    assert check_grounding("It was $64.5 million.", BLOCKS, question=avg).grounded

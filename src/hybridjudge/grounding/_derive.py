@@ -81,6 +81,7 @@ __all__ = [
     "COLUMN_SPAN",
     "COUNT_RATIO",
     "DOUBLE_ROUNDING",
+    "LABEL_BLOCK",
     "MAX_EXPONENT",
     "MAX_GROWTH_FIGURES",
     "MAX_GROWTH_YEARS",
@@ -104,6 +105,7 @@ __all__ = [
     "gives",
     "growth_periods",
     "growth_rate",
+    "label_block_lines",
     "may_end_aside",
     "rounding_window",
     "stated_trend",
@@ -664,6 +666,10 @@ class Figures:
     percent_blocks: set[int] = field(default_factory=set)
     """Blocks whose table heads a column with a bare ``%`` cell (its figures are written
     without the sign)."""
+    texts: list[str] = field(default_factory=list)
+    """The passages' normalised texts of three lines or more, whose blocks of labels
+    (:meth:`label_lines`) are read on first need."""
+    _label_lines: frozenset[str] | None = None
     _row_dates: dict[tuple[int, int], int] = field(default_factory=dict)
     _label_words: dict[tuple[int, int], frozenset[str]] | None = None
     _by_row: dict[tuple[int, int], list[int]] | None = None
@@ -676,6 +682,17 @@ class Figures:
         self.figures.append(fig)
         self._tables = None
         self._by_row = None
+
+    def label_lines(self) -> frozenset[str]:
+        """The lines of runs of row labels without figures in :attr:`texts`
+        (:func:`label_block_lines`: a table whose rows an extractor wrote as a block of labels
+        and blocks of figures), lower case; read on first need (a question that names no row
+        and no operation)."""
+        if self._label_lines is None:
+            self._label_lines = frozenset(
+                line for text in self.texts for line in label_block_lines(text)
+            )
+        return self._label_lines
 
     def mark_share_columns(self, first: int) -> None:
         """Make percentages the figures, from :attr:`figures` ``[first]`` on (one passage's),
@@ -769,6 +786,14 @@ class Figures:
         figure minus the older one."""
         named = self._named(question.lower()) if self.labels else ()
         rows = self._row_hint(question)
+        if rows is None and not named and self.texts:
+            lower = question.lower()
+            if _asked_ops(lower) is _ALL_OPS and any(
+                _names_line(lower, line) for line in self.label_lines()
+            ):
+                # the question names a row whose figures the layout has moved away from it
+                # (a block of labels, blocks of figures): it asks for a figure the table states
+                return Hint((), (), _ALL_OPS, "any")
         if named:
             return replace(rows, named=named) if rows else Hint((), (), _ALL_OPS, "any", named)
         return rows
@@ -1144,6 +1169,44 @@ def _run_shared(
     import numpy as np
 
     return np.array([values[r[0]] if (values[r] == values[r[0]]).all() else fill for r in runs])
+
+
+LABEL_BLOCK = 3
+"""Consecutive lines of labels without figures that make a block of a table's labels
+(:func:`label_block_lines`): a heading or two above a paragraph make none."""
+_LABEL_LINE = lazy(r"[^\W\d_][^\d\n|\t]{2,78}")
+"""A line a table's row label may be: a letter first, no digit, at most 80 characters."""
+
+
+def label_block_lines(text: str) -> list[str]:
+    """The lines of ``text`` (normalised) in runs of :data:`LABEL_BLOCK` or more lines that
+    are row labels without figures (:data:`_LABEL_LINE`, not a sentence: no final full stop),
+    as pdfminer's ``extract_text`` writes a table: its labels in one block, each column of
+    figures in a block of its own."""
+    out: list[str] = []
+    run: list[str] = []
+    for raw in (*text.split("\n"), ""):
+        line = raw.strip()
+        if _LABEL_LINE().fullmatch(line) is not None and not line.endswith("."):
+            run.append(line.rstrip(":"))
+            continue
+        if len(run) >= LABEL_BLOCK:
+            out.extend(run)
+        run = []
+    return out
+
+
+def _names_line(question: str, line: str) -> bool:
+    """Whether the (lower-cased) ``question`` holds the label ``line`` as whole words."""
+    k = question.find(line)
+    while k >= 0:
+        end = k + len(line)
+        if (k == 0 or not question[k - 1].isalnum()) and (
+            end == len(question) or not question[end].isalnum()
+        ):
+            return True
+        k = question.find(line, k + 1)
+    return False
 
 
 def _negated(t: Target) -> Target:
