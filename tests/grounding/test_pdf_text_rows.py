@@ -208,3 +208,23 @@ def test_a_question_naming_a_label_of_a_block_of_labels_asks_for_a_stated_figure
     # a question asking for an operation still gets it: (75 + 54) / 2 = 64.5
     avg = "What was the average of Income taxes payable over the two years?"
     assert check_grounding("It was $64.5 million.", BLOCKS, question=avg).grounded
+
+
+CASH_FLOW = """(in millions) | 2022 | 2021
+Cash and cash equivalents at beginning of year | 3,604 | 3,160
+Net change in cash and cash equivalents | 444 | 444
+Cash and cash equivalents at end of year | 3,160 | 3,604
+Cost of revenue, total | 48,881 | 51,896"""
+
+
+def test_a_question_whose_change_word_is_the_rows_own_label_asks_for_the_stated_figure() -> None:
+    # 3,160 - 3,604 = -444 (by hand): a change along two other rows; but "What was Net change
+    # in cash and cash equivalents?" names the row "Net change in cash and cash equivalents"
+    # (its "change" asks for nothing), which states 444: -$444 million flips its sign
+    q = "What was Net change in cash and cash equivalents in 2022?"
+    report = check_grounding("It was -$444 million.", CASH_FLOW, question=q)
+    assert report.kinds == {"ungrounded_number"}
+    assert check_grounding("It was $444 million.", CASH_FLOW, question=q).grounded
+    # over two years the label's words may ask for an operation: 48,881 + 51,896 = 100,777
+    both = "What is the Cost of revenue, total in both 2022 and 2021?"
+    assert check_grounding("It was $100,777 million.", CASH_FLOW, question=both).grounded

@@ -113,10 +113,10 @@ def test_right_answers_are_grounded(rates: dict[tuple[str, str], tuple[int, floa
 def test_perturbed_answers_are_flagged(
     rates: dict[tuple[str, str], tuple[int, float, float]],
 ) -> None:
-    # measured, pypdf: digit 98.0%, x10 99.7%, sign 99.6%, swap 100% (digit 90.9% before a
+    # measured, pypdf: digit 99.5%, x10 99.8%, sign 99.8%, swap 100% (digit 90.9% before a
     # question naming a row and no operation stopped explaining a figure by arithmetic of the
     # page, "$76 million = (54 + 97) / 2", 95.4% before rows one space apart were rows); the
-    # peer 91.0%, 98.8%, 0.0%, 100%; pdfplumber: 98.1%, 99.5%, 99.3%, 100% (digit 94.0% before
+    # peer 91.0%, 98.8%, 0.0%, 100%; pdfplumber: 99.4%, 99.6%, 99.7%, 100% (digit 94.0% before
     # its rows, one space apart, were rows)
     for variant in ("digit", "x10", "sign", "swap"):
         for group in ("all", "held out"):
@@ -128,10 +128,10 @@ def test_a_layout_without_rows_keeps_right_answers_grounded() -> None:
     # pdfminer's extract_text (what PDFMinerLoader hands a model): a table's labels in a block,
     # each column of figures in a block of its own, so no row survives; the answers are drawn
     # from pypdf's rows of the same pages. Measured (validity/README.md): as written 99.2%,
-    # rescaled 99.6%; perturbed: digit 94.2% (the peer 91.0%), sign 94.0%, x10 98.8%, swap
+    # rescaled 99.6%; perturbed: digit 95.9% (the peer 91.0%), sign 96.7%, x10 98.9%, swap
     # 100% (digit 82.4%, sign 84.0% before a question naming a label of a block of labels asked
-    # for a stated figure: arithmetic of the page explained the wrong ones). Right answers must
-    # stay grounded whatever the layout.
+    # for a stated figure, 94.2% and 94.0% before a label's own words, "Total ...", stopped
+    # asking for a sum: arithmetic of the page explained the wrong ones).
     if importlib.util.find_spec("pdfminer") is None:
         pytest.skip(f"pdfminer.six is not installed ({pdfs.EXTRACTORS['pdfminer']})")
     stems = sorted(FOLDER.glob("*.pdf"))
@@ -142,6 +142,5 @@ def test_a_layout_without_rows_keeps_right_answers_grounded() -> None:
     rates = {(g, v): ours for g, v, n, ours, _ in pdfs.rates(results)}
     assert rates[("all", "as written")] >= 0.98
     assert rates[("all", "rescaled")] >= 0.98
-    assert rates[("all", "swap")] >= 0.95  # an anchor: no layout needed
-    assert rates[("all", "digit")] >= 0.90
-    assert rates[("all", "sign")] >= 0.90
+    for variant in ("digit", "x10", "sign", "swap"):
+        assert rates[("all", variant)] >= 0.95, variant

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
@@ -788,9 +788,8 @@ class Figures:
         rows = self._row_hint(question)
         if rows is None and not named and self.texts:
             lower = question.lower()
-            if _asked_ops(lower) is _ALL_OPS and any(
-                _names_line(lower, line) for line in self.label_lines()
-            ):
+            named_lines = [line for line in self.label_lines() if _names_line(lower, line)]
+            if named_lines and _asked_ops(_without(lower, named_lines)) is _ALL_OPS:
                 # the question names a row whose figures the layout has moved away from it
                 # (a block of labels, blocks of figures): it asks for a figure the table states
                 return Hint((), (), _ALL_OPS, "any")
@@ -874,6 +873,12 @@ class Figures:
             return None
         chosen = set(choice)
         in_rows = tuple(self._in_rows(chosen))
+        if whole and ops is not _ALL_OPS and len(years) <= 1:
+            # the words of a row's label ask for nothing: "What was Net change in cash?" names
+            # the row "Net change in cash", "What was Total revenue?" the row "Total revenue";
+            # over two years they may ("the total cost of revenue in both 2019 and 2018")
+            lower = _without(lower, (self.labels[k] for k in whole))
+            ops = _asked_ops(lower)
         mode: Literal["change", "decrease", "difference", "any"] = "any"
         if _ASKS_GAP.search(lower):
             mode = "difference"
@@ -1194,6 +1199,17 @@ def label_block_lines(text: str) -> list[str]:
             out.extend(run)
         run = []
     return out
+
+
+def _without(question: str, labels: Iterable[str]) -> str:
+    """The (lower-cased) ``question`` without the labels of two words or more it writes whole
+    (each lower-cased, its blanks one space): what is left of it asks for an operation, or for
+    none. A label of one word stays: ``Total`` names a row, and asks for a sum too."""
+    for label in labels:
+        text = " ".join(label.lower().strip(" :$").split())
+        if " " in text:
+            question = question.replace(text, " ")
+    return question
 
 
 def _names_line(question: str, line: str) -> bool:
