@@ -1204,9 +1204,11 @@ def label_block_lines(text: str) -> list[str]:
 def _without(question: str, labels: Iterable[str]) -> str:
     """The (lower-cased) ``question`` without the labels of two words or more it writes whole
     (each lower-cased, its blanks one space): what is left of it asks for an operation, or for
-    none. A label of one word stays: ``Total`` names a row, and asks for a sum too."""
-    for label in labels:
-        text = " ".join(label.lower().strip(" :$").split())
+    none. A label of one word stays: ``Total`` names a row, and asks for a sum too. The longest
+    first: ``current liabilities`` taken out of ``total current liabilities`` would leave
+    ``total``."""
+    texts = {" ".join(label.lower().strip(" :$").split()) for label in labels}
+    for text in sorted(texts, key=len, reverse=True):
         if " " in text:
             question = question.replace(text, " ")
     return question
