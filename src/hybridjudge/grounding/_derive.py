@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays 
 
 __all__ = [
     "BETWEEN_CHANGE_AND_FIGURE",
+    "CHANGE_NEAR",
     "CHANGE_WINDOW",
     "COLUMN_SPAN",
     "COUNT_RATIO",
@@ -99,6 +100,7 @@ __all__ = [
     "Hint",
     "Target",
     "WorkingShapes",
+    "change_word_before",
     "clause_trend",
     "counted_noun",
     "explain_from",
@@ -446,10 +448,13 @@ BETWEEN_CHANGE_AND_FIGURE = (
 the lexicons' ``derivation.change_periods`` or alone (``fell in 2023 by 5%``, ``sank 2023 um 5
 %``, ``fell compared with 2022 by 5%``), or a phrase of ``derivation.change_asides``
 (``fell year over year by 5%``, ``verringerte sich gegenüber dem Vorjahr um 5 %``)."""
+CHANGE_NEAR = 40
+"""How far before a figure its change word is looked for first (characters)."""
 CHANGE_WINDOW = 64
-"""How far before a figure its change word is looked for (characters) when a phrase of
-``derivation.change_asides`` or a year ends near the figure (:func:`may_end_aside`; 40
-otherwise): ``a baissé par rapport à l'année précédente de 5 %`` has 46 between them."""
+"""How far before a figure its change word is looked for when a phrase of
+``derivation.change_asides`` or a year ends near the figure (:func:`may_end_aside`; else
+:data:`CHANGE_NEAR`): ``a baissé par rapport à l'année précédente de 5 %`` has 46 between
+them."""
 _ASIDE_ENDS = frozenset(p.rsplit(None, 1)[-1] for p in merged("derivation.change_asides"))
 """The last word of each phrase that may stand between a change word and its figure (the
 lexicons' ``derivation.change_asides``: ``vorjahr`` of ``gegenüber dem vorjahr``)."""
@@ -463,6 +468,21 @@ def may_end_aside(before: str) -> bool:
         if w in _ASIDE_ENDS or (len(w) == 4 and w.isdigit() and w[:2] in ("19", "20")):
             return True
     return False
+
+
+def change_word_before(
+    text: str, start: int, search: Callable[[int], re.Match[str] | None]
+) -> re.Match[str] | None:
+    """The match of ``search(lo)`` (an expression of a change word and what may follow it,
+    searched in ``text[lo:start]``) in the window of :data:`CHANGE_NEAR` characters before
+    ``start``, else, where a phrase may have pushed the word out of it (:func:`may_end_aside`),
+    in that of :data:`CHANGE_WINDOW`: the one rule of :func:`trend_before` and of the decrease
+    words of ``_quantities``."""
+    lo = max(0, start - CHANGE_NEAR)
+    m = search(lo)
+    if m is None and lo and may_end_aside(text[lo:start]):
+        m = search(max(0, start - CHANGE_WINDOW))
+    return m
 
 
 _TREND_TAIL = (
@@ -501,15 +521,12 @@ def stated_trend(text: str, start: int, end: int) -> int:
 def trend_before(text: str, start: int) -> int:
     """The direction a change word right before ``text[start:]`` states (``fell 30%``, ``grew
     by 12%``, ``an increase of 5``): ``1`` up, ``-1`` down, ``0`` none."""
-    lo = max(0, start - 40)
-    pattern = _TREND_BEFORE if text[lo:start].isascii() else _TREND_BEFORE_GLUED
-    m = pattern().search(text, lo, start)
-    if m is None and lo and may_end_aside(text[lo:start]):
-        # a phrase between the change word and the figure may have pushed the word out of
-        # the first window
-        wide = max(0, start - CHANGE_WINDOW)
-        pattern = _TREND_BEFORE if text[wide:start].isascii() else _TREND_BEFORE_GLUED
-        m = pattern().search(text, wide, start)
+
+    def search(lo: int) -> re.Match[str] | None:
+        pattern = _TREND_BEFORE if text[lo:start].isascii() else _TREND_BEFORE_GLUED
+        return pattern().search(text, lo, start)
+
+    m = change_word_before(text, start, search)
     return 0 if m is None else _direction(m)
 
 

@@ -948,8 +948,8 @@ def _spaced_row(line: str) -> list[int] | None:
     payable 75 54``, ``Trade payables $ 379 $ 312``, ``Digital Media $ 12,385 $ 11,048 12 %``):
     two cells or more at the end of the line (:data:`_CELL_TOKEN`, a currency sign apart from
     its figure and a percent sign apart after it belong to it), a label with a letter before
-    them; else ``None``."""
-    tokens = line.rstrip(" ").split(" ")
+    them; else ``None``. ``line`` ends with no blank (:func:`_spaced_rows` strips it)."""
+    tokens = line.split(" ")
     k = len(tokens) - 1
     starts: list[int] = []
     while k > 0:
@@ -1011,15 +1011,21 @@ def spaced_cells(text: str) -> str:
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
-    for i, k in enumerate(near):
-        if k not in found:
-            continue
-        before = i > 0 and k - near[i - 1] <= LAYOUT_WINDOW
-        after = i + 1 < len(near) and near[i + 1] - k <= LAYOUT_WINDOW
-        if before or after:
-            for sep in found[k]:
-                out[starts[k] + sep] = "|"
+    for k in _with_neighbour(near):
+        for sep in found.get(k, ()):
+            out[starts[k] + sep] = "|"
     return "".join(out)
+
+
+def _with_neighbour(rows: list[int]) -> list[int]:
+    """The line numbers of ``rows`` (sorted) with another of them at most
+    :data:`LAYOUT_WINDOW` lines away: a table has two rows or more, a lone line is text."""
+    return [
+        k
+        for i, k in enumerate(rows)
+        if (i > 0 and k - rows[i - 1] <= LAYOUT_WINDOW)
+        or (i + 1 < len(rows) and rows[i + 1] - k <= LAYOUT_WINDOW)
+    ]
 
 
 def _layout_cells(text: str) -> str:
@@ -1035,16 +1041,13 @@ def _layout_cells(text: str) -> str:
     if len(body) < 2:
         return text
     chosen: set[int] = set()
-    for i, k in enumerate(body):
-        if (i > 0 and k - body[i - 1] <= LAYOUT_WINDOW) or (
-            i + 1 < len(body) and body[i + 1] - k <= LAYOUT_WINDOW
-        ):
-            chosen.add(k)
-            # its header: the lines laid out in columns right above the table's first row
-            j = k - 1
-            while j >= 0 and j not in chosen and rows[j] is not None and k - j <= LAYOUT_WINDOW:
-                chosen.add(j)
-                j -= 1
+    for k in _with_neighbour(body):
+        chosen.add(k)
+        # its header: the lines laid out in columns right above the table's first row
+        j = k - 1
+        while j >= 0 and j not in chosen and rows[j] is not None and k - j <= LAYOUT_WINDOW:
+            chosen.add(j)
+            j -= 1
     if not chosen:
         return text
     out = list(text)

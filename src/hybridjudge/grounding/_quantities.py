@@ -25,8 +25,7 @@ from typing import Any, Literal
 
 from hybridjudge.grounding._derive import (
     BETWEEN_CHANGE_AND_FIGURE,
-    CHANGE_WINDOW,
-    may_end_aside,
+    change_word_before,
     trend_before,
 )
 from hybridjudge.grounding._errors import GroundingTypeError
@@ -1526,12 +1525,8 @@ def _flags_in_context(
     if last.isalpha() and before.endswith(_BOUND_WORDS):
         flags |= _bound_flag(before)
     if decrease_words and last.isalpha():
-        pattern = _DECREASE_BEFORE if last.isascii() else _DECREASE_BEFORE_GLUED
-        m = pattern().search(before + " ")
-        if m is None and may_end_aside(before):
-            # a phrase between the change word and the figure may have pushed the word out of
-            # the window: the wider one (``a baissé par rapport à l'année précédente de 5 %``)
-            m = pattern().search(s[max(0, start - CHANGE_WINDOW) : start].rstrip() + " ")
+        pattern = (_DECREASE_BEFORE if last.isascii() else _DECREASE_BEFORE_GLUED)()
+        m = change_word_before(s, start, lambda lo: pattern.search(s[lo:start].rstrip() + " "))
         if m is not None:
             flags |= F_DECREASE
             # "decreased by 5,022", and a verb of change with its amount ("revenue fell 5%",
