@@ -215,6 +215,11 @@ def test_the_direction_of_a_change_in_the_words_of_a_language(answer: str, direc
         "I ricavi sono calati rispetto al 2022 del 5 %.",
         "A receita diminuiu em relação ao ano anterior 5 %.",
         "De omzet daalde ten opzichte van 2022 met 5 %.",
+        # a year right before the figure, no link word (its last character is a digit, not
+        # the letter the quick test looked for)
+        "Revenue fell in 2023 5%.",
+        "A receita caiu em relação a 2022 5 %.",
+        "Der Umsatz sank 2023 5 %.",
     ],
 )
 def test_a_fall_with_a_comparison_before_its_figure(answer: str) -> None:

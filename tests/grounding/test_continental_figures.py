@@ -159,3 +159,49 @@ def test_an_anchor_reads_as_the_answer_writes_it(answer: str, kinds: set[str]) -
     context = "Der Betrag von 12.500 Euro wurde im Mai gezahlt."
     report = check_grounding(answer, context, anchors=["12.500 Euro"])
     assert set(report.kinds) == kinds
+
+
+_FRENCH = (
+    "Le chiffre d'affaires total s'élève à 1 283 millions d'euros en 2023, pour 12 500 salariés."
+)
+_GERMAN = (
+    "Der Umsatz des Konzerns betrug im Jahr 2023 insgesamt 16.525 Mio. Euro und 1,5 Mio. Kunden."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "value", "rule"),
+    [
+        # an answer too short to show its convention copies the context's figure as written:
+        # 1,283 million, 12,500 (by hand), the same numeral read in the other convention
+        ("Il s'élève à 1 283 millions.", _FRENCH, 1_283_000_000, "numeral"),
+        ("1 283 millions d'euros", _FRENCH, 1_283_000_000, "numeral"),
+        ("12 500", _FRENCH, 12_500, "numeral"),
+        # a scale word no English text writes shows the convention already: 16,525 million,
+        # 1.5 million, read so by the answer itself
+        ("Umsatz: 16.525 Mio.", _GERMAN, 16_525_000_000, "as_written"),
+        ("Kunden: 1,5 Mio.", _GERMAN, 1_500_000, "as_written"),
+    ],
+)
+def test_a_short_answer_reads_a_figure_as_the_context_writes_it(
+    answer: str, context: str, value: int, rule: str
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, report.findings
+    assert [(t.quantity.value, t.rule) for t in report.quantities] == [(value, rule)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        # another figure, or the same digits written otherwise than in the context: no copy
+        ("Il s'élève à 1 284 millions.", _FRENCH),
+        ("12 600", _FRENCH),
+        ("1.234", "Revenue was 1,234 in 2023."),  # 1.234 as English writes it, not 1,234
+        ("12 500", "The company has 12,500 employees."),  # read apart: 12 and 500
+    ],
+)
+def test_a_figure_read_as_the_context_writes_it_must_stand_there_as_written(
+    answer: str, context: str
+) -> None:
+    assert not check_grounding(answer, context).grounded

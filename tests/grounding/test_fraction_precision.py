@@ -40,3 +40,20 @@ def test_the_fraction_itself_is_still_explained(answer: str, context: str, rule:
 def test_a_fiscal_year_is_no_fraction() -> None:
     (q,) = parse_quantities("In fiscal 2018/19 revenue rose.")
     assert q.value == 2019
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        # a context's 2/3 is exact: 0.67 and 0.667 round it (0.6667 by hand), 0.6 and 0.68 do not
+        ("The ratio is 0.67.", True),
+        ("The ratio is 0.667.", True),
+        ("The ratio is 0.6.", False),
+        ("The ratio is 0.68.", False),
+    ],
+)
+def test_a_decimal_rounds_a_fraction_of_the_context(answer: str, grounded: bool) -> None:
+    report = check_grounding(answer, ["The ratio was 2/3 in 2023."])
+    assert report.grounded is grounded
+    if grounded:
+        assert [t.rule for t in report.quantities] == ["rounded"]

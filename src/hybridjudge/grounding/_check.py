@@ -90,7 +90,13 @@ from hybridjudge.grounding._models import (
     TraceRule,
     TraceSource,
 )
-from hybridjudge.grounding._normalize import NormalizedText, key_runs, letter_runs, normalize
+from hybridjudge.grounding._normalize import (
+    NormalizedText,
+    continental_reading,
+    key_runs,
+    letter_runs,
+    normalize,
+)
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     F_ABOVE,
@@ -235,6 +241,16 @@ as precise as a whole percentage (``two-thirds`` is ``67%`` and ``66.7%``, ``a t
 _SHARE_ROUNDING = (1.5, SHARE_POINTS)
 """(precision, half) of :meth:`GroundingContext.rounded` for such a share: a percentage written
 to whole points or finer, within :data:`SHARE_POINTS`."""
+
+_NUMERAL = re.compile(r"\d(?:[\d.,\s]*\d)?")
+"""The digits of a figure as written, with their separators (``1 283`` of ``1 283 millions``)."""
+_PLAIN_SPACES = str.maketrans("\u00a0\u202f\u2009", "   ")
+
+
+def _plain_spaces(text: str) -> str:
+    """``text`` with no-break, narrow no-break and thin spaces written as plain ones."""
+    return text.translate(_PLAIN_SPACES)
+
 
 _MEMO_MAX = 4096
 """Most distinct quantities a :class:`GroundingChecker` remembers the trace of (per checker)."""
@@ -1507,6 +1523,8 @@ def _add_rounding_rows(
     flags = meta[3]
     prec = float(meta[0]) * 10.0 ** (-meta[1])  # _precision(meta), inlined
     value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
+    if q.value.denominator != 1 and 10 ** meta[1] % q.value.denominator:
+        prec = 0.0  # a fraction no decimal writes (2/3): exact, any rounding of it grounds
     percent = q.unit == "%"
     bracketed = bool(flags & F_PAREN) and value < 0
     money = (
@@ -2803,6 +2821,8 @@ class GroundingChecker:
                 if finding is not None:
                     findings.append(finding)
         traces = self._traces(sc)
+        if any(tr.source is None for tr in traces):
+            sc, traces = self._read_as_the_context(sc, traces)
         for tr in traces:
             if tr.source is None:
                 findings.append(self._ungrounded(tr.quantity))
@@ -2858,6 +2878,45 @@ class GroundingChecker:
             answerable=self.answerable,
             findings=tuple(findings),
             quantities=traces,
+        )
+
+    def _read_as_the_context(
+        self, sc: Scan, traces: tuple[QuantityTrace, ...]
+    ) -> tuple[Scan, tuple[QuantityTrace, ...]]:
+        """``sc`` and its ``traces``, or the answer read the continental way
+        (:func:`continental_reading`: ``1 283``, ``12.500``, ``1,5``) and its traces, where an
+        answer too short to show its convention (``Il s'élève à 1 283 millions.``) copies a
+        figure as the context writes it: every figure read otherwise stands in the context as
+        written, character for character (a context read the English way reads its ``1 283`` as
+        1 and 283, so no copy of it is read otherwise), and fewer figures are left untraced.
+        Those figures' rule is ``numeral``, as :meth:`GroundingContext.same_numeral` names one
+        numeral read in two conventions; that one compares a figure at a time, so it cannot join
+        ``1`` and ``283`` into one figure nor read a scale word (``1 283 millions``)."""
+        swapped = continental_reading(sc.norm.text)
+        if swapped is None:
+            return sc, traces
+        alt = scan(NormalizedText(swapped, sc.norm.original, sc.norm.segments))
+        before = {(q.span, q.value) for q in sc.quantities}
+        alt_traces = self._traces(alt)
+        for tr in alt_traces:
+            q = tr.quantity
+            if (q.span, q.value) in before:
+                continue
+            numeral = _NUMERAL.search(q.text)
+            if (
+                tr.rule != "as_written"
+                or tr.source != "context"
+                or numeral is None
+                or numeral.group() not in _plain_spaces(tr.matched_text or "")
+            ):
+                return sc, traces
+        untraced = sum(tr.source is None for tr in traces)
+        if sum(tr.source is None for tr in alt_traces) >= untraced:
+            return sc, traces
+        # the trace rule of a numeral read in the other convention (GroundingContext.same_numeral)
+        return alt, tuple(
+            tr if (tr.quantity.span, tr.quantity.value) in before else replace(tr, rule="numeral")
+            for tr in alt_traces
         )
 
     def _traces(self, sc: Scan) -> tuple[QuantityTrace, ...]:

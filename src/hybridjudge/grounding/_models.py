@@ -90,7 +90,8 @@ TRACE_RULES: dict[TraceRule, str] = {
     "reworded": "a figure the context states in words or another notation: 100% for doubled, 7 "
     "days for a week, 0 for a nil cell -, 2023 for FY2023, 12 months for a fiscal year",
     "numeral": "the same ambiguous numeral read in the other convention (23.400 or 1,234: "
-    "thousands in one, a decimal in the other)",
+    "thousands in one, a decimal in the other; 1 283 in a short answer, one figure in a French "
+    "context)",
     "decade": "a year of the decade the answer names (1964 for the 1960s)",
     "share_in_words": "a share written in words on one side and as a percentage on the other "
     "(20% for one in five, one in three for 33%)",

@@ -838,12 +838,23 @@ def _swap_figures(text: str, grouped_commas: bool = True) -> str:
     return text if out is None else "".join(out)
 
 
+_COMMA_NOT_GROUP = re.compile(r",(?<=\d,)(?!\d{3}(?!\d))\d")
+"""A comma between digits that is no group of thousands (``1,5``, ``3,1416``)."""
+
+
 def continental_reading(text: str) -> str | None:
     """``text`` with its figures read the continental way (``12.500 Euro`` -> ``12,500 Euro``)
     whatever else it says, except a comma before three digits (``1,400`` stays English), or
     ``None`` when that changes nothing or a figure is written the English way only
     (``1,234,567``). For a short text without the signals of
-    :func:`_continental` (an anchor), whose reading may follow the answer's."""
+    :func:`_continental` (an anchor), whose reading may follow the answer's, or an answer's
+    that may follow the context's."""
+    if (
+        _DOT3.search(text) is None
+        and _SPACE3.search(text) is None
+        and _COMMA_NOT_GROUP.search(text) is None
+    ):
+        return None  # no figure the continental way could write (cheap tests first)
     if _ANGLO.search(text) is not None:
         return None
     out = _swap_figures(text, grouped_commas=False)

@@ -1501,6 +1501,16 @@ def _is_scale_identity(before: str, s: str, end: int, value: Fraction) -> bool:
     return m is not None and value == int(m["n"].replace(",", "")) * _SCALE_VALUES[m["word"]]
 
 
+def _ends_with_year(before: str) -> bool:
+    """Whether ``before`` (stripped) ends with a year standing alone (``fell in 2023``)."""
+    return (
+        len(before) >= 4
+        and before[-4:-2] in ("19", "20")
+        and before[-4:].isdigit()
+        and not before[-5:-4].isalnum()
+    )
+
+
 def _flags_in_context(
     s: str, start: int, end: int, group: str, p: _Parsed, decrease_words: bool
 ) -> int:
@@ -1509,7 +1519,10 @@ def _flags_in_context(
     Cheap character tests come first: most numbers have none of these around them."""
     before = s[max(0, start - 40) : start].rstrip()
     last = before[-1:]
-    if group == "num" and last not in _LAST_OF_INTEREST and not last.isalpha():
+    # a year right before the figure may follow its change word ("fell in 2023 5%"): the word
+    # before the year decides as a letter would
+    worded = last.isalpha() or (last.isdigit() and _ends_with_year(before))
+    if group == "num" and last not in _LAST_OF_INTEREST and not worded:
         if last == ":" and p[1] == 1 and _ratio_to_one(s, start, before):
             return F_CONSTANT  # "1.5:1"
         # no word or operator before it: only an operator after it can set a flag
@@ -1524,8 +1537,9 @@ def _flags_in_context(
         flags |= F_APPROX
     if last.isalpha() and before.endswith(_BOUND_WORDS):
         flags |= _bound_flag(before)
-    if decrease_words and last.isalpha():
-        pattern = (_DECREASE_BEFORE if last.isascii() else _DECREASE_BEFORE_GLUED)()
+    if decrease_words and worded:
+        word_end = last if last.isalpha() else before[:-4].rstrip()[-1:]
+        pattern = (_DECREASE_BEFORE if word_end.isascii() else _DECREASE_BEFORE_GLUED)()
         m = change_word_before(s, start, lambda lo: pattern.search(s[lo:start].rstrip() + " "))
         if m is not None:
             flags |= F_DECREASE
