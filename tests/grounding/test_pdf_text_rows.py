@@ -210,6 +210,45 @@ def test_a_question_naming_a_label_of_a_block_of_labels_asks_for_a_stated_figure
     assert check_grounding("It was $64.5 million.", BLOCKS, question=avg).grounded
 
 
+# pdfminer's extract_text of an intangibles table: its years, then the labels, then a block of
+# figures for each column (a "$" before the first); the rule for a cell per line joins the
+# years and the labels into one row, so the labels were no block of labels any more
+INTANGIBLES = """Other intangibles, net, as of December 2, 2022 were as follows:
+(in millions)
+2022
+2021
+Customer contracts and relationships
+Purchased technology
+Trademarks
+Other
+Other intangibles, net
+$
+1,204
+1,060
+375
+61
+2,700
+$
+834
+709
+248
+29
+1,820
+"""
+
+
+def test_the_labels_of_a_block_are_read_before_the_layout_joins_them() -> None:
+    # 375 + 61 = 436 (by hand): a sum of two figures of the page explained $436 million before;
+    # the question names "Trademarks" of the block of labels and no operation
+    q = "What was Trademarks?"
+    assert check_grounding("Trademarks was $375 million.", INTANGIBLES, question=q).grounded
+    report = check_grounding("Trademarks was $436 million.", INTANGIBLES, question=q)
+    assert report.kinds == {"ungrounded_number"}
+    # a question asking for the sum still gets it
+    total = "What was the sum of Trademarks and Other in 2022?"
+    assert check_grounding("It was $436 million.", INTANGIBLES, question=total).grounded
+
+
 CASH_FLOW = """(in millions) | 2022 | 2021
 Cash and cash equivalents at beginning of year | 3,604 | 3,160
 Net change in cash and cash equivalents | 444 | 444

@@ -2031,8 +2031,8 @@ class GroundingContext:
             figures.add(_operand(at, q, a, b, meta, reading))
         if "%" in s:
             figures.mark_share_columns(first)
-        if s.count("\n") >= LABEL_BLOCK:
-            figures.texts.append(s)  # its blocks of labels, read on first need
+        if sc.norm.original.count("\n") >= LABEL_BLOCK:
+            figures.texts.append(sc.norm.original)  # its blocks of labels, read on first need
         if sc.idents and not sc.words.isdisjoint(_FISCAL_RUNS):
             _fiscal_year_columns(sc, _Cursor(s, at.markdown, pct_cells, figures.blocks), figures)
         figures.blocks = at.block + 1

@@ -65,7 +65,7 @@ from hybridjudge.grounding._lexicon import (
     named_ratios,
     trie_alternation,
 )
-from hybridjudge.grounding._normalize import letter_runs
+from hybridjudge.grounding._normalize import letter_runs, normalize
 from hybridjudge.grounding._patterns import lazy
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -684,8 +684,9 @@ class Figures:
     """Blocks whose table heads a column with a bare ``%`` cell (its figures are written
     without the sign)."""
     texts: list[str] = field(default_factory=list)
-    """The passages' normalised texts of three lines or more, whose blocks of labels
-    (:meth:`label_lines`) are read on first need."""
+    """The passages of three lines or more as written, whose blocks of labels
+    (:meth:`label_lines`) are read on first need, in their normalised lines before the layout
+    joins any (a rule for a cell per line may join pdfminer's block of labels into one row)."""
     _label_lines: frozenset[str] | None = None
     _row_dates: dict[tuple[int, int], int] = field(default_factory=dict)
     _label_words: dict[tuple[int, int], frozenset[str]] | None = None
@@ -707,7 +708,7 @@ class Figures:
         and no operation)."""
         if self._label_lines is None:
             self._label_lines = frozenset(
-                line for text in self.texts for line in label_block_lines(text)
+                line for text in self.texts for line in label_block_lines(normalize(text).text)
             )
         return self._label_lines
 
