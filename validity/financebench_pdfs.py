@@ -15,8 +15,8 @@ page headers and footers mixed in.
 - A page holds a *stated scale* when a line states ``in millions``/``thousands``/``billions`` (or
   ``(millions``, ``(thousands``); the rows below it, up to the next such statement, are in its
   scope. Only rows in the scope of a statement are used.
-- A *row* is a line with a label (at least three letters, no digit, not a per-share, percentage,
-  ratio or count row) followed by at least two cells (a figure with ``$`` or brackets, or ``—``);
+- A *row* is a line with a label (at least three letters, no digit, not a per-share row,
+  ``Basic`` or ``Diluted`` among them, nor a percentage, ratio or count row) followed by at least two cells (a figure with ``$`` or brackets, or ``—``);
   a *figure* is one of its cells with an absolute value of at least 10.
 - From every page, up to ``--per-page`` figures are drawn (seeded with the file and page), each
   written as a model writes it: ``Interest expense was -$112 million.`` (``as written``: the
@@ -98,8 +98,12 @@ _CELL = re.compile(
 )
 _TAIL_CELL = re.compile(rf"\s*(?:\$\s*)?{_CELL.pattern}\s*$")
 _SKIP_LABEL = re.compile(
-    r"per (?:common )?share|percent|%|ratio|margin|rate\b|shares|employees|days|years?\b", re.I
+    r"per (?:common )?share|^(?:basic|diluted)\b|percent|%|ratio|margin|rate\b|shares|employees"
+    r"|days|years?\b",
+    re.I,
 )
+"""Labels of rows not drawn: amounts per share (``Diluted`` under ``Earnings per share``: the
+statement's scale does not apply), percentages, ratios and counts."""
 
 
 def _financebench() -> ModuleType:

@@ -338,6 +338,13 @@ class ScaleStatementWords(_Strict):
     currencies_before_singular: tuple[str, ...] = ()
     """Currencies written before a singular scale word (``€ million``, ``USD million``; a sign
     with a country prefix, ``S$``, is read by the grammar)."""
+    unscaled_rows: tuple[str, ...] = ()
+    """Words of a row's label whose figures no statement scales: an amount per share
+    (``per share``, ``je Aktie``, ``每股``), as written under ``(in millions, except per share
+    amounts)`` and under ``(in millions)`` alike."""
+    unscaled_sublabels: tuple[str, ...] = ()
+    """Labels of the rows right under a heading of :attr:`unscaled_rows` that take its reading
+    (``Earnings per share:``, then ``Basic`` and ``Diluted``)."""
 
 
 class NamedRatio(_Strict):
