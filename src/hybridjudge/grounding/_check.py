@@ -1180,6 +1180,11 @@ def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
     return out
 
 
+_FOREIGN_STATEMENT_LANGUAGES = tuple(
+    lang for lang in LANGUAGES if lang != "en" and lexicon(lang).statement_scales
+)
+"""The languages besides English whose lexicons name the scales of a statement
+(``statement_scales``): :data:`_FOREIGN_SCALE` reads their statements."""
 _FOREIGN_SCALE = lazy(
     r"""(?x)(?<![\w])(?:
       (?:in\s+)?(?P<de>mio|mrd|tsd)\.?\s*(?P<cur>€|eur|euro|chf|usd|\$)(?![\w])
@@ -1191,28 +1196,42 @@ _FOREIGN_SCALE = lazy(
     | en\s+(?P<es>"""
     + alternation(lexicon("es").statement_scales, space=r"\s+")
     + r""")\s+de\s+(?P<cur4>euros?|d[oó]lares|pesos)
+    | (?:in|em)\s+(?P<xl>"""
+    + alternation(
+        (
+            w
+            for w in merged("statement_scales", _FOREIGN_STATEMENT_LANGUAGES)
+            if w not in lexicon("en").statement_scales  # "in millions)": English's
+        ),
+        space=r"\s+",
+    )
+    + r""")(?:\s+(?:di|de|van))?
+      (?:\s*(?P<cur7>euro's|euros?|eur|€|dollari|d[oó]lares|reais)(?![\w'])|(?=\s*\)))
     | (?:in\s+(?P<cur5>₹|rs\.?|inr|rupees)?|(?P<cur6>₹|rs\.?|inr|rupees)(?:\s*in)?)\s*
       (?P<inr>"""
     + alternation(_INDIAN_SCALES)
     + r""")(?![\w])
     )""",
 )
-"""Scale statements in German, French and Spanish reports: ``in Mio. €``, ``Mrd. EUR``,
-``in € Tsd.``, ``TEUR``, ``en millions d'euros``, ``en milliers d'euros``, ``en millones de
-euros``, ``en miles de euros``; and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
+"""Scale statements in German, French, Spanish, Italian, Portuguese and Dutch reports: ``in
+Mio. €``, ``Mrd. EUR``, ``in € Tsd.``, ``TEUR``, ``en millions d'euros``, ``en milliers
+d'euros``, ``en millones de euros``, ``en miles de euros``, ``in milioni di euro``, ``em
+milhares de euros``, ``in miljoenen euro``, ``(in migliaia)`` (the scale words: the lexicons'
+``statement_scales``); and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
 ``(in ₹ crore)``, ``(₹ crore)``."""
 _FOREIGN_STATEMENT_SCALES = (
     *(
         w
-        for lang in ("fr", "de", "es")
+        for lang in _FOREIGN_STATEMENT_LANGUAGES
         for w in lexicon(lang).statement_scales
         if w not in lexicon("en").statement_scales
     ),
     *_INDIAN_SCALES,
 )
-_FOREIGN_SCALE_RUNS = frozenset(w.encode() for w in _FOREIGN_STATEMENT_SCALES if w.isalpha())
+_FOREIGN_SCALE_RUNS = key_runs(_FOREIGN_STATEMENT_SCALES)
 _FOREIGN_SCALE_WORDS = {
-    w: scales()[w] for w in (*merged("statement_scales", ("fr", "de", "es")), *_INDIAN_SCALES)
+    w: scales()[w]
+    for w in (*merged("statement_scales", _FOREIGN_STATEMENT_LANGUAGES), *_INDIAN_SCALES)
 }
 
 
@@ -1225,12 +1244,18 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
         before = s[max(0, m.start() - 3) : m.start()].rstrip()
         if before[-1:].isdigit():  # a figure's own scale: "5 Mio. €"
             continue
-        word = m["de"] or m["de2"] or m["k"] or m["fr"] or m["es"] or m["inr"]
+        word = m["de"] or m["de2"] or m["k"] or m["fr"] or m["es"] or m["xl"] or m["inr"]
         word = re.sub(r"\s+", " ", word)
         written = (
             "eur"
             if m["k"]
-            else m["cur"] or m["cur2"] or m["cur3"] or m["cur4"] or m["cur5"] or m["cur6"]
+            else m["cur"]
+            or m["cur2"]
+            or m["cur3"]
+            or m["cur4"]
+            or m["cur5"]
+            or m["cur6"]
+            or m["cur7"]
         )
         out.append(
             (m.start(), m.end(), _FOREIGN_SCALE_WORDS[word], _CURRENCY_DIM.get(written), False)
