@@ -1228,7 +1228,9 @@ _FOREIGN_STATEMENT_SCALES = (
     ),
     *_INDIAN_SCALES,
 )
-_FOREIGN_SCALE_RUNS = key_runs(_FOREIGN_STATEMENT_SCALES)
+_FOREIGN_SCALE_RUNS = key_runs(w for w in _FOREIGN_STATEMENT_SCALES if w.replace(" ", "").isalpha())
+"""A letter run of each statement scale word (``milh`` of ``milhões``); not of ``t€`` and
+``k€``, which :func:`_scopes` looks for whole (a run ``t`` is in every ``don't``)."""
 _FOREIGN_SCALE_WORDS = {
     w: scales()[w]
     for w in (*merged("statement_scales", _FOREIGN_STATEMENT_LANGUAGES), *_INDIAN_SCALES)
