@@ -951,10 +951,11 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     return _with_rows(out, cuts) if cuts else out
 
 
-_STATEMENT_GLUED = [w for w in _STATEMENT.unscaled_rows if any(map(no_space, w))]
-"""Words of :attr:`unscaled_rows` with a character of a script without spaces, found inside a
-run of text (``1株当たり当期純利益``, ``基本每股收益``)."""
-_STATEMENT_SPACED = [w for w in _STATEMENT.unscaled_rows if w not in _STATEMENT_GLUED]
+_UNSCALED_GLUED = tuple(w for w in _STATEMENT.unscaled_rows if any(map(no_space, w)))
+"""Words of the lexicons' ``scale_statement.unscaled_rows`` with a character of a script
+without spaces, found inside a run of text (``1株当たり当期純利益``, ``基本每股收益``)."""
+_UNSCALED_RUNS = key_runs(w for w in _STATEMENT.unscaled_rows if w not in _UNSCALED_GLUED)
+"""A letter run of each of the others (``share`` of ``per share``): :func:`_scopes`' pre-test."""
 _UNSCALED_WORD = lazy(alternation(_STATEMENT.unscaled_rows))
 """Words of the lexicons' ``scale_statement.unscaled_rows``: an amount per share. Literals
 only (the engine skips ahead to their first characters: four times as fast on FinanceBench's
@@ -969,8 +970,6 @@ _NEXT_CELL = lazy(
 """The rest of a label cell and a next cell that opens with no figure (cells of several rows
 a layout joined into one line) or is a year (a header row: ``Core loss per share | 2022 |
 2021``): the line is no row of figures per share."""
-_UNSCALED_RUNS = key_runs(_STATEMENT_SPACED)
-_UNSCALED_GLUED = tuple(_STATEMENT_GLUED)
 _SUBLABEL_ROW = lazy(
     r"[ \t|]*(?:"
     + alternation(_STATEMENT.unscaled_sublabels, space=r"[ \t]+")
@@ -1004,9 +1003,12 @@ def _unit_rows(s: str, scopes: list[_Scope]) -> list[_Scope]:
         spans.append((start, end))
         if _DIGIT.search(s, m.end(), end) is None:  # a heading: the rows under it
             k = end + 1
-            while k < len(s) and _SUBLABEL_ROW().match(s, k, _line_end(s, k)) is not None:
-                spans.append((k, _line_end(s, k)))
-                k = _line_end(s, k) + 1
+            while k < len(s):
+                row_end = _line_end(s, k)
+                if _SUBLABEL_ROW().match(s, k, row_end) is None:
+                    break
+                spans.append((k, row_end))
+                k = row_end + 1
     starts = [x.start for x in scopes]
     out: list[_Scope] = []
     for a, b in spans:
@@ -1185,6 +1187,14 @@ _FOREIGN_STATEMENT_LANGUAGES = tuple(
 )
 """The languages besides English whose lexicons name the scales of a statement
 (``statement_scales``): :data:`_FOREIGN_SCALE` reads their statements."""
+_FOREIGN_STATEMENT_WORDS = tuple(
+    dict.fromkeys(
+        w
+        for w in merged("statement_scales", _FOREIGN_STATEMENT_LANGUAGES)
+        if w not in lexicon("en").statement_scales  # "in millions)": English's
+    )
+)
+"""The scale words of those statements that English statements do not write."""
 _FOREIGN_SCALE = lazy(
     r"""(?x)(?<![\w])(?:
       (?:in\s+)?(?P<de>mio|mrd|tsd)\.?\s*(?P<cur>€|eur|euro|chf|usd|\$)(?![\w])
@@ -1197,14 +1207,7 @@ _FOREIGN_SCALE = lazy(
     + alternation(lexicon("es").statement_scales, space=r"\s+")
     + r""")\s+de\s+(?P<cur4>euros?|d[oó]lares|pesos)
     | (?:in|em)\s+(?P<xl>"""
-    + alternation(
-        (
-            w
-            for w in merged("statement_scales", _FOREIGN_STATEMENT_LANGUAGES)
-            if w not in lexicon("en").statement_scales  # "in millions)": English's
-        ),
-        space=r"\s+",
-    )
+    + alternation(_FOREIGN_STATEMENT_WORDS, space=r"\s+")
     + r""")(?:\s+(?:di|de|van))?
       (?:\s*(?P<cur7>euro's|euros?|eur|€|dollari|d[oó]lares|reais)(?![\w'])|(?=\s*\)))
     | (?:in\s+(?P<cur5>₹|rs\.?|inr|rupees)?|(?P<cur6>₹|rs\.?|inr|rupees)(?:\s*in)?)\s*
@@ -1219,15 +1222,7 @@ d'euros``, ``en millones de euros``, ``en miles de euros``, ``in milioni di euro
 milhares de euros``, ``in miljoenen euro``, ``(in migliaia)`` (the scale words: the lexicons'
 ``statement_scales``); and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
 ``(in ₹ crore)``, ``(₹ crore)``."""
-_FOREIGN_STATEMENT_SCALES = (
-    *(
-        w
-        for lang in _FOREIGN_STATEMENT_LANGUAGES
-        for w in lexicon(lang).statement_scales
-        if w not in lexicon("en").statement_scales
-    ),
-    *_INDIAN_SCALES,
-)
+_FOREIGN_STATEMENT_SCALES = (*_FOREIGN_STATEMENT_WORDS, *_INDIAN_SCALES)
 _FOREIGN_SCALE_RUNS = key_runs(w for w in _FOREIGN_STATEMENT_SCALES if w.replace(" ", "").isalpha())
 """A letter run of each statement scale word (``milh`` of ``milhões``); not of ``t€`` and
 ``k€``, which :func:`_scopes` looks for whole (a run ``t`` is in every ``don't``)."""

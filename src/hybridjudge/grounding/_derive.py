@@ -107,6 +107,7 @@ __all__ = [
     "gives",
     "growth_periods",
     "growth_rate",
+    "is_year",
     "label_block_lines",
     "may_end_aside",
     "rounding_window",
@@ -464,10 +465,12 @@ def may_end_aside(before: str) -> bool:
     """Whether one of the last three words of ``before`` (a link and a hedge may follow a
     phrase) ends a phrase of :data:`_ASIDE_ENDS` or is a year: a cheap test before the wider
     window (:data:`CHANGE_WINDOW`) is searched for a word of change."""
-    for w in before.rsplit(None, 3)[-3:]:
-        if w in _ASIDE_ENDS or (len(w) == 4 and w.isdigit() and w[:2] in ("19", "20")):
-            return True
-    return False
+    return any(w in _ASIDE_ENDS or is_year(w) for w in before.rsplit(None, 3)[-3:])
+
+
+def is_year(word: str) -> bool:
+    """Whether ``word`` is a year of four digits, 1900 to 2099 (:data:`_YEAR`)."""
+    return len(word) == 4 and word.isdigit() and word[:2] in ("19", "20")
 
 
 def change_word_before(

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from hybridjudge.grounding._derive import (
     BETWEEN_CHANGE_AND_FIGURE,
     change_word_before,
+    is_year,
     trend_before,
 )
 from hybridjudge.grounding._errors import GroundingTypeError
@@ -1503,12 +1504,7 @@ def _is_scale_identity(before: str, s: str, end: int, value: Fraction) -> bool:
 
 def _ends_with_year(before: str) -> bool:
     """Whether ``before`` (stripped) ends with a year standing alone (``fell in 2023``)."""
-    return (
-        len(before) >= 4
-        and before[-4:-2] in ("19", "20")
-        and before[-4:].isdigit()
-        and not before[-5:-4].isalnum()
-    )
+    return is_year(before[-4:]) and not before[-5:-4].isalnum()
 
 
 def _flags_in_context(
