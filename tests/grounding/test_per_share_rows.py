@@ -42,6 +42,9 @@ LAYOUTS = {
     [
         ("Diluted earnings per share were $11.82 in 2023.", True),
         ("Diluted EPS rose by $1.72.", True),
+        # a difference of amounts per share takes no scale word of the answer's either
+        ("Diluted EPS rose by $1.72 million.", False),
+        ("Diluted EPS rose by 1.72 million dollars.", False),
         ("Diluted earnings per share were $11.82 million in 2023.", False),
         ("Diluted earnings per share were $11.82 billion in 2023.", False),
         # the statement still scales the other rows

@@ -69,7 +69,7 @@ from hybridjudge.grounding._derive import (
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._fast import Windows, needle_of
-from hybridjudge.grounding._languages import no_space
+from hybridjudge.grounding._languages import SCALE_CHARS, mixed_value, no_space
 from hybridjudge.grounding._layout import SCALE_WORDS, heading_word, read_layout, scale_headings
 from hybridjudge.grounding._lexicon import (
     LANGUAGES,
@@ -100,6 +100,7 @@ from hybridjudge.grounding._normalize import (
 )
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
+    CJK_CURRENCIES,
     F_ABOVE,
     F_APPROX,
     F_BELOW,
@@ -878,6 +879,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     """Every scale statement of a normalised passage (``words``: its letter runs) with the
     block it governs: from the statement to the next blank line (or the next statement); a
     statement alone in its block (a caption above a table) governs the next block."""
+    marked = _has_marker(s)
     if (
         words.isdisjoint(_SCALE_RUNS)
         and words.isdisjoint(_SINGULAR_RUNS)
@@ -885,6 +887,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         and "€" not in s
         and "000" not in s
         and "%" not in s
+        and not marked
     ):
         return []
     found: list[tuple[int, int, int, str | None, bool]] = []
@@ -926,6 +929,9 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         or "k€" in s
     ):
         found.extend(_foreign_scales(s))
+        found.sort()
+    if marked:
+        found.extend(_label_statements(s))
         found.sort()
     out: list[_Scope] = []
     cuts = [_Scope(a, b, 1, None, True) for a, b in rows]
@@ -1257,6 +1263,48 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
         out.append(
             (m.start(), m.end(), _FOREIGN_SCALE_WORDS[word], _CURRENCY_DIM.get(written), False)
         )
+    return out
+
+
+_MARKERS = _STATEMENT.markers
+"""The words that open a statement written as a label (``単位``, ``单位``, ``단위``)."""
+_LABEL_STATEMENT = lazy(
+    "(?:"
+    + alternation(_MARKERS)
+    + r")[ \t]*:[ \t]*(?P<pre>[^\d\s:()\[\]]{0,6}?)[ \t]*(?:(?P<pct>%)|(?P<scale>["
+    + SCALE_CHARS
+    + r"]{1,4})[ \t]*(?P<cur>"
+    + alternation(CJK_CURRENCIES)
+    + r")?)"
+)
+"""A statement of :data:`_MARKERS`, its colon, a currency or any word before the scale
+(``人民币``, ``新台幣``), the scale in scale characters and the currency after it
+(``(単位:百万円)``, ``单位:人民币万元``, ``(단위: 백만원)``, ``(単位:千株)``), or ``%``."""
+
+
+def _has_marker(s: str) -> bool:
+    """Whether ``s`` may hold a statement of :data:`_LABEL_STATEMENT` (the pre-test)."""
+    return not s.isascii() and any(w in s for w in _MARKERS)
+
+
+def _label_statements(s: str) -> list[tuple[int, int, int, str | None, bool]]:
+    """Statements written as a label (:data:`_LABEL_STATEMENT`), as :func:`_scopes` collects
+    them: the scale the characters compose (``百万``: 10^6, ``십억``: 10^9) in the currency
+    named before it (``人民币万元``), or else after it; a word before it that names no
+    currency of ours (``新台幣千元``) leaves the currency unknown. A label naming no scale
+    (``单位:元``) states none."""
+    out: list[tuple[int, int, int, str | None, bool]] = []
+    for m in _LABEL_STATEMENT().finditer(s):
+        if m["pct"]:
+            out.append((m.start(), m.end(), 1, None, True))
+            continue
+        scale = mixed_value(m["scale"])
+        if scale is None or scale.denominator != 1 or scale <= 1:
+            continue
+        pre, cur = m["pre"], m["cur"]
+        written = pre if pre else cur
+        dim = _UNITS[written][1] if written in _UNITS else None
+        out.append((m.start(), m.end(), int(scale), dim, False))
     return out
 
 
@@ -1602,6 +1650,8 @@ class _Reading:
     """The scale its block states (1: none, or a caption's)."""
     caption: float
     """The scale a caption of another passage states for it (1.0: none)."""
+    units: bool = False
+    """In a row the statement around it does not scale (:attr:`_Scope.units`)."""
 
 
 def _add_rounding_rows(
@@ -1653,7 +1703,7 @@ def _add_rounding_rows(
         rows.append((value, prec, occ, pct_ok, money))
         if bracketed and plain:
             rows.append((-value, prec, occ, False, money))
-    return _Reading(value, percent, money, scale, caption)
+    return _Reading(value, percent, money, scale, caption, scope is not None and scope.units)
 
 
 def _operand(at: _Cursor, q: Quantity, a: int, b: int, meta: Meta, reading: _Reading) -> Figure:
@@ -1695,6 +1745,7 @@ def _operand(at: _Cursor, q: Quantity, a: int, b: int, meta: Meta, reading: _Rea
         count,
         currency or scale != 1 or bool(flags & F_OWN_SCALE),
         reading.caption,
+        reading.units,
     )
 
 

@@ -227,6 +227,10 @@ class Figure:
     """The scale a caption in a passage of its own states for its table (``1`` when none): a
     further reading of a figure with no :attr:`scale` (``$5,149,000`` for ``5,149`` under such
     an ``(in thousands)``)."""
+    units: bool = False
+    """In a row of amounts per share that the statement around it does not scale (``Diluted
+    earnings per share | 11.82`` under ``(in millions)``): a figure computed from it is read
+    as written, never with a scale word of the answer's (``$1.72 million``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1347,7 +1351,7 @@ class _Near:
         t, h, hit = self.t, self.h, self.hit
         return (
             hit(x * f.scale, t.value, h)
-            or hit(x, t.value / t.mult, h / t.mult)
+            or (not (f.units and t.mult != 1.0) and hit(x, t.value / t.mult, h / t.mult))
             or (f.caption != 1.0 and hit(x * f.caption, t.value, h))
         )
 
@@ -1679,6 +1683,8 @@ def _search(
                 fa, fb = figs[a], figs[b]
                 if not _plausible(owner, t, op, fa, fb, float(table.values[k])):
                     continue
+                if name == "add_raw" and (fa.units or fb.units):
+                    continue  # "$1.72 million" is no difference of amounts per share
                 scale = fa.scale if name == "add_abs" else fa.caption if name == "add_cap" else 1.0
                 if op in (_SUM, _DIFF) and _bridges(fa, fb, scale, unit):
                     continue

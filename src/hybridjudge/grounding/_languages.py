@@ -51,6 +51,7 @@ __all__ = [
     "MIXED_NUMBER",
     "NO_SPACE_CHARS",
     "NO_SPACE_RANGES",
+    "SCALE_CHARS",
     "by_spacing",
     "cjk_value",
     "foreign_dates_possible",
@@ -297,6 +298,9 @@ MIXED_NUMBER = lazy(
 ``1억 2천만``, ``1兆2,345億``, ``2조 5천억``), and four digits after ten thousand (``5万3000``:
 53,000; fewer are ambiguous, ``5万3`` is spoken for 53,000): read whole by
 :func:`mixed_value`."""
+SCALE_CHARS = _SMALL_CLASS + _BIG_CLASS
+"""The CJK and Korean scale characters (``十百千万亿億兆`` and ``십백천만억조``), each once: what
+:func:`mixed_value` composes."""
 MIXED_HINT = lazy(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
 """A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
 CJK_NUMERAL_HINT = re.compile(

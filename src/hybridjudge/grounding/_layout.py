@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from hybridjudge.grounding._lexicon import currency_of, lexicon, scales
+from hybridjudge.grounding._lexicon import currency_of, lexicon, merged, scales
 from hybridjudge.grounding._normalize import NormalizedText, spaced_cells
 from hybridjudge.grounding._patterns import compiled, lazy
 
@@ -77,14 +77,22 @@ def heading_word(m: re.Match[str]) -> str:
     return next(w for w in m.groups() if w is not None)
 
 
+_OPENERS = re.escape("-(" + "".join(merged("negative_signs")))
+"""What may open a figure: a minus, a bracket, a sign of the lexicons' ``negative_signs``."""
 _FIGURE_LINE = lazy(
-    r"[ \t]*(?:[-(]?[ \t]*[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"]?[ \t]*[-(]?[ \t]*"
+    r"[ \t]*(?:["
+    + _OPENERS
+    + r"]?[ \t]*["
+    + re.escape("".join(sorted(CURRENCY_SIGNS)))
+    + r"]?[ \t]*["
+    + _OPENERS
+    + r"]?[ \t]*"
     r"\d[\d,]*(?:\.\d+)?[ \t]*%?[ \t]*\)?[ \t]*%?"
     r"|[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"]?[ \t]*[-\u2013\u2014]+"
     r"|(?:fy\s?)?(?:19|20)\d\d\s?[/-]\s?(?:19|20)?\d\d)[ \t]*"
     r"(?:[" + re.escape("".join(sorted(CURRENCY_SIGNS))) + r"][ \t]*)?"
 )
-"""A line holding only a figure (``81,288``, ``(8,107)``, ``$ 4.00``, ``12.5%``), with a currency
+"""A line holding only a figure (``81,288``, ``(8,107)``, ``$ 4.00``, ``12.5%``, ``△1,234``), with a currency
 sign of :data:`CURRENCY_SIGNS`, a dash (an empty cell) or a fiscal year (``2018/2019``,
 ``FY 2018-19``: a column's heading); the currency sign of the next cell may
 end it (``183,910 $``: the extractor put the next cell's ``$`` on this line)."""

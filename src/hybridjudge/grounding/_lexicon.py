@@ -345,6 +345,12 @@ class ScaleStatementWords(_Strict):
     unscaled_sublabels: tuple[str, ...] = ()
     """Labels of the rows right under a heading of :attr:`unscaled_rows` that take its reading
     (``Earnings per share:``, then ``Basic`` and ``Diluted``)."""
+    markers: tuple[str, ...] = ()
+    """Words that open a statement written as a label and a colon (``単位``, ``单位``,
+    ``단위``: ``(単位:百万円)``, ``单位:人民币万元``, ``(단위: 백만원)``). What follows is the
+    scale in the language's scale characters (keys of :attr:`Lexicon.scales`, multiplied as
+    a numeral's: ``百万`` is 10^6, ``십억`` 10^9) and the currency (a unit of a currency in
+    :attr:`Lexicon.units`: ``円``, ``元``, ``원``), or ``%``."""
 
 
 class NamedRatio(_Strict):
@@ -728,6 +734,9 @@ class Lexicon(_Strict):
     negative_operators: tuple[str, ...] = ()
     """Words after which a word of :attr:`negative_words` is an operator, not a sign (``plus or
     minus 2%``; after a figure it is one too: ``5 minus 3``)."""
+    negative_signs: tuple[str, ...] = ()
+    """Characters written right before a figure as its minus sign (``△1,234``, ``▲567`` in
+    Japanese and Korean statements), one character each; one space may stand between."""
     factor_changes: dict[str, int] = {}
     """Words of a change by a factor with the percentage change each states (``doubled``: 100,
     ``halved``: -50, ``verdoppelt``: 100): a context's ``sales doubled`` grounds an answer's

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -81,6 +81,7 @@ from hybridjudge.grounding._normalize import NormalizedText, key_runs, letter_ru
 from hybridjudge.grounding._patterns import compiled, lazy
 
 __all__ = [
+    "CJK_CURRENCIES",
     "FRACTION_DENOMINATORS",
     "FRACTION_NUMERATORS",
     "HALF",
@@ -130,6 +131,18 @@ _UPPER_UNITS = {"mw": _BY_CANON["MW"], "mwh": _BY_CANON["MWh"], "mj": _BY_CANON[
 for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
     for _alias in _aliases:
         UNITS.setdefault(_alias, _BY_CANON[_canon])
+CJK_CURRENCIES: tuple[str, ...] = tuple(
+    sorted(
+        (
+            w
+            for w, (_c, dim, _f) in UNITS.items()
+            if dim is not None and dim.startswith("currency-") and no_space(w[0])
+        ),
+        key=lambda w: (-len(w), w),
+    )
+)
+"""The currencies of the lexicons' ``units`` written in a script without spaces (``円``,
+``元``, ``人民币``, ``원``, ``美元``, ``米ドル``), longest first."""
 
 _DECIMAL_BYTES = {
     canon: power
@@ -1960,6 +1973,37 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         or (not s.isascii() and _CJK_COMPOUND_DURATION().search(s) is not None)
     ):
         _merge_compound_durations(s, raws)
+    if (
+        _NEGATIVE_SIGNS
+        and not s.isascii()
+        and any(c in s for c in _NEGATIVE_SIGNS)
+        and _SPACELESS().search(s) is not None
+    ):
+        _negative_signs(s, raws)
+
+
+_NEGATIVE_SIGNS = merged("negative_signs")
+"""The lexicons' ``negative_signs``: a minus sign right before a figure (``△1,234``), read in a
+text of a script written without spaces (the languages whose lexicons name them: in English
+``▲ 5%`` is more often a rise)."""
+_SPACELESS = lazy(f"[{NO_SPACE_CHARS}]")
+
+
+def _negative_signs(s: str, raws: list[_Raw]) -> None:
+    """Negate each figure of ``raws`` right after a sign of :data:`_NEGATIVE_SIGNS` (``△1,234``,
+    ``▲ 567``: the accounting negative of Japanese and Korean statements), the sign joining
+    its span; as a bracketed figure, its magnitude names it too (``営業損失1,234``, an
+    operating loss, for ``営業利益 △1,234``)."""
+    for i, r in enumerate(raws):
+        j = r.start - 1
+        if j >= 0 and s[j] == " ":
+            j -= 1
+        if j < 0 or s[j] not in _NEGATIVE_SIGNS or r.kind != "number" or r.value <= 0:
+            continue
+        flags = r.meta[3] | F_PAREN
+        raws[i] = replace(
+            r, value=-r.value, base=-r.base, start=j, meta=(r.meta[0], r.meta[1], r.meta[2], flags)
+        )
 
 
 def _scan_of(
@@ -2087,7 +2131,10 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
             end = m.end() if money is None else money.end()
             scale, decimals, sig = mixed_precision(written)
             meta = (scale, decimals, sig, F_OWN_SCALE if scale != 1 else 0)
-            first.append(_Raw("number", mixed, unit, dim, mixed, m.start(), end, meta))
+            start = m.start()
+            if start and s[start - 1] == "-" and (start < 2 or not s[start - 2].isdigit()):
+                start, mixed = start - 1, -mixed  # "-1,234百万円"; not a range's "10-20億"
+            first.append(_Raw("number", mixed, unit, dim, mixed, start, end, meta))
         if first:
             _replace_into(raws, first)
 
@@ -2419,7 +2466,7 @@ def _foreign(s: str, words: frozenset[bytes]) -> list[_Raw]:
     return out
 
 
-_CJK_MONEY = re.compile(r"\s?(원|元|円|人民币)")
+_CJK_MONEY = re.compile(r"\s?(" + alternation(CJK_CURRENCIES) + ")")
 """A currency after a figure read whole (``5만 원``, ``1亿5000万元``), from :data:`UNITS`."""
 
 

@@ -1,0 +1,141 @@
+"""Scale statements of Japanese, Chinese and Korean reports, written as a label and a colon
+(the lexicons' ``scale_statement.markers``): ``(単位：百万円)``, ``单位：人民币百万元``,
+``(단위: 백만원)`` scale the table under them, their scale composed of the language's scale
+characters as a numeral's is; ``△1,234`` and ``▲567`` are their accounting negatives (the
+lexicons' ``negative_signs``). And the figures such answers write: ``千`` after a figure is a
+thousand (``1,234千円``), a minus before a figure with scale characters is its sign
+(``-1,234百万円``), dollars and euros in each script are currencies (``500달러`` is no count
+of months). By hand: a cell 13,456 in millions is 13,456,000,000 = 134.56 x 10^8
+(``亿``, ``억``) = 13,456 x 10^6; 1,345,600 million yen is 1.3456 x 10^12 = 1兆3,456億円."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hybridjudge.grounding import check_grounding, parse_quantities
+
+_JA = "（単位：百万円）\n区分 | 2022年度 | 2023年度\n売上高 | 1,234,500 | 1,345,600"
+_ZH = "单位：人民币百万元\n项目 | 2022年 | 2023年\n营业收入 | 12,345 | 13,456"
+_ZH_TW = "單位：新台幣千元\n項目 | 2022年 | 2023年\n營業收入 | 12,345 | 13,456"
+_KO = "(단위: 백만원)\n구분 | 2022년 | 2023년\n매출액 | 12,345 | 13,456"
+_KO_SPACED = "[단위 : 백만 원]\n구분 | 2022년 | 2023년\n매출액 | 12,345 | 13,456"
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "grounded"),
+    [
+        (_JA, "2023年度の売上高は1,345,600百万円でした。", True),
+        (_JA, "2023年度の売上高は1兆3,456億円でした。", True),
+        (_JA, "2023年度の売上高は1,345,600千円でした。", False),  # a thousandth of it
+        (_JA, "2023年度の売上高は13億4,560万円でした。", False),  # the same
+        (_ZH, "2023年营业收入为134.56亿元。", True),
+        (_ZH, "2023年营业收入为13,456千元。", False),
+        (_ZH, "2023年营业收入为1.3456亿元。", False),  # a hundredth
+        (_ZH_TW, "2023年營業收入為1,345.6萬元。", True),  # 13,456 thousand = 1,345.6 x 10^4
+        (_ZH_TW, "2023年營業收入為134.56億元。", False),  # a thousand times it
+        (_KO, "2023년 매출액은 134억 5,600만원입니다.", True),
+        (_KO, "2023년 매출액은 1조 3,456억원입니다.", False),  # a hundred times it
+        (_KO, "2023년 매출액은 13,456천원입니다.", False),
+        (_KO_SPACED, "2023년 매출액은 134억 5,600만원입니다.", True),
+    ],
+)
+def test_a_label_statement_scales_its_table(context: str, answer: str, grounded: bool) -> None:
+    assert check_grounding(answer, context).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        # a label naming no scale: the table is read as written
+        "单位：元 币种：人民币\n项目 | 2022年 | 2023年\n营业收入 | 12,345 | 13,456",
+        # the marker word in running text, no colon: no statement
+        "単位当たりの売上高は次のとおり。\n区分 | 2022年度 | 2023年度\n売上高 | 12,345 | 13,456",
+    ],
+)
+def test_no_scale_is_stated_without_scale_characters(context: str) -> None:
+    # a table of no stated scale may be in thousands: 13,456千元 is read in it (under
+    # 单位：人民币百万元 it is a finding, above)
+    assert check_grounding("2023年营业收入为13,456千元。", context).grounded
+    assert not check_grounding("2023年营业收入为13,456千元。", _ZH).grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dimension"),
+    [
+        ("1,234千円", Fraction(1_234_000), "currency-jpy"),
+        ("1,234千元", Fraction(1_234_000), "currency-cny"),
+        ("3千人", Fraction(3000), None),
+        ("13,456百万米ドル", Fraction(13_456_000_000), "currency-usd"),
+        ("2,345美元", Fraction(2345), "currency-usd"),
+        ("500달러", Fraction(500), "currency-usd"),
+        ("3억 달러", Fraction(300_000_000), "currency-usd"),
+        ("50欧元", Fraction(50), "currency-eur"),
+        ("1,000유로", Fraction(1000), "currency-eur"),
+        ("6달", Fraction(6), "calendar"),  # six months: 달 alone is still a month
+    ],
+)
+def test_figures_of_cjk_answers(text: str, value: Fraction, dimension: str | None) -> None:
+    (q,) = parse_quantities(text)
+    assert q.value == value
+    assert q.dimension == dimension
+
+
+_JA_NEGATIVE = "（単位：百万円）\n区分 | 2022年度 | 2023年度\n営業利益 | 2,345 | △1,234\n当期純利益 | ▲ 567 | 890"
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("2023年度の営業利益は-1,234百万円でした。", True),
+        ("2023年度の営業利益は△1,234百万円でした。", True),
+        ("2023年度の営業利益は-12億3,400万円でした。", True),
+        # an operating loss of 1,234: the magnitude names an accounting negative, as (1,234)
+        ("2023年度の営業損失は1,234百万円でした。", True),
+        ("2022年度の当期純利益は-567百万円でした。", True),
+        # a minus the table does not write
+        ("2022年度の営業利益は-2,345百万円でした。", False),
+        ("2023年度の当期純利益は-890百万円でした。", False),
+    ],
+)
+def test_a_triangle_is_an_accounting_negative(answer: str, grounded: bool) -> None:
+    assert check_grounding(answer, _JA_NEGATIVE).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("営業利益は-1,234百万円", [Fraction(-1_234_000_000)]),
+        ("영업이익은 -1,234백만원", [Fraction(-1_234_000_000)]),
+        ("△1,234百万円", [Fraction(-1_234_000_000)]),
+        ("営業利益 | 2,345 | △1,234 | ▲ 567", [Fraction(2345), Fraction(-1234), Fraction(-567)]),
+        # a range's dash is no sign
+        ("10-20億円", [Fraction(1_000_000_000), Fraction(2_000_000_000)]),
+        # in English, a triangle is more often a rise: no sign read
+        ("Sales ▲ 5% to 1,234", [Fraction(5), Fraction(1234)]),
+    ],
+)
+def test_signs_of_cjk_figures(text: str, values: list[Fraction]) -> None:
+    assert [q.value for q in parse_quantities(text)] == values
+
+
+_JA_PDF = (
+    "連結損益計算書\n（単位：百万円）\n前連結会計年度\n当連結会計年度\n"
+    "売上高\n1,234,500\n1,345,600\n営業利益\n2,345\n△1,234\n当期純利益\n△567\n890\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "grounded"),
+    [
+        ("売上高は1兆3,456億円でした。", None, True),
+        ("当連結会計年度の営業利益は-1,234百万円でした。", None, True),
+        # 2,345 - (-1,234) = 3,579: the row's two cells, the triangle's line one of them
+        ("営業利益は3,579百万円減少しました。", "営業利益の変化は？", True),
+    ],
+)
+def test_a_statement_laid_out_a_cell_per_line(
+    answer: str, question: str | None, grounded: bool
+) -> None:
+    assert check_grounding(answer, _JA_PDF, question=question).grounded is grounded
