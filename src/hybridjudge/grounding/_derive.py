@@ -1351,7 +1351,10 @@ class _Near:
         t, h, hit = self.t, self.h, self.hit
         return (
             hit(x * f.scale, t.value, h)
-            or (not (f.units and t.mult != 1.0) and hit(x, t.value / t.mult, h / t.mult))
+            or (
+                not (t.mult != 1.0 and (f.units or f.scale != 1.0))
+                and hit(x, t.value / t.mult, h / t.mult)
+            )
             or (f.caption != 1.0 and hit(x * f.caption, t.value, h))
         )
 
@@ -1683,8 +1686,13 @@ def _search(
                 fa, fb = figs[a], figs[b]
                 if not _plausible(owner, t, op, fa, fb, float(table.values[k])):
                     continue
-                if name == "add_raw" and (fa.units or fb.units):
-                    continue  # "$1.72 million" is no difference of amounts per share
+                if name == "add_raw" and (
+                    fa.units or fb.units or fa.scale != 1.0 or fb.scale != 1.0
+                ):
+                    # the answer's scale word is the operands' own where a statement gives
+                    # theirs ("$672 thousand" is no 5,428 - 4,756 under "(in millions)"),
+                    # and rows per share have none ("$1.72 million")
+                    continue
                 scale = fa.scale if name == "add_abs" else fa.caption if name == "add_cap" else 1.0
                 if op in (_SUM, _DIFF) and _bridges(fa, fb, scale, unit):
                     continue

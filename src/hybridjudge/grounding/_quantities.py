@@ -423,7 +423,7 @@ def _mult() -> str:
         rf"""|{trie_alternation(w for w in spaced if " " not in w)})(?![a-z])"""
         rf"""|[ ]?(?:{trie_alternation(forms["word"])})(?![a-z])"""
         rf"""|[ ](?:{trie_alternation(forms["dotted"])})(?:\.|(?![a-z]))"""
-        rf"""|[ ]?(?:{trie_alternation(forms["before_euro"])})(?=[ ]?€)"""
+        rf"""|[ ]?(?:{trie_alternation(forms["before_euro"])})(?=[ ]?€|eur(?![a-z]))"""
         rf"""|(?:{trie_alternation(forms["glued"])})(?![a-zμ°])"""
         rf"""|[ ]?(?:{alternation(forms["char"])}))"""
     )
