@@ -19,6 +19,7 @@ from hybridjudge.grounding import check_grounding, parse_quantities
 _JA = "（単位：百万円）\n区分 | 2022年度 | 2023年度\n売上高 | 1,234,500 | 1,345,600"
 _ZH = "单位：人民币百万元\n项目 | 2022年 | 2023年\n营业收入 | 12,345 | 13,456"
 _ZH_TW = "單位：新台幣千元\n項目 | 2022年 | 2023年\n營業收入 | 12,345 | 13,456"
+_JA_CUT = "（百万円未満切捨て）\n区分 | 2022年度 | 2023年度\n売上高 | 1,234,500 | 1,345,600"
 _KO = "(단위: 백만원)\n구분 | 2022년 | 2023년\n매출액 | 12,345 | 13,456"
 _KO_SPACED = "[단위 : 백만 원]\n구분 | 2022년 | 2023년\n매출액 | 12,345 | 13,456"
 
@@ -30,6 +31,9 @@ _KO_SPACED = "[단위 : 백만 원]\n구분 | 2022년 | 2023년\n매출액 | 12,
         (_JA, "2023年度の売上高は1兆3,456億円でした。", True),
         (_JA, "2023年度の売上高は1,345,600千円でした。", False),  # a thousandth of it
         (_JA, "2023年度の売上高は13億4,560万円でした。", False),  # the same
+        # amounts under a million yen cut (scale_statement.below_markers): in millions of yen
+        (_JA_CUT, "2023年度の売上高は1兆3,456億円でした。", True),
+        (_JA_CUT, "2023年度の売上高は13億4,560万円でした。", False),
         (_ZH, "2023年营业收入为134.56亿元。", True),
         (_ZH, "2023年营业收入为13,456千元。", False),
         (_ZH, "2023年营业收入为1.3456亿元。", False),  # a hundredth
@@ -139,3 +143,43 @@ def test_a_statement_laid_out_a_cell_per_line(
     answer: str, question: str | None, grounded: bool
 ) -> None:
     assert check_grounding(answer, _JA_PDF, question=question).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "grounded"),
+    [
+        # a scale and a currency alone in brackets: a row's label, a column's heading
+        (
+            "項目 | 2023年 | 2022年\n売上高（百万円） | 5,428 | 4,756",
+            "2023年の売上高は54億2,800万円でした。",
+            True,
+        ),
+        (
+            "項目 | 2023年 | 2022年\n売上高（百万円） | 5,428 | 4,756",
+            "売上高は5,428千円でした。",
+            False,
+        ),
+        (
+            "项目 | 营业收入（万元） | 净利润（万元）\n2023年 | 13,456 | 1,234",
+            "营业收入为1.3456亿元。",
+            True,
+        ),
+        (
+            "项目 | 营业收入（万元） | 净利润（万元）\n2023年 | 13,456 | 1,234",
+            "营业收入为13,456千元。",
+            False,
+        ),
+        (
+            "구분 | 매출액(백만원) | 영업이익(백만원)\n2023년 | 13,456 | 1,234",
+            "매출액은 134억 5,600만원입니다.",
+            True,
+        ),
+        (
+            "구분 | 매출액(백만원) | 영업이익(백만원)\n2023년 | 13,456 | 1,234",
+            "매출액은 13,456천원입니다.",
+            False,
+        ),
+    ],
+)
+def test_a_scale_in_brackets(context: str, answer: str, grounded: bool) -> None:
+    assert check_grounding(answer, context).grounded is grounded

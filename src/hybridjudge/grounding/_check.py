@@ -78,7 +78,6 @@ from hybridjudge.grounding._lexicon import (
     lexicon,
     merged,
     months,
-    period_ordinals,
     scale_statement_words,
     scales,
 )
@@ -120,6 +119,7 @@ from hybridjudge.grounding._quantities import (
     Meta,
     Scan,
     binary_bytes,
+    period_names,
     rate_period,
     scan,
     share_pairs,
@@ -411,24 +411,7 @@ _PERIOD_NAMED = lazy(
 )
 """A quarter or a half named in words (``third quarter``, ``third-quarter``, ``first half``):
 the context names ``Q3`` (``H1``) so, and an answer may write it so."""
-_FOREIGN_ORDINALS = period_ordinals()
-"""Ordinals before a quarter or a half in French, German and Spanish, with their numbers."""
-_FOREIGN_QUARTERS = merged("period_quarters")
-_FOREIGN_HALVES = merged("period_halves")
-_FOREIGN_PERIOD_NAMED = lazy(
-    r"(?<![\w.])(?P<o>"
-    + alternation(_FOREIGN_ORDINALS)
-    + r")[ \t]*(?:(?P<q>"
-    + alternation(_FOREIGN_QUARTERS)
-    + r")|(?P<h>"
-    + alternation(_FOREIGN_HALVES)
-    + r"))(?![\w])"
-)
-"""The same in French, German and Spanish (``troisième trimestre``, ``3e trimestre``, ``dritten
-Quartal``, ``3. Quartal``, ``tercer trimestre``; ``premier semestre``, ``ersten Halbjahr``,
-``primer semestre`` are halves): ``Q3`` and ``H1`` for an English answer."""
 _PERIOD_RUNS = frozenset((b"quarter", b"half"))
-_FOREIGN_PERIOD_RUNS = frozenset(w.encode() for w in (*_FOREIGN_QUARTERS, *_FOREIGN_HALVES))
 _DOSING = lazy(r"(?<![\w.])(?:(bid|tid|qid|qd)|(b\.i\.d|t\.i\.d|q\.i\.d|q\.d)\.?)(?![\w])")
 """The prescription abbreviations of a daily frequency: ``BID`` (twice daily), ``TID``, ``QID``,
 ``QD`` (once daily), in capitals (``bid`` is also a word) or dotted (``b.i.d.``)."""
@@ -734,11 +717,7 @@ def _named_periods(s: str, words: frozenset[bytes]) -> set[str]:
             f"q{_ORDINAL_NUMBER[m[1]]}" if m[1] else f"h{_ORDINAL_NUMBER[m[2]]}"
             for m in _PERIOD_NAMED().finditer(s)
         )
-    if not words.isdisjoint(_FOREIGN_PERIOD_RUNS):
-        found.update(
-            f"{'q' if m['q'] else 'h'}{_FOREIGN_ORDINALS[m['o']]}"
-            for m in _FOREIGN_PERIOD_NAMED().finditer(s)
-        )
+    found.update(name for _start, _end, name, _digit in period_names(s, words))
     return found
 
 
@@ -1266,25 +1245,45 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
     return out
 
 
-_MARKERS = _STATEMENT.markers
-"""The words that open a statement written as a label (``単位``, ``单位``, ``단위``)."""
+_MARKERS = (*_STATEMENT.markers, *_STATEMENT.below_markers)
+"""The words of a statement written as a label (``単位``, ``单位``, ``단위``) or as a note of
+the unit figures are cut to (``未満切捨て``): :func:`_has_marker`'s pre-test."""
 _LABEL_STATEMENT = lazy(
     "(?:"
-    + alternation(_MARKERS)
+    + alternation(_STATEMENT.markers)
     + r")[ \t]*:[ \t]*(?P<pre>[^\d\s:()\[\]]{0,6}?)[ \t]*(?:(?P<pct>%)|(?P<scale>["
     + SCALE_CHARS
     + r"]{1,4})[ \t]*(?P<cur>"
     + alternation(CJK_CURRENCIES)
-    + r")?)"
+    + r")?)|(?<![\d.,])(?P<below>["
+    + SCALE_CHARS
+    + r"]{1,4})(?P<cur2>"
+    + alternation(CJK_CURRENCIES)
+    + r")(?:"
+    + alternation(_STATEMENT.below_markers)
+    + r")|\((?P<bracket>["
+    + SCALE_CHARS
+    + r"]{1,4})(?P<cur3>"
+    + alternation(CJK_CURRENCIES)
+    + r")\)"
 )
-"""A statement of :data:`_MARKERS`, its colon, a currency or any word before the scale
-(``人民币``, ``新台幣``), the scale in scale characters and the currency after it
-(``(単位:百万円)``, ``单位:人民币万元``, ``(단위: 백만원)``, ``(単位:千株)``), or ``%``."""
+"""A statement of the lexicons' ``scale_statement.markers``, its colon, a currency or any word
+before the scale (``人民币``, ``新台幣``), the scale in scale characters and the currency after
+it (``(単位:百万円)``, ``单位:人民币万元``, ``(단위: 백만원)``, ``(単位:千株)``), or ``%``; a
+scale and a currency before a word of ``below_markers`` (``百万円未満切捨て``); or a scale and
+a currency alone in brackets, in a heading or a row's label (``売上高(百万円)``,
+``营业收入(万元)``, ``매출액(백만원)``)."""
 
 
 def _has_marker(s: str) -> bool:
     """Whether ``s`` may hold a statement of :data:`_LABEL_STATEMENT` (the pre-test)."""
-    return not s.isascii() and any(w in s for w in _MARKERS)
+    return not s.isascii() and (
+        any(w in s for w in _MARKERS) or _BRACKETED_HINT().search(s) is not None
+    )
+
+
+_BRACKETED_HINT = lazy("[" + SCALE_CHARS + r"](?:" + alternation(CJK_CURRENCIES) + r")\)")
+"""A scale character, a currency and a closing bracket: a statement in brackets may be there."""
 
 
 def _label_statements(s: str) -> list[tuple[int, int, int, str | None, bool]]:
@@ -1292,16 +1291,17 @@ def _label_statements(s: str) -> list[tuple[int, int, int, str | None, bool]]:
     them: the scale the characters compose (``百万``: 10^6, ``십억``: 10^9) in the currency
     named before it (``人民币万元``), or else after it; a word before it that names no
     currency of ours (``新台幣千元``) leaves the currency unknown. A label naming no scale
-    (``单位:元``) states none."""
+    (``单位:元``) states none; a note of the unit figures are cut to (``百万円未満切捨て``)
+    states its scale and currency."""
     out: list[tuple[int, int, int, str | None, bool]] = []
     for m in _LABEL_STATEMENT().finditer(s):
         if m["pct"]:
             out.append((m.start(), m.end(), 1, None, True))
             continue
-        scale = mixed_value(m["scale"])
+        scale = mixed_value(m["scale"] or m["below"] or m["bracket"])
         if scale is None or scale.denominator != 1 or scale <= 1:
             continue
-        pre, cur = m["pre"], m["cur"]
+        pre, cur = m["pre"], m["cur"] or m["cur2"] or m["cur3"]
         written = pre if pre else cur
         dim = _UNITS[written][1] if written in _UNITS else None
         out.append((m.start(), m.end(), int(scale), dim, False))

@@ -56,7 +56,6 @@ __all__ = [
     "merged",
     "months",
     "named_ratios",
-    "period_ordinals",
     "periods",
     "phrase_pattern",
     "scale_statement_words",
@@ -351,6 +350,10 @@ class ScaleStatementWords(_Strict):
     scale in the language's scale characters (keys of :attr:`Lexicon.scales`, multiplied as
     a numeral's: ``百万`` is 10^6, ``십억`` 10^9) and the currency (a unit of a currency in
     :attr:`Lexicon.units`: ``円``, ``元``, ``원``), or ``%``."""
+    below_markers: tuple[str, ...] = ()
+    """Words after a scale and a currency in scale characters that state them as the unit the
+    figures are cut or rounded to (``百万円未満切捨て``, amounts under a million yen cut: the
+    figures are in millions of yen)."""
 
 
 class NamedRatio(_Strict):
@@ -1037,17 +1040,6 @@ def _merged_group(model: type[_Strict], group: str) -> dict[str, tuple[str, ...]
     """Each word field of ``model``, the lexicon's nested field ``group``, merged over
     :data:`LANGUAGES` (:func:`merged`)."""
     return {name: merged(f"{group}.{name}") for name in model.model_fields}
-
-
-@functools.cache
-def period_ordinals() -> dict[str, int]:
-    """Ordinal before a quarter or a half -> its number, over every lexicon."""
-    out: dict[str, int] = {}
-    for lang in LANGUAGES:
-        for number, words in lexicon(lang).period_ordinals.items():
-            for w in words:
-                out.setdefault(w, int(number))
-    return out
 
 
 @functools.cache

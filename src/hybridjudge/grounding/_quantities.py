@@ -96,6 +96,7 @@ __all__ = [
     "binary_bytes",
     "is_upper_in_original",
     "parse_quantities",
+    "period_names",
     "placeholder_of",
     "rate_period",
     "scan",
@@ -1675,6 +1676,85 @@ def _sign_word(
     return m.start(), -value, -base
 
 
+def _period_languages() -> list[tuple[str, dict[str, int], frozenset[str], bool]]:
+    """Per lexicon with ordinals and words of a quarter or a half (``period_ordinals``,
+    ``period_quarters``, ``period_halves``): its ordinals with their numbers, its words of a
+    quarter, and whether its words are written glued (a script without spaces)."""
+    out = []
+    for lang in LANGUAGES:
+        lex = lexicon(lang)
+        words = (*lex.period_quarters, *lex.period_halves)
+        if lex.period_ordinals and words:
+            ordinals = {w: int(n) for n, ws in lex.period_ordinals.items() for w in ws}
+            out.append((lang, ordinals, frozenset(lex.period_quarters), no_space(words[0][0])))
+    return out
+
+
+_PERIOD_LANGUAGES = _period_languages()
+_PERIOD_NAME = lazy(
+    "|".join(
+        (
+            rf"(?<![\d.,])(?P<o{i}>{alternation(ordinals)})(?P<w{i}>"
+            if glued
+            else rf"(?<![\w.])(?P<o{i}>{alternation(ordinals)})[ \t]*(?P<w{i}>"
+        )
+        + alternation(
+            (*lexicon(lang).period_quarters, *lexicon(lang).period_halves), space=r"[ \t]+"
+        )
+        + (")" if glued else r")(?![\w])")
+        for i, (lang, ordinals, _q, glued) in enumerate(_PERIOD_LANGUAGES)
+    )
+)
+"""A quarter or a half named by its ordinal in a lexicon's words (``troisième trimestre``,
+``3. Quartal``, ``3e kwartaal``, ``第3四半期``, ``三季度``, ``3분기``): each language's ordinals
+with its own words (French ``1 trimestre`` is a duration, not Chinese ``1`` before a quarter)."""
+_PERIOD_NAME_RUNS = key_runs(
+    w
+    for _lang, _o, _q, glued in _PERIOD_LANGUAGES
+    if not glued
+    for w in (*lexicon(_lang).period_quarters, *lexicon(_lang).period_halves)
+)
+_PERIOD_GLUED = tuple(
+    w
+    for _lang, _o, _q, glued in _PERIOD_LANGUAGES
+    if glued
+    for w in (*lexicon(_lang).period_quarters, *lexicon(_lang).period_halves)
+)
+
+
+def period_names(s: str, words: frozenset[bytes]) -> list[tuple[int, int, str, bool]]:
+    """The quarters and halves normalised ``s`` (its letter runs ``words``) names by an
+    ordinal (:data:`_PERIOD_NAME`): ``(start, end, identifier, written with a digit)``, the
+    identifier as ``Q3`` reads (``q3``, ``h1``)."""
+    if words.isdisjoint(_PERIOD_NAME_RUNS) and (
+        s.isascii() or not any(w in s for w in _PERIOD_GLUED)
+    ):
+        return []
+    out = []
+    for m in _PERIOD_NAME().finditer(s):
+        i = int(str(m.lastgroup)[1:])
+        _lang, ordinals, quarters, _glued = _PERIOD_LANGUAGES[i]
+        ordinal, word = m[f"o{i}"], re.sub(r"[ \t]+", " ", m[f"w{i}"])
+        kind = "q" if word in quarters else "h"
+        digit = any(ch.isdigit() for ch in ordinal)
+        out.append((m.start(), m.end(), f"{kind}{ordinals[ordinal]}", digit))
+    return out
+
+
+def _period_idents(
+    names: list[tuple[int, int, str, bool]], raws: list[_Raw], idents: list[Ident]
+) -> None:
+    """Put an identifier (``q3``) in place of the figures and identifiers read in each period
+    name of ``names`` (``3`` of ``第3四半期``, ``3e`` of ``3e trimestre``): a name, no quantity,
+    checked as ``Q3`` is (its number only when written with a digit)."""
+    for start, end, text, digit in names:
+        raws[:] = [r for r in raws if r.end <= start or r.start >= end]
+        idents[:] = [d for d in idents if d.end <= start or d.start >= end]
+        number = Fraction(int(text[1:])) if digit else None
+        idents.append(Ident(text, start, end, number))
+    idents.sort(key=lambda d: d.start)
+
+
 def scan(text: str | NormalizedText) -> Scan:
     """Find every quantity and identifier in ``text`` (normalised here unless already done).
 
@@ -1684,6 +1764,9 @@ def scan(text: str | NormalizedText) -> Scan:
     words = letter_runs(norm.text)
     raws, idents = _read_candidates(norm, words)
     _read_special_forms(norm, words, raws)
+    names = period_names(norm.text, words)
+    if names:
+        _period_idents(names, raws, idents)
     separators = _merge_ranges(norm.text, raws)
     return _scan_of(norm, words, raws, idents, separators)
 

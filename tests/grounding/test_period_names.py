@@ -1,0 +1,68 @@
+"""A quarter or a half named by its ordinal in a lexicon's words is a name, as ``Q3`` is, not
+the figure 3: ``第3四半期`` (ja), ``第3季度`` and ``三季度`` (zh), ``3분기`` (ko), ``3. Quartal``,
+``3e trimestre``, ``terzo trimestre``, ``3º trimestre``, ``3e kwartaal`` (the lexicons'
+``period_ordinals`` with their ``period_quarters`` and ``period_halves``). An answer's period
+name is grounded where the context names the same period in any of these ways (``Q3``,
+``third quarter``, ``第3四半期``), and flagged where it names none (``4분기`` against a table
+of Q1 to Q3), as ``Q4`` is; one language's ordinal does not pair with another's word (French
+``1 trimestre`` is a duration, not Chinese ``1`` before a quarter)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hybridjudge.grounding import check_grounding, parse_quantities
+
+_TABLE = "Quarter | Q1 2023 | Q2 2023 | Q3 2023\nRevenue | 100 | 110 | 120"
+_FILLER = "The figures below are unaudited and presented for information only. " * 8
+
+
+@pytest.mark.parametrize("long", [False, True], ids=["short", "fast path"])
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("2023年第3四半期の売上高は120でした。", True),
+        ("2023年第3季度营业收入为120。", True),
+        ("2023年第三季度营业收入为120。", True),
+        ("2023년 3분기 매출은 120입니다.", True),
+        ("Im 3. Quartal 2023 betrug der Umsatz 120.", True),
+        ("Au 3e trimestre 2023, le chiffre était de 120.", True),
+        ("Nel 3° trimestre 2023 i ricavi sono stati 120.", True),
+        ("No 3º trimestre de 2023, a receita foi de 120.", True),
+        ("In het 3e kwartaal van 2023 was de omzet 120.", True),
+        # a quarter the context does not name
+        ("2023년 4분기 매출은 120입니다.", False),
+        ("2023年第4四半期の売上高は120でした。", False),
+        ("Im 4. Quartal 2023 betrug der Umsatz 120.", False),
+    ],
+)
+def test_a_quarter_named_in_the_answer(answer: str, grounded: bool, long: bool) -> None:
+    context = f"{_FILLER}\n\n{_TABLE}" if long else _TABLE
+    assert check_grounding(answer, context).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        "2023年第3四半期の受注件数は120件でした。",
+        "2023年第三季度订单为120个。",
+        "2023년 3분기 주문은 120건입니다.",
+        "Le chiffre d'affaires du troisième trimestre 2023 était de 120.",
+    ],
+)
+def test_a_quarter_named_in_the_context(context: str) -> None:
+    assert check_grounding("In Q3 2023 it was 120.", context).grounded
+    assert not check_grounding("In Q2 2023 it was 120.", context).grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("第3四半期の売上高", []),
+        ("3분기 매출 120", [120]),
+        ("dans 1 trimestre", [1]),  # French: one quarter, a duration's count
+        ("13季度", [13]),  # no ordinal of a quarter
+    ],
+)
+def test_no_figure_in_a_period_name(text: str, values: list[int]) -> None:
+    assert [q.value for q in parse_quantities(text)] == values
