@@ -77,6 +77,14 @@ def test_no_scale_is_stated_without_scale_characters(context: str) -> None:
         ("3억 달러", Fraction(300_000_000), "currency-usd"),
         ("50欧元", Fraction(50), "currency-eur"),
         ("1,000유로", Fraction(1000), "currency-eur"),
+        ("50億人民元", Fraction(5_000_000_000), "currency-cny"),
+        ("1,000ウォン", Fraction(1000), "currency-krw"),
+        ("300万ポンド", Fraction(3_000_000), "currency-gbp"),
+        ("500亿韩元", Fraction(50_000_000_000), "currency-krw"),
+        ("20英镑", Fraction(20), "currency-gbp"),
+        ("1,000엔", Fraction(1000), "currency-jpy"),
+        ("3억 위안", Fraction(300_000_000), "currency-cny"),
+        ("120亿日元", Fraction(12_000_000_000), "currency-jpy"),
         ("6달", Fraction(6), "calendar"),  # six months: 달 alone is still a month
     ],
 )
@@ -183,3 +191,21 @@ def test_a_statement_laid_out_a_cell_per_line(
 )
 def test_a_scale_in_brackets(context: str, answer: str, grounded: bool) -> None:
     assert check_grounding(answer, context).grounded is grounded
+
+
+_JA_LAYOUTS = {
+    "html": "<p>（単位：百万円）</p><table><tr><th>区分</th><th>2022年度</th><th>2023年度</th></tr>"
+    "<tr><td>売上高</td><td>1,234,500</td><td>1,345,600</td></tr></table>",
+    "html caption": "<table><caption>（単位：百万円）</caption><tr><th>区分</th><th>2022年度</th>"
+    "<th>2023年度</th></tr><tr><td>売上高</td><td>1,234,500</td><td>1,345,600</td></tr></table>",
+    "markdown": "（単位：百万円）\n\n| 区分 | 2022年度 | 2023年度 |\n|---|---|---|\n"
+    "| 売上高 | 1,234,500 | 1,345,600 |",
+    "csv": '（単位：百万円）\n区分,2022年度,2023年度\n売上高,"1,234,500","1,345,600"',
+}
+
+
+@pytest.mark.parametrize("layout", sorted(_JA_LAYOUTS))
+def test_a_label_statement_in_each_layout(layout: str) -> None:
+    context = _JA_LAYOUTS[layout]
+    assert check_grounding("2023年度の売上高は1兆3,456億円でした。", context).grounded
+    assert not check_grounding("2023年度の売上高は13億4,560万円でした。", context).grounded

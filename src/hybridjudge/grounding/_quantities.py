@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -1747,12 +1748,22 @@ def _period_idents(
     """Put an identifier (``q3``) in place of the figures and identifiers read in each period
     name of ``names`` (``3`` of ``第3四半期``, ``3e`` of ``3e trimestre``): a name, no quantity,
     checked as ``Q3`` is (its number only when written with a digit)."""
-    for start, end, text, digit in names:
-        raws[:] = [r for r in raws if r.end <= start or r.start >= end]
-        idents[:] = [d for d in idents if d.end <= start or d.start >= end]
-        number = Fraction(int(text[1:])) if digit else None
-        idents.append(Ident(text, start, end, number))
-    idents.sort(key=lambda d: d.start)
+    spans = [(start, end) for start, end, _text, _digit in names]  # in text order
+    starts = [start for start, _end in spans]
+
+    def inside(a: int, b: int) -> bool:
+        k = bisect_right(starts, a) - 1  # the last name starting at or before a
+        if k >= 0 and spans[k][1] > a:
+            return True
+        return k + 1 < len(spans) and spans[k + 1][0] < b
+
+    raws[:] = [r for r in raws if not inside(r.start, r.end)]
+    kept = [d for d in idents if not inside(d.start, d.end)]
+    kept.extend(
+        Ident(text, start, end, Fraction(int(text[1:])) if digit else None)
+        for start, end, text, digit in names
+    )
+    idents[:] = sorted(kept, key=lambda d: d.start)
 
 
 def scan(text: str | NormalizedText) -> Scan:
