@@ -903,9 +903,9 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         found.sort()
     if (
         not words.isdisjoint(_FOREIGN_SCALE_RUNS)
-        or (b"millions" in words and b"en" in words)
-        or "t€" in s
-        or "k€" in s
+        or (b"millions" in words and (b"en" in words or b"d" in words))
+        or (b"x" in words and _TIMES_HINT.search(s) is not None)
+        or ("€" in s and any(w in s for w in _EURO_STATEMENT_WORDS))
     ):
         found.extend(_foreign_scales(s))
         found.sort()
@@ -1180,21 +1180,31 @@ _FOREIGN_STATEMENT_WORDS = tuple(
     )
 )
 """The scale words of those statements that English statements do not write."""
+_TIMES_HINT = re.compile(r"(?<![\w])x\s*€?\s*1[.,]000")
+"""The start of a Dutch statement ``(x € 1.000)``: :func:`_scopes`' pre-test."""
+_GLUED_CURRENCY_WORDS = tuple(w for w in _FOREIGN_STATEMENT_WORDS if w.endswith(("€", "eur")))
+"""The statement scales glued to the euro (``TEUR``, ``k€``, ``M€``, ``Md€``): a statement alone."""
+_EURO_STATEMENT_WORDS = tuple(w for w in _GLUED_CURRENCY_WORDS if w.endswith("€"))
+"""Those written with ``€``, which :func:`_scopes` looks for whole (a run ``t`` or ``m`` is in
+too many words for a pre-test)."""
 _FOREIGN_SCALE = lazy(
     r"""(?x)(?<![\w])(?:
       (?:in\s+)?(?P<de>mio|mrd|tsd)\.?\s*(?P<cur>€|eur|euro|chf|usd|\$)(?![\w])
     | (?:in\s+)?(?P<cur2>€|eur|chf)\s*(?P<de2>mio|mrd|tsd)(?:\.|(?![\w]))
-    | (?:in\s+)?(?P<k>teur|keur|t€|k€)(?![\w])
-    | en\s+(?P<fr>"""
+    | (?:in\s+)?(?P<k>"""
+    + alternation(_GLUED_CURRENCY_WORDS)
+    + r""")(?![\w])
+    | (?:en\s+|(?<=\())(?P<fr>"""
     + alternation(lexicon("fr").statement_scales)
     + r""")\s+d['e]\s*(?P<cur3>euros?|dollars?|francs?)
-    | en\s+(?P<es>"""
+    | (?:en\s+|(?<=\())(?P<es>"""
     + alternation(lexicon("es").statement_scales, space=r"\s+")
     + r""")\s+de\s+(?P<cur4>euros?|d[oó]lares|pesos)
-    | (?:in|em)\s+(?P<xl>"""
+    | (?:(?:in|em)\s+|(?<=\())(?P<xl>"""
     + alternation(_FOREIGN_STATEMENT_WORDS, space=r"\s+")
     + r""")(?:\s+(?:di|de|van))?
       (?:\s*(?P<cur7>euro's|euros?|eur|€|dollari|d[oó]lares|reais)(?![\w'])|(?=\s*\)))
+    | x\s*(?P<cur8>€)?\s*(?P<times>1(?:[.,]000){1,3})(?![\d.,])(?:\s*(?P<cur9>euro|eur)(?![\w]))?
     | (?:in\s+(?P<cur5>₹|rs\.?|inr|rupees)?|(?P<cur6>₹|rs\.?|inr|rupees)(?:\s*in)?)\s*
       (?P<inr>"""
     + alternation(_INDIAN_SCALES)
@@ -1204,8 +1214,10 @@ _FOREIGN_SCALE = lazy(
 """Scale statements in German, French, Spanish, Italian, Portuguese and Dutch reports: ``in
 Mio. €``, ``Mrd. EUR``, ``in € Tsd.``, ``TEUR``, ``en millions d'euros``, ``en milliers
 d'euros``, ``en millones de euros``, ``en miles de euros``, ``in milioni di euro``, ``em
-milhares de euros``, ``in miljoenen euro``, ``(in migliaia)`` (the scale words: the lexicons'
-``statement_scales``); and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
+milhares de euros``, ``in miljoenen euro``, ``(in migliaia)``, or opened by the bracket
+alone (``(milliers d'euros)``, ``(miles de euros)``, ``(migliaia di euro)``; the scale words: the
+lexicons' ``statement_scales``), ``k€``, ``M€``, ``Md€``, and the Dutch ``(x € 1.000)``,
+``bedragen x 1.000 euro`` (a thousand, for each group of three zeros); and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
 ``(in ₹ crore)``, ``(₹ crore)``."""
 _FOREIGN_STATEMENT_SCALES = (*_FOREIGN_STATEMENT_WORDS, *_INDIAN_SCALES)
 _FOREIGN_SCALE_RUNS = key_runs(w for w in _FOREIGN_STATEMENT_SCALES if w.replace(" ", "").isalpha())
@@ -1225,6 +1237,11 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
     for m in _FOREIGN_SCALE().finditer(s):
         before = s[max(0, m.start() - 3) : m.start()].rstrip()
         if before[-1:].isdigit():  # a figure's own scale: "5 Mio. €"
+            continue
+        if m["times"]:  # "(x € 1.000)": multiplied by a thousand
+            written = m["cur8"] or m["cur9"]
+            scale = 1000 ** (len(m["times"]) // 4)
+            out.append((m.start(), m.end(), scale, _CURRENCY_DIM.get(written or ""), False))
             continue
         word = m["de"] or m["de2"] or m["k"] or m["fr"] or m["es"] or m["xl"] or m["inr"]
         word = re.sub(r"\s+", " ", word)

@@ -523,6 +523,7 @@ def normalize(text: str) -> NormalizedText:
         )
         or (" 0" in out and _plain_grouping(out))
         or ("€" in out and _EURO_GROUPED().search(out))
+        or ("|" in out and _SPACE3.search(out) is not None and _spaced_thousands_cells(out))
     ):
         out = _si_grouping(out)
     return norm if out is norm.text else NormalizedText(out, text, norm.segments)
@@ -739,6 +740,21 @@ def _dotted_thousands(text: str) -> bool:
     is no evidence: ``2.625%``)."""
     found = _DOTTED_THOUSANDS().findall(text)
     return len(found) >= 2 and _OTHER_DECIMALS().search(text) is None
+
+
+_SPACED_THOUSANDS_CELL = lazy(
+    r"(?:^|(?<=\|))[ \t]*\(?[$€£¥]?[ \t]?\(?-?[1-9]\d{0,2}(?: \d{3}){1,6}(?:,\d{1,2})?\)?"
+    r"[ \t]*(?:[$€£¥][ \t]*)?(?=\||$)",
+    re.M,
+)
+
+
+def _spaced_thousands_cells(text: str) -> bool:
+    """Whether two or more table cells are each a figure whose thousands are grouped by plain
+    spaces (``| 5 428 | 4 756 |``, as French tables write them): a cell holds one figure, so
+    these are not two; then the text's figures so grouped are read whole (:func:`_si_grouping`)."""
+    found = _SPACED_THOUSANDS_CELL().findall(text)
+    return len(found) >= 2
 
 
 _DOT3 = re.compile(r"\.(?<=\d\.)\d{3}(?!\d|\.\d)")
