@@ -66,3 +66,26 @@ def test_a_quarter_named_in_the_context(context: str) -> None:
 )
 def test_no_figure_in_a_period_name(text: str, values: list[int]) -> None:
     assert [q.value for q in parse_quantities(text)] == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a month's name (month_suffixes), as "March 2024" reads 2024 alone
+        ("2024年3月の売上高", [2024]),
+        ("2024년 3월 매출", [2024]),
+        ("2023年4月から2024年3月まで", [2023, 2024]),
+        # durations and full dates as before
+        ("3か月", [3]),
+        ("3개월", [3]),
+        ("2024年3月31日", [20240331]),
+        ("13月", [13]),  # no month
+    ],
+)
+def test_a_month_named_by_its_number(text: str, values: list[int]) -> None:
+    assert [q.value for q in parse_quantities(text)] == values
+
+
+def test_an_answer_naming_a_month() -> None:
+    context = "区分 | 2023年 | 2024年\n売上高 | 1,234 | 1,345"
+    assert check_grounding("2024年3月の売上高は1,345でした。", context).grounded

@@ -740,6 +740,10 @@ class Lexicon(_Strict):
     negative_signs: tuple[str, ...] = ()
     """Characters written right before a figure as its minus sign (``△1,234``, ``▲567`` in
     Japanese and Korean statements), one character each; one space may stand between."""
+    month_suffixes: tuple[str, ...] = ()
+    """Words right after a figure from 1 to 12 that make it a calendar month's name, no
+    quantity (``2024年3月``, ``2024년 3월``: March 2024, as ``March`` is no figure); a full date
+    (``3月31日``) is read as one."""
     factor_changes: dict[str, int] = {}
     """Words of a change by a factor with the percentage change each states (``doubled``: 100,
     ``halved``: -50, ``verdoppelt``: 100): a context's ``sales doubled`` grounds an answer's

@@ -2067,6 +2067,8 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         or (not s.isascii() and _CJK_COMPOUND_DURATION().search(s) is not None)
     ):
         _merge_compound_durations(s, raws)
+    if _MONTH_SUFFIXES and not s.isascii() and any(w in s for w in _MONTH_SUFFIXES):
+        _month_names(s, raws)
     if (
         _NEGATIVE_SIGNS
         and not s.isascii()
@@ -2074,6 +2076,28 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         and _SPACELESS().search(s) is not None
     ):
         _negative_signs(s, raws)
+
+
+_MONTH_SUFFIXES = merged("month_suffixes")
+_MONTH_NAME = lazy(r"[ ]?(?:" + alternation(_MONTH_SUFFIXES or ("\0",)) + ")")
+
+
+def _month_names(s: str, raws: list[_Raw]) -> None:
+    """Leave out the figures from 1 to 12 right before a word of the lexicons'
+    ``month_suffixes`` (``3`` of ``2024年3月``, ``2024년 3월``): a calendar month's name, as
+    ``March`` is, no quantity; the year before it stays a figure."""
+    month = _MONTH_NAME()
+    raws[:] = [
+        r
+        for r in raws
+        if not (
+            r.kind == "number"
+            and r.unit is None
+            and r.value.denominator == 1
+            and 1 <= r.value <= 12
+            and month.match(s, r.end) is not None
+        )
+    ]
 
 
 _NEGATIVE_SIGNS = merged("negative_signs")
