@@ -209,3 +209,32 @@ def test_a_label_statement_in_each_layout(layout: str) -> None:
     context = _JA_LAYOUTS[layout]
     assert check_grounding("2023年度の売上高は1兆3,456億円でした。", context).grounded
     assert not check_grounding("2023年度の売上高は13億4,560万円でした。", context).grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "unit"),
+    [
+        # percentage points (percent_words)
+        ("提高了1.5个百分点", [Fraction(3, 2)], "%"),
+        ("영업이익률이 1.5%p 상승", [Fraction(3, 2)], "%"),
+        ("1.2パーセントポイント上昇", [Fraction(6, 5)], "%"),
+        # "per share", "per person" (per_one): the 1 is no figure
+        ("1株当たり配当金は50円", [Fraction(50)], "jpy"),
+        ("1주당 배당금은 500원", [Fraction(500)], "krw"),
+        ("従業員1人当たりの売上高は1,200万円", [Fraction(12_000_000)], "jpy"),
+    ],
+)
+def test_points_and_per_one(text: str, values: list[Fraction], unit: str) -> None:
+    quantities = parse_quantities(text)
+    assert [q.value for q in quantities] == values
+    assert {q.unit for q in quantities} == {unit}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["영업이익률은 1.5%p 상승했습니다.", "营业利润率提高了1.5个百分点。"],
+)
+def test_a_change_in_percentage_points(answer: str) -> None:
+    context = "구분 | 2022년 | 2023년\n영업이익률 | 10.8% | 12.3%"
+    assert check_grounding(answer, context).grounded
+    assert not check_grounding(answer.replace("1.5", "2.5"), context).grounded

@@ -740,6 +740,9 @@ class Lexicon(_Strict):
     negative_signs: tuple[str, ...] = ()
     """Characters written right before a figure as its minus sign (``△1,234``, ``▲567`` in
     Japanese and Korean statements), one character each; one space may stand between."""
+    per_one: tuple[str, ...] = ()
+    """Words after a ``1`` and a counter of one or two characters that make them "per", no
+    quantity (``1株当たり``, per share; ``1人あたり``; ``1주당``, ``1인당``): the 1 is no figure."""
     month_suffixes: tuple[str, ...] = ()
     """Words right after a figure from 1 to 12 that make it a calendar month's name, no
     quantity (``2024年3月``, ``2024년 3월``: March 2024, as ``March`` is no figure); a full date

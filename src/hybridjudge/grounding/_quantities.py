@@ -2069,6 +2069,8 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         _merge_compound_durations(s, raws)
     if _MONTH_SUFFIXES and not s.isascii() and any(w in s for w in _MONTH_SUFFIXES):
         _month_names(s, raws)
+    if _PER_ONE and not s.isascii() and any(w in s for w in _PER_ONE):
+        _per_one(s, raws)
     if (
         _NEGATIVE_SIGNS
         and not s.isascii()
@@ -2076,6 +2078,26 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         and _SPACELESS().search(s) is not None
     ):
         _negative_signs(s, raws)
+
+
+_PER_ONE = merged("per_one")
+_PER_ONE_AFTER = lazy(r"[^\s\d]{1,2}?(?:" + alternation(_PER_ONE or ("\0",)) + ")")
+
+
+def _per_one(s: str, raws: list[_Raw]) -> None:
+    """Leave out each ``1`` right before a counter and a word of the lexicons' ``per_one``
+    (``1株当たり``, ``1주당``): "per share", no quantity."""
+    after = _PER_ONE_AFTER()
+    raws[:] = [
+        r
+        for r in raws
+        if not (
+            r.kind == "number"
+            and r.value == 1
+            and s[r.start] == "1"
+            and after.match(s, r.start + 1) is not None  # "1주당": 주 is no week here
+        )
+    ]
 
 
 _MONTH_SUFFIXES = merged("month_suffixes")
