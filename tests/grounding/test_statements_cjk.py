@@ -238,3 +238,45 @@ def test_a_change_in_percentage_points(answer: str) -> None:
     context = "구분 | 2022년 | 2023년\n영업이익률 | 10.8% | 12.3%"
     assert check_grounding(answer, context).grounded
     assert not check_grounding(answer.replace("1.5", "2.5"), context).grounded
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "grounded"),
+    [
+        # an English answer about a table under a statement of another script: its scale and
+        # currency are the statement's (1,345,600 x 10^6 yen = 1.35 trillion, rounded)
+        (_JA, "Revenue in FY2023 was ¥1.35 trillion.", True),
+        (_JA, "Revenue in FY2023 was ¥1,345,600 million.", True),
+        (_JA, "Revenue in FY2023 was ¥1.35 billion.", False),
+        (_ZH, "Revenue in 2023 was RMB 13.5 billion.", True),
+        (_ZH, "Revenue in 2023 was RMB 13.5 million.", False),
+        (_ZH, "Revenue in 2023 was $13.5 billion.", False),  # another currency
+        (_KO, "Revenue in 2023 was KRW 13.5 billion.", True),
+        (_KO, "Revenue in 2023 was KRW 13.5 million.", False),
+    ],
+)
+def test_an_english_answer_about_such_a_table(context: str, answer: str, grounded: bool) -> None:
+    assert check_grounding(answer, context).grounded is grounded
+
+
+_JA_UNITS_ROW = (
+    "| | 売上高 | | 営業利益 | |\n| | 百万円 | % | 百万円 | % |\n"
+    "| 2024年3月期 | 1,234,567 | 5.2 | 98,765 | 3.1 |\n"
+    "| 2023年3月期 | 1,173,456 | 4.0 | 95,790 | 2.2 |"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        # a header row of units under the headings (a summary of Japanese results): 百万円
+        # scales its column, % is a column of percentages; 1,234,567 x 10^6 yen is 1兆2,346億
+        ("2024年3月期の売上高は1兆2,346億円でした。", True),
+        ("2024年3月期の営業利益は987億6,500万円でした。", True),
+        ("2024年3月期の売上高は12億3,457万円でした。", False),
+        ("2024年3月期の営業利益は9,876万5,000円でした。", False),
+        ("売上高は前期比5.2%増加しました。", True),
+    ],
+)
+def test_a_header_row_of_units(answer: str, grounded: bool) -> None:
+    assert check_grounding(answer, _JA_UNITS_ROW).grounded is grounded

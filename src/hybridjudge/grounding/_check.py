@@ -1282,14 +1282,19 @@ _LABEL_STATEMENT = lazy(
     + SCALE_CHARS
     + r"]{1,4})(?P<cur3>"
     + alternation(CJK_CURRENCIES)
-    + r")\)"
+    + r")\)|(?<=\|)[ \t]*(?P<cell>["
+    + SCALE_CHARS
+    + r"]{1,4})(?P<cur4>"
+    + alternation(CJK_CURRENCIES)
+    + r")[ \t]*(?=\||$)"
 )
 """A statement of the lexicons' ``scale_statement.markers``, its colon, a currency or any word
 before the scale (``人民币``, ``新台幣``), the scale in scale characters and the currency after
 it (``(単位:百万円)``, ``单位:人民币万元``, ``(단위: 백만원)``, ``(単位:千株)``), or ``%``; a
 scale and a currency before a word of ``below_markers`` (``百万円未満切捨て``); or a scale and
 a currency alone in brackets, in a heading or a row's label (``売上高(百万円)``,
-``营业收入(万元)``, ``매출액(백만원)``)."""
+``营业收入(万元)``, ``매출액(백만원)``), or alone in a table's cell (``| 百万円 | % |``: a
+header row of units under the headings)."""
 
 
 def _has_marker(s: str) -> bool:
@@ -1299,8 +1304,9 @@ def _has_marker(s: str) -> bool:
     )
 
 
-_BRACKETED_HINT = lazy("[" + SCALE_CHARS + r"](?:" + alternation(CJK_CURRENCIES) + r")\)")
-"""A scale character, a currency and a closing bracket: a statement in brackets may be there."""
+_BRACKETED_HINT = lazy("[" + SCALE_CHARS + r"](?:" + alternation(CJK_CURRENCIES) + r")[ \t]*[)|]")
+"""A scale character, a currency and a closing bracket or a cell's end: a statement in
+brackets or in a cell of its own may be there."""
 
 
 def _label_statements(s: str) -> list[tuple[int, int, int, str | None, bool]]:
@@ -1315,10 +1321,10 @@ def _label_statements(s: str) -> list[tuple[int, int, int, str | None, bool]]:
         if m["pct"]:
             out.append((m.start(), m.end(), 1, None, True))
             continue
-        scale = mixed_value(m["scale"] or m["below"] or m["bracket"])
+        scale = mixed_value(m["scale"] or m["below"] or m["bracket"] or m["cell"])
         if scale is None or scale.denominator != 1 or scale <= 1:
             continue
-        pre, cur = m["pre"], m["cur"] or m["cur2"] or m["cur3"]
+        pre, cur = m["pre"], m["cur"] or m["cur2"] or m["cur3"] or m["cur4"]
         written = pre if pre else cur
         dim = _UNITS[written][1] if written in _UNITS else None
         out.append((m.start(), m.end(), int(scale), dim, False))
