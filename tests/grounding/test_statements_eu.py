@@ -1,7 +1,8 @@
 """Scale statements of European reports written without a preposition or with the scale glued
 to the euro, and the tables they head: ``(M€)``, ``(en k€)``, ``(Md€)`` (the lexicons'
 ``statement_scales`` glued to ``€``), ``(milliers d'euros)``, ``(miles de euros)``,
-``(migliaia di euro)`` (opened by the bracket alone), the Dutch ``(x € 1.000)``; and cells whose
+``(migliaia di euro)`` (opened by the bracket alone), the Dutch ``(x € 1.000)`` and ``(x € 1
+miljoen)``, the Italian ``(€/000)``; and cells whose
 thousands are grouped by plain spaces (``| 5 428 | 4 756 |``, as French tables write them),
 read whole in a table of two such cells or more. By hand: 5,428 thousand euros is 5.4 million;
 5,428 million euros is 5.4 billion."""
@@ -36,6 +37,8 @@ _DOTTED = "\nPosta | 2023 | 2022\nRisultato | 5.428 | 4.756"
         ("(migliaia di euro)", _DOTTED, True, "5,4 milioni di euro", "5,4 miliardi di euro"),
         ("(x € 1.000)", _DOTTED, True, "5,4 miljoen euro", "5,4 miljard euro"),
         ("Bedragen x 1.000 euro", _DOTTED, True, "5,4 miljoen euro", "5,4 miljard euro"),
+        ("(bedragen x € 1 miljoen)", _DOTTED, False, "5,4 miljoen euro", "5,4 miljard euro"),
+        ("(€/000)", _DOTTED, True, "5,4 milioni di euro", "5,4 miliardi di euro"),
     ],
 )
 def test_a_statement_scales_its_table(

@@ -904,7 +904,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     if (
         not words.isdisjoint(_FOREIGN_SCALE_RUNS)
         or (b"millions" in words and (b"en" in words or b"d" in words))
-        or (b"x" in words and _TIMES_HINT.search(s) is not None)
+        or ((b"x" in words or "€" in s) and _TIMES_HINT.search(s) is not None)
         or ("€" in s and any(w in s for w in _EURO_STATEMENT_WORDS))
     ):
         found.extend(_foreign_scales(s))
@@ -1180,8 +1180,14 @@ _FOREIGN_STATEMENT_WORDS = tuple(
     )
 )
 """The scale words of those statements that English statements do not write."""
-_TIMES_HINT = re.compile(r"(?<![\w])x\s*€?\s*1[.,]000")
-"""The start of a Dutch statement ``(x € 1.000)``: :func:`_scopes`' pre-test."""
+_TIMES_HINT = re.compile(r"(?<![\w])x\s*€?\s*1(?:[.,]000|\s+[a-z])|€\s*/\s*000")
+"""The start of a Dutch statement ``(x € 1.000)``, ``(x € 1 miljoen)``, or ``(€/000)``:
+:func:`_scopes`' pre-test."""
+_TIMES_WORDS = tuple(
+    w for w in merged("figure_scales", _FOREIGN_STATEMENT_LANGUAGES) if w.isalpha() and len(w) > 2
+)
+"""Scale words after ``x 1`` in a statement (``x € 1 miljoen``): the figure scales of the
+languages whose lexicons name statement scales."""
 _GLUED_CURRENCY_WORDS = tuple(w for w in _FOREIGN_STATEMENT_WORDS if w.endswith(("€", "eur")))
 """The statement scales glued to the euro (``TEUR``, ``k€``, ``M€``, ``Md€``): a statement alone."""
 _EURO_STATEMENT_WORDS = tuple(w for w in _GLUED_CURRENCY_WORDS if w.endswith("€"))
@@ -1205,6 +1211,10 @@ _FOREIGN_SCALE = lazy(
     + r""")(?:\s+(?:di|de|van))?
       (?:\s*(?P<cur7>euro's|euros?|eur|€|dollari|d[oó]lares|reais)(?![\w'])|(?=\s*\)))
     | x\s*(?P<cur8>€)?\s*(?P<times>1(?:[.,]000){1,3})(?![\d.,])(?:\s*(?P<cur9>euro|eur)(?![\w]))?
+    | x\s*(?P<cur10>€)?\s*1\s+(?P<xw>"""
+    + alternation(_TIMES_WORDS)
+    + r""")(?![\w])
+    | (?P<cur11>€)\s*/\s*(?P<per000>000)(?![\d])
     | (?:in\s+(?P<cur5>₹|rs\.?|inr|rupees)?|(?P<cur6>₹|rs\.?|inr|rupees)(?:\s*in)?)\s*
       (?P<inr>"""
     + alternation(_INDIAN_SCALES)
@@ -1216,8 +1226,9 @@ Mio. €``, ``Mrd. EUR``, ``in € Tsd.``, ``TEUR``, ``en millions d'euros``, ``
 d'euros``, ``en millones de euros``, ``en miles de euros``, ``in milioni di euro``, ``em
 milhares de euros``, ``in miljoenen euro``, ``(in migliaia)``, or opened by the bracket
 alone (``(milliers d'euros)``, ``(miles de euros)``, ``(migliaia di euro)``; the scale words: the
-lexicons' ``statement_scales``), ``k€``, ``M€``, ``Md€``, and the Dutch ``(x € 1.000)``,
-``bedragen x 1.000 euro`` (a thousand, for each group of three zeros); and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
+lexicons' ``statement_scales``), ``k€``, ``M€``, ``Md€``, the Dutch ``(x € 1.000)``,
+``bedragen x 1.000 euro`` (a thousand, for each group of three zeros), ``(x € 1 miljoen)``, and
+``(€/000)``; and in Indian reports ``(₹ in crore)``, ``(Rs. in lakhs)``,
 ``(in ₹ crore)``, ``(₹ crore)``."""
 _FOREIGN_STATEMENT_SCALES = (*_FOREIGN_STATEMENT_WORDS, *_INDIAN_SCALES)
 _FOREIGN_SCALE_RUNS = key_runs(w for w in _FOREIGN_STATEMENT_SCALES if w.replace(" ", "").isalpha())
@@ -1238,9 +1249,15 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
         before = s[max(0, m.start() - 3) : m.start()].rstrip()
         if before[-1:].isdigit():  # a figure's own scale: "5 Mio. €"
             continue
-        if m["times"]:  # "(x € 1.000)": multiplied by a thousand
-            written = m["cur8"] or m["cur9"]
-            scale = 1000 ** (len(m["times"]) // 4)
+        if m["times"] or m["xw"] or m["per000"]:  # "(x € 1.000)", "(x € 1 miljoen)", "€/000"
+            written = m["cur8"] or m["cur9"] or m["cur10"] or m["cur11"]
+            scale = (
+                1000 ** (len(m["times"]) // 4)
+                if m["times"]
+                else scales()[m["xw"]]
+                if m["xw"]
+                else 1000
+            )
             out.append((m.start(), m.end(), scale, _CURRENCY_DIM.get(written or ""), False))
             continue
         word = m["de"] or m["de2"] or m["k"] or m["fr"] or m["es"] or m["xl"] or m["inr"]
