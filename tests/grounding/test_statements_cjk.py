@@ -232,7 +232,12 @@ def test_points_and_per_one(text: str, values: list[Fraction], unit: str) -> Non
 
 @pytest.mark.parametrize(
     "answer",
-    ["영업이익률은 1.5%p 상승했습니다.", "营业利润率提高了1.5个百分点。"],
+    [
+        "영업이익률은 1.5%p 상승했습니다.",
+        "营业利润率提高了1.5个百分点。",
+        # Japanese writes a change of a rate in points (ポイント) as often as in %ポイント
+        "営業利益率は1.5ポイント上昇しました。",
+    ],
 )
 def test_a_change_in_percentage_points(answer: str) -> None:
     context = "구분 | 2022년 | 2023년\n영업이익률 | 10.8% | 12.3%"
