@@ -1282,28 +1282,18 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
 _MARKERS = (*_STATEMENT.markers, *_STATEMENT.below_markers)
 """The words of a statement written as a label (``単位``, ``单位``, ``단위``) or as a note of
 the unit figures are cut to (``未満切捨て``): :func:`_has_marker`'s pre-test."""
+_SCALE_RUN = "[" + SCALE_CHARS + "]{1,4}"
+"""A scale in scale characters (``百万``, ``십억``): :func:`mixed_value` composes it."""
+_CJK_CURRENCY = alternation(CJK_CURRENCIES)
 _LABEL_STATEMENT = lazy(
     "(?:"
     + alternation(_STATEMENT.markers)
-    + r")[ \t]*:[ \t]*(?P<pre>[^\d\s:()\[\]]{0,6}?)[ \t]*(?:(?P<pct>%)|(?P<scale>["
-    + SCALE_CHARS
-    + r"]{1,4})[ \t]*(?P<cur>"
-    + alternation(CJK_CURRENCIES)
-    + r")?)|(?<![\d.,])(?P<below>["
-    + SCALE_CHARS
-    + r"]{1,4})(?P<cur2>"
-    + alternation(CJK_CURRENCIES)
-    + r")(?:"
+    + r")[ \t]*:[ \t]*(?P<pre>[^\d\s:()\[\]]{0,6}?)[ \t]*(?:(?P<pct>%)|"
+    + rf"(?P<scale>{_SCALE_RUN})[ \t]*(?P<cur>{_CJK_CURRENCY})?)"
+    + rf"|(?<![\d.,])(?P<below>{_SCALE_RUN})(?P<cur2>{_CJK_CURRENCY})(?:"
     + alternation(_STATEMENT.below_markers)
-    + r")|\((?P<bracket>["
-    + SCALE_CHARS
-    + r"]{1,4})(?P<cur3>"
-    + alternation(CJK_CURRENCIES)
-    + r")\)|(?<=\|)[ \t]*(?P<cell>["
-    + SCALE_CHARS
-    + r"]{1,4})(?P<cur4>"
-    + alternation(CJK_CURRENCIES)
-    + r")[ \t]*(?=\||$)"
+    + rf")|\((?P<bracket>{_SCALE_RUN})(?P<cur3>{_CJK_CURRENCY})\)"
+    + rf"|(?<=\|)[ \t]*(?P<cell>{_SCALE_RUN})(?P<cur4>{_CJK_CURRENCY})[ \t]*(?=\||$)"
 )
 """A statement of the lexicons' ``scale_statement.markers``, its colon, a currency or any word
 before the scale (``人民币``, ``新台幣``), the scale in scale characters and the currency after
@@ -1321,7 +1311,7 @@ def _has_marker(s: str) -> bool:
     )
 
 
-_BRACKETED_HINT = lazy("[" + SCALE_CHARS + r"](?:" + alternation(CJK_CURRENCIES) + r")[ \t]*[)|]")
+_BRACKETED_HINT = lazy("[" + SCALE_CHARS + rf"](?:{_CJK_CURRENCY})[ \t]*[)|]")
 """A scale character, a currency and a closing bracket or a cell's end: a statement in
 brackets or in a cell of its own may be there."""
 

@@ -134,17 +134,12 @@ for _canon, _aliases in FOREIGN_UNIT_ALIASES.items():
     for _alias in _aliases:
         UNITS.setdefault(_alias, _BY_CANON[_canon])
 CJK_CURRENCIES: tuple[str, ...] = tuple(
-    sorted(
-        (
-            w
-            for w, (_c, dim, _f) in UNITS.items()
-            if dim is not None and dim.startswith("currency-") and no_space(w[0])
-        ),
-        key=lambda w: (-len(w), w),
-    )
+    w
+    for w, (_c, dim, _f) in UNITS.items()
+    if dim is not None and dim.startswith("currency-") and no_space(w[0])
 )
 """The currencies of the lexicons' ``units`` written in a script without spaces (``円``,
-``元``, ``人民币``, ``원``, ``美元``, ``米ドル``), longest first."""
+``元``, ``人民币``, ``원``, ``美元``, ``米ドル``; :func:`alternation` orders them)."""
 
 _DECIMAL_BYTES = {
     canon: power
@@ -1677,17 +1672,17 @@ def _sign_word(
     return m.start(), -value, -base
 
 
-def _period_languages() -> list[tuple[str, dict[str, int], frozenset[str], bool]]:
+def _period_languages() -> list[tuple[dict[str, int], frozenset[str], tuple[str, ...], bool]]:
     """Per lexicon with ordinals and words of a quarter or a half (``period_ordinals``,
     ``period_quarters``, ``period_halves``): its ordinals with their numbers, its words of a
-    quarter, and whether its words are written glued (a script without spaces)."""
+    quarter, all its words, and whether they are written glued (a script without spaces)."""
     out = []
     for lang in LANGUAGES:
         lex = lexicon(lang)
         words = (*lex.period_quarters, *lex.period_halves)
         if lex.period_ordinals and words:
             ordinals = {w: int(n) for n, ws in lex.period_ordinals.items() for w in ws}
-            out.append((lang, ordinals, frozenset(lex.period_quarters), no_space(words[0][0])))
+            out.append((ordinals, frozenset(lex.period_quarters), words, no_space(words[0][0])))
     return out
 
 
@@ -1699,28 +1694,18 @@ _PERIOD_NAME = lazy(
             if glued
             else rf"(?<![\w.])(?P<o{i}>{alternation(ordinals)})[ \t]*(?P<w{i}>"
         )
-        + alternation(
-            (*lexicon(lang).period_quarters, *lexicon(lang).period_halves), space=r"[ \t]+"
-        )
+        + alternation(words, space=r"[ \t]+")
         + (")" if glued else r")(?![\w])")
-        for i, (lang, ordinals, _q, glued) in enumerate(_PERIOD_LANGUAGES)
+        for i, (ordinals, _q, words, glued) in enumerate(_PERIOD_LANGUAGES)
     )
 )
 """A quarter or a half named by its ordinal in a lexicon's words (``troisième trimestre``,
 ``3. Quartal``, ``3e kwartaal``, ``第3四半期``, ``三季度``, ``3분기``): each language's ordinals
 with its own words (French ``1 trimestre`` is a duration, not Chinese ``1`` before a quarter)."""
 _PERIOD_NAME_RUNS = key_runs(
-    w
-    for _lang, _o, _q, glued in _PERIOD_LANGUAGES
-    if not glued
-    for w in (*lexicon(_lang).period_quarters, *lexicon(_lang).period_halves)
+    w for _o, _q, words, glued in _PERIOD_LANGUAGES if not glued for w in words
 )
-_PERIOD_GLUED = tuple(
-    w
-    for _lang, _o, _q, glued in _PERIOD_LANGUAGES
-    if glued
-    for w in (*lexicon(_lang).period_quarters, *lexicon(_lang).period_halves)
-)
+_PERIOD_GLUED = tuple(w for _o, _q, words, glued in _PERIOD_LANGUAGES if glued for w in words)
 
 
 def period_names(s: str, words: frozenset[bytes]) -> list[tuple[int, int, str, bool]]:
@@ -1734,7 +1719,7 @@ def period_names(s: str, words: frozenset[bytes]) -> list[tuple[int, int, str, b
     out = []
     for m in _PERIOD_NAME().finditer(s):
         i = int(str(m.lastgroup)[1:])
-        _lang, ordinals, quarters, _glued = _PERIOD_LANGUAGES[i]
+        ordinals, quarters, _words, _glued = _PERIOD_LANGUAGES[i]
         ordinal, word = m[f"o{i}"], re.sub(r"[ \t]+", " ", m[f"w{i}"])
         kind = "q" if word in quarters else "h"
         digit = any(ch.isdigit() for ch in ordinal)
@@ -2067,17 +2052,13 @@ def _read_special_forms(norm: NormalizedText, words: frozenset[bytes], raws: lis
         or (not s.isascii() and _CJK_COMPOUND_DURATION().search(s) is not None)
     ):
         _merge_compound_durations(s, raws)
-    if _MONTH_SUFFIXES and not s.isascii() and any(w in s for w in _MONTH_SUFFIXES):
-        _month_names(s, raws)
-    if _PER_ONE and not s.isascii() and any(w in s for w in _PER_ONE):
-        _per_one(s, raws)
-    if (
-        _NEGATIVE_SIGNS
-        and not s.isascii()
-        and any(c in s for c in _NEGATIVE_SIGNS)
-        and _SPACELESS().search(s) is not None
-    ):
-        _negative_signs(s, raws)
+    if not s.isascii():  # the words of scripts without spaces around a figure
+        if any(w in s for w in _MONTH_SUFFIXES):
+            _month_names(s, raws)
+        if any(w in s for w in _PER_ONE):
+            _per_one(s, raws)
+        if any(c in s for c in _NEGATIVE_SIGNS) and _SPACELESS().search(s) is not None:
+            _negative_signs(s, raws)
 
 
 _PER_ONE = merged("per_one")
