@@ -75,11 +75,13 @@ from hybridjudge.grounding._lexicon import (
     LANGUAGES,
     alternation,
     currency_of,
+    excepted_rows,
     lexicon,
     merged,
     months,
     scale_statement_words,
     scales,
+    trie_alternation,
 )
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
@@ -834,10 +836,15 @@ class _Scope:
     """Scales stated in the cells of one header row, by column (``| (Shares in thousands) | |
     (Dollars in millions)``): ``(column, scale, currency)``; a figure takes its column's (a
     column without one is unscaled). Empty: :attr:`scale` governs every figure."""
+    stated: int = -1
+    """The end of the statement itself (``in millions`` of ``(in millions, shares in
+    thousands)``): what follows it up to its bracket's end qualifies it
+    (:func:`_qualifier`); -1 for a scope no statement of this passage opens."""
     units: bool = False
     """A row the statement around it does not scale (:func:`_unit_rows`: ``Diluted earnings
-    per share | 11.82`` under ``(in millions)``): its figures are as written, and an answer may
-    not give them a scale word of its own (``$11.82 million``)."""
+    per share | 11.82`` under ``(in millions)``; :func:`_counted_rows`: ``Weighted average
+    shares | 25,123,456`` under ``(in thousands, except share data)``): its figures are as
+    written, and an answer may not give them a scale word of its own (``$11.82 million``)."""
 
     @property
     def states_scale(self) -> bool:
@@ -918,10 +925,9 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         return cuts
     blanks = [(m.start(), m.end()) for m in _BLANK_LINE.finditer(s)]
     blank_starts = [b[0] for b in blanks]
-    if "|" in s or "\t" in s:
-        merged = _header_columns(s, found, markdown)
-    else:
-        merged = [(*f, ()) for f in found]
+    found = _outside_qualifiers(s, found)
+    tabular = "|" in s or "\t" in s
+    merged = _header_columns(s, found, markdown) if tabular else [(*f, ()) for f in found]
     for k, (start, end, scale, dim, pct, columns) in enumerate(merged):
         i = bisect_left(blank_starts, end)
         stop = blanks[i][0] if i < len(blanks) else len(s)
@@ -930,10 +936,19 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
             stop = blanks[i + 1][0] if i + 1 < len(blanks) else len(s)
         if k + 1 < len(merged):
             stop = min(stop, merged[k + 1][0])
-        out.append(_Scope(start, stop, scale, dim, pct, columns=columns))
-    if not words.isdisjoint(_UNSCALED_RUNS) or any(w in s for w in _UNSCALED_GLUED):
-        cuts.extend(_unit_rows(s, out))
+        out.append(_Scope(start, stop, scale, dim, pct, columns=columns, stated=end))
+    cuts.extend(_unscaled_rows(s, words, out))
     return _with_rows(out, cuts) if cuts else out
+
+
+def _unscaled_rows(s: str, words: frozenset[bytes], scopes: list[_Scope]) -> list[_Scope]:
+    """The rows of normalised ``s`` (``words``: its letter runs) that a statement of ``scopes``
+    governs and does not scale: amounts per unit (:func:`_unit_rows`) and the counts it
+    excepts by name (:func:`_counted_rows`)."""
+    out = _counted_rows(s, scopes)
+    if not words.isdisjoint(_UNSCALED_RUNS) or any(w in s for w in _UNSCALED_GLUED):
+        out.extend(_unit_rows(s, scopes))
+    return out
 
 
 _UNSCALED_GLUED = tuple(w for w in _STATEMENT.unscaled_rows if any(map(no_space, w)))
@@ -969,37 +984,152 @@ def _unit_rows(s: str, scopes: list[_Scope]) -> list[_Scope]:
     scale: a row whose label names an amount per share (``diluted earnings per share | 11.82``)
     and the rows of :data:`_SUBLABEL_ROW` under such a heading without figures (``earnings
     per share:``, then ``basic`` and ``diluted``), each as a scope of its own
-    (:attr:`_Scope.units`) in the currency of the statement."""
-    spans: list[tuple[int, int]] = []
-    done = -1  # the start of the last line read
-    for m in _UNSCALED_WORD().finditer(s):
-        a, b = m.span()
-        if m.group() not in _UNSCALED_GLUED and (
-            (a and s[a - 1].isalnum()) or (b < len(s) and (s[b].isalnum() or s[b] == "_"))
-        ):
-            continue  # inside a word ("super shares"): not the words themselves
-        start = s.rfind("\n", 0, m.start()) + 1
-        if start == done or _LABEL_BEFORE().fullmatch(s, start, m.start()) is None:
-            continue
-        done = start
-        end = _line_end(s, start)
-        if _NEXT_CELL().match(s, m.end(), end) is not None:
-            continue
-        spans.append((start, end))
-        if _DIGIT.search(s, m.end(), end) is None:  # a heading: the rows under it
-            k = end + 1
-            while k < len(s):
-                row_end = _line_end(s, k)
-                if _SUBLABEL_ROW().match(s, k, row_end) is None:
-                    break
-                spans.append((k, row_end))
-                k = row_end + 1
+    (:attr:`_Scope.units`) in the currency of the statement; a row that counts what a
+    statement may except (``Shares used in computing earnings per share | 254``: the lexicons'
+    ``excepted_rows``) is no amount per share (:func:`_counted_rows` decides it)."""
+    counted = _COUNTED_ROW()
+    spans = [
+        (a, b)
+        for a, b, label in _label_rows(s, _UNSCALED_WORD(), 0, len(s))
+        if counted.search(s, label, b) is None
+    ]
     starts = [x.start for x in scopes]
     out: list[_Scope] = []
     for a, b in spans:
         k = bisect_right(starts, a) - 1
         if k >= 0 and scopes[k].end > a and (scopes[k].states_scale or scopes[k].columns):
             out.append(replace(scopes[k], start=a, end=b, scale=1, columns=(), units=True))
+    return out
+
+
+def _label_rows(s: str, words: re.Pattern[str], start: int, end: int) -> list[tuple[int, int, int]]:
+    """The rows of normalised ``s`` within ``start:end`` whose label holds a match of
+    ``words`` (standing whole, after no digit), and the rows of :data:`_SUBLABEL_ROW` under
+    such a row without figures (a heading: ``earnings per share:``, then ``basic`` and
+    ``diluted``): ``(start, end, label start)`` of each, in order. A row whose next cell opens
+    with no figure or is a year (:data:`_NEXT_CELL`) is none (a header row, joined labels)."""
+    out: list[tuple[int, int, int]] = []
+    done = -1  # the start of the last line read
+    for m in words.finditer(s, start, end):
+        a, b = m.span()
+        if m.group() not in _UNSCALED_GLUED and (
+            (a and s[a - 1].isalnum()) or (b < len(s) and (s[b].isalnum() or s[b] == "_"))
+        ):
+            continue  # inside a word ("super shares"): not the words themselves
+        line = s.rfind("\n", 0, a) + 1
+        if line == done or _LABEL_BEFORE().fullmatch(s, line, a) is None:
+            continue
+        done = line
+        line_end = _line_end(s, line)
+        if _NEXT_CELL().match(s, b, line_end) is not None:
+            continue
+        out.append((line, line_end, line))
+        if _DIGIT.search(s, b, line_end) is None:  # a heading: the rows under it
+            k = line_end + 1
+            while k < min(len(s), end):
+                row_end = _line_end(s, k)
+                if _SUBLABEL_ROW().match(s, k, row_end) is None:
+                    break
+                out.append((k, row_end, line))
+                k = row_end + 1
+    return out
+
+
+_EXCEPTED = excepted_rows()
+_EXCEPTION_WORD = lazy(alternation(_STATEMENT.exceptions))
+"""Words that open what a statement excepts from its scale (``except``; literals, so that a
+PDF extractor's glued ``exceptsharedata`` is read too)."""
+_PER_UNIT = lazy(alternation(_STATEMENT.unscaled_rows, space=r"\s*"))
+"""The words of an amount per unit, spaced or glued (``per share``, ``pershare``), taken out
+of a statement's qualifier before its named rows are looked for: ``share`` in ``except per
+share data`` names no count of shares."""
+_COUNTED_ROW = lazy(trie_alternation((r for e in _EXCEPTED for r in e.rows), space=r"[- \t]*"))
+"""The row labels of every excepted count (``weighted average shares``; the normalised text
+is lower case), spaces and hyphens between their words optional; a trie
+(:func:`trie_alternation`)."""
+
+
+@functools.cache
+def _counted_words(named: tuple[int, ...]) -> re.Pattern[str]:
+    """The row labels of the excepted counts ``named`` (indices in :data:`_EXCEPTED`)."""
+    words = (r for k in named for r in _EXCEPTED[k].rows)
+    return re.compile(trie_alternation(words, space=r"[- \t]*"))
+
+
+_QUALIFIER_END = re.compile(r"[()|\t]|\.\s")
+_QUALIFIER_CHARS = 120
+"""The most characters of a statement's qualifier (Apple's is 84: ``, except number of
+shares, which are reflected in thousands, and per-share amounts``)."""
+
+
+def _qualifier(s: str, end: int) -> int:
+    """The end of what qualifies a statement that ends at ``end`` in normalised ``s``: its
+    closing bracket, the end of its cell, sentence or line, at most :data:`_QUALIFIER_CHARS`
+    on (``, shares in thousands, except per share data`` of ``($ in millions, shares in
+    thousands, except per share data)``); a bracket that opens ends it too (a statement of
+    its own further on in running text: ``in millions ... (in thousands)``)."""
+    stop = min(_line_end(s, end), end + _QUALIFIER_CHARS)
+    m = _QUALIFIER_END.search(s, end, stop)
+    return stop if m is None else m.start()
+
+
+def _outside_qualifiers(s: str, found: list[_Found]) -> list[_Found]:
+    """``found`` (in order) without the statements inside another's qualifier: ``in
+    thousands`` of ``(In millions, shares in thousands)`` or of Apple's ``(In millions, except
+    number of shares, which are reflected in thousands, and per-share amounts)`` scales the
+    share counts alone (:func:`_excepted_counts`), not the table."""
+    out: list[_Found] = []
+    inside = (0, 0)
+    for f in found:
+        if inside[0] <= f[0] < inside[1]:
+            continue
+        out.append(f)
+        if f[2] != 1:
+            inside = (f[1], _qualifier(s, f[1]))
+    return out
+
+
+def _excepted_counts(s: str, scope: _Scope) -> tuple[re.Pattern[str], int] | None:
+    """The row labels of counts that the statement of ``scope`` in normalised ``s`` excepts
+    from its scale or scales apart, and their scale: ``(in thousands, except share and per
+    share data)``, the labels of share counts and 1; ``(In millions, shares in thousands)``
+    or ``except number of shares, which are reflected in thousands``, 1,000. ``None`` when
+    its qualifier names no count (``except per share data``: the share counts are in the
+    statement's scale) or neither excepts nor states a scale (``(Dollars and shares in
+    millions)``)."""
+    if scope.stated < 0:
+        return None
+    end = _qualifier(s, scope.stated)
+    inner = _SCALE_DECL().search(s, scope.stated, end)
+    if inner is None and _EXCEPTION_WORD().search(s, scope.stated, end) is None:
+        return None
+    clause = _PER_UNIT().sub(" ", s[scope.stated : end])
+    named = tuple(k for k, e in enumerate(_EXCEPTED) if any(w in clause for w in e.named))
+    if not named:
+        return None
+    word = inner and (inner["scale"] or inner["scale2"] or inner["abbr"])
+    return _counted_words(named), _DECL_SCALE.get(word, 1) if word else 1
+
+
+def _counted_rows(s: str, scopes: list[_Scope]) -> list[_Scope]:
+    """The rows that a statement of ``scopes`` excepts from its scale by name
+    (:func:`_excepted_counts`): each a scope of its own (:attr:`_Scope.units`) in no currency,
+    in the scale the exception states, if any: a count, ``Weighted average shares outstanding
+    | 25,123,456`` under ``(in thousands, except share and per share data)``, is 25,123,456
+    shares (an answer may write it ``25.1 million``, not ``25,123,456 thousand``); under
+    ``(in millions, except per share data; shares in thousands)`` it is 25,123,456
+    thousand."""
+    out: list[_Scope] = []
+    for scope in scopes:
+        if not scope.states_scale or scope.columns or scope.units:
+            continue
+        excepted = _excepted_counts(s, scope)
+        if excepted is None:
+            continue
+        words, scale = excepted
+        for a, b, _label in _label_rows(s, words, scope.start, scope.end):
+            end = min(b, scope.end)
+            out.append(replace(scope, start=a, end=end, scale=scale, currency=None, units=True))
     return out
 
 

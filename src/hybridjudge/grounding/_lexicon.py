@@ -33,6 +33,7 @@ __all__ = [
     "AnswerPhrases",
     "Currency",
     "DerivationWords",
+    "ExceptedRows",
     "FigureContextWords",
     "FrequencyWords",
     "Lexicon",
@@ -47,6 +48,7 @@ __all__ = [
     "currencies",
     "currency_of",
     "derivation_words",
+    "excepted_rows",
     "figure_forms",
     "grouped",
     "grouped_table",
@@ -344,6 +346,10 @@ class ScaleStatementWords(_Strict):
     unscaled_sublabels: tuple[str, ...] = ()
     """Labels of the rows right under a heading of :attr:`unscaled_rows` that take its reading
     (``Earnings per share:``, then ``Basic`` and ``Diluted``)."""
+    exceptions: tuple[str, ...] = ()
+    """Words that open what a statement excepts from its scale (``except``, ``excluding``:
+    ``(in millions, except share data)``); what they name is read by
+    :attr:`Lexicon.excepted_rows`."""
     markers: tuple[str, ...] = ()
     """Words that open a statement written as a label and a colon (``単位``, ``单位``,
     ``단위``: ``(単位:百万円)``, ``单位:人民币万元``, ``(단위: 백만원)``). What follows is the
@@ -354,6 +360,22 @@ class ScaleStatementWords(_Strict):
     """Words after a scale and a currency in scale characters that state them as the unit the
     figures are cut or rounded to (``百万円未満切捨て``, amounts under a million yen cut: the
     figures are in millions of yen)."""
+
+
+class ExceptedRows(_Strict):
+    """Rows a scale statement names as excepted from its scale (``(in thousands, except share
+    and per share data)``): under such a statement, a row whose label holds one of
+    :attr:`rows` counts what :attr:`named` names, in units (``Weighted average shares
+    outstanding | 25,123,456``), while the statement still scales the other rows."""
+
+    named: tuple[str, ...] = Field(min_length=1)
+    """Words of the exception (after one of ``scale_statement.exceptions``) that name these
+    rows, lower case, found in the exception with its amounts per unit taken out (``share`` in
+    ``except share and per share data``; none in ``except per share data``, whose share
+    counts the statement scales)."""
+    rows: tuple[str, ...] = Field(min_length=1)
+    """Words of a row label that count them (``weighted average shares``, ``shares used in``),
+    lower case; spaces and hyphens between the words are optional (``weighted-average``)."""
 
 
 class NamedRatio(_Strict):
@@ -751,6 +773,8 @@ class Lexicon(_Strict):
     """Words of a change by a factor with the percentage change each states (``doubled``: 100,
     ``halved``: -50, ``verdoppelt``: 100): a context's ``sales doubled`` grounds an answer's
     ``up 100%``."""
+    excepted_rows: tuple[ExceptedRows, ...] = ()
+    """Rows a scale statement may name as excepted from its scale (:class:`ExceptedRows`)."""
     named_ratios: tuple[NamedRatio, ...] = ()
     """Ratios a question names by their usual name (``gross margin``) and the rows they divide
     (:class:`NamedRatio`)."""
@@ -936,6 +960,10 @@ def _constructed(raw: dict[str, Any]) -> Lexicon:
         fields["named_ratios"] = tuple(
             NamedRatio.model_construct(**r) for r in fields["named_ratios"]
         )
+    if "excepted_rows" in fields:
+        fields["excepted_rows"] = tuple(
+            ExceptedRows.model_construct(**r) for r in fields["excepted_rows"]
+        )
     if "answers" in fields:
         fields["answers"] = AnswerPhrases.model_construct(**fields["answers"])
     if "unit_definitions" in fields:
@@ -1036,6 +1064,12 @@ def scale_statement_words() -> ScaleStatementWords:
 def named_ratios() -> tuple[NamedRatio, ...]:
     """The named ratios of every lexicon, in order."""
     return tuple(r for lang in LANGUAGES for r in lexicon(lang).named_ratios)
+
+
+@functools.cache
+def excepted_rows() -> tuple[ExceptedRows, ...]:
+    """The excepted rows of every lexicon, in order."""
+    return tuple(r for lang in LANGUAGES for r in lexicon(lang).excepted_rows)
 
 
 def derivation_words() -> DerivationWords:
