@@ -868,7 +868,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
     marked = _has_marker(s)
     if (
         words.isdisjoint(_SCALE_RUNS)
-        and words.isdisjoint(_SINGULAR_RUNS)
+        and words.isdisjoint(_CURRENCY_SCALE_RUNS)
         and words.isdisjoint(_FOREIGN_SCALE_RUNS)
         and "€" not in s
         and "000" not in s
@@ -894,7 +894,7 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
                 rows.append((m.start(), line_end))
             # "| 2019 | 2018 | Change (%)": a column's heading, not the table's scale
             continue
-        cur = m["cur2"] or m["cur3"] or m["cur4"] or (m["scale2"] and s[m.start()])
+        cur = m["cur2"] or m["cur3"] or m["cur4"] or (m["scale2"] and _sign_at(s, m.start()))
         if cur is None and m["scale"]:
             before = _CURRENCY_BEFORE().search(s, max(0, m.start() - 40), m.start())
             cur = before["cur"] if before else None
@@ -905,8 +905,8 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         for m in scale_headings().finditer(s):
             found.append((m.start(), m.end(), _DECL_SCALE[heading_word(m)], None, False))
         found.sort()
-    if not words.isdisjoint(_SINGULAR_RUNS):
-        found.extend(_singular_scales(s))
+    if not words.isdisjoint(_CURRENCY_SCALE_RUNS):
+        found.extend(_currency_scales(s, words, found))
         found.sort()
     if (
         not words.isdisjoint(_FOREIGN_SCALE_RUNS)
@@ -1273,6 +1273,68 @@ singular scale word: ``€ million``, ``(S$ million)``, ``USD million``, ``in �
 
 _CURRENCY_ENDS = frozenset({"$", *(c[-1] for c in _STATEMENT.currencies_before_singular)})
 """The last characters of the currencies of :data:`_CURRENCY_THEN` (a cheap test first)."""
+
+
+def _sign_at(s: str, i: int) -> str:
+    """The currency sign that ends with the sign at ``i`` in normalised ``s``, with its
+    country's letters (``hk$`` of ``hk$'000``, ``nt$``, ``s$``: the lexicons' signs), or the
+    sign alone."""
+    for k in (3, 2, 1):
+        sign = s[max(0, i - k) : i + 1]
+        if len(sign) == k + 1 and sign in _CURRENCY_DIM and not s[i - k - 1 : i - k].isalpha():
+            return sign
+    return s[i]
+
+
+_CODE_SCALE_WORDS = tuple(
+    dict.fromkeys((*_STATEMENT.after_sign, *_STATEMENT.in_brackets, *_STATEMENT.singular))
+)
+"""The scale words a statement writes after a currency's code (``rmb'000``, ``rmb'million``,
+``eur m``, ``eurm``, ``usd thousands``, ``chf mn``)."""
+_CODE_SCALES = {w: scales()[w] for w in _CODE_SCALE_WORDS}
+_CODES = tuple(
+    w for w in currency_of(("codes", "signs")) if w.rstrip(".").isalpha() and w.isascii()
+)
+"""The currencies written in letters before a figure (``eur``, ``rmb``, ``rm``, ``rs.``)."""
+_CODE_SCALE = lazy(
+    r"(?<![\w$])(?P<cur>"
+    + alternation(_CODES)
+    + r")\s?(?P<scale>"
+    + alternation(_CODE_SCALE_WORDS)
+    + r")(?![\w,.])"
+)
+"""A currency's code and a scale word: a statement (``RMB'000``, ``EUR m``, ``EURm``, ``(USD
+thousands)``, a column's ``2023 RMB'000``)."""
+_CODE_RUNS = frozenset(
+    (c.rstrip(".") + w).encode()
+    for c in _CODES
+    for w in ("", *(w for w in _CODE_SCALE_WORDS if w.isalpha()))
+)
+"""The letter runs of a code alone or glued to its scale word (``eurm``): the pre-test of
+:data:`_CODE_SCALE`."""
+_CURRENCY_SCALE_RUNS = _SINGULAR_RUNS | _CODE_RUNS
+"""The letter runs one of which a statement of :func:`_currency_scales` holds."""
+
+
+def _currency_scales(s: str, words: frozenset[bytes], found: list[_Found]) -> list[_Found]:
+    """Scale statements of a currency and a scale word: a singular one after any currency
+    (:func:`_singular_scales`) and any after a currency's code (:data:`_CODE_SCALE`), the
+    latter where no statement of ``found`` stands (``in usd thousands`` is one already) and
+    not a rate (``per eur m``)."""
+    out = _singular_scales(s) if not words.isdisjoint(_SINGULAR_RUNS) else []
+    if words.isdisjoint(_CODE_RUNS):
+        return out
+    taken = [(f[0], f[1]) for f in (*found, *out)]
+    for m in _CODE_SCALE().finditer(s):
+        a, b = m.span()
+        if (
+            s[a:b] in _CURRENCY_DIM  # "rmb" is no "rm" and "b"
+            or any(x < b and a < y for x, y in taken)
+            or s[max(0, a - 5) : a].rstrip().endswith("per")
+        ):
+            continue  # a code, a statement read already, a rate ("per eur m of sales")
+        out.append((a, b, _CODE_SCALES[m["scale"]], _CURRENCY_DIM.get(m["cur"]), False))
+    return out
 
 
 def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
