@@ -5,7 +5,9 @@ the figure 3: ``第3四半期`` (ja), ``第3季度`` and ``三季度`` (zh), ``3
 name is grounded where the context names the same period in any of these ways (``Q3``,
 ``third quarter``, ``第3四半期``), and flagged where it names none (``4분기`` against a table
 of Q1 to Q3), as ``Q4`` is; one language's ordinal does not pair with another's word (French
-``1 trimestre`` is a duration, not Chinese ``1`` before a quarter)."""
+``1 trimestre`` is a duration, not Chinese ``1`` before a quarter). An analyst's ``3Q``,
+``4Q23``, ``1H23`` and ``2H 2023`` (a number and a letter: the lexicons' ``period_letters``)
+name the same periods, a glued year as ``FY23`` names it."""
 
 from __future__ import annotations
 
@@ -89,3 +91,50 @@ def test_a_month_named_by_its_number(text: str, values: list[int]) -> None:
 def test_an_answer_naming_a_month() -> None:
     context = "区分 | 2023年 | 2024年\n売上高 | 1,234 | 1,345"
     assert check_grounding("2024年3月の売上高は1,345でした。", context).grounded
+
+
+@pytest.mark.parametrize("long", [False, True], ids=["short", "fast path"])
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        # a number and a letter glued after it (the lexicons' period_letters): an analyst's
+        # "3Q" is Q3, with its year glued or not ("3Q23" was 3 flagged, or nothing read)
+        ("In 3Q revenue was 120.", True),
+        ("3Q23 revenue was 120.", True),
+        ("3Q2023 revenue was 120.", True),
+        ("1H 2023 revenue was 210.", True),
+        ("1H23 revenue was 210.", True),
+        # a period the context does not name
+        ("4Q23 revenue was 120.", False),
+        ("2H 2023 revenue was 210.", False),
+        ("In 4Q revenue was 120.", False),
+    ],
+)
+def test_a_period_named_by_a_number_and_a_letter(answer: str, grounded: bool, long: bool) -> None:
+    table = _TABLE + "\nRevenue in H1 2023 | 210"
+    context = f"{_FILLER}\n\n{table}" if long else table
+    assert check_grounding(answer, context).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("3Q revenue", []),
+        ("4Q23 revenue", []),
+        ("2H 2023 revenue", [2023]),  # a year after a space stays a figure
+        ("the 3q model", []),
+        ("it takes 2h", [2]),  # a number and "h" alone are hours
+        ("every 8 h", [8]),
+        ("2h 30", [2, 30]),
+        ("5Q", []),  # no quarter: an identifier, as before
+    ],
+)
+def test_no_figure_in_a_period_named_by_a_letter(text: str, values: list[int]) -> None:
+    assert [q.value for q in parse_quantities(text)] == values
+
+
+def test_a_context_naming_a_period_by_a_number_and_a_letter() -> None:
+    context = "| | 3Q23 | 2Q23 |\n| Revenue | 120 | 110 |\n"
+    assert check_grounding("Revenue in Q3 2023 was 120.", context).grounded
+    assert check_grounding("Revenue in the third quarter was 120.", context).grounded
+    assert not check_grounding("Revenue in Q4 2023 was 120.", context).grounded

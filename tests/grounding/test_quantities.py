@@ -86,6 +86,9 @@ EQUAL = [
     ("45 cents", "$0.45"),
     ("45¢", "$0.45"),
     ("45 pence", "£0.45"),
+    # pence written as UK reports write them, glued (the lexicons' glued_units: "p")
+    ("45p", "£0.45"),
+    ("12.5p", "12.5 pence"),
 ]
 
 
@@ -140,6 +143,28 @@ def test_a_unit_error_in_us_units_is_a_finding() -> None:
     assert check_grounding("The rate is 5 per cent.", "The rate is 5%.").grounded  # no cents
     # "in" (a preposition) and "pound(s)" (a currency too) stay no unit
     assert [q.unit for q in parse_quantities("5 in total, 5 pounds")] == [None, None]
+
+
+@pytest.mark.parametrize("layout", ["prose", "table"])
+def test_pence_glued_to_their_figure(layout: str) -> None:
+    # "12.5p" was read as nothing: "12.5 pence" and "£0.125" were flagged against it
+    context = (
+        "Basic earnings per share were 45.2p (2022: 41.0p) and the dividend was 12.5p "
+        "(2022: 11.0p)."
+        if layout == "prose"
+        else "| | 2023 | 2022 |\n| Basic earnings per share | 45.2p | 41.0p |\n"
+        "| Dividend per share | 12.5p | 11.0p |\n"
+    )
+    for answer in ("The dividend was 12.5 pence.", "The dividend was £0.125.", "EPS was 45.2p."):
+        assert check_grounding(answer, context).grounded, answer
+    assert check_grounding("EPS rose 4.2p.", context).grounded  # 45.2 - 41.0
+    for answer in ("The dividend was 13.5p.", "The dividend was £12.5.", "EPS rose 4.3p."):
+        assert not check_grounding(answer, context).grounded, answer
+
+
+def test_a_p_apart_from_its_figure_is_no_pence() -> None:
+    assert [(q.value, q.unit) for q in parse_quantities("Table 5 p 6")] == [(5, None), (6, None)]
+    assert [q.unit for q in parse_quantities("at 2 p.m.")] == ["time"]
 
 
 def test_different_dimensions_never_equal() -> None:

@@ -239,6 +239,14 @@ def test_a_figure_glued_to_an_unknown_unit_is_checked(
         ("A serving has 250 calories.", "Each serving contains 250 kcal.", False),
         ("Each serving contains 250 kcal.", "A serving has 250 calories.", False),
         ("Rates rose 25 bps.", "Rates rose 0.25 percentage points.", False),  # basis points
+        # percentage points as analysts abbreviate them, and compounds with a hyphen (read as
+        # plain figures before): 45.2% - 44.1% = 1.1 points
+        ("Margin rose 1.1 ppts.", "Margin was 45.2% against 44.1%.", False),
+        ("Margin rose 1.1 percentage pts.", "Margin was 45.2% against 44.1%.", False),
+        ("A 1.1-percentage-point rise.", "Margin was 45.2% against 44.1%.", False),
+        ("A 110-basis-point rise.", "Margin was 45.2% against 44.1%.", False),
+        ("A 120-basis-point rise.", "Margin was 45.2% against 44.1%.", True),
+        ("A 1.1-percentage-point rise.", "The margin rose 1.1%.", False),
     ],
 )
 def test_data_frequency_power_and_energy_units(answer: str, context: str, flagged: bool) -> None:

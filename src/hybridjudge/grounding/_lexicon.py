@@ -684,6 +684,9 @@ class Lexicon(_Strict):
     units: dict[str, tuple[str, ...]] = {}
     """Unit symbols or words after a number by canonical unit (``day``: ``jours``, ``jour``;
     ``mg``: ``mg``; a key of the ``unit_definitions`` of ``und.json``)."""
+    glued_units: dict[str, tuple[str, ...]] = {}
+    """Unit symbols read only glued to their figure, by canonical unit (``pence``: ``p``:
+    ``12.5p`` is 12.5 pence; ``5 p`` stays 5 and a letter, as in ``Table 5 p 6``)."""
     ambiguous_units: tuple[str, ...] = ()
     """Unit symbols of :attr:`units` that are words of a language too (``um`` for µm, German
     "by": ``stieg 2023 um 5 %``): not a unit where a figure follows."""
@@ -737,6 +740,10 @@ class Lexicon(_Strict):
     period_halves: tuple[str, ...] = ()
     """Words for a half year after an ordinal of :attr:`period_ordinals` (``semestre``,
     ``Halbjahr``)."""
+    period_letters: dict[Literal["quarter", "half"], tuple[str, ...]] = {}
+    """Letters glued after a quarter's or a half's number that name it (``3Q``, ``4Q23``:
+    ``quarter``: ``q``; ``2H 2023``, ``1H23``: ``half``: ``h``): a half only with its year, a
+    number and ``h`` alone being hours."""
     scale_statement: ScaleStatementWords | None = None
     """The words of a table's or a page's scale statement besides its scale (``(in millions of
     dollars)``, ``$ in thousands``)."""

@@ -127,6 +127,14 @@ UNITS: dict[str, tuple[str | None, str | None, Fraction]] = _unit_table()
 """Every unit alias the scan reads (English, symbols and the foreign aliases added below) ->
 (canonical unit, dimension, factor to the dimension's base unit): ``"km"`` -> ``("km",
 "length", 1000)``. Public for the checks that convert units; read it, never write to it."""
+_GLUED_UNITS = {
+    alias: unit
+    for lang in LANGUAGES
+    for unit, aliases in lexicon(lang).glued_units.items()
+    for alias in aliases
+}
+"""Unit symbols read only glued to their figure (the lexicons' ``glued_units``: ``p`` of
+``12.5p``) -> their canonical unit, a key of :data:`UNITS`."""
 _BY_CANON = {canon: (canon, dim, factor) for canon, dim, factor in UNITS.values() if canon}
 _UPPER_UNITS = {"mw": _BY_CANON["MW"], "mwh": _BY_CANON["MWh"], "mj": _BY_CANON["MJ"]}
 """Units whose lower-case form is milli and upper-case ``M`` mega (``5 MW``, ``5 mW``)."""
@@ -395,14 +403,15 @@ _BASIS_POINTS_ALT = trie_alternation(merged("basis_points"), space=r"[ \t]+")
 def _unit_part(prefix: str) -> str:
     """The optional unit after a number, with group names prefixed (names must be unique); on
     the number's line (``$10.26\nSecond Quarter`` is no 10.26 seconds) and in its cell: a
-    space between them, not a tab (a tab separates the cells of a row: ``2019\t% Change`` is
+    space between them or a compound's hyphen (``5-year``, ``a 1.1-percentage-point rise``,
+    ``a 110-basis-point cut``), not a tab (a tab separates the cells of a row: ``2019\t% Change`` is
     no 2019%). A unit of one letter not before an elision (``2023 l'entreprise`` is no 2023
     litres; ``90 days' notice``, ``RMB'000`` stay) nor, for a
     unit symbol that is a word too (:data:`_AMBIGUOUS_UNITS`), before a figure. ``[ ]``: the
     master expression is verbose."""
     return (
-        rf"(?:(?P<{prefix}pct>[ ]?%|[ ]?(?:{_PERCENT_ALT})(?![a-z])|[ ]?(?:{_PERCENT_CHARS})"
-        rf"|[ ]?(?P<{prefix}bp>{_BASIS_POINTS_ALT})(?![a-z]))"
+        rf"(?:(?P<{prefix}pct>[ ]?%|(?:[ ]?|-)(?:{_PERCENT_ALT})(?![a-z])|[ ]?(?:{_PERCENT_CHARS})"
+        rf"|(?:[ ]?|-)(?P<{prefix}bp>{_BASIS_POINTS_ALT})(?![a-z]))"
         rf"|(?:[ ]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
         rf"(?:(?:/|[ ]+per[ ]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°]|'(?<![a-zμ°][a-zμ°]')[a-z])"
         rf"|[ ]?(?P<{prefix}opq>(?!and/|or/|[yqmhw]/[yqmhw](?![a-zμ]))[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
@@ -869,6 +878,9 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
         return _date(int(m["cy"] or 0), int(m["cm"]), int(m["cd"]))  # 3月5日: no year
     if group == "time":
         return _time(m["th"] or m["th2"], m["tm"] or m["tm2"], m["ap"])
+    if group == "glued":  # a unit read only glued to its figure (_GLUED_UNITS: "12.5p")
+        p = _bare_number(m["gnum"])
+        return _with_unit(p[1], (_GLUED_UNITS[m["gsuf"]], None, None, None), False, None, p[5:])
     if group == "times":
         v = Fraction(_MULTIPLICATIVES[m.group()])
         return ("number", v, None, None, v, 1, 0, 1, 0)
@@ -1708,22 +1720,53 @@ _PERIOD_NAME_RUNS = key_runs(
 _PERIOD_GLUED = tuple(w for _o, _q, words, glued in _PERIOD_LANGUAGES if glued for w in words)
 
 
+_PERIOD_LETTERS = {
+    kind: tuple(
+        dict.fromkeys(w for lang in LANGUAGES for w in lexicon(lang).period_letters.get(kind, ()))
+    )
+    for kind in ("quarter", "half")
+}
+_LETTERED_PERIOD = lazy(
+    r"(?<![\w.,])(?:(?P<q>[1-4])(?:"
+    + (alternation(_PERIOD_LETTERS["quarter"]) or "(?!)")
+    + r")(?P<year>'?\d\d(?:\d\d)?)?|(?P<h>[12])(?:"
+    + (alternation(_PERIOD_LETTERS["half"]) or "(?!)")
+    + r")(?:(?P<year2>'?\d\d(?:\d\d)?)|(?=[ \t]+(?:fy|cy)?'?(?:19|20)\d\d(?![\w.,%]))))(?![\w])"
+)
+"""A quarter or a half named by its number and a letter glued after it (the lexicons'
+``period_letters``): ``3q``, ``4q23``, ``3q2023``, and a half with its year only (``2h
+2023``, ``1h23``; ``2h`` alone is two hours). A year glued to it is an identifier of its own,
+as ``cy23`` reads (2023); a year after a space stays a figure."""
+_LETTERED_RUNS = frozenset(w.encode() for ws in _PERIOD_LETTERS.values() for w in ws)
+
+
 def period_names(s: str, words: frozenset[bytes]) -> list[tuple[int, int, str, bool]]:
     """The quarters and halves normalised ``s`` (its letter runs ``words``) names by an
-    ordinal (:data:`_PERIOD_NAME`): ``(start, end, identifier, written with a digit)``, the
-    identifier as ``Q3`` reads (``q3``, ``h1``)."""
-    if words.isdisjoint(_PERIOD_NAME_RUNS) and (
-        s.isascii() or not any(w in s for w in _PERIOD_GLUED)
-    ):
-        return []
+    ordinal (:data:`_PERIOD_NAME`) or by a number and a letter (:data:`_LETTERED_PERIOD`):
+    ``(start, end, identifier, written with a digit)``, in text order, the identifier as
+    ``Q3`` reads (``q3``, ``h1``)."""
     out = []
-    for m in _PERIOD_NAME().finditer(s):
-        i = int(str(m.lastgroup)[1:])
-        ordinals, quarters, _words, _glued = _PERIOD_LANGUAGES[i]
-        ordinal, word = m[f"o{i}"], re.sub(r"[ \t]+", " ", m[f"w{i}"])
-        kind = "q" if word in quarters else "h"
-        digit = any(ch.isdigit() for ch in ordinal)
-        out.append((m.start(), m.end(), f"{kind}{ordinals[ordinal]}", digit))
+    if not words.isdisjoint(_PERIOD_NAME_RUNS) or (
+        not s.isascii() and any(w in s for w in _PERIOD_GLUED)
+    ):
+        for m in _PERIOD_NAME().finditer(s):
+            i = int(str(m.lastgroup)[1:])
+            ordinals, quarters, _words, _glued = _PERIOD_LANGUAGES[i]
+            ordinal, word = m[f"o{i}"], re.sub(r"[ \t]+", " ", m[f"w{i}"])
+            kind = "q" if word in quarters else "h"
+            digit = any(ch.isdigit() for ch in ordinal)
+            out.append((m.start(), m.end(), f"{kind}{ordinals[ordinal]}", digit))
+    if not words.isdisjoint(_LETTERED_RUNS):
+        for m in _LETTERED_PERIOD().finditer(s):
+            name = f"q{m['q']}" if m["q"] else f"h{m['h']}"
+            group = "year" if m["year"] else "year2" if m["year2"] else None
+            if group is None:
+                out.append((m.start(), m.end(), name, True))
+                continue
+            # "4q23": the quarter, then the year as a fiscal year's "fy23" names it
+            out.append((m.start(), m.start(group), name, True))
+            out.append((m.start(group), m.end(), "cy" + m[group].lstrip("'"), True))
+        out.sort()
     return out
 
 
@@ -1745,7 +1788,7 @@ def _period_idents(
     raws[:] = [r for r in raws if not inside(r.start, r.end)]
     kept = [d for d in idents if not inside(d.start, d.end)]
     kept.extend(
-        Ident(text, start, end, Fraction(int(text[1:])) if digit else None)
+        _ident(text, start, end) if digit else Ident(text, start, end, None)
         for start, end, text, digit in names
     )
     idents[:] = sorted(kept, key=lambda d: d.start)
@@ -1950,7 +1993,9 @@ def _is_identifier(group: str, m: re.Match[str], written: str, idents: list[Iden
             idents.append(long)
     elif group == "ident":
         idents.append(_ident(written, start, end))
-    elif group == "glued":  # "100mph", "220V", "1080p": a figure with a unit we do not know
+    elif group == "glued":  # "100mph", "220V": a figure with a unit we do not know
+        if m["gsuf"] in _GLUED_UNITS:
+            return False  # "12.5p": 12.5 pence (see _parse)
         if m["gsuf"] not in _ORDINAL_SUFFIXES:  # "3rd", "5th" are no claims of a figure
             idents.append(Ident(written, start, end, _dec(m["gnum"])))
     elif group == "ver":  # a version or an address (2.3.1, 192.168.1.1): no quantity
