@@ -563,6 +563,43 @@ def test_a_two_digit_fiscal_year_is_its_year(answer: str, context: str, flagged:
     assert bool(check_grounding(answer, context).findings) is flagged
 
 
+_SPLIT_YEARS = "Revenue was 5,428 in FY{a} against 4,756 in FY{b}."
+
+
+@pytest.mark.parametrize(
+    ("this", "last"),
+    [
+        # a fiscal year written with both its calendar years, as Indian, British and Japanese
+        # reports write it, is the year it ends in ("FY 2023-24": 2024)
+        ("2023/24", "2022/23"),
+        (" 2023/24", " 2022/23"),
+        ("23/24", "22/23"),
+        ("2023-24", "2022-23"),
+        (" 2023-24", " 2022-23"),
+        (" 23-24", " 22-23"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        ("FY24 revenue was 5,428.", False),
+        ("FY2024 revenue was 5,428.", False),
+        ("Revenue for fiscal 2023/24 was 5,428.", False),
+        ("Revenue rose by 672 in FY 2023-24.", False),
+        ("FY23 revenue was 4,756.", False),
+        ("FY25 revenue was 5,428.", True),
+        ("Revenue in FY 2024-25 was 5,428.", True),
+    ],
+)
+def test_a_fiscal_year_of_two_calendar_years(
+    this: str, last: str, answer: str, flagged: bool
+) -> None:
+    # "FY2023/24" was the year 2023 ("/24" dropped), "FY2023-24" no year at all, "FY 2023-24"
+    # 2023 and a figure 24: FY24 and FY2024 were flagged against them
+    context = _SPLIT_YEARS.format(a=this, b=last)
+    assert bool(check_grounding(answer, context).findings) is flagged
+
+
 def test_a_date_heading_before_a_colon_is_a_date() -> None:
     # "For the year ended December 31: | 2019 | 2018" (a table's heading): December 31 without
     # a year, which an answer's "December 31, 2018" names (it was read as no date)

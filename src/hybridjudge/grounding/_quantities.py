@@ -533,7 +533,7 @@ _ALTERNATIVES: dict[str, str] = {
     "ahalf": rf"""(?P<ahalf>{_UNIT_AND_A_HALF_SOURCE})""",
     "shalf": rf"""(?P<shalf>(?<![\w]){_NOT_ORDINAL}half(?=[ \t]+(?:{_SHARE_DETERMINERS})(?![\w])))""",
     "half": rf"""(?P<half>(?<![\w])half(?:[ \t-]+(?:an?[ \t]+)?(?P<hu>{_HALVED_UNITS})(?![\w]))?(?![\w]))""",
-    "ident": r"""(?P<ident>(?<![\w-])(?:[a-z]+-?\d[a-z\d]*(?:-\d+)?|(?:fy|cy)'\d\d)(?![\w-]))""",
+    "ident": r"""(?P<ident>(?<![\w-])(?:(?:fy|cy)['-]?\d\d(?:\d\d)?/\d\d(?:\d\d)?|[a-z]+-?\d[a-z\d]*(?:-\d+)?|(?:fy|cy)'\d\d)(?![\w-]))""",
     "glued": r"""(?P<glued>(?<![\w.,])(?P<gnum>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<gsuf>[a-z]{1,6})(?![\w]))""",
 }
 """The master expression's alternatives, in priority order (named groups are unique)."""
@@ -1838,8 +1838,7 @@ def _read_candidates(
             and ("0" <= ch <= "9" or ch in _CURRENCY_SYMBOLS)
             and (sm := simple.match(s, cand)) is not None
         ):
-            # a plain figure standing as a table cell: what the master expression would find
-            # (see _SIMPLE), at a fraction of the cost
+            # a table cell's plain figure: what the master finds (_SIMPLE), at a fraction of the cost
             start, end = sm.span()
             last_end = end
             group, written, m = "num", sm.group(), None
@@ -1874,6 +1873,7 @@ def _read_candidates(
             start, p, ident = _after_acronym(norm, start, end, written, p)
             if ident is not None:
                 idents.append(ident)
+                last_end = max(last_end, ident.end)  # "FY 2023-24" ends after "-24"
                 continue
         if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
             start, end, p = _latex_math(s, start, end, p)
@@ -2043,8 +2043,13 @@ def _after_acronym(
         return start, p, None
     if code is None:
         number = p[1]
-        if word in ("fy", "cy") and len(written) == 2 and written.isdigit():
-            number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
+        if word in ("fy", "cy") and written.isdigit() and len(written) in (2, 4):
+            if (split := _FISCAL_END.match(s, end)) is not None:
+                # "FY 2023-24", "FY 23/24": the fiscal year ends in 2024
+                end, written = split.end(), written + split.group()
+                number = Fraction(_end_year(int(written[: -len(split[1]) - 1]), split[1]))
+            elif len(written) == 2:
+                number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
         return start, p, Ident(f"{word} {written}", acro.start(1), end, number)
     start = acro.start(1)
     value = p[1]
@@ -2688,7 +2693,8 @@ def _merge_into(raws: list[_Raw], extra: list[_Raw]) -> None:
 
 
 _SEPARABLE = lazy(
-    r"(?:fy|cy)['-]?(\d{2}|\d{4})|(?:early|mid|late)-(\d{3}0)s|[a-z]+-(\d+)|q([1-4])|h([12])"
+    r"(?:fy|cy)['-]?(?:(\d{2}|\d{4})[-/])?(\d{2}|\d{4})|(?:early|mid|late)-(\d{3}0)s|[a-z]+-(\d+)"
+    r"|q([1-4])|h([12])"
 )
 """Identifiers whose number is a claim of its own: ``covid-19``, and periods glued to their
 prefix (``FY2024``, ``Q3``, ``H1``): a fiscal year the context does not hold is a finding;
@@ -2711,15 +2717,36 @@ _NAMED = frozenset(
 the SEC's registration statements."""
 
 
+_FISCAL_END = re.compile(r"[-/](\d{2}|\d{4})(?![\w%]|[.,]\d)")
+"""The end of a fiscal year written with its two calendar years (``-24`` of ``FY 2023-24``,
+``/24`` of ``FY 23/24``)."""
+
+
+def _end_year(first: int | None, end: str) -> int:
+    """The year a fiscal year's end ``end`` names (two or four digits), after its first
+    year ``first`` if written (``2023``, ``24``: 2024; ``1999``, ``00``: 2000)."""
+    if len(end) == 4:
+        return int(end)
+    if first is None or first < 100:
+        return two_digit_year(int(end))
+    century = first - first % 100
+    year = century + int(end)
+    return year if year > first else year + 100
+
+
 def _ident(text: str, start: int, end: int) -> Ident:
     sep = _SEPARABLE().fullmatch(text)
     if sep is None or text in _NAMED:
         return Ident(text, start, end, None)
-    year = sep[1]
-    if year is not None:  # "FY19", "FY'19", "CY-19": the year 2019; "FY2019" as written
-        return Ident(
-            text, start, end, Fraction(two_digit_year(int(year)) if len(year) == 2 else int(year))
+    year = sep[2]
+    if year is not None:
+        # "FY19", "FY'19", "CY-19": the year 2019; "FY2019" as written; "FY2023/24",
+        # "FY23-24": the year the fiscal year ends in, 2024
+        first = sep[1]
+        head = (
+            None if first is None else two_digit_year(int(first)) if len(first) == 2 else int(first)
         )
+        return Ident(text, start, end, Fraction(_end_year(head, year)))
     return Ident(text, start, end, Fraction(int(next(g for g in sep.groups() if g))))
 
 
