@@ -104,9 +104,11 @@ def test_an_answer_naming_a_month() -> None:
         ("3Q2023 revenue was 120.", True),
         ("1H 2023 revenue was 210.", True),
         ("1H23 revenue was 210.", True),
+        ("Revenue was 210 in 1H 2023.", True),  # the year ends the sentence
         # a period the context does not name
         ("4Q23 revenue was 120.", False),
         ("2H 2023 revenue was 210.", False),
+        ("Revenue was 210 in 2H 2023.", False),
         ("In 4Q revenue was 120.", False),
     ],
 )

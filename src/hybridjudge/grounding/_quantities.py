@@ -1731,7 +1731,7 @@ _LETTERED_PERIOD = lazy(
     + (alternation(_PERIOD_LETTERS["quarter"]) or "(?!)")
     + r")(?P<year>'?\d\d(?:\d\d)?)?|(?P<h>[12])(?:"
     + (alternation(_PERIOD_LETTERS["half"]) or "(?!)")
-    + r")(?:(?P<year2>'?\d\d(?:\d\d)?)|(?=[ \t]+(?:fy|cy)?'?(?:19|20)\d\d(?![\w.,%]))))(?![\w])"
+    + r")(?:(?P<year2>'?\d\d(?:\d\d)?)|(?=[ \t]+(?:fy|cy)?'?(?:19|20)\d\d(?![\w%]|[.,]\d))))(?![\w])"
 )
 """A quarter or a half named by its number and a letter glued after it (the lexicons'
 ``period_letters``): ``3q``, ``4q23``, ``3q2023``, and a half with its year only (``2h
