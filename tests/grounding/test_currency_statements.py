@@ -86,3 +86,15 @@ def test_a_code_is_not_a_shorter_code_and_a_scale_letter() -> None:
     context = "| | 2023 | 2022 |\n| | RMB | RMB |\n| Revenue | 5,428 | 4,756 |\n"
     assert check_grounding("Revenue was RMB5,428 in 2023.", context).grounded
     assert not check_grounding("Revenue was RMB5.4 trillion in 2023.", context).grounded
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+@pytest.mark.parametrize(
+    ("statement", "currency"), [("Rs. crore", "Rs. "), ("₹ crore", "₹"), ("Rs. lakh", "Rs. ")]
+)
+def test_an_indian_scale_after_a_currency(place: str, statement: str, currency: str) -> None:
+    # a crore is 10^7, a lakh 10^5 (scale_statement.singular): 5,428 crore is 54.28 billion
+    context = PLACES[place].format(s=statement)
+    word = statement.split()[-1]
+    assert check_grounding(f"Revenue was {currency}5,428 {word} in 2023.", context).grounded
+    assert not check_grounding(f"Revenue was {currency}5,428 million in 2023.", context).grounded

@@ -371,6 +371,8 @@ def test_fabricated_numbers_are_rarely_explained_by_chance() -> None:
         # news-wire and informal scale words (each was the bare figure: "$539" for "$539 mln")
         ("$539 mln", [(Fraction(539_000_000), "usd")]),
         ("$1.2 bln", [(Fraction(1_200_000_000), "usd")]),
+        ("$5.4 trn", [(Fraction(5_400_000_000_000), "usd")]),  # was $5.4
+        ("$25 trln", [(Fraction(25_000_000_000_000), "usd")]),
         ("$539 mil.", [(Fraction(539_000_000), "usd")]),
         ("rose 23.2 pct", [(Fraction(232, 10), "%")]),  # a percentage, not 23.2
         ("-USD 8,137 thousand", [(Fraction(-8_137_000), "usd")]),  # the sign before the code

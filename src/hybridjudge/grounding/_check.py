@@ -1074,14 +1074,16 @@ def _qualifier(s: str, end: int) -> int:
 
 
 def _outside_qualifiers(s: str, found: list[_Found]) -> list[_Found]:
-    """``found`` (in order) without the statements inside another's qualifier: ``in
+    """``found`` (in order) without the statements inside another's qualifier (``in
     thousands`` of ``(In millions, shares in thousands)`` or of Apple's ``(In millions, except
     number of shares, which are reflected in thousands, and per-share amounts)`` scales the
-    share counts alone (:func:`_excepted_counts`), not the table."""
+    share counts alone, :func:`_excepted_counts`, not the table) and without a statement
+    another grammar read on the same text already (``(rs. crore)``: a currency's singular
+    scale word and an Indian scale; two statements on one line head a table's columns)."""
     out: list[_Found] = []
     inside = (0, 0)
     for f in found:
-        if inside[0] <= f[0] < inside[1]:
+        if inside[0] <= f[0] < inside[1] or (out and f[0] < out[-1][1]):
             continue
         out.append(f)
         if f[2] != 1:
