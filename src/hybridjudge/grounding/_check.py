@@ -956,11 +956,12 @@ _UNSCALED_GLUED = tuple(w for w in _STATEMENT.unscaled_rows if any(map(no_space,
 without spaces, found inside a run of text (``1株当たり当期純利益``, ``基本每股收益``)."""
 _UNSCALED_RUNS = key_runs(w for w in _STATEMENT.unscaled_rows if w not in _UNSCALED_GLUED)
 """A letter run of each of the others (``share`` of ``per share``): :func:`_scopes`' pre-test."""
-_UNSCALED_WORD = lazy(alternation(_STATEMENT.unscaled_rows))
+_UNSCALED_WORD = lazy(trie_alternation(_STATEMENT.unscaled_rows, space=" "))
 """Words of the lexicons' ``scale_statement.unscaled_rows``: an amount per share. Literals
 only (the engine skips ahead to their first characters: four times as fast on FinanceBench's
-pages as with word boundaries in the expression); :func:`_unit_rows` checks that a spaced
-word stands whole."""
+pages as with word boundaries in the expression), as a trie (:func:`trie_alternation`: each
+``p`` of a page tried once, not once per ``per ...`` word: 19 -> 12 us a page, the same
+matches); :func:`_label_rows` checks that a spaced word stands whole."""
 _LABEL_BEFORE = lazy(r"[ \t]*\|?[^\n\d|\t]{0,80}")
 """What may stand before such words in a row's label: its first cell, no digit (a Markdown
 row opens with ``|``)."""
