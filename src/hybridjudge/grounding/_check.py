@@ -988,7 +988,7 @@ def _unit_rows(s: str, scopes: list[_Scope]) -> list[_Scope]:
     (:attr:`_Scope.units`) in the currency of the statement; a row that counts what a
     statement may except (``Shares used in computing earnings per share | 254``: the lexicons'
     ``excepted_rows``) is no amount per share (:func:`_counted_rows` decides it)."""
-    counted = _COUNTED_ROW()
+    counted = _counted_row()
     spans = [
         (a, b)
         for a, b, label in _label_rows(s, _UNSCALED_WORD(), 0, len(s))
@@ -1044,17 +1044,20 @@ _PER_UNIT = lazy(alternation(_STATEMENT.unscaled_rows, space=r"\s*"))
 """The words of an amount per unit, spaced or glued (``per share``, ``pershare``), taken out
 of a statement's qualifier before its named rows are looked for: ``share`` in ``except per
 share data`` names no count of shares."""
-_COUNTED_ROW = lazy(trie_alternation((r for e in _EXCEPTED for r in e.rows), space=r"[- \t]*"))
-"""The row labels of every excepted count (``weighted average shares``; the normalised text
-is lower case), spaces and hyphens between their words optional; a trie
-(:func:`trie_alternation`)."""
 
 
 @functools.cache
 def _counted_words(named: tuple[int, ...]) -> re.Pattern[str]:
-    """The row labels of the excepted counts ``named`` (indices in :data:`_EXCEPTED`)."""
+    """The row labels of the excepted counts ``named`` (indices in :data:`_EXCEPTED`; the
+    normalised text is lower case), spaces and hyphens between their words optional, as a
+    trie (:func:`trie_alternation`)."""
     words = (r for k in named for r in _EXCEPTED[k].rows)
     return re.compile(trie_alternation(words, space=r"[- \t]*"))
+
+
+def _counted_row() -> re.Pattern[str]:
+    """The row labels of every excepted count (``weighted average shares``)."""
+    return _counted_words(tuple(range(len(_EXCEPTED))))
 
 
 _QUALIFIER_END = re.compile(r"[()|\t]|\.\s")
@@ -1319,6 +1322,12 @@ _CURRENCY_SCALE_RUNS = _SINGULAR_RUNS | _CODE_RUNS
 """The letter runs one of which a statement of :func:`_currency_scales` holds."""
 
 
+def _after_per(s: str, at: int) -> bool:
+    """Whether ``per`` stands right before ``at`` in normalised ``s``: a statement's words
+    there are a rate (``per $ million of revenues``, ``per eur m of sales``)."""
+    return s[max(0, at - 5) : at].rstrip().endswith("per")
+
+
 def _currency_scales(s: str, words: frozenset[bytes], found: list[_Found]) -> list[_Found]:
     """Scale statements of a currency and a scale word: a singular one after any currency
     (:func:`_singular_scales`) and any after a currency's code (:data:`_CODE_SCALE`), the
@@ -1333,7 +1342,7 @@ def _currency_scales(s: str, words: frozenset[bytes], found: list[_Found]) -> li
         if (
             s[a:b] in _CURRENCY_DIM  # "rmb" is no "rm" and "b"
             or any(x < b and a < y for x, y in taken)
-            or s[max(0, a - 5) : a].rstrip().endswith("per")
+            or _after_per(s, a)
         ):
             continue  # a code, a statement read already, a rate ("per eur m of sales")
         out.append((a, b, _CODE_SCALES[m["scale"]], _CURRENCY_DIM.get(m["cur"]), False))
@@ -1352,9 +1361,7 @@ def _singular_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
         if j < 0 or s[j] not in _CURRENCY_ENDS or (j == m.start() - 1 and s[j].isalpha()):
             continue  # "$5 million", "a million": no currency right before the word
         before = _CURRENCY_THEN().search(s, max(0, m.start() - 12), m.start())
-        if before is None or s[max(0, before.start() - 5) : before.start()].rstrip().endswith(
-            "per"
-        ):
+        if before is None or _after_per(s, before.start()):
             continue
         code = _CURRENCY_SYMBOLS.get(before["cur"])
         dim = f"currency-{code}" if code is not None else None

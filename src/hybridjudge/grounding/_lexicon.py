@@ -963,14 +963,9 @@ def _constructed(raw: dict[str, Any]) -> Lexicon:
         fields["scale_statement"] = ScaleStatementWords.model_construct(**fields["scale_statement"])
     if "derivation" in fields:
         fields["derivation"] = DerivationWords.model_construct(**fields["derivation"])
-    if "named_ratios" in fields:
-        fields["named_ratios"] = tuple(
-            NamedRatio.model_construct(**r) for r in fields["named_ratios"]
-        )
-    if "excepted_rows" in fields:
-        fields["excepted_rows"] = tuple(
-            ExceptedRows.model_construct(**r) for r in fields["excepted_rows"]
-        )
+    for name, item in (("named_ratios", NamedRatio), ("excepted_rows", ExceptedRows)):
+        if name in fields:
+            fields[name] = tuple(item.model_construct(**r) for r in fields[name])
     if "answers" in fields:
         fields["answers"] = AnswerPhrases.model_construct(**fields["answers"])
     if "unit_definitions" in fields:
@@ -1007,13 +1002,14 @@ def merged(field: str, languages: Iterable[str] = LANGUAGES) -> tuple[str, ...]:
 
 
 def _words(lex: Lexicon, field: str) -> tuple[str, ...]:
-    """The words of ``field`` (dotted: ``answers.fillers``) in ``lex``; none when a model on
-    the way is left out."""
+    """The words of ``field`` (dotted: ``answers.fillers``, or a key of a mapping field:
+    ``period_letters.quarter``) in ``lex``; none when a model or a key on the way is left
+    out."""
     value: Any = lex
     for name in field.split("."):
         if value is None:
             return ()
-        value = getattr(value, name)
+        value = value.get(name) if isinstance(value, dict) else getattr(value, name)
     return tuple(value or ())
 
 

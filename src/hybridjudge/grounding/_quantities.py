@@ -1720,12 +1720,7 @@ _PERIOD_NAME_RUNS = key_runs(
 _PERIOD_GLUED = tuple(w for _o, _q, words, glued in _PERIOD_LANGUAGES if glued for w in words)
 
 
-_PERIOD_LETTERS = {
-    kind: tuple(
-        dict.fromkeys(w for lang in LANGUAGES for w in lexicon(lang).period_letters.get(kind, ()))
-    )
-    for kind in ("quarter", "half")
-}
+_PERIOD_LETTERS = {kind: merged(f"period_letters.{kind}") for kind in ("quarter", "half")}
 _LETTERED_PERIOD = lazy(
     r"(?<![\w.,])(?:(?P<q>[1-4])(?:"
     + (alternation(_PERIOD_LETTERS["quarter"]) or "(?!)")
@@ -2956,13 +2951,12 @@ def _merge_ranges(s: str, raws: list[_Raw]) -> list[tuple[int, int]]:
                     and lo.end - lo.start == 4  # "2018", not "2018/19"
                     and hi.unit is None
                     and s[hi.start : hi.end].isdigit()
+                    and (hi.value > lo.value % 100 or hi.value == (lo.value + 1) % 100)
                 ):
-                    # "2018-19": the years 2018 to 2019 (a fiscal year, as "2018/19" is)
-                    century = lo.value - lo.value % 100
-                    if hi.value > lo.value - century:
-                        hi.value = hi.base = century + hi.value
-                    elif hi.value == (lo.value + 1) % 100:  # "1999-00"
-                        hi.value = hi.base = lo.value + 1
+                    # "2018-19": the years 2018 to 2019 (a fiscal year, as "2018/19" is;
+                    # "1999-00" ends in 2000)
+                    end_year = _end_year(int(lo.value), s[hi.start : hi.end])
+                    hi.value = hi.base = Fraction(end_year)
                 i += 2
                 continue
         i += 1
