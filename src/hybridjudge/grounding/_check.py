@@ -803,6 +803,11 @@ _CURRENCY_BEFORE = lazy(
 )
 """A currency right before a scale statement (``dollars in millions``, ``€ amounts in
 thousands``)."""
+_GLUED_SCALES = tuple(w for w in _STATEMENT.after_in if w.isalpha())
+_GLUED_KEY = lazy("in(?:" + alternation(_GLUED_SCALES) + ")")
+"""What a statement whose words an extractor glued holds (``inmillions``): :func:`_scopes`
+reads :func:`_glued_statements` on a page with one (one expression: half the cost of looking
+for each word in turn)."""
 _LONE_LETTERS = frozenset(w for w in SCALE_WORDS if len(w) == 1)
 """Scale abbreviations of one letter (``m``, ``b``, ``k``): in brackets they state a scale only
 with a currency sign (``(€m)``, ``($b)``); alone (``(b)``) they mark a footnote."""
@@ -861,20 +866,26 @@ class _Scope:
         return None
 
 
-def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
-    """Every scale statement of a normalised passage (``words``: its letter runs) with the
-    block it governs: from the statement to the next blank line (or the next statement); a
-    statement alone in its block (a caption above a table) governs the next block."""
-    marked = _has_marker(s)
-    if (
+def _states_nothing(s: str, words: frozenset[bytes]) -> bool:
+    """Whether normalised ``s`` (``words``: its letter runs) holds none of the words and signs
+    that open a scale statement: :func:`_scopes` then reads none (no expression is run)."""
+    return (
         words.isdisjoint(_SCALE_RUNS)
         and words.isdisjoint(_CURRENCY_SCALE_RUNS)
         and words.isdisjoint(_FOREIGN_SCALE_RUNS)
         and "€" not in s
         and "000" not in s
         and "%" not in s
-        and not marked
-    ):
+    )
+
+
+def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
+    """Every scale statement of a normalised passage (``words``: its letter runs) with the
+    block it governs: from the statement to the next blank line (or the next statement); a
+    statement alone in its block (a caption above a table) governs the next block."""
+    marked = _has_marker(s)
+    glued = _GLUED_KEY().search(s) is not None
+    if not marked and not glued and _states_nothing(s, words):
         return []
     found: list[tuple[int, int, int, str | None, bool]] = []
     rows: list[tuple[int, int]] = []  # table rows whose label says "(%)"
@@ -900,6 +911,9 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
             cur = before["cur"] if before else None
         dim = _CURRENCY_DIM.get(re.sub(r"\s+", " ", cur)) if cur else None
         found.append((m.start(), m.end(), _DECL_SCALE[word], dim, False))
+    if glued:
+        found.extend(_glued_statements(s))
+        found.sort()
     if "(" in s and not words.isdisjoint(_SCALE_RUNS):
         # "(millions, except per share data)": a statement heading without "in" (data)
         for m in scale_headings().finditer(s):
@@ -937,16 +951,44 @@ def _scopes(s: str, words: frozenset[bytes]) -> list[_Scope]:
         if k + 1 < len(merged):
             stop = min(stop, merged[k + 1][0])
         out.append(_Scope(start, stop, scale, dim, pct, columns=columns, stated=end))
-    cuts.extend(_unscaled_rows(s, words, out))
+    cuts.extend(_unscaled_rows(s, words, out, glued))
     return _with_rows(out, cuts) if cuts else out
 
 
-def _unscaled_rows(s: str, words: frozenset[bytes], scopes: list[_Scope]) -> list[_Scope]:
+def _glued_statements(s: str) -> list[_Found]:
+    """The statements of normalised ``s`` whose words an extractor glued (pypdf writes a PDF
+    without space glyphs so): ``in`` and a scale word (:data:`_GLUED_KEY`) glued, a word glued
+    before them or none, opening a bracket, a line or a cell, a currency sign first or none:
+    ``(inmillions,exceptpershareamounts)``, ``(dollarsinmillions,exceptpersharedata)`` (in
+    that currency), ``(sharesinthousands)``, ``$inthousands``; ``(marginmillions)`` is none,
+    nor ``within millions``. Each as :func:`_scopes` reads a statement."""
+    out: list[_Found] = []
+    for m in _GLUED_KEY().finditer(s):
+        if m.end() < len(s) and s[m.end()].isalpha():
+            continue  # "inmillionsof...": a longer word
+        k = m.start()
+        while k and s[k - 1].isalpha():
+            k -= 1
+        pre = s[k : m.start()]
+        sign = s[k - 1] if k and s[k - 1] in "$€£¥" else None
+        opening = k - (sign is not None)
+        if opening and s[opening - 1] not in "(\n|\t":
+            continue
+        cur = sign or (pre if pre in _CURRENCY_DIM else None)
+        dim = _CURRENCY_DIM.get(cur) if cur else None
+        out.append((k, m.end(), _DECL_SCALE[m.group()[2:]], dim, False))
+    return out
+
+
+def _unscaled_rows(
+    s: str, words: frozenset[bytes], scopes: list[_Scope], glued: bool = False
+) -> list[_Scope]:
     """The rows of normalised ``s`` (``words``: its letter runs) that a statement of ``scopes``
     governs and does not scale: amounts per unit (:func:`_unit_rows`) and the counts it
-    excepts by name (:func:`_counted_rows`)."""
+    excepts by name (:func:`_counted_rows`). ``glued``: ``s`` holds a statement whose words
+    an extractor glued (its rows' words may be glued too: ``dilutedearningspershare``)."""
     out = _counted_rows(s, scopes)
-    if not words.isdisjoint(_UNSCALED_RUNS) or any(w in s for w in _UNSCALED_GLUED):
+    if glued or not words.isdisjoint(_UNSCALED_RUNS) or any(w in s for w in _UNSCALED_GLUED):
         out.extend(_unit_rows(s, scopes))
     return out
 
@@ -956,12 +998,14 @@ _UNSCALED_GLUED = tuple(w for w in _STATEMENT.unscaled_rows if any(map(no_space,
 without spaces, found inside a run of text (``1株当たり当期純利益``, ``基本每股收益``)."""
 _UNSCALED_RUNS = key_runs(w for w in _STATEMENT.unscaled_rows if w not in _UNSCALED_GLUED)
 """A letter run of each of the others (``share`` of ``per share``): :func:`_scopes`' pre-test."""
-_UNSCALED_WORD = lazy(trie_alternation(_STATEMENT.unscaled_rows, space=" "))
+_UNSCALED_WORD = lazy(trie_alternation(_STATEMENT.unscaled_rows, space=" ?"))
 """Words of the lexicons' ``scale_statement.unscaled_rows``: an amount per share. Literals
 only (the engine skips ahead to their first characters: four times as fast on FinanceBench's
 pages as with word boundaries in the expression), as a trie (:func:`trie_alternation`: each
 ``p`` of a page tried once, not once per ``per ...`` word: 19 -> 12 us a page, the same
-matches); :func:`_label_rows` checks that a spaced word stands whole."""
+matches); :func:`_label_rows` checks that a spaced word stands whole. The blanks between
+the words optional, for a label an extractor glued (``dilutedearningspershare``; no slower:
+11 us a page either way)."""
 _LABEL_BEFORE = lazy(r"[ \t]*\|?[^\n\d|\t]{0,80}")
 """What may stand before such words in a row's label: its first cell, no digit (a Markdown
 row opens with ``|``)."""
@@ -987,7 +1031,8 @@ def _unit_rows(s: str, scopes: list[_Scope]) -> list[_Scope]:
     per share:``, then ``basic`` and ``diluted``), each as a scope of its own
     (:attr:`_Scope.units`) in the currency of the statement; a row that counts what a
     statement may except (``Shares used in computing earnings per share | 254``: the lexicons'
-    ``excepted_rows``) is no amount per share (:func:`_counted_rows` decides it)."""
+    ``excepted_rows``) is no amount per share (:func:`_counted_rows` decides it). The words
+    may stand glued in a label an extractor glued (``dilutedearningspershare``)."""
     counted = _counted_row()
     spans = [
         (a, b)
@@ -1013,11 +1058,13 @@ def _label_rows(s: str, words: re.Pattern[str], start: int, end: int) -> list[tu
     done = -1  # the start of the last line read
     for m in words.finditer(s, start, end):
         a, b = m.span()
-        if m.group() not in _UNSCALED_GLUED and (
-            (a and s[a - 1].isalnum()) or (b < len(s) and (s[b].isalnum() or s[b] == "_"))
+        line = s.rfind("\n", 0, a) + 1
+        if (
+            m.group() not in _UNSCALED_GLUED
+            and ((a and s[a - 1].isalnum()) or (b < len(s) and (s[b].isalnum() or s[b] == "_")))
+            and not _glued_label(s, line, a, m.group())
         ):
             continue  # inside a word ("super shares"): not the words themselves
-        line = s.rfind("\n", 0, a) + 1
         if line == done or _LABEL_BEFORE().fullmatch(s, line, a) is None:
             continue
         done = line
@@ -1034,6 +1081,13 @@ def _label_rows(s: str, words: re.Pattern[str], start: int, end: int) -> list[tu
                 out.append((k, row_end, line))
                 k = row_end + 1
     return out
+
+
+def _glued_label(s: str, line: int, a: int, matched: str) -> bool:
+    """Whether ``matched`` (at ``a`` in normalised ``s``, on the line from ``line``) stands in a
+    row label an extractor glued: written without its spaces, after no blank in its cell
+    (``dilutedearningspershare``; ``per share`` inside ``super shares`` is none)."""
+    return " " not in matched and s[line:a].strip(" \t|").isalpha()
 
 
 _EXCEPTED = excepted_rows()

@@ -50,6 +50,7 @@ What a derivation may not explain:
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -413,6 +414,61 @@ def _glued_common(own: frozenset[str], words: frozenset[str], lower: str) -> int
     return sum(1 for w in own - words if no_space(w[0]) and w in lower)
 
 
+GLUED_LABEL = 16
+"""Letters of a row label written without a space from which a page's labels are read as
+glued by its extractor (pypdf writes a PDF without space glyphs so:
+``DilutednetincomepercommonshareattributabletoWalmart``, ``Expectedreturnonplanassets``): no
+row label of one word is that long."""
+_FILLER = lazy("(?:" + alternation([w for w in (*_WORDS.stop_words, "s") if w.isascii()]) + ")+")
+"""What a glued label may hold between the words a question names that is no word of its
+own: stop words, a plural's ``s``."""
+
+
+def glued_labels(labels: dict[tuple[int, int], str]) -> dict[tuple[int, int], str]:
+    """The row labels of ``labels`` written without spaces (lower-cased), when one of them is
+    :data:`GLUED_LABEL` letters long or more (the extractor glued the page's words); else
+    none: a page with spaces between its words has one-word labels, not glued ones."""
+    bare = {key: label.strip(" :$|").lower() for key, label in labels.items()}
+    out = {
+        key: text
+        for key, text in bare.items()
+        if text.isascii() and not any(c.isspace() for c in text) and any(c.isalpha() for c in text)
+    }
+    if not any(sum(c.isalpha() for c in text) >= GLUED_LABEL for text in out.values()):
+        return {}
+    return out
+
+
+@functools.cache
+def _question_words(words: frozenset[str]) -> re.Pattern[str] | None:
+    """The ASCII words of a question (:func:`_words`) as one expression, the longest first:
+    what :func:`_segmented` looks for in a glued label."""
+    ascii_words = sorted((w for w in words if w.isascii()), key=len, reverse=True)
+    return re.compile(alternation(ascii_words)) if ascii_words else None
+
+
+def _segmented(label: str, found: re.Pattern[str] | None) -> tuple[int, int]:
+    """``(words of a question in it, its words in all)`` of a glued label (``discountrate``
+    of ``What was the discount rate?``: 2 of 2; ``dilutednetincomepercommonshare
+    attributabletowalmart`` of ``diluted net income per common share``: 5 of 6, the rest one
+    word of its own): the question's words found in it, each other run of letters one word
+    unless it is stop words (:data:`_FILLER`) or shorter than three letters."""
+    if found is None:
+        return 0, 0
+    named: set[str] = set()
+    others = 0
+    pos = 0
+    for m in (*found.finditer(label), None):
+        gap = label[pos : len(label) if m is None else m.start()]
+        for run in _WORD_RE.findall(gap):
+            if len(run) > 2 and _FILLER().fullmatch(run) is None:
+                others += 1
+        if m is not None:
+            named.add(m.group())
+            pos = m.end()
+    return len(named), len(named) + others
+
+
 def _directed(
     up: Sequence[str], down: Sequence[str], before: str, after: str, glued: bool = True
 ) -> str:
@@ -697,6 +753,8 @@ class Figures:
     _label_lines: frozenset[str] | None = None
     _row_dates: dict[tuple[int, int], int] = field(default_factory=dict)
     _label_words: dict[tuple[int, int], frozenset[str]] | None = None
+    _glued: dict[tuple[int, int], str] = field(default_factory=dict)
+    """The row labels an extractor wrote without spaces (:func:`glued_labels`), lower-cased."""
     _by_row: dict[tuple[int, int], list[int]] | None = None
     _tables: dict[str, _Table] | None = None
 
@@ -848,10 +906,13 @@ class Figures:
         """The figures (not percentages) of the table rows whose label's words (``labels``)
         are one of ``wanted``, a leading word of a total aside (``total``, ``totale``: the
         lexicons' ``total_words``)."""
+        glued = {"".join(w) for w in wanted}  # "grossprofit": an extractor glued its words
         rows = {
             key
             for key, words in labels.items()
-            if words in wanted or (words[:1] and words[0] in _TOTAL and words[1:] in wanted)
+            if words in wanted
+            or (words[:1] and words[0] in _TOTAL and words[1:] in wanted)
+            or (len(words) == 1 and words[0] in glued)
         }
         return [k for k in self._in_rows(rows) if not self.figures[k].percent]
 
@@ -871,6 +932,8 @@ class Figures:
         total = _ASKS_TOTAL.search(lower)  # an unlabelled row is a table's total
         if self._label_words is None:  # once per context: questions repeat over its answers
             self._label_words = {key: _words(label) for key, label in self.labels.items()}
+            self._glued = glued_labels(self.labels)
+        found = _question_words(words) if self._glued else None
         for key, label in self.labels.items():
             own = self._label_words[key]
             if not own:
@@ -879,12 +942,14 @@ class Figures:
                 if (total and not bare) or (bare.isdecimal() and int(bare) in years):
                     extra.append(key)
                 continue
-            common = len(own & words)
+            common, size = len(own & words), len(own)
             if not ascii_question:
                 common += _glued_common(own, words, lower)
-            if common == len(own):
+            elif found is not None and key in self._glued:
+                common, size = max((common, size), _segmented(self._glued[key], found))
+            if common == size:
                 whole.append(key)
-            if 2 * common < len(own) or common < best or common == 0:
+            if 2 * common < size or common < best or common == 0:
                 continue
             if common > best:
                 best, rows = common, []

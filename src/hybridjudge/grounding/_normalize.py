@@ -28,7 +28,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hybridjudge._text import TYPOGRAPHY, fold
-from hybridjudge.grounding._lexicon import LANGUAGES, alternation, currencies, lexicon, merged
+from hybridjudge.grounding._lexicon import (
+    LANGUAGES,
+    alternation,
+    currencies,
+    lexicon,
+    merged,
+    months,
+)
 from hybridjudge.grounding._patterns import lazy
 
 __all__ = [
@@ -193,7 +200,11 @@ def _csv_cells(text: str) -> str:
             if " " in line:
                 grouping = grouping | {m.start("c") for m in _SPACED_DECIMAL().finditer(line)}
             commas = list(map(_start, _COMMA.finditer(line)))  # the commas, not every character
-            separators = [k for k in commas if k not in grouping and not _groups(line, k)]
+            separators = [
+                k
+                for k in commas
+                if k not in grouping and not _groups(line, k) and not _date_comma(line, k)
+            ]
             row_like = _row_like(line, commas[0])
             certain = (
                 row_like
@@ -295,6 +306,21 @@ def _groups(line: str, k: int) -> bool:
     while j >= 0 and line[j].isdigit():
         j -= 1
     return not (j >= 0 and line[j] == ".")  # "3.5,100": a decimal ends the figure before
+
+
+_GLUED_DAY = lazy(r"(?i:" + alternation(months(("en",))) + r")\.?\d{1,2}$")
+"""A month and its day that an extractor glued (``january26``), ending where it is tried."""
+_YEAR = lazy(r"(?:19|20)\d\d(?!\d)")
+
+
+def _date_comma(line: str, k: int) -> bool:
+    """Whether the comma at ``k`` is a date's between its day and its year, all three glued by
+    an extractor (``January26,2019-February22,2019``, as pypdf writes a PDF without space
+    glyphs): no cell separator."""
+    return (
+        _YEAR().match(line, k + 1) is not None
+        and _GLUED_DAY().search(line, max(0, k - 12), k) is not None
+    )
 
 
 def _indian_commas(line: str) -> frozenset[int]:
