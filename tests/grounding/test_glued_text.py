@@ -112,20 +112,24 @@ def test_a_page_with_spaces_reads_no_one_word_label_as_glued() -> None:
     assert _grounded("-0.3%", page, _DIFFERENCE)  # 3.40 - 3.70
 
 
-_REPURCHASES = [
+REPURCHASES = [
     [
         "Period",
-        "TotalNumberofSharesPurchased",
-        "AveragePricePaidperShare",
-        "TotalNumberofSharesPurchasedasPartofPubliclyAnnouncedProgram",
-        "ApproximateDollarValueofSharesThatMayYetBePurchasedUnderTheRepurchasedProgram",
+        "Total Number of Shares Purchased",
+        "Average Price Paid per Share",
+        "Total Number of Shares Purchased as Part of Publicly Announced Program",
+        "Approximate Dollar Value of Shares That May Yet Be Purchased Under The Program",
     ],
-    ["", "(Sharesinthousands)", "", "(Sharesinthousands)", "(Dollarsinmillions)"],
-    ["January26,2019-February22,2019", "262", "$ 64.77", "306,255", "$ 2,372"],
-    ["February23,2019-March22,2019", "3,380", "$ 65.53", "309,635", "$ 2,150"],
-    ["March23,2019-April26,2019", "3,608", "$ 72.49", "313,244", "$ 1,889"],
+    ["", "(Shares in thousands)", "", "(Shares in thousands)", "(Dollars in millions)"],
+    ["January 26, 2019 - February 22, 2019", "262", "$ 64.77", "306,255", "$ 2,372"],
+    ["February 23, 2019 - March 22, 2019", "3,380", "$ 65.53", "309,635", "$ 2,150"],
+    ["March 23, 2019 - April 26, 2019", "3,608", "$ 72.49", "313,244", "$ 1,889"],
     ["Total", "7,250", "$ 68.97", "", ""],
 ]
+"""A table of share repurchases, its statements heading its columns (the shares in thousands,
+the dollars in millions, the price per share unscaled)."""
+_REPURCHASES = [[c if c.startswith("$") else "".join(c.split()) for c in r] for r in REPURCHASES]
+"""The same, each text cell's words glued."""
 
 
 def _cells_per_line(rows: list[list[str]]) -> str:

@@ -251,6 +251,16 @@ def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
     return out
 
 
+def _content_end(lines: list[str]) -> int:
+    """The number of ``lines`` before the empty ones that end the text: the line after its
+    last line break, a page's form feed (``\\x0c``, as pdfminer ends a page); no cell of the
+    table (a line holding a space is an empty cell)."""
+    end = len(lines)
+    while end and not lines[end - 1].strip("\x0c\r"):
+        end -= 1
+    return end
+
+
 def read_layout(norm: NormalizedText) -> NormalizedText:
     """``norm`` with a table laid out a cell per line (:func:`is_cell_per_line`) rewritten into
     rows, one character for one; in any other text, the rows whose cells stand one space apart
@@ -285,7 +295,7 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
     prev = _T
     cells = 0
     years = False  # the row's cells are all years (a header row)
-    grid = _grid_rows(kinds, width)
+    grid = _grid_rows(kinds[: _content_end(lines)], width)
     for k, line in enumerate(lines):
         kind = kinds[k]
         if grid and k in grid:

@@ -190,7 +190,12 @@ def _csv_cells(text: str) -> str:
     pos = 0
     indian: bool | None = None  # decided once per text, on the first row's need
     for line in text.split("\n"):
-        if line.count(",") >= 2 and ", " not in line and "|" not in line and "\t" not in line:
+        if (
+            line.count(",") >= 2
+            and ", " not in line.rstrip(" ")
+            and "|" not in line
+            and "\t" not in line
+        ):
             grouping: frozenset[int] = frozenset()
             if _TWO_DIGIT_GROUP.search(line) is not None:  # what an Indian grouping holds
                 if indian is None:
@@ -284,8 +289,8 @@ def _quoted_csv_cells(text: str) -> str:
                     quotes.append(k)
                     quoted = not quoted
                 elif ch == "," and not quoted:
-                    if line[k + 1 : k + 2] == " ":
-                        break  # running text
+                    if line[k + 1 : k + 2] == " " and not line[k + 1 :].isspace():
+                        break  # running text (blanks that end the line are none)
                     separators.append(k)
             else:
                 for k in separators:
@@ -530,8 +535,15 @@ def normalize(text: str) -> NormalizedText:
     """Normalise ``text`` for matching and keep the map back to the original offsets (commas
     separating CSV cells, the gaps between the columns of a table laid out with spaces, and
     HTML table markup become ``|``, rows and blanks, one character for one: see
-    :func:`_csv_cells`, :func:`_layout_cells` and :func:`_html_cells`)."""
-    norm = _tables(text)
+    :func:`_csv_cells`, :func:`_layout_cells` and :func:`_html_cells`). A carriage return
+    ends no line of its own: ``\\r\\n`` is a blank and a line break, a lone ``\\r`` a line
+    break (Windows' and old Macs' line ends; a table laid out a cell per line is read by
+    its lines)."""
+    if "\r" in text:
+        norm = _tables(text.replace("\r\n", " \n").replace("\r", "\n"))
+        norm = NormalizedText(norm.text, text, norm.segments)
+    else:
+        norm = _tables(text)
     out = norm.text
     if ("\\" in text or "$$" in text) and not norm.segments:
         latex = _latex_plain(out)
