@@ -531,19 +531,48 @@ def _shifted(
     return tuple(out)
 
 
+_EMPHASIS = lazy(
+    r"(?<![\w)\]%*`])(\*\*|\*|__|`)(?=[^\s*`])([^\n*`]{1,200}?)(?<=[^\s*`])\1(?![\w*`(])"
+)
+"""Markdown's emphasis and code around a text (``**$5.4 billion**``, ``*5.4*``, ``__12%__``,
+```5,428```): its marks open after no operand (``(a / b) ** 0.5``, ``2*3*4`` are working)
+and close before no word."""
+
+
+_LIST_NUMBER = lazy(r"[ \t]*(?:[-*•·][ \t]*)?(?:\(\d{1,2}\)|\d{1,2}[.)])[ \t]+")
+"""A list item's number opening its line (``2. ``): emphasis right after it keeps its marks,
+which tell the number from a figure (``2. **2018:** $5.0 million``)."""
+
+
+def _blank_marks(m: re.Match[str]) -> str:
+    """The emphasis of :data:`_EMPHASIS` with its marks written as blanks, one for one (not
+    after a list item's number, :data:`_LIST_NUMBER`)."""
+    text = m.string
+    line = text.rfind("\n", 0, m.start()) + 1
+    if m.start() - line < 12 and _LIST_NUMBER().fullmatch(text, line, m.start()) is not None:
+        return m.group()
+    marks = " " * len(m[1])
+    return marks + m[2] + marks
+
+
 def normalize(text: str) -> NormalizedText:
     """Normalise ``text`` for matching and keep the map back to the original offsets (commas
     separating CSV cells, the gaps between the columns of a table laid out with spaces, and
     HTML table markup become ``|``, rows and blanks, one character for one: see
-    :func:`_csv_cells`, :func:`_layout_cells` and :func:`_html_cells`). A carriage return
+    :func:`_csv_cells`, :func:`_layout_cells` and :func:`_html_cells`). Markdown's emphasis
+    and code marks around a text are blanks (:data:`_EMPHASIS`: ``**2,605**`` is no power of
+    working, ``*`` no product). A carriage return
     ends no line of its own: ``\\r\\n`` is a blank and a line break, a lone ``\\r`` a line
     break (Windows' and old Macs' line ends; a table laid out a cell per line is read by
     its lines)."""
+    source = text
     if "\r" in text:
-        norm = _tables(text.replace("\r\n", " \n").replace("\r", "\n"))
+        source = text.replace("\r\n", " \n").replace("\r", "\n")
+    if ("*" in text or "`" in text or "__" in text) and _EMPHASIS().search(source) is not None:
+        source = _EMPHASIS().sub(_blank_marks, source)
+    norm = _tables(source)
+    if source is not text:
         norm = NormalizedText(norm.text, text, norm.segments)
-    else:
-        norm = _tables(text)
     out = norm.text
     if ("\\" in text or "$$" in text) and not norm.segments:
         latex = _latex_plain(out)

@@ -1529,6 +1529,16 @@ def _ends_with_year(before: str) -> bool:
     return is_year(before[-4:]) and not before[-5:-4].isalnum()
 
 
+_OPERAND_ENDS = frozenset("0123456789)]%")
+"""What an operand of working ends with: a ``**`` after one is a power (``(a / b) ** 0.5``)."""
+
+
+def _is_power(before: str) -> bool:
+    """Whether the ``**`` that ends ``before`` raises an operand to a power (``(a / b) **``,
+    ``1.05**``), not Markdown's bold opening before a figure (``was **2,605**``)."""
+    return before[:-2].rstrip()[-1:] in _OPERAND_ENDS and before[:-2].rstrip() != ""
+
+
 def _flags_in_context(
     s: str, start: int, end: int, group: str, p: _Parsed, decrease_words: bool
 ) -> int:
@@ -1570,7 +1580,7 @@ def _flags_in_context(
         flags |= F_DECREASE  # "a 6% decrease", "6% lower": the decrease a noun after it states
     if last == "=":
         flags |= F_RESULT
-    elif (last == "^" or before.endswith("**")) and p[2] is None:
+    elif (last == "^" or (before.endswith("**") and _is_power(before))) and p[2] is None:
         flags |= F_CONSTANT  # an exponent of working ("^(1/3)", "** 2"): no claim
     value = p[1]
     # the value as an integer, read once (a Fraction's numerator and denominator are properties)
