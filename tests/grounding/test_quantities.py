@@ -163,7 +163,7 @@ def test_pence_glued_to_their_figure(layout: str) -> None:
 
 
 def test_a_p_apart_from_its_figure_is_no_pence() -> None:
-    assert [(q.value, q.unit) for q in parse_quantities("Table 5 p 6")] == [(5, None), (6, None)]
+    assert [(q.value, q.unit) for q in parse_quantities("Row 5 p 6")] == [(5, None), (6, None)]
     assert [q.unit for q in parse_quantities("at 2 p.m.")] == ["time"]
 
 

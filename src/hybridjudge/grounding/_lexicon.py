@@ -274,7 +274,8 @@ class FigureContextWords(_Strict):
     """Words that number the retrieved passages an answer cites (``[Source 2]``, ``document
     3``)."""
     page_labels: tuple[str, ...] = ()
-    """Words that number a page an answer cites (``p. 14``, ``page 12``)."""
+    """Words that number a page or a part of a source an answer cites (``p. 14``, ``page 12``,
+    ``Note 5``, ``Table 2``, ``Item 7``): a place, no figure."""
     index_names: tuple[str, ...] = ()
     """(``und.json``) Stock indexes and rankings named with a number (``s&p``, ``ftse``)."""
     index_numbers: tuple[str, ...] = ()

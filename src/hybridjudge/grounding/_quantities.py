@@ -514,7 +514,7 @@ _ALTERNATIVES: dict[str, str] = {
     "cdate": r"""(?P<cdate>(?:(?P<cy>\d{4})\s?[年년]\s?|(?<![\d年년]))(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?:(?P<sign0>[-+])(?=[$€£¥₹]))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES})\s?)?
+    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?:(?P<sign0>[-+])(?=[$€£¥₹]|{_DOLLAR_PREFIXES}\$))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES})\s?)?
        (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
@@ -1300,6 +1300,8 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
             while q > 0 and _wordlike(s[q - 1]):
                 q -= 1
             add(q)
+            if q and s[q - 1] in "-+" and s[p] == "$":
+                add(q - 1)  # "-US$773": the sign before a dollar's prefix
             if prev == "-" and q > 0:
                 k = q - 1
                 while k > 0 and q - k <= 2 and s[k] in " °":  # "2°C-8°C", "5 kg-10 kg"
