@@ -974,8 +974,7 @@ def _glued_statements(s: str) -> list[_Found]:
         opening = k - (sign is not None)
         if opening and s[opening - 1] not in "(\n|\t":
             continue
-        cur = sign or (pre if pre in _CURRENCY_DIM else None)
-        dim = _CURRENCY_DIM.get(cur) if cur else None
+        dim = _CURRENCY_DIM.get(sign or pre)  # "$", "dollars"; "shares", "" name none
         out.append((k, m.end(), _DECL_SCALE[m.group()[2:]], dim, False))
     return out
 

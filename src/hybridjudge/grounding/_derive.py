@@ -50,7 +50,6 @@ What a derivation may not explain:
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -424,7 +423,7 @@ _FILLER = lazy("(?:" + alternation([w for w in (*_WORDS.stop_words, "s") if w.is
 own: stop words, a plural's ``s``."""
 
 
-def glued_labels(labels: dict[tuple[int, int], str]) -> dict[tuple[int, int], str]:
+def _glued_labels(labels: dict[tuple[int, int], str]) -> dict[tuple[int, int], str]:
     """The row labels of ``labels`` written without spaces (lower-cased), when one of them is
     :data:`GLUED_LABEL` letters long or more (the extractor glued the page's words); else
     none: a page with spaces between its words has one-word labels, not glued ones."""
@@ -439,10 +438,11 @@ def glued_labels(labels: dict[tuple[int, int], str]) -> dict[tuple[int, int], st
     return out
 
 
-@functools.cache
 def _question_words(words: frozenset[str]) -> re.Pattern[str] | None:
     """The ASCII words of a question (:func:`_words`) as one expression, the longest first:
-    what :func:`_segmented` looks for in a glued label."""
+    what :func:`_segmented` looks for in a glued label. No memo of this module's own (the
+    questions of a run are unbounded; ``re``'s bounded cache of compiled expressions serves
+    a context's answers, which repeat its question)."""
     ascii_words = sorted((w for w in words if w.isascii()), key=len, reverse=True)
     return re.compile(alternation(ascii_words)) if ascii_words else None
 
@@ -754,7 +754,7 @@ class Figures:
     _row_dates: dict[tuple[int, int], int] = field(default_factory=dict)
     _label_words: dict[tuple[int, int], frozenset[str]] | None = None
     _glued: dict[tuple[int, int], str] = field(default_factory=dict)
-    """The row labels an extractor wrote without spaces (:func:`glued_labels`), lower-cased."""
+    """The row labels an extractor wrote without spaces (:func:`_glued_labels`), lower-cased."""
     _by_row: dict[tuple[int, int], list[int]] | None = None
     _tables: dict[str, _Table] | None = None
 
@@ -932,7 +932,7 @@ class Figures:
         total = _ASKS_TOTAL.search(lower)  # an unlabelled row is a table's total
         if self._label_words is None:  # once per context: questions repeat over its answers
             self._label_words = {key: _words(label) for key, label in self.labels.items()}
-            self._glued = glued_labels(self.labels)
+            self._glued = _glued_labels(self.labels)
         found = _question_words(words) if self._glued else None
         for key, label in self.labels.items():
             own = self._label_words[key]

@@ -535,7 +535,7 @@ _EMPHASIS = lazy(
     r"(?<![\w)\]%*`])(\*\*|\*|__|`)(?=[^\s*`])([^\n*`]{1,200}?)(?<=[^\s*`])\1(?![\w*`(])"
 )
 """Markdown's emphasis and code around a text (``**$5.4 billion**``, ``*5.4*``, ``__12%__``,
-```5,428```): its marks open after no operand (``(a / b) ** 0.5``, ``2*3*4`` are working)
+`` `5,428` ``): its marks open after no operand (``(a / b) ** 0.5``, ``2*3*4`` are working)
 and close before no word."""
 
 
@@ -561,15 +561,14 @@ def normalize(text: str) -> NormalizedText:
     HTML table markup become ``|``, rows and blanks, one character for one: see
     :func:`_csv_cells`, :func:`_layout_cells` and :func:`_html_cells`). Markdown's emphasis
     and code marks around a text are blanks (:data:`_EMPHASIS`: ``**2,605**`` is no power of
-    working, ``*`` no product). A carriage return
-    ends no line of its own: ``\\r\\n`` is a blank and a line break, a lone ``\\r`` a line
-    break (Windows' and old Macs' line ends; a table laid out a cell per line is read by
-    its lines)."""
+    working, ``*`` no product). A carriage return ends no line of its own: ``\\r\\n`` is a
+    blank and a line break, a lone ``\\r`` a line break (Windows' and old Macs' line ends; a
+    table laid out a cell per line is read by its lines)."""
     source = text
     if "\r" in text:
         source = text.replace("\r\n", " \n").replace("\r", "\n")
-    if ("*" in text or "`" in text or "__" in text) and _EMPHASIS().search(source) is not None:
-        source = _EMPHASIS().sub(_blank_marks, source)
+    if "*" in text or "`" in text or "__" in text:
+        source = _EMPHASIS().sub(_blank_marks, source)  # the same object when none matches
     norm = _tables(source)
     if source is not text:
         norm = NormalizedText(norm.text, text, norm.segments)

@@ -1538,7 +1538,7 @@ _OPERAND_ENDS = frozenset("0123456789)]%")
 def _is_power(before: str) -> bool:
     """Whether the ``**`` that ends ``before`` raises an operand to a power (``(a / b) **``,
     ``1.05**``), not Markdown's bold opening before a figure (``was **2,605**``)."""
-    return before[:-2].rstrip()[-1:] in _OPERAND_ENDS and before[:-2].rstrip() != ""
+    return before[:-2].rstrip()[-1:] in _OPERAND_ENDS  # "" (nothing before) is none
 
 
 def _flags_in_context(
