@@ -4132,10 +4132,13 @@ def _from_shown_working(
     eq = text.rfind("=", 0, sc.norm_spans[n][0])
     if eq < 0:
         return None
-    found = shown_working(text, eq, _working_figures(sc, range(n), eq, traced), shapes)
-    if found is None:
+    readings = shown_working(text, eq, _working_figures(sc, range(n), eq, traced), shapes)
+    if not readings:
         return None
-    return _result_of(q, meta, sc, found[1], found[0], eq)
+    return next(
+        (how for start, values in readings if (how := _result_of(q, meta, sc, values, start, eq))),
+        "",
+    )
 
 
 def _from_working_after(
@@ -4159,10 +4162,11 @@ def _from_working_after(
     inside = range(n + 1, bisect_left(sc.norm_spans, (closing, 0), n + 1))
     if len(inside) < 2 or sc.norm_spans[inside[0]][0] <= opening:
         return None
-    found = shown_working(text, closing + 1, _working_figures(sc, inside, closing, traced))
-    if found is None or found[0] != opening:
+    readings = shown_working(text, closing + 1, _working_figures(sc, inside, closing, traced))
+    values = next((v for start, v in readings if start == opening), None)
+    if values is None:
         return None
-    return _result_of(q, meta, sc, found[1], opening + 1, closing)
+    return _result_of(q, meta, sc, values, opening + 1, closing)
 
 
 def _trace_working_after(

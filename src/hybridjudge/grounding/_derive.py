@@ -2069,11 +2069,20 @@ def _parse_working(source: str) -> tuple[ast.Expression, int] | None:
     return tree, offset + blanks
 
 
+_LIST_LINE = re.compile(r"\n[ \t]*(?:[-*•][ \t]|\d{1,2}[.)][ \t])")
+"""A line of a list after the first (its item's marker: ``- ``, ``* ``, ``2. ``)."""
+
+
 def _expression_before(
     text: str, eq: int, figures: Sequence[tuple[int, int, Fraction, bool, bool, bool]]
-) -> tuple[int, list[int]]:
-    """Where the arithmetic that ends at ``eq`` starts, and the indexes of ``figures`` in it
-    (in order): the figures and :data:`_WORKING_CHARS` walked back from ``eq``."""
+) -> tuple[int, list[int], bool]:
+    """Where the arithmetic that ends at ``eq`` starts, the indexes of ``figures`` in it (in
+    order), and whether a dash and a blank before it may be a minus sign: the figures and
+    :data:`_WORKING_CHARS` walked back from ``eq``. A dash and a blank opening a line are
+    Markdown's marker of a list item (the start is after them) after a line break, and at the
+    start of a text that is a list (another line opens with a marker, :data:`_LIST_LINE`); at
+    the start of any other text the dash may be either (``- (197 + 101) / 2 = -149``: TAT-QA's
+    working writes a minus so): :func:`shown_working` then reads both."""
     pos = eq
     k = len(figures) - 1
     used: list[int] = []
@@ -2094,12 +2103,11 @@ def _expression_before(
         if ch not in " \t":
             pos = i
         i -= 1
-    if i >= 0 and text[i] == "\n" and text.startswith(("- ", "-\t"), pos):
-        # a list item's dash on a line of its own ("...:\n- (12.6% + 5.7%) / 2 = 9.2%"), not a
-        # minus sign (at the start of the answer "- (197 + 101) / 2 = -149" is one)
-        pos += 1
+    dashed = (i < 0 or text[i] == "\n") and text.startswith(("- ", "-\t"), pos)
     used.reverse()
-    return pos, used
+    # after a line break, or opening a text that is a list, the dash is a list item's marker
+    either = dashed and i < 0 and _LIST_LINE.search(text, pos + 1) is None
+    return pos + dashed, used, either
 
 
 def shown_working(
@@ -2107,14 +2115,19 @@ def shown_working(
     eq: int,
     figures: Sequence[tuple[int, int, Fraction, bool, bool, bool]],
     shapes: WorkingShapes | None = None,
-) -> tuple[int, list[Fraction]] | None:
+) -> list[tuple[int, list[Fraction]]]:
     """The arithmetic expression an answer writes before its ``=`` at ``eq`` in ``text``.
 
     ``figures``: the answer's figures that end before ``eq``, as ``(start, end, value,
-    bracketed, traced, percent)`` in order. Returns where the expression starts and its values:
+    bracketed, traced, percent)`` in order. Returns its readings, each where the expression
+    starts and its values:
     as the figures read, and, when some are bracketed, with the brackets as grouping
     (``(-2,088)`` in working is -2,088, not an accounting negative), and when some are
-    percentages, with them as fractions (``1,027 / 11%`` is 1,027 / 0.11). ``None`` when no
+    percentages, with them as fractions (``1,027 / 11%`` is 1,027 / 0.11), and when a dash and
+    a blank open a text that is no list, with the dash as a list item's marker and as a minus
+    sign (a model writes ``- (12.6% + 5.7%) / 2 = 9.2%`` as a Markdown list item, TAT-QA's
+    working ``- (197 + 101 + 206) / 3 = -168`` with a minus: :func:`_expression_before`; two
+    readings, the list item's first). Empty when no
     expression of two to :data:`MAX_WORKING_FIGURES` figures and + - × / ends there, or one of
     its figures was not traced (the result is then left to the other checks).
 
@@ -2122,9 +2135,27 @@ def shown_working(
     which the answers of one case repeat (parsing is most of the cost); a prepared checker
     owns one.
     """
-    pos, used = _expression_before(text, eq, figures)
+    pos, used, either = _expression_before(text, eq, figures)
     if not 2 <= len(used) <= MAX_WORKING_FIGURES or not all(figures[u][4] for u in used):
-        return None
+        return []
+    starts = (pos, pos - 1) if either else (pos,)  # the dash as a minus too
+    return [
+        found
+        for start in starts
+        if (found := _working_values(text, start, eq, used, figures, shapes)) is not None
+    ]
+
+
+def _working_values(
+    text: str,
+    pos: int,
+    eq: int,
+    used: list[int],
+    figures: Sequence[tuple[int, int, Fraction, bool, bool, bool]],
+    shapes: WorkingShapes | None,
+) -> tuple[int, list[Fraction]] | None:
+    """:func:`shown_working`'s reading of the expression from ``pos`` to ``eq`` whose figures
+    are ``figures[u]`` for ``u`` in ``used``: where it starts and its values."""
     # the expression in Python's syntax, its figures as placeholders _0, _1...
     pieces: list[str] = []
     cursor = pos

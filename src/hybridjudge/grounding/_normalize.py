@@ -573,7 +573,8 @@ def normalize(text: str) -> NormalizedText:
     if source is not text:
         norm = NormalizedText(norm.text, text, norm.segments)
     out = norm.text
-    if ("\\" in text or "$$" in text) and not norm.segments:
+    if ("\\" in text or "$$" in text) and all(n == o for n, o, _ in norm.segments):
+        # offsets unmoved (none, or a non-ASCII text folded one for one: ``×`` in working)
         latex = _latex_plain(out)
         if latex is not None:
             out, segments = latex
