@@ -210,7 +210,7 @@ MAX_HEADING = 40
 """A text line longer than this after a header row of years is no column heading."""
 
 
-def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
+def _grid_rows(kinds: list[int], width: int, min_rows: int = 1) -> dict[int, str]:
     """The lines of the rows of a grid, each with the character to put before it (a tab, a
     space after a currency sign alone, the first line's line break as it was): an
     extractor that writes every cell of a table on a line of its own, the empty ones as
@@ -224,8 +224,9 @@ def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
     figures starts at such a multiple and holds no blank-looking line, and no multiple falls on
     a figure. Its rows other than those of ``width`` figures are then counted out, when one of
     their cells is not blank (a label with empty cells, ``Costs:``, stays a line that the
-    blank-looking lines join). Anything else (a page with a title above its table, a cell over
-    two lines, empty cells left out) is no grid: its lines are read one by one, as before."""
+    blank-looking lines join). Anything else (a cell over two lines, empty cells left out) is no
+    grid: its lines are read one by one, as before; a page's title above the grid and its
+    footer below are found by :func:`_grid_within`."""
     size = width + 1
     if (len(kinds) - bytes(kinds).count(bytes((_C, _F)))) % size:  # cells, counted in C
         return {}
@@ -238,7 +239,9 @@ def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
         if label >= 0 and cells == width
     ]
     at = {k: i for i, k in enumerate(units)}
-    if not rows or any(at[label] % size or _W in kinds[label:last] for label, last in rows):
+    if len(rows) < min_rows or any(
+        at[label] % size or _W in kinds[label:last] for label, last in rows
+    ):
         return {}
     full = {at[label] for label, _ in rows}
     out: dict[int, str] = {}
@@ -249,6 +252,41 @@ def _grid_rows(kinds: list[int], width: int) -> dict[int, str]:
             out.update((k + 1, " ") for k in units[i + 1 : i + size] if kinds[k] == _C)
             out[units[i]] = "\n"  # the row's first line: where it was
     return out
+
+
+def _grid_within(kinds: list[int], width: int, page: int) -> dict[int, str]:
+    """:func:`_grid_rows` of the lines of a grid that a page's title lines precede or its
+    footer follows (``Table 3`` and a blank line above, ``See accompanying notes.`` and a page
+    number below): fewer lines than a row before its first figure and after its last, none of
+    them a figure (but the page number, ``page``). Counting lines out is then evidence of a
+    grid only where the extractor wrote an empty cell (a blank-looking line among the rows:
+    without one, a title of a row's length would count out as a header row) and at least two
+    rows have every cell filled (one such row may be a block of figures that an extractor
+    wrote below a block of labels, pdfminer's text boxes: no table to count out)."""
+    if _W not in kinds:
+        return {}
+    size = width + 1
+    b = bytes(kinds)
+    cells = b.replace(bytes((_C, _F)), bytes((_C,)))  # a currency sign and its figure are one
+    n = len(cells)
+    # the lines before the first figure or currency sign: each a cell (counted in C)
+    lead = min((i for i in (b.find(bytes((_F,))), b.find(bytes((_C,)))) if i >= 0), default=n)
+    trail, k = 0, len(kinds) - 1  # the lines after the last (the page number apart)
+    while (
+        trail < width and k > 0 and (kinds[k] not in (_F, _C) or (k == page and kinds[k - 1] != _C))
+    ):
+        trail, k = trail + 1, k - 1
+    for head in range(min(size, lead + 1)):
+        tail = (n - head) % size  # the one footer's length that leaves whole rows
+        if tail > trail or not (head or tail) or n - head - tail < 2 * size:
+            continue
+        starts = cells[head : n - tail : size]  # each row's first cell: no figure
+        if _C not in starts and _F not in starts:
+            stop = len(kinds) - tail
+            grid = _grid_rows(kinds[head:stop], width, min_rows=2) if _W in b[head:stop] else {}
+            if grid:
+                return {k + head: ch for k, ch in grid.items()}
+    return {}
 
 
 def _content_end(lines: list[str]) -> int:
@@ -295,7 +333,8 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
     prev = _T
     cells = 0
     years = False  # the row's cells are all years (a header row)
-    grid = _grid_rows(kinds[: _content_end(lines)], width)
+    end = _content_end(lines)
+    grid = _grid_rows(kinds[:end], width) or _grid_within(kinds[:end], width, page)
     for k, line in enumerate(lines):
         kind = kinds[k]
         if grid and k in grid:
