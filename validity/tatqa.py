@@ -31,6 +31,7 @@ Run from the repository root::
     .venv/bin/python validity/tatqa.py                 # full dev split (~1,700 questions)
     .venv/bin/python validity/tatqa.py --every 10      # every 10th context (fast)
     .venv/bin/python validity/tatqa.py --json /tmp/tatqa.json
+    .venv/bin/python validity/tatqa.py --layout pdf --page-form title --answer-form list
 """
 
 from __future__ import annotations
@@ -326,6 +327,44 @@ class Document:
     index: int
     passages: tuple[str, ...]
     items: list[Item] = field(default_factory=list)
+
+
+ANSWER_FORMS: dict[str, Callable[[str], str]] = {
+    "plain": lambda a: a,
+    "bold": lambda a: f"The answer is **{a}**.",
+    "us-dollar": lambda a: a.replace("$", "US$"),
+    "cited": lambda a: f"{a} [Source: Table 2, page 47]",
+    "list": lambda a: f"- {a}\n- Source: the table above.",
+    "numbered": lambda a: f"1. {a}\n2. Source: the table above.",
+    "one-item": lambda a: f"- {a}",
+    "latex-dollar": lambda a: a.replace("$", "\\$"),
+}
+"""How a model may write each answer, gold and perturbed alike (``--answer-form``): in bold,
+with ``US$``, followed by the source it cites, as a Markdown list's first item (a second item
+after it), a numbered list's, a list's only item (``- -$168 thousand``: a dash opening a
+one-line answer may be a minus as well), or with LaTeX's escaped dollars (``\\$5.2 million``)."""
+
+PAGE_FORMS: dict[str, Callable[[str], str]] = {
+    "plain": lambda p: p,
+    "title": lambda p: f"Table 3\n\n{p}",
+    "footer": lambda p: (
+        f"{p}\nThe accompanying notes are an integral part of these financial statements.\n47"
+    ),
+    "final-newline": lambda p: f"{p}\n",
+    "crlf": lambda p: p.replace("\n", "\r\n"),
+}
+"""How an extractor may hand over the table's passage (``--page-form``): under the page's
+title, above its footer and page number, ending with a line break, with Windows' line ends."""
+
+
+def reform(docs: Sequence[Document], answer_form: str = "plain", page_form: str = "plain") -> None:
+    """Rewrite ``docs`` in place: each answer in ``answer_form`` (:data:`ANSWER_FORMS`), the
+    table's passage in ``page_form`` (:data:`PAGE_FORMS`)."""
+    answer, page = ANSWER_FORMS[answer_form], PAGE_FORMS[page_form]
+    for doc in docs:
+        doc.passages = (page(doc.passages[0]), *doc.passages[1:])
+        for item in doc.items:
+            item.answer = answer(item.answer)
 
 
 def _perturb(
@@ -1158,6 +1197,20 @@ def main(argv: list[str] | None = None) -> int:
         "line)",
     )
     parser.add_argument(
+        "--answer-form",
+        choices=list(ANSWER_FORMS),
+        default="plain",
+        help="how each answer is written (default plain; bold, us-dollar, cited, list, "
+        "numbered, one-item, latex-dollar)",
+    )
+    parser.add_argument(
+        "--page-form",
+        choices=list(PAGE_FORMS),
+        default="plain",
+        help="how the table's passage is handed over (default plain; title, footer, "
+        "final-newline, crlf)",
+    )
+    parser.add_argument(
         "--no-phrasings",
         action="store_true",
         help="skip the table of answers in a model's phrasing (about half the run time)",
@@ -1168,11 +1221,17 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     docs = build_documents(load_documents(), every=args.every, seed=args.seed, layout=args.layout)
+    reform(docs, args.answer_form, args.page_form)
     results = run(docs)
     tables = summarise(results)
     n_items = sum(len(d.items) for d in docs)
+    forms = (
+        ""
+        if args.answer_form == args.page_form == "plain"
+        else (f", answers {args.answer_form}, page {args.page_form}")
+    )
     print(
-        f"TAT-QA dev ({args.layout} tables): {len(docs)} contexts, {n_items} answers "
+        f"TAT-QA dev ({args.layout} tables{forms}): {len(docs)} contexts, {n_items} answers "
         f"({sum(1 for d in docs for i in d.items if not i.perturbed)} gold, "
         f"{sum(1 for d in docs for i in d.items if i.perturbed)} perturbed), seed {args.seed}"
     )
