@@ -210,7 +210,15 @@ MAX_HEADING = 40
 """A text line longer than this after a header row of years is no column heading."""
 
 
-def _grid_rows(kinds: list[int], width: int, min_rows: int = 1) -> dict[int, str]:
+def _cell_kinds(kinds: list[int]) -> bytes:
+    """The kind of each cell of ``kinds`` (a currency sign and its figure are one cell, of the
+    sign's kind), as bytes: counted and sliced in C."""
+    return bytes(kinds).replace(bytes((_C, _F)), bytes((_C,)))
+
+
+def _grid_rows(
+    kinds: list[int], width: int, min_rows: int = 1, cells: bytes | None = None
+) -> dict[int, str]:
     """The lines of the rows of a grid, each with the character to put before it (a tab, a
     space after a currency sign alone, the first line's line break as it was): an
     extractor that writes every cell of a table on a line of its own, the empty ones as
@@ -228,11 +236,12 @@ def _grid_rows(kinds: list[int], width: int, min_rows: int = 1) -> dict[int, str
     grid: its lines are read one by one, as before; a page's title above the grid and its
     footer below are found by :func:`_grid_within`."""
     size = width + 1
-    if (len(kinds) - bytes(kinds).count(bytes((_C, _F)))) % size:  # cells, counted in C
+    if cells is None:  # (the caller's :func:`_cell_kinds` of ``kinds``, when it has them)
+        cells = _cell_kinds(kinds)
+    starts = cells[::size]  # each row's first cell: no figure
+    if len(cells) % size or _C in starts or _F in starts:
         return {}
     units = [k for k, kind in enumerate(kinds) if not (kind == _F and k and kinds[k - 1] == _C)]
-    if any(kinds[units[i]] in (_F, _C) for i in range(0, len(units), size)):
-        return {}
     rows = [
         (label, max(k for k in range(label, end) if kinds[k] in (_F, _C)))
         for label, end, cells in _rows(kinds)
@@ -267,9 +276,9 @@ def _grid_within(kinds: list[int], width: int, page: int) -> dict[int, str]:
         return {}
     size = width + 1
     b = bytes(kinds)
-    cells = b.replace(bytes((_C, _F)), bytes((_C,)))  # a currency sign and its figure are one
+    cells = _cell_kinds(kinds)
     n = len(cells)
-    # the lines before the first figure or currency sign: each a cell (counted in C)
+    # the lines before the first figure or currency sign: each a cell (found in C)
     lead = min((i for i in (b.find(bytes((_F,))), b.find(bytes((_C,)))) if i >= 0), default=n)
     trail, k = 0, len(kinds) - 1  # the lines after the last (the page number apart)
     while (
@@ -278,14 +287,17 @@ def _grid_within(kinds: list[int], width: int, page: int) -> dict[int, str]:
         trail, k = trail + 1, k - 1
     for head in range(min(size, lead + 1)):
         tail = (n - head) % size  # the one footer's length that leaves whole rows
-        if tail > trail or not (head or tail) or n - head - tail < 2 * size:
+        stop = len(kinds) - tail
+        if (
+            tail > trail
+            or not (head or tail)
+            or n - head - tail < 2 * size
+            or _W not in b[head:stop]
+        ):
             continue
-        starts = cells[head : n - tail : size]  # each row's first cell: no figure
-        if _C not in starts and _F not in starts:
-            stop = len(kinds) - tail
-            grid = _grid_rows(kinds[head:stop], width, min_rows=2) if _W in b[head:stop] else {}
-            if grid:
-                return {k + head: ch for k, ch in grid.items()}
+        grid = _grid_rows(kinds[head:stop], width, 2, cells[head : n - tail])
+        if grid:
+            return {line + head: ch for line, ch in grid.items()}
     return {}
 
 
