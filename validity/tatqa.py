@@ -862,6 +862,26 @@ def rescaled(answer: str) -> str | None:
 
 _RESCALABLE = re.compile(r"(\$?)([\d,]+(?:\.\d+)?) (thousand|million)\b")
 
+DIRECTION = "direction in words (a decrease of X)"
+"""The phrasing that states a change's sign in words, as a summary does (``a decrease of 12.6
+million`` for ``-12.6 million``, ``an increase of 5.2%`` for ``5.2%``): :func:`direction`, for
+an answer of one figure to a question asking for a change (``What was the change in ...``,
+``the increase / (decrease) in ...``), whose sign is the direction. Its sign perturbation
+states the other direction; the checks must see it from the table's years or the rows the
+question names, not from a minus sign."""
+_ASKS_CHANGE = re.compile(r"\bchange\b|\bincrease\s*/\s*\(?\s*decrease", re.IGNORECASE)
+_ONE_FIGURE = re.compile(r"(-?)(\$?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million|billion))?%?)")
+
+
+def direction(answer: str, question: str) -> str | None:
+    """``answer`` (one figure) with its sign as a direction in words, or ``None`` when the
+    question asks for no change (:data:`DIRECTION`) or the answer is more than one figure."""
+    m = _ONE_FIGURE.fullmatch(answer)
+    if m is None or _ASKS_CHANGE.search(question) is None:
+        return None
+    return f"{'a decrease' if m[1] else 'an increase'} of {m[2]}"
+
+
 LATEX_WORKING = "working in LaTeX (\\frac, \\times)"
 """The phrasing that shows an arithmetic answer's working in LaTeX, as chat models write it
 (``\\[ \\frac{44.1 - 56.7}{56.7} \\times 100 = -22.22\\% \\]``): :func:`latex_working`."""
@@ -979,6 +999,7 @@ def run_phrasings(docs: Sequence[Document]) -> list[PhrasingRow]:
     forms.append((FULL_DIGITS, lambda a, q, d: full_digits(a)))
     forms.append((RESCALED, lambda a, q, d: rescaled(a)))
     forms.append((LATEX_WORKING, lambda a, q, d: latex_working(a, d)))
+    forms.append((DIRECTION, lambda a, q, d: direction(a, q)))
     # counts[name][(checker, kind)] = [considered, still right]
     counts: dict[str, dict[tuple[int, str], list[int]]] = {
         name: {(k, kind): [0, 0] for k in (0, 1) for kind in PHRASED_KINDS} for name, _ in forms

@@ -167,7 +167,7 @@ def test_answers_in_a_models_phrasing_stay_grounded_and_wrong_ones_flagged() -> 
     rows = {r.phrasing: r for r in tatqa.run_phrasings(tatqa.build_documents(RAW, every=5))}
     assert (
         len(rows)
-        == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS) + 3
+        == len(tatqa.PHRASINGS) + len(tatqa.SCALE_FORMS) + len(tatqa.OPERAND_PHRASINGS) + 4
     )
     # the working in LaTeX (tatqa.LATEX_WORKING) is held to what the working written plainly
     # gets: "-\$154" lost its sign and "\frac{a - b}{b}" its figures before LaTeX was read
@@ -176,6 +176,15 @@ def test_answers_in_a_models_phrasing_stay_grounded_and_wrong_ones_flagged() -> 
         # negative answers only for the accounting negative "(X) million": 85 on the whole split
         assert row.n["gold"] >= (10 if name.startswith("(X) million") else 20), row
         assert row.n["digit"] >= 10, row
+        if name == tatqa.DIRECTION:
+            # "a decrease of X" for a change's sign: a sign flip shows only where the table's
+            # years or the rows the question names fix the direction, and another pair of
+            # cells may differ by the same amount (92.8% here, 85.5% before the named rows'
+            # other direction counted as a finding; 90.9% on the whole split)
+            assert row.hybridjudge["sign"] >= 0.9, row
+            assert row.hybridjudge["gold"] >= 0.98, row
+            assert row.hybridjudge["digit"] >= 0.98, row
+            continue
         if name == tatqa.RESCALED:
             # "$1.86 billion" for 1,858 million is as precise as its three or four significant
             # digits: a wrong figure so rounded meets a chance derivation more often (95.7% and

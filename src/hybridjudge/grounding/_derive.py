@@ -843,7 +843,7 @@ class Figures:
             how = _search_hint(self, hint, target)
             if how is not None:
                 return how
-            if _search_hint(self, hint, _negated(target)) is not None:
+            if any(_search_hint(self, hint, t) is not None for t in _opposites(target)):
                 return None  # the figures the question names give the opposite sign
         if target.reach == "question":
             return None
@@ -1319,6 +1319,16 @@ def _names_line(question: str, line: str) -> bool:
 
 def _negated(t: Target) -> Target:
     return replace(t, value=-t.value)
+
+
+def _opposites(t: Target) -> tuple[Target, ...]:
+    """``t`` with the other sign: its number negated and, where the answer states a direction
+    in words (``a decrease of 0.1 million``), the other direction with the number as written
+    or negated (the figures a question names giving ``3.4 - 3.3``, a rise, contradict it)."""
+    if not t.trend:
+        return (_negated(t),)
+    other = replace(t, trend=-t.trend)
+    return (_negated(t), other, _negated(other))
 
 
 def _flips_a_named_figure(figs: Figures, hint: Hint, t: Target) -> bool:
