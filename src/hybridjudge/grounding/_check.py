@@ -2454,7 +2454,7 @@ class GroundingContext:
                         scope = scope.for_column(column if table else -1)
             reading = _add_rounding_rows(q, meta, occ, scope, plain, table, rows)
             if flags & F_YEAR and table:
-                figures.column_years.setdefault((block, column), int(reading.value))
+                figures.note_year(block, line, column, int(reading.value))
             if flags & F_YEAR and table and block not in figures.newest_first:
                 years.setdefault((block, line), []).append(reading.value)
                 row_years = years[(block, line)]

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_right, insort
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
@@ -170,6 +171,9 @@ _SUM, _DIFF, _PROD, _RATIO, _PCH, _MEAN, _MEAN2, _RUNSUM = range(8)
 RATIO_LIMIT = 10.0
 """A plain answer number (no ``%``, no ``x``) is traced to a ratio of two figures only below
 this value: larger ratios are rarely stated without a unit and would explain many fabrications."""
+
+_NO_YEAR = 10_000
+"""Above every year: ``(line, _NO_YEAR)`` sorts after every ``(line, year)`` of that line."""
 
 COUNT_RATIO = 10.0
 """A count or label (:attr:`Figure.count`: ``Scope 1``, ``3 plants``) is not added to, or taken
@@ -742,7 +746,10 @@ class Figures:
     blocks: int = 0
     """Blocks numbered so far (block numbers run on from one passage to the next)."""
     column_years: dict[tuple[int, int], int] = field(default_factory=dict)
-    """Per table column ``(block, column)``: the year its header names."""
+    """Per table column ``(block, column)``: the first year a cell of it names (its header's)."""
+    _year_lines: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)
+    """Per table column ``(block, column)``: each ``(line, year)`` a cell of it names, in line
+    order (:meth:`year_of`)."""
     percent_blocks: set[int] = field(default_factory=set)
     """Blocks whose table heads a column with a bare ``%`` cell (its figures are written
     without the sign)."""
@@ -800,12 +807,17 @@ class Figures:
         self._tables = None
         self._by_row = None
 
+    def note_year(self, block: int, line: int, column: int, year: int) -> None:
+        """Record a year (or a date's) written in a table cell at ``line`` of ``column``."""
+        self.column_years.setdefault((block, column), year)
+        insort(self._year_lines.setdefault((block, column), []), (line, year))
+
     def note_date(self, block: int, line: int, column: int, date: int) -> None:
         """Record a date (``YYYYMMDD``) written in a table cell: the year of its column and,
         from two dates of one row, whether the table lists the newest first."""
         if date < 10000101:
             return
-        self.column_years.setdefault((block, column), date // 10000)
+        self.note_year(block, line, column, date // 10000)
         if block in self.newest_first:
             return
         first = self._row_dates.setdefault((block, line), date)
@@ -980,22 +992,39 @@ class Figures:
 
     def year_of(self, f: Figure) -> int | None:
         """The year heading ``f``'s column, or the nearest column to its left (a header cell
-        spanning several columns: ``| 2019 | | 2018 |`` over ``| $ | % | $ | % |``)."""
+        spanning several columns: ``| 2019 | | 2018 |`` over ``| $ | % | $ | % |``): the last
+        year written in that column at or above ``f``'s row in a row of no other figure, as a
+        heading covers the rows below it down to the next (two tables stacked in one block,
+        ``Fiscal 2019`` over one and ``Fiscal 2018`` over the other; ``December 31, 2019`` over
+        its rows), else the first year written in it."""
         if not f.table:
             return None
         for column in range(f.column, max(f.column - 3, 0) - 1, -1):
             year = self.column_years.get((f.block, column))
-            if year is not None:
+            if year is None:
+                continue
+            lines = self._year_lines.get((f.block, column))
+            if lines is None or len(lines) == 1:
                 return year
+            rows = self._rows()
+            k = bisect_right(lines, (f.line, _NO_YEAR)) - 1
+            while k >= 0 and (f.block, lines[k][0]) in rows:
+                k -= 1  # a row of figures dated in its label heads no rows below it
+            return lines[k][1] if k >= 0 else year
         return None
 
     def _in_rows(self, rows: set[tuple[int, int]]) -> list[int]:
         """The figures of ``rows``, in document order."""
-        if self._by_row is None:  # once per context
+        by_row = self._rows()
+        return sorted(k for row in rows for k in by_row.get(row, ()))
+
+    def _rows(self) -> dict[tuple[int, int], list[int]]:
+        """The figures of each row ``(block, line)`` (made once per context)."""
+        if self._by_row is None:
             self._by_row = {}
             for k, f in enumerate(self.figures):
                 self._by_row.setdefault((f.block, f.line), []).append(k)
-        return sorted(k for row in rows for k in self._by_row.get(row, ()))
+        return self._by_row
 
     def _cells(self, rows: set[tuple[int, int]], years: set[int]) -> list[int]:
         """The figures of ``rows``; only those in the columns of ``years`` if any are."""
