@@ -32,6 +32,7 @@ Run from the repository root::
     .venv/bin/python validity/tatqa.py --every 10      # every 10th context (fast)
     .venv/bin/python validity/tatqa.py --json /tmp/tatqa.json
     .venv/bin/python validity/tatqa.py --layout pdf --page-form title --answer-form list
+    .venv/bin/python validity/tatqa.py --currency rmb   # RMB5,022 for $5,022 throughout
 """
 
 from __future__ import annotations
@@ -357,14 +358,46 @@ PAGE_FORMS: dict[str, Callable[[str], str]] = {
 title, above its footer and page number, ending with a line break, with Windows' line ends."""
 
 
-def reform(docs: Sequence[Document], answer_form: str = "plain", page_form: str = "plain") -> None:
+CURRENCIES: dict[str, str] = {
+    "dollar": "$",
+    "us-dollar": "US$",
+    "hk-dollar": "HK$",
+    "rmb": "RMB",
+    "rmb-spaced": "RMB ",
+    "usd": "USD ",
+    "eur": "EUR ",
+    "rupee": "Rs. ",
+    "ringgit": "RM",
+}
+"""The currency a report outside the United States writes where TAT-QA's writes ``$``
+(``--currency``), in the tables, the paragraphs and the answers alike: ``US$1,496.5``,
+``(RMB5,022)``, ``-USD 12.6 million``, ``Rs. 44.1``."""
+
+
+def reform(
+    docs: Sequence[Document],
+    answer_form: str = "plain",
+    page_form: str = "plain",
+    currency: str = "dollar",
+) -> None:
     """Rewrite ``docs`` in place: each answer in ``answer_form`` (:data:`ANSWER_FORMS`), the
-    table's passage in ``page_form`` (:data:`PAGE_FORMS`)."""
+    table's passage in ``page_form`` (:data:`PAGE_FORMS`), and ``$`` as ``currency``
+    (:data:`CURRENCIES`) in every passage and answer."""
     answer, page = ANSWER_FORMS[answer_form], PAGE_FORMS[page_form]
+    sign = CURRENCIES[currency]
+
+    def written(text: str) -> str:
+        # "Rs. 44.1" before its figure, "Rs." alone (on its line in the PDF text)
+        return _SIGN.sub(lambda m: sign if m[1] else sign.rstrip(), text)
+
     for doc in docs:
-        doc.passages = (page(doc.passages[0]), *doc.passages[1:])
+        doc.passages = tuple(written(p) for p in (page(doc.passages[0]), *doc.passages[1:]))
         for item in doc.items:
-            item.answer = answer(item.answer)
+            item.answer = answer(written(item.answer))
+
+
+_SIGN = re.compile(r"\$(?=([\d(-])?)")
+"""A dollar sign, and whether a figure follows it (:func:`reform`)."""
 
 
 def _perturb(
@@ -1232,6 +1265,13 @@ def main(argv: list[str] | None = None) -> int:
         "final-newline, crlf)",
     )
     parser.add_argument(
+        "--currency",
+        choices=list(CURRENCIES),
+        default="dollar",
+        help="the currency written for $ in tables, paragraphs and answers (default dollar; "
+        "us-dollar, hk-dollar, rmb, rmb-spaced, usd, eur, rupee, ringgit)",
+    )
+    parser.add_argument(
         "--no-phrasings",
         action="store_true",
         help="skip the table of answers in a model's phrasing (about half the run time)",
@@ -1242,14 +1282,14 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     docs = build_documents(load_documents(), every=args.every, seed=args.seed, layout=args.layout)
-    reform(docs, args.answer_form, args.page_form)
+    reform(docs, args.answer_form, args.page_form, args.currency)
     results = run(docs)
     tables = summarise(results)
     n_items = sum(len(d.items) for d in docs)
     forms = (
         ""
-        if args.answer_form == args.page_form == "plain"
-        else (f", answers {args.answer_form}, page {args.page_form}")
+        if args.answer_form == args.page_form == "plain" and args.currency == "dollar"
+        else (f", answers {args.answer_form}, page {args.page_form}, currency {args.currency}")
     )
     print(
         f"TAT-QA dev ({args.layout} tables{forms}): {len(docs)} contexts, {n_items} answers "

@@ -270,25 +270,30 @@ def test_reform_writes_every_answer_and_the_table_s_passage_alone() -> None:
 
 
 @pytest.mark.parametrize(
-    ("answer_form", "page_form", "layout"),
+    ("answer_form", "page_form", "layout", "currency"),
     [
-        ("list", "plain", "pipe"),
-        ("numbered", "plain", "pipe"),
-        ("latex-dollar", "plain", "pipe"),
-        ("plain", "title", "pdf"),
-        ("plain", "footer", "pdf"),
+        ("list", "plain", "pipe", "dollar"),
+        ("numbered", "plain", "pipe", "dollar"),
+        ("latex-dollar", "plain", "pipe", "dollar"),
+        ("plain", "title", "pdf", "dollar"),
+        ("plain", "footer", "pdf", "dollar"),
+        ("plain", "plain", "pipe", "rmb"),
+        ("plain", "plain", "pipe", "rupee"),
+        ("plain", "plain", "pdf", "ringgit"),
     ],
 )
 def test_answers_and_pages_as_pipelines_hand_them_over_keep_the_rates(
-    answer_form: str, page_form: str, layout: str
+    answer_form: str, page_form: str, layout: str, currency: str
 ) -> None:
-    # Every third context (`--every 3 --answer-form F --page-form P --layout L`). At 39fe99e:
-    # a list's first item, working 4.7% and sign flagged 75.9% (its dash read as a minus); a
-    # numbered list, working 97.9% and bare arithmetic 91.0% (the item's number a figure);
-    # escaped dollars, working 99.1%; at 8c9867a a PDF page's title or footer, bare arithmetic
-    # 91.0% (the table then no grid). Now 100%, 96.5-96.7%, 92.3-93.2%.
+    # Every third context (`--every 3 --answer-form F --page-form P --layout L --currency C`).
+    # At 39fe99e: a list's first item, working 4.7% and sign flagged 75.9% (its dash read as a
+    # minus); a numbered list, working 97.9% and bare arithmetic 91.0% (the item's number a
+    # figure); escaped dollars, working 99.1%; at 8c9867a a PDF page's title or footer, bare
+    # arithmetic 91.0% (the table then no grid); at 560fc1f `RMB`, `Rs. ` and `RM` for `$`,
+    # sign flagged 74-76% on the whole split (`-RMB12.6 million` read as positive) and bare
+    # arithmetic 88.7-89.7% (`RMB(62)` no figure). Now 100%, 96.5-96.7%, 92.3-93.2%.
     docs = tatqa.build_documents(RAW, every=3, layout=layout)
-    tatqa.reform(docs, answer_form, page_form)
+    tatqa.reform(docs, answer_form, page_form, currency)
     results = tatqa.run(docs)
     rows = {**_gold_rows(results), **_perturbed_rows(results)}
     bounds = {

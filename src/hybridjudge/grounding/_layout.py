@@ -56,7 +56,11 @@ SCALE_WORDS: dict[str, int] = {w: scales()[w] for w in lexicon("en").statement_s
 """Every scale word or abbreviation a scale statement may use, with its multiplier
 (``millions``: 10**6, ``'000s``: 10**3, ``bn``: 10**9), lower case."""
 CURRENCY_SIGNS: frozenset[str] = frozenset(s for s in currency_of(("signs",)) if len(s) == 1)
-"""The signs a PDF extractor may put on a line of their own before a figure."""
+"""The signs of one character (``$``, ``€``), which a figure's line may hold before it."""
+_SIGN_LINES: frozenset[str] = frozenset(currency_of(("signs",)))
+"""The signs a PDF extractor may put on a line of their own before a figure: those of one
+character and those written with letters (``US$``, ``HK$``, ``RM``, ``Rs.``; a currency code,
+``USD``, may be a row's label, ``USD | 53.6``, and is none of them)."""
 _HEADINGS: tuple[str, ...] = tuple(_DATA["scale_headings"])
 
 _PLURALS = "|".join(sorted((w for w in SCALE_WORDS if w.isalpha() and len(w) > 3), key=len))
@@ -122,7 +126,7 @@ def _kinds(lines: list[str]) -> list[int]:
         stripped = line.strip()
         if not stripped:
             out.append(_W)
-        elif stripped in CURRENCY_SIGNS:
+        elif stripped in _SIGN_LINES:
             out.append(_C)
         elif stripped[0].isalpha() or figure.fullmatch(line) is None:
             out.append(_D if _DATE_LINE().fullmatch(line) else _T)

@@ -184,12 +184,12 @@ _DOLLAR_PREFIXES = (
 """The country prefixes of a dollar sign (``us``, ``hk``...), from :data:`_CURRENCY_SYMBOLS`."""
 _WRITTEN_SIGNS = [k for k in currency_of(("signs",)) if k.isalpha() or k.endswith(".")]
 """The currency signs written in letters (``rs``, ``rs.``, ``rm``)."""
-_WRITTEN_CURRENCIES = "(?:" + alternation(_WRITTEN_SIGNS) + r")(?=\s?\d)"
-_CUR_PREFIX = lazy(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}")
+_WRITTEN_CURRENCIES = "(?:" + alternation(_WRITTEN_SIGNS) + r")(?=\s?\(?\d)"
+_CUR_PREFIX = lazy(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\(?\d)|{_WRITTEN_CURRENCIES}")
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
 code glued to the figure (``USD500 million``, ``RMB3,550 million``), the rupee written out
 (``Rs. 500``, ``Rs.600``) or the ringgit (``RM5.0 million``: read as an identifier ``rm5``, its
-figure was lost)."""
+figure was lost); a code glued to an accounting negative's bracket (``RMB(62)``)."""
 
 _SCALES: dict[str, int] = scales("figure")
 """The one table of scale words and abbreviations after a number (``2.5 million``, ``$82.9M``,
@@ -514,8 +514,8 @@ _ALTERNATIVES: dict[str, str] = {
     "cdate": r"""(?P<cdate>(?:(?P<cy>\d{4})\s?[年년]\s?|(?<![\d年년]))(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?:(?P<sign0>[-+])(?=[$€£¥₹]|{_DOLLAR_PREFIXES}\$))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES})\s?)?
-       (?P<par>\((?=[$€£¥₹\d.-]))?(?:(?P<cur2>[$€£¥₹])\s?)?(?P<sign>[-+](?=[\d.]))?
+    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?:(?P<sign0>[-+])(?=[$€£¥₹]|{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}\d|{_WRITTEN_CURRENCIES}))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\(?\d)|{_WRITTEN_CURRENCIES})\s?)?
+       (?P<par>\((?=[$€£¥₹\d.-]|[a-z]{{1,3}}\.?\$?\s?\d))?(?:(?P<cur2>[$€£¥₹]|(?<=\()(?:{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}))\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
          |(?P<dec>(?>(?:(?=\d+[,'])(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d{{1,2}}(?:,\d\d){{1,6}},\d{{3}}(?!\d)|\d{{1,3}}(?:'\d{{3}}){{1,6}}(?!\d))|\d+)(?:\.\d+)?|\.\d+))
@@ -1300,8 +1300,8 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
             while q > 0 and _wordlike(s[q - 1]):
                 q -= 1
             add(q)
-            if q and s[q - 1] in "-+" and s[p] == "$":
-                add(q - 1)  # "-US$773": the sign before a dollar's prefix
+            if q and s[q - 1] in "-+(":
+                add(q - 1)  # "-US$773", "(US$773)", "-RMB5": a sign or bracket, a currency
             if prev == "-" and q > 0:
                 k = q - 1
                 while k > 0 and q - k <= 2 and s[k] in " °":  # "2°C-8°C", "5 kg-10 kg"
@@ -1314,6 +1314,11 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
                 add(p - 1)
                 if prev == "(" and p > 1 and s[p - 2] in "$€£¥₹":
                     add(p - 2)
+                elif prev == "(" and p > 2 and s[p - 2].isalpha():
+                    q = p - 2  # "RMB(62)", "RM(62)": a currency glued to the bracket
+                    while q and s[q - 1].isalpha() and p - q < 5:
+                        q -= 1
+                    add(q)
             elif prev == "'" and s[p - 3 : p - 1] in ("fy", "cy"):  # "FY'19"
                 add(p - 3)
             add(p)
@@ -1333,11 +1338,14 @@ def _candidates(s: str, words: frozenset[bytes]) -> list[int]:
 
 
 def _find_all(s: str, needle: str, add: Callable[[int], None]) -> None:
-    """Add every position of ``needle`` in ``s`` that starts a word."""
+    """Add every position of ``needle`` in ``s`` that starts a word, and a sign or an opening
+    bracket right before it (``-Rs. 500``, ``(Rs. 500)``: an accounting negative)."""
     i = s.find(needle)
     while i >= 0:
         if i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "-"):
             add(i)
+        if i and s[i - 1] in "-+(" and (i == 1 or not s[i - 2].isalnum()):
+            add(i - 1)
         i = s.find(needle, i + 1)
 
 
@@ -1877,7 +1885,7 @@ def _read_candidates(
             and s[start - 1] == " "
             and s[start - 2].isalpha()
         ):
-            start, p, ident = _after_acronym(norm, start, end, written, p)
+            start, end, p, ident = _after_acronym(norm, start, end, written, p)
             if ident is not None:
                 idents.append(ident)
                 last_end = max(last_end, ident.end)  # "FY 2023-24" ends after "-24"
@@ -1889,7 +1897,7 @@ def _read_candidates(
             flags & F_PAREN
             and kind == "number"
             and m is not None
-            and _accounting(s, m, start, end, mult)
+            and _accounting(s, m, start, end, mult, value)
         ):
             value, base = -value, -base
         if s.endswith(_NEGATIVE_ENDINGS, 0, start) and value > 0:
@@ -1974,7 +1982,7 @@ def _master_at(s: str, cand: int, ch: str, digit_kind: str) -> re.Pattern[str]:
     elif "a" <= ch <= "z" and not (
         (
             s.find("$", cand + 1, cand + 3) > 0
-            or s[cand + 3 : cand + 4].isdigit()
+            or s[cand + 3 : cand + 5].lstrip("(")[:1].isdigit()  # "RMB5", "RMB(5)"
             or s.startswith(("rs", "rm"), cand)
         )
         and _CUR_PREFIX().match(s, cand)  # "US$9.9": the sign's prefix, as at a sign
@@ -2034,20 +2042,21 @@ def _upper_case_reading(norm: NormalizedText, m: re.Match[str], cand: int) -> bo
 
 def _after_acronym(
     norm: NormalizedText, start: int, end: int, written: str, p: _Parsed
-) -> tuple[int, _Parsed, Ident | None]:
+) -> tuple[int, int, _Parsed, Ident | None]:
     """A figure without a unit after an upper-case word and a blank: after a currency code
-    (``USD 9.9 billion``, ``-USD 8,137 thousand``), its start and parse in that currency; after
-    another acronym (``FY 19``, ``Q 3``), an identifier; else as it was."""
+    (``USD 9.9 billion``, ``-USD 8,137 thousand``, ``(RMB 5,000)``: an accounting negative, as
+    ``($5,000)`` is), its span and parse in that currency; after another acronym (``FY 19``,
+    ``Q 3``), an identifier; else as it was."""
     s = norm.text
     acro = _ACRONYM_BEFORE.search(s, max(0, start - 8), start)
     if acro is None:
-        return start, p, None
+        return start, end, p, None
     word = acro.group(1)
     code = _CURRENCY_CODES.get(word)
     if (code is None and word in _NOT_ACRONYMS) or not is_upper_in_original(
         norm, acro.start(1), acro.end(1)
     ):
-        return start, p, None
+        return start, end, p, None
     if code is None:
         number = p[1]
         if word in ("fy", "cy") and written.isdigit() and len(written) in (2, 4):
@@ -2057,18 +2066,24 @@ def _after_acronym(
                 number = Fraction(_end_year(int(written[: -len(split[1]) - 1]), split[1]))
             elif len(written) == 2:
                 number = Fraction(two_digit_year(int(written)))  # "FY 19": 2019
-        return start, p, Ident(f"{word} {written}", acro.start(1), end, number)
+        return start, end, p, Ident(f"{word} {written}", acro.start(1), end, number)
     start = acro.start(1)
-    value = p[1]
+    value, flags = p[1], p[8]
     if start and s[start - 1] == "-" and (start == 1 or not s[start - 2].isalnum()):
         start -= 1  # "-USD 8,137 thousand": the sign before the code
         value = -value
-    return start, (p[0], value, code, f"currency-{code}", value, *p[5:]), None
+    elif start and s[start - 1] == "(" and s.startswith(")", end) and value > 0:
+        start, end, value, flags = start - 1, end + 1, -value, flags | F_PAREN
+    return start, end, (p[0], value, code, f"currency-{code}", value, *p[5:8], flags), None
 
 
-def _accounting(s: str, m: re.Match[str], start: int, end: int, mult: int) -> bool:
-    """Whether a figure in brackets is an accounting negative (``(1,234)``, ``$(35)``, ``(35)
-    million``, a bracketed table cell) rather than an aside (``(5 million)``, ``(3)``)."""
+def _accounting(s: str, m: re.Match[str], start: int, end: int, mult: int, value: Fraction) -> bool:
+    """Whether a figure in brackets, of ``value`` as written, is an accounting negative to make
+    (``(1,234)``, ``$(35)``, ``(35) million``, a bracketed table cell) rather than an aside
+    (``(5 million)``, ``(3)``) or a negative already (``(-5)``; ``(USD 773)``, made negative
+    with its code by :func:`_after_acronym`)."""
+    if value < 0:
+        return False
     dec = m["dec"] or ""
     # "(35) million": a scale word after the bracket writes an accounting negative too
     # ("(5 million)" is an aside)
