@@ -185,11 +185,13 @@ _DOLLAR_PREFIXES = (
 _WRITTEN_SIGNS = [k for k in currency_of(("signs",)) if k.isalpha() or k.endswith(".")]
 """The currency signs written in letters (``rs``, ``rs.``, ``rm``)."""
 _WRITTEN_CURRENCIES = "(?:" + alternation(_WRITTEN_SIGNS) + r")(?=\s?\(?\d)"
-_CUR_PREFIX = lazy(rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\(?\d)|{_WRITTEN_CURRENCIES}")
+_CUR_PREFIX_SOURCE = rf"{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\(?\d)|{_WRITTEN_CURRENCIES}"
+_CUR_PREFIX = lazy(_CUR_PREFIX_SOURCE)
 """A currency at a word start: a dollar sign's country prefix (``US$9.9``, ``HK$512``), an ISO
 code glued to the figure (``USD500 million``, ``RMB3,550 million``), the rupee written out
 (``Rs. 500``, ``Rs.600``) or the ringgit (``RM5.0 million``: read as an identifier ``rm5``, its
-figure was lost); a code glued to an accounting negative's bracket (``RMB(62)``)."""
+figure was lost); a code glued to an accounting negative's bracket (``RMB(62)``). Its source
+is the master expression's currency before a figure and inside a bracket."""
 
 _SCALES: dict[str, int] = scales("figure")
 """The one table of scale words and abbreviations after a number (``2.5 million``, ``$82.9M``,
@@ -514,8 +516,8 @@ _ALTERNATIVES: dict[str, str] = {
     "cdate": r"""(?P<cdate>(?:(?P<cy>\d{4})\s?[年년]\s?|(?<![\d年년]))(?P<cm>\d{1,2})\s?[月월]\s?(?P<cd>\d{1,2})\s?[日일])""",
     "time": r"""(?P<time>(?<![\w.:])(?P<th>\d{1,2})(?::(?P<tm>\d{2}))?\s?(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])
        |(?<![\w.:])(?P<th2>\d{1,2}):(?P<tm2>\d{2})(?![\d:]))""",
-    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?:(?P<sign0>[-+])(?=[$€£¥₹]|{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}\d|{_WRITTEN_CURRENCIES}))?(?:(?=[a-z$€£¥₹])(?P<cur>{_DOLLAR_PREFIXES}?\$|[€£¥₹]|{_GLUED_CODES}(?=\(?\d)|{_WRITTEN_CURRENCIES})\s?)?
-       (?P<par>\((?=[$€£¥₹\d.-]|[a-z]{{1,3}}\.?\$?\s?\d))?(?:(?P<cur2>[$€£¥₹]|(?<=\()(?:{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}(?=\d)|{_WRITTEN_CURRENCIES}))\s?)?(?P<sign>[-+](?=[\d.]))?
+    "num": rf"""(?P<num>(?<!/)(?<!%)(?<![\d.]\.)(?:(?<!\d,)|(?!\d{{3}}(?!\d|\.\d)))(?:(?P<sign0>[-+])(?=[$€£¥₹]|{_DOLLAR_PREFIXES}\$|{_GLUED_CODES}\d|{_WRITTEN_CURRENCIES}))?(?:(?=[a-z$€£¥₹])(?P<cur>[$€£¥₹]|{_CUR_PREFIX_SOURCE})\s?)?
+       (?P<par>\((?=[$€£¥₹\d.-]|{_CUR_PREFIX_SOURCE}))?(?:(?P<cur2>[$€£¥₹]|(?<=\()(?:{_CUR_PREFIX_SOURCE}))\s?)?(?P<sign>[-+](?=[\d.]))?
        (?:(?P<mi>\d+)\s(?P<mn>\d+)/(?P<md2>\d+)(?![\d/])
          |(?P<fn>\d+)/(?P<fd>\d+)(?![\d/])
          |(?P<dec>(?>(?:(?=\d+[,'])(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|(?<!\d,)\d+,\d{{1,2}}(?![\d,]|\.\d)|\d{{1,2}}(?:,\d\d){{1,6}},\d{{3}}(?!\d)|\d{{1,3}}(?:'\d{{3}}){{1,6}}(?!\d))|\d+)(?:\.\d+)?|\.\d+))
