@@ -94,6 +94,42 @@ GOLDEN = [
         {"anchors": ["500 mg"]},
         opengate_grounded=False,
     ),
+    # ... nor is a figure with a unit a bare count of running text: "three times", "aged 6-12"
+    Golden(
+        "catch: 3 g is not the three of three times a day",
+        "Do not exceed 3 g per dose.",
+        "Take 500 mg three times a day. Do not exceed 1 g per dose.",
+        ("ungrounded_number",),
+        subject="3 g",
+    ),
+    Golden(
+        "catch: 12 days is not the 12 of aged 6-12",
+        "Take it for 12 days.",
+        "Take it for 5 to 7 days. Half a tablet for children aged 6-12.",
+        ("ungrounded_number",),
+        opengate_grounded=True,
+        subject="12 days",
+    ),
+    Golden(
+        "catch: 10 mL is not the 10 of 1 in 10 patients",
+        "Inject 10 mL.",
+        "Inject 2.5 mL. About 1 in 10 patients get a rash.",
+        ("ungrounded_number",),
+        opengate_grounded=True,
+        subject="10 mL",
+    ),
+    Golden(
+        "pass: a table cell takes its unit from the column's heading",
+        "The adult dose is 500 mg.",
+        "Patient | Dose (mg)\nAdult | 500\nChild | 250",
+        (),
+    ),
+    Golden(
+        "pass: the year 2023 before the singular year is no duration",
+        "In Q2 2023 year over year revenues fell by 5%.",
+        "Q2 2023 revenues fell 5% from Q2 2022.",
+        (),
+    ),
     # "1,000" becomes "1" and "0"
     Golden(
         "catch: 1 dollar is not 1,000",
@@ -376,3 +412,19 @@ def test_abstaining_answer_still_gets_number_and_anchor_checks() -> None:
     )
     assert report.abstained is True
     assert [f.kind for f in report.findings] == ["missing_anchor", "ungrounded_number"]
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("In Q2 2023 year over year revenues fell.", None),  # the year 2023
+        ("The 2019 Year was good.", None),
+        ("a 5 year plan", "year"),  # a figure that is no year: a duration
+        ("2023 years ago", "year"),  # the plural: a duration
+    ],
+)
+def test_a_year_before_the_singular_year_is_the_year(text: str, unit: str | None) -> None:
+    from hybridjudge.grounding import parse_quantities
+
+    (q,) = parse_quantities(text)
+    assert q.unit == unit

@@ -488,7 +488,7 @@ CASES_ROUND_3: list[tuple[str, str, str, list[str]]] = [
         "Each serving contains 250 kcal and 8 g of protein.",
         "A serving has 250 calories and 8 grams of protein.",
         "A serving has 350 calories and 8 grams of protein.",
-        ["350"],
+        ["350 calories"],  # calories as food labels write them: kilocalories
     ),
 ]
 

@@ -76,6 +76,7 @@ from hybridjudge.grounding._lexicon import (
     alternation,
     currency_of,
     excepted_rows,
+    grouped,
     lexicon,
     merged,
     months,
@@ -292,11 +293,20 @@ class _Index:
     cells: dict[_Key, _Occ] = field(default_factory=dict)
     """Unitless figures of table cells: a percentage may match them (a ``%`` column's cells are
     often written bare), not a count of running text."""
+    near: dict[_Key, _Occ] = field(default_factory=dict)
+    """Unitless figures of running text whose neighbourhood states their unit (``1.5 vacation
+    days``, ``aged 18-65``: :func:`_stated_near`), by that unit and the figure as written: an
+    answer's ``one and a half days`` names the first, its ``two weeks`` not ``14 business
+    days``."""
     currencies: set[str] = field(default_factory=set)
     """The currency dimensions of the quantities added (``currency-hkd``...)."""
-    loose_percent: bool = True
-    """Whether a percentage matches any unitless figure (the question, the allowed numbers and
-    the anchors) or, for a context, only those of :attr:`cells`."""
+    loose_units: bool = True
+    """Whether a figure with a unit not found so written (a percentage, ``3 g``, ``12 days``)
+    matches any unitless figure (the question, the allowed numbers and the anchors) or, for a
+    context, only those of :attr:`cells` (a column's heading may state its unit; the running
+    text writes a unit beside its figure, so ``three times a day`` or ``aged 6-12`` names no
+    ``3 g`` or ``12 days``). A currency (``revenue of 5.4 million``) and a temperature (``38
+    degrees``, read as a bare figure) match any unitless figure still (:data:`_UNIT_OPEN`)."""
     any_raw: dict[_Key, _Occ] = field(default_factory=dict)
     mantissa: dict[_Key, tuple[_Occ, int]] = field(default_factory=dict)
     """Figures without a stated scale (of table cells, or with a currency) and the most decimals
@@ -387,11 +397,42 @@ class _Index:
             occ = self.exact.get(_k("data-binary", binary))  # "10 GB" for "10,240 MB"
             if occ is not None:
                 return occ
-        if q.dimension == "percent" and not self.loose_percent:
-            return self.cells.get(_k(None, q.value))
+        if not self.loose_units and not q.dimension.startswith(_UNIT_OPEN):
+            return self.cells.get(_k(None, q.value)) or self.near.get(_k(q.unit, q.value))
         return self.unitless.get(_k(None, q.value))
 
 
+_NEAR_UNITS = {
+    alias: unit
+    for alias, unit in _UNITS.items()
+    if unit[1] is not None and len(alias) > 1 and alias.replace(" ", "").isalpha()
+}
+"""Unit words (two letters or more) a bare figure of running text may have a word before
+(:func:`_stated_near`)."""
+_UNIT_NEAR = lazy(rf"[ ]+(?:[a-z]+[ ]+)?({trie_alternation(_NEAR_UNITS, space=' ')})(?![a-z])")
+_AGE_BEFORE = lazy(
+    rf"(?<![a-z])(?:{alternation(grouped('figure_context', 'age_before'), space=' ')})"
+    r"[ ]+(?:\d+[ ]*(?:-|–|to)[ ]*)?\Z"
+)
+
+
+def _stated_near(s: str, start: int, end: int) -> str | None:
+    """The unit the neighbourhood of a bare figure of running text (``s[start:end]``,
+    normalised) states, ``None`` where it states none: a unit word after one other word
+    (``1.5 vacation days``: ``day``), or an age word before it (``aged 18-65``: ``year``; the
+    lexicons' ``figure_context.age_before``). ``three times a day``, ``43 events`` state none:
+    such a figure names no ``3 g`` (:attr:`_Index.loose_units`)."""
+    if (m := _UNIT_NEAR().match(s, end)) is not None:
+        return _NEAR_UNITS[m[1]][0]
+    if _AGE_BEFORE().search(s, max(0, start - 24), start) is not None:
+        return "year"
+    return None
+
+
+_UNIT_OPEN = ("currency-", "temp_")
+"""Dimensions whose figure may name a bare figure of running text (:attr:`_Index.loose_units`):
+an amount of money (``revenue of 5.4 million`` for ``$5.4 million``) and a temperature (``a
+fever above 38 degrees``: degrees of no stated scale are read as a bare figure)."""
 _OTHER_SCALE: dict[str, tuple[str, Callable[[Fraction], Fraction]]] = {
     "temp_c": ("temp_f", lambda c: c * Fraction(9, 5) + 32),
     "temp_f": ("temp_c", lambda f: (f - 32) * Fraction(5, 9)),
@@ -2221,7 +2262,7 @@ class GroundingContext:
                 tuple(sc.meta[k] for k in keep),
             )
             shifted = [replace(x, start=x.start - offset, end=x.end - offset) for x in scopes]
-            index = _Index(loose_percent=False)
+            index = _Index(loose_units=False)
             self._index_passage(i, line, shifted, index, markdown)
             occ = index.find(q) or _fast_mantissa(index, q, meta)
             if occ is not None:
@@ -2291,7 +2332,7 @@ class GroundingContext:
         if index is None and self._defer:
             raise _Unbounded  # GroundingChecker._traces: checked a piece at a time instead
         if index is None:
-            index = _Index(loose_percent=False)
+            index = _Index(loose_units=False)
             idents: set[str] = set()
             parsed: list[tuple[Scan, list[_Scope]]] = []
             # the layout first: a table laid out a cell per line becomes rows (offsets kept);
@@ -2365,6 +2406,8 @@ class GroundingContext:
             index.add(q, occ, cell)
             if q.kind != "number":
                 continue
+            if q.dimension is None and not cell and (unit := _stated_near(s, a, _b)):
+                index.near.setdefault((unit, q.value.numerator, q.value.denominator), occ)
             flags = meta[3]
             if flags & F_OWN_SCALE and meta[0] != 1:
                 index.own_scaled.setdefault(_k(None, q.value / meta[0]), occ)

@@ -270,6 +270,9 @@ class FigureContextWords(_Strict):
     counted_nouns: tuple[str, ...] = ()
     """Nouns after a figure with a scale letter that make it a count, not metres (``1.2m
     users``: 1.2 million)."""
+    age_before: tuple[str, ...] = ()
+    """Words before a figure of running text that make it an age in years (``aged 18-65``,
+    ``ages 6 to 12``): an answer's ``65 years`` may name it, its ``12 days`` not."""
     citation_labels: tuple[str, ...] = ()
     """Words that number the retrieved passages an answer cites (``[Source 2]``, ``document
     3``)."""

@@ -1087,13 +1087,14 @@ def _with_unit(
     if (
         unit == "year"
         and unit_word
-        and no_space(unit_word[0])
+        and (no_space(unit_word[0]) or unit_word == unit)
         and mult == 1
         and decimals == 0
         and value.denominator == 1
         and 1900 <= value <= 2100
     ):
-        # "2023年", "2023년": the year 2023 (a duration of 2023 years is none); "3年" stays 3 years
+        # "2023年", "2023년", "Q2 2023 year over year", "the 2023 year end" (the singular): the
+        # year 2023 (a duration of 2023 years is none); "3年", "a 5 year plan" stay years
         unit, dim, factor = None, None, _ONE
     if (
         unit is None
