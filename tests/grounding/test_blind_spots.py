@@ -130,6 +130,23 @@ GOLDEN = [
         "Q2 2023 revenues fell 5% from Q2 2022.",
         (),
     ),
+    # ranges: the two ends of one range sum to nothing
+    Golden(
+        "catch: 3 business days is not 1 + 2 of 1-2 business days",
+        "Express delivery takes 3 business days.",
+        "Express delivery takes 1-2 business days. Standard shipping is free on orders over $50.",
+        ("ungrounded_number",),
+        subject="3",
+    ),
+    # a share of money and a count of running text
+    Golden(
+        "catch: a 2% fee is not 1 / $50",
+        "Late payments incur a fee of 2% per month.",
+        "Standard shipping costs $4.99 and is free on orders over $50. "
+        "Express delivery takes 1-2 business days.",
+        ("ungrounded_number",),
+        subject="2%",
+    ),
     # "1,000" becomes "1" and "0"
     Golden(
         "catch: 1 dollar is not 1,000",

@@ -146,6 +146,26 @@ def test_a_count_of_one_thing_is_not_computed_from_a_count_of_another() -> None:
     assert figs.explain(_target(12, 0.5)) == ("12 = 19 - 7", "difference")
 
 
+def test_money_and_a_bare_figure_of_running_text_make_no_share() -> None:
+    # "free on orders over $50", "1-2 business days": 1 / 50 = 2% (hand) is no fee
+    figs = _figures(_prose(50, 0, measured=True), _prose(1, 1), _prose(2, 2))
+    assert figs.explain(_target(2, 0.5, kind="percent")) is None
+    # two amounts make one: $1 of $50 is 2%
+    amounts = _figures(_prose(50, 0, measured=True), _prose(1, 1, measured=True))
+    assert amounts.explain(_target(2, 0.5, kind="percent")) == ("2 = 1 / 50", "ratio")
+    # a table's bare cell may be money its first row writes with $: 1 / $50 is 2%
+    cells = _figures(replace(_fig(50, 1, 1), measured=True), _fig(1, 2, 1))
+    assert cells.explain(_target(2, 0.5, kind="percent")) == ("2 = 1 / 50", "ratio")
+
+
+def test_the_two_ends_of_a_range_sum_to_nothing() -> None:
+    # "1-2 business days": 1 + 2 = 3 (hand) is no number of days
+    days = _figures(_prose(1, 0, range_end="low"), _prose(2, 1, range_end="high"))
+    assert days.explain(_target(3, 0.5)) is None
+    # two figures of no range do sum: 1 + 2 = 3
+    assert _figures(_prose(1, 0), _prose(2, 1)).explain(_target(3, 0.5)) == ("3 = 1 + 2", "sum")
+
+
 def test_an_answers_own_scale_needs_operands_with_a_scale_or_a_currency() -> None:
     # "2.3.1" and "+1": 2.3 - 1 = 1.3 (hand), no amount in billions of euros
     bare = _figures(_prose(2.3, 0), _prose(1, 1))

@@ -2072,6 +2072,7 @@ def _operand(at: _Cursor, q: Quantity, a: int, b: int, meta: Meta, reading: _Rea
         currency or scale != 1 or bool(flags & F_OWN_SCALE),
         reading.caption,
         reading.units,
+        q.range_role,
     )
 
 

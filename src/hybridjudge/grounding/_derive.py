@@ -235,6 +235,9 @@ class Figure:
     """In a row of amounts per share that the statement around it does not scale (``Diluted
     earnings per share | 11.82`` under ``(in millions)``): a figure computed from it is read
     as written, never with a scale word of the answer's (``$1.72 million``)."""
+    range_end: str | None = None
+    """``low`` or ``high`` for an end of a range (``1-2 business days``), else ``None``: the
+    two ends of one range sum to nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1390,6 +1393,13 @@ def _newer_first(figs: Figures, fa: Figure, fb: Figure, strict: bool = False) ->
     return None
 
 
+def _money_and_count(fa: Figure, fb: Figure) -> bool:
+    """Whether ``fa`` is a figure of running text with a currency or a scale and ``fb`` a bare
+    figure of running text: their ratio is no share (``2% = 1 / $50``, the 1 of ``1-2
+    business days``); a table's bare cell may be money its first row writes with ``$``."""
+    return fa.measured and not fa.table and not fb.measured and not fb.table and not fb.percent
+
+
 def _plausible(figs: Figures, t: Target, op: int, fa: Figure, fb: Figure, value: float) -> bool:
     """Whether ``value``, derived from ``fa`` and ``fb`` by ``op``, may explain ``t``.
 
@@ -1400,8 +1410,14 @@ def _plausible(figs: Figures, t: Target, op: int, fa: Figure, fb: Figure, value:
     doctors = 19 nurses - 7 doctors``). A change (a difference or a percent change) whose sign
     the table's years or the context's words fix does not explain an answer stating the
     opposite direction (``fell 30%`` for a rise from 40 to 52). A target read in a scale the
-    context does not state (:attr:`Target.cells_only`) comes from table cells only."""
+    context does not state (:attr:`Target.cells_only`) comes from table cells only. Money and
+    a bare figure of running text make no ratio (:func:`_money_and_count`), nor the two ends of
+    one range a sum (``3 = 1 + 2`` of ``1-2 business days``)."""
     if t.cells_only and not (fa.table and fb.table):
+        return False
+    if op == _RATIO and (_money_and_count(fa, fb) or _money_and_count(fb, fa)):
+        return False
+    if op == _SUM and {fa.range_end, fb.range_end} == {"low", "high"} and fa.line == fb.line:
         return False
     if op in (_SUM, _DIFF, _MEAN2):
         if (t.mult != 1.0 or t.currency) and not (
