@@ -58,6 +58,7 @@ from hybridjudge.grounding._derive import (
     Target,
     WorkingShapes,
     asks_growth_rate,
+    asks_mean,
     clause_trend,
     counted_noun,
     explain_from,
@@ -65,6 +66,7 @@ from hybridjudge.grounding._derive import (
     growth_periods,
     growth_rate,
     shown_working,
+    stated_operand,
     stated_trend,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
@@ -422,9 +424,9 @@ def _stated_near(s: str, start: int, end: int) -> str | None:
     (``1.5 vacation days``: ``day``), or an age word before it (``aged 18-65``: ``year``; the
     lexicons' ``figure_context.age_before``). ``three times a day``, ``43 events`` state none:
     such a figure names no ``3 g`` (:attr:`_Index.loose_units`)."""
-    if (m := _UNIT_NEAR().match(s, end)) is not None:
+    if s.startswith(" ", end) and (m := _UNIT_NEAR().match(s, end)) is not None:
         return _NEAR_UNITS[m[1]][0]
-    if _AGE_BEFORE().search(s, max(0, start - 24), start) is not None:
+    if start and _AGE_BEFORE().search(s, max(0, start - 24), start) is not None:
         return "year"
     return None
 
@@ -2681,6 +2683,12 @@ class GroundingContext:
         """The figures ``question`` points at (the rows it names, in the years it names)."""
         return self._operands()[0].hint(question)
 
+    def stated_operand(self, target: Target, hint: Hint, digits: str) -> Figure | None:
+        """The figure ``hint`` names that ``target`` (found as the context's ``digits``)
+        states instead of the result the question asks for
+        (:func:`~hybridjudge.grounding._derive.stated_operand`)."""
+        return stated_operand(self._operands()[0], hint, target, digits)
+
     def nearest_evidence(self, q: Quantity) -> str:
         """Describe the context quantity nearest to ``q`` (same dimension first, else same
         kind), for the evidence of an ``ungrounded_number`` finding."""
@@ -3187,6 +3195,7 @@ class GroundingChecker:
 
     __slots__ = (
         "_anchors",
+        "_asks",
         "_derived",
         "_derived_memo",
         "_evidence",
@@ -3234,10 +3243,12 @@ class GroundingChecker:
         self.answerable = answerable
         self._question = question or ""
         self._hint: Hint | bool | None = False  # built on first derivation
+        self._asks: bool | None = None  # whether it asks for an average
         prepared = bool(question) and self.context._figures is not None
         if prepared:
             # a prepared context: everything about the case is parsed here, not on a check
             self._hint = self.context.hint(self._question)
+            self._asks = asks_mean(self._question)
         self._derived: DerivedPolicy = derived
         self._anchors = compile_anchors(anchors)
         if isinstance(allowed_numbers, str | bytes) or not isinstance(allowed_numbers, Iterable):
@@ -3301,6 +3312,8 @@ class GroundingChecker:
         traces = self._traces(sc)
         if any(tr.source is None for tr in traces):
             sc, traces = self._read_as_the_context(sc, traces)
+        if self._question:
+            findings.extend(self._operands_stated(sc, traces))
         for tr in traces:
             if tr.source is None:
                 findings.append(self._ungrounded(tr.quantity))
@@ -4071,6 +4084,56 @@ class GroundingChecker:
             indexes = self._indexes = (_question_index(self._question), *self._pending)
         return indexes
 
+    def _operands_stated(self, sc: Scan, traces: Sequence[QuantityTrace]) -> Iterator[Finding]:
+        """A finding for the answer's figure found in the context as one of the figures the
+        question averages, where their average does not give it
+        (:meth:`GroundingContext.stated_operand`): ``What is the average X for 2018 and
+        2019?`` answered with 2018's figure alone. Only for an answer of one figure (years,
+        counts and the question's own figures aside): working shows the operands on its way
+        to the result. Traced as found; the finding says why it is no answer."""
+        if not self._asks_mean():
+            return
+        figures = [
+            n
+            for n, q in enumerate(sc.quantities)
+            if q.kind == "number"
+            and not sc.meta[n][3] & F_YEAR
+            and traces[n].rule != "constant"  # "the three years"
+        ]
+        if not figures or len(figures) > _OPERAND_FIGURES:
+            return
+        if len(figures) > 1:
+            # the question's own figures aside ("the 2-year period", "after more than one
+            # year"): its index, built once per checker
+            own = self._other_indexes()[0]
+            figures = [n for n in figures if own.find(sc.quantities[n]) is None]
+        hint = self._question_hint()
+        if len(figures) != 1 or traces[figures[0]].source != "context" or hint is None:
+            return
+        n = figures[0]
+        q = sc.quantities[n]
+        target = _target(q, sc.meta[n])
+        digits = _DIGITS_OF_TEXT.sub("", traces[n].matched_text or "")
+        stated = self.context.stated_operand(target, hint, digits) if target else None
+        if stated is not None:
+            yield Finding(
+                kind="ungrounded_number",
+                message=(
+                    f'number "{q.text}" is a figure the question names ("{stated.text}"), but '
+                    "the question asks for the average of the figures it names, which is not "
+                    "it: the answer states an operand, not the result"
+                ),
+                subject=q.text,
+                span=q.span,
+                evidence=f'"{stated.text}" in the context',
+            )
+
+    def _asks_mean(self) -> bool:
+        """Whether the question asks for an average of two or more years (read once)."""
+        if self._asks is None:
+            self._asks = asks_mean(self._question)
+        return self._asks
+
     def _ungrounded(self, q: Quantity) -> Finding:
         key = (q.kind, q.dimension, q.value, q.base_value)
         evidence = self._evidence.get(key)
@@ -4090,6 +4153,14 @@ class GroundingChecker:
             evidence=evidence,
         )
 
+
+_OPERAND_FIGURES = 3
+"""Most figures (years and counts aside) an answer may hold for
+:meth:`GroundingChecker._operands_stated` to read it: after the question's own are set aside,
+one must remain."""
+_DIGITS_OF_TEXT = re.compile(r"[^\d.]")
+"""What :meth:`GroundingChecker._operands_stated` strips from the context's text a figure was
+found as, to compare its digits with those of the figures a question names."""
 
 _FROM_BEFORE = lazy(r"(?<![\w])from\s+(?:about\s+|approximately\s+|roughly\s+)?\Z")
 _TO_BETWEEN = lazy(r"(?:[^.;\n]|\.(?=\d)){0,30}?(?<![\w])to\s+(?:about\s+|approximately\s+)?\Z")

@@ -112,6 +112,7 @@ __all__ = [
     "label_block_lines",
     "may_end_aside",
     "rounding_window",
+    "stated_operand",
     "stated_trend",
     "trend_before",
 ]
@@ -361,6 +362,11 @@ _ASKS_GAP = _cue(_WORDS.asks_gap)
 _ASKS_DECREASE = _cue(_WORDS.asks_decrease)
 _ASKS_INCREASE = _cue(_WORDS.asks_increase)
 _ASKS_TOTAL = _cue(_WORDS.asks_total)
+_DIGITS_OF = re.compile(r"[^\d.]")
+"""What :func:`stated_operand` strips from a figure's text to compare its digits."""
+_MEAN_ONLY = frozenset({"mean"})
+"""What a question asks for with a word of a sum but no ``total`` (``the sum of``)."""
+_STATES_MEAN = _cue(_WORDS.asks_mean, whole=True)
 
 
 _NAMED_RATIOS = tuple(
@@ -1493,6 +1499,54 @@ def _named_ratio(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
         if near.hit(x, t.value, near.h):
             return f"{t.text} = {fa.text} / {fb.text}: {name}", "ratio"
     return None
+
+
+def asks_mean(question: str) -> bool:
+    """Whether ``question`` asks for an average of the figures of two or more years (a word
+    of the lexicons' ``asks_mean``, and not one year alone: ``the average exchange rate in FY
+    2019`` names a figure the table states), the questions :func:`stated_operand` reads."""
+    lower = question.lower()
+    if not _STATES_MEAN.search(lower):
+        return False  # a word of a mean first: one expression, where _asked_ops runs five
+    ops = _asked_ops(lower)
+    return ops != _ALL_OPS and "mean" in ops and len(set(_YEAR_RE().findall(lower))) != 1
+
+
+def stated_operand(figs: Figures, hint: Hint, t: Target, digits: str) -> Figure | None:
+    """The figure the question names that ``t`` states (its value, with its scale or as
+    written, or ``digits``, the digits of the context's text the answer's figure was found
+    as: ``$239,310,000`` for ``239,310``), when the question asks for an average of figures
+    of two or more years (:func:`asks_mean`) and no mean of the figures it names gives ``t``:
+    the answer states one of the operands instead of the result (``What is the average X for
+    2018 and 2019?`` answered with 2018's figure). ``None`` otherwise: the figure's row
+    states an average (``Average price``), or its row holds no other figure the question
+    names under another year."""
+    if "mean" not in hint.ops or hint.ops == _ALL_OPS or len(hint.operands) < 2:
+        return None
+    near = _Near.of(t)
+    ops = [figs.figures[k] for k in hint.operands]
+    stated = next(
+        (
+            f
+            for f in ops
+            if f.percent == (t.kind == "percent")
+            and (near.plain(f.value, f) or _DIGITS_OF.sub("", f.text) == digits)
+        ),
+        None,
+    )
+    if stated is None:
+        return None
+    label = figs.labels.get((stated.block, stated.line), "").lower()
+    year = figs.year_of(stated)
+    other_years = {
+        figs.year_of(f)
+        for f in ops
+        if f is not stated and (f.block, f.line) == (stated.block, stated.line)
+    }
+    if _STATES_MEAN.search(label) or year is None or not other_years - {None, year}:
+        return None
+    # a mean of the figures named that gives it is no operand stated
+    return None if _search_hint(figs, replace(hint, ops=_MEAN_ONLY), t) is not None else stated
 
 
 def _search_hint(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
