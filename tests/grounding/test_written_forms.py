@@ -840,6 +840,31 @@ def test_an_amount_per_period_converts_to_another_period(
 
 
 @pytest.mark.parametrize(
+    ("answer", "context", "grounded"),
+    [
+        # the amount as written, the rate over another period of the same kind: wrong
+        ("Premium costs $9.99 per year.", "Premium costs $99 per year or $9.99 per month.", False),
+        ("Premium costs $99 per month.", "Premium costs $99 per year or $9.99 per month.", False),
+        ("It costs $10 a week.", "It costs $10 per day.", False),
+        # the same period in other words, or an occurrence with no period: grounded
+        ("Premium costs $9.99 monthly.", "Premium costs $99 per year or $9.99 per month.", True),
+        ("Premium costs $9.99/mo.", "Premium costs $99 per year or $9.99 per month.", True),
+        ("It costs $4.99 per month.", "Standard costs $4.99.", True),
+        ("It costs $5 per month.", "It costs $5 per month; setup is $5.", True),
+        # periods of two kinds (days against months) convert into none another, but differ
+        ("It costs $5 a month.", "It costs $5 per day.", False),
+    ],
+)
+def test_an_amount_stated_over_another_period_is_no_rate_of_the_context(
+    answer: str, context: str, grounded: bool
+) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded is grounded
+    if not grounded:
+        assert "another period" in report.findings[0].message
+
+
+@pytest.mark.parametrize(
     ("answer", "context", "flagged", "matched"),
     [
         # a change stated by a verb is the percentage change it makes (by hand: doubled is

@@ -3314,6 +3314,7 @@ class GroundingChecker:
             sc, traces = self._read_as_the_context(sc, traces)
         if self._question:
             findings.extend(self._operands_stated(sc, traces))
+        findings.extend(self._other_periods(sc, traces))
         for tr in traces:
             if tr.source is None:
                 findings.append(self._ungrounded(tr.quantity))
@@ -4127,6 +4128,50 @@ class GroundingChecker:
                 span=q.span,
                 evidence=f'"{stated.text}" in the context',
             )
+
+    def _other_periods(self, sc: Scan, traces: Sequence[QuantityTrace]) -> Iterator[Finding]:
+        """A finding for an amount the answer writes as a rate (``$9.99 per year``) found in
+        the context as written where every occurrence of it states another period (``$9.99
+        per month``; ``$5 per day`` for ``$5 a month``, though days and months convert into
+        none another): the amount stands there, the rate does not. An occurrence with no
+        period, or with the answer's, keeps it grounded."""
+        text = sc.norm.text
+        for n, q in enumerate(sc.quantities):
+            if (
+                traces[n].source != "context"
+                or q.dimension is None
+                or not q.dimension.startswith("currency-")
+                or (said := rate_period(text, sc.norm_spans[n][1])) is None
+            ):
+                continue
+            stated = self._periods_stated(q)
+            if stated and said[0] not in stated:
+                written = text[sc.norm_spans[n][1] : said[1]].strip()
+                yield Finding(
+                    kind="ungrounded_number",
+                    message=(
+                        f'number "{q.text}" {written} is not in the context: it states '
+                        f'"{q.text}" {min(stated.values())}, a rate over another period'
+                    ),
+                    subject=q.text,
+                    span=q.span,
+                    evidence=f'"{traces[n].matched_text} {min(stated.values())}" in the context',
+                )
+
+    def _periods_stated(self, q: Quantity) -> dict[Interval, str] | None:
+        """The periods after every occurrence of ``q``'s amount in the context (same currency,
+        same value), each with its words (``per month``), or ``None`` when one states none."""
+        out: dict[Interval, str] = {}
+        for scanned, _scopes in self.context._parsed_passages():
+            text = scanned.norm.text
+            for cq, (_a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
+                if cq.dimension != q.dimension or cq.base_value != q.base_value:
+                    continue
+                stated = rate_period(text, b)
+                if stated is None:
+                    return None
+                out.setdefault(stated[0], text[b : stated[1]].strip())
+        return out
 
     def _asks_mean(self) -> bool:
         """Whether the question asks for an average of two or more years (read once)."""
