@@ -130,6 +130,21 @@ GOLDEN = [
         "Q2 2023 revenues fell 5% from Q2 2022.",
         (),
     ),
+    # ... nor a dose per week a dose per day
+    Golden(
+        "catch: 10 mg per week is not 10 mg per day",
+        "Take 10 mg per week.",
+        "Take 10 mg per day.",
+        ("ungrounded_number",),
+        opengate_grounded=True,
+        subject="10 mg per week",
+    ),
+    Golden(
+        "pass: 10 mg a day is 10 mg per day, and 10 mg per day is 10 mg taken daily",
+        "Take 10 mg a day.",
+        "Take 10 mg daily.",
+        (),
+    ),
     # ranges: the two ends of one range sum to nothing
     Golden(
         "catch: 3 business days is not 1 + 2 of 1-2 business days",

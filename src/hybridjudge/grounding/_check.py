@@ -392,7 +392,11 @@ class _Index:
             return self.exact.get(_k("time", q.value))
         if q.dimension is None:
             return self.any_raw.get(_k(None, q.value))
-        occ = self.exact.get(_k(q.dimension, q.base_value)) or self.numer.get(_numerator_key(q))
+        occ = self.exact.get(_k(q.dimension, q.base_value))
+        if occ is None and (occ := self.numer.get(_numerator_key(q))) is not None:
+            other = occ[4]
+            if "/" in q.dimension and other is not None and other.dimension == q.dimension:
+                occ = None  # 10 mg per week is no 10 mg per day (10 mg/day is 10 mg a day)
         if occ is not None:
             return occ
         if q.dimension == "data" and (binary := binary_bytes(q)) is not None:
