@@ -2687,11 +2687,11 @@ class GroundingContext:
         """The figures ``question`` points at (the rows it names, in the years it names)."""
         return self._operands()[0].hint(question)
 
-    def stated_operand(self, target: Target, hint: Hint, digits: str) -> Figure | None:
-        """The figure ``hint`` names that ``target`` (found as the context's ``digits``)
+    def stated_operand(self, target: Target, hint: Hint, found: str) -> Figure | None:
+        """The figure ``hint`` names that ``target`` (found as the context's text ``found``)
         states instead of the result the question asks for
         (:func:`~hybridjudge.grounding._derive.stated_operand`)."""
-        return stated_operand(self._operands()[0], hint, target, digits)
+        return stated_operand(self._operands()[0], hint, target, found)
 
     def nearest_evidence(self, q: Quantity) -> str:
         """Describe the context quantity nearest to ``q`` (same dimension first, else same
@@ -3818,19 +3818,28 @@ class GroundingChecker:
             return None
         (family, length), _end = said
         half = rounding_tolerance(_precision(meta) / 2, floor=0.0)
+        for cq, stated, _words in self._amounts(q.dimension):
+            if not cq.value or stated is None or stated[0] != family or stated[1] == length:
+                continue
+            factor = length / stated[1]
+            if abs(float(cq.value * factor - q.value)) <= half:
+                by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
+                return f"{q.text} = {cq.text} {by}: the same rate over another period"
+        return None
+
+    def _amounts(self, dimension: str) -> Iterator[tuple[Quantity, Interval | None, str]]:
+        """The context's amounts in currency ``dimension``, each with the period it is a rate
+        over (:func:`rate_period`: ``$5 per month``) and its words (``per month``), or
+        ``None`` and ``""`` where none follows it."""
         for scanned, _scopes in self.context._parsed_passages():
             text = scanned.norm.text
             for cq, (_a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
-                if cq.dimension != q.dimension or not cq.value:
-                    continue
-                stated = rate_period(text, b)
-                if stated is None or stated[0][0] != family or stated[0][1] == length:
-                    continue
-                factor = length / stated[0][1]
-                if abs(float(cq.value * factor - q.value)) <= half:
-                    by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
-                    return f"{q.text} = {cq.text} {by}: the same rate over another period"
-        return None
+                if cq.dimension == dimension:
+                    stated = rate_period(text, b)
+                    if stated is None:
+                        yield cq, None, ""
+                    else:
+                        yield cq, stated[0], text[b : stated[1]].strip()
 
     def _lookup(self, q: Quantity, meta: Meta) -> _Hit | None:
         """``q`` traced to the context, question, allowed numbers or anchors, and by which rule."""
@@ -4112,14 +4121,14 @@ class GroundingChecker:
             # year"): its index, built once per checker
             own = self._other_indexes()[0]
             figures = [n for n in figures if own.find(sc.quantities[n]) is None]
-        hint = self._question_hint()
-        if len(figures) != 1 or traces[figures[0]].source != "context" or hint is None:
+        if len(figures) != 1 or traces[figures[0]].source != "context":
             return
         n = figures[0]
         q = sc.quantities[n]
         target = _target(q, sc.meta[n])
-        digits = _DIGITS_OF_TEXT.sub("", traces[n].matched_text or "")
-        stated = self.context.stated_operand(target, hint, digits) if target else None
+        hint = self._question_hint() if target is not None else None
+        found = traces[n].matched_text or ""
+        stated = self.context.stated_operand(target, hint, found) if target and hint else None
         if stated is not None:
             yield Finding(
                 kind="ungrounded_number",
@@ -4148,33 +4157,31 @@ class GroundingChecker:
                 or (said := rate_period(text, sc.norm_spans[n][1])) is None
             ):
                 continue
-            stated = self._periods_stated(q)
+            stated = self._periods_stated(q.dimension, q.base_value)
             if stated and said[0] not in stated:
                 written = text[sc.norm_spans[n][1] : said[1]].strip()
+                other = min(stated.values())
                 yield Finding(
                     kind="ungrounded_number",
                     message=(
                         f'number "{q.text}" {written} is not in the context: it states '
-                        f'"{q.text}" {min(stated.values())}, a rate over another period'
+                        f'"{q.text}" {other}, a rate over another period'
                     ),
                     subject=q.text,
                     span=q.span,
-                    evidence=f'"{traces[n].matched_text} {min(stated.values())}" in the context',
+                    evidence=f'"{traces[n].matched_text} {other}" in the context',
                 )
 
-    def _periods_stated(self, q: Quantity) -> dict[Interval, str] | None:
-        """The periods after every occurrence of ``q``'s amount in the context (same currency,
-        same value), each with its words (``per month``), or ``None`` when one states none."""
+    def _periods_stated(self, dimension: str, value: Fraction) -> dict[Interval, str] | None:
+        """The periods after every occurrence of an amount in the context (of currency
+        ``dimension``, of ``value``), each with its words (``per month``), or ``None`` when one
+        states none."""
         out: dict[Interval, str] = {}
-        for scanned, _scopes in self.context._parsed_passages():
-            text = scanned.norm.text
-            for cq, (_a, b) in zip(scanned.quantities, scanned.norm_spans, strict=True):
-                if cq.dimension != q.dimension or cq.base_value != q.base_value:
-                    continue
-                stated = rate_period(text, b)
+        for cq, stated, words in self._amounts(dimension):
+            if cq.base_value == value:
                 if stated is None:
                     return None
-                out.setdefault(stated[0], text[b : stated[1]].strip())
+                out.setdefault(stated, words)
         return out
 
     def _asks_mean(self) -> bool:
@@ -4207,9 +4214,6 @@ _OPERAND_FIGURES = 3
 """Most figures (years and counts aside) an answer may hold for
 :meth:`GroundingChecker._operands_stated` to read it: after the question's own are set aside,
 one must remain."""
-_DIGITS_OF_TEXT = re.compile(r"[^\d.]")
-"""What :meth:`GroundingChecker._operands_stated` strips from the context's text a figure was
-found as, to compare its digits with those of the figures a question names."""
 
 _FROM_BEFORE = lazy(r"(?<![\w])from\s+(?:about\s+|approximately\s+|roughly\s+)?\Z")
 _TO_BETWEEN = lazy(r"(?:[^.;\n]|\.(?=\d)){0,30}?(?<![\w])to\s+(?:about\s+|approximately\s+)?\Z")

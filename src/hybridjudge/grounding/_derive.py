@@ -365,7 +365,7 @@ _ASKS_TOTAL = _cue(_WORDS.asks_total)
 _DIGITS_OF = re.compile(r"[^\d.]")
 """What :func:`stated_operand` strips from a figure's text to compare its digits."""
 _MEAN_ONLY = frozenset({"mean"})
-"""What a question asks for with a word of a sum but no ``total`` (``the sum of``)."""
+"""The operation :func:`stated_operand` tries on the figures a question names: their mean."""
 _STATES_MEAN = _cue(_WORDS.asks_mean, whole=True)
 
 
@@ -1512,9 +1512,9 @@ def asks_mean(question: str) -> bool:
     return ops != _ALL_OPS and "mean" in ops and len(set(_YEAR_RE().findall(lower))) != 1
 
 
-def stated_operand(figs: Figures, hint: Hint, t: Target, digits: str) -> Figure | None:
+def stated_operand(figs: Figures, hint: Hint, t: Target, found: str) -> Figure | None:
     """The figure the question names that ``t`` states (its value, with its scale or as
-    written, or ``digits``, the digits of the context's text the answer's figure was found
+    written, or the digits of ``found``, the context's text the answer's figure was found
     as: ``$239,310,000`` for ``239,310``), when the question asks for an average of figures
     of two or more years (:func:`asks_mean`) and no mean of the figures it names gives ``t``:
     the answer states one of the operands instead of the result (``What is the average X for
@@ -1524,6 +1524,7 @@ def stated_operand(figs: Figures, hint: Hint, t: Target, digits: str) -> Figure 
     if "mean" not in hint.ops or hint.ops == _ALL_OPS or len(hint.operands) < 2:
         return None
     near = _Near.of(t)
+    digits = _DIGITS_OF.sub("", found)
     ops = [figs.figures[k] for k in hint.operands]
     stated = next(
         (
