@@ -330,6 +330,37 @@ class Document:
     items: list[Item] = field(default_factory=list)
 
 
+_ENGLISH_FIGURE = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d)")
+"""A figure of an answer written the English way (``1,234.5``, ``0.87``, ``2019``; not the comma
+that ends ``31,`` in ``October 31, 2019``)."""
+
+
+_SCALE_WORD = re.compile(r" (thousand|million|billion)s?\b")
+
+
+def _continental(group: str, scales: dict[str, str], percent: str) -> Callable[[str], str]:
+    """An answer form writing each figure the continental way: thousands grouped by ``group``,
+    a decimal comma, the scale words of ``scales`` and ``percent`` for ``%``."""
+
+    def figure(m: re.Match[str]) -> str:
+        whole, decimals = m[1].replace(",", group), m[2]
+        return whole + ("," + decimals[1:] if decimals else "")
+
+    def form(answer: str) -> str:
+        out = _ENGLISH_FIGURE.sub(figure, answer)
+        out = _SCALE_WORD.sub(lambda m: " " + scales[m[1]], out)
+        return out.replace("%", percent)
+
+    return form
+
+
+_FRENCH = _continental(
+    "\u202f",
+    {"thousand": "milliers", "million": "millions", "billion": "milliards"},
+    "\u202f%",
+)
+_GERMAN = _continental(".", {"thousand": "Tsd.", "million": "Mio.", "billion": "Mrd."}, "\u00a0%")
+
 ANSWER_FORMS: dict[str, Callable[[str], str]] = {
     "plain": lambda a: a,
     "bold": lambda a: f"The answer is **{a}**.",
@@ -339,11 +370,18 @@ ANSWER_FORMS: dict[str, Callable[[str], str]] = {
     "numbered": lambda a: f"1. {a}\n2. Source: the table above.",
     "one-item": lambda a: f"- {a}",
     "latex-dollar": lambda a: a.replace("$", "\\$"),
+    "french": _FRENCH,
+    "german": _GERMAN,
+    "german-sentence": lambda a: f"Der Wert betrug {_GERMAN(a).removesuffix('.')}.",
 }
 """How a model may write each answer, gold and perturbed alike (``--answer-form``): in bold,
 with ``US$``, followed by the source it cites, as a Markdown list's first item (a second item
 after it), a numbered list's, a list's only item (``- -$168 thousand``: a dash opening a
-one-line answer may be a minus as well), or with LaTeX's escaped dollars (``\\$5.2 million``)."""
+one-line answer may be a minus as well), with LaTeX's escaped dollars (``\\$5.2 million``), or
+with its figures written the continental way, as a model answering in French or German writes
+them (``22\u202f626 milliers``, ``-42,7 - 20,9 = -63,6 millions``, ``$48.881``, ``1,05\u00a0%``;
+``german-sentence``: inside ``Der Wert betrug ...``, words that name the language). The required
+facts of anchored mode stay as TAT-QA writes them, the English way."""
 
 PAGE_FORMS: dict[str, Callable[[str], str]] = {
     "plain": lambda p: p,
@@ -1255,7 +1293,8 @@ def main(argv: list[str] | None = None) -> int:
         choices=list(ANSWER_FORMS),
         default="plain",
         help="how each answer is written (default plain; bold, us-dollar, cited, list, "
-        "numbered, one-item, latex-dollar)",
+        "numbered, one-item, latex-dollar, french, german, german-sentence: figures written "
+        "the continental way)",
     )
     parser.add_argument(
         "--page-form",

@@ -1019,6 +1019,43 @@ CASES += [
     ),
 ]
 
+CASES += [
+    # round 9, a thousand as the scale word after a figure (milliers d'euros, migliaia di euro,
+    # milhares de euros, duizend euro; milhares de milhões, a thousand millions): all 5 flagged
+    # before they were read (the figure was read without its scale, 12.345 as 12.345 beside
+    # Italian words no lexicon listed); Spanish "miles" is left out: it is the English unit too
+    (
+        "Le résultat net s'élève à 22 626 milliers d'euros.",
+        "Net income was EUR 22.6 million.",
+        "Net income was EUR 26.6 million.",
+        "EUR 26.6 million",
+    ),
+    (
+        "Il risultato netto è pari a 12.345 migliaia di euro.",
+        "Net income was EUR 12.3 million.",
+        "Net income was EUR 13.3 million.",
+        "EUR 13.3 million",
+    ),
+    (
+        "O resultado líquido foi de 12.345 milhares de euros.",
+        "Net income was EUR 12.3 million.",
+        "Net income was EUR 21.3 million.",
+        "EUR 21.3 million",
+    ),
+    (
+        "A receita foi de 3,5 milhares de milhões de euros.",
+        "Revenue was EUR 3.5 billion.",
+        "Revenue was EUR 5.3 billion.",
+        "EUR 5.3 billion",
+    ),
+    (
+        "De omzet bedroeg 12 duizend euro.",
+        "Revenue was EUR 12,000.",
+        "Revenue was EUR 21,000.",
+        "EUR 21,000",
+    ),
+]
+
 
 @pytest.mark.parametrize(("context", "answer", "changed", "figure"), CASES)
 def test_a_correct_answer_in_english_is_grounded_and_a_changed_figure_flagged(

@@ -164,10 +164,12 @@ _INDIAN_SIGNAL = lazy(
 
 
 _SPACED_DECIMAL = lazy(
-    r"(?:(?<=[\s(])|^)[$€£¥]?\d[\d.\u00a0\u202f\u2009]*(?P<c>,)\d+(?=[\s%)]|[.;:](?!\d)|$)"
+    r"(?:(?<=[\s(])|^)[-+]?[$€£¥]?[-+]?\d[\d.\u00a0\u202f\u2009]*(?P<c>,)\d+"
+    r"(?=[\s%)]|[.;:](?!\d)|$)"
 )
 """A figure with a comma standing as a word of running text (``um 3,5 % auf 12,4 Mio.``,
-``12 500,5 Euro``): the comma is its decimal sign (or groups it), no cell separator."""
+``12 500,5 Euro``, signed: ``-42,7 - 20,9 = -63,6``): the comma is its decimal sign (or groups
+it), no cell separator."""
 
 
 _COMMA = re.compile(",")
@@ -825,6 +827,9 @@ def _spaced_thousands_cells(text: str) -> bool:
 
 
 _DOT3 = re.compile(r"\.(?<=\d\.)\d{3}(?!\d|\.\d)")
+_DOT3_PERCENT = re.compile(r"\.(?<=\d\.)\d{3}[ \u00a0\u202f]?%")
+"""A percentage with three digits after a point (``2.625%``): decimals, whatever else the text
+writes."""
 _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 
@@ -872,7 +877,8 @@ def _continental(text: str) -> str:
     """``text`` with its figures written the continental way (``16.525``, ``3.676,2``,
     ``1.234.567``, ``1,9``, ``12 500``) in the English way, one character for one (``16,525``,
     ``3,676.2``, ``1,234,567``, ``1.9``, ``12,500``), when the text writes them so: it holds a
-    figure only that convention writes, figures grouped by dots only
+    figure only that convention writes, a decimal comma and three digits after a point
+    (``67.314 ... = 1,05 %``), figures grouped by dots only
     (:func:`_dotted_thousands`), or German, French or Spanish words (two, or one and a decimal
     comma or, in a text of a language that groups thousands with spaces, such a figure:
     :func:`_spaced_language`), and no figure only the English convention writes. Dates (``07.03.2024``), versions
@@ -888,6 +894,9 @@ def _continental(text: str) -> str:
         return text
     if (
         _CONTINENTAL().search(text) is None
+        # a decimal comma beside three digits after a point: no English text writes both
+        # (but a percentage so written is one with decimals: "rose 2.625% to 3,5")
+        and not (comma and _DOT3.search(text) is not None and _DOT3_PERCENT.search(text) is None)
         and not ("|" in text and _dotted_thousands(text))
         # a figure grouped by spaces counts as a decimal comma does, and such a text holds a
         # word of its language already (``L'entreprise emploie 3 200 salariés``)
