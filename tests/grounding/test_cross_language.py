@@ -1021,9 +1021,10 @@ CASES += [
 
 CASES += [
     # round 9, a thousand as the scale word after a figure (milliers d'euros, migliaia di euro,
-    # milhares de euros, duizend euro; milhares de milhões, a thousand millions): all 5 flagged
-    # before they were read (the figure was read without its scale, 12.345 as 12.345 beside
-    # Italian words no lexicon listed); Spanish "miles" is left out: it is the English unit too
+    # milhares de euros, duizend euro, miles de euros; milhares de milhões, a thousand millions):
+    # all 6 flagged before they were read (the figure was read without its scale, 12.345 as
+    # 12.345 beside Italian words no lexicon listed, 12.345 miles de euros as 12.345 miles);
+    # Spanish "miles" is read as a thousand only before "de": alone it is the English unit
     (
         "Le résultat net s'élève à 22 626 milliers d'euros.",
         "Net income was EUR 22.6 million.",
@@ -1047,6 +1048,12 @@ CASES += [
         "Revenue was EUR 3.5 billion.",
         "Revenue was EUR 5.3 billion.",
         "EUR 5.3 billion",
+    ),
+    (
+        "El resultado fue de 12.345 miles de euros.",
+        "Net income was EUR 12.3 million.",
+        "Net income was EUR 12.4 million.",
+        "EUR 12.4 million",
     ),
     (
         "De omzet bedroeg 12 duizend euro.",
