@@ -61,6 +61,7 @@ from hybridjudge.grounding._derive import (
     asks_mean,
     clause_trend,
     counted_noun,
+    counted_phrase,
     explain_from,
     gives,
     growth_periods,
@@ -2100,6 +2101,7 @@ class GroundingContext:
         "_approx_rows",
         "_bounds",
         "_caption_of",
+        "_counts",
         "_defer",
         "_fast",
         "_figures",
@@ -2131,6 +2133,7 @@ class GroundingContext:
         self._shares: dict[Fraction, _Occ] | None = None
         self._bounds: frozenset[tuple[int, tuple[int, int]]] | None = None
         self._parts: list[tuple[Fraction, str | None, str]] | None = None
+        self._counts: dict[str, list[_Count]] | None = None
         self._fast: Windows[_Whole] | None = None  # the fast path's windows (grounding._fast)
         self._defer = False  # a huge context checked a piece at a time: no full index
         # a piece of a context of several passages: the context's caption (_caption_scopes)
@@ -2770,6 +2773,36 @@ class GroundingContext:
 
         return written((r0, r1)), written(heading) if heading else None
 
+    def counts_of(self, noun: str) -> list[_Count]:
+        """What the context counts ``noun`` as: each bare count of running text with that word
+        after it (:func:`counted_phrase`: ``2 USB ports`` for ``usb``), with the word after the
+        noun and the text as written, in the order the context writes them (built on the first
+        need: every passage parsed)."""
+        if self._counts is None:
+            counts: dict[str, list[_Count]] = {}
+            for sc, _scopes in self._parsed_passages():
+                text = sc.norm.text
+                said: tuple[str, str | None, int] | None = None
+                mine: dict[str, list[_Count]] = {}
+                # from the last figure back: one of a list takes the noun after the list's
+                # last ("187,200,539 and 186,880,413 shares issued")
+                for n in range(len(sc.quantities) - 1, -1, -1):
+                    start, end = sc.norm_spans[n]
+                    listed = n + 1 < len(sc.norm_spans) and _LIST_GAP.fullmatch(
+                        text, end, sc.norm_spans[n + 1][0]
+                    )
+                    said = counted_phrase(text, end) or (said if listed else None)
+                    q = sc.quantities[n]
+                    if said is None or not _a_count(q, sc.meta[n]):
+                        continue
+                    o0, o1 = sc.norm.to_original(start, said[2])
+                    written = " ".join(sc.norm.original[o0:o1].split())
+                    mine.setdefault(said[0], []).append((q.value, said[1], written))
+                for noun_, found in mine.items():
+                    counts.setdefault(noun_, []).extend(reversed(found))
+            self._counts = counts
+        return self._counts.get(noun, [])
+
     def stated_share(self, percent: Fraction) -> _Occ | None:
         """Where the context states the share ``percent`` as a count out of a whole (``one in
         five`` for 20%, ``9 out of 10`` for 90%: :func:`share_pairs`), exactly or rounded to
@@ -3319,6 +3352,7 @@ class GroundingChecker:
         if self._question:
             findings.extend(self._operands_stated(sc, traces))
         findings.extend(self._other_periods(sc, traces))
+        findings.extend(self._counted_otherwise(sc, traces))
         for tr in traces:
             if tr.source is None:
                 findings.append(self._ungrounded(tr.quantity))
@@ -4172,6 +4206,62 @@ class GroundingChecker:
                     evidence=f'"{traces[n].matched_text} {other}" in the context',
                 )
 
+    def _counted_otherwise(self, sc: Scan, traces: Sequence[QuantityTrace]) -> Iterator[Finding]:
+        """A finding for a count the answer writes before a noun (``3 USB ports``), found in
+        the context as written only where it counts something else, while the context counts
+        that noun otherwise (``2 USB ports``, and ``3 speakers``: the figure found counts another
+        noun; a table's cell counts none, and is left alone): the number stands there, the
+        count does not. A count the context gives the noun too, or the sum of
+        its counts of it, or the difference of two (``12 stores`` and ``15 stores``: 3 more),
+        keeps it grounded; so do nouns whose next words differ (``2 USB ports``, ``3 USB
+        cables``)."""
+        text = sc.norm.text
+        for n, q in enumerate(sc.quantities):
+            tr = traces[n]
+            if (
+                tr.source != "context"
+                or tr.rule != "as_written"
+                or tr.passage is None
+                or tr.span is None
+                or not _a_count(q, sc.meta[n])
+                or (said := counted_phrase(text, sc.norm_spans[n][1])) is None
+                # the figure found counts another noun ("3 speakers"; not a table's cell), read
+                # where it stands: the context is parsed whole only then
+                or (found := self._counted_at(tr.passage, tr.span)) is None
+                or found[0] == said[0]
+            ):
+                continue
+            counts = [
+                c
+                for c in self.context.counts_of(said[0])
+                if said[1] is None or c[1] is None or c[1] == said[1]
+            ]
+            values = {c[0] for c in counts}
+            if not values or q.value in values or q.value in _sums_and_differences(values):
+                continue
+            stated = counts[0][2]
+            o0, o1 = sc.norm.to_original(sc.norm_spans[n][1], said[2])
+            yield Finding(
+                kind="ungrounded_number",
+                message=(
+                    f'number "{q.text}" counts "{sc.norm.original[o0:o1].strip()}", '
+                    f'which the context counts otherwise ("{stated}"); it writes "{found[1]}"'
+                ),
+                subject=q.text,
+                span=q.span,
+                evidence=f'"{stated}" in the context',
+            )
+
+    def _counted_at(self, passage: int, span: tuple[int, int]) -> tuple[str, str] | None:
+        """The noun the context's figure at ``span`` of passage ``passage`` counts, and the
+        figure with its noun as written (``3 speakers``); ``None`` where no noun follows it (a
+        table's cell, ``3 of``)."""
+        text = self.context.passages[passage]
+        said = counted_phrase(text[span[1] : span[1] + _NOUN_WINDOW].lower(), 0)
+        if said is None:
+            return None
+        return said[0], text[span[0] : span[1] + said[2]]
+
     def _periods_stated(self, dimension: str, value: Fraction) -> dict[Interval, str] | None:
         """The periods after every occurrence of an amount in the context (of currency
         ``dimension``, of ``value``), each with its words (``per month``), or ``None`` when one
@@ -4208,6 +4298,36 @@ class GroundingChecker:
             span=q.span,
             evidence=evidence,
         )
+
+
+_Count = tuple[Fraction, str | None, str]
+"""A count of a noun in the context (:meth:`GroundingContext.counts_of`): its value, the word
+after the noun (``None``: none that names a thing), and the text as written (``2 USB ports``)."""
+_NOUN_WINDOW = 48
+"""Characters after a context's figure read for the noun it counts (two words)."""
+_LIST_GAP = re.compile(r",? (?:and|or|to) |, |[ ]?[-/][ ]?")
+"""Between two figures of a list or a range that count one noun, written after the last
+(``187,200,539 and 186,880,413 shares``, ``2, 3 or 4 ports``, ``10-12 days``)."""
+
+
+def _a_count(q: Quantity, meta: Meta) -> bool:
+    """Whether ``q`` is a bare whole count (no unit, currency or percentage; no year)."""
+    return (
+        q.kind == "number"
+        and q.dimension is None
+        and q.unit is None
+        and q.value > 0
+        and q.value.denominator == 1
+        and not meta[3] & F_YEAR
+    )
+
+
+def _sums_and_differences(values: set[Fraction]) -> set[Fraction]:
+    """The sum of ``values`` and the difference of any two: what an answer may count of a
+    noun the context counts several times (``3 more stores`` for ``12`` and ``15``)."""
+    out = {sum(values, Fraction(0))}
+    out.update(abs(a - b) for a in values for b in values if a != b)
+    return out
 
 
 _OPERAND_FIGURES = 3

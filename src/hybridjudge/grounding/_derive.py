@@ -104,6 +104,7 @@ __all__ = [
     "change_word_before",
     "clause_trend",
     "counted_noun",
+    "counted_phrase",
     "explain_from",
     "gives",
     "growth_periods",
@@ -578,7 +579,7 @@ _TREND_AFTER = lazy(r"\s*" + _directed(_WORDS.rises_after, _WORDS.falls_after, "
 """A word of change right after a figure (``a 30% increase``, ``5%減少``, ``5% 감소했다``)."""
 _TREND_WORD = lazy(_directed(merged("trend_up"), merged("trend_down"), r"(?<![\w])", r"(?![\w])"))
 _CLAUSE_END = lazy(rf"[.;!?](?:\s|$)|\n|\b(?:{alternation(_WORDS.clause_ends)})\b")
-_NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])")
+_NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])(?: ([a-z]{3,})(?![\w-]))?")
 _NOT_NOUNS = frozenset(_WORDS.not_nouns)
 
 
@@ -622,12 +623,25 @@ def clause_trend(text: str, start: int) -> int:
 def counted_noun(text: str, end: int) -> str:
     """What the number ending at ``end`` counts: the word right after it, singular
     (``7 doctors``: ``doctor``), or ``""``."""
+    said = counted_phrase(text, end)
+    return "" if said is None else said[0]
+
+
+def counted_phrase(text: str, end: int) -> tuple[str, str | None, int] | None:
+    """The noun the number ending at ``end`` of ``text`` (normalised) counts, singular (``3 usb
+    ports``: ``usb``; ``7 doctors``: ``doctor``), the word after it where that names a thing
+    too (``port``; ``None`` for ``7 doctors and``), and where they end; ``None`` where no noun
+    follows (``3 of``, ``5 percent``: the lexicons' ``derivation.not_nouns``)."""
     m = _NOUN_AFTER.match(text, end)
-    if m is None:
-        return ""
-    word = m.group(1)
-    if word in _NOT_NOUNS:
-        return ""
+    if m is None or m[1] in _NOT_NOUNS:
+        return None
+    if m[2] is None or m[2] in _NOT_NOUNS:
+        return _singular(m[1]), None, m.end(1)
+    return _singular(m[1]), _singular(m[2]), m.end(2)
+
+
+def _singular(word: str) -> str:
+    """``word`` without a plural's ``s`` (``doctors``; not ``class``, ``bus``)."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 

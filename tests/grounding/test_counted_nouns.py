@@ -1,0 +1,68 @@
+"""A count of one noun found in the context as the count of another.
+
+``It has 3 USB ports.`` against ``2 USB ports, 1 HDMI port and 3 speakers`` was grounded: the
+``3`` stands in the context, as the count of the speakers. A bare count is traced by its number
+(OpenGATE's check does the same), so a count swapped with another count of the same passage
+passed whatever noun it counts. Now, where the figure found counts another noun and the context
+counts the answer's noun otherwise, the answer's count is a finding
+(:meth:`GroundingChecker._counted_otherwise`). Found on HaluEval's Wikipedia passages (a count
+swapped with another of the passage: 0 of 13 flagged before, 6 now; the 7 others stand there
+as a unit, a year or a list, which is no count of a noun); every flagged case below passed
+before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hybridjudge.grounding import check_grounding
+
+LAPTOP = "The laptop has 2 USB ports, 1 HDMI port and 3 speakers. It weighs 1.4 kg."
+SCHOOL = "The school has 45 teachers and 926 students."
+STORES = "The company had 12 stores in 2018 and 15 stores in 2019. It employs 3 managers."
+SHARES = (
+    "We repurchased 313 million shares in 2019.\n"
+    "| Period | Shares purchased |\n| October | 250,000 |\n| November | 306,255 |"
+)
+LISTED = (
+    "(In millions, except share and per share data)\n| | 2022 | 2021 |\n"
+    "| Common stock ($0.01 par value; 500,000,000 shares authorized; 187,200,539 and "
+    "186,880,413 shares issued) | 2 | 2 |"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "stated"),
+    [
+        ("It has 3 USB ports.", LAPTOP, "2 USB ports"),
+        ("It has three USB ports.", LAPTOP, "2 USB ports"),
+        ("The school has 926 teachers.", SCHOOL, "45 teachers"),
+        ("The school has 45 students.", SCHOOL, "926 students"),
+        ("The company had 3 stores in 2019.", STORES.replace("12", "11"), "11 stores"),
+    ],
+)
+def test_a_count_found_as_another_nouns_count_is_flagged(
+    answer: str, context: str, stated: str
+) -> None:
+    (finding,) = check_grounding(answer, context).findings
+    assert finding.kind == "ungrounded_number"
+    assert finding.evidence == f'"{stated}" in the context'
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        ("It has 2 USB ports.", LAPTOP),  # the context's own count
+        ("It has two USB ports and three speakers.", LAPTOP),
+        ("It has 3 ports.", LAPTOP),  # no count of ports alone
+        ("It has 3 USB cables.", LAPTOP),  # another noun after USB
+        ("The company had 27 stores.", STORES),  # 12 + 15
+        ("The company had 3 stores more in 2019.", STORES),  # 15 - 12
+        ("306,255 shares were purchased in November.", SHARES),  # a table's cell counts none
+        ("187,200,539 shares were issued in 2022.", LISTED),  # a list takes its last noun
+        ("The school has 45 teachers and 926 students.", SCHOOL),
+    ],
+)
+def test_a_count_the_context_gives_or_explains_stays_grounded(answer: str, context: str) -> None:
+    report = check_grounding(answer, context)
+    assert report.grounded, [f.message for f in report.findings]
