@@ -18,6 +18,17 @@ from HaluEval's knowledge passages (Wikipedia text, ``data/halueval_qa_one-turn_
   of one of its figures (each of its first three units), where no figure of the passage is that
   number with a unit, in digits or in words (``nine weeks``): wrong, must be flagged.
 
+A second construction (``--counts``'s table, printed too) swaps a count of one noun with
+another's, as a model that mixes up two counts of a passage does:
+
+- ``count as written``: ``It has 45 teachers.`` for each whole count in digits followed by a
+  noun (:data:`_COUNTED`: the word after it, three letters or more, not one of
+  :data:`NOT_NOUNS`): right, must be grounded.
+- ``count swapped``: ``It has 926 teachers.``: the number of another count of the passage that
+  counts another noun (``926 students``), where no count of the passage gives that number to the
+  answer's noun: wrong; measured (no target: a swapped count whose number stands in the passage
+  only as a unit, a year or inside a list is read as a number that stands there).
+
 The question is not passed (HaluEval's questions hold figures of their own). opengate-grounding,
 the plain peer, runs on the same answers in the same process.
 
@@ -64,6 +75,59 @@ _WORD_FIGURE = re.compile(rf"(?i)(?<![\w-])({'|'.join(_WORDS)})[ -]({UNITS})(?![
 """A figure with a unit written in words (``nine weeks``): no answer of the construction, but a
 count of that number names it (the passage states it)."""
 _COUNT = re.compile(r"(?<![\w.,$%/-])(\d+)(?![\w.,%/-]|[ \u00a0]?(?:" + UNITS + r")\b)")
+
+NOT_NOUNS = frozenset(
+    [
+        "and",
+        "are",
+        "but",
+        "for",
+        "from",
+        "per",
+        "than",
+        "the",
+        "was",
+        "were",
+        "with",
+        "more",
+        "fewer",
+        "less",
+        "million",
+        "billion",
+        "thousand",
+        "percent",
+        "has",
+        "had",
+        "have",
+        "that",
+        "this",
+        "these",
+        "those",
+        "its",
+        "their",
+        "his",
+        "her",
+        "our",
+        "out",
+        "into",
+        "over",
+        "under",
+        "also",
+        "not",
+        "times",
+        "plus",
+        "minus",
+        "through",
+        "between",
+        "after",
+        "before",
+        "above",
+        "below",
+        "within",
+    ]
+)
+"""Words after a count that name no noun (read by this script's own construction)."""
+_COUNTED = re.compile(r"(?<![\w.,$%/-])(\d{1,7})[ ]([a-z]{3,})(?![\w-])")
 
 TARGET_RIGHT = 0.98
 TARGET_WRONG = 0.95
@@ -116,6 +180,25 @@ def build(passages: list[str]) -> Iterator[Item]:
                 yield Item(passage, f"It is {count} {unit}.", "count as unit", False)
 
 
+def build_counts(passages: list[str]) -> Iterator[Item]:
+    """The answers of the second construction (module docstring), in passage order: at most
+    three counts a passage, each with one swap."""
+    for passage in passages:
+        counted = [
+            (int(m[1]), m[2])
+            for m in _COUNTED.finditer(passage)
+            if m[2] not in NOT_NOUNS
+            and m[2] not in UNITS.split("|")
+            and not 1800 <= int(m[1]) <= 2100
+        ]
+        for number, noun in counted[:3]:
+            yield Item(passage, f"It has {number} {noun}.", "count as written", True)
+            own = {n for n, w in counted if w == noun}
+            others = [n for n, w in counted if w != noun and n not in own]
+            if others:
+                yield Item(passage, f"It has {others[0]} {noun}.", "count swapped", False)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--show", type=int, default=0, help="print up to N misses per variant")
@@ -125,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from hybridjudge.grounding import check_grounding
 
-    items = list(build(load_passages()))
+    items = list(build(load_passages())) + list(build_counts(load_passages()))
     rows: dict[str, list[tuple[bool, bool]]] = {}
     misses: dict[str, list[Item]] = {}
     for item in items:
@@ -143,8 +226,12 @@ def main(argv: list[str] | None = None) -> int:
         n = len(results)
         ours_rate = sum(r[0] for r in results) / n
         theirs_rate = sum(r[1] for r in results) / n
-        want = TARGET_RIGHT if variant == "as written" else TARGET_WRONG
-        what = "grounded" if variant == "as written" else "flagged"
+        right = variant in ("as written", "count as written")
+        want = TARGET_RIGHT if right else TARGET_WRONG
+        what = "grounded" if right else "flagged"
+        if variant == "count swapped":  # measured only (module docstring)
+            print(f"  {variant:<16} {n:>5} {ours_rate:>11.1%} {theirs_rate:>9.1%}  {what}")
+            continue
         met = ours_rate >= want
         ok = ok and met
         print(
