@@ -66,3 +66,43 @@ def test_a_count_found_as_another_nouns_count_is_flagged(
 def test_a_count_the_context_gives_or_explains_stays_grounded(answer: str, context: str) -> None:
     report = check_grounding(answer, context)
     assert report.grounded, [f.message for f in report.findings]
+
+
+GYM = "Members get 5 visits per month and 2 guest passes per year."
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        # a count over another period than the context's (as an amount of money already was)
+        ("You get 5 visits per year.", True),
+        ("You get 2 guest passes per month.", True),
+        # the same period in other words, or no period
+        ("You get 5 visits per month.", False),
+        ("You get 5 visits a month.", False),
+        ("You get 5 visits monthly.", False),
+        ("You get 5 visits.", False),
+        ("You get 2 guest passes per year.", False),
+    ],
+)
+def test_a_count_over_another_period_is_flagged(answer: str, flagged: bool) -> None:
+    report = check_grounding(answer, GYM)
+    assert report.grounded is not flagged, [f.message for f in report.findings]
+    if flagged:
+        (finding,) = report.findings
+        assert "a rate over another period" in finding.message
+
+
+def test_a_count_with_no_period_somewhere_keeps_the_rate_grounded() -> None:
+    context = "Members get 5 visits per month. Premium members get 5 visits on top."
+    assert check_grounding("You get 5 visits per year.", context).grounded
+
+
+def test_a_frequency_is_no_count_of_a_noun() -> None:
+    # the answer's "2 times a day" counts no noun; its "3 tablets" stands in the context as a
+    # frequency ("3 times a day"), which is no count of tablets either
+    context = "Take 2 tablets 3 times a day."
+    report = check_grounding("Take 3 tablets 2 times a day.", context)
+    assert [f.subject for f in report.findings] == ["3"]
+    assert check_grounding("Take 2 tablets 3 times a day.", context).grounded
+    assert check_grounding("Take 2 tablets three times daily.", context).grounded

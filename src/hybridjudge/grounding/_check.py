@@ -2777,8 +2777,12 @@ class GroundingContext:
         """What the context counts ``noun`` as: each bare count of running text with that word
         after it (:func:`counted_phrase`: ``2 USB ports`` for ``usb``), with the word after the
         noun and the text as written, in the order the context writes them (built on the first
-        need: every passage parsed)."""
+        need: every passage parsed, unless no passage holds the noun's letters at all)."""
         if self._counts is None:
+            if self._index is None:  # a cheap look before the whole parse
+                word = re.compile(re.escape(noun), re.IGNORECASE)
+                if not any(word.search(p) for p in self.passages):
+                    return []
             counts: dict[str, list[_Count]] = {}
             for sc, _scopes in self._parsed_passages():
                 text = sc.norm.text
@@ -2791,13 +2795,16 @@ class GroundingContext:
                     listed = n + 1 < len(sc.norm_spans) and _LIST_GAP.fullmatch(
                         text, end, sc.norm_spans[n + 1][0]
                     )
-                    said = counted_phrase(text, end) or (said if listed else None)
+                    said = _noun_counted(text, end) or (said if listed else None)
                     q = sc.quantities[n]
                     if said is None or not _a_count(q, sc.meta[n]):
                         continue
-                    o0, o1 = sc.norm.to_original(start, said[2])
+                    period = rate_period(text, said[2])  # "5 visits per month"
+                    o0, o1 = sc.norm.to_original(start, said[2] if period is None else period[1])
                     written = " ".join(sc.norm.original[o0:o1].split())
-                    mine.setdefault(said[0], []).append((q.value, said[1], written))
+                    mine.setdefault(said[0], []).append(
+                        (q.value, said[1], written, None if period is None else period[0])
+                    )
                 for noun_, found in mine.items():
                     counts.setdefault(noun_, []).extend(reversed(found))
             self._counts = counts
@@ -4214,7 +4221,9 @@ class GroundingChecker:
         count does not. A count the context gives the noun too, or the sum of
         its counts of it, or the difference of two (``12 stores`` and ``15 stores``: 3 more),
         keeps it grounded; so do nouns whose next words differ (``2 USB ports``, ``3 USB
-        cables``)."""
+        cables``). A count found as the same noun's, written as a rate over another period than
+        every such count of the context (``5 visits per year`` for ``5 visits per month``), is a
+        finding too (:func:`_count_over_another_period`)."""
         text = sc.norm.text
         for n, q in enumerate(sc.quantities):
             tr = traces[n]
@@ -4224,43 +4233,44 @@ class GroundingChecker:
                 or tr.passage is None
                 or tr.span is None
                 or not _a_count(q, sc.meta[n])
-                or (said := counted_phrase(text, sc.norm_spans[n][1])) is None
+                or (said := _noun_counted(text, sc.norm_spans[n][1])) is None
                 # the figure found counts another noun ("3 speakers"; not a table's cell), read
                 # where it stands: the context is parsed whole only then
                 or (found := self._counted_at(tr.passage, tr.span)) is None
-                or found[0] == said[0]
             ):
                 continue
+            same = found[0] == said[0]
+            period = rate_period(text, said[2]) if same else None
+            if same and (period is None or period[0] == found[2]):
+                continue  # the same noun over the same period: the count found is the answer's
             counts = [
                 c
-                for c in self.context.counts_of(said[0])
+                for c in self.context.counts_of(said[0])  # the context parsed whole: rare
                 if said[1] is None or c[1] is None or c[1] == said[1]
             ]
-            values = {c[0] for c in counts}
-            if not values or q.value in values or q.value in _sums_and_differences(values):
-                continue
-            stated = counts[0][2]
-            o0, o1 = sc.norm.to_original(sc.norm_spans[n][1], said[2])
-            yield Finding(
-                kind="ungrounded_number",
-                message=(
-                    f'number "{q.text}" counts "{sc.norm.original[o0:o1].strip()}", '
-                    f'which the context counts otherwise ("{stated}"); it writes "{found[1]}"'
-                ),
-                subject=q.text,
-                span=q.span,
-                evidence=f'"{stated}" in the context',
-            )
+            if period is not None:
+                finding = _count_over_another_period(sc, n, period, counts)
+            else:
+                finding = _count_of_another_noun(sc, n, said, counts, found[1])
+            if finding is not None:
+                yield finding
 
-    def _counted_at(self, passage: int, span: tuple[int, int]) -> tuple[str, str] | None:
-        """The noun the context's figure at ``span`` of passage ``passage`` counts, and the
-        figure with its noun as written (``3 speakers``); ``None`` where no noun follows it (a
-        table's cell, ``3 of``)."""
+    def _counted_at(
+        self, passage: int, span: tuple[int, int]
+    ) -> tuple[str, str, Interval | None] | None:
+        """The noun the context's figure at ``span`` of passage ``passage`` counts, the figure
+        with its noun as written (``3 speakers``), and the period after the noun (``5 visits
+        per month``; ``None``: none); ``None`` where no noun follows it (a table's cell, ``3
+        of``)."""
         text = self.context.passages[passage]
-        said = counted_phrase(text[span[1] : span[1] + _NOUN_WINDOW].lower(), 0)
+        window = text[span[1] : span[1] + _NOUN_WINDOW].lower()
+        if (frequency := rate_period(window, 0)) is not None:  # "twice daily": no noun's count
+            return "", text[span[0] : span[1] + frequency[1]], None
+        said = counted_phrase(window, 0)  # "3 times a day" is the count of no tablets either
         if said is None:
             return None
-        return said[0], text[span[0] : span[1] + said[2]]
+        period = rate_period(window, said[2])
+        return said[0], text[span[0] : span[1] + said[2]], None if period is None else period[0]
 
     def _periods_stated(self, dimension: str, value: Fraction) -> dict[Interval, str] | None:
         """The periods after every occurrence of an amount in the context (of currency
@@ -4300,9 +4310,76 @@ class GroundingChecker:
         )
 
 
-_Count = tuple[Fraction, str | None, str]
+_Count = tuple[Fraction, str | None, str, Interval | None]
 """A count of a noun in the context (:meth:`GroundingContext.counts_of`): its value, the word
-after the noun (``None``: none that names a thing), and the text as written (``2 USB ports``)."""
+after the noun (``None``: none that names a thing), the text as written (``2 USB ports``, ``5
+visits per month``) and the period it is a rate over (``None``: none)."""
+
+
+def _noun_counted(text: str, end: int) -> tuple[str, str | None, int] | None:
+    """:func:`counted_phrase` after a figure ending at ``end`` of ``text`` (normalised), but
+    not a frequency (``three times daily``, ``twice a week``: a period or ``times`` after the
+    figure counts no noun)."""
+    said = counted_phrase(text, end)
+    if said is None or said[0] in _FREQUENCY_WORDS or rate_period(text, end) is not None:
+        return None
+    return said
+
+
+def _count_of_another_noun(
+    sc: Scan, n: int, said: tuple[str, str | None, int], counts: list[_Count], found: str
+) -> Finding | None:
+    """The finding of :meth:`GroundingChecker._counted_otherwise` for the answer's count ``n``
+    of the noun ``said``, found as the count of another noun (``found``, as written), where
+    the context counts the answer's noun otherwise (``counts``)."""
+    q = sc.quantities[n]
+    values = {c[0] for c in counts}
+    if not values or q.value in values or q.value in _sums_and_differences(values):
+        return None
+    written = _written(sc, sc.norm_spans[n][1], said[2])
+    return _count_finding(q, f'counts "{written}"', counts[0][2], found)
+
+
+def _count_over_another_period(
+    sc: Scan, n: int, period: tuple[Interval, int], counts: list[_Count]
+) -> Finding | None:
+    """The finding of :meth:`GroundingChecker._counted_otherwise` for the answer's count ``n``
+    of a noun written as a rate over ``period`` (``5 visits per year``: the period and where
+    its words end) where every count of that number of the noun in the context (``counts``) is
+    a rate over another period (``5 visits per month``); one with no period, or with the
+    answer's, keeps it grounded."""
+    q = sc.quantities[n]
+    same = [c for c in counts if c[0] == q.value]
+    if not same or any(c[3] in (None, period[0]) for c in same):
+        return None
+    written = _written(sc, sc.norm_spans[n][0], period[1])
+    return _count_finding(q, f'("{written}") is a rate over another period', same[0][2])
+
+
+def _written(sc: Scan, start: int, end: int) -> str:
+    """The text of ``sc`` at its normalised span ``start:end``, as written."""
+    o0, o1 = sc.norm.to_original(start, end)
+    return sc.norm.original[o0:o1].strip()
+
+
+def _count_finding(q: Quantity, claim: str, stated: str, found: str | None = None) -> Finding:
+    """A finding of :meth:`GroundingChecker._counted_otherwise` on ``q``: what it ``claim``s,
+    what the context states, and (``found``) what it writes where the number stands."""
+    where = f'; it writes "{found}"' if found is not None else ""
+    return Finding(
+        kind="ungrounded_number",
+        message=f'number "{q.text}" {claim}: the context states "{stated}"{where}',
+        subject=q.text,
+        span=q.span,
+        evidence=f'"{stated}" in the context',
+    )
+
+
+_FREQUENCY_WORDS = frozenset(
+    w.removesuffix("s") for w in grouped("figure_context", "frequency_words")
+)
+"""Words after a figure that make it a frequency, no count of a noun (``3 times``), singular as
+:func:`counted_phrase` reads them."""
 _NOUN_WINDOW = 48
 """Characters after a context's figure read for the noun it counts (two words)."""
 _LIST_GAP = re.compile(r",? (?:and|or|to) |, |[ ]?[-/][ ]?")

@@ -270,6 +270,10 @@ class FigureContextWords(_Strict):
     counted_nouns: tuple[str, ...] = ()
     """Nouns after a figure with a scale letter that make it a count, not metres (``1.2m
     users``: 1.2 million)."""
+    frequency_words: tuple[str, ...] = ()
+    """Words after a figure that make it a frequency, not a count of a noun (``3 times
+    daily``): :meth:`GroundingChecker._counted_otherwise
+    <hybridjudge.grounding.GroundingChecker>` leaves such a figure alone."""
     age_before: tuple[str, ...] = ()
     """Words before a figure of running text that make it an age in years (``aged 18-65``,
     ``ages 6 to 12``): an answer's ``65 years`` may name it, its ``12 days`` not."""
