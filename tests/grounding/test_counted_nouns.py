@@ -106,3 +106,29 @@ def test_a_frequency_is_no_count_of_a_noun() -> None:
     assert [f.subject for f in report.findings] == ["3"]
     assert check_grounding("Take 2 tablets 3 times a day.", context).grounded
     assert check_grounding("Take 2 tablets three times daily.", context).grounded
+
+
+@pytest.mark.parametrize(
+    ("answer", "derivation"),
+    [
+        # the same rate over another period, as for money ("$60 a year" for "$5 per month")
+        ("You get 60 visits per year.", "60 = 5 visits per month × 12"),
+        ("You get 15 visits per quarter.", "15 = 5 visits per month × 3"),
+        ("You get 24 guest passes over 12 years.", None),  # no rate: not this rule
+    ],
+)
+def test_a_count_over_another_period_is_derived_from_the_contexts_rate(
+    answer: str, derivation: str | None
+) -> None:
+    report = check_grounding(answer, GYM)
+    rules = [t.rule for t in report.quantities]
+    if derivation is None:
+        assert "rate" not in rules
+        return
+    assert report.grounded, [f.message for f in report.findings]
+    (trace,) = report.quantities
+    assert trace.rule == "rate"
+    assert trace.derivation is not None
+    assert trace.derivation.startswith(derivation)
+    wrong = answer.replace(derivation.split(" ")[0], str(int(derivation.split(" ")[0]) + 1), 1)
+    assert not check_grounding(wrong, GYM).grounded

@@ -208,9 +208,10 @@ CASES_ROUND_2: list[tuple[str, str, str, list[str]]] = [
     # paraphrases were flagged and 1 changed one passed. Fixed since: fractions in words
     # (one-third, two-thirds, a quarter of, two-fifths: shares, read as percentages), "a year and a
     # half", and words of change before "X to Y" ("improved 140 bps to 41.2%" was a range).
-    # Kept, asserted below: "100,000 units a month" for "1.2 million units per year" (rates are
-    # not converted), and "rose 50%" for "doubled from $50 million to $100 million" passes by a
-    # share (50 / 100) that the answer does not mean.
+    # Kept, asserted below: "rose 50%" for "doubled from $50 million to $100 million" passes by a
+    # share (50 / 100) that the answer does not mean. "100,000 units a month" for "1.2 million
+    # units per year", flagged while rates of a count were not converted, is the same rate over
+    # another period since 6 December (the rule `rate` reads counts of a noun too).
     (
         "Revenue for fiscal 2023 was $1,215 million.",
         "FY23 revenue was $1.2B.",
@@ -354,7 +355,9 @@ CASES_ROUND_2: list[tuple[str, str, str, list[str]]] = [
 
 def test_the_second_round_s_kept_outcomes() -> None:
     plant = "The plant produces 1.2 million units per year."
-    assert check_grounding("The plant makes 100,000 units a month.", plant).findings
+    (trace,) = check_grounding("The plant makes 100,000 units a month.", plant).quantities
+    assert trace.rule == "rate"
+    assert check_grounding("The plant makes 120,000 units a month.", plant).findings
     sales = "Sales doubled from $50 million to $100 million."
     report = check_grounding("Sales rose 50% to $100 million.", sales)
     assert report.grounded

@@ -3851,7 +3851,10 @@ class GroundingChecker:
         (``$60 a year`` for ``$5 per month``, ``$119.88 annually`` for ``€9.99/mo`` in euros:
         no): the context's rate in the same currency times the ratio of the periods, at the
         answer's precision, inside days and weeks or inside months, quarters and years. The
-        derivation, or ``None``."""
+        derivation, or ``None``. A count of a noun too (``60 visits a year`` for ``5 visits per
+        month``: :meth:`_count_rate`)."""
+        if q.dimension is None and _a_count(q, meta):
+            return self._count_rate(q, sc, n)
         if q.dimension is None or not q.dimension.startswith("currency-") or not q.value:
             return None
         said = rate_period(sc.norm.text, sc.norm_spans[n][1])
@@ -3866,6 +3869,27 @@ class GroundingChecker:
             if abs(float(cq.value * factor - q.value)) <= half:
                 by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
                 return f"{q.text} = {cq.text} {by}: the same rate over another period"
+        return None
+
+    def _count_rate(self, q: Quantity, sc: Scan, n: int) -> str | None:
+        """A count of a noun the answer writes as a rate over another period than the
+        context's count of that noun (``60 visits a year`` for ``5 visits per month``): that
+        count times the ratio of the periods, exactly (:meth:`_rate` for money). The
+        derivation, or ``None``."""
+        text = sc.norm.text
+        said = _noun_counted(text, sc.norm_spans[n][1])
+        if said is None or (period := rate_period(text, said[2])) is None:
+            return None
+        family, length = period[0]
+        for value, after, written, stated in self.context.counts_of(said[0]):
+            if stated is None or stated[0] != family or stated[1] == length:
+                continue
+            if said[1] is not None and after is not None and after != said[1]:
+                continue
+            factor = length / stated[1]
+            if value * factor == q.value:
+                by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
+                return f"{q.text} = {written} {by}: the same rate over another period"
         return None
 
     def _amounts(self, dimension: str) -> Iterator[tuple[Quantity, Interval | None, str]]:

@@ -110,7 +110,10 @@ TRACE_RULES: dict[TraceRule, str] = {
     "the period stated (10% for 100 in 2019 and 133.1 in 2022)",
     "mean": "the mean of two or more figures",
     "share": "a part the context states as a share of a whole (300 for 25% of 1,200 employees)",
-    "rate": "a rate the context states over another period ($60 a year for $5 per month)",
+    "rate": (
+        "a rate the context states over another period ($60 a year for $5 per month; 60 visits"
+        " a year for 5 visits per month)"
+    ),
     "years_of_range": "a number of years the context states as a range (4 years for 2015 to "
     "2019), or that the years the answer names span (the three-year period of 2021, 2022 and "
     "2023)",
