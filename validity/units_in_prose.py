@@ -127,6 +127,7 @@ NOT_NOUNS = frozenset(
     ]
 )
 """Words after a count that name no noun (read by this script's own construction)."""
+_UNIT_WORDS = frozenset(UNITS.split("|"))
 _COUNTED = re.compile(r"(?<![\w.,$%/-])(\d{1,7})[ ]([a-z]{3,})(?![\w-])")
 
 TARGET_RIGHT = 0.98
@@ -187,9 +188,7 @@ def build_counts(passages: list[str]) -> Iterator[Item]:
         counted = [
             (int(m[1]), m[2])
             for m in _COUNTED.finditer(passage)
-            if m[2] not in NOT_NOUNS
-            and m[2] not in UNITS.split("|")
-            and not 1800 <= int(m[1]) <= 2100
+            if m[2] not in NOT_NOUNS and m[2] not in _UNIT_WORDS and not 1800 <= int(m[1]) <= 2100
         ]
         for number, noun in counted[:3]:
             yield Item(passage, f"It has {number} {noun}.", "count as written", True)

@@ -3860,15 +3860,11 @@ class GroundingChecker:
         said = rate_period(sc.norm.text, sc.norm_spans[n][1])
         if said is None:
             return None
-        (family, length), _end = said
         half = rounding_tolerance(_precision(meta) / 2, floor=0.0)
         for cq, stated, _words in self._amounts(q.dimension):
-            if not cq.value or stated is None or stated[0] != family or stated[1] == length:
-                continue
-            factor = length / stated[1]
-            if abs(float(cq.value * factor - q.value)) <= half:
-                by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
-                return f"{q.text} = {cq.text} {by}: the same rate over another period"
+            factor = _period_factor(stated, said[0])
+            if cq.value and factor is not None and abs(float(cq.value * factor - q.value)) <= half:
+                return _same_rate(q, cq.text, factor)
         return None
 
     def _count_rate(self, q: Quantity, sc: Scan, n: int) -> str | None:
@@ -3880,16 +3876,12 @@ class GroundingChecker:
         said = _noun_counted(text, sc.norm_spans[n][1])
         if said is None or (period := rate_period(text, said[2])) is None:
             return None
-        family, length = period[0]
         for value, after, written, stated in self.context.counts_of(said[0]):
-            if stated is None or stated[0] != family or stated[1] == length:
-                continue
             if said[1] is not None and after is not None and after != said[1]:
                 continue
-            factor = length / stated[1]
-            if value * factor == q.value:
-                by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
-                return f"{q.text} = {written} {by}: the same rate over another period"
+            factor = _period_factor(stated, period[0])
+            if factor is not None and value * factor == q.value:
+                return _same_rate(q, written, factor)
         return None
 
     def _amounts(self, dimension: str) -> Iterator[tuple[Quantity, Interval | None, str]]:
@@ -4332,6 +4324,21 @@ class GroundingChecker:
             span=q.span,
             evidence=evidence,
         )
+
+
+def _period_factor(stated: Interval | None, said: Interval) -> Fraction | None:
+    """What a rate over ``stated`` is multiplied by to be one over ``said`` (``12``: a month to
+    a year), inside one family of periods (days and weeks; months, quarters and years);
+    ``None`` for no period, the same one, or another family."""
+    if stated is None or stated[0] != said[0] or stated[1] == said[1]:
+        return None
+    return said[1] / stated[1]
+
+
+def _same_rate(q: Quantity, written: str, factor: Fraction) -> str:
+    """The derivation of ``q`` from the context's rate ``written`` over another period."""
+    by = f"× {factor}" if factor > 1 else f"/ {1 / factor}"
+    return f"{q.text} = {written} {by}: the same rate over another period"
 
 
 _Count = tuple[Fraction, str | None, str, Interval | None]

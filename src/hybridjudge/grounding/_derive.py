@@ -579,7 +579,9 @@ _TREND_AFTER = lazy(r"\s*" + _directed(_WORDS.rises_after, _WORDS.falls_after, "
 """A word of change right after a figure (``a 30% increase``, ``5%減少``, ``5% 감소했다``)."""
 _TREND_WORD = lazy(_directed(merged("trend_up"), merged("trend_down"), r"(?<![\w])", r"(?![\w])"))
 _CLAUSE_END = lazy(rf"[.;!?](?:\s|$)|\n|\b(?:{alternation(_WORDS.clause_ends)})\b")
-_NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])(?: ([a-z]{3,})(?![\w-]))?")
+_NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])")
+_NOUN_PAIR = re.compile(_NOUN_AFTER.pattern + f"(?:{_NOUN_AFTER.pattern})?")
+"""The word after a figure, and the word after that (:func:`counted_phrase`)."""
 _NOT_NOUNS = frozenset(_WORDS.not_nouns)
 
 
@@ -622,9 +624,10 @@ def clause_trend(text: str, start: int) -> int:
 
 def counted_noun(text: str, end: int) -> str:
     """What the number ending at ``end`` counts: the word right after it, singular
-    (``7 doctors``: ``doctor``), or ``""``."""
-    said = counted_phrase(text, end)
-    return "" if said is None else said[0]
+    (``7 doctors``: ``doctor``), or ``""`` (for every figure of running text a context's index
+    reads: one word, not :func:`counted_phrase`'s two)."""
+    m = _NOUN_AFTER.match(text, end)
+    return "" if m is None or m[1] in _NOT_NOUNS else _singular(m[1])
 
 
 def counted_phrase(text: str, end: int) -> tuple[str, str | None, int] | None:
@@ -632,7 +635,7 @@ def counted_phrase(text: str, end: int) -> tuple[str, str | None, int] | None:
     ports``: ``usb``; ``7 doctors``: ``doctor``), the word after it where that names a thing
     too (``port``; ``None`` for ``7 doctors and``), and where they end; ``None`` where no noun
     follows (``3 of``, ``5 percent``: the lexicons' ``derivation.not_nouns``)."""
-    m = _NOUN_AFTER.match(text, end)
+    m = _NOUN_PAIR.match(text, end)
     if m is None or m[1] in _NOT_NOUNS:
         return None
     if m[2] is None or m[2] in _NOT_NOUNS:
