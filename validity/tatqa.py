@@ -361,6 +361,37 @@ _FRENCH = _continental(
 )
 _GERMAN = _continental(".", {"thousand": "Tsd.", "million": "Mio.", "billion": "Mrd."}, "\u00a0%")
 
+_SCALED_FIGURE = re.compile(
+    r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d)( (?:thousand|million|billion)\b|%)"
+)
+"""A figure of an answer with a scale word or a percent sign after it (``22,626 thousand``,
+``30.79%``): the figures a model writes rounded."""
+
+_NEXT_SCALE = {"thousand": "million", "million": "billion", "billion": "trillion"}
+
+
+def _rounded(answer: str) -> str:
+    """An answer form writing each figure with a scale word or ``%`` rounded to three
+    significant digits, a thousand of a scale in the next (``$22.6 million`` for ``$22,626
+    thousand``, ``30.8%`` for ``30.79%``, ``$1.50 billion`` for ``$1,496.5 million``), as a
+    model summing up a table writes them; a figure of three digits or fewer stays."""
+
+    def three(value: Decimal) -> Decimal:
+        return value.quantize(Decimal(1).scaleb(value.adjusted() - 2), rounding=ROUND_HALF_UP)
+
+    def figure(m: re.Match[str]) -> str:
+        value = Decimal(m[1].replace(",", "") + (m[2] or ""))
+        unit = m[3]
+        if not value or len(value.normalize().as_tuple().digits) <= 3:
+            return m[0]
+        kept = three(value)
+        if unit.strip() in _NEXT_SCALE and kept >= 1000:
+            kept, unit = three(value / 1000), " " + _NEXT_SCALE[unit.strip()]
+        return f"{kept:,f}{unit}"
+
+    return _SCALED_FIGURE.sub(figure, answer)
+
+
 ANSWER_FORMS: dict[str, Callable[[str], str]] = {
     "plain": lambda a: a,
     "bold": lambda a: f"The answer is **{a}**.",
@@ -373,6 +404,7 @@ ANSWER_FORMS: dict[str, Callable[[str], str]] = {
     "french": _FRENCH,
     "german": _GERMAN,
     "german-sentence": lambda a: f"Der Wert betrug {_GERMAN(a).removesuffix('.')}.",
+    "rounded": _rounded,
 }
 """How a model may write each answer, gold and perturbed alike (``--answer-form``): in bold,
 with ``US$``, followed by the source it cites, as a Markdown list's first item (a second item
@@ -380,8 +412,10 @@ after it), a numbered list's, a list's only item (``- -$168 thousand``: a dash o
 one-line answer may be a minus as well), with LaTeX's escaped dollars (``\\$5.2 million``), or
 with its figures written the continental way, as a model answering in French or German writes
 them (``22\u202f626 milliers``, ``-42,7 - 20,9 = -63,6 millions``, ``$48.881``, ``1,05\u00a0%``;
-``german-sentence``: inside ``Der Wert betrug ...``, words that name the language). The required
-facts of anchored mode stay as TAT-QA writes them, the English way."""
+``german-sentence``: inside ``Der Wert betrug ...``, words that name the language), or with
+each figure with a scale word or ``%`` rounded to three significant digits (``rounded``: ``$22.6
+million`` for ``$22,626 thousand``). The required facts of anchored mode stay as TAT-QA writes
+them, the English way and unrounded."""
 
 PAGE_FORMS: dict[str, Callable[[str], str]] = {
     "plain": lambda p: p,
@@ -420,7 +454,9 @@ def reform(
 ) -> None:
     """Rewrite ``docs`` in place: each answer in ``answer_form`` (:data:`ANSWER_FORMS`), the
     table's passage in ``page_form`` (:data:`PAGE_FORMS`), and ``$`` as ``currency``
-    (:data:`CURRENCIES`) in every passage and answer."""
+    (:data:`CURRENCIES`) in every passage and answer. A perturbed answer the form writes as its
+    gold answer is none any more (``rounded``: ``$22,636 thousand`` and ``$22,626 thousand``
+    are both ``$22.6 million``): it is dropped."""
     answer, page = ANSWER_FORMS[answer_form], PAGE_FORMS[page_form]
     sign = CURRENCIES[currency]
 
@@ -432,6 +468,10 @@ def reform(
         doc.passages = tuple(written(p) for p in (page(doc.passages[0]), *doc.passages[1:]))
         for item in doc.items:
             item.answer = answer(written(item.answer))
+        gold = {(i.question_uid, i.variant): i.answer for i in doc.items if not i.base}
+        doc.items[:] = [
+            i for i in doc.items if not i.base or gold.get((i.question_uid, i.base)) != i.answer
+        ]
 
 
 _SIGN = re.compile(r"\$(?=([\d(-])?)")

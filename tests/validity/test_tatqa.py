@@ -307,6 +307,23 @@ def test_answers_and_pages_as_pipelines_hand_them_over_keep_the_rates(
     assert all(low[name] >= bound for name, bound in bounds.items()), low
 
 
+def _assert_anchored(
+    results: list[object], *, span: float, multi: float, bare: float, working: float
+) -> None:
+    """The gold answers with no finding in anchored mode, by answer type, at the bounds."""
+    anchored = tatqa.summarise(results)[
+        "gold answers with no finding, anchored mode, by answer type"
+    ]
+    rows = {r.group: r.hybridjudge for r in anchored}
+    bounds = {
+        "span [gold]": span,
+        "multi-span [gold]": multi,
+        "arithmetic [gold]": bare,
+        "arithmetic [gold+working]": working,
+    }
+    assert all(rows[name] >= bound for name, bound in bounds.items()), rows
+
+
 def test_answers_written_the_continental_way_keep_their_required_facts() -> None:
     # Every third context, each answer's figures written as a model answering in French writes
     # them (`--answer-form french`: `22 626 milliers`, `-42,7 - 20,9 = -63,6 millions`), the
@@ -317,19 +334,41 @@ def test_answers_written_the_continental_way_keep_their_required_facts() -> None
     tatqa.reform(docs, "french")
     assert any(" milliers" in i.answer for d in docs for i in d.items)  # the form applies
     results = tatqa.run(docs)
-    anchored = tatqa.summarise(results)[
-        "gold answers with no finding, anchored mode, by answer type"
-    ]
-    rows = {r.group: r.hybridjudge for r in anchored}
-    bounds = {
-        "span [gold]": 0.98,
-        "multi-span [gold]": 0.97,
-        "arithmetic [gold]": 0.99,
-        "arithmetic [gold+working]": 0.99,
-    }
-    assert all(rows[name] >= bound for name, bound in bounds.items()), rows
+    _assert_anchored(results, span=0.98, multi=0.97, bare=0.99, working=0.99)
     numbers = _gold_rows(results)
     assert numbers["arithmetic [gold+working]"].hybridjudge >= 0.99
     assert numbers["arithmetic [gold]"].hybridjudge >= 0.90
     perturbed = _perturbed_rows(results)
     assert all(perturbed[k].hybridjudge >= 0.95 for k in ("digit", "x10", "sign", "swap"))
+
+
+def test_answers_written_rounded_keep_their_required_facts_and_working() -> None:
+    # Every third context, each figure with a scale word or `%` rounded to three significant
+    # digits, a thousand of a scale in the next (`--answer-form rounded`: `$22.6 million` for
+    # `$22,626 thousand`, `(4,411 + 4,044) / 2 = 4.23 billion` for cells in millions), the
+    # required facts as TAT-QA writes them. At e331bac, on the whole split, 52-82% of the gold
+    # answers kept their required facts (a required fact matched its exact value only) and
+    # 75.3% of the answers showing working had no finding (the working in the cells' scale, the
+    # result in the next); now 95.5-99.5% and 99.3%.
+    docs = tatqa.build_documents(RAW, every=3)
+    tatqa.reform(docs, "rounded")
+    assert any(" million" in i.answer and "thousand" in i.anchors[0] for d in docs for i in d.items)
+    results = tatqa.run(docs)
+    _assert_anchored(results, span=0.97, multi=0.97, bare=0.93, working=0.97)
+    assert _gold_rows(results)["arithmetic [gold+working]"].hybridjudge >= 0.97
+
+
+@pytest.mark.parametrize(
+    ("answer", "rounded"),
+    [
+        ("It was $22,626 thousand.", "It was $22.6 million."),
+        ("-$1,496.5 million", "-$1.50 billion"),
+        ("It rose 30.79%.", "It rose 30.8%."),
+        ("$168 thousand", "$168 thousand"),  # three digits stay
+        ("In 2019: 1,234.5", "In 2019: 1,234.5"),  # no scale word, no percent sign
+    ],
+)
+def test_the_rounded_form_rounds_figures_with_a_scale_to_three_digits(
+    answer: str, rounded: str
+) -> None:
+    assert tatqa.ANSWER_FORMS["rounded"](answer) == rounded

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from hybridjudge._anchor import Anchor
+from hybridjudge.grounding._derive import gives, whole_digits
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._languages import no_space
 from hybridjudge.grounding._lexicon import alternation, merged
@@ -34,10 +36,16 @@ from hybridjudge.grounding._models import Quantity
 from hybridjudge.grounding._normalize import continental_reading, letter_runs, normalize_plain
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
+    F_CONSTANT,
+    F_COUNT,
+    F_OPERAND,
+    F_OWN_SCALE,
+    F_RESULT,
     Q_BASE,
     Q_CLOSE,
     Q_DIM,
     Q_OPEN,
+    Meta,
     Scan,
     placeholder_of,
     scan,
@@ -213,6 +221,70 @@ def _quantity_literal(q: Quantity) -> str:
     return f"{Q_DIM}{q.dimension}{Q_BASE}{q.base_value}{Q_CLOSE}"
 
 
+def _loose_pattern(q: Quantity) -> str | None:
+    """A pattern of every figure in the dimension of ``q`` (its base value captured), for a
+    rounding (:meth:`CompiledAnchor.roundings`); ``None`` for a date, a time or a range's end,
+    which match as written only."""
+    if q.kind != "number" or q.range_role is not None:
+        return None
+    dim = re.escape(q.dimension or "")
+    return f"{Q_OPEN}[^{Q_DIM}]*{Q_DIM}{dim}{Q_BASE}([^{Q_CLOSE}]*){Q_CLOSE}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Figure:
+    """A figure as a rounding compares it: its value and one unit of its last digit, both in
+    its dimension's base unit, its significant digits (not the zeros that end a whole figure:
+    ``$10 million`` has one), and whether it reads as rounded (a
+    scale word of its own or a percentage: ``$22.6 million``, ``30.8%``)."""
+
+    base: float
+    precision: float
+    sig: int
+    rounded: bool
+
+
+def _figure(q: Quantity, meta: Meta) -> _Figure:
+    mult, decimals, sig, flags = meta
+    if decimals <= 0 and q.value.denominator == 1:  # the zeros ending "$10 million" are none
+        sig = whole_digits(q.value, mult)[0]
+    per_unit = float(q.base_value / q.value) if q.value else 1.0
+    rounded = bool(flags & F_OWN_SCALE) or q.unit == "%"
+    return _Figure(float(q.base_value), mult * 10.0**-decimals * per_unit, sig, rounded)
+
+
+ROUNDING_DIGITS = 2
+"""Fewest significant digits of the coarser of two figures that one is a rounding of the other
+(``$23 million`` for ``$22,626 thousand``, not ``$20 million``), as the rule ``rounded`` of
+traceable numbers asks of an answer's figure."""
+
+
+def _rounds(anchor: _Figure, written: _Figure) -> bool:
+    """Whether a text's figure ``written`` is the anchor's figure at the precision of the coarser
+    of the two, written with :data:`ROUNDING_DIGITS` significant digits at least: the text's
+    rounding of it (``$22.6 million`` or ``$23 million`` for ``$22,626 thousand``, ``30.8%`` for
+    ``30.79%``), or, where the anchor reads as rounded, the figure it rounds (``$22,626
+    thousand`` for ``$22.6 million``; not ``15.4 mg`` for ``15 mg``)."""
+    if written.precision >= anchor.precision:
+        coarse, fine = written, anchor
+    elif anchor.rounded:
+        coarse, fine = anchor, written
+    else:
+        return False
+    return coarse.sig >= ROUNDING_DIGITS and gives(fine.base, coarse.base, coarse.precision / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class _Loose:
+    """A wording's pattern with every figure free in value (within its dimension), and the
+    wording's figures in the order of its groups."""
+
+    pattern: re.Pattern[str]
+    figures: tuple[_Figure, ...]
+    literals: tuple[str, ...]
+    """Substrings a canonical text holding a match contains (one per free figure)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Variant:
     """One wording of an anchor, compiled, with cheap pre-conditions for a match."""
@@ -223,6 +295,35 @@ class _Variant:
     """Letter runs of its literal words: all must be among the answer's letter runs."""
     literals: tuple[str, ...]
     """Substrings the canonical answer must contain (one per quantity)."""
+    scan: Scan
+    """The wording's scan (its figures' precision, for a rounding)."""
+    _loose: list[_Loose | None] = field(default_factory=list, compare=False)
+
+    def loose(self) -> _Loose | None:
+        """The wording with its figures free (built on first need: only an anchor missing as
+        written needs it); ``None`` when no figure of it may be rounded."""
+        if not self._loose:
+            self._loose.append(_loose(self.scan))
+        return self._loose[0]
+
+
+def _loose(sc: Scan) -> _Loose | None:
+    free = [
+        (q, meta, p)
+        for q, meta in zip(sc.quantities, sc.meta, strict=True)
+        if (p := _loose_pattern(q)) is not None
+    ]
+    if not free:
+        return None
+    patterns = {id(q): p for q, _meta, p in free}
+    source = _variant_pattern(sc, lambda q: patterns.get(id(q)) or _quantity_pattern(q))
+    if source is None:
+        return None
+    return _Loose(
+        re.compile(source),
+        tuple(_figure(q, meta) for q, meta, _p in free),
+        tuple(f"{Q_DIM}{q.dimension or ''}{Q_BASE}" for q, _meta, _p in free),
+    )
 
 
 def _variant(text: str, sc: Scan) -> _Variant | None:
@@ -238,14 +339,18 @@ def _variant(text: str, sc: Scan) -> _Variant | None:
         re.compile(source),
         letter_runs("".join(literal_text)),
         tuple(_quantity_literal(q) for q in sc.quantities),
+        sc,
     )
 
 
-def _variant_pattern(sc: Scan) -> str | None:
-    """Regex source matching one anchor wording inside canonical strings (``None``: empty)."""
+def _variant_pattern(
+    sc: Scan, pattern: Callable[[Quantity], str] = _quantity_pattern
+) -> str | None:
+    """Regex source matching one anchor wording inside canonical strings (``None``: empty),
+    each quantity by ``pattern``."""
     s = sc.norm.text
     cuts: list[tuple[int, int, str]] = [
-        (a, b, _quantity_pattern(q)) for q, (a, b) in zip(sc.quantities, sc.norm_spans, strict=True)
+        (a, b, pattern(q)) for q, (a, b) in zip(sc.quantities, sc.norm_spans, strict=True)
     ]
     cuts.extend((a, b, re.escape(_RANGE_MARK)) for a, b in sc.separators)
     cuts.sort()
@@ -313,6 +418,51 @@ class CompiledAnchor:
             if any(lit not in canon for lit in v.literals):
                 continue
             yield from v.pattern.finditer(canon)
+
+    def roundings(self, canon: Canonical, words: frozenset[bytes]) -> Iterator[re.Match[str]]:
+        """Every match of a wording whose figures the text writes rounded, or more precisely
+        (``$22.6 million`` for ``$22,626 thousand`` and the other way round, ``30.8%`` for
+        ``30.79%``: one figure at the precision of the coarser, :func:`_rounds`), in the same
+        dimension and with the wording's words; an anchor found as written never needs it."""
+        text = canon.text
+        for v in self.variants:
+            if not v.needs <= words:
+                continue
+            loose = v.loose()
+            if loose is None or any(lit not in text for lit in loose.literals):
+                continue
+            for m in loose.pattern.finditer(text):
+                written = (_written(canon, m.start(g)) for g in range(1, len(loose.figures) + 1))
+                if all(
+                    w is not None and _rounds(f, w)
+                    for f, w in zip(loose.figures, written, strict=True)
+                ):
+                    yield m
+
+    def found(self, canon: Canonical, words: frozenset[bytes]) -> Iterator[re.Match[str]]:
+        """:meth:`occurrences`, then :meth:`roundings` (searched only when every occurrence as
+        written has been read)."""
+        return chain(self.occurrences(canon.text, words), self.roundings(canon, words))
+
+
+def _written(canon: Canonical, pos: int) -> _Figure | None:
+    """The figure of the text whose placeholder holds the canonical position ``pos``; ``None``
+    for a figure that states nothing by itself: an operand or a constant of working the text
+    shows (the ``39`` of ``(27 + 52 + 39) / 3`` is no rounding of a fact ``39.33``)."""
+    k = bisect_right(canon.canon_starts, pos) - 1
+    if k < 0:
+        return None
+    sc = canon.scan
+    _end, a, b = canon.pieces[k]
+    try:
+        n = sc.norm_spans.index((a, b))
+    except ValueError:  # a range's separator
+        return None
+    meta = sc.meta[n] if sc.meta else (1, 0, 1, 0)
+    flags = meta[3]
+    if flags & (F_CONSTANT | F_COUNT) or (flags & F_OPERAND and not flags & F_RESULT):
+        return None
+    return _figure(sc.quantities[n], meta)
 
 
 def to_anchor(item: object, index: int) -> Anchor:

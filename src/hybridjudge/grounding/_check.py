@@ -69,6 +69,7 @@ from hybridjudge.grounding._derive import (
     shown_working,
     stated_operand,
     stated_trend,
+    whole_digits,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._fast import Windows, needle_of
@@ -2836,6 +2837,15 @@ class GroundingContext:
             self._shares = shares
         return self._shares
 
+    def stated_scale(self, passage: int | None, span: tuple[int, int] | None) -> int:
+        """The scale the context states for its figure at ``span`` of ``passage`` (``1_000_000``
+        for a cell under ``(in millions)``), or 1: none stated, or no such figure."""
+        for q, scaled, _currency, occ in self._idx().scaled:
+            if occ[1] == passage and occ[2] == span and q.value:
+                ratio = scaled / q.value
+                return int(ratio) if ratio.denominator == 1 else 1
+        return 1
+
     def same_numeral(self, q: Quantity) -> _Occ | None:
         """A context figure written with the same ambiguous numeral as ``q`` (``23.400``,
         ``1,234``: thousands in one convention, a decimal in the other) and read the other way
@@ -2981,17 +2991,6 @@ def _anchor_index(compiled: CompiledAnchors) -> _Index:
     return index
 
 
-def _whole_digits(value: Fraction, mult: int = 1) -> tuple[int, int]:
-    """The significant digits and the trailing zeros of the whole figure ``value`` writes before
-    its scale word ``mult`` (``16,000``: 2 and 3; ``1,496,500,000``: 5 and 5; zero: 1 and 0).
-    Only for a whole value."""
-    whole = str(abs(value.numerator) // mult) if mult else "0"
-    if whole == "0":
-        return 1, 0
-    kept = len(whole.rstrip("0"))
-    return kept, len(whole) - kept
-
-
 def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     """For a round whole figure stated as an approximation (``approximately 1,200``, ``about
     30%``): the precision it states (its last non-zero digit: 100, 10) and how far a context
@@ -3003,7 +3002,7 @@ def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
         return _SHARE_ROUNDING
     if not flags & F_APPROX or decimals != 0 or q.value.denominator != 1:
         return None
-    kept, zeros = _whole_digits(q.value, mult)
+    kept, zeros = whole_digits(q.value, mult)
     precision = _precision(meta) * 10**zeros
     if kept >= 2:  # "about 16,000": two significant digits are 5% at most
         return precision, precision / 2
@@ -3023,7 +3022,7 @@ def _full_digit_mantissas(value: Fraction) -> Iterator[tuple[Fraction, int]]:
     :data:`FULL_DIGIT_SIGNIFICANT` significant digits or more."""
     if value.denominator != 1:
         return
-    kept, zeros = _whole_digits(value)
+    kept, zeros = whole_digits(value)
     if kept < FULL_DIGIT_SIGNIFICANT:
         return
     for power in (3, 6, 9):
@@ -3067,7 +3066,7 @@ def _smaller_scales(q: Quantity, meta: Meta) -> list[int]:
     none: ``$1,000 million`` has one, ``$1.50 billion`` three)."""
     mult, decimals, sig, _flags = meta
     if decimals <= 0:
-        sig = _whole_digits(q.value, mult)[0]
+        sig = whole_digits(q.value, mult)[0]
     if sig < SMALLER_SCALE_SIGNIFICANT:
         return []
     return [scale for scale in (10**9, 10**6, 10**3) if scale < mult]
@@ -3083,7 +3082,7 @@ def _bound(q: Quantity, meta: Meta) -> tuple[float, float, float] | None:
         return None
     precision = _precision(meta)
     if decimals == 0 and q.value.denominator == 1 and mult:
-        precision *= 10 ** _whole_digits(q.value, mult)[1]
+        precision *= 10 ** whole_digits(q.value, mult)[1]
     value = float(q.value)
     width = min(precision, BOUND_SHARE * value)
     middle = value + width / 2 if flags & F_ABOVE else value - width / 2
@@ -3112,7 +3111,7 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
         # "approximately $11,100 thousand" for a mean of 11,137.5: rounded at its last non-zero
         # digit, and then traced to fewer operands the fewer significant digits it keeps, as
         # chance derivations would explain invented round figures ("about 20%" = 95% - 76%)
-        kept = _whole_digits(q.value, mult)[0]
+        kept = whole_digits(q.value, mult)[0]
         if approx[1] > half and kept >= APPROX_QUESTION_SIGNIFICANT:
             half = approx[1]
             reach = "near" if kept >= APPROX_TRACE_SIGNIFICANT else "question"
@@ -3585,7 +3584,7 @@ class GroundingChecker:
                 traced[n] = True
                 operands.append((float(again[1]), q.text, q.unit == "%", n))
                 continue
-            derived = self._derive(q, meta, operands, sc, n, traced)
+            derived = self._derive(q, meta, operands, sc, n, traced, out)
             if derived is not None:
                 how = derived[0]
                 derived_here.setdefault((q.kind, q.value, q.unit), how)
@@ -4030,6 +4029,22 @@ class GroundingChecker:
         occ = self.context.same_numeral(q)
         return None if occ is None else (occ, "numeral")
 
+    def _working_scale(self, out: Sequence[QuantityTrace], figures: Sequence[int]) -> int:
+        """The one scale the context states for the answer's ``figures`` (indexes into ``out``,
+        its traces so far) that it traced to the context as written (``4,411 + 4,044`` for two
+        cells under ``(in millions)``: a million; a figure it states no scale for, such as the
+        ``2`` of an average, aside); 0 when it states none for any of them; 1 when there is
+        no such figure, or two scales."""
+        scales = {
+            self.context.stated_scale(tr.passage, tr.span)
+            for k in figures
+            if k < len(out) and (tr := out[k]).source == "context" and tr.rule == "as_written"
+        }
+        if scales == {1}:
+            return 0
+        scales.discard(1)
+        return scales.pop() if len(scales) == 1 else 1
+
     def _derive(
         self,
         q: Quantity,
@@ -4038,12 +4053,14 @@ class GroundingChecker:
         sc: Scan,
         n: int,
         traced: Sequence[bool] = (),
+        out: Sequence[QuantityTrace] = (),
     ) -> Derivation | None:
         target = _target(q, meta)
         if target is None:
             return None
         if meta[3] & F_RESULT and n < len(sc.norm_spans):
-            shown_how = _from_shown_working(q, meta, sc, n, traced, self._shapes)
+            scale = functools.partial(self._working_scale, out)
+            shown_how = _from_shown_working(q, meta, sc, n, traced, self._shapes, scale)
             if shown_how is not None:
                 # the working the answer shows decides: its value, or no derivation at all
                 return (shown_how, "shown_working") if shown_how else None
@@ -4516,11 +4533,16 @@ def _from_shown_working(
     n: int,
     traced: Sequence[bool],
     shapes: WorkingShapes | None = None,
+    scale_of: Callable[[Sequence[int]], int] | None = None,
 ) -> str | None:
     """``q`` as the result of the expression the answer writes before its ``=`` (``(235,514
     × 2.92) + (81,794 × 3.59) = 981,341.34``), every figure of which was traced: its value at
     the precision the answer writes, also when the working leaves out the result's scale word
-    (``123 + 344 = $467 million``) or its ``× 100`` (``(a - b) / b = 30.8%``).
+    (``123 + 344 = $467 million``) or its ``× 100`` (``(a - b) / b = 30.8%``), or, for a result
+    with a scale word of its own, when the working's figures are in the scale the context
+    states for them (``scale_of``, given the indexes of the working's figures: ``(4,411 +
+    4,044) / 2 = 4.23 billion`` for two cells under ``(in millions)``), or, where it states
+    none, in a smaller scale than the result's (:func:`_smaller_scales`, as a figure may be).
 
     Returns the derivation, ``""`` when the expression has another value (the result does not
     follow from the working shown), or ``None`` when there is no such expression."""
@@ -4531,10 +4553,19 @@ def _from_shown_working(
     readings = shown_working(text, eq, _working_figures(sc, range(n), eq, traced), shapes)
     if not readings:
         return None
-    return next(
+    how = next(
         (how for start, values in readings if (how := _result_of(q, meta, sc, values, start, eq))),
         "",
     )
+    if how or scale_of is None or meta[0] == 1 or not meta[3] & F_OWN_SCALE or not q.value:
+        return how  # a zero rounds every small result: grounded only by a zero (_rounded)
+    for start, values in readings:
+        stated = scale_of([k for k in range(n) if start <= sc.norm_spans[k][0] < eq])
+        # no scale stated: the working may be in a smaller scale, as a cell may (_smaller_scales)
+        for scale in (stated,) if stated != 0 else _smaller_scales(q, meta):
+            if scale != 1 and (how := _result_of(q, meta, sc, values, start, eq, scale)):
+                return how
+    return ""
 
 
 def _from_working_after(
@@ -4631,17 +4662,23 @@ def _working_figures(
 
 
 def _result_of(
-    q: Quantity, meta: Meta, sc: Scan, values: Sequence[Fraction], start: int, stop: int
+    q: Quantity,
+    meta: Meta,
+    sc: Scan,
+    values: Sequence[Fraction],
+    start: int,
+    stop: int,
+    scale: int = 0,
 ) -> str:
     """The derivation of ``q`` from working written from ``start`` to ``stop`` whose values
     are ``values``, at the precision ``q`` is written (see :func:`_from_shown_working`), or
-    ``""``."""
+    ``""``; with ``scale``, the working's values in that scale only."""
     result = float(q.value)
-    mult = float(meta[0])
+    mult = float(scale or meta[0])
     tol = rounding_tolerance(_precision(meta) / 2)
     # the working in the result's units, or without its scale word (then a zero result is
     # compared scaled only: "3.4 - 3.3 = 0.0 million" is 100,000 off, not 0.1)
-    as_written = result != 0.0 or mult == 1.0
+    as_written = not scale and (result != 0.0 or mult == 1.0)
     for v in values:
         x = float(v)
         if (
@@ -4660,7 +4697,7 @@ def _check_anchor(
     value = ca.anchor.value
     negated_at: tuple[int, int] | None = None
     cue_text = cue_side = ""
-    for m in ca.occurrences(canon.text, words):
+    for m in ca.found(canon, words):
         cue = negation_cue(canon.text, m.start(), m.end(), cues) if cues else None
         if cue is None:
             return None

@@ -116,6 +116,7 @@ __all__ = [
     "stated_operand",
     "stated_trend",
     "trend_before",
+    "whole_digits",
 ]
 
 MAX_PAIRS = 100_000
@@ -143,6 +144,17 @@ def rounding_window(y: float, tol: float, inner: float | None = None) -> tuple[f
     if y < 0:
         return y - out, y + tol * DOUBLE_ROUNDING
     return -tol, tol
+
+
+def whole_digits(value: Fraction, mult: int = 1) -> tuple[int, int]:
+    """The significant digits and the trailing zeros of the whole figure ``value`` writes before
+    its scale word ``mult`` (``16,000``: 2 and 3; ``1,496,500,000``: 5 and 5; zero: 1 and 0).
+    Only for a whole value."""
+    whole = str(abs(value.numerator) // mult) if mult else "0"
+    if whole == "0":
+        return 1, 0
+    kept = len(whole.rstrip("0"))
+    return kept, len(whole) - kept
 
 
 def gives(x: float, y: float, tol: float, inner: float | None = None) -> bool:

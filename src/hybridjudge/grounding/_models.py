@@ -120,7 +120,9 @@ TRACE_RULES: dict[TraceRule, str] = {
     "frequency": "a frequency the context states as its interval or a code (every 8 hours for "
     "three times daily or TID, once daily for daily)",
     "shown_working": "the result of the arithmetic the answer writes before its =, or in brackets "
-    "right after it (155.5% ($7,396 million / $4,756 million)), every figure of which was traced",
+    "right after it (155.5% ($7,396 million / $4,756 million)), every figure of which was traced; "
+    "a result with its own scale word may take the working in the scale the context states for "
+    "its figures ((4,411 + 4,044) / 2 = $4.23 billion for cells under (in millions))",
     "truncated": "a derivation's value cut at the last digit of a figure stated as approximate "
     "(≈ 0.6638 for 0.66387), not rounded",
     "repeated": "a figure the answer already derived earlier (the same derivation again; also "
