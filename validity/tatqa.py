@@ -361,6 +361,28 @@ _FRENCH = _continental(
 )
 _GERMAN = _continental(".", {"thousand": "Tsd.", "million": "Mio.", "billion": "Mrd."}, "\u00a0%")
 
+_DOLLAR_FIGURE = re.compile(
+    r"(-?)\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d)(?: (thousand|million|billion)\b)?"
+)
+"""A figure of an answer after a dollar sign, with its scale word (``-$1,496.5 million``)."""
+
+_DOLLAR_SCALES = {"": " $", "thousand": " k$", "million": " M$", "billion": " Md$"}
+"""How French in Canada writes a dollar amount's scale after it (``22,6 M$``, ``1,5 Md$``)."""
+
+
+def _french_dollar(answer: str) -> str:
+    """An answer form writing each figure as French in Canada writes it: a dollar amount with
+    the sign after it, its scale glued to the sign (``22\u202f626 k$``, ``-1\u202f496,5 M$``,
+    ``168 $``), every other figure as :data:`_FRENCH` writes it."""
+
+    def amount(m: re.Match[str]) -> str:
+        whole, decimals = m[2].replace(",", "\u202f"), m[3]
+        figure = whole + ("," + decimals[1:] if decimals else "")
+        return f"{m[1]}{figure}{_DOLLAR_SCALES[m[4] or '']}"
+
+    return _FRENCH(_DOLLAR_FIGURE.sub(amount, answer))
+
+
 _SCALED_FIGURE = re.compile(
     r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d)( (?:thousand|million|billion)\b|%)"
 )
@@ -405,6 +427,7 @@ ANSWER_FORMS: dict[str, Callable[[str], str]] = {
     "german": _GERMAN,
     "german-sentence": lambda a: f"Der Wert betrug {_GERMAN(a).removesuffix('.')}.",
     "rounded": _rounded,
+    "french-dollar": _french_dollar,
 }
 """How a model may write each answer, gold and perturbed alike (``--answer-form``): in bold,
 with ``US$``, followed by the source it cites, as a Markdown list's first item (a second item
@@ -414,8 +437,9 @@ with its figures written the continental way, as a model answering in French or 
 them (``22\u202f626 milliers``, ``-42,7 - 20,9 = -63,6 millions``, ``$48.881``, ``1,05\u00a0%``;
 ``german-sentence``: inside ``Der Wert betrug ...``, words that name the language), or with
 each figure with a scale word or ``%`` rounded to three significant digits (``rounded``: ``$22.6
-million`` for ``$22,626 thousand``). The required facts of anchored mode stay as TAT-QA writes
-them, the English way and unrounded."""
+million`` for ``$22,626 thousand``), or with each dollar amount as French in Canada writes it
+(``french-dollar``: ``22\u202f626 k$``, ``168 $``). The required facts of anchored mode stay as
+TAT-QA writes them, the English way and unrounded."""
 
 PAGE_FORMS: dict[str, Callable[[str], str]] = {
     "plain": lambda p: p,

@@ -96,7 +96,7 @@ class LexiconError(InputError):
         self.field = field
 
 
-ScaleForm = Literal["word", "spaced", "dotted", "before_euro", "glued", "char"]
+ScaleForm = Literal["word", "spaced", "dotted", "before_sign", "glued", "char"]
 """How a scale word stands after a figure (:attr:`Lexicon.figure_forms`)."""
 
 
@@ -665,8 +665,8 @@ class Lexicon(_Strict):
     """How the scales of :attr:`figure_scales` stand after a figure (keys of :attr:`scales`):
     ``word`` (a space or none before, a word end after: ``2.5 million``, ``$12.4bn``),
     ``spaced`` (a space before: ``1,9 Millionen``, ``500 crore``), ``dotted`` (a space before,
-    a full stop or a word end after: ``3,5 Mrd.``), ``before_euro`` (before a euro sign:
-    ``150 M€``), ``glued`` (glued, no letter after: ``82.9M``), ``char`` (a character of a
+    a full stop or a word end after: ``3,5 Mrd.``), ``before_sign`` (before a euro or a dollar
+    sign after the figure: ``150 M€``, ``22,6 M$``), ``glued`` (glued, no letter after: ``82.9M``), ``char`` (a character of a
     script without spaces: ``1.5万``, ``1,200 ล้าน``)."""
     statement_scales: tuple[str, ...] = ()
     """Scales a table's or a page's scale statement may name (``(in millions)``, ``en

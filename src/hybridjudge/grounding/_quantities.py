@@ -219,11 +219,13 @@ _BLANKS = r"\s+"
 _AMBIGUOUS_UNITS = merged("ambiguous_units")
 _UNIT_ALT = (
     f"{trie_alternation(u for u in UNITS if u not in _AMBIGUOUS_UNITS)}"
-    rf"|(?:{alternation(_AMBIGUOUS_UNITS)})(?![ ]+\d)"
+    rf"|(?:{alternation(_AMBIGUOUS_UNITS)})(?![ ]*[\d(])"
 )
-"""The unit symbols and words after a figure; those that are words too (the lexicons'
-``ambiguous_units``: ``um``) are none before a figure (``2023 um 5 %``), and are tried last
-(after the longer units they begin)."""
+"""The unit symbols and words after a figure; those that are words too or signs of a figure
+after them (the lexicons' ``ambiguous_units``: ``um``, ``$``) are none before a figure (``2023
+um 5 %``; ``1,234 $5,678`` and ``1,234 $ (5,678)``: the second figure's dollar; ``2,41 $`` is
+2.41 dollars, as French writes them), and are tried last (after the longer units they
+begin)."""
 _WORD_ALT = trie_alternation([*_SMALL, *_TENS, *_EN.words, *_SCALE_WORDS])
 _W = rf"[^\W{NO_SPACE_CHARS}]"
 """A word character that is not of a script written without spaces: digits glued to Chinese,
@@ -431,7 +433,8 @@ def _mult() -> str:
         rf"""|{trie_alternation(w for w in spaced if " " not in w)})(?![a-z])"""
         rf"""|[ ]?(?:{trie_alternation(forms["word"])})(?![a-z])"""
         rf"""|[ ](?:{trie_alternation(forms["dotted"])})(?:\.|(?![a-z]))"""
-        rf"""|[ ]?(?:{trie_alternation(forms["before_euro"])})(?=[ ]?€|eur(?![a-z]))"""
+        rf"""|[ ]?(?:{trie_alternation(forms["before_sign"])})"""
+        rf"""(?=[ ]?€|eur(?![a-z])|[ ]?\$(?![ ]*[\d(]))"""
         rf"""|(?:{trie_alternation(forms["glued"])})(?![a-zμ°])"""
         rf"""|[ ]?(?:{alternation(forms["char"])}))"""
     )
@@ -1893,7 +1896,7 @@ def _read_candidates(
                 idents.append(ident)
                 last_end = max(last_end, ident.end)  # "FY 2023-24" ends after "-24"
                 continue
-        if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end : end + 3]:
+        if m is not None and p[2] == "usd" and s[start] == "$" and "$" in s[end - 1 : end + 3]:
             start, end, p = _latex_math(s, start, end, p)
         kind, value, unit, dim, base, mult, decimals, sig, flags = p
         if (
@@ -2254,7 +2257,10 @@ _UNIT_AFTER_CJK = {
 def _latex_math(s: str, start: int, end: int, p: _Parsed) -> tuple[int, int, _Parsed]:
     """A figure between the dollar signs of LaTeX math (``$12$``, ``$35\\%$``) is not in
     dollars: its span, parse and flags without the currency (a percentage when ``\\%``
-    closes it); any other figure is returned as it is."""
+    closes it; the closing sign, read as a dollar after the figure, left out); any other figure
+    is returned as it is."""
+    if s[end - 1] == "$" and end - start > 2:  # "$12$": the closing sign read as a unit
+        return start, len(s[: end - 1].rstrip(" ")), (p[0], p[1], None, None, p[1], *p[5:])
     closing = s[end : end + 3]
     if closing.startswith("$"):
         return start, end, (p[0], p[1], None, None, p[1], *p[5:])
