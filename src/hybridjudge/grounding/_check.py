@@ -126,6 +126,7 @@ from hybridjudge.grounding._quantities import (
     Meta,
     Scan,
     binary_bytes,
+    closed_range,
     period_names,
     rate_period,
     scan,
@@ -214,6 +215,10 @@ _OF_THEM = lazy(rf"[ \t]+(?:{_PARTITIVES})(?![\w])")
 _BOUNDS_AFTER = alternation(merged("bounds_after"), space=r"[ \t]+")
 _BOUND_AFTER = lazy(rf"[ \t]*(?:\+|{_BOUNDS_AFTER})(?![\w])")
 """A bound written after its figure (``$50 or more``, ``65 and over``, ``18+``)."""
+RANGE_SHARE = 0.2
+"""The widest range, as a share of its upper end, whose ends a context figure inside it grounds
+(``between $22 and $23 million`` for 22,626 thousand; not ``between 20 and 30 million``: a range
+so loose says little). Twice :data:`BOUND_SHARE`: a range is two bounds."""
 BOUND_SHARE = 0.1
 """How far past a bound a context figure may lie, as a share of the bound: ``more than 10,000`` is
 grounded by 10,000 to 11,000 (``over 80`` by 85, ``less than 7,000`` by 6,960; not ``over
@@ -3072,17 +3077,24 @@ def _smaller_scales(q: Quantity, meta: Meta) -> list[int]:
     return [scale for scale in (10**9, 10**6, 10**3) if scale < mult]
 
 
+def _end_precision(q: Quantity, meta: Meta) -> float:
+    """One unit of the last non-zero digit of a bound or a range's end (``10,000``: 1,000;
+    ``22`` million: a million; ``2.5%``: 0.1)."""
+    precision = _precision(meta)
+    if meta[1] == 0 and q.value.denominator == 1 and meta[0]:
+        precision *= 10 ** whole_digits(q.value, meta[0])[1]
+    return precision
+
+
 def _bound(q: Quantity, meta: Meta) -> tuple[float, float, float] | None:
     """For a figure stated as a bound (``more than 10,000``, ``less than 5%``): the middle and
     half the width of the range of context figures that ground it (from the bound to one unit of
     its last non-zero digit past it, at most :data:`BOUND_SHARE` of it: ``over 10,000`` is 10,000
     to 11,000, ``under 5%`` 4.5% to 5%), and that unit; ``None`` for any other figure."""
-    mult, decimals, _sig, flags = meta
+    flags = meta[3]
     if not flags & (F_ABOVE | F_BELOW) or q.value <= 0:
         return None
-    precision = _precision(meta)
-    if decimals == 0 and q.value.denominator == 1 and mult:
-        precision *= 10 ** whole_digits(q.value, mult)[1]
+    precision = _end_precision(q, meta)
     value = float(q.value)
     width = min(precision, BOUND_SHARE * value)
     middle = value + width / 2 if flags & F_ABOVE else value - width / 2
@@ -3595,6 +3607,8 @@ class GroundingChecker:
             out.append(QuantityTrace(q, None))
         if not all(traced):
             _trace_working_after(sc, meta_of, out, traced)
+        if not all(traced) and sc.separators:
+            self._trace_ranges(sc, meta_of, out, traced)
         if not all(traced) and self._growth is not None and self._growth[0] is sc:
             _trace_growth_years(sc, out, traced, self._growth[2])
         if not all(traced):
@@ -3602,6 +3616,50 @@ class GroundingChecker:
         if sc.idents:
             self._trace_identifiers(sc, out)
         return tuple(out)
+
+    def _trace_ranges(
+        self, sc: Scan, meta_of: Sequence[Meta], out: list[QuantityTrace], traced: list[bool]
+    ) -> None:
+        """Trace in ``out`` (one trace per quantity of ``sc``) the ends of each range the answer
+        states, where one is not traced, to a context figure inside it (rule ``bound``):
+        ``between $22 and $23 million`` for 22,626 under ``(in thousands)``. Only a range that
+        bounds one figure (:func:`closed_range`: ``22-23``, ``between 22 and 23``; not ``from 22
+        to 23``), of one unit, positive, at most :data:`RANGE_SHARE` of its upper end wide; a
+        context figure written more precisely than its ends."""
+        text = sc.norm.text
+        qs = sc.quantities
+        for k in range(len(qs) - 1):
+            lo, hi = qs[k], qs[k + 1]
+            if (traced[k] and traced[k + 1]) or lo.range_role != "low" or hi.range_role != "high":
+                continue
+            unit = hi.unit or lo.unit  # "$22-23 million": the sign on one end
+            if {lo.unit, hi.unit} - {unit, None} or not 0 < lo.value < hi.value:
+                continue
+            if not closed_range(text, sc.norm_spans[k][1], sc.norm_spans[k + 1][0]):
+                continue
+            dim = hi.dimension or lo.dimension
+            money = dim is not None and dim.startswith("currency-")
+            if lo.kind != "number" or (not money and dim not in (None, "percent")):
+                continue  # a unit: near_in_unit's, not the rounding rows'
+            if (meta_of[k][3] | meta_of[k + 1][3]) & F_YEAR:
+                continue  # "2018-20" names its years: 2019 is none of them
+            low, high = float(lo.value), float(hi.value)
+            if high - low > RANGE_SHARE * high:
+                continue
+            precision = max(_end_precision(q, meta_of[n]) for n, q in ((k, lo), (k + 1, hi)))
+            occ = self.context.bounded(
+                (low + high) / 2,
+                (high - low) / 2,
+                precision,
+                unit == "%",
+                frozenset((dim,)) if money and dim else None,
+            )
+            if occ is None:
+                continue
+            for n in (k, k + 1):
+                if not traced[n]:
+                    out[n] = QuantityTrace(qs[n], occ[0], occ[1], occ[2], occ[3], None, "bound")
+                    traced[n] = True
 
     def _again(
         self,

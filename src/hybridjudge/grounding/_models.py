@@ -99,7 +99,8 @@ TRACE_RULES: dict[TraceRule, str] = {
     "precision the answer writes: 30.8% for 30.79%, $92.19 billion for 92,186 under (in millions)",
     "approximation": "a figure the answer states as approximate (about, approximately, ~) near a "
     "context figure (approximately 700,000 for 699,110)",
-    "bound": "a context figure inside the bound the answer states (more than 10,000 for 10,500)",
+    "bound": "a context figure inside the bound or the range the answer states (more than 10,000 "
+    "for 10,500; between $22 and $23 million for 22,626 under (in thousands))",
     "sum": "a sum of context figures (or of the answer's own), at the answer's precision",
     "difference": "a difference of two figures (or percentage points between two percentages)",
     "product": "a product of two figures the answer itself shows",

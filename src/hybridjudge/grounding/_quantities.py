@@ -95,6 +95,7 @@ __all__ = [
     "Interval",
     "Scan",
     "binary_bytes",
+    "closed_range",
     "is_upper_in_original",
     "parse_quantities",
     "period_names",
@@ -632,6 +633,15 @@ _RANGE_SEP = re.compile(
 )
 """What joins the two ends of a range: a hyphen (dashes are hyphens once normalised), or a
 word of the lexicons' ``range_words`` or ``range_pairs`` (``to``, ``bis``, ``and``, ``至``)."""
+
+
+def closed_range(text: str, start: int, end: int) -> bool:
+    """Whether the separator ``text[start:end]`` of a range (:attr:`Scan.separators`) joins two
+    ends that bound one figure: a hyphen (``22-23 million``) or the second word of a pair
+    (``between 22 and 23``, ``entre 22 et 23``); not ``to`` nor ``bis`` (``from 22 to 23`` may
+    be a change from one figure to another)."""
+    m = _RANGE_SEP.fullmatch(text, start, end)
+    return m is not None and (m["word"] is None or m["word"] in _RANGE_OPENERS)
 
 
 @dataclass(frozen=True, slots=True)
