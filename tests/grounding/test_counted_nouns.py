@@ -93,6 +93,35 @@ def test_a_count_over_another_period_is_flagged(answer: str, flagged: bool) -> N
         assert "a rate over another period" in finding.message
 
 
+@pytest.mark.parametrize(
+    ("answer", "context", "message"),
+    [
+        (
+            "You get 5 visits per year.",
+            "Members get 5 visits per month.",
+            'number "5" ("5 visits per year") is a rate over another period: the context '
+            'states "5 visits per month"',
+        ),
+        (
+            "Premium costs $9.99 per year.",
+            "Premium costs $99 per year or $9.99 per month.",
+            'number "$9.99" ("$9.99 per year") is a rate over another period: the context '
+            'states "$9.99 per month"',
+        ),
+    ],
+)
+def test_a_count_and_an_amount_over_another_period_share_one_finding(
+    answer: str, context: str, message: str
+) -> None:
+    # one finding for one idea: until 9b2771c the amount's read `number "$9.99" per year is not
+    # in the context: it states "$9.99" per month, a rate over another period`
+    (finding,) = check_grounding(answer, context).findings
+    assert (finding.message, finding.evidence) == (
+        message,
+        message.split("states ")[1] + " in the context",
+    )
+
+
 def test_a_count_with_no_period_somewhere_keeps_the_rate_grounded() -> None:
     context = "Members get 5 visits per month. Premium members get 5 visits on top."
     assert check_grounding("You get 5 visits per year.", context).grounded

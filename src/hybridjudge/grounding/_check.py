@@ -4291,18 +4291,8 @@ class GroundingChecker:
                 continue
             stated = self._periods_stated(q.dimension, q.base_value)
             if stated and said[0] not in stated:
-                written = text[sc.norm_spans[n][1] : said[1]].strip()
-                other = min(stated.values())
-                yield Finding(
-                    kind="ungrounded_number",
-                    message=(
-                        f'number "{q.text}" {written} is not in the context: it states '
-                        f'"{q.text}" {other}, a rate over another period'
-                    ),
-                    subject=q.text,
-                    span=q.span,
-                    evidence=f'"{traces[n].matched_text} {other}" in the context',
-                )
+                other = f"{traces[n].matched_text} {min(stated.values())}"
+                yield _other_period_finding(sc, n, said[1], other)
 
     def _counted_otherwise(self, sc: Scan, traces: Sequence[QuantityTrace]) -> Iterator[Finding]:
         """A finding for a count the answer writes before a noun (``3 USB ports``), found in
@@ -4443,7 +4433,7 @@ def _count_of_another_noun(
     if not values or q.value in values or q.value in _sums_and_differences(values):
         return None
     written = _written(sc, sc.norm_spans[n][1], said[2])
-    return _count_finding(q, f'counts "{written}"', counts[0][2], found)
+    return _claim_finding(q, f'counts "{written}"', counts[0][2], found)
 
 
 def _count_over_another_period(
@@ -4458,8 +4448,17 @@ def _count_over_another_period(
     same = [c for c in counts if c[0] == q.value]
     if not same or any(c[3] in (None, period[0]) for c in same):
         return None
-    written = _written(sc, sc.norm_spans[n][0], period[1])
-    return _count_finding(q, f'("{written}") is a rate over another period', same[0][2])
+    return _other_period_finding(sc, n, period[1], same[0][2])
+
+
+def _other_period_finding(sc: Scan, n: int, end: int, stated: str) -> Finding:
+    """The one finding for an amount or a count the answer's figure ``n`` writes as a rate,
+    its period's words ending at ``end``, where the context ``stated`` it over another period
+    only (:meth:`GroundingChecker._other_periods`, :func:`_count_over_another_period`):
+    ``number "$9.99" ("$9.99 per year") is a rate over another period: the context states
+    "$9.99 per month"``."""
+    written = _written(sc, sc.norm_spans[n][0], end)
+    return _claim_finding(sc.quantities[n], f'("{written}") is a rate over another period', stated)
 
 
 def _written(sc: Scan, start: int, end: int) -> str:
@@ -4468,9 +4467,9 @@ def _written(sc: Scan, start: int, end: int) -> str:
     return sc.norm.original[o0:o1].strip()
 
 
-def _count_finding(q: Quantity, claim: str, stated: str, found: str | None = None) -> Finding:
-    """A finding of :meth:`GroundingChecker._counted_otherwise` on ``q``: what it ``claim``s,
-    what the context states, and (``found``) what it writes where the number stands."""
+def _claim_finding(q: Quantity, claim: str, stated: str, found: str | None = None) -> Finding:
+    """An ``ungrounded_number`` finding on ``q``: what it ``claim``s, what the context states,
+    and (``found``) what it writes where the number stands."""
     where = f'; it writes "{found}"' if found is not None else ""
     return Finding(
         kind="ungrounded_number",
