@@ -6,9 +6,10 @@ answers computed kept their required facts, and ``22,6 M$`` read as 22.6 metres.
 figure is now its currency (``usd`` among ``und.json``'s units, and among its
 ``ambiguous_units``: never a figure's when a figure or a bracket follows it, which is the next
 figure's sign, ``1,234 $5,678``, ``1,234 $ (5,678)``), and a scale letter before it is a scale
-(``figure_forms.before_sign``, ``before_euro`` before: ``M$``, ``k$``, ``Md$`` as ``M€``). The
-cases of the first test, the first five of the second and the last test failed before; the
-others guard the next figure's sign.
+(``figure_forms.before_sign``, ``before_euro`` before: ``M$``, ``k$``, ``Md$`` as ``M€``; and
+``G$``, Québec's billion, a scale ``g`` of ``fr.json`` read only there). The cases of the first
+test, the first six of the second and the last test failed before; the others guard the next
+figure's sign and the gram.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def test_a_dollar_amount_written_the_canadian_french_way_is_grounded(
         ("22,6 M$", [(Fraction(22_600_000), "usd")]),
         ("1,5 Md$", [(Fraction(1_500_000_000), "usd")]),
         ("12 k$", [(Fraction(12_000), "usd")]),
+        ("3,5 G$", [(Fraction(3_500_000_000), "usd")]),  # Québec's billion
         ("3,5 Mrd. $", [(Fraction(3_500_000_000), "usd")]),
         # the next figure's sign, not this one's unit
         ("Net sales 1,234 $5,678", [(Fraction(1234), None), (Fraction(5678), "usd")]),
@@ -52,6 +54,7 @@ def test_a_dollar_amount_written_the_canadian_french_way_is_grounded(
         ("$ 1,234 $ 5,678", [(Fraction(1234), "usd"), (Fraction(5678), "usd")]),
         ("1,234\n$\n5,678", [(Fraction(1234), None), (Fraction(5678), "usd")]),
         ("5 m $5", [(Fraction(5), "m"), (Fraction(5), "usd")]),  # five metres, five dollars
+        ("Il pèse 250 g.", [(Fraction(250), "g")]),  # a gram, with no sign after it
     ],
 )
 def test_the_dollar_after_a_figure_is_read(
