@@ -330,9 +330,17 @@ class Document:
     items: list[Item] = field(default_factory=list)
 
 
-_ENGLISH_FIGURE = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d)")
-"""A figure of an answer written the English way (``1,234.5``, ``0.87``, ``2019``; not the comma
-that ends ``31,`` in ``October 31, 2019``)."""
+_DIGITS = r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d)"
+"""A figure written the English way, its whole part and its decimals in two groups (``1,234``,
+``.5``; not the comma that ends ``31,`` in ``October 31, 2019``)."""
+_ENGLISH_FIGURE = re.compile(rf"(?<![\d.,]){_DIGITS}")
+"""A figure of an answer written the English way (``1,234.5``, ``0.87``, ``2019``)."""
+
+
+def _continental_figure(whole: str, decimals: str | None, group: str) -> str:
+    """An English figure's whole part and decimals (``1,496``, ``.5``) written the continental
+    way: thousands grouped by ``group``, a decimal comma."""
+    return whole.replace(",", group) + ("," + decimals[1:] if decimals else "")
 
 
 _SCALE_WORD = re.compile(r" (thousand|million|billion)s?\b")
@@ -342,12 +350,8 @@ def _continental(group: str, scales: dict[str, str], percent: str) -> Callable[[
     """An answer form writing each figure the continental way: thousands grouped by ``group``,
     a decimal comma, the scale words of ``scales`` and ``percent`` for ``%``."""
 
-    def figure(m: re.Match[str]) -> str:
-        whole, decimals = m[1].replace(",", group), m[2]
-        return whole + ("," + decimals[1:] if decimals else "")
-
     def form(answer: str) -> str:
-        out = _ENGLISH_FIGURE.sub(figure, answer)
+        out = _ENGLISH_FIGURE.sub(lambda m: _continental_figure(m[1], m[2], group), answer)
         out = _SCALE_WORD.sub(lambda m: " " + scales[m[1]], out)
         return out.replace("%", percent)
 
@@ -361,9 +365,7 @@ _FRENCH = _continental(
 )
 _GERMAN = _continental(".", {"thousand": "Tsd.", "million": "Mio.", "billion": "Mrd."}, "\u00a0%")
 
-_DOLLAR_FIGURE = re.compile(
-    r"(-?)\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d)(?: (thousand|million|billion)\b)?"
-)
+_DOLLAR_FIGURE = re.compile(rf"(-?)\$(?:{_DIGITS})(?: (thousand|million|billion)\b)?")
 """A figure of an answer after a dollar sign, with its scale word (``-$1,496.5 million``)."""
 
 _DOLLAR_SCALES = {"": " $", "thousand": " k$", "million": " M$", "billion": " Md$"}
@@ -376,16 +378,13 @@ def _french_dollar(answer: str) -> str:
     ``168 $``), every other figure as :data:`_FRENCH` writes it."""
 
     def amount(m: re.Match[str]) -> str:
-        whole, decimals = m[2].replace(",", "\u202f"), m[3]
-        figure = whole + ("," + decimals[1:] if decimals else "")
+        figure = _continental_figure(m[2], m[3], "\u202f")
         return f"{m[1]}{figure}{_DOLLAR_SCALES[m[4] or '']}"
 
     return _FRENCH(_DOLLAR_FIGURE.sub(amount, answer))
 
 
-_SCALED_FIGURE = re.compile(
-    r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d)( (?:thousand|million|billion)\b|%)"
-)
+_SCALED_FIGURE = re.compile(rf"{_ENGLISH_FIGURE.pattern}( (?:thousand|million|billion)\b|%)")
 """A figure of an answer with a scale word or a percent sign after it (``22,626 thousand``,
 ``30.79%``): the figures a model writes rounded."""
 

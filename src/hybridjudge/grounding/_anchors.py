@@ -309,20 +309,19 @@ class _Variant:
 
 def _loose(sc: Scan) -> _Loose | None:
     free = [
-        (q, meta, p)
+        (q, meta)
         for q, meta in zip(sc.quantities, sc.meta, strict=True)
-        if (p := _loose_pattern(q)) is not None
+        if _loose_pattern(q) is not None
     ]
     if not free:
         return None
-    patterns = {id(q): p for q, _meta, p in free}
-    source = _variant_pattern(sc, lambda q: patterns.get(id(q)) or _quantity_pattern(q))
+    source = _variant_pattern(sc, lambda q: _loose_pattern(q) or _quantity_pattern(q))
     if source is None:
         return None
     return _Loose(
         re.compile(source),
-        tuple(_figure(q, meta) for q, meta, _p in free),
-        tuple(f"{Q_DIM}{q.dimension or ''}{Q_BASE}" for q, _meta, _p in free),
+        tuple(_figure(q, meta) for q, meta in free),
+        tuple(f"{Q_DIM}{q.dimension or ''}{Q_BASE}" for q, _meta in free),
     )
 
 
@@ -432,7 +431,7 @@ class CompiledAnchor:
             if loose is None or any(lit not in text for lit in loose.literals):
                 continue
             for m in loose.pattern.finditer(text):
-                written = (_written(canon, m.start(g)) for g in range(1, len(loose.figures) + 1))
+                written = (_figure_at(canon, m.start(g)) for g in range(1, len(loose.figures) + 1))
                 if all(
                     w is not None and _rounds(f, w)
                     for f, w in zip(loose.figures, written, strict=True)
@@ -445,7 +444,7 @@ class CompiledAnchor:
         return chain(self.occurrences(canon.text, words), self.roundings(canon, words))
 
 
-def _written(canon: Canonical, pos: int) -> _Figure | None:
+def _figure_at(canon: Canonical, pos: int) -> _Figure | None:
     """The figure of the text whose placeholder holds the canonical position ``pos``; ``None``
     for a figure that states nothing by itself: an operand or a constant of working the text
     shows (the ``39`` of ``(27 + 52 + 39) / 3`` is no rounding of a fact ``39.33``)."""
