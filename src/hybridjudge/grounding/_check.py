@@ -3139,6 +3139,13 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
     )
 
 
+def _years_of(sc: Scan) -> frozenset[int]:
+    """The years ``sc`` names (its figures read as calendar years)."""
+    return frozenset(
+        int(q.value) for q, m in zip(sc.quantities, sc.meta, strict=True) if m[3] & F_YEAR
+    )
+
+
 def _readings(target: Target, q: Quantity, meta: Meta) -> Iterator[Target]:
     """``target`` and, made only when the ones before explained nothing, its other readings:
     the decrease its words state as a negative figure, and a figure read in a scale the
@@ -4128,7 +4135,9 @@ class GroundingChecker:
             trend = stated_trend(text, start, end)
             noun = counted_noun(text, end)
             if trend or noun:
-                target = replace(target, trend=trend, noun=noun)
+                target = replace(
+                    target, trend=trend, noun=noun, years=_years_of(sc) if trend else frozenset()
+                )
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]

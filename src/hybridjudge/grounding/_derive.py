@@ -276,6 +276,10 @@ class Target:
     explanation."""
     noun: str = ""
     """What the answer counts with it (``doctor`` in ``12 doctors``; see :func:`counted_noun`)."""
+    years: frozenset[int] = frozenset()
+    """The years the answer names, read where it states a direction (:attr:`trend`): a
+    change stated beside the figure asked for may run from a cell of one of them
+    (``up 8,146 thousand from 2017``)."""
     currency: bool = False
     """Whether the answer writes it with a currency."""
     cells_only: bool = False
@@ -600,13 +604,25 @@ _NOT_NOUNS = frozenset(_WORDS.not_nouns)
 def stated_trend(text: str, start: int, end: int) -> int:
     """The direction an answer states in words for its number at ``text[start:end]``
     (normalised text): a change word right before it (``fell 30%``, ``grew by 12%``, ``an
-    increase of 5``) or right after it (``a 30% increase``, ``1,862 more``, ``12% lower``).
+    increase of 5``) or right after it (``a 30% increase``, ``1,862 more``, ``12% lower``), or
+    a plus sign written on it (``(+21.3% YoY)``; not an operator: ``1,234 +262.5``).
     ``1`` up, ``-1`` down, ``0`` none (``rose to 52`` states a level, not a change)."""
     before = trend_before(text, start)
     if before:
         return before
     m = _TREND_AFTER().match(text, end)
-    return 0 if m is None else _direction(m)
+    if m is not None:
+        return _direction(m)
+    return 1 if text.startswith("+", start) and not _after_operand(text, start) else 0
+
+
+def _after_operand(text: str, start: int) -> bool:
+    """Whether ``text[start]`` follows a figure or a closing bracket (a space between): an
+    operator's place (``1,234 + 262.5``, ``(3) +4``), not a sign's."""
+    i = start - 1
+    if i >= 0 and text[i] == " ":
+        i -= 1
+    return i >= 0 and (text[i].isdigit() or text[i] in ")]")
 
 
 def trend_before(text: str, start: int) -> int:
@@ -882,6 +898,12 @@ class Figures:
             and target.half >= 0.5  # written without decimals
             and target.value in _SMALL_COUNTS
         )
+        if hint is not None and target.trend and not count:
+            # the answer adds the change it states in words ("$1,496.5 million, up 21.3%"): of a
+            # row the question names, whatever operation the question asks for
+            how = _stated_change(self, hint, target)
+            if how is not None:
+                return how
         if hint is not None and hint.ops is _ALL_OPS and not count:
             # a question that names rows of the table and no operation ("What was income taxes
             # payable?") asks for a figure the table states: no sum or mean of other figures,
@@ -1696,6 +1718,50 @@ def _percent_pair(
         return f"{t.text} = {ta} / {tb}", "ratio"
     if "mean" in want and first and fa.percent and hit((a + b) / 2.0, t.value, h):
         return f"{t.text} = ({ta} + {tb}) / 2", "mean"
+    return None
+
+
+_CHANGE_OPS = frozenset({"diff", "pch"})
+
+
+def _stated_change(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
+    """``t``, a number the answer states as a change in words (``up 21.3%``, ``a decrease of
+    $262.5 million``), as the change of one row the question names (``What was revenue in
+    2019?``) from a cell the question points at to the cell beside it or to a cell of a year
+    the answer names (``up 8,146 thousand from 2017``): the newer minus the older, or its
+    percent change, in the direction the words state (which cell is newer known from the
+    table's years or its order); never two rows combined, nor cells further apart (``up 61% from 2018`` for 2019 over 2017 in a table of
+    three years)."""
+    if not hint.rows or len(hint.rows) > 4 * HINT_OPERANDS:
+        return None
+    asked = set(hint.operands)
+    by_row: dict[tuple[int, int], list[int]] = {}
+    for k in hint.rows:
+        if figs.figures[k].table:
+            by_row.setdefault((figs.figures[k].block, figs.figures[k].line), []).append(k)
+    change = Hint((), hint.rows, _CHANGE_OPS, "change")
+    near = _Near.of(t)
+    for cells in by_row.values():
+        for x, k in enumerate(cells):
+            if k not in asked:
+                continue
+            fa = figs.figures[k]
+            for y, other in enumerate(cells):
+                fb = figs.figures[other]
+                if y == x or (abs(y - x) > 1 and figs.year_of(fb) not in t.years):
+                    continue
+                newer = _newer_first(figs, fa, fb)
+                if newer is None:
+                    continue  # which year is newer is not known
+                hi, lo = (fa, fb) if newer else (fb, fa)
+                how = _hint_pairs(figs, change, t, [hi, lo], near)
+                if how is None:
+                    continue
+                value = hi.value - lo.value
+                if how[1] == "percent_change":
+                    value /= lo.value
+                if (value > 0) == (t.trend > 0):  # the direction the words state
+                    return how
     return None
 
 
