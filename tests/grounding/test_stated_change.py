@@ -7,6 +7,10 @@ the row's own change between its two years. Now a number the answer states as a 
 word before or after it, or a plus sign written on it: ``(+21.3% YoY)``) is traced as the change
 of a row the question names between two of its cells, the newer minus the older or its percent
 change, in the direction the words state; never two rows combined, never another row's change.
+The same holds for a ratio the answer names (``$262.4 million, an operating margin of 17.5%``:
+the lexicons' ``named_ratios``), as where the question names it: the two rows it divides, in a
+column the question points at (not 2018's margin for a question on 2019).
+
 Each case is checked on the table as pipe rows and as PDF text (a cell per line, ``$`` on its
 own line). Every grounded case below failed before; every flagged one was flagged before too.
 """
@@ -96,3 +100,51 @@ def test_a_plus_between_figures_is_an_operator_not_a_stated_rise() -> None:
     text = "1,234.0 +262.5 = 1,496.5 and (+21.3%)"
     assert stated_trend(text, text.index("+262.5"), text.index(" = ")) == 0
     assert stated_trend(text, text.index("+21.3"), text.index("%)") + 1) == 1
+
+
+OPERATING = "What was operating income in 2019?"
+
+
+@LAYOUTS
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Operating income was $262.4 million, an operating margin of 17.5%.",
+        "Operating income was $262.4 million; operating margin 17.53%.",
+        "Operating income was $262.4 million. Revenue grew, and the operating margin reached 17.5%.",
+    ],
+)
+def test_a_ratio_the_answer_names_is_traced(answer: str, context: str) -> None:
+    assert _flagged(answer, context, OPERATING) == []
+    report = check_grounding(answer, context, question=OPERATING)
+    assert {t.rule for t in report.quantities if t.quantity.text.startswith("17.5")} == {"ratio"}
+
+
+@LAYOUTS
+@pytest.mark.parametrize(
+    ("answer", "subject"),
+    [
+        # 2018's operating margin (240.1 / 1,234.0), for a question on 2019
+        ("Operating income was $262.4 million, an operating margin of 19.5%.", "19.5%"),
+        # another ratio's name, another precision, no name
+        ("Operating income was $262.4 million, a gross margin of 17.5%.", "17.5%"),
+        ("Operating income was $262.4 million, an operating margin of 17.6%.", "17.6%"),
+        ("Operating income was $262.4 million, and 17.5%.", "17.5%"),
+    ],
+)
+def test_a_ratio_named_otherwise_stays_flagged(answer: str, subject: str, context: str) -> None:
+    assert _flagged(answer, context, OPERATING) == [subject]
+
+
+GERMAN = (
+    "Konzern (in Mio. €)\n| | 2019 | 2018 |\n| Umsatzerlöse | 1.496,5 | 1.234,0 |\n"
+    "| Betriebsergebnis | 262,4 | 240,1 |"
+)
+
+
+def test_a_ratio_named_in_another_language_is_traced() -> None:
+    question = "Wie hoch war das Betriebsergebnis 2019?"
+    right = "Das Betriebsergebnis betrug 262,4 Mio. €, eine EBIT-Marge von 17,5 %."
+    wrong = "Das Betriebsergebnis betrug 262,4 Mio. €, eine EBIT-Marge von 19,5 %."
+    assert _flagged(right, GERMAN, question) == []
+    assert _flagged(wrong, GERMAN, question) == ["19,5 %"]

@@ -68,6 +68,7 @@ from hybridjudge.grounding._derive import (
     growth_rate,
     shown_working,
     stated_operand,
+    stated_ratio,
     stated_trend,
     whole_digits,
 )
@@ -4134,6 +4135,9 @@ class GroundingChecker:
             text = sc.norm.text
             trend = stated_trend(text, start, end)
             noun = counted_noun(text, end)
+            named = stated_ratio(text, start, sc.words) if target.kind == "percent" else ""
+            if named:
+                target = replace(target, named=named)
             if trend or noun:
                 target = replace(
                     target, trend=trend, noun=noun, years=_years_of(sc) if trend else frozenset()

@@ -66,7 +66,7 @@ from hybridjudge.grounding._lexicon import (
     named_ratios,
     trie_alternation,
 )
-from hybridjudge.grounding._normalize import letter_runs, normalize
+from hybridjudge.grounding._normalize import key_runs, letter_runs, normalize
 from hybridjudge.grounding._patterns import lazy
 
 if TYPE_CHECKING:  # numpy is imported on first use: importing the checks stays cheap
@@ -114,6 +114,7 @@ __all__ = [
     "may_end_aside",
     "rounding_window",
     "stated_operand",
+    "stated_ratio",
     "stated_trend",
     "trend_before",
     "whole_digits",
@@ -276,6 +277,10 @@ class Target:
     explanation."""
     noun: str = ""
     """What the answer counts with it (``doctor`` in ``12 doctors``; see :func:`counted_noun`)."""
+    named: str = ""
+    """The ratios the answer's clause names before it (``an operating margin of 17.5%``; see
+    :func:`stated_ratio`): it may be that ratio of two figures of one column, as where the
+    question names it."""
     years: frozenset[int] = frozenset()
     """The years the answer names, read where it states a direction (:attr:`trend`): a
     change stated beside the figure asked for may run from a cell of one of them
@@ -396,6 +401,14 @@ _NAMED_RATIOS = tuple(
 )
 """The lexicons' named ratios: what names each in a lower-cased question, and the words of the
 row labels of its numerator and of its denominator."""
+_RATIO_NAMES = tuple(n for r in named_ratios() for n in r.names)
+_RATIO_KEYS = key_runs(_RATIO_NAMES)
+"""A run of letters of each name that has one (a text holding none of them holds no name
+written in letters: :func:`stated_ratio`'s pre-filter)."""
+_ANY_RATIO_NAME = lazy(_names_pattern(_RATIO_NAMES))
+"""Any name (one search before trying each ratio's: :func:`stated_ratio`)."""
+_ANY_ASCII_RATIO_NAME = lazy(_names_pattern(tuple(n for n in _RATIO_NAMES if n.isascii())))
+"""The names written in ASCII, all an ASCII text can hold."""
 _TOTAL = frozenset(merged("total_words"))
 """The words a row label may open with before what it totals (``total``, ``totale``)."""
 
@@ -637,15 +650,35 @@ def trend_before(text: str, start: int) -> int:
     return 0 if m is None else _direction(m)
 
 
+def stated_ratio(text: str, start: int, words: frozenset[bytes]) -> str:
+    """The names of the ratios (the lexicons' ``named_ratios``) that the clause of running text
+    before ``start`` states (``Operating income was $262.4 million, an operating margin of``:
+    ``operating margin``), joined by ``;``; ``""`` when it names none. ``words``: the text's
+    runs of letters (:attr:`Scan.words <hybridjudge.grounding._quantities.Scan.words>`), a
+    pre-filter."""
+    if words.isdisjoint(_RATIO_KEYS) and text.isascii():
+        return ""
+    clause = text[_clause_start(text, start) : start]
+    if not (_ANY_ASCII_RATIO_NAME if clause.isascii() else _ANY_RATIO_NAME)().search(clause):
+        return ""
+    found = (names().search(clause) for names, _, _ in _NAMED_RATIOS)
+    return ";".join(m.group() for m in found if m is not None)
+
+
+def _clause_start(text: str, start: int) -> int:
+    """Where the clause of running text that ``text[start]`` stands in begins (at most 160
+    characters back)."""
+    cut = max(0, start - 160)
+    for m in _CLAUSE_END().finditer(text, cut, start):
+        cut = m.end()
+    return cut
+
+
 def clause_trend(text: str, start: int) -> int:
     """The direction the clause of running text before ``start`` states (``Staff rose from 40
     to``: ``1``): its last change word, ``0`` when it has none."""
-    lo = max(0, start - 160)
-    cut = lo
-    for m in _CLAUSE_END().finditer(text, lo, start):
-        cut = m.end()
     trend = 0
-    for m in _TREND_WORD().finditer(text, cut, start):
+    for m in _TREND_WORD().finditer(text, _clause_start(text, start), start):
         trend = _direction(m)
     return trend
 
@@ -898,6 +931,12 @@ class Figures:
             and target.half >= 0.5  # written without decimals
             and target.value in _SMALL_COUNTS
         )
+        if target.named and self.labels:
+            # the answer names the ratio it states ("$262.4 million, an operating margin of
+            # 17.5%"), as a question may
+            how = _named_ratio(self, _stated_ratio_hint(self, hint, target), target)
+            if how is not None:
+                return how
         if hint is not None and target.trend and not count:
             # the answer adds the change it states in words ("$1,496.5 million, up 21.3%"): of a
             # row the question names, whatever operation the question asks for
@@ -1534,6 +1573,18 @@ class _Near:
             )
             or (f.caption != 1.0 and hit(x * f.caption, t.value, h))
         )
+
+
+def _stated_ratio_hint(figs: Figures, hint: Hint | None, t: Target) -> Hint:
+    """The pairs of figures of the ratios the answer names (:attr:`Target.named`): those of a
+    figure the question points at where there are some (``What was operating income in
+    2019?``: 2019's column, not 2018's margin), else every column's."""
+    pairs = figs._named(t.named)
+    if hint is not None and hint.operands:
+        asked = set(hint.operands)
+        own = tuple(p for p in pairs if p[1] in asked or p[2] in asked)
+        pairs = own or pairs
+    return Hint((), (), _ALL_OPS, "any", pairs)
 
 
 def _named_ratio(figs: Figures, hint: Hint, t: Target) -> Derivation | None:

@@ -791,8 +791,8 @@ class Lexicon(_Strict):
     excepted_rows: tuple[ExceptedRows, ...] = ()
     """Rows a scale statement may name as excepted from its scale (:class:`ExceptedRows`)."""
     named_ratios: tuple[NamedRatio, ...] = ()
-    """Ratios a question names by their usual name (``gross margin``) and the rows they divide
-    (:class:`NamedRatio`)."""
+    """Ratios a question, or an answer's clause before its percentage, names by their usual
+    name (``gross margin``) and the rows they divide (:class:`NamedRatio`)."""
     derivation: DerivationWords | None = None
     """The words with which a question asks for a derived figure and an answer states a
     change."""
