@@ -1,5 +1,5 @@
-"""Validity of a named ratio a model adds to the figure asked for: ``What was Gross profit in
-2019?`` answered ``It was 315,652 in 2019, a gross margin of 40.0%.``
+"""Validity of a named ratio or a share a model adds to the figure asked for: ``What was Gross
+profit in 2019?`` answered ``It was 315,652 in 2019, a gross margin of 40.0%.``
 
 A model asked for a row's figure often adds the margin it makes. TAT-QA's dev tables that hold
 both rows of a ratio the English lexicon names (``named_ratios``: gross margin = gross profit /
@@ -13,6 +13,11 @@ one decimal) and ``name`` (the right value under another ratio's name, where no 
 table makes that ratio so). Both checkers in numbers mode on the same context and question, the
 table laid out as ``--layout`` says. The ratio is computed here (the numerator over the
 denominator, half up): TAT-QA states no margin for these rows.
+
+A second kind, ``share`` (:func:`share_cases`): the share of a row's figure in the total row
+below it (``It was 55,000 in 2019, 83.3% of total fees.``), for every row labelled ``Total ...``
+and the rows right above it; wrong: ``digit``, ``row`` (another row's share in the column) and
+``year`` (the row's share in another column).
 
 Run from the repository root::
 
@@ -132,8 +137,90 @@ def cases(raw: Sequence[dict[str, Any]]) -> list[Case]:
     return out
 
 
-def measure(layout: str = "pipe") -> tuple[dict[str, list[int]], list[str]]:
-    """Both checkers on every case: per variant [answers, right by hybridjudge, right by
+def _figures(row: Sequence[str], years: dict[int, int]) -> dict[int, Decimal]:
+    """The figures of ``row`` in the columns under a year (not percentages)."""
+    out = {}
+    for c in years:
+        value = cell_value(row[c]) if c < len(row) else None
+        if value is not None and not _YEAR.fullmatch(row[c].strip()):  # a header's year
+            out[c] = value
+    return out
+
+
+def share_cases(raw: Sequence[dict[str, Any]]) -> list[Case]:
+    """A row's figure with its share of the total row below it (``It was 55,000 in 2019, 83.3%
+    of total fees.``): each table row labelled ``Total ...`` (more than the word), the rows right
+    above it holding figures (up to 8, stopping at a row without or another total), each column
+    under a year. Wrong: ``digit`` (one more in the units), ``row`` (another of those rows'
+    share in the column), ``year`` (the row's share in another column)."""
+    out: list[Case] = []
+    for index, doc in enumerate(raw):
+        table = doc["table"]["table"]
+        years = column_years(table)
+        for t, total in enumerate(table):
+            label = _label(total)
+            if not label.startswith("total ") or not years:
+                continue
+            whole = _figures(total, years)
+            parts = []
+            for row in reversed(table[max(0, t - 8) : t]):
+                figures = _figures(row, years)
+                if not figures or _label(row).startswith("total") or not _label(row):
+                    break
+                parts.append((row, figures))
+            shares = {
+                (id(row), c): _percent(v, whole[c])
+                for row, figures in parts
+                for c, v in figures.items()
+                if whole.get(c)
+            }
+            for row, figures in parts:
+                for c in figures:
+                    share = shares.get((id(row), c))
+                    if share is None or not share:
+                        continue
+                    question = f"What was {row[0].strip().rstrip(':')} in {years[c]}?"
+                    wrong = [("digit", share + 1)]
+                    wrong += [
+                        (variant, v)
+                        for variant, v in (
+                            (
+                                "row",
+                                next(
+                                    (
+                                        v
+                                        for (r, o), v in shares.items()
+                                        if o == c and r != id(row) and v != share
+                                    ),
+                                    None,
+                                ),
+                            ),
+                            (
+                                "year",
+                                next(
+                                    (
+                                        v
+                                        for (r, o), v in shares.items()
+                                        if r == id(row) and o != c and v != share
+                                    ),
+                                    None,
+                                ),
+                            ),
+                        )
+                        if v is not None
+                    ]
+                    for variant, v in [("gold", share), *wrong]:
+                        written = re.sub(r"\s+", "", row[c])
+                        answer = f"It was {written} in {years[c]}, {v}% of {label}."
+                        out.append((index, variant, question, answer, "share"))
+    return out
+
+
+KINDS = ("named ratio", "share")
+
+
+def measure(layout: str = "pipe") -> tuple[dict[tuple[str, str], list[int]], list[str]]:
+    """Both checkers on every case: per (kind, variant) [answers, right by hybridjudge, right by
     opengate-grounding], and hybridjudge's misses."""
     sys.path.insert(0, str(HERE))
     import tatqa  # the benchmark's loader and checkers, beside this script
@@ -141,17 +228,18 @@ def measure(layout: str = "pipe") -> tuple[dict[str, list[int]], list[str]]:
     raw = tatqa.load_documents()
     passages = {d.index: d.passages for d in tatqa.build_documents(raw, layout=layout)}
     ours, theirs = tatqa.hybridjudge_checker(), tatqa.opengate_checker()
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     misses: list[str] = []
-    for index, variant, question, answer, _ in cases(raw):
-        right = variant == "gold"
-        ours_ok = ours(answer, passages[index], question, ())[0] != right
-        cell = counts[variant]
-        cell[0] += 1
-        cell[1] += ours_ok
-        cell[2] += theirs(answer, passages[index], question, ()) != right
-        if not ours_ok:
-            misses.append(f"[{variant}] doc {index}: {question} -> {answer}")
+    for kind, built in zip(KINDS, (cases(raw), share_cases(raw)), strict=True):
+        for index, variant, question, answer, _ in built:
+            right = variant == "gold"
+            ours_ok = ours(answer, passages[index], question, ())[0] != right
+            cell = counts[(kind, variant)]
+            cell[0] += 1
+            cell[1] += ours_ok
+            cell[2] += theirs(answer, passages[index], question, ()) != right
+            if not ours_ok:
+                misses.append(f"[{kind}/{variant}] doc {index}: {question} -> {answer}")
     return counts, misses
 
 
@@ -163,18 +251,21 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     counts, misses = measure(args.layout)
     print(
-        f"TAT-QA dev ({args.layout} tables): a named ratio stated beside the figure a lookup "
-        "question asks for; share right (gold: no finding; wrong: flagged), numbers mode"
+        f"TAT-QA dev ({args.layout} tables): a named ratio or a share stated beside the figure a "
+        "lookup question asks for; share right (gold: no finding; wrong: flagged), numbers mode"
     )
-    print(f"  {'answer':<8} {'n':>5} {'hybridjudge':>12} {'opengate':>9}")
-    for variant in VARIANTS:
-        n, hj, og = counts[variant]
-        if n:
-            print(f"  {variant:<8} {n:>5} {hj / n:>12.1%} {og / n:>9.1%}")
+    print(f"  {'kind':<12} {'answer':<8} {'n':>5} {'hybridjudge':>12} {'opengate':>9}")
+    for (kind, variant), (n, hj, og) in sorted(counts.items(), key=lambda kv: _order(kv[0])):
+        print(f"  {kind:<12} {variant:<8} {n:>5} {hj / n:>12.1%} {og / n:>9.1%}")
     if args.show:
         print("\n".join(misses))
     print(f"\n{time.perf_counter() - t0:.1f} s")
     return 0
+
+
+def _order(key: tuple[str, str]) -> tuple[int, int]:
+    variants = ("gold", "digit", "year", "name", "row")
+    return KINDS.index(key[0]), variants.index(key[1])
 
 
 if __name__ == "__main__":

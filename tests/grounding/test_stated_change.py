@@ -148,3 +148,43 @@ def test_a_ratio_named_in_another_language_is_traced() -> None:
     wrong = "Das Betriebsergebnis betrug 262,4 Mio. €, eine EBIT-Marge von 19,5 %."
     assert _flagged(right, GERMAN, question) == []
     assert _flagged(wrong, GERMAN, question) == ["19,5 %"]
+
+
+@LAYOUTS
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Operating income was $262.4 million, or 17.5% of revenue.",
+        "Operating income was 262.4, 17.5% of total revenue in 2019.",
+        "Operating income was $262.4 million (17.53% of revenue).",
+    ],
+)
+def test_a_share_of_the_row_the_answer_names_is_traced(answer: str, context: str) -> None:
+    assert _flagged(answer, context, OPERATING) == []
+
+
+@LAYOUTS
+@pytest.mark.parametrize(
+    ("answer", "subject"),
+    [
+        # 2018's share (240.1 / 1,234.0), another row, no figure of which it is a share
+        ("Operating income was $262.4 million, or 19.5% of revenue.", "19.5%"),
+        ("Operating income was $262.4 million, or 17.5% of gross margin.", "17.5%"),
+        ("It was 17.5% of revenue.", "17.5%"),
+        # the share of a figure the answer does not state
+        ("Operating income was $250 million, or 17.5% of revenue.", "$250 million"),
+    ],
+)
+def test_a_share_otherwise_stays_flagged(answer: str, subject: str, context: str) -> None:
+    assert subject in _flagged(answer, context, OPERATING)
+
+
+def test_a_share_in_another_language_is_traced() -> None:
+    context = (
+        "(en millions d'euros)\n| | 2019 | 2018 |\n| Chiffre d'affaires | 1 496,5 | 1 234,0 |\n"
+        "| Résultat opérationnel | 262,4 | 240,1 |"
+    )
+    question = "Quel était le résultat opérationnel en 2019 ?"
+    right = "Le résultat opérationnel était de 262,4 millions d'euros, soit 17,5 % du chiffre d'affaires."
+    assert _flagged(right, context, question) == []
+    assert _flagged(right.replace("17,5", "19,5"), context, question) == ["19,5 %"]

@@ -48,9 +48,45 @@ def test_the_answer_states_the_cell_then_the_named_ratio() -> None:
     )
 
 
-def test_named_ratios_meet_the_arithmetic_target() -> None:
+def test_a_share_of_the_total_row_below_is_stated_for_each_row_above() -> None:
+    table = [
+        ["", "2019", "2018"],
+        ["Audit fees", "55,000", "50,000"],
+        ["Tax fees", "11,000", "10,000"],
+        ["Total fees", "66,000", "60,000"],
+    ]
+    built = ratios.share_cases([{"table": {"table": table}}])
+    answers = {(q, v): a for _, v, q, a, _ in built}
+    assert answers[("What was Audit fees in 2019?", "gold")] == (
+        "It was 55,000 in 2019, 83.3% of total fees."
+    )
+    assert answers[("What was Audit fees in 2019?", "digit")].endswith(" 84.3% of total fees.")
+    assert answers[("What was Audit fees in 2019?", "row")].endswith(" 16.7% of total fees.")
+    assert answers[("What was Tax fees in 2018?", "gold")].endswith(" 16.7% of total fees.")
+    assert ("What was Audit fees in 2018?", "year") not in answers  # 83.3% both years
+
+
+@pytest.fixture(scope="module")
+def counts() -> dict[tuple[str, str], list[int]]:
+    measured, _ = ratios.measure("pipe")
+    return dict(measured)
+
+
+def test_named_ratios_meet_the_arithmetic_target(counts: dict[tuple[str, str], list[int]]) -> None:
     # measured 6 December 2026: 97.0% of 33 (42.4% before a ratio the answer names was traced)
-    counts, _ = ratios.measure("pipe")
-    n, right, _ = counts["gold"]
+    n, right, _ = counts[("named ratio", "gold")]
     assert n >= 30
     assert right / n >= 0.90
+
+
+def test_shares_meet_the_arithmetic_and_perturbed_targets(
+    counts: dict[tuple[str, str], list[int]],
+) -> None:
+    # measured 6 December 2026: gold 98.5% of 739 (3.2% before a share the answer states was
+    # traced); digit 99.5%, year 96.2%, row 97.2% flagged
+    n, right, _ = counts[("share", "gold")]
+    assert n > 700
+    assert right / n >= 0.90
+    for variant in ("digit", "year", "row"):
+        n, right, _ = counts[("share", variant)]
+        assert right / n >= 0.95, variant

@@ -70,6 +70,7 @@ from hybridjudge.grounding._derive import (
     stated_operand,
     stated_ratio,
     stated_trend,
+    stated_whole,
     whole_digits,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
@@ -3140,6 +3141,15 @@ def _target(q: Quantity, meta: Meta) -> Target | None:
     )
 
 
+def _parts_of(sc: Scan, n: int) -> frozenset[float]:
+    """The values of the figures of ``sc`` before its ``n``-th (years and percentages aside)."""
+    return frozenset(
+        float(q.value)
+        for q, m in zip(sc.quantities[:n], sc.meta[:n], strict=True)
+        if not m[3] & F_YEAR and q.dimension != "percent"
+    )
+
+
 def _years_of(sc: Scan) -> frozenset[int]:
     """The years ``sc`` names (its figures read as calendar years)."""
     return frozenset(
@@ -4135,9 +4145,12 @@ class GroundingChecker:
             text = sc.norm.text
             trend = stated_trend(text, start, end)
             noun = counted_noun(text, end)
-            named = stated_ratio(text, start, sc.words) if target.kind == "percent" else ""
-            if named:
-                target = replace(target, named=named)
+            if target.kind == "percent":
+                named = stated_ratio(text, start, sc.words)
+                hint = self._question_hint()  # a share is of a figure the question names
+                whole = stated_whole(text, end) if hint and hint.operands else frozenset()
+                parts = _parts_of(sc, n) if whole else frozenset()
+                target = replace(target, named=named, whole=whole, parts=parts)
             if trend or noun:
                 target = replace(
                     target, trend=trend, noun=noun, years=_years_of(sc) if trend else frozenset()

@@ -50,6 +50,7 @@ What a derivation may not explain:
 from __future__ import annotations
 
 import ast
+import math
 import re
 from bisect import bisect_right, insort
 from collections.abc import Callable, Iterable, Sequence
@@ -116,6 +117,7 @@ __all__ = [
     "stated_operand",
     "stated_ratio",
     "stated_trend",
+    "stated_whole",
     "trend_before",
     "whole_digits",
 ]
@@ -281,6 +283,14 @@ class Target:
     """The ratios the answer's clause names before it (``an operating margin of 17.5%``; see
     :func:`stated_ratio`): it may be that ratio of two figures of one column, as where the
     question names it."""
+    whole: frozenset[str] = frozenset()
+    """The words that follow it in its clause (``17.5% of total revenue``: ``total``,
+    ``revenue``; see :func:`stated_whole`): it may be the share of a figure the question points
+    at in the row they name."""
+    parts: frozenset[float] = frozenset()
+    """The values of the figures the answer states before it (years and percentages aside),
+    read where :attr:`whole` is: the figure a share stated after it is of (``$262.4 million,
+    17.5% of revenue``: 262,400,000)."""
     years: frozenset[int] = frozenset()
     """The years the answer names, read where it states a direction (:attr:`trend`): a
     change stated beside the figure asked for may run from a cell of one of them
@@ -665,6 +675,19 @@ def stated_ratio(text: str, start: int, words: frozenset[bytes]) -> str:
     return ";".join(m.group() for m in found if m is not None)
 
 
+def stated_whole(text: str, end: int) -> frozenset[str]:
+    """The words that may name a table row (:func:`_words`) among the next
+    :data:`WHOLE_WORDS` words after ``end`` in the clause (``17.5% of total revenue.``:
+    ``total``, ``revenue``), what a percentage there is a share of."""
+    m = _CLAUSE_END().search(text, end, end + 80)
+    after = text[end : m.start() if m else end + 80]
+    return _words(" ".join(after.split()[:WHOLE_WORDS]))
+
+
+WHOLE_WORDS = 8
+"""Most words after a percentage read for the row it is a share of."""
+
+
 def _clause_start(text: str, start: int) -> int:
     """Where the clause of running text that ``text[start]`` stands in begins (at most 160
     characters back)."""
@@ -935,6 +958,12 @@ class Figures:
             # the answer names the ratio it states ("$262.4 million, an operating margin of
             # 17.5%"), as a question may
             how = _named_ratio(self, _stated_ratio_hint(self, hint, target), target)
+            if how is not None:
+                return how
+        if target.whole and hint is not None and hint.operands:
+            # "$262.4 million, 17.5% of revenue": the share of the figure asked for in a row
+            # the words after the percentage name
+            how = _stated_share(self, hint, target)
             if how is not None:
                 return how
         if hint is not None and target.trend and not count:
@@ -1573,6 +1602,46 @@ class _Near:
             )
             or (f.caption != 1.0 and hit(x * f.caption, t.value, h))
         )
+
+
+def _stated_share(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
+    """``t``, a percentage the answer follows with the words of a row (:attr:`Target.whole`:
+    ``17.5% of revenue``), as the share of a figure the question points at in that row's figure
+    of the same column (rule ``ratio``), at the answer's precision: the rows whose label's words
+    all stand among those words, the ones with the most words first; the figure a share of
+    one the answer states before it (:attr:`Target.parts`), as written or in its scale, its
+    sign aside (``(268)``: an answer's brackets may be an aside)."""
+    if t.kind != "percent" or not t.parts:
+        return None
+    words = figs._label_words
+    if words is None:
+        words = figs._label_words = {key: _words(label) for key, label in figs.labels.items()}
+    named = sorted(
+        (key for key, own in words.items() if own and own <= t.whole),
+        key=lambda key: -len(words[key]),
+    )
+    if not named:
+        return None
+    near = _Near.of(t)
+    rows = figs._rows()
+    for key in named:
+        for j in rows.get(key, ()):
+            fb = figs.figures[j]
+            for k in hint.operands:
+                fa = figs.figures[k]
+                if k == j or fa.percent or fb.percent or not fb.value:
+                    continue
+                if not any(
+                    math.isclose(abs(x), abs(p))
+                    for p in t.parts
+                    for x in (fa.value, fa.value * fa.scale)
+                ):
+                    continue  # a share of a figure the answer does not state
+                if (fa.block, fa.column) != (fb.block, fb.column):
+                    continue
+                if near.hit(abs(fa.value) / abs(fb.value) * 100.0, t.value, near.h):
+                    return f"{t.text} = {fa.text} / {fb.text}", "ratio"
+    return None
 
 
 def _stated_ratio_hint(figs: Figures, hint: Hint | None, t: Target) -> Hint:
