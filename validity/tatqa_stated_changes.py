@@ -10,7 +10,11 @@ answer a model gives to it: the newer operand of TAT-QA's derivation as the figu
 then the change in words, ``up`` or ``down`` by its sign (:func:`stated_change`). The gold
 change (TAT-QA's answer as ``validity/tatqa.py`` writes it) must pass; its ``digit``, ``x10``
 and ``sign`` perturbations (the sign flipped is the other direction: ``down 104.05%``) must be
-flagged. Only differences (``newer - older``) and percent changes (``(newer - older) / older``)
+flagged. A third kind, ``mean``: TAT-QA's average questions over two years (``What is the
+average net income for 2018 and 2019?``, derivation ``(a + b) / 2``) turned into the lookup of
+the newer year and answered ``In 2019, the average over 2018 and 2019 was 88.45.``
+(:func:`mean_question`, :func:`stated_mean`). Only differences (``newer - older``) and percent
+changes (``(newer - older) / older``)
 of questions naming two years, and no change of zero (no direction), are used; both checkers run in numbers mode (no anchors) on the
 same context and question, the table laid out as ``--layout`` says.
 
@@ -62,6 +66,33 @@ def lookup_question(question: str) -> tuple[str, int, int] | None:
     if newer == older:
         return None
     return f"What was {m['what']} in {newer}?", newer, older
+
+
+_MEAN_LOOKUP = re.compile(
+    r"what (?:is|was) the (?:company's )?average (?P<what>.+?) "
+    rf"(?:for|between|in|from) {_YEAR} (?:and|to) {_YEAR}\s*\?",
+    re.IGNORECASE,
+)
+_MEAN = re.compile(r"\(\s*-?\$?[\d,.]+\s*\+\s*-?\$?[\d,.]+\s*\)\s*/\s*2")
+
+
+def mean_question(question: str, derivation: str) -> tuple[str, int, int] | None:
+    """The question asking for the row's newer figure instead of the mean of two years
+    (``What is the average net income for 2018 and 2019?`` -> ``What was net income in
+    2019?``, TAT-QA's derivation ``(a + b) / 2``), with the newer and the older year; ``None``
+    for a question or derivation of another shape."""
+    m = _MEAN_LOOKUP.fullmatch(question.strip())
+    if m is None or not _MEAN.fullmatch(derivation.strip()):
+        return None
+    years = sorted({int(m[2]), int(m[3])})
+    if len(years) != 2:
+        return None
+    return f"What was {m['what']} in {years[1]}?", years[1], years[0]
+
+
+def stated_mean(answer: str, year: int, older: int) -> str:
+    """The sentence a model writes for the mean beside the figure asked for."""
+    return f"In {year}, the average over {older} and {year} was {answer}."
 
 
 def newer_operand(derivation: str) -> tuple[str, str] | None:
@@ -116,13 +147,19 @@ def measure(layout: str = "pipe", show: int = 0) -> tuple[Counts, dict[tuple[str
                 continue
             if it.variant != "gold" and (it.base != "gold" or it.answer == golds[it.question_uid]):
                 continue  # a perturbation of working shown, or one that is the gold answer
+            derivation = derivations.get(it.question_uid, "")
+            averaged = mean_question(it.question, derivation)
             asked = lookup_question(it.question)
-            operand = newer_operand(derivations.get(it.question_uid, ""))
-            if asked is None or operand is None or not _NONZERO.search(golds[it.question_uid]):
+            operand = newer_operand(derivation)
+            if averaged is not None:
+                question, year, older = averaged
+                kind, answer = "mean", stated_mean(it.answer, year, older)
+            elif asked is None or operand is None or not _NONZERO.search(golds[it.question_uid]):
                 continue  # another shape, or no change (a zero has no direction)
-            question, year, older = asked
-            kind, newer = operand
-            answer = stated_change(it.answer, newer, year, older)
+            else:
+                question, year, older = asked
+                kind, newer = operand
+                answer = stated_change(it.answer, newer, year, older)
             right = it.variant == "gold"
             ours_ok = ours(answer, doc.passages, question, ())[0] != right
             cell = counts[(kind, it.variant)]
@@ -146,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         "asks for; share right (gold: no finding; perturbed: flagged), numbers mode"
     )
     print(f"  {'kind':<16} {'answer':<8} {'n':>5} {'hybridjudge':>12} {'opengate':>9}")
-    for kind in ("difference", "percent change"):
+    for kind in ("difference", "percent change", "mean"):
         for variant in VARIANTS:
             n, hj, og = counts[(kind, variant)]
             if n:

@@ -188,3 +188,39 @@ def test_a_share_in_another_language_is_traced() -> None:
     right = "Le résultat opérationnel était de 262,4 millions d'euros, soit 17,5 % du chiffre d'affaires."
     assert _flagged(right, context, question) == []
     assert _flagged(right.replace("17,5", "19,5"), context, question) == ["19,5 %"]
+
+
+@LAYOUTS
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Revenue was $1,496.5 million in 2019; the average over 2018 and 2019 was $1,365.25 "
+        "million.",
+        "Revenue was $1,496.5 million in 2019, averaging $1,365.3 million over the two years.",
+    ],
+)
+def test_an_average_the_answer_states_is_traced(answer: str, context: str) -> None:
+    assert _flagged(answer, context) == []
+    report = check_grounding(answer, context, question=QUESTION)
+    assert "mean" in {t.rule for t in report.quantities}
+
+
+@LAYOUTS
+@pytest.mark.parametrize(
+    ("answer", "subject"),
+    [
+        (
+            "Revenue was $1,496.5 million; the average over 2018 and 2019 was $1,400 million.",
+            "$1,400 million",
+        ),
+        # another row's mean: the question names revenue
+        (
+            "Revenue was $1,496.5 million; operating income averaged $251.3 million.",
+            "$251.3 million",
+        ),
+        # no average stated: a mean is no figure asked for
+        ("Revenue was $1,496.5 million, and $1,365.3 million.", "$1,365.3 million"),
+    ],
+)
+def test_another_average_stays_flagged(answer: str, subject: str, context: str) -> None:
+    assert _flagged(answer, context) == [subject]

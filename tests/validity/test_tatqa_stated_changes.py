@@ -82,3 +82,43 @@ def test_stated_changes_meet_the_arithmetic_targets(
         n, right, _ = counts[(kind, variant)]
         assert n > 100
         assert right / n >= 0.95, variant
+
+
+@pytest.mark.parametrize(
+    ("question", "derivation", "expected"),
+    [
+        (
+            "What is the average net income for 2018 and 2019?",
+            "(106.4 + 70.5) / 2",
+            ("What was net income in 2019?", 2019, 2018),
+        ),
+        (
+            "What is the company's average current state tax expense between 2018 and 2019?",
+            "(428,501 + 423,209 )/2",
+            ("What was current state tax expense in 2019?", 2019, 2018),
+        ),
+        ("What is the 2019 average free cash flow?", "(4,411+4,044)/2", None),  # one year
+        ("What is the average net income for 2018 and 2019?", "(1 + 2 + 3) / 3", None),
+    ],
+)
+def test_a_mean_question_becomes_the_lookup_of_its_newer_year(
+    question: str, derivation: str, expected: tuple[str, int, int] | None
+) -> None:
+    assert changes.mean_question(question, derivation) == expected
+    if expected is not None:
+        assert changes.stated_mean("88.45", 2019, 2018) == (
+            "In 2019, the average over 2018 and 2019 was 88.45."
+        )
+
+
+def test_stated_means_meet_the_arithmetic_targets(
+    counts: dict[tuple[str, str], list[int]],
+) -> None:
+    # measured 6 December 2026: gold 92.5% of 53 (1.9% before an average the answer states was
+    # traced); digit and x10 100%, sign 96.2% flagged
+    n, right, _ = counts[("mean", "gold")]
+    assert n >= 50
+    assert right / n >= 0.90
+    for variant in ("digit", "x10", "sign"):
+        n, right, _ = counts[("mean", variant)]
+        assert right / n >= 0.95, variant

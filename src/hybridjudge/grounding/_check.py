@@ -67,6 +67,7 @@ from hybridjudge.grounding._derive import (
     growth_periods,
     growth_rate,
     shown_working,
+    stated_mean,
     stated_operand,
     stated_ratio,
     stated_trend,
@@ -4145,6 +4146,8 @@ class GroundingChecker:
             text = sc.norm.text
             trend = stated_trend(text, start, end)
             noun = counted_noun(text, end)
+            if self._question_hint() is not None and stated_mean(text, start, sc.words):
+                target = replace(target, averaged=True, years=_years_of(sc))
             if target.kind == "percent":
                 named = stated_ratio(text, start, sc.words)
                 hint = self._question_hint()  # a share is of a figure the question names
@@ -4153,7 +4156,7 @@ class GroundingChecker:
                 target = replace(target, named=named, whole=whole, parts=parts)
             if trend or noun:
                 target = replace(
-                    target, trend=trend, noun=noun, years=_years_of(sc) if trend else frozenset()
+                    target, trend=trend, noun=noun, years=_years_of(sc) if trend else target.years
                 )
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])

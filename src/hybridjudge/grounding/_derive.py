@@ -114,6 +114,7 @@ __all__ = [
     "label_block_lines",
     "may_end_aside",
     "rounding_window",
+    "stated_mean",
     "stated_operand",
     "stated_ratio",
     "stated_trend",
@@ -287,6 +288,10 @@ class Target:
     """The words that follow it in its clause (``17.5% of total revenue``: ``total``,
     ``revenue``; see :func:`stated_whole`): it may be the share of a figure the question points
     at in the row they name."""
+    averaged: bool = False
+    """Whether the answer's clause states it as an average (``the average over 2018 and 2019
+    was``; the lexicons' ``asks_mean``, see :func:`stated_mean`): it may be the mean of a row
+    the question names."""
     parts: frozenset[float] = frozenset()
     """The values of the figures the answer states before it (years and percentages aside),
     read where :attr:`whole` is: the figure a share stated after it is of (``$262.4 million,
@@ -675,6 +680,19 @@ def stated_ratio(text: str, start: int, words: frozenset[bytes]) -> str:
     return ";".join(m.group() for m in found if m is not None)
 
 
+def stated_mean(text: str, start: int, words: frozenset[bytes]) -> bool:
+    """Whether the clause of running text before ``start`` states an average (a word of the
+    lexicons' ``asks_mean``: ``the average over 2018 and 2019 was``, ``averaging``); ``words``:
+    the text's runs of letters, a pre-filter (as :func:`stated_ratio`'s)."""
+    if words.isdisjoint(_MEAN_KEYS) and text.isascii():
+        return False
+    return _STATES_MEAN.search(text[_clause_start(text, start) : start].lower())
+
+
+_MEAN_KEYS = key_runs(_WORDS.asks_mean)
+"""A run of letters of each word of an average (:func:`stated_mean`'s pre-filter)."""
+
+
 def stated_whole(text: str, end: int) -> frozenset[str]:
     """The words that may name a table row (:func:`_words`) among the next
     :data:`WHOLE_WORDS` words after ``end`` in the clause (``17.5% of total revenue.``:
@@ -964,6 +982,11 @@ class Figures:
             # "$262.4 million, 17.5% of revenue": the share of the figure asked for in a row
             # the words after the percentage name
             how = _stated_share(self, hint, target)
+            if how is not None:
+                return how
+        if target.averaged and hint is not None and not count:
+            # "$1,496.5 million; the average over 2018 and 2019 was $1,365.3 million"
+            how = _stated_mean(self, hint, target)
             if how is not None:
                 return how
         if hint is not None and target.trend and not count:
@@ -1602,6 +1625,40 @@ class _Near:
             )
             or (f.caption != 1.0 and hit(x * f.caption, t.value, h))
         )
+
+
+def _stated_mean(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
+    """``t``, a number the answer states as an average (:attr:`Target.averaged`), as the mean
+    of the cells of one row the question names (rule ``mean``, at the answer's precision): of
+    the years the answer names (two or more), else of a cell the question points at and the
+    cell beside it, or of the whole row."""
+    if t.kind == "ratio" or not hint.rows or len(hint.rows) > 4 * HINT_OPERANDS:
+        return None
+    asked = set(hint.operands)
+    by_row: dict[tuple[int, int], list[int]] = {}
+    for k in hint.rows:
+        f = figs.figures[k]
+        if f.table and f.percent == (t.kind == "percent"):
+            by_row.setdefault((f.block, f.line), []).append(k)
+    near = _Near.of(t)
+    for cells in by_row.values():
+        by_year: dict[int, int] = {}  # the first cell under each year the answer names
+        for k in cells:
+            year = figs.year_of(figs.figures[k])
+            if year in t.years:
+                by_year.setdefault(year, k)
+        named = list(by_year.values())
+        runs = [named] if len(named) >= 2 else []
+        runs += [cells[x : x + 2] for x, k in enumerate(cells[:-1]) if {k, cells[x + 1]} & asked]
+        runs.append(cells)
+        for run in runs:
+            group = [figs.figures[k] for k in run]
+            if len(group) < 2 or len({f.scale for f in group}) != 1:
+                continue
+            if near.plain(sum(f.value for f in group) / len(group), group[0]):
+                summed = " + ".join(f.text for f in group)
+                return f"{t.text} = ({summed}) / {len(group)}", "mean"
+    return None
 
 
 def _stated_share(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
