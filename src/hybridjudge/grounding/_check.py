@@ -3901,8 +3901,24 @@ class GroundingChecker:
     def _years_named(self, q: Quantity, sc: Scan) -> str | None:
         """A number of years that the years the answer names span (``the two-year period`` of
         an answer naming 2020, 2021 and 2022, counted from the first to the last, or ``the
-        three-year period``, each year counted), each of them standing in the context; as a
-        derivation, or ``None`` (:meth:`_years_of_range`)."""
+        three-year period``, each year counted), each of them standing in the context or the
+        question; as a derivation, or ``None`` (:meth:`_years_of_range`). Where the answer
+        names fewer than two, with the years the question names (``over the two-year period`` for "How did revenue
+        change from 2018 to 2019?")."""
+        years, who = self._named_years(sc), "answer"
+        if len(years) < 2 and self._question:
+            years, who = years | self._named_years(scan(self._question)), "question"
+        if len(years) < 2:
+            return None
+        first, last = min(years), max(years)
+        if q.value == last - first:
+            return f"{q.text} = {last} - {first}: the years the {who} names"
+        if q.value == len(years) == last - first + 1:
+            return f"{q.text} = {first} to {last}, each year counted: the years the {who} names"
+        return None
+
+    def _named_years(self, sc: Scan) -> set[int]:
+        """The years ``sc`` names that stand in the context (:meth:`_years_named`)."""
         years: set[int] = set()
         for other, meta in zip(sc.quantities, sc.meta, strict=True):
             if other.kind == "number" and meta[3] & F_YEAR:
@@ -3913,14 +3929,7 @@ class GroundingChecker:
                 continue
             if year not in years and self._find(other) is not None:
                 years.add(year)
-        if len(years) < 2:
-            return None
-        first, last = min(years), max(years)
-        if q.value == last - first:
-            return f"{q.text} = {last} - {first}: the years the answer names"
-        if q.value == len(years) == last - first + 1:
-            return f"{q.text} = {first} to {last}, each year counted: the years the answer names"
-        return None
+        return years
 
     def _rate(self, q: Quantity, meta: Meta, sc: Scan, n: int) -> str | None:
         """An amount the answer writes as a rate over another period than the context's
