@@ -117,7 +117,8 @@ TRACE_RULES: dict[TraceRule, str] = {
     ),
     "years_of_range": "a number of years the context states as a range (4 years for 2015 to "
     "2019), or that the years the answer names span (the three-year period of 2021, 2022 and "
-    "2023)",
+    "2023), or, where the answer names fewer than two, the years the question names (the "
+    'two-year period for "from 2021 to 2023")',
     "frequency": "a frequency the context states as its interval or a code (every 8 hours for "
     "three times daily or TID, once daily for daily)",
     "shown_working": "the result of the arithmetic the answer writes before its =, or in brackets "
