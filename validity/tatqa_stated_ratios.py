@@ -181,34 +181,20 @@ def share_cases(raw: Sequence[dict[str, Any]]) -> list[Case]:
                         continue
                     question = f"What was {row[0].strip().rstrip(':')} in {years[c]}?"
                     wrong = [("digit", share + 1)]
-                    wrong += [
-                        (variant, v)
-                        for variant, v in (
+                    for variant, same_row in (("row", False), ("year", True)):
+                        # another row's share in this column, or this row's in another column
+                        v = next(
                             (
-                                "row",
-                                next(
-                                    (
-                                        v
-                                        for (r, o), v in shares.items()
-                                        if o == c and r != id(row) and v != share
-                                    ),
-                                    None,
-                                ),
+                                v
+                                for (r, o), v in shares.items()
+                                if ((r == id(row)) == same_row)
+                                and ((o == c) != same_row)
+                                and v != share
                             ),
-                            (
-                                "year",
-                                next(
-                                    (
-                                        v
-                                        for (r, o), v in shares.items()
-                                        if r == id(row) and o != c and v != share
-                                    ),
-                                    None,
-                                ),
-                            ),
+                            None,
                         )
-                        if v is not None
-                    ]
+                        if v is not None:
+                            wrong.append((variant, v))
                     for variant, v in [("gold", share), *wrong]:
                         written = re.sub(r"\s+", "", row[c])
                         answer = f"It was {written} in {years[c]}, {v}% of {label}."

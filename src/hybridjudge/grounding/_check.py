@@ -3903,8 +3903,8 @@ class GroundingChecker:
         an answer naming 2020, 2021 and 2022, counted from the first to the last, or ``the
         three-year period``, each year counted), each of them standing in the context or the
         question; as a derivation, or ``None`` (:meth:`_years_of_range`). Where the answer
-        names fewer than two, with the years the question names (``over the two-year period`` for "How did revenue
-        change from 2018 to 2019?")."""
+        names fewer than two, with the years the question names (``over the two-year period``
+        for "How did revenue change from 2018 to 2019?")."""
         years, who = self._named_years(sc), "answer"
         if len(years) < 2 and self._question:
             years, who = years | self._named_years(scan(self._question)), "question"
@@ -4155,11 +4155,12 @@ class GroundingChecker:
             text = sc.norm.text
             trend = stated_trend(text, start, end)
             noun = counted_noun(text, end)
-            if self._question_hint() is not None and stated_mean(text, start, sc.words):
+            hint = self._question_hint()
+            if hint is not None and stated_mean(text, start, sc.words):
                 target = replace(target, averaged=True, years=_years_of(sc))
             if target.kind == "percent":
                 named = stated_ratio(text, start, sc.words)
-                hint = self._question_hint()  # a share is of a figure the question names
+                # a share is of a figure the question names
                 whole = stated_whole(text, end) if hint and hint.operands else frozenset()
                 parts = _parts_of(sc, n) if whole else frozenset()
                 target = replace(target, named=named, whole=whole, parts=parts)

@@ -297,9 +297,9 @@ class Target:
     read where :attr:`whole` is: the figure a share stated after it is of (``$262.4 million,
     17.5% of revenue``: 262,400,000)."""
     years: frozenset[int] = frozenset()
-    """The years the answer names, read where it states a direction (:attr:`trend`): a
-    change stated beside the figure asked for may run from a cell of one of them
-    (``up 8,146 thousand from 2017``)."""
+    """The years the answer names, read where it states a direction (:attr:`trend`) or an
+    average (:attr:`averaged`): a change stated beside the figure asked for may run from a cell
+    of one of them (``up 8,146 thousand from 2017``), an average be of their cells."""
     currency: bool = False
     """Whether the answer writes it with a currency."""
     cells_only: bool = False
@@ -1063,6 +1063,15 @@ class Figures:
                         out.append((m.group(), k, j))
         return tuple(out)
 
+    def _label_word_sets(self) -> dict[tuple[int, int], frozenset[str]]:
+        """The words of each row label that may name it (:func:`_words`), and the labels an
+        extractor glued (:attr:`_glued`), made once per context: questions and answers repeat
+        over it."""
+        if self._label_words is None:
+            self._label_words = {key: _words(label) for key, label in self.labels.items()}
+            self._glued = _glued_labels(self.labels)
+        return self._label_words
+
     def _labelled(
         self, labels: dict[tuple[int, int], tuple[str, ...]], wanted: frozenset[tuple[str, ...]]
     ) -> list[int]:
@@ -1093,12 +1102,10 @@ class Figures:
         ascii_question = lower.isascii()
         ops = _asked_ops(lower)
         total = _ASKS_TOTAL.search(lower)  # an unlabelled row is a table's total
-        if self._label_words is None:  # once per context: questions repeat over its answers
-            self._label_words = {key: _words(label) for key, label in self.labels.items()}
-            self._glued = _glued_labels(self.labels)
+        label_words = self._label_word_sets()
         found = _question_words(words) if self._glued else None
         for key, label in self.labels.items():
-            own = self._label_words[key]
+            own = label_words[key]
             if not own:
                 # an unlabelled row is a table's total; a row labelled by a year is that year's
                 bare = label.strip(" :$")
@@ -1627,6 +1634,17 @@ class _Near:
         )
 
 
+def _table_rows(figs: Figures, keys: Iterable[int], percent: bool | None = None) -> list[list[int]]:
+    """The table cells among ``keys`` (indices into :attr:`Figures.figures`) grouped by their
+    row, in order; with ``percent``, only the cells that are (or are not) percentages."""
+    by_row: dict[tuple[int, int], list[int]] = {}
+    for k in keys:
+        f = figs.figures[k]
+        if f.table and (percent is None or f.percent == percent):
+            by_row.setdefault((f.block, f.line), []).append(k)
+    return list(by_row.values())
+
+
 def _stated_mean(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
     """``t``, a number the answer states as an average (:attr:`Target.averaged`), as the mean
     of the cells of one row the question names (rule ``mean``, at the answer's precision): of
@@ -1635,13 +1653,8 @@ def _stated_mean(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
     if t.kind == "ratio" or not hint.rows or len(hint.rows) > 4 * HINT_OPERANDS:
         return None
     asked = set(hint.operands)
-    by_row: dict[tuple[int, int], list[int]] = {}
-    for k in hint.rows:
-        f = figs.figures[k]
-        if f.table and f.percent == (t.kind == "percent"):
-            by_row.setdefault((f.block, f.line), []).append(k)
     near = _Near.of(t)
-    for cells in by_row.values():
+    for cells in _table_rows(figs, hint.rows, percent=t.kind == "percent"):
         by_year: dict[int, int] = {}  # the first cell under each year the answer names
         for k in cells:
             year = figs.year_of(figs.figures[k])
@@ -1670,9 +1683,7 @@ def _stated_share(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
     sign aside (``(268)``: an answer's brackets may be an aside)."""
     if t.kind != "percent" or not t.parts:
         return None
-    words = figs._label_words
-    if words is None:
-        words = figs._label_words = {key: _words(label) for key, label in figs.labels.items()}
+    words = figs._label_word_sets()
     named = sorted(
         (key for key, own in words.items() if own and own <= t.whole),
         key=lambda key: -len(words[key]),
@@ -1907,18 +1918,14 @@ def _stated_change(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
     2019?``) from a cell the question points at to the cell beside it or to a cell of a year
     the answer names (``up 8,146 thousand from 2017``): the newer minus the older, or its
     percent change, in the direction the words state (which cell is newer known from the
-    table's years or its order); never two rows combined, nor cells further apart (``up 61% from 2018`` for 2019 over 2017 in a table of
-    three years)."""
+    table's years or its order); never two rows combined, nor cells further apart (``up 61%
+    from 2018`` for 2019 over 2017 in a table of three years)."""
     if not hint.rows or len(hint.rows) > 4 * HINT_OPERANDS:
         return None
     asked = set(hint.operands)
-    by_row: dict[tuple[int, int], list[int]] = {}
-    for k in hint.rows:
-        if figs.figures[k].table:
-            by_row.setdefault((figs.figures[k].block, figs.figures[k].line), []).append(k)
     change = Hint((), hint.rows, _CHANGE_OPS, "change")
     near = _Near.of(t)
-    for cells in by_row.values():
+    for cells in _table_rows(figs, hint.rows):
         for x, k in enumerate(cells):
             if k not in asked:
                 continue
