@@ -1133,8 +1133,33 @@ _SIMPLE = lazy(
 ``|`` or a line start, and followed by ``|`` (on its line, or first on the next line) or the
 end of the text. The master expression matches exactly this text there as a ``num`` with only
 ``cur`` and ``dec`` set: no other alternative can start so (an enumerator needs ``.``/``)``, a
-date or time a separator or a month, a list skip ``$000`` is excluded), and nothing can follow
-(a unit, scale, percent sign or ``x`` needs a letter or sign before the ``|``)."""
+date or time a separator or a month, a list skip ``$000`` is excluded; a number the ``named``
+alternative reads, ``| note 12 |``, is left to the master: :func:`_plain_cell`), and nothing can
+follow (a unit, scale, percent sign or ``x`` needs a letter or sign before the ``|``)."""
+
+
+_SIMPLE_ROW = lazy(
+    r"""(?<![^ |\t\n])(?:(?P<c>[$€£¥₹])\s?(?!000(?![\d,.])))?
+    (?P<d>(?>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)
+    (?=[ \t]*(?:\||\Z|\n[ \t]*\|)
+      |[ \t]*[\t\n]\s*(?:\Z|[-|$€£¥₹]|\d(?!\d*/))
+      |[ \t]*\n\s*(?=[^\W\d_])(?!"""
+    + _MONTH_ALT
+    + r"""|of|[ap]\.?m|x|[年년月월]))""",
+    re.VERBOSE,
+)
+"""A plain figure standing as a cell of a row whose cells a tab separates (a PDF's table laid
+out, ``_layout.read_layout``; a TSV row), or last on its line: :data:`_SIMPLE`, and also a
+figure after which a blank run holding a tab or a line break leads to no character that the
+master expression's alternatives could read on from the figure. Those that reach over blanks
+are few: over a tab, a multiplier (``x``, ``times``) and an enumerator after ``#`` (a letter
+after); over any blank, a date (a month, ``of``, ``年``/``月``), a time (``am``), a mixed
+fraction (``1 1/2``), a legal citation (``501 (c)``) and ``24 x 7``. So the figure is the
+master's ``num`` with only ``cur`` and ``dec`` where the run ends the text or is followed by a
+``|``, a minus, a currency sign or a number that is no fraction's, and, after a line break, by
+a letter that starts none of those words (a unit or a scale word after a figure needs a space
+at most, never a tab or a line break). As with :data:`_SIMPLE`, a number the master's ``named``
+alternative reads (``page 12``) is left to the master (:func:`_plain_cell`)."""
 
 
 def _simple_number(cur: str | None, dec: str) -> _Parsed:
@@ -1846,7 +1871,8 @@ def _read_candidates(
 ) -> tuple[list[_Raw], list[Ident]]:
     """The quantities and identifiers that start at :func:`_candidates`' positions, left to
     right, each candidate's text parsed once (a table cell's plain figure through
-    :data:`_SIMPLE`, anything else through the master expression of its first character)."""
+    :func:`_cell_readers`' expression, anything else through the master expression of its
+    first character)."""
     s = norm.text
     raws: list[_Raw] = []
     idents: list[Ident] = []
@@ -1858,18 +1884,14 @@ def _read_candidates(
     by_char: dict[str, re.Pattern[str]] = {}
     digit_kind = "digit" if words.isdisjoint(_NAMED_RUNS) else "named"
     m: re.Match[str] | None
-    simple = _SIMPLE() if "|" in s else None  # no cell separator: the master does as well
+    simple, named = _cell_readers(s, digit_kind)
     day_first: bool | None = None
     for cand in _outside(_candidates(s, words), _url_spans(s)):
         if cand < last_end:
             continue
         ch = s[cand]
-        if (
-            simple is not None
-            and ("0" <= ch <= "9" or ch in _CURRENCY_SYMBOLS)
-            and (sm := simple.match(s, cand)) is not None
-        ):
-            # a table cell's plain figure: what the master finds (_SIMPLE), at a fraction of the cost
+        if simple is not None and (sm := _plain_cell(simple, named, s, cand, ch)) is not None:
+            # a table cell's plain figure: what the master finds, at a fraction of the cost
             start, end = sm.span()
             last_end = end
             group, written, m = "num", sm.group(), None
@@ -1921,6 +1943,48 @@ def _read_candidates(
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
     return raws, idents
+
+
+_NAMED_LAST = frozenset(w[-1] for w in (*_CITE_LABELS, *_PAGE_LABELS, *_INDEX_NAMES))
+"""The last characters of the labels and names after which the master's ``named`` alternative
+reads a number (``page 12``, ``note 7``, ``S&P 500``): its look-behinds end in one of them and a
+blank."""
+_NAMED_ONLY = lazy(_ALTERNATIVES["named"], re.VERBOSE | re.MULTILINE)
+"""The master's ``named`` alternative alone (:func:`_plain_cell`)."""
+
+
+def _plain_cell(
+    simple: re.Pattern[str], named: re.Pattern[str] | None, s: str, cand: int, ch: str
+) -> re.Match[str] | None:
+    """The match of a table cell's plain figure at ``cand`` (its first character ``ch``) by
+    ``simple`` (:func:`_cell_readers`), or ``None``: none there, or a number the master's
+    ``named`` alternative (``named``: :data:`_NAMED_ONLY`, ``None`` where the text names no
+    source nor index) reads as a place in a source or an index's name (``page 12``, ``S&P
+    500``), tried only where such a label or name can end two characters before."""
+    if not ("0" <= ch <= "9" or ch in _CURRENCY_SYMBOLS):
+        return None
+    sm = simple.match(s, cand)
+    if (
+        sm is not None
+        and named is not None
+        and cand >= 2
+        and s[cand - 2] in _NAMED_LAST
+        and named.match(s, cand) is not None
+    ):
+        return None
+    return sm
+
+
+def _cell_readers(s: str, digit_kind: str) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The expression of a table cell's plain figure for text ``s`` (:data:`_SIMPLE_ROW` where
+    a tab separates cells, :data:`_SIMPLE` where a ``|`` does, else none: the master does as
+    well) and, where ``digit_kind`` is ``named``, the master's ``named`` alternative that
+    :func:`_plain_cell` tries before it."""
+    if "\t" in s:  # a PDF's table laid out, a TSV row
+        simple: re.Pattern[str] | None = _SIMPLE_ROW()
+    else:
+        simple = _SIMPLE() if "|" in s else None
+    return simple, None if digit_kind == "digit" or simple is None else _NAMED_ONLY()
 
 
 _Parses = dict[tuple[str, str, bool], _Parsed | None]
