@@ -40,7 +40,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 LEXICON = HERE.parent / "src/hybridjudge/grounding/data/lexicon/en.json"
-VARIANTS = ("gold", "digit", "year", "name")
+VARIANTS = ("gold", "digit", "year", "name", "row")
+"""The answers of both kinds, in the order printed (``name``: named ratios only, ``row``: shares)."""
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _CELL = re.compile(r"\(?-?\$?\s*\d[\d,]*(?:\.\d+)?\s*\)?")
 
@@ -102,11 +103,15 @@ def _percent(top: Decimal, bottom: Decimal) -> Decimal:
     return (abs(top) / abs(bottom) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
 
 
+def _written(cell: str) -> str:
+    """A table cell as a model writes it in a sentence (its blanks out: ``$ 22,149``)."""
+    return re.sub(r"\s+", "", cell)
+
+
 def stated_ratio(cell: str, year: int, name: str, value: Decimal) -> str:
     """The sentence a model writes: the cell as written (spaces out), then the ratio."""
-    written = re.sub(r"\s+", "", cell)
     article = "an" if name[0] in "aeiou" else "a"
-    return f"It was {written} in {year}, {article} {name} of {value}%."
+    return f"It was {_written(cell)} in {year}, {article} {name} of {value}%."
 
 
 def cases(raw: Sequence[dict[str, Any]]) -> list[Case]:
@@ -196,8 +201,7 @@ def share_cases(raw: Sequence[dict[str, Any]]) -> list[Case]:
                         if v is not None:
                             wrong.append((variant, v))
                     for variant, v in [("gold", share), *wrong]:
-                        written = re.sub(r"\s+", "", row[c])
-                        answer = f"It was {written} in {years[c]}, {v}% of {label}."
+                        answer = f"It was {_written(row[c])} in {years[c]}, {v}% of {label}."
                         out.append((index, variant, question, answer, "share"))
     return out
 
@@ -250,8 +254,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _order(key: tuple[str, str]) -> tuple[int, int]:
-    variants = ("gold", "digit", "year", "name", "row")
-    return KINDS.index(key[0]), variants.index(key[1])
+    return KINDS.index(key[0]), VARIANTS.index(key[1])
 
 
 if __name__ == "__main__":

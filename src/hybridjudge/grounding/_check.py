@@ -2977,9 +2977,9 @@ def _allowed_index(values: tuple[str, ...]) -> _Index:
     return index
 
 
-def _question_index(question: str) -> _Index:
+def _question_index(question: str, sc: Scan) -> _Index:
+    """The index of the figures of ``question`` (``sc``: its scan)."""
     index = _Index()
-    sc = scan(question)
     for q, meta in zip(sc.quantities, sc.meta or ((1, 0, 1, 0),) * len(sc.quantities), strict=True):
         index.add(q, ("question", None, q.span, q.text, q, meta[0]))
     for ident in sc.idents:
@@ -3283,6 +3283,7 @@ class GroundingChecker:
         "_no_context",
         "_pending",
         "_question",
+        "_question_sc",
         "_shapes",
         "answerable",
         "context",
@@ -3339,9 +3340,10 @@ class GroundingChecker:
             indexes.append(_allowed_index(allowed))
         if self._anchors:
             indexes.append(_anchor_index(self._anchors))
+        self._question_sc: Scan | None = None
         self._indexes: tuple[_Index, ...] | None = None if question else tuple(indexes)
         if prepared:
-            self._indexes = (_question_index(self._question), *indexes)
+            self._indexes = (_question_index(self._question, self._question_scan()), *indexes)
         self._pending = tuple(indexes)
         if abstain_markers is not None and (
             isinstance(abstain_markers, str | bytes) or not isinstance(abstain_markers, Iterable)
@@ -3907,7 +3909,7 @@ class GroundingChecker:
         for "How did revenue change from 2018 to 2019?")."""
         years, who = self._named_years(sc), "answer"
         if len(years) < 2 and self._question:
-            years, who = years | self._named_years(scan(self._question)), "question"
+            years, who = years | self._named_years(self._question_scan()), "question"
         if len(years) < 2:
             return None
         first, last = min(years), max(years)
@@ -4196,7 +4198,7 @@ class GroundingChecker:
                 q_asks = asks_growth_rate(self._question)
                 self._growth_asked = (
                     q_asks,
-                    growth_periods(scan(self._question)) if q_asks else frozenset(),
+                    growth_periods(self._question_scan()) if q_asks else frozenset(),
                 )
             q_asks, q_periods = self._growth_asked
             asked = q_asks or asks_growth_rate(sc.norm.text, sc.words)
@@ -4266,8 +4268,15 @@ class GroundingChecker:
         question's parsed here, on the first figure the context does not hold as written)."""
         indexes = self._indexes
         if indexes is None:
-            indexes = self._indexes = (_question_index(self._question), *self._pending)
+            question = _question_index(self._question, self._question_scan())
+            indexes = self._indexes = (question, *self._pending)
         return indexes
+
+    def _question_scan(self) -> Scan:
+        """The question's figures, years and identifiers (scanned once, on the first need)."""
+        if self._question_sc is None:
+            self._question_sc = scan(self._question)
+        return self._question_sc
 
     def _operands_stated(self, sc: Scan, traces: Sequence[QuantityTrace]) -> Iterator[Finding]:
         """A finding for the answer's figure found in the context as one of the figures the
