@@ -71,11 +71,11 @@ def test_the_gold_figure_is_read_at_its_own_precision() -> None:
 @needs_data
 def test_the_gold_figure_catches_incorrect_answers_at_a_cost(results: list[Any]) -> None:
     # validity/README.md: with the gold answer's figure as a required fact, incorrect answers
-    # flagged 41.0% -> 89.7% (35 of 39), correct ones 14.1% -> 23.6% (67 of 284)
+    # flagged 41.0% -> 89.7% (35 of 39), correct ones 13.4% -> 22.9% (65 of 284)
     text = fb.gold_rates(fb.load_answers(fb.DATA), results)
     rows = {tuple(line.split()[:3]): line.split()[-1] for line in text.splitlines()[3:]}
     assert rows[("all", "Incorrect", "Answer")] == "89.7%"
-    assert rows[("all", "Correct", "Answer")] == "23.6%"
+    assert rows[("all", "Correct", "Answer")] == "22.9%"
 
 
 @needs_data
@@ -86,9 +86,11 @@ def test_correct_answers_flagged_and_incorrect_ones_caught(results: list[Any]) -
     rows = {r.label: r for r in fb.rates(results, "all")}
     correct, incorrect = rows["Correct Answer"], rows["Incorrect Answer"]
     assert (correct.n, incorrect.n) == (284, 39)
-    # issue 33's target, <= 15%: 40 of 284 (14.1%); 15.5% before values rounded twice, 18.3%
-    # before the trace rules of 4 December, 28.5% before dates were read
-    assert round(correct.hybridjudge * correct.n) <= 42
+    # issue 33's target, <= 15%: 38 of 284 (13.4%); 40 (14.1%) before the trace rule
+    # enumerated (a count of the answer's own list: 'two separate agreements:' over a list of
+    # two, 'these two customer groups'), 15.5% before values rounded twice, 18.3% before the
+    # trace rules of 4 December, 28.5% before dates were read
+    assert round(correct.hybridjudge * correct.n) <= 38
     # 16 of 39 (41.0%; 20, then 17 before): incorrect answers whose every figure is rightly
     # derived are no longer flagged ('0.573' = $2,564 million / $4,476 million, stated again
     # in the conclusion; '$5,308 million' = $5,727m - $419m): wrong in their reasoning; on 5
@@ -99,9 +101,10 @@ def test_correct_answers_flagged_and_incorrect_ones_caught(results: list[Any]) -
 
 @needs_data
 def test_held_out_companies_meet_the_target(results: list[Any]) -> None:
-    # 14.8% (17 of 115); 19.1% before dates and the trace rules 'repeated' and 'truncated'
+    # 12.2% (14 of 115); 13.9% before the trace rule enumerated (both of its answers are held
+    # out), 19.1% before dates and the trace rules 'repeated' and 'truncated'
     correct = {r.label: r for r in fb.rates(results, "held-out")}["Correct Answer"]
-    assert round(correct.hybridjudge * correct.n) <= 17
+    assert round(correct.hybridjudge * correct.n) <= 14
 
 
 @needs_data

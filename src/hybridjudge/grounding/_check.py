@@ -91,6 +91,7 @@ from hybridjudge.grounding._lexicon import (
     scales,
     trie_alternation,
 )
+from hybridjudge.grounding._lists import counts_own_items
 from hybridjudge.grounding._models import (
     GROUNDING_REPORT_VERSION,
     Finding,
@@ -193,6 +194,20 @@ def _found(q: Quantity, mult: int, occ: _Occ | None) -> _Hit | None:
     # a date or a time as written, or a year as a date writes it ("2022" for "December 31, 2022")
     same = same or q.kind != "number" or figure.kind != "number"
     return occ, "as_written" if same else "rescaled"
+
+
+def _own_count(q: Quantity, meta: Meta, sc: Scan) -> bool:
+    """Whether ``q``, a small whole number of ``sc`` with no unit, counts the answer's own
+    items (:func:`grounding._lists.counts_own_items`: ``these two groups``, ``two agreements:``
+    and a list of two): the trace rule ``enumerated``."""
+    value = q.value
+    return (
+        q.kind == "number"
+        and q.unit is None
+        and meta[1] == 0
+        and value.denominator == 1
+        and counts_own_items(sc.norm.original, q.span[0], q.span[1], value.numerator)
+    )
 
 
 WORKING_OPERANDS = 8
@@ -3602,6 +3617,10 @@ class GroundingChecker:
             flags = meta[3]
             if flags & (F_CONSTANT | F_COUNT):
                 out.append(QuantityTrace(q, "working", rule="constant"))
+                traced[n] = True
+                continue
+            if _own_count(q, meta, sc):
+                out.append(QuantityTrace(q, "working", rule="enumerated"))
                 traced[n] = True
                 continue
             restated = self._restated(q, meta, sc, n)

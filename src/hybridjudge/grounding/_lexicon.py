@@ -265,6 +265,13 @@ class FigureContextWords(_Strict):
     """Adjectives between such a count and its noun (``the two reported figures``)."""
     count_nouns: tuple[str, ...] = ()
     """Nouns of the things such a count counts (``figures``, ``years``, ``data points``)."""
+    count_anaphora: tuple[str, ...] = ()
+    """Words right before a small count that point back at what the answer itself names
+    (``these two customer groups``, ``diese zwei Gruppen``): the answer's count, no claim about
+    the context (trace rule ``enumerated``)."""
+    list_joiners: tuple[str, ...] = ()
+    """Words that join the last item of a list (``A, B and C``, ``A, B or C``): a count before a
+    colon counts the items listed after it (trace rule ``enumerated``)."""
     counted_adjectives: tuple[str, ...] = ()
     """Adjectives after a figure with a scale letter (``1.2m active users``)."""
     counted_nouns: tuple[str, ...] = ()

@@ -48,7 +48,8 @@ TraceSource = Literal["context", "question", "allowed", "anchor", "derived", "wo
 """Where a quantity of the answer was found: in the context, the question, the allowed numbers or
 an anchor's wording; ``derived`` from context figures (see :attr:`QuantityTrace.derivation`); or
 ``working``: a constant or counting word of the answer's shown working (``x 100``, ``/ 2``,
-``these two figures``), not a claim about the context."""
+``these two figures``) or a count of the items the answer lists (``two agreements:`` and a
+list of two), not a claim about the context."""
 
 TraceRule = Literal[
     "as_written",
@@ -76,6 +77,7 @@ TraceRule = Literal[
     "repeated",
     "restated",
     "constant",
+    "enumerated",
 ]
 """The named rule that explained a quantity of the answer (:attr:`QuantityTrace.rule`); each is
 described in :data:`TRACE_RULES`."""
@@ -133,6 +135,10 @@ TRACE_RULES: dict[TraceRule, str] = {
     "(0.01424 or 1.424%, working's = 0.1 = 10%: exactly 100 times it)",
     "constant": "a constant or counting word of the answer's shown working (× 100, / 2, an "
     "exponent ^(1/3), these two figures): no claim about the context",
+    "enumerated": "a count of the answer's own items: those it lists right after the count and a "
+    "colon (two agreements: and a list of two; 4: A, B, C and D) or names before it (these two "
+    "customer groups): no claim about the context; a count its list does not bear out stays "
+    "untraced",
 }
 """What each :data:`TraceRule` means (the docs' rule table and ``hybridjudge check --help``)."""
 
