@@ -33,6 +33,8 @@ FORMS = [
     ("EUR mn", "EUR ", False),
     ("CHF m", "CHF ", False),
     ("€ mn", "€", False),
+    ("$'million", "$", False),  # it crashed (KeyError: no scale for 'million after a sign)
+    ("€’million", "€", False),
 ]
 
 PLACES = {
@@ -98,3 +100,12 @@ def test_an_indian_scale_after_a_currency(place: str, statement: str, currency: 
     word = statement.split()[-1]
     assert check_grounding(f"Revenue was {currency}5,428 {word} in 2023.", context).grounded
     assert not check_grounding(f"Revenue was {currency}5,428 million in 2023.", context).grounded
+
+
+def test_every_word_of_a_statement_has_its_scale() -> None:
+    # the statement expression's words after "in", in brackets and after a sign, each looked up
+    # in the statements' scales: "$'million" was matched and had none (found by a fuzz run)
+    from hybridjudge.grounding._check import _DECL_SCALE, _STATEMENT
+
+    words = {*_STATEMENT.after_in, *_STATEMENT.in_brackets, *_STATEMENT.after_sign}
+    assert words <= set(_DECL_SCALE), sorted(words - set(_DECL_SCALE))
