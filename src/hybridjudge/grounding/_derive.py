@@ -464,6 +464,27 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_DOTTED = re.compile(r"(?<![a-z0-9.])[a-z](?:\.[a-z]){1,2}\.?(?![a-z0-9])")
+"""An acronym written with stops (``u.s.``, ``u.k.``, ``e.u.``), in lower case."""
+_TWO_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}(?![A-Za-z0-9])")
+
+
+def _short_words(text: str, *, label: bool) -> frozenset[str]:
+    """The short words of ``text`` that may name a table row, which :func:`_words` leaves out:
+    acronyms written with stops, without them (``U.S.``: ``us``), and words of two letters: of
+    a ``label`` (read lower-cased) every one (``uk``, ``us``, ``eu``); of a question only those
+    written in capitals (``UK``, ``US``; not in a question written in capitals only), where
+    ``us`` or ``it`` is no pronoun. :meth:`Figures._row_hint` counts such a word only where the
+    question and the label both hold it, so it never makes a label's match worse."""
+    lower = text.lower()
+    out = {m.group().replace(".", "") for m in _DOTTED.finditer(lower)}
+    if label:
+        out.update(_TWO_LETTERS.findall(lower))
+    elif text != text.upper():  # some lower-case letter: its capitals mean something
+        out.update(w.lower() for w in _TWO_LETTERS.findall(text) if w.isupper())
+    return frozenset(out)
+
+
 def _glued_common(own: frozenset[str], words: frozenset[str], lower: str) -> int:
     """How many of a label's words (``own``) of a script without spaces a question (``lower``,
     its ``words``) holds but not as a word of its own: ``2023年营业收入是多少`` holds the label
@@ -888,6 +909,7 @@ class Figures:
     _label_lines: frozenset[str] | None = None
     _row_dates: dict[tuple[int, int], int] = field(default_factory=dict)
     _label_words: dict[tuple[int, int], frozenset[str]] | None = None
+    _label_short: dict[tuple[int, int], frozenset[str]] | None = None
     _glued: dict[tuple[int, int], str] = field(default_factory=dict)
     """The row labels an extractor wrote without spaces (:func:`_glued_labels`), lower-cased."""
     _by_row: dict[tuple[int, int], list[int]] | None = None
@@ -1063,6 +1085,14 @@ class Figures:
                         out.append((m.group(), k, j))
         return tuple(out)
 
+    def _label_short_sets(self) -> dict[tuple[int, int], frozenset[str]]:
+        """The short words of each row label (:func:`_short_words`), made once per context."""
+        if self._label_short is None:
+            self._label_short = {
+                key: _short_words(label, label=True) for key, label in self.labels.items()
+            }
+        return self._label_short
+
     def _label_word_sets(self) -> dict[tuple[int, int], frozenset[str]]:
         """The words of each row label that may name it (:func:`_words`), and the labels an
         extractor glued (:attr:`_glued`), made once per context: questions and answers repeat
@@ -1104,15 +1134,19 @@ class Figures:
         total = _ASKS_TOTAL.search(lower)  # an unlabelled row is a table's total
         label_words = self._label_word_sets()
         found = _question_words(words) if self._glued else None
+        short = _short_words(question, label=False)
+        label_short = self._label_short_sets() if short else None
         for key, label in self.labels.items():
             own = label_words[key]
-            if not own:
+            # the short words both hold ("U.S.", "UK"): a match, counted on both sides
+            more = len(label_short[key] & short) if label_short is not None else 0
+            if not own and not more:
                 # an unlabelled row is a table's total; a row labelled by a year is that year's
                 bare = label.strip(" :$")
                 if (total and not bare) or (bare.isdecimal() and int(bare) in years):
                     extra.append(key)
                 continue
-            common, size = len(own & words), len(own)
+            common, size = len(own & words) + more, len(own) + more
             if not ascii_question:
                 common += _glued_common(own, words, lower)
             elif found is not None and key in self._glued:
