@@ -6,9 +6,10 @@ from the lines around its digits: ``grounding._fast``), the full index of the wh
 (``GroundingChecker(prepare_context(...))``, built beforehand). They must agree, and no text may
 crash any of them. This script mutates real answers, contexts and questions (TAT-QA's dev tables
 in one layout, ``validity/tatqa.py``; FinanceBench's oracle answers and pages where
-``../shared/data/financebench`` is present), runs each case through the three paths and reports
-every case where their verdicts (grounded, abstained, the findings' kinds and subjects) differ,
-and every exception (a crash: the typed input errors are outcomes, not crashes).
+``shared/data/financebench`` beside the repository is present: ``validity/README.md``), runs
+each case through the three paths and reports every case where their verdicts (grounded,
+abstained, the findings' kinds and subjects) differ, and every exception (a crash: the typed
+input errors are outcomes, not crashes).
 
 A mutation changes a digit, inserts a piece (a figure, a sign, a scale, a unit, a date, a table
 separator, a refusal, a non-Latin digit, an invisible character: ``PIECES``, and every word of
