@@ -38,7 +38,7 @@ import random
 import sys
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -222,10 +222,8 @@ def run(
     failures: list[Failure] = []
     end = time.monotonic() + seconds if seconds is not None else None
     number = 0
-    for number in _counter(cases):
-        if end is not None and time.monotonic() > end:
-            number -= 1
-            break
+    while (cases is None or number < cases) and (end is None or time.monotonic() < end):
+        number += 1
         answer, passages, question = rng.choice(pool)
         answer = mutate(rng, answer, rng.randint(1, 4), bag)
         texts = list(passages)
@@ -246,13 +244,6 @@ def run(
         if progress and number % 1000 == 0:
             print(f"  {number:,} cases, {len(failures)} failing", file=sys.stderr)
     return number, failures
-
-
-def _counter(cases: int | None) -> Iterator[int]:
-    number = 1
-    while cases is None or number <= cases:
-        yield number
-        number += 1
 
 
 def main(argv: list[str] | None = None) -> int:

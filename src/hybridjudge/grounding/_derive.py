@@ -464,9 +464,9 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_DOTTED = re.compile(r"(?<![a-z0-9.])[a-z](?:\.[a-z]){1,2}\.?(?![a-z0-9])")
+_DOTTED = lazy(r"(?<![a-z0-9.])[a-z](?:\.[a-z]){1,2}\.?(?![a-z0-9])")
 """An acronym written with stops (``u.s.``, ``u.k.``, ``e.u.``), in lower case."""
-_TWO_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}(?![A-Za-z0-9])")
+_TWO_LETTERS = lazy(r"(?<![A-Za-z0-9])[A-Za-z]{2}(?![A-Za-z0-9])")
 
 
 def _short_words(text: str, *, label: bool) -> frozenset[str]:
@@ -477,11 +477,11 @@ def _short_words(text: str, *, label: bool) -> frozenset[str]:
     ``us`` or ``it`` is no pronoun. :meth:`Figures._row_hint` counts such a word only where the
     question and the label both hold it, so it never makes a label's match worse."""
     lower = text.lower()
-    out = {m.group().replace(".", "") for m in _DOTTED.finditer(lower)}
+    out = {m.group().replace(".", "") for m in _DOTTED().finditer(lower)}
     if label:
-        out.update(_TWO_LETTERS.findall(lower))
+        out.update(_TWO_LETTERS().findall(lower))
     elif text != text.upper():  # some lower-case letter: its capitals mean something
-        out.update(w.lower() for w in _TWO_LETTERS.findall(text) if w.isupper())
+        out.update(w.lower() for w in _TWO_LETTERS().findall(text) if w.isupper())
     return frozenset(out)
 
 

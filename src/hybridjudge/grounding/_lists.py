@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 
+from hybridjudge._text import sentence_spans
 from hybridjudge.grounding._lexicon import alternation, grouped
-from hybridjudge.grounding._patterns import compiled, lazy
+from hybridjudge.grounding._patterns import lazy
 
 __all__ = ["MAX_LISTED", "counts_own_items"]
 
@@ -35,16 +36,13 @@ _JOINER = lazy(
     re.IGNORECASE,
 )
 """A word joining a list's last item (``and``, ``or``)."""
-_HEAD = compiled(r"(?:[ \t]+[^\s.!?;:,()\d]+){0,8}[ \t]*:(?=[ \t]*$|\s)", re.MULTILINE)
+_HEAD = lazy(r"(?:[ \t]+[^\s.!?;:,()\d]+){0,8}[ \t]*:(?=[ \t]*$|\s)", re.MULTILINE)
 """What may stand between a count and the colon opening its list: up to eight words on the
 count's line, no stop, comma, bracket or digit among them (``two separate agreements:``,
 ``4:``)."""
-_ITEM = compiled(r"[ \t]*(?:[-*•·+]|\d{1,2}[.)]|\(\d{1,2}\)|[a-zA-Z][.)]|\([a-zA-Z]\))[ \t]+\S")
+_ITEM = lazy(r"[ \t]*(?:[-*•·+]|\d{1,2}[.)]|\(\d{1,2}\)|[a-zA-Z][.)]|\([a-zA-Z]\))[ \t]+\S")
 """A line that opens a list's item: a bullet, a number or a letter and a blank."""
-_SENTENCE_END = compiled(r"\n|(?<!\b[A-Z])[.!?](?=\s|\Z)")
-"""Where an inline list's sentence ends: a line break, or a stop before a blank (not one after a
-lone capital: ``U.S. government``)."""
-_ITEM_BREAK = compiled(r",(?=\s)")
+_ITEM_BREAK = lazy(r",(?=\s)")
 """Between two items of an inline list (not a digit's grouping comma)."""
 
 
@@ -67,7 +65,7 @@ def listed_after(text: str, end: int) -> int | None:
     the items follow it on the line up to the sentence's end, apart by commas (by semicolons
     where the list has any), the last one joined by a list word (``A, B and C``: three; ``A,
     B, and C``: three)."""
-    head = _HEAD.match(text, end)
+    head = _HEAD().match(text, end)
     if head is None:
         return None
     line_end = text.find("\n", head.end())
@@ -75,11 +73,10 @@ def listed_after(text: str, end: int) -> int | None:
         line_end = len(text)
     if not text[head.end() : line_end].strip():
         return _block_items(text, line_end + 1) or None
-    stop = _SENTENCE_END.search(text, head.end())
-    body = text[head.end() : stop.start() if stop is not None else len(text)].strip()
+    body = _rest_of_sentence(text, head.end())
     if not body:
         return None
-    parts = [p.strip() for p in (body.split(";") if ";" in body else _ITEM_BREAK.split(body))]
+    parts = [p.strip() for p in (body.split(";") if ";" in body else _ITEM_BREAK().split(body))]
     if not all(parts):
         return None
     last = parts[-1]
@@ -89,6 +86,16 @@ def listed_after(text: str, end: int) -> int | None:
     return len(parts)
 
 
+def _rest_of_sentence(text: str, at: int) -> str:
+    """What the sentence holding ``at`` writes from there on, its final stops left out (the
+    package's sentence rule ``whole``: a line break ends it, a stop inside a number or after a
+    lone capital does not, ``U.S. government``)."""
+    for start, stop in sentence_spans(text, "whole"):
+        if start <= at <= stop:
+            return text[at:stop].strip().rstrip(".!?").strip()
+    return ""
+
+
 def _block_items(text: str, at: int) -> int:
     """The items of the list whose lines start at ``at`` (lines opening with a bullet, a number
     or a letter; blank lines and an item's indented lines between them)."""
@@ -96,7 +103,7 @@ def _block_items(text: str, at: int) -> int:
     for line in text[at:].split("\n"):
         if not line.strip():
             continue
-        if _ITEM.match(line):
+        if _ITEM().match(line):
             count += 1
         elif not (count and line[:1] in " \t"):
             break
