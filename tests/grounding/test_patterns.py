@@ -119,6 +119,41 @@ def test_a_lazy_expression_is_compiled_once_with_its_inline_flags() -> None:
     assert words().fullmatch("STILL yet") is not None
 
 
+def test_a_lazy_source_written_by_a_function_is_written_on_the_first_call_only() -> None:
+    calls: list[int] = []
+
+    def write() -> str:
+        calls.append(1)
+        return trie_alternation(["rose", "rises", "risen"])
+
+    words = lazy(write)
+    assert calls == []  # nothing written when the expression is declared
+    assert words().fullmatch("rises") is not None
+    assert words() is words()
+    assert calls == [1]
+
+
+def test_a_plain_answer_writes_none_of_the_trend_sources_nor_normalises_the_markers() -> None:
+    # the trend words' tries (about 1 ms each) are written by the first text that needs them,
+    # and the built-in markers' triggers are read from data/marker_triggers.json, not computed
+    probe = (
+        "import json\n"
+        "import hybridjudge.grounding as g\n"
+        "from hybridjudge.grounding import _abstention as a, _derive as d\n"
+        "calls = []\n"
+        "_computed = a.marker_triggers\n"
+        "a.marker_triggers = lambda phrases: calls.append(len(phrases)) or _computed(phrases)\n"
+        "r = g.check_grounding('Take 500 mg three times a day. I do not know the dose.',\n"
+        "    ['You take 500 mg three times daily for 5 days.'])\n"
+        "built = [d._TREND_BEFORE.cache_info().currsize, d._TREND_WORD.cache_info().currsize]\n"
+        "print(json.dumps([calls, built, r.grounded]))\n"
+    )
+    calls, built, grounded = fresh_json(probe)
+    assert calls == []
+    assert built == [0, 0]
+    assert grounded
+
+
 def test_an_english_word_that_is_a_number_elsewhere_compiles_no_foreign_expression() -> None:
     # "due" is Italian for two, a number only before a unit ("due giorni"): "due to" is not
     # tried against the ~800 phrases of the foreign number words (20 ms to compile)

@@ -39,9 +39,12 @@ nicht offengelegt" answers, as English "was not disclosed" does).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
+from pathlib import Path
 
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
 from hybridjudge.grounding._lexicon import (
@@ -58,10 +61,15 @@ from hybridjudge.grounding._patterns import lazy
 __all__ = [
     "DEFAULT_ABSTAIN_MARKERS",
     "MARKERS_BY_LANGUAGE",
+    "TRIGGERS_FILE",
+    "TRIGGERS_FORMAT",
     "MarkerSet",
     "abstains",
     "compile_markers",
+    "marker_triggers",
+    "phrases_digest",
     "says_something_is_missing",
+    "split_markers",
 ]
 
 
@@ -133,21 +141,12 @@ class MarkerSet:
     def __init__(self, markers: tuple[str, ...]) -> None:
         self.markers = markers
         grouped: dict[bytes | None, list[str]] = {}
-        whole: list[str] = []
-        phrases: list[str] = []
-        for m in dict.fromkeys(markers):
-            if _is_whole_answer(m):
-                whole.append(m[1:-1])
-            else:
-                phrases.append(m)
-        # Each marker's trigger: the longest letter run of its normalised form, the first of
-        # the longest in byte order (a run listed twice changes neither); no set of runs is
+        phrases, whole = split_markers(markers)
+        # Each marker's trigger (marker_triggers), read from the file written beforehand when
+        # these are the built-in markers, as they are in most processes; no set of runs is
         # built here (most groups never meet a text that holds their trigger: see _needs_of).
-        # (of a marker with a gap, its part before the first gap: _Group reaches back from
-        # the trigger over what the phrase writes before it, and a gap writes no length)
-        runs_of = letter_run_lists(normalize_plain(m).partition(_GAP)[0] for m in phrases)
-        for m, runs in zip(phrases, runs_of, strict=True):
-            trigger = max(sorted(runs), key=len) if runs else None  # longest, then first
+        triggers = _stored_triggers(phrases) or marker_triggers(phrases)
+        for m, trigger in zip(phrases, triggers, strict=True):
             grouped.setdefault(trigger, []).append(m)
         # One expression per trigger, compiled on the first text that has the trigger (most
         # texts trigger a few of the ~100 groups; compiling them all is most of the cost of a
@@ -418,6 +417,85 @@ _SPACE = r"\s+"
 """How a space inside a phrase matches where any spacing may stand."""
 _ANSWER_LABEL = rf"(?:{_alt('labels')})\s*:"
 """A label before a whole answer (``Answer: N/A``)."""
+
+
+def split_markers(markers: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``markers`` without repeats as (phrases, whole answers): the markers matched anywhere,
+    and the bodies of those written ``^phrase$``, each in order."""
+    phrases: list[str] = []
+    whole: list[str] = []
+    for m in dict.fromkeys(markers):
+        if _is_whole_answer(m):
+            whole.append(m[1:-1])
+        else:
+            phrases.append(m)
+    return phrases, whole
+
+
+def marker_triggers(phrases: Sequence[str]) -> list[bytes | None]:
+    """The trigger of each of ``phrases`` (markers not written ``^phrase$``): the longest
+    letter run (:func:`~hybridjudge.grounding._normalize.letter_runs`) of its normalised form,
+    the first in byte order of the longest (a run listed twice changes neither); ``None`` for
+    a marker without one. Of a marker with a gap, of its part before the first gap:
+    :class:`_Group` reaches back from the trigger over what the phrase writes before it, and
+    a gap writes no length."""
+    runs_of = letter_run_lists([normalize_plain(m).partition(_GAP)[0] for m in phrases])
+    return [_trigger(runs) for runs in runs_of]
+
+
+TRIGGERS_FILE = Path(__file__).parent / "data" / "marker_triggers.json"
+"""The built-in markers' triggers (:func:`marker_triggers`), written beforehand by
+``scripts/marker_triggers.py``: computing them normalises each of the ~8,400 markers, about
+15 ms of every process's first check. Read only while it holds the triggers of the markers
+being compiled (:func:`phrases_digest`); any other set, a lexicon edited since included, has
+its triggers computed. ``tests/grounding/test_marker_triggers.py`` fails when the file is
+behind the lexicons or the code."""
+TRIGGERS_FORMAT = 1
+
+
+def phrases_digest(phrases: Sequence[str]) -> str:
+    """The SHA-256 of ``phrases`` in order (what :data:`TRIGGERS_FILE` was written for)."""
+    return hashlib.sha256("\n".join(phrases).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@cache
+def _triggers_file() -> tuple[int, str, tuple[bytes | None, ...]] | None:
+    """:data:`TRIGGERS_FILE` as (count, digest, triggers), read once; ``None`` when it is
+    missing or not of this format (the triggers are computed then)."""
+    try:
+        data = json.loads(TRIGGERS_FILE.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format_version") != TRIGGERS_FORMAT:
+        return None
+    digest, triggers = data.get("markers_sha256"), data.get("triggers")
+    if not isinstance(digest, str) or not isinstance(triggers, list):
+        return None
+    if not all(t is None or isinstance(t, str) for t in triggers):
+        return None
+    stored = tuple(t.encode("ascii", "replace") if t is not None else None for t in triggers)
+    return len(stored), digest, stored
+
+
+def _stored_triggers(phrases: list[str]) -> Sequence[bytes | None] | None:
+    """The triggers of :data:`TRIGGERS_FILE` if it was written for ``phrases``, else ``None``."""
+    stored = _triggers_file()
+    if stored is None or stored[0] != len(phrases) or not phrases:
+        return None
+    return stored[2] if stored[1] == phrases_digest(phrases) else None
+
+
+def _trigger(runs: list[bytes]) -> bytes | None:
+    """A marker's trigger among its letter ``runs``: the longest, the first in byte order of
+    the longest (``None``: no run). A loop, not ``max(sorted(runs), key=len)``: it runs for each
+    of the ~8,400 built-in markers when the set is built, at every process's first check."""
+    if not runs:
+        return None
+    best = runs[0]
+    for run in runs:
+        if len(run) > len(best) or (len(run) == len(best) and run < best):
+            best = run
+    return best
 
 
 def _is_whole_answer(marker: str) -> bool:

@@ -440,7 +440,9 @@ _NEAR_UNITS = {
 }
 """Unit words (two letters or more) a bare figure of running text may have a word before
 (:func:`_stated_near`)."""
-_UNIT_NEAR = lazy(rf"[ ]+(?:[a-z]+[ ]+)?({trie_alternation(_NEAR_UNITS, space=' ')})(?![a-z])")
+_UNIT_NEAR = lazy(
+    lambda: rf"[ ]+(?:[a-z]+[ ]+)?({trie_alternation(_NEAR_UNITS, space=' ')})(?![a-z])"
+)
 _AGE_BEFORE = lazy(
     rf"(?<![a-z])(?:{alternation(grouped('figure_context', 'age_before'), space=' ')})"
     r"[ ]+(?:\d+[ ]*(?:-|–|to)[ ]*)?\Z"
@@ -1069,7 +1071,7 @@ _UNSCALED_GLUED = tuple(w for w in _STATEMENT.unscaled_rows if any(map(no_space,
 without spaces, found inside a run of text (``1株当たり当期純利益``, ``基本每股收益``)."""
 _UNSCALED_RUNS = key_runs(w for w in _STATEMENT.unscaled_rows if w not in _UNSCALED_GLUED)
 """A letter run of each of the others (``share`` of ``per share``): :func:`_scopes`' pre-test."""
-_UNSCALED_WORD = lazy(trie_alternation(_STATEMENT.unscaled_rows, space=" ?"))
+_UNSCALED_WORD = lazy(lambda: trie_alternation(_STATEMENT.unscaled_rows, space=" ?"))
 """Words of the lexicons' ``scale_statement.unscaled_rows``: an amount per share. Literals
 only (the engine skips ahead to their first characters: four times as fast on FinanceBench's
 pages as with word boundaries in the expression), as a trie (:func:`trie_alternation`: each

@@ -633,16 +633,20 @@ _TREND_TAIL = (
 )
 _RISES = (*merged("trend_up"), *_WORDS.rises_before)
 _FALLS = (*merged("trend_down"), *_WORDS.falls_before)
-_TREND_BEFORE = lazy(_directed(_RISES, _FALLS, r"(?<![\w])", "", glued=False) + _TREND_TAIL)
+_TREND_BEFORE = lazy(lambda: _directed(_RISES, _FALLS, r"(?<![\w])", "", glued=False) + _TREND_TAIL)
 """A word of change right before a figure (the lexicons' ``trend_up``, ``trend_down`` and
 ``derivation.rises_before``, ``falls_before``: ``margin improved 140 bps to 41.2%`` is a change,
 then the level reached; ``the loss narrowed``: its size fell), where words are spaced."""
-_TREND_BEFORE_GLUED = lazy(_directed(_RISES, _FALLS, r"(?<![\w])", "") + _TREND_TAIL)
+_TREND_BEFORE_GLUED = lazy(lambda: _directed(_RISES, _FALLS, r"(?<![\w])", "") + _TREND_TAIL)
 """The same, and the words of scripts without spaces (``同比下降5%``): for a text before the
 figure that is not ASCII."""
-_TREND_AFTER = lazy(r"\s*" + _directed(_WORDS.rises_after, _WORDS.falls_after, "", r"(?![\w])"))
+_TREND_AFTER = lazy(
+    lambda: r"\s*" + _directed(_WORDS.rises_after, _WORDS.falls_after, "", r"(?![\w])")
+)
 """A word of change right after a figure (``a 30% increase``, ``5%減少``, ``5% 감소했다``)."""
-_TREND_WORD = lazy(_directed(merged("trend_up"), merged("trend_down"), r"(?<![\w])", r"(?![\w])"))
+_TREND_WORD = lazy(
+    lambda: _directed(merged("trend_up"), merged("trend_down"), r"(?<![\w])", r"(?![\w])")
+)
 _CLAUSE_END = lazy(rf"[.;!?](?:\s|$)|\n|\b(?:{alternation(_WORDS.clause_ends)})\b")
 _NOUN_AFTER = re.compile(r" ([a-z]{3,})(?![\w-])")
 _NOUN_PAIR = re.compile(_NOUN_AFTER.pattern + f"(?:{_NOUN_AFTER.pattern})?")

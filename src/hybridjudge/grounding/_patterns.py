@@ -29,10 +29,22 @@ def compiled(source: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(source, flags)
 
 
-def lazy(source: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+def lazy(source: str | Callable[[], str], flags: int = 0) -> Callable[[], re.Pattern[str]]:
     """A function that returns ``source`` compiled with ``flags`` (by :func:`compiled`, on its
     first call): ``_FILLER = lazy(r"...")`` at module level, ``_FILLER().match(text)`` where it
-    is used."""
+    is used.
+
+    ``source`` may be a function that writes the source (``lazy(lambda: trie_alternation(...))``):
+    called on the first call too, for a source that takes time to write (a trie of a lexicon's
+    words: about 1 ms each for the largest, paid at import by every process otherwise)."""
+    if callable(source):
+        write = source
+
+        @functools.cache
+        def built() -> re.Pattern[str]:
+            return compiled(write(), flags)
+
+        return built
     if flags:
         return functools.partial(compiled, source, flags)
     return functools.partial(compiled, source)
