@@ -50,6 +50,7 @@ What a derivation may not explain:
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import re
 from bisect import bisect_right, insort
@@ -388,9 +389,10 @@ class _Cue:
 def _cue(words: Sequence[str], whole: bool = False) -> _Cue:
     """The :class:`_Cue` of ``words``."""
     after = r"\b" if whole else ""
+    ascii_words = [w for w in words if w.isascii()]
     return _Cue(
-        lazy(_spaced_or_glued([w for w in words if w.isascii()], r"\b", after)),
-        lazy(_spaced_or_glued(words, r"\b", after)),
+        lazy(functools.partial(_spaced_or_glued, ascii_words, r"\b", after)),
+        lazy(functools.partial(_spaced_or_glued, words, r"\b", after)),
     )
 
 
@@ -408,7 +410,7 @@ _STATES_MEAN = _cue(_WORDS.asks_mean, whole=True)
 
 _NAMED_RATIOS = tuple(
     (
-        lazy(_names_pattern(r.names)),
+        lazy(functools.partial(_names_pattern, r.names)),
         frozenset(tuple(_LABEL_WORD.findall(label)) for label in r.numerator),
         frozenset(tuple(_LABEL_WORD.findall(label)) for label in r.denominator),
     )
@@ -420,9 +422,11 @@ _RATIO_NAMES = tuple(n for r in named_ratios() for n in r.names)
 _RATIO_KEYS = key_runs(_RATIO_NAMES)
 """A run of letters of each name that has one (a text holding none of them holds no name
 written in letters: :func:`stated_ratio`'s pre-filter)."""
-_ANY_RATIO_NAME = lazy(_names_pattern(_RATIO_NAMES))
+_ANY_RATIO_NAME = lazy(functools.partial(_names_pattern, _RATIO_NAMES))
 """Any name (one search before trying each ratio's: :func:`stated_ratio`)."""
-_ANY_ASCII_RATIO_NAME = lazy(_names_pattern(tuple(n for n in _RATIO_NAMES if n.isascii())))
+_ANY_ASCII_RATIO_NAME = lazy(
+    functools.partial(_names_pattern, tuple(n for n in _RATIO_NAMES if n.isascii()))
+)
 """The names written in ASCII, all an ASCII text can hold."""
 _TOTAL = frozenset(merged("total_words"))
 """The words a row label may open with before what it totals (``total``, ``totale``)."""

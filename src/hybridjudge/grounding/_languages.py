@@ -241,7 +241,7 @@ glued or not, a space after each of its ten thousands (``삼억 오천만 원``)
 (``두 번째``)."""
 _KOREAN_STARTS = "".join(sorted({*_KO_DIGITS, *_KO_SCALES, *(w[0] for w in KOREAN_NATIVE)}))
 """The syllables a Korean numeral may start with (in :data:`CJK_NUMERAL_HINT`)."""
-HANGUL = re.compile("[\uac00-\ud7a3]")
+HANGUL = lazy("[\uac00-\ud7a3]")
 """A Hangul syllable: a text without one holds no :data:`KOREAN_NUMERAL`."""
 
 
@@ -303,7 +303,7 @@ SCALE_CHARS = _SMALL_CLASS + _BIG_CLASS
 :func:`mixed_value` composes."""
 MIXED_HINT = lazy(rf"\d\s?[{_SMALL_CLASS}{_BIG_CLASS}]")
 """A digit before a scale character: a text where :data:`MIXED_NUMBER` may match."""
-CJK_NUMERAL_HINT = re.compile(
+CJK_NUMERAL_HINT = lazy(
     "["
     + re.escape("".join(sorted({*_CJK_CHARS, *_SMALL_CLASS, *_BIG_CLASS, *_KOREAN_STARTS})))
     + "]"

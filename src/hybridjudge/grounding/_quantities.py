@@ -1416,27 +1416,37 @@ def _spaced_glued(field: str) -> tuple[str, str]:
     return trie_alternation(spaced), trie_alternation(glued)
 
 
-_VERBS, _GLUED_VERBS = _spaced_glued("decrease_verbs")
-_WORDS_OF_DECREASE, _GLUED_WORDS = _spaced_glued("decrease_words")
-_AFTER, _GLUED_AFTER = _spaced_glued("decrease_after")
-_SPACED_DECREASE = rf"(?<![\w])(?:(?P<verb>{_VERBS})|{_WORDS_OF_DECREASE})"
-_DECREASE_TAIL = (
-    rf"{BETWEEN_CHANGE_AND_FIGURE}"
-    rf"(?:\s+(?P<by>{alternation(merged('derivation.change_links'), space=_BLANKS)})"
-    rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
-    rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
-)
-_DECREASE_BEFORE = lazy(rf"{_SPACED_DECREASE}(?P<gverb>(?!))?{_DECREASE_TAIL}")
+@functools.cache
+def _decrease_sources() -> tuple[str, str, str]:
+    """The sources of :data:`_DECREASE_BEFORE`, :data:`_DECREASE_BEFORE_GLUED` and
+    :data:`_DECREASE_AFTER`, written on the first text that needs one (their tries of the
+    lexicons' words cost every process about 1 ms at import otherwise)."""
+    verbs, glued_verbs = _spaced_glued("decrease_verbs")
+    words, glued_words = _spaced_glued("decrease_words")
+    after, glued_after = _spaced_glued("decrease_after")
+    spaced = rf"(?<![\w])(?:(?P<verb>{verbs})|{words})"
+    tail = (
+        rf"{BETWEEN_CHANGE_AND_FIGURE}"
+        rf"(?:\s+(?P<by>{alternation(merged('derivation.change_links'), space=_BLANKS)})"
+        rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
+        rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
+    )
+    return (
+        rf"{spaced}(?P<gverb>(?!))?{tail}",
+        rf"(?:{spaced}|(?P<gverb>{glued_verbs})|{glued_words}){tail}",
+        rf"[ \t]+(?:{after})(?![\w-])|[ \t]*(?:{glued_after})",
+    )
+
+
+_DECREASE_BEFORE = lazy(lambda: _decrease_sources()[0])
 """A word of decrease right before a figure, where words are spaced (``fell 5%``, ``sank um 5
 %``): the expression opens with its look-behind, so the engine tries its words only at word
 starts."""
-_DECREASE_BEFORE_GLUED = lazy(
-    rf"(?:{_SPACED_DECREASE}|(?P<gverb>{_GLUED_VERBS})|{_GLUED_WORDS}){_DECREASE_TAIL}"
-)
+_DECREASE_BEFORE_GLUED = lazy(lambda: _decrease_sources()[1])
 """The same, and the words of scripts without spaces anywhere (``同比下降5%``): for a figure
 after a character outside ASCII (trying the glued words at every position costs 3% of a scan
 of OpenGATE's English texts)."""
-_DECREASE_AFTER = lazy(rf"[ \t]+(?:{_AFTER})(?![\w-])|[ \t]*(?:{_GLUED_AFTER})")
+_DECREASE_AFTER = lazy(lambda: _decrease_sources()[2])
 """A decrease stated by a noun after its figure (``a 6% decrease``, ``a $3,015 decline``, ``6%
 lower``, ``5%減少``)."""
 _MINUS_BEFORE = re.compile(r"\d\)?\s+[-+]\s+$")
@@ -2354,7 +2364,7 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
     """Add CJK numerals with units (``三十天``) and French/German/Spanish number words with
     accented letters or in ASCII (``trente jours``, ``dreißig Tagen``) that no English pattern
     read, keeping ``raws`` sorted and without overlaps."""
-    if s.isascii() or CJK_NUMERAL_HINT.search(s) is None:
+    if s.isascii() or CJK_NUMERAL_HINT().search(s) is None:
         # no CJK numeral nor scale character: only the number words can be there
         words_read = _foreign(s, words)
         if words_read:
@@ -2377,7 +2387,7 @@ def _other_scripts(s: str, words: frozenset[bytes], raws: list[_Raw]) -> None:
         extra.append(
             _Raw("number", v, canon, dim, v * factor, m.start(), m.end(), (1, 0, 1, flags))
         )
-    if HANGUL.search(s) is not None:
+    if HANGUL().search(s) is not None:
         extra.extend(_korean(s))
     if "百分之" in s:
         for m in CJK_PERCENT().finditer(s):
