@@ -48,6 +48,7 @@ from hybridjudge.grounding._anchors import (
     negation_cue,
     negation_cues,
 )
+from hybridjudge.grounding._complement import states_rest
 from hybridjudge.grounding._derive import (
     LABEL_BLOCK,
     Derivation,
@@ -209,6 +210,9 @@ def _own_count(q: Quantity, meta: Meta, sc: Scan) -> bool:
         and counts_own_items(sc.norm.original, q.span[0], q.span[1], value.numerator)
     )
 
+
+_HUNDRED = Fraction(100)
+"""A whole, in percent (the rule ``complement``: the rest of a share)."""
 
 WORKING_OPERANDS = 8
 """The answer's own numbers a derived number may be computed from: the last this many traced
@@ -3630,6 +3634,12 @@ class GroundingChecker:
                 out.append(restated)
                 traced[n] = True
                 continue
+            rest = self._complement(q, meta, sc, n, operands)
+            if rest is not None:  # an operand of later working, as a derived figure
+                out.append(rest)
+                traced[n] = True
+                operands.append((float(q.value), q.text, True, n))
+                continue
             again = self._again(q, meta, sc, n, derived_here, traced)
             if again is not None:  # "repeated", "restated", or a bracket that is no sign
                 if again[0].rule == "restated":
@@ -3658,6 +3668,34 @@ class GroundingChecker:
         if sc.idents:
             self._trace_identifiers(sc, out)
         return tuple(out)
+
+    def _complement(
+        self,
+        q: Quantity,
+        meta: Meta,
+        sc: Scan,
+        n: int,
+        operands: Sequence[tuple[float, str, bool, int]],
+    ) -> QuantityTrace | None:
+        """``q``, a percentage below 100% that the answer states as the rest of a whole
+        (:func:`~hybridjudge.grounding._complement.states_rest`: ``the remaining 60%``),
+        traced to the share it completes (rule ``complement``): 100% less it, a percentage of
+        the context at the answer's precision (the trace names that figure), or one the answer
+        traced before it (``40% ...; the remaining 60%``, its 40% derived); else ``None``."""
+        if q.kind != "number" or q.unit != "%" or not 0 < q.value < _HUNDRED:
+            return None
+        if not states_rest(sc.norm.text, *sc.norm_spans[n]):
+            return None
+        rest = _HUNDRED - q.value
+        hit = self._lookup(replace(q, value=rest, base_value=rest), meta)
+        if hit is not None:
+            occ = hit[0]
+            return QuantityTrace(q, occ[0], occ[1], occ[2], occ[3], None, "complement")
+        slack = 0.5 * 10.0 ** -meta[1] + 1e-9  # at the answer's precision
+        for value, text, percent, _ in reversed(operands):
+            if percent and abs(value - float(rest)) <= slack:
+                return QuantityTrace(q, "derived", derivation=f"100% - {text}", rule="complement")
+        return None
 
     def _trace_ranges(
         self, sc: Scan, meta_of: Sequence[Meta], out: list[QuantityTrace], traced: list[bool]

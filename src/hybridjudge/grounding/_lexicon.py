@@ -272,6 +272,14 @@ class FigureContextWords(_Strict):
     list_joiners: tuple[str, ...] = ()
     """Words that join the last item of a list (``A, B and C``, ``A, B or C``): a count before a
     colon counts the items listed after it (trace rule ``enumerated``)."""
+    complement_before: tuple[str, ...] = ()
+    """Words before a percentage, at most three words apart, that state it as the rest of a
+    whole (``the remaining 60%``, ``the other regions made up 60%``, ``die übrigen 60 %``):
+    100% less it may be a share the context or the answer states (trace rule
+    ``complement``)."""
+    complement_after: tuple[str, ...] = ()
+    """The same words after the percentage (``60% remaining``, ``les 60 % restants``, ``el 60 %
+    restante``, ``60% came from the other regions``)."""
     counted_adjectives: tuple[str, ...] = ()
     """Adjectives after a figure with a scale letter (``1.2m active users``)."""
     counted_nouns: tuple[str, ...] = ()

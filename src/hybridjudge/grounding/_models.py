@@ -78,6 +78,7 @@ TraceRule = Literal[
     "restated",
     "constant",
     "enumerated",
+    "complement",
 ]
 """The named rule that explained a quantity of the answer (:attr:`QuantityTrace.rule`); each is
 described in :data:`TRACE_RULES`."""
@@ -139,6 +140,9 @@ TRACE_RULES: dict[TraceRule, str] = {
     "colon (two agreements: and a list of two; 4: A, B, C and D) or names before it (these two "
     "customer groups): no claim about the context; a count its list does not bear out stays "
     "untraced",
+    "complement": "a percentage the answer states as the rest of a whole (the remaining 60%, "
+    "les 60 % restants: a word of the rest beside it): 100% less a share the context states "
+    "(40% of revenue), at the answer's precision, or one the answer traced before it",
 }
 """What each :data:`TraceRule` means (the docs' rule table and ``hybridjudge check --help``)."""
 
