@@ -64,6 +64,7 @@ from hybridjudge.grounding._languages import by_spacing, no_space
 from hybridjudge.grounding._lexicon import (
     alternation,
     derivation_words,
+    label_acronyms,
     merged,
     named_ratios,
     trie_alternation,
@@ -487,6 +488,32 @@ def _short_words(text: str, *, label: bool) -> frozenset[str]:
     elif text != text.upper():  # some lower-case letter: its capitals mean something
         out.update(w.lower() for w in _TWO_LETTERS().findall(text) if w.isupper())
     return frozenset(out)
+
+
+@functools.cache
+def _acronym_names() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each name of the lexicons' ``label_acronyms`` as (its words as :func:`_words` reads a
+    label's, its acronyms)."""
+    return tuple((_words(name), frozenset(acr)) for name, acr in label_acronyms().items())
+
+
+def _acronyms(
+    words: frozenset[str], short: frozenset[str]
+) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
+    """The names of the lexicons' ``label_acronyms`` a question writes as an acronym, as their
+    words (``U.S.``, ``US``, ``USA``: ``united``, ``state``), and the acronyms of those it writes
+    out (``United Kingdom``: ``uk``); ``words`` and ``short`` are the question's
+    (:func:`_words`, :func:`_short_words`). :meth:`Figures._row_hint` counts a name's words
+    only where a label holds all of them."""
+    said = words | short
+    spelled: list[frozenset[str]] = []
+    named: set[str] = set()
+    for name_words, acronyms in _acronym_names():
+        if not said.isdisjoint(acronyms):
+            spelled.append(name_words)
+        if name_words and name_words <= words:
+            named |= acronyms
+    return tuple(spelled), frozenset(named)
 
 
 def _glued_common(own: frozenset[str], words: frozenset[str], lower: str) -> int:
@@ -1142,19 +1169,22 @@ class Figures:
         total = _ASKS_TOTAL.search(lower)  # an unlabelled row is a table's total
         label_words = self._label_word_sets()
         found = _question_words(words) if self._glued else None
-        short = _short_words(question, label=False)
+        spelled, named = _acronyms(words, _short_words(question, label=False))
+        short = _short_words(question, label=False) | named
         label_short = self._label_short_sets() if short else None
         for key, label in self.labels.items():
             own = label_words[key]
-            # the short words both hold ("U.S.", "UK"): a match, counted on both sides
+            # the short words both hold ("U.S.", "UK"): a match, counted on both sides; a name
+            # the question writes as an acronym, the row writes out, or the other way round
             more = len(label_short[key] & short) if label_short is not None else 0
+            said = len((own & named) - words) + sum(len(w - words) for w in spelled if w <= own)
             if not own and not more:
                 # an unlabelled row is a table's total; a row labelled by a year is that year's
                 bare = label.strip(" :$")
                 if (total and not bare) or (bare.isdecimal() and int(bare) in years):
                     extra.append(key)
                 continue
-            common, size = len(own & words) + more, len(own) + more
+            common, size = len(own & words) + more + said, len(own) + more
             if not ascii_question:
                 common += _glued_common(own, words, lower)
             elif found is not None and key in self._glued:

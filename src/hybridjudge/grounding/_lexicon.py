@@ -52,6 +52,7 @@ __all__ = [
     "figure_forms",
     "grouped",
     "grouped_table",
+    "label_acronyms",
     "lexicon",
     "lexicon_dir",
     "load_lexicon",
@@ -773,6 +774,11 @@ class Lexicon(_Strict):
     total_words: tuple[str, ...] = ()
     """Words a table row's label opens with before what it totals (``total``, ``totale``,
     ``summe``): ``Total net sales`` is a row of ``net sales`` for :attr:`named_ratios`."""
+    label_acronyms: dict[str, tuple[str, ...]] = {}
+    """Names a table row's label and a question may write out or as an acronym, by the name
+    written out, lower case (``united states``: ``us``, ``usa``): a question's ``U.S.`` names
+    the row ``United States``, its ``United Kingdom`` the row ``UK`` (an acronym without its
+    stops, lower case)."""
     range_words: tuple[str, ...] = ()
     """Words that join two figures into a range by themselves (``6 to 8``, ``6 bis 8``, ``6至8``):
     the low end takes the high end's unit and scale (``5 to 7 million`` is 5 million)."""
@@ -916,6 +922,16 @@ class Lexicon(_Strict):
         bad = [k for k in self.period_ordinals if not (k.isdigit() and 1 <= int(k) <= 4)]
         if bad:
             raise ValueError(f"period_ordinals: keys {bad} are not quarter numbers 1-4")
+        bad = [
+            a
+            for name, acronyms in self.label_acronyms.items()
+            for a in (name, *acronyms)
+            if a != a.lower() or (a in acronyms and not (a.isascii() and a.isalpha()))
+        ]
+        if bad:
+            raise ValueError(
+                f"label_acronyms: {bad} must be lower case, an acronym letters only (us, not U.S.)"
+            )
         return self
 
 
@@ -1090,6 +1106,17 @@ def scale_statement_words() -> ScaleStatementWords:
 def named_ratios() -> tuple[NamedRatio, ...]:
     """The named ratios of every lexicon, in order."""
     return tuple(r for lang in LANGUAGES for r in lexicon(lang).named_ratios)
+
+
+@functools.cache
+def label_acronyms() -> dict[str, tuple[str, ...]]:
+    """The names and their acronyms of every lexicon (:attr:`Lexicon.label_acronyms`), the
+    acronyms of a name listed twice merged in order."""
+    out: dict[str, tuple[str, ...]] = {}
+    for lang in LANGUAGES:
+        for name, acronyms in lexicon(lang).label_acronyms.items():
+            out[name] = tuple(dict.fromkeys((*out.get(name, ()), *acronyms)))
+    return out
 
 
 @functools.cache
