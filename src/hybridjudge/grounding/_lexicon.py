@@ -12,16 +12,18 @@ The checks never write a word list of a language in code: they ask this module f
 that order, and build their expressions from it with :func:`alternation` (escaped, longest
 first); the verdicts of ``_abstention`` are phrase patterns (``no {puedo|podemos} responder``),
 written out by :func:`phrase_pattern`. How to add a language or a phrasing: ``docs/lexicons.md``.
-"""
 
-from __future__ import annotations
+This module alone does without ``from __future__ import annotations``: pydantic reads a
+string annotation by compiling it, for each of the schema's ~150 fields when its classes are
+created, about 3 ms of every process's start (a one-case ``hybridjudge check``).
+"""
 
 import functools
 import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -215,7 +217,7 @@ class FrequencyWords(_Strict):
     month``, ``€9.99/mo``, ``$10 monthly``)."""
 
     @model_validator(mode="after")
-    def _roles_are_periods(self) -> FrequencyWords:
+    def _roles_are_periods(self) -> Self:
         for role in ("counted", "uncounted", "alternate", "rates"):
             missing = [w for w in getattr(self, role) if w not in self.periods]
             if missing:
@@ -889,7 +891,7 @@ class Lexicon(_Strict):
     """The phrases around a refusal (:class:`AnswerPhrases`)."""
 
     @model_validator(mode="after")
-    def _roles_are_scales(self) -> Lexicon:
+    def _roles_are_scales(self) -> Self:
         roles = {
             "figure_scales": self.figure_scales,
             "figure_forms": [w for ws in self.figure_forms.values() for w in ws],
