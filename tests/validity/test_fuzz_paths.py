@@ -8,28 +8,13 @@ index and a prepared checker give one verdict on every case, and none raises. Th
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.tatqa import load_validity
 
-
-def _fuzz() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("hj_fuzz_paths", ROOT / "validity/fuzz_paths.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _fuzz()
+fuzz = load_validity("fuzz_paths")
 
 
 @pytest.mark.parametrize(("layout", "seed"), [("pipe", 1), ("pdf", 2)])

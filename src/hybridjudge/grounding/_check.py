@@ -3691,9 +3691,9 @@ class GroundingChecker:
         if hit is not None:
             occ = hit[0]
             return QuantityTrace(q, occ[0], occ[1], occ[2], occ[3], None, "complement")
-        slack = 0.5 * 10.0 ** -meta[1] + 1e-9  # at the answer's precision
+        tol = rounding_tolerance(_precision(meta) / 2)  # at the answer's precision
         for value, text, percent, _ in reversed(operands):
-            if percent and abs(value - float(rest)) <= slack:
+            if percent and abs(value - float(rest)) <= tol:
                 return QuantityTrace(q, "derived", derivation=f"100% - {text}", rule="complement")
         return None
 

@@ -1169,8 +1169,9 @@ class Figures:
         total = _ASKS_TOTAL.search(lower)  # an unlabelled row is a table's total
         label_words = self._label_word_sets()
         found = _question_words(words) if self._glued else None
-        spelled, named = _acronyms(words, _short_words(question, label=False))
-        short = _short_words(question, label=False) | named
+        short = _short_words(question, label=False)
+        spelled, named = _acronyms(words, short)
+        short |= named
         label_short = self._label_short_sets() if short else None
         for key, label in self.labels.items():
             own = label_words[key]
