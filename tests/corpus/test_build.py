@@ -6,7 +6,6 @@ The sources are byte-for-byte copies of the upstream files, shipped with their l
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
@@ -20,6 +19,7 @@ from hybridjudge.corpus import (
     load_corpus,
     sample_halueval,
 )
+from tests.support.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "corpus-source"
@@ -27,12 +27,7 @@ SHIPPED = REPO / "corpus"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_corpus", REPO / "scripts/build_corpus.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/build_corpus.py", "hj_build_corpus")
 
 
 def _files(root: Path) -> dict[str, bytes]:

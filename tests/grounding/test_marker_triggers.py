@@ -7,7 +7,6 @@ exactly what the code computes, and be used only for the markers it was written 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +23,7 @@ from hybridjudge.grounding._abstention import (
     phrases_digest,
     split_markers,
 )
+from tests.support.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,14 +41,7 @@ ANSWERS = [
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "hj_marker_triggers", REPO / "scripts" / "marker_triggers.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/marker_triggers.py", "hj_marker_triggers")
 
 
 @pytest.fixture

@@ -9,10 +9,8 @@ claims, verdicts), and the ratio ours / (RAGAS + DeepEval) in tokens is 12 x (ou
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -20,6 +18,7 @@ import pytest
 
 from hybridjudge.peers import peer_version
 from tests.support.openai_server import FakeOpenAIServer, RecordedRequest, Step, json_reply
+from tests.support.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 _INSTALLED = peer_version("ragas") is not None and peer_version("deepeval") is not None
@@ -30,13 +29,7 @@ pytestmark = pytest.mark.filterwarnings(
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_judges", REPO / "bench/bench_judges.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/bench_judges.py", "hj_bench_judges")
 
 
 PEER_MARKERS = (

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "hj_validity_tatqa"
@@ -18,17 +18,7 @@ def load_validity(stem: str) -> ModuleType:
     """``validity/<stem>.py`` as a module, registered as ``hj_validity_<stem>`` (its dataclasses
     look their module up while being built; the benchmarks load ``tatqa.py`` under the same
     name) and loaded once per process."""
-    name = f"hj_validity_{stem}"
-    module = sys.modules.get(name)
-    if module is not None:
-        return module
-    spec = importlib.util.spec_from_file_location(name, ROOT / "validity" / f"{stem}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"validity/{stem}.py", f"hj_validity_{stem}")
 
 
 def load_tatqa() -> ModuleType:
