@@ -172,11 +172,11 @@ _GERMAN = (
 @pytest.mark.parametrize(
     ("answer", "context", "value", "rule"),
     [
-        # an answer too short to show its convention copies the context's figure as written:
-        # 1,283 million, 12,500 (by hand), the same numeral read in the other convention
-        ("Il s'élève à 1 283 millions.", _FRENCH, 1_283_000_000, "numeral"),
-        ("1 283 millions d'euros", _FRENCH, 1_283_000_000, "numeral"),
-        ("12 500", _FRENCH, 12_500, "numeral"),
+        # an answer too short to show its convention is read in the context's (its figures
+        # are read the continental way): 1,283 million, 12,500 (by hand), as written
+        ("Il s'élève à 1 283 millions.", _FRENCH, 1_283_000_000, "as_written"),
+        ("1 283 millions d'euros", _FRENCH, 1_283_000_000, "as_written"),
+        ("12 500", _FRENCH, 12_500, "as_written"),
         # a scale word no English text writes shows the convention already: 16,525 million,
         # 1.5 million, read so by the answer itself
         ("Umsatz: 16.525 Mio.", _GERMAN, 16_525_000_000, "as_written"),

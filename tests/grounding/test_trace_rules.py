@@ -34,8 +34,10 @@ CASES: list[dict[str, Any]] = json.loads(
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_golden_case(case: dict[str, Any]) -> None:
+    # the context's lines as one passage, or (``passages``) each line a passage of its own
+    context = case["context"] if case.get("passages") else "\n".join(case["context"])
     report = check_grounding(
-        case["answer"], "\n".join(case["context"]), question=case.get("question"), answerable=None
+        case["answer"], context, question=case.get("question"), answerable=None
     )
     flagged = [f.subject for f in report.findings if f.kind == "ungrounded_number"]
     assert (not flagged) == case["grounded"], (case["why"], flagged)

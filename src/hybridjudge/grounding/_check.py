@@ -60,6 +60,7 @@ from hybridjudge.grounding._derive import (
     WorkingShapes,
     asks_growth_rate,
     asks_mean,
+    asks_operation,
     clause_trend,
     counted_noun,
     counted_phrase,
@@ -73,6 +74,7 @@ from hybridjudge.grounding._derive import (
     stated_ratio,
     stated_trend,
     stated_whole,
+    states_operation,
     whole_digits,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
@@ -105,6 +107,8 @@ from hybridjudge.grounding._models import (
 from hybridjudge.grounding._normalize import (
     NormalizedText,
     continental_reading,
+    continental_words,
+    english_only,
     key_runs,
     letter_runs,
     normalize,
@@ -112,6 +116,7 @@ from hybridjudge.grounding._normalize import (
 from hybridjudge.grounding._patterns import lazy
 from hybridjudge.grounding._quantities import (
     CJK_CURRENCIES,
+    CONTINENTAL_SCALE_RUNS,
     F_ABOVE,
     F_APPROX,
     F_BELOW,
@@ -304,9 +309,21 @@ def _k(dim: str | None, v: Fraction) -> _Key:
     return (dim, v.numerator, v.denominator)
 
 
+_PERIODS = frozenset({"time", "calendar"})
+"""The dimensions of a rate's period: ``10 mg/day`` is ``10 mg`` a day."""
+
+
 def _numerator_key(q: Quantity) -> _Key:
-    """For ``mg/day`` the key of its numerator (``mass``, grams); for simple units the key."""
-    if q.dimension is None or "/" not in q.dimension or q.unit is None:
+    """For ``mg/day`` the key of its numerator (``mass``, grams): a rate per period names the
+    amount of each period (``10 mg a day``); for simple units and rates per anything else the
+    key (``10 mg/kg`` and ``100 mg/mL`` are no ``10 mg`` and ``100 mg``: a dose per body weight
+    or a concentration, not an amount)."""
+    if (
+        q.dimension is None
+        or "/" not in q.dimension
+        or q.unit is None
+        or q.dimension.split("/", 1)[1] not in _PERIODS
+    ):
         return _k(q.dimension, q.base_value)
     factor = _CANON_FACTORS.get(q.unit.split("/", 1)[0])
     if factor is None:
@@ -2131,12 +2148,14 @@ class GroundingContext:
         "_approx_rows",
         "_bounds",
         "_caption_of",
+        "_convention",
         "_counts",
         "_defer",
         "_fast",
         "_figures",
         "_identifiers",
         "_index",
+        "_measures",
         "_nearest",
         "_numerals",
         "_parsed",
@@ -2154,6 +2173,7 @@ class GroundingContext:
         self._identifiers: frozenset[str] = frozenset()
         self._parsed: list[tuple[Scan, list[_Scope]]] = []
         self._figures: Figures | None = None
+        self._measures: dict[str, Figures] = {}
         self._approx_rows: list[_Row] | None = None
         self._approx: (
             tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]] | None
@@ -2168,6 +2188,22 @@ class GroundingContext:
         self._defer = False  # a huge context checked a piece at a time: no full index
         # a piece of a context of several passages: the context's caption (_caption_scopes)
         self._caption_of: tuple[tuple[int, str | None] | None] | None = None
+        self._convention: tuple[bool, bool] | None = None
+
+    def convention(self) -> tuple[bool, bool]:
+        """How the context writes its figures, read on first need: (a passage's figures were
+        read the continental way, ``12,5`` or ``1.250``, and no other passage writes a figure
+        only the English way does; a passage holds a word of a language that writes them so,
+        as reads its scale words: ``R$ 612 mil``). An answer too short to show its own
+        convention is read in the context's (:meth:`GroundingChecker._in_context_convention`)."""
+        if self._convention is None:
+            norms = [normalize(p) for p in self.passages]
+            figures = any(n.continental for n in norms) and not any(
+                english_only(n.text) for n in norms if not n.continental
+            )
+            words = any(continental_words(n.text) for n in norms)
+            self._convention = (figures, words)
+        return self._convention
 
     def _windows(self) -> Windows[_Whole] | None:
         """The fast path's windows while the full index is not built (once it is, it answers)."""
@@ -2494,9 +2530,10 @@ class GroundingContext:
         if self._figures is None or self._approx_rows is None:
             figures = Figures()
             rows: list[_Row] = []
+            measures: dict[str, Figures] = {}
             for i, (sc, scopes) in enumerate(self._parsed_passages()):
-                self._add_passage(i, sc, scopes, figures, rows)
-            self._figures, self._approx_rows = figures, rows
+                self._add_passage(i, sc, scopes, figures, rows, measures)
+            self._figures, self._approx_rows, self._measures = figures, rows, measures
         return self._figures, self._approx_rows
 
     @staticmethod
@@ -2506,9 +2543,12 @@ class GroundingContext:
         scopes: list[_Scope],
         figures: Figures,
         rows: list[_Row],
+        measures: dict[str, Figures],
     ) -> None:
         """Add one passage's figures to the derivation operands (with their row, column and
-        block, and in running text the direction and the noun around them) and to the rows of
+        block, and in running text the direction and the noun around them), its measures
+        (``13.8 kg``) to the operands of their dimension (``measures``, in its base unit: a
+        measure is explained by measures of its kind only) and its figures to the rows of
         rounded matches (as written, scaled, and by magnitude for a bracketed figure)."""
         s = sc.norm.text
         starts = [sc_.start for sc_ in scopes]
@@ -2543,7 +2583,13 @@ class GroundingContext:
                 row_years = years[(block, line)]
                 if len(row_years) >= 2 and row_years[0] != row_years[1]:
                     figures.newest_first[block] = row_years[0] > row_years[1]
-            if flags & F_YEAR or not (plain or reading.percent):
+            if flags & F_YEAR:
+                continue
+            if not (plain or reading.percent):
+                if q.dimension is not None and q.value:  # a measure, in its base unit
+                    fig = _operand(at, q, a, b, meta, reading)
+                    base = float(reading.value * (q.base_value / q.value))
+                    measures.setdefault(q.dimension, Figures()).add(replace(fig, value=base))
                 continue
             figures.add(_operand(at, q, a, b, meta, reading))
         if "%" in s:
@@ -2710,6 +2756,25 @@ class GroundingContext:
         """How ``target`` derives from two context figures (or a mean), if it does, and by which
         rule; ``hint`` (from :meth:`hint`): the figures a question points at, tried first."""
         return self._operands()[0].explain(target, hint)
+
+    def derive_measure(self, target: Target, question: str | None) -> Derivation | None:
+        """How ``target`` derives from two of the context's measures: of its dimension
+        (:attr:`Target.dimension`: ``2.6 kg`` from ``13.8 kg`` and ``11.2 kg``) or, for a
+        percentage the answer states as a change (``rose 50%``), of any one dimension
+        (``1.4 mg/dL`` to ``2.1 mg/dL``); the question's hint read in those measures."""
+        self._operands()
+        if target.dimension is not None:
+            found = self._measures.get(target.dimension)
+            candidates = [found] if found is not None else []
+        elif target.kind == "percent" and target.trend:
+            candidates = list(self._measures.values())
+        else:
+            candidates = []
+        for figures in candidates:
+            how = figures.explain(target, figures.hint(question) if question else None)
+            if how is not None:
+                return how
+        return None
 
     def growth(self, target: Target, hint: Hint | None, periods: frozenset[int]) -> Growth | None:
         """``target`` as a compound annual growth rate of two context figures (see
@@ -3125,23 +3190,37 @@ def _bound(q: Quantity, meta: Meta) -> tuple[float, float, float] | None:
     return middle, width / 2, precision
 
 
+_NOT_MEASURES = frozenset({"temp_c", "temp_f"})
+"""Dimensions whose figures are not summed nor differenced as amounts (a temperature's zero
+is no nothing: 38 °C less 36 °C is 2 degrees, not 2 °C of heat, and 100.4 °F converts by an
+offset, not a factor)."""
+
+
 def _target(q: Quantity, meta: Meta) -> Target | None:
     """The answer's number as a derivation target (``None``: not a plain figure)."""
     if q.kind != "number" or q.range_role is not None:
         return None
     mult, _decimals, sig, flags = meta
+    dimension: str | None = None
     if q.unit == "%":
         kind: Literal["percent", "ratio", "plain"] = "percent"
     elif flags & F_RATIO:
         kind = "ratio"
     elif q.dimension is None or q.dimension.startswith("currency-"):
         kind = "plain"
+    elif q.value and q.dimension not in _NOT_MEASURES and not flags & F_APPROX:
+        kind, dimension = "plain", q.dimension  # a measure: in its base unit (2.6 kg: 2,600 g)
     else:
         return None
     currency = q.dimension is not None and q.dimension.startswith("currency-")
     # at the precision written; a zero only by a derivation that is zero ("0" is no rounding
     # of 1.4 / 3.4, nor "0.0%" of a 0.04% change)
     half = _precision(meta) / 2 if q.value else 0.0
+    if dimension is not None:
+        factor = q.base_value / q.value
+        return Target(
+            float(q.base_value), half * float(factor), 1.0, kind, sig, q.text, dimension=dimension
+        )
     reach: Literal["all", "near", "question"] = "all"
     if flags & F_APPROX and (approx := _approximation(q, meta)) is not None:
         # "approximately $11,100 thousand" for a mean of 11,137.5: rounded at its last non-zero
@@ -3191,6 +3270,8 @@ def _readings(target: Target, q: Quantity, meta: Meta) -> Iterator[Target]:
         yield replace(
             target, value=target.value + math.copysign(target.half, target.value), rule="truncated"
         )
+    if target.dimension is not None:  # a measure: no unstated scale of money
+        return
     if target.kind == "plain" and target.mult == 1.0 and meta[1] == 0:
         # "$4,071,000,000" as "$4,071 million" of figures whose scale is not stated, at the
         # precision written (its zeros are no rounding: "148,000" is no 147,820)
@@ -3398,6 +3479,8 @@ class GroundingChecker:
                 f"answer must be a str, not {type(answer).__name__}", argument="answer"
             )
         sc = scan(answer)
+        if not sc.norm.continental:
+            sc = self._in_context_convention(sc)
         findings: list[Finding] = []
         if self._anchors:
             canon = canonicalize(sc)
@@ -3469,6 +3552,26 @@ class GroundingChecker:
             findings=tuple(findings),
             quantities=traces,
         )
+
+    def _in_context_convention(self, sc: Scan) -> Scan:
+        """The answer ``sc``, read the English way, read the continental way instead where it
+        could be (:func:`continental_reading`: ``12.500``, ``1,5``) and its context writes its
+        figures so (:meth:`GroundingContext.convention`): ``Sie kosten 12.500 €`` is 12,500
+        euros beside a page that writes ``12,5 €`` (before: 12.5 euros, the page's figure, a
+        thousandfold error passed). A scale word a continental language reads otherwise
+        (``mil``: :data:`CONTINENTAL_SCALES`) takes that reading beside a context written in
+        such a language (``R$ 612 mil``: a thousand, not English slang's million)."""
+        swapped = continental_reading(sc.norm.text)
+        scale_word = not sc.words.isdisjoint(CONTINENTAL_SCALE_RUNS)
+        if swapped is None and not scale_word:
+            return sc
+        figures, words = self.context.convention()
+        norm = sc.norm
+        if swapped is not None and figures:
+            return scan(NormalizedText(swapped, norm.original, norm.segments, True))
+        if scale_word and (figures or words):
+            return scan(NormalizedText(norm.text, norm.original, norm.segments, True))
+        return sc
 
     def _read_as_the_context(
         self, sc: Scan, traces: tuple[QuantityTrace, ...]
@@ -4116,9 +4219,12 @@ class GroundingChecker:
         elif mult == 1 and decimals == 0:
             # "$88,848,000" for "$88,848" whose scale the context does not state: its zeros
             # write a thousand, a million or a billion out (as "$88,848 thousand" would)
+            # out; with decimals, only a table cell's ("1,496,500,000" for a cell "1,496.5"):
+            # "$12,500" is no 12.5 thousand of a price "$12.5" in running text
             for mantissa, places in _full_digit_mantissas(q.value):
-                known = index.mantissa.get(_k(None, mantissa))
-                if known is not None and known[1] >= places:
+                key = _k(None, mantissa)
+                known = index.mantissa.get(key)
+                if known is not None and known[1] >= places and (places == 0 or key in index.cells):
                     return known[0], "rescaled"
         return None
 
@@ -4232,7 +4338,19 @@ class GroundingChecker:
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
+        measure = target.dimension is not None
+        if measure and not (
+            target.trend
+            or asks_operation(self._question.lower())
+            or (n < len(sc.norm_spans) and states_operation(sc.norm.text, *sc.norm_spans[n]))
+        ):
+            return None  # a measure stated as no operation's result is a figure of its own
         for t in _readings(target, q, meta):
+            if measure:  # of the context's measures of its kind
+                found = self._context_derivation(t)
+                if found is not None:
+                    return found
+                continue
             found = explain_from(values, t, from_to)
             # the result of shown working ("... = 30.8%") must follow from that working
             if found is None and not (meta[3] & F_RESULT and len(shown) >= 2):
@@ -4290,7 +4408,12 @@ class GroundingChecker:
             return memo[target]
         except KeyError:
             pass
-        how = self.context.derive(target, self._question_hint())
+        if target.dimension is not None:
+            how = self.context.derive_measure(target, self._question)
+        else:
+            how = self.context.derive(target, self._question_hint())
+            if how is None and target.kind == "percent" and target.trend:
+                how = self.context.derive_measure(target, self._question)  # "rose 50%"
         if len(memo) >= _MEMO_MAX:
             memo.clear()
         memo[target] = how

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
-from hybridjudge._text import float_slack
+from hybridjudge._text import float_slack, sentence_spans
 from hybridjudge.grounding._languages import by_spacing, no_space
 from hybridjudge.grounding._lexicon import (
     alternation,
@@ -104,6 +104,7 @@ __all__ = [
     "Hint",
     "Target",
     "WorkingShapes",
+    "asks_operation",
     "change_word_before",
     "clause_trend",
     "counted_noun",
@@ -121,6 +122,7 @@ __all__ = [
     "stated_ratio",
     "stated_trend",
     "stated_whole",
+    "states_operation",
     "trend_before",
     "whole_digits",
 ]
@@ -317,6 +319,11 @@ class Target:
     rule: TraceRule | None = None
     """The named rule this reading of the answer's number applies (``truncated``), recorded
     with its derivation; ``None`` for the number as written."""
+    dimension: str | None = None
+    """For a measure (``2.6 kg``: ``mass``), its dimension: :attr:`value` and :attr:`half`
+    are then in the dimension's base unit (grams), and only the context's figures of that
+    dimension explain it (``13.8 kg - 11.2 kg``); ``None`` for a plain figure, a sum of money
+    or a percentage."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,6 +450,27 @@ _OP_CUES: tuple[tuple[_Cue, frozenset[str]], ...] = (
     (_ASKS_TOTAL, frozenset({"sum", "diff"})),
 )
 """The operations each kind of question word asks for (the words: the lexicons' ``derivation``)."""
+
+
+_COMPARES = _cue(_WORDS.comparisons, whole=True)
+
+
+def states_operation(text: str, start: int, end: int) -> bool:
+    """Whether the sentence of ``text`` (normalised, lower case) that holds the figure at
+    ``start:end`` states an operation or a comparison: a word a question asks one with
+    (``difference``, ``higher``, ``total``, ``combined``: the lexicons' ``derivation.asks_*``)
+    or of ``derivation.comparisons`` (``0.47 kg heavier than``, ``1.45 GHz above the base``,
+    ``together they are 745 km``). A measure stated without one is a figure of its own (``a
+    maximum single dose of 600 mg`` is no ``1 g - 400 mg`` of two rows)."""
+    sentence = next(
+        (text[a:b] for a, b in sentence_spans(text, "whole") if a <= start and end <= b), text
+    )
+    return _COMPARES.search(sentence) or any(cue.search(sentence) for cue, _ops in _OP_CUES)
+
+
+def asks_operation(question: str) -> bool:
+    """Whether the (lower-cased) question asks for an operation in words (:data:`_OP_CUES`)."""
+    return any(cue.search(question) for cue, _ops in _OP_CUES)
 
 
 def _asked_ops(question: str) -> frozenset[str]:

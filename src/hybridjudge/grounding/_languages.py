@@ -292,12 +292,12 @@ _MIXED_FIGURE = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
 """A figure in a mixed number, its thousands grouped by commas or not (``1兆2,345億``)."""
 MIXED_NUMBER = lazy(
     rf"(?<![\d.,]){_MIXED_FIGURE}(?:\s?(?:{_MIXED_FIGURE}\s?)?[{_SMALL_CLASS}{_BIG_CLASS}]){{1,6}}"
-    r"(?:(?<=[万萬만])\d{4}(?![\d.,]))?"
+    r"(?:(?:(?<=[万萬])|(?<=만)[ ]?)(?:\d{4}|\d,\d{3})(?![\d.,]))?"
 )
 """A figure in digits with CJK or Korean scale characters (``1亿5000万``, ``3천만``, ``5만``,
-``1억 2천만``, ``1兆2,345億``, ``2조 5천억``), and four digits after ten thousand (``5万3000``:
-53,000; fewer are ambiguous, ``5万3`` is spoken for 53,000): read whole by
-:func:`mixed_value`."""
+``1억 2천만``, ``1兆2,345億``, ``2조 5천억``), and four digits after ten thousand (``5万3000``,
+``3万2,400``, ``3만 2,400``, Korean with a space or none: 53,000 and 32,400; fewer are
+ambiguous, ``5万3`` is spoken for 53,000): read whole by :func:`mixed_value`."""
 SCALE_CHARS = _SMALL_CLASS + _BIG_CLASS
 """The CJK and Korean scale characters (``十百千万亿億兆`` and ``십백천만억조``), each once: what
 :func:`mixed_value` composes."""

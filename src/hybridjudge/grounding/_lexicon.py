@@ -429,6 +429,11 @@ class DerivationWords(_Strict):
     asks_difference: tuple[str, ...] = ()
     """Word starts asking for a difference or a change (``increase``, ``differ``, ``higher``):
     a difference or a percent change."""
+    comparisons: tuple[str, ...] = ()
+    """Whole words with which an answer states a figure as a comparison or an operation of
+    others beside the question's words (``than``, ``above``, ``together``): a measure
+    (``0.47 kg heavier than``) is derived only where its sentence states one
+    (:func:`~hybridjudge.grounding._derive.states_operation`)."""
     asks_sum: tuple[str, ...] = ()
     """Word starts asking for a sum (``combined``, ``altogether``)."""
     asks_total: tuple[str, ...] = ()

@@ -41,6 +41,8 @@ from hybridjudge.grounding._patterns import lazy
 __all__ = [
     "NormalizedText",
     "continental_reading",
+    "continental_words",
+    "english_only",
     "key_runs",
     "letter_run_lists",
     "letter_runs",
@@ -116,6 +118,10 @@ class NormalizedText:
     text: str
     original: str
     segments: tuple[tuple[int, int, int], ...]
+    continental: bool = False
+    """Whether the text's figures were read the continental way (:func:`normalize`: ``12,5``
+    as 12.5, ``1.250`` as 1,250): what reads a scale word in its continental value
+    (``612,4 mil euros``: thousands, not English slang's millions)."""
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
         """Map a ``[start, end)`` span of :attr:`text` to the original text."""
@@ -583,7 +589,9 @@ def normalize(text: str) -> NormalizedText:
             norm = NormalizedText(out, text, segments)
     if "  " in text:
         out = _layout_cells(out)
+    before = out
     out = _continental(out)
+    continental = out is not before
     if (
         (
             not text.isascii()
@@ -595,7 +603,9 @@ def normalize(text: str) -> NormalizedText:
         or ("|" in out and _SPACE3.search(out) is not None and _spaced_thousands_cells(out))
     ):
         out = _si_grouping(out)
-    return norm if out is norm.text else NormalizedText(out, text, norm.segments)
+    if out is norm.text:
+        return norm
+    return NormalizedText(out, text, norm.segments, continental)
 
 
 _LATEX_TOKEN = lazy(
@@ -939,6 +949,22 @@ def _swap_figures(text: str, grouped_commas: bool = True) -> str:
 
 _COMMA_NOT_GROUP = re.compile(r",(?<=\d,)(?!\d{3}(?!\d))\d")
 """A comma between digits that is no group of thousands (``1,5``, ``3,1416``)."""
+
+
+def continental_words(text: str, least: int = 1) -> bool:
+    """Whether ``text`` (normalised, lower case) holds ``least`` words of German, French,
+    Spanish, Italian, Portuguese or Dutch (:data:`_CONTINENTAL_WORDS`, none an English word; a
+    scale word of theirs counts twice). One is enough to read a scale word the English way
+    reads otherwise (``30 mil empleados``, ``A receita foi de R$ 612 mil``); a figure's
+    convention takes two (:func:`_continental_words`)."""
+    runs = letter_runs(text)
+    return len(runs & _CONTINENTAL_RUNS) + len(runs & _SCALE_RUNS) >= least
+
+
+def english_only(text: str) -> bool:
+    """Whether ``text`` (normalised) writes a figure only the English convention writes
+    (``1,234,567``, ``1,234.5``)."""
+    return _ANGLO.search(text) is not None
 
 
 def continental_reading(text: str) -> str | None:

@@ -78,11 +78,19 @@ from hybridjudge.grounding._lexicon import (
     trie_alternation,
 )
 from hybridjudge.grounding._models import Quantity, QuantityKind
-from hybridjudge.grounding._normalize import NormalizedText, key_runs, letter_runs, normalize
+from hybridjudge.grounding._normalize import (
+    NormalizedText,
+    continental_words,
+    key_runs,
+    letter_runs,
+    normalize,
+)
 from hybridjudge.grounding._patterns import compiled, lazy
 
 __all__ = [
     "CJK_CURRENCIES",
+    "CONTINENTAL_SCALES",
+    "CONTINENTAL_SCALE_RUNS",
     "FRACTION_DENOMINATORS",
     "FRACTION_NUMERATORS",
     "HALF",
@@ -199,6 +207,21 @@ _SCALES: dict[str, int] = scales("figure")
 ``$12.4bn``, ``10k``, ``1.5万``) and in number words (``three million``)."""
 _SCALE_WORDS = (lexicon("en").numbers or NumberWords()).scales
 """The scale words of English number words (``three million``)."""
+CONTINENTAL_SCALES: dict[str, int] = {
+    w: v
+    for lang in LANGUAGES
+    if (lex := lexicon(lang)).signal_words
+    for w, v in {**(lex.numbers.words if lex.numbers else {}), **lex.scales}.items()
+    if w in _SCALES and _SCALES[w] != v
+}
+"""Scale words a language that writes figures the continental way reads otherwise than the
+scale table (``mil``: a thousand in Spanish and Portuguese, a million in English slang): a
+figure's scale word in such a text (:attr:`NormalizedText.continental`, or its words:
+:func:`continental_words`) takes this value (``612,4 mil euros``, ``R$ 612 mil``)."""
+CONTINENTAL_SCALE_RUNS = frozenset(w.encode() for w in CONTINENTAL_SCALES if w.isalpha())
+"""The words of :data:`CONTINENTAL_SCALES` as letter runs (a text without one holds none)."""
+_DECIMAL_COMMA_END = re.compile(r",\d{1,2}$")
+"""A figure written with a decimal comma (``612,4``): of a text written the continental way."""
 _CASE_SENSITIVE_SCALES = frozenset({"m", "mm"})
 """``82.9M`` is millions, ``82.9m`` metres (``mm`` millimetres) unless a currency is written
 (``$5m``, ``5m euros``) or what follows is counted, not measured (``1.2m active users``)."""
@@ -411,14 +434,17 @@ def _unit_part(prefix: str) -> str:
     space between them or a compound's hyphen (``5-year``, ``a 1.1-percentage-point rise``,
     ``a 110-basis-point cut``), not a tab (a tab separates the cells of a row: ``2019\t% Change`` is
     no 2019%). A unit of one letter not before an elision (``2023 l'entreprise`` is no 2023
-    litres; ``90 days' notice``, ``RMB'000`` stay) nor, for a
-    unit symbol that is a word too (:data:`_AMBIGUOUS_UNITS`), before a figure. ``[ ]``: the
-    master expression is verbose."""
+    litres, ``2023 s'élève`` no 2023 seconds: any letter after it; ``90 days' notice``,
+    ``RMB'000`` stay) nor before a comparison of periods it names (``$20 million year over
+    year``, ``month-on-month``: the growth's period, no unit of the figure) nor, for a unit
+    symbol that is a word too (:data:`_AMBIGUOUS_UNITS`), before a figure. ``[ ]``: the master
+    expression is verbose."""
     return (
         rf"(?:(?P<{prefix}pct>[ ]?%|(?:[ ]?|-)(?:{_PERCENT_ALT})(?![a-z])|[ ]?(?:{_PERCENT_CHARS})"
         rf"|(?:[ ]?|-)(?P<{prefix}bp>{_BASIS_POINTS_ALT})(?![a-z]))"
         rf"|(?:[ ]?|-)(?P<{prefix}unit>{_UNIT_ALT})"
-        rf"(?:(?:/|[ ]+per[ ]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°]|'(?<![a-zμ°][a-zμ°]')[a-z])"
+        rf"(?:(?:/|[ ]+per[ ]+)(?P<{prefix}den>{_UNIT_ALT}))?(?![a-zμ°]|'(?<![a-zμ°][a-zμ°]')[^\W\d_])"
+        rf"(?![ -](?:over|on)[ -](?P={prefix}unit)(?![a-z]))"
         rf"|[ ]?(?P<{prefix}opq>(?!and/|or/|[yqmhw]/[yqmhw](?![a-zμ]))[a-zμ]{{1,4}}/[a-zμ]{{1,4}})(?![a-zμ]))?"
     )
 
@@ -878,7 +904,9 @@ def _parse(group: str, m: re.Match[str], upper: bool) -> _Parsed | None:
     """Parse one master-regex candidate into exact values (``None``: not a quantity after all).
 
     ``upper``: the scale abbreviation after a number is written in capitals (``82.9M``); for
-    a date in figures (``sdate``), that the text writes its dates day first."""
+    a scale word of :data:`CONTINENTAL_SCALES` (``mil``), that the text is written the
+    continental way; for a date in figures (``sdate``), that the text writes its dates day
+    first."""
     if m.end() - m.start() > (_MAX_WORDS_CHARS if group == "words" else _MAX_NUMBER_CHARS):
         return None
     if group == "iso":
@@ -1010,6 +1038,8 @@ def _number(m: re.Match[str], upper: bool) -> _Parsed | None:
             unit_word = mult_text
         else:
             mult = _SCALES[mult_text]
+            if upper and mult_text in CONTINENTAL_SCALES:  # mil: its continental value
+                mult = CONTINENTAL_SCALES[mult_text]
             flags |= F_OWN_SCALE
     if exp is not None:  # scientific notation: 6.02e23, 2.5E+03 (its own scale)
         e = int(exp[1:])
@@ -2050,7 +2080,15 @@ def _master_figure(
     if group == "sdate":
         upper = day_first
     elif group == "num" and (m["m1"] or m["m2"] or m["nunit"]):  # a scale or unit after it
-        upper = _upper_case_reading(norm, m, cand)
+        mult = (m["m1"] or m["m2"] or "").strip()
+        if mult in CONTINENTAL_SCALES:  # "612,4 mil euros": the text's language decides
+            upper = (
+                norm.continental
+                or _DECIMAL_COMMA_END.search(m["dec"] or "") is not None
+                or continental_words(norm.text)
+            )
+        else:
+            upper = _upper_case_reading(norm, m, cand)
     key = (group, written, upper)
     p: _Parsed | None = memo.get(key, _NOTHING)
     if p is _NOTHING:

@@ -1,0 +1,55 @@
+"""``validity/probe_cases.py``: the 389 invented cases of the 7 December probe, their tally, and
+no fewer of them agreeing with the verdicts worked out by hand than when the fixes made on them
+landed (164 of 186 right answers passing, 141 of 177 wrong answers flagged, the debatable ones
+apart; 136 and 130 before)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.tatqa import load_validity
+
+probe = load_validity("probe_cases")
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> list[Any]:
+    return list(probe.run(probe.load_cases()))
+
+
+def test_every_case_names_what_it_expects() -> None:
+    cases = probe.load_cases()
+    assert len(cases) == 389
+    assert len({c["id"] for c in cases}) == len(cases)
+    for c in cases:
+        assert {"id", "language", "layout", "context", "question", "answer", "grounded"} <= set(c)
+        assert isinstance(c["grounded"], bool)
+        assert isinstance(c["debatable"], bool)
+        assert all(isinstance(p, str) for p in c["context"])
+    languages = {c["language"] for c in cases}
+    assert languages == {"en", "de", "fr", "es", "it", "pt", "nl", "ja", "zh", "ko"}
+
+
+def test_the_tally_counts_right_and_wrong_answers_apart(outcomes: list[Any]) -> None:
+    rows = probe.tally(outcomes, "language")
+    right_ok, right, wrong_ok, wrong = rows["all"]
+    strict = [o for o in outcomes if not o.case["debatable"]]
+    assert right == sum(o.case["grounded"] for o in strict)
+    assert wrong == sum(not o.case["grounded"] for o in strict)
+    assert right_ok == sum(o.agrees for o in strict if o.case["grounded"])
+    assert wrong_ok == sum(o.agrees for o in strict if not o.case["grounded"])
+    assert sum(r[1] + r[3] for k, r in rows.items() if k != "all") == right + wrong
+
+
+def test_no_fewer_cases_agree_than_when_the_fixes_landed(outcomes: list[Any]) -> None:
+    right_ok, _right, wrong_ok, _wrong = probe.tally(outcomes, "language")["all"]
+    assert right_ok >= 164
+    assert wrong_ok >= 141
+
+
+def test_a_refusal_is_judged_on_abstaining(outcomes: list[Any]) -> None:
+    refusals = [o for o in outcomes if o.case.get("abstains")]
+    assert len(refusals) == 20
+    assert all(o.report.abstained for o in refusals)
