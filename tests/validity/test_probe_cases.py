@@ -1,6 +1,6 @@
 """``validity/probe_cases.py``: the 389 invented cases of the 7 December probe, their tally, and
 no fewer of them agreeing with the verdicts worked out by hand than when the fixes made on them
-landed (164 of 186 right answers passing, 141 of 177 wrong answers flagged, the debatable ones
+landed (166 of 186 right answers passing, 142 of 177 wrong answers flagged, the debatable ones
 apart; 136 and 130 before)."""
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def test_the_tally_counts_right_and_wrong_answers_apart(outcomes: list[Any]) -> 
 
 def test_no_fewer_cases_agree_than_when_the_fixes_landed(outcomes: list[Any]) -> None:
     right_ok, _right, wrong_ok, _wrong = probe.tally(outcomes, "language")["all"]
-    assert right_ok >= 164
-    assert wrong_ok >= 141
+    assert right_ok >= 166
+    assert wrong_ok >= 142
 
 
 def test_a_refusal_is_judged_on_abstaining(outcomes: list[Any]) -> None:

@@ -2205,12 +2205,33 @@ def _after_acronym(
     return start, end, (p[0], value, code, f"currency-{code}", value, *p[5:8], flags), None
 
 
+def _aside_in_cell(s: str, start: int) -> bool:
+    """Whether the bracket at ``start`` follows a figure in the same cell of a row whose cells
+    are delimited (``|``, a tab): an aside of that figure, not an accounting negative (``| 247
+    (60.0) |``, a count and its percentage, as clinical tables write ``n (%)``; ``| 12.5
+    (11.2) |``, a figure and the year before's). A row whose cells only spaces part (``318
+    (215)``, as a PDF extractor writes a row) keeps the bracket's reading."""
+    j = start - 1 if start and s[start] != "(" else start - 2
+    while j >= 0 and s[j] == " ":
+        j -= 1
+    if j < 0 or not (s[j].isdigit() or s[j] == "%"):
+        return False
+    line_start = s.rfind("\n", 0, j) + 1
+    line_end = s.find("\n", start)
+    line = s[line_start : line_end if line_end >= 0 else len(s)]
+    if "|" not in line and "\t" not in line:
+        return False
+    return max(s.rfind("|", line_start, j), s.rfind("\t", line_start, j)) < j and not any(
+        c in s[j:start] for c in "|\t"
+    )
+
+
 def _accounting(s: str, m: re.Match[str], start: int, end: int, mult: int, value: Fraction) -> bool:
     """Whether a figure in brackets, of ``value`` as written, is an accounting negative to make
     (``(1,234)``, ``$(35)``, ``(35) million``, a bracketed table cell) rather than an aside
     (``(5 million)``, ``(3)``) or a negative already (``(-5)``; ``(USD 773)``, made negative
     with its code by :func:`_after_acronym`)."""
-    if value < 0:
+    if value < 0 or _aside_in_cell(s, start):
         return False
     dec = m["dec"] or ""
     # "(35) million": a scale word after the bracket writes an accounting negative too
