@@ -2151,6 +2151,7 @@ class GroundingContext:
         "_convention",
         "_counts",
         "_defer",
+        "_dimensions",
         "_fast",
         "_figures",
         "_identifiers",
@@ -2174,6 +2175,7 @@ class GroundingContext:
         self._parsed: list[tuple[Scan, list[_Scope]]] = []
         self._figures: Figures | None = None
         self._measures: dict[str, Figures] = {}
+        self._dimensions: dict[str, int] | None = None
         self._approx_rows: list[_Row] | None = None
         self._approx: (
             tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]] | None
@@ -2757,20 +2759,38 @@ class GroundingContext:
         rule; ``hint`` (from :meth:`hint`): the figures a question points at, tried first."""
         return self._operands()[0].explain(target, hint)
 
+    def measure_count(self, dimension: str | None) -> int:
+        """How many figures of the context carry the physical ``dimension`` (``mass``)."""
+        return self._measure_counts().get(dimension or "", 0)
+
+    def _measure_counts(self) -> dict[str, int]:
+        """How many figures of the context carry each physical dimension (money and
+        percentages aside), from the lookup index, counted on first need."""
+        if self._dimensions is None:
+            counts: dict[str, int] = {}
+            for q, _occ in self._idx().items:
+                dim = q.dimension
+                if q.kind == "number" and dim and dim != "percent" and dim[:9] != "currency-":
+                    counts[dim] = counts.get(dim, 0) + 1
+            self._dimensions = counts
+        return self._dimensions
+
     def derive_measure(self, target: Target, question: str | None) -> Derivation | None:
         """How ``target`` derives from two of the context's measures: of its dimension
         (:attr:`Target.dimension`: ``2.6 kg`` from ``13.8 kg`` and ``11.2 kg``) or, for a
         percentage the answer states as a change (``rose 50%``), of any one dimension
         (``1.4 mg/dL`` to ``2.1 mg/dL``); the question's hint read in those measures."""
-        self._operands()
+        counts = self._measure_counts()
         if target.dimension is not None:
-            found = self._measures.get(target.dimension)
-            candidates = [found] if found is not None else []
+            dimensions = [target.dimension] if counts.get(target.dimension, 0) >= 2 else []
         elif target.kind == "percent" and target.trend:
-            candidates = list(self._measures.values())
+            dimensions = [d for d, n in counts.items() if n >= 2]
         else:
-            candidates = []
-        for figures in candidates:
+            dimensions = []
+        if not dimensions:  # no two measures of a kind: no operands to build
+            return None
+        self._operands()
+        for figures in (self._measures[d] for d in dimensions if d in self._measures):
             how = figures.explain(target, figures.hint(question) if question else None)
             if how is not None:
                 return how
@@ -4311,6 +4331,8 @@ class GroundingChecker:
         target = _target(q, meta)
         if target is None:
             return None
+        if target.dimension is not None:
+            return self._derive_measure(target, q, meta, sc, n)
         if meta[3] & F_RESULT and n < len(sc.norm_spans):
             scale = functools.partial(self._working_scale, out)
             shown_how = _from_shown_working(q, meta, sc, n, traced, self._shapes, scale)
@@ -4338,19 +4360,7 @@ class GroundingChecker:
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
-        measure = target.dimension is not None
-        if measure and not (
-            target.trend
-            or asks_operation(self._question.lower())
-            or (n < len(sc.norm_spans) and states_operation(sc.norm.text, *sc.norm_spans[n]))
-        ):
-            return None  # a measure stated as no operation's result is a figure of its own
         for t in _readings(target, q, meta):
-            if measure:  # of the context's measures of its kind
-                found = self._context_derivation(t)
-                if found is not None:
-                    return found
-                continue
             found = explain_from(values, t, from_to)
             # the result of shown working ("... = 30.8%") must follow from that working
             if found is None and not (meta[3] & F_RESULT and len(shown) >= 2):
@@ -4362,6 +4372,30 @@ class GroundingChecker:
             return self._context_derivation(
                 replace(target, value=target.value * 1000, half=target.mult / 2)
             )
+        return None
+
+    def _derive_measure(
+        self, target: Target, q: Quantity, meta: Meta, sc: Scan, n: int
+    ) -> Derivation | None:
+        """``target``, the measure ``q`` (``2.6 kg``), derived from the context's measures of
+        its dimension (:meth:`GroundingContext.derive_measure`), where the context holds two or
+        more and the answer's sentence states an operation or a change
+        (:func:`states_operation`, :func:`stated_trend`) or the question asks for one: a
+        measure stated as no operation's result is a figure of its own."""
+        if self.context.measure_count(target.dimension) < 2 or n >= len(sc.norm_spans):
+            return None
+        start, end = sc.norm_spans[n]
+        trend = stated_trend(sc.norm.text, start, end)
+        if not (
+            trend
+            or states_operation(sc.norm.text, start, end)
+            or asks_operation(self._question.lower())
+        ):
+            return None
+        for t in _readings(replace(target, trend=trend), q, meta):
+            found = self._context_derivation(t)
+            if found is not None:
+                return (f"{found[0]} ({t.rule})", t.rule) if t.rule else found
         return None
 
     def _growth_rate(self, target: Target, sc: Scan, n: int) -> Derivation | None:

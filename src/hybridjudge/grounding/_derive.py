@@ -452,20 +452,41 @@ _OP_CUES: tuple[tuple[_Cue, frozenset[str]], ...] = (
 """The operations each kind of question word asks for (the words: the lexicons' ``derivation``)."""
 
 
-_COMPARES = _cue(_WORDS.comparisons, whole=True)
+_SENTENCE_REACH = 160
+"""How far before and after a figure :func:`states_operation` reads its sentence (characters)."""
+_AFTER_CUES = (
+    _cue(_WORDS.comparisons, whole=True),
+    _cue((*_WORDS.asks_difference, *_WORDS.asks_share)),
+)
+"""What states a comparison after a figure (``0.47 kg heavier than``, ``2.6 kg less``), a bound
+before it (``above 12 g/dL``, ``more than 3 days``)."""
+_ANYWHERE_CUES = (
+    _cue((*_WORDS.totals, *_WORDS.asks_mean), whole=True),
+    _cue((*_WORDS.asks_sum, *_WORDS.asks_total)),
+)
+"""What states a total or a mean anywhere in a figure's sentence (``together they are``,
+``combined``, ``an average of``)."""
 
 
 def states_operation(text: str, start: int, end: int) -> bool:
     """Whether the sentence of ``text`` (normalised, lower case) that holds the figure at
-    ``start:end`` states an operation or a comparison: a word a question asks one with
-    (``difference``, ``higher``, ``total``, ``combined``: the lexicons' ``derivation.asks_*``)
-    or of ``derivation.comparisons`` (``0.47 kg heavier than``, ``1.45 GHz above the base``,
-    ``together they are 745 km``). A measure stated without one is a figure of its own (``a
-    maximum single dose of 600 mg`` is no ``1 g - 400 mg`` of two rows)."""
-    sentence = next(
-        (text[a:b] for a, b in sentence_spans(text, "whole") if a <= start and end <= b), text
+    ``start:end`` states it as an operation's result: a total or a mean anywhere in it
+    (``together they are 745 km``; the lexicons' ``derivation.totals``, ``asks_sum``,
+    ``asks_total``, ``asks_mean``), a comparison or a difference after the figure (``0.47 kg
+    heavier than``, ``1.45 GHz above the base``; ``comparisons``, ``asks_difference``,
+    ``asks_share``). A measure stated without one is a figure of its own (``a maximum single
+    dose of 600 mg`` is no ``1 g - 400 mg`` of two rows; ``above 12 g/dL`` is a bound)."""
+    first = max(0, start - _SENTENCE_REACH)  # the sentence read within a window around it
+    window = text[first : end + _SENTENCE_REACH]
+    at, to = start - first, end - first
+    a, b = next(
+        ((a, b) for a, b in sentence_spans(window, "whole") if a <= at and to <= b),
+        (0, len(window)),
     )
-    return _COMPARES.search(sentence) or any(cue.search(sentence) for cue, _ops in _OP_CUES)
+    sentence, after = window[a:b], window[to:b]
+    return any(cue.search(after) for cue in _AFTER_CUES) or any(
+        cue.search(sentence) for cue in _ANYWHERE_CUES
+    )
 
 
 def asks_operation(question: str) -> bool:

@@ -430,10 +430,13 @@ class DerivationWords(_Strict):
     """Word starts asking for a difference or a change (``increase``, ``differ``, ``higher``):
     a difference or a percent change."""
     comparisons: tuple[str, ...] = ()
-    """Whole words with which an answer states a figure as a comparison or an operation of
-    others beside the question's words (``than``, ``above``, ``together``): a measure
-    (``0.47 kg heavier than``) is derived only where its sentence states one
-    (:func:`~hybridjudge.grounding._derive.states_operation`)."""
+    """Whole words after a figure with which an answer states it as a comparison (``than``,
+    ``above``: ``0.47 kg heavier than``, ``1.45 GHz above the base``; before it they state a
+    bound, ``above 12 g/dL``): a measure is derived only where its sentence states an
+    operation (:func:`~hybridjudge.grounding._derive.states_operation`)."""
+    totals: tuple[str, ...] = ()
+    """Whole words anywhere in its sentence with which an answer states a figure as a total
+    (``together``, ``in total``): see :attr:`comparisons`."""
     asks_sum: tuple[str, ...] = ()
     """Word starts asking for a sum (``combined``, ``altogether``)."""
     asks_total: tuple[str, ...] = ()
