@@ -2,9 +2,10 @@
 negative: ``| 247 (60.0) |`` is a count and its percentage (clinical tables write ``n (%)``),
 ``| 12.5 (11.2) |`` a figure and the year before's. Before, ``(60.0)`` read -60: the right
 answer ``60.0% responded`` was flagged, and a wrong ``6.4%`` passed as a chance mean of
-``19 + (4.6) + 15 + (3.7)`` (a probe of invented pages, 7 December). A row whose cells only spaces
-part, as a PDF extractor writes one (``318 (215)``), and a bracketed cell of its own (``|
-(215) |``) keep the accounting negative.
+``19 + (4.6) + 15 + (3.7)`` (a probe of invented pages, 7 December). A row whose cells spaces or
+tabs part, as a PDF extractor writes one (``318 (215)``) or the layout joins a page's lines
+(``33 (15)\t1,238`` on a pdfminer page: a change in brackets, -15), and a bracketed cell of its
+own (``| (215) |``) keep the accounting negative.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ TRIAL = (
     "| Responders, n (%) | 247 (60.0) | 198 (48.3) |\n"
     "| Serious adverse events, n (%) | 19 (4.6) | 15 (3.7) |"
 )
-TRIAL_TSV = (
-    "Outcome\tDrug\tPlacebo\nResponders, n (%)\t247 (60.0)\t198 (48.3)\n"
-    "Serious adverse events, n (%)\t19 (4.6)\t15 (3.7)"
+TRIAL_HTML = (
+    "<table><tr><th>Outcome</th><th>Drug</th><th>Placebo</th></tr>"
+    "<tr><td>Responders, n (%)</td><td>247 (60.0)</td><td>198 (48.3)</td></tr>"
+    "<tr><td>Serious adverse events, n (%)</td><td>19 (4.6)</td><td>15 (3.7)</td></tr></table>"
 )
 
 
-@pytest.mark.parametrize("context", [TRIAL, TRIAL_TSV])
+@pytest.mark.parametrize("context", [TRIAL, TRIAL_HTML])
 @pytest.mark.parametrize(
     ("answer", "grounded"),
     [
@@ -50,6 +52,7 @@ def test_a_bracket_after_a_figure_in_its_cell_is_an_aside(
         ("| EBIT | 12.5 (11.2) |", ["25/2", "56/5"]),
         ("| Net income | (215) | 318 |", ["-215", "318"]),  # a cell of its own
         ("Net income\t1,234\t(215)", ["1234", "-215"]),  # a tab between: another cell
+        ("Deliveries\t33 (15)\t1,238", ["33", "-15", "1238"]),  # tabs: a PDF page's row
         ("Operating income (loss) 318 (215)", ["318", "-215"]),  # cells parted by a space
     ],
 )

@@ -2205,25 +2205,29 @@ def _after_acronym(
     return start, end, (p[0], value, code, f"currency-{code}", value, *p[5:8], flags), None
 
 
+_ASIDE_CELL = lazy(r"[ ]*[$€£¥]?[ ]?\d[\d.,]*%?[ ]*\(\d[\d.,]*%?\)[ ]*")
+"""A table cell of a figure and a bracketed aside (``247 (60.0)``, ``12.5% (11.2%)``)."""
+
+
 def _aside_in_cell(s: str, start: int) -> bool:
-    """Whether the bracket at ``start`` follows a figure in the same cell of a row whose cells
-    are delimited (``|``, a tab): an aside of that figure, not an accounting negative (``| 247
-    (60.0) |``, a count and its percentage, as clinical tables write ``n (%)``; ``| 12.5
-    (11.2) |``, a figure and the year before's). A row whose cells only spaces part (``318
-    (215)``, as a PDF extractor writes a row) keeps the bracket's reading."""
-    j = start - 1 if start and s[start] != "(" else start - 2
-    while j >= 0 and s[j] == " ":
-        j -= 1
-    if j < 0 or not (s[j].isdigit() or s[j] == "%"):
+    """Whether the bracket at ``start`` is the aside of a figure before it in a table cell
+    that ``|`` opens (and closes, or the row's end) and that holds those two figures only (a Markdown, HTML,
+    CSV or pipe table): not an accounting negative (``| 247 (60.0) |``, a count and its
+    percentage, as clinical tables write ``n (%)``; ``| 12.5 (11.2) |``, a figure and the year
+    before's). A row whose cells spaces or tabs part keeps the bracket's reading: ``318
+    (215)`` as a PDF extractor writes a row, the rows the layout makes of a page a cell per line
+    (``33 (15)\t1,238``), a row only partly parted by ``|`` (``other comprehensive income
+    240.8 (95.9) 144.9| 13.5``); so does a currency before the bracket (``215 $ (111)``)."""
+    if s[start] != "(" or not start:
         return False
-    line_start = s.rfind("\n", 0, j) + 1
+    line_start = s.rfind("\n", 0, start) + 1
     line_end = s.find("\n", start)
-    line = s[line_start : line_end if line_end >= 0 else len(s)]
-    if "|" not in line and "\t" not in line:
+    line_end = len(s) if line_end < 0 else line_end
+    left = s.rfind("|", line_start, start)
+    if left < 0:
         return False
-    return max(s.rfind("|", line_start, j), s.rfind("\t", line_start, j)) < j and not any(
-        c in s[j:start] for c in "|\t"
-    )
+    right = s.find("|", start, line_end)
+    return _ASIDE_CELL().fullmatch(s, left + 1, line_end if right < 0 else right) is not None
 
 
 def _accounting(s: str, m: re.Match[str], start: int, end: int, mult: int, value: Fraction) -> bool:
