@@ -490,8 +490,9 @@ def states_operation(text: str, start: int, end: int) -> bool:
 
 
 def asks_operation(question: str) -> bool:
-    """Whether the (lower-cased) question asks for an operation in words (:data:`_OP_CUES`)."""
-    return any(cue.search(question) for cue, _ops in _OP_CUES)
+    """Whether the (lower-cased) question asks for an operation in words (:func:`_asked_ops`
+    finds one)."""
+    return _asked_ops(question) is not _ALL_OPS
 
 
 def _asked_ops(question: str) -> frozenset[str]:

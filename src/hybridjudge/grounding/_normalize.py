@@ -878,13 +878,19 @@ _CONTINENTAL_LETTERS = "ñäöüßáíóú"
 """Letters of Spanish and German words that English borrows rarely (not ``é``: ``café``)."""
 
 
+def _word_hits(runs: frozenset[bytes]) -> int:
+    """How many words of :data:`_CONTINENTAL_WORDS` the letter runs ``runs`` hold, a scale word
+    of theirs (:data:`_SCALE_RUNS`) counted twice."""
+    return len(runs & _CONTINENTAL_RUNS) + len(runs & _SCALE_RUNS)
+
+
 def _continental_words(text: str, comma: bool) -> bool:
     """Whether ``text`` (normalised, lower case) holds two words of :data:`_CONTINENTAL_WORDS`
     (a scale word of :data:`_SCALE_RUNS` counts twice, a letter of :data:`_CONTINENTAL_LETTERS`
     once: ``La compañía cuenta con 15.200 empleados``), or one and a decimal comma
     (``comma``)."""
     runs = letter_runs(text)
-    hits = len(runs & _CONTINENTAL_RUNS) + len(runs & _SCALE_RUNS)
+    hits = _word_hits(runs)
     if hits == 1 and not comma and not text.isascii():
         hits += any(ch in text for ch in _CONTINENTAL_LETTERS)
     return hits >= 2 or (hits == 1 and comma)
@@ -951,14 +957,12 @@ _COMMA_NOT_GROUP = re.compile(r",(?<=\d,)(?!\d{3}(?!\d))\d")
 """A comma between digits that is no group of thousands (``1,5``, ``3,1416``)."""
 
 
-def continental_words(text: str, least: int = 1) -> bool:
-    """Whether ``text`` (normalised, lower case) holds ``least`` words of German, French,
-    Spanish, Italian, Portuguese or Dutch (:data:`_CONTINENTAL_WORDS`, none an English word; a
-    scale word of theirs counts twice). One is enough to read a scale word the English way
-    reads otherwise (``30 mil empleados``, ``A receita foi de R$ 612 mil``); a figure's
+def continental_words(text: str) -> bool:
+    """Whether ``text`` (normalised, lower case) holds a word of German, French, Spanish,
+    Italian, Portuguese or Dutch (:func:`_word_hits`): enough to read a scale word the English
+    way reads otherwise (``30 mil empleados``, ``A receita foi de R$ 612 mil``); a figure's
     convention takes two (:func:`_continental_words`)."""
-    runs = letter_runs(text)
-    return len(runs & _CONTINENTAL_RUNS) + len(runs & _SCALE_RUNS) >= least
+    return _word_hits(letter_runs(text)) >= 1
 
 
 def english_only(text: str) -> bool:
