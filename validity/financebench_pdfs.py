@@ -28,7 +28,10 @@ page headers and footers mixed in.
   an outflow by its magnitude, which is right), never to a figure the page holds (with that
   sign), checked for number traceability; ``swap`` puts another figure of the page's rows in its place and is checked with
   the right figure as a required fact (an anchor), since a figure the page holds elsewhere is
-  traceable by construction.
+  traceable by construction; ``scale`` (added 7 December 2026) is the ``rescaled`` answer's
+  digits with the statement's own scale word, a thousandfold slip (``Total assets was $92.19
+  million.`` for ``92,190`` under ``in millions``), for a figure whose ``rescaled`` answer exists
+  and whose slipped value the page does not hold.
 
 A good check grounds the right answers (target >= 98%) and flags the perturbed ones (>= 95%).
 opengate-grounding, the plain peer, runs on the same answers in the same process.
@@ -87,7 +90,7 @@ figures in a block of its own, no row left)."""
 TARGET_EXTRACTORS = ("pdfplumber", "pypdf")
 """The extractors whose layout keeps a row on a line: the targets hold for them (the tests
 measure both); pdfminer's is measured and reported (``validity/README.md``)."""
-PERTURBATIONS = ("digit", "x10", "sign", "swap")
+PERTURBATIONS = ("digit", "x10", "sign", "swap", "scale")
 SCALES = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 NEXT_SCALE = {"thousand": "million", "million": "billion"}
 
@@ -233,6 +236,19 @@ def _rescaled(cell: Cell, scale: str) -> str | None:
     return _money(cell.value, f"{value:,}", bigger)
 
 
+def _slipped(cell: Cell, scale: str, absolute: set[Decimal]) -> str | None:
+    """The ``scale`` perturbation: the ``rescaled`` answer's digits with the statement's own
+    scale word (``$92.19 million`` for ``92,190`` in millions: a thousandfold slip); ``None``
+    without a ``rescaled`` answer or where the page holds the slipped value."""
+    rescaled = _rescaled(cell, scale)
+    if rescaled is None:
+        return None
+    digits = rescaled.split("$", 1)[1].split(" ", 1)[0]
+    if Decimal(digits.replace(",", "")) in absolute:
+        return None
+    return _money(cell.value, digits, scale)
+
+
 def _values(text: str) -> tuple[set[Decimal], set[Decimal]]:
     """Every figure of the page, signed (brackets negative) and absolute."""
     signed: set[Decimal] = set()
@@ -349,6 +365,11 @@ def build_items(
                 if rescaled is not None:
                     figures.append(("rescaled", rescaled))
                 for kind in PERTURBATIONS:
+                    if kind == "scale":  # no random draw: the other kinds' stay as they were
+                        slipped = _slipped(cell, row.scale, absolute)
+                        if slipped is not None:
+                            figures.append((kind, slipped))
+                        continue
                     changed = perturb(kind, cell, rng, signed, absolute, others)
                     if changed is not None:
                         figures.append((kind, _money(changed.value, changed.text, row.scale)))

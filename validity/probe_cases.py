@@ -14,12 +14,21 @@ promises (a figure from another row, a direction flipped on a figure as written)
 
 Run from the repository root::
 
-    PYTHONPATH=src .venv/bin/python validity/probe_cases.py [--show N]
+    PYTHONPATH=src .venv/bin/python validity/probe_cases.py [--show N] [--heldout]
 
 It prints, per language and per layout, the right answers that pass and the wrong answers
 flagged, the debatable cases apart. The fixes of 7 December were made on these cases: they are a
 development set now, not a held-out one (the figures before the fixes are in
 ``validity/README.md``).
+
+``--heldout`` runs a second probe, written on 7 December 2026 by two more engineers who had read
+neither the rules nor the first probe (``data/probe_heldout.jsonl``, 276 cases: 150 in English
+over 25 pages of other domains, insurance, utility bills, clinical trials, leases, SaaS
+metrics, nutrition labels, drug labels, emissions; 126 in the nine other languages, 14 each,
+two refusals each). Its pages were split before any fix, deterministically: alternate pages (in
+the file's order, per language for the nine) are ``tuning`` (the fixes of that day looked at
+their disagreements) and ``heldout`` (nobody looked at them): the two halves are reported
+apart, and only the ``heldout`` half measures the checks on pages nobody tuned them on.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from typing import Any
 from hybridjudge.grounding import GroundingReport, check_grounding
 
 CASES = Path(__file__).resolve().parent / "data" / "probe_cases.jsonl"
+HELDOUT = Path(__file__).resolve().parent / "data" / "probe_heldout.jsonl"
 
 
 @dataclass(frozen=True)
@@ -102,12 +112,26 @@ def main(argv: list[str] | None = None) -> int:
     """Print the tables; with ``--show N`` up to N disagreements."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", type=int, default=0, help="print up to N disagreements")
+    parser.add_argument(
+        "--heldout", action="store_true", help=f"the second probe ({HELDOUT.name}), by half"
+    )
     args = parser.parse_args(argv)
-    outcomes = run(load_cases())
-    print(f"Probe cases ({CASES.name}): {len(outcomes)}, of them debatable (apart): ", end="")
+    path = HELDOUT if args.heldout else CASES
+    outcomes = run(load_cases(path))
+    print(f"Probe cases ({path.name}): {len(outcomes)}, of them debatable (apart): ", end="")
     print(sum(o.case["debatable"] for o in outcomes))
-    _print_table("by language", tally(outcomes, "language"))
-    _print_table("by layout", tally(outcomes, "layout"))
+    if args.heldout:
+        _print_table("by half (tuning: looked at; heldout: not)", tally(outcomes, "half"))
+        for half in ("tuning", "heldout"):
+            part = [o for o in outcomes if o.case["half"] == half]
+            _print_table(f"{half}: by language", tally(part, "language"))
+        refusals = [o for o in outcomes if o.case.get("abstains")]
+        for half in ("tuning", "heldout"):
+            part = [o for o in refusals if o.case["half"] == half]
+            print(f"\n{half}: refusals recognised {sum(o.agrees for o in part)} of {len(part)}")
+    else:
+        _print_table("by language", tally(outcomes, "language"))
+        _print_table("by layout", tally(outcomes, "layout"))
     debatable = [o for o in outcomes if o.case["debatable"]]
     print(f"\ndebatable: {sum(o.agrees for o in debatable)} of {len(debatable)} as expected")
     shown = [o for o in outcomes if not o.agrees][: args.show]

@@ -83,3 +83,40 @@ def test_a_context_writing_figures_both_ways_leaves_the_answer_its_own_reading()
     assert [(t.quantity.value, t.rule) for t in report.quantities] == [
         (Fraction("23.4"), "numeral")
     ]
+
+
+def _long_portuguese_report() -> list[str]:
+    """One passage long enough for the fast path (its windows of a few lines each): a figure
+    written the continental way at the top, ``R$ 612 mil`` on a line of its own far below,
+    among lines without a figure or a Portuguese number word."""
+    lines = [
+        "Relatório anual da empresa, exercício de 2024.",
+        "A receita líquida foi de R$ 1.234,5 milhões no ano.",
+        *(f"Item {chr(65 + i)} do anexo sem valores relevantes para a análise." for i in range(12)),
+        "Total: R$ 612 mil",
+    ]
+    return ["\n".join(lines)]
+
+
+@pytest.mark.parametrize("fast_path", [True, False])
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("O total foi de R$ 612 milhões.", False),  # a thousandfold error
+        ("O total foi de R$ 612 mil.", True),
+        ("O total foi de R$ 612.000.", True),
+    ],
+)
+def test_mil_reads_the_same_in_a_window_of_a_passage(
+    monkeypatch: pytest.MonkeyPatch, fast_path: bool, answer: str, grounded: bool
+) -> None:
+    # the passage writes its figures the continental way: its `mil` is a thousand wherever the
+    # answer's figure is looked up, a window of three lines (the fast path) or the whole passage
+    from hybridjudge.grounding import _fast
+
+    monkeypatch.setattr(_fast, "ENABLED", fast_path)
+    report = check_grounding(answer, _long_portuguese_report(), question="Qual o total?")
+    assert report.grounded is grounded, report.findings
+    assert [t.quantity.value for t in report.quantities] == [
+        612_000_000 if not grounded else 612_000
+    ]

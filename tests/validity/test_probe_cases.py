@@ -1,7 +1,9 @@
 """``validity/probe_cases.py``: the 389 invented cases of the 7 December probe, their tally, and
 no fewer of them agreeing with the verdicts worked out by hand than when the fixes made on them
 landed (166 of 186 right answers passing, 142 of 177 wrong answers flagged, the debatable ones
-apart; 136 and 130 before)."""
+apart; 136 and 130 before). And the second probe (``--heldout``, 276 cases), by half: no fewer
+agreeing than when it was added (tuning 68 of 82 and 45 of 57; held out 51 of 70 and 40 of 47;
+52, 44, 40 and 40 before the fixes made on its tuning half)."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def test_the_tally_counts_right_and_wrong_answers_apart(outcomes: list[Any]) -> 
 
 def test_no_fewer_cases_agree_than_when_the_fixes_landed(outcomes: list[Any]) -> None:
     right_ok, _right, wrong_ok, _wrong = probe.tally(outcomes, "language")["all"]
-    assert right_ok >= 166
+    assert right_ok >= 169  # 166 when the fixes made on them landed
     assert wrong_ok >= 142
 
 
@@ -53,3 +55,32 @@ def test_a_refusal_is_judged_on_abstaining(outcomes: list[Any]) -> None:
     refusals = [o for o in outcomes if o.case.get("abstains")]
     assert len(refusals) == 20
     assert all(o.report.abstained for o in refusals)
+
+
+@pytest.fixture(scope="module")
+def heldout() -> list[Any]:
+    return list(probe.run(probe.load_cases(probe.HELDOUT)))
+
+
+def test_the_second_probe_is_split_by_page_before_any_fix() -> None:
+    cases = probe.load_cases(probe.HELDOUT)
+    assert len(cases) == 276
+    assert len({c["id"] for c in cases}) == len(cases)
+    assert {c["half"] for c in cases} == {"tuning", "heldout"}
+    # a page (its context) lies in one half only: no answer of a tuned page is held out
+    halves: dict[str, set[str]] = {}
+    for c in cases:
+        halves.setdefault("\x00".join(c["context"]), set()).add(c["half"])
+    assert all(len(h) == 1 for h in halves.values())
+    assert sum(c["half"] == "heldout" for c in cases) == 126
+
+
+@pytest.mark.parametrize(
+    ("half", "right_floor", "wrong_floor"), [("tuning", 68, 45), ("heldout", 51, 40)]
+)
+def test_no_fewer_cases_of_the_second_probe_agree(
+    heldout: list[Any], half: str, right_floor: int, wrong_floor: int
+) -> None:
+    right_ok, _right, wrong_ok, _wrong = probe.tally(heldout, "half")[half]
+    assert right_ok >= right_floor
+    assert wrong_ok >= wrong_floor

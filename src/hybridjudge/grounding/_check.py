@@ -51,6 +51,7 @@ from hybridjudge.grounding._anchors import (
 from hybridjudge.grounding._complement import states_rest
 from hybridjudge.grounding._derive import (
     LABEL_BLOCK,
+    SENTENCE_REACH,
     Derivation,
     Figure,
     Figures,
@@ -68,6 +69,7 @@ from hybridjudge.grounding._derive import (
     gives,
     growth_periods,
     growth_rate,
+    sentence_around,
     shown_working,
     stated_mean,
     stated_operand,
@@ -1944,10 +1946,12 @@ def _blank_lines(s: str, start: int, end: int) -> int:
     return count
 
 
-_Row = tuple[float, float, "_Occ", bool, str | None]
+_Row = tuple[float, float, "_Occ", bool, str | None, bool]
 """A context figure for rounded matches: value (scale applied), precision, where, whether a
-percentage may match it (a percentage or a table cell), and its currency (its own or its
-block's: ``currency-eur``), if known."""
+percentage may match it (a percentage or a table cell), its currency (its own or its block's:
+``currency-eur``), if known, and whether the value is the figure's digits without the scale
+its block states (``1,102,480`` under ``(in thousands)``: no answer's own scale word rounds
+it, :meth:`GroundingContext.rounded`)."""
 
 
 @dataclass(slots=True)
@@ -2034,6 +2038,16 @@ class _Reading:
     """In a row the statement around it does not scale (:attr:`_Scope.units`)."""
 
 
+_CELL_REST = re.compile(r"[^|\t\n]*")
+
+
+def _words_after(s: str, end: int) -> bool:
+    """Whether a letter follows ``end`` in its table cell (``187,200,539 and 186,880,413 shares
+    issued)`` in a row's label; not ``Granted 1,906.5``, a row whose cells a space parts)."""
+    m = _CELL_REST.match(s, end)
+    return m is not None and any(ch.isalpha() for ch in m.group())
+
+
 def _add_rounding_rows(
     q: Quantity,
     meta: Meta,
@@ -2042,10 +2056,13 @@ def _add_rounding_rows(
     plain: bool,
     table: bool,
     rows: list[_Row],
+    label: bool = False,
 ) -> _Reading:
     """Add the rows of rounded matches of a context figure (``plain``: a sum of money or a
-    unitless figure; ``table``: in a table row) under ``scope``: as written, scaled, and by
-    magnitude for a bracketed figure; and how it reads as an operand."""
+    unitless figure; ``table``: in a table row; ``label``: in its label, ``187,200,539 shares
+    issued`` of a row ``Common stock``, a count the statement's scale does not name) under
+    ``scope``: as written, scaled, and by magnitude for a bracketed figure; and how it reads as
+    an operand."""
     flags = meta[3]
     prec = float(meta[0]) * 10.0 ** (-meta[1])  # _precision(meta), inlined
     value = q.value.numerator / q.value.denominator  # float(q.value), without dispatch
@@ -2076,13 +2093,14 @@ def _add_rounding_rows(
             caption = float(factor)
         else:
             scale = factor
-        rows.append((value * factor, prec * factor, occ, pct_ok, scaled_money))
+        rows.append((value * factor, prec * factor, occ, pct_ok, scaled_money, False))
         if bracketed:  # "used $7.3 million" for "(7,344)" in thousands
-            rows.append((-value * factor, prec * factor, occ, False, scaled_money))
+            rows.append((-value * factor, prec * factor, occ, False, scaled_money, False))
     if plain or percent:
-        rows.append((value, prec, occ, pct_ok, money))
+        unstated = scale != 1 and not label  # its digits, not the amount its scale makes
+        rows.append((value, prec, occ, pct_ok, money, unstated))
         if bracketed and plain:
-            rows.append((-value, prec, occ, False, money))
+            rows.append((-value, prec, occ, False, money, unstated))
     return _Reading(value, percent, money, scale, caption, scope is not None and scope.units)
 
 
@@ -2178,7 +2196,8 @@ class GroundingContext:
         self._dimensions: dict[str, int] | None = None
         self._approx_rows: list[_Row] | None = None
         self._approx: (
-            tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]] | None
+            tuple[list[float], list[float], list[bool], list[_Occ], list[str | None], list[bool]]
+            | None
         ) = None
         self._nearest: dict[tuple[str, str, str | None], _Sorted] | None = None
         self._numerals: dict[str, list[tuple[Quantity, _Occ]]] | None = None
@@ -2577,7 +2596,8 @@ class GroundingContext:
                     scope = scopes[k]
                     if scope.columns:  # scales by column: the figure's column's, if any
                         scope = scope.for_column(column if table else -1)
-            reading = _add_rounding_rows(q, meta, occ, scope, plain, table, rows)
+            label = table and column == 0 and _words_after(s, b)  # a count a label words
+            reading = _add_rounding_rows(q, meta, occ, scope, plain, table, rows, label)
             if flags & F_YEAR and table:
                 figures.note_year(block, line, column, int(reading.value))
             if flags & F_YEAR and table and block not in figures.newest_first:
@@ -2696,14 +2716,17 @@ class GroundingContext:
         percent: bool = False,
         currencies: frozenset[str] | None = None,
         skip: Callable[[_Occ], bool] | None = None,
+        own_scale: bool = False,
     ) -> _Occ | None:
         """A context figure (scale applied) that rounds to ``value`` at the answer's precision:
         written more precisely than the answer and within half its last unit. An unsigned
         ``value`` may round the magnitude of a bracketed figure (``7.3`` million for ``(7,344)``
         thousand); a ``percent`` only a percentage or a table cell; with ``currencies`` (the
         answer's), a figure whose currency is known only in one of them (``$16.5 billion`` is
-        not ``16,525`` under ``€ million``)."""
-        values, precs, pct_ok, occs, money = self._rounding_columns()
+        not ``16,525`` under ``€ million``). A figure with its ``own_scale`` word rounds no
+        cell's digits read without the scale its block states: ``$1.10 million`` is no rounding
+        of ``1,102,480`` under ``(in thousands)`` ($1.10 billion), a thousandfold error."""
+        values, precs, pct_ok, occs, money, unstated = self._rounding_columns()
         tol = rounding_tolerance(half)
         lo = bisect_left(values, value - tol)
         hi = bisect_right(values, value + tol)
@@ -2713,6 +2736,7 @@ class GroundingContext:
                 and (pct_ok[k] or not percent)
                 and (currencies is None or money[k] is None or money[k] in currencies)
                 and (skip is None or not skip(occs[k]))
+                and not (own_scale and unstated[k])
             ):
                 return occs[k]
         return None
@@ -2724,7 +2748,7 @@ class GroundingContext:
         of a context (:mod:`grounding._chunks`) that round a figure are ordered so."""
         if self._approx is None or tr.source != "context" or tr.rule not in _ROUNDING_RULES:
             return 0.0
-        values, _precs, _pct, occs, _money = self._approx
+        values, _precs, _pct, occs, _money, _unstated = self._approx
         target = float(tr.quantity.value)
         found = [
             v for v, occ in zip(values, occs, strict=True) if occ[1:3] == (tr.passage, tr.span)
@@ -2733,7 +2757,7 @@ class GroundingContext:
 
     def _rounding_columns(
         self,
-    ) -> tuple[list[float], list[float], list[bool], list[_Occ], list[str | None]]:
+    ) -> tuple[list[float], list[float], list[bool], list[_Occ], list[str | None], list[bool]]:
         """The rounding rows sorted by value, as columns (built on first need; plain lists and
         bisection: a rounded match never imports numpy, only a derivation does)."""
         if self._approx is None:
@@ -2744,6 +2768,7 @@ class GroundingContext:
                 [r[3] for r in rows],
                 [r[2] for r in rows],
                 [r[4] for r in rows],
+                [r[5] for r in rows],
             )
         return self._approx
 
@@ -3608,7 +3633,7 @@ class GroundingChecker:
         swapped = continental_reading(sc.norm.text)
         if swapped is None:
             return sc, traces
-        alt = scan(NormalizedText(swapped, sc.norm.original, sc.norm.segments))
+        alt = scan(NormalizedText(swapped, sc.norm.original, sc.norm.segments, True))
         before = {(q.span, q.value) for q in sc.quantities}
         alt_traces = self._traces(alt)
         for tr in alt_traces:
@@ -3782,6 +3807,8 @@ class GroundingChecker:
             out.append(QuantityTrace(q, None))
         if not all(traced):
             _trace_working_after(sc, meta_of, out, traced)
+        if not all(traced):
+            _trace_stated_operands(sc, meta_of, out, traced)
         if not all(traced) and sc.separators:
             self._trace_ranges(sc, meta_of, out, traced)
         if not all(traced) and self._growth is not None and self._growth[0] is sc:
@@ -4268,10 +4295,13 @@ class GroundingChecker:
         if q.value and (sig >= 2 or flags & F_OWN_SCALE or approx is not None):
             precision, half = approx or (_precision(meta), _precision(meta) / 2)
             values = [float(q.value)]
+            own = bool(flags & F_OWN_SCALE) and mult != 1
             if flags & F_DECREASE and q.value > 0:
                 values.append(-float(q.value))
             for v in values:
-                occ = self.context.rounded(v, half, precision, q.unit == "%", currencies)
+                occ = self.context.rounded(
+                    v, half, precision, q.unit == "%", currencies, own_scale=own
+                )
                 if occ is not None:
                     return occ, "rounded" if approx is None else "approximation"
             if approx is not None and flags & F_OWN_SCALE and mult != 1:
@@ -4581,7 +4611,7 @@ class GroundingChecker:
                 or (said := _noun_counted(text, sc.norm_spans[n][1])) is None
                 # the figure found counts another noun ("3 speakers"; not a table's cell), read
                 # where it stands: the context is parsed whole only then
-                or (found := self._counted_at(tr.passage, tr.span)) is None
+                or (found := self._counted_at(tr.passage, tr.span) or _in_its_unit(tr)) is None
             ):
                 continue
             same = found[0] == said[0]
@@ -4684,6 +4714,18 @@ def _noun_counted(text: str, end: int) -> tuple[str, str | None, int] | None:
     if said is None or said[0] in _FREQUENCY_WORDS or rate_period(text, end) is not None:
         return None
     return said
+
+
+def _in_its_unit(tr: QuantityTrace) -> tuple[str, str, None] | None:
+    """What a context figure in a unit counts (``1212515 sqft``: square feet), as
+    :meth:`GroundingChecker._counted_at` names a noun: an answer's count of a noun found as such
+    a figure (``1212515 stores``) counts another thing. ``None`` for a figure without one."""
+    found = tr.matched_text
+    if found is None or not any(ch.isalpha() for ch in found):
+        return None
+    read = scan(found).quantities  # the figure alone, as its context reads it
+    unit = read[0].unit if len(read) == 1 else None
+    return None if unit is None else (unit, found, None)
 
 
 def _count_of_another_noun(
@@ -4930,6 +4972,147 @@ def _trace_working_after(
         if how:
             out[n] = QuantityTrace(q, "derived", derivation=how, rule="shown_working")
             traced[n] = True
+
+
+def _trace_stated_operands(
+    sc: Scan, meta_of: Sequence[Meta], out: list[QuantityTrace], traced: list[bool]
+) -> None:
+    """Trace in ``out`` each figure not traced that one operation of two figures its sentence
+    states and that were traced gives, wherever they stand in it (:func:`explain_from`): the
+    operands after the result too (``$15,190 a year (2,450 sq ft × $6.20)``, ``26.2 kWh per day
+    on average (812 kWh over 31 days)``, ``7.2 percentage points (21.3% with placebo vs
+    14.1%)``), which :meth:`GroundingChecker._derive`, reading the answer left to right, has not
+    seen yet; in either order. A measure is compared in the unit it is written in, as its
+    operands are, at the precision written, from two measures whose units the operation makes
+    its unit (:func:`_operation_unit`: ``8 hours`` is no ``250 / 30`` of ``30-50 mL/min`` and
+    ``250 mg``)."""
+    for n, q in enumerate(sc.quantities):
+        meta = meta_of[n]
+        # the result of working the answer writes ("a - b = c") is that working's or none, and
+        # an operand of working is no result
+        if traced[n] or q.kind != "number" or meta[3] & (F_YEAR | F_RESULT | F_OPERAND):
+            continue
+        # a measure at the precision written, "about" or not (its operands are as written)
+        target = _target(q, (*meta[:3], meta[3] & ~F_APPROX) if q.dimension else meta)
+        if target is None:
+            continue
+        operands = _operands_near(sc, meta_of, out, traced, n, target.dimension is not None)
+        if len(operands) < 2:  # cheap first: the sentence is read only with two around
+            continue
+        lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
+        operands = [k for k in operands if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
+        if target.dimension is None:
+            found = _stated_operation(sc, operands, target, n)
+        else:
+            half = _precision(meta) / 2 if q.value else 0.0
+            target = replace(target, value=float(q.value), half=half, dimension=None)
+            found = _stated_measure_operation(sc, operands, target, q.unit, n)
+        if found is not None:
+            out[n] = QuantityTrace(q, "derived", derivation=found[0], rule=found[1])
+            traced[n] = True
+
+
+def _operands_near(
+    sc: Scan,
+    meta_of: Sequence[Meta],
+    out: Sequence[QuantityTrace],
+    traced: Sequence[bool],
+    n: int,
+    measures: bool,
+) -> list[int]:
+    """The answer's figures that may be operands of its ``n``-th (:func:`_trace_stated_operands`):
+    traced numbers, no year nor constant, within :data:`SENTENCE_REACH` of it (``measures``:
+    measures only)."""
+    start, end = sc.norm_spans[n]
+    lo, hi = start - SENTENCE_REACH, end + SENTENCE_REACH
+    return [
+        k
+        for k, x in enumerate(sc.quantities)
+        if k != n
+        and traced[k]
+        and x.kind == "number"
+        and lo <= sc.norm_spans[k][0] < hi
+        and out[k].rule not in _NO_OPERAND_RULES
+        and not meta_of[k][3] & F_YEAR
+        and (not measures or _is_measure(x))
+    ]
+
+
+def _stated_operation(sc: Scan, operands: list[int], target: Target, n: int) -> Derivation | None:
+    """``target``, the ``n``-th quantity of ``sc``, from ``operands`` (indexes of ``sc``'s
+    quantities, one after it at least) by :func:`explain_from`, in the order written or, for a
+    positive target and two operands after it, the other (a bracket after a result names its
+    operands in no fixed order: ``21.5 percentage points less frequent (7.0% vs 28.5%)``; a
+    negative result follows the order written: ``-21.5`` is ``7.0 - 28.5``; and operands before
+    it are the order the answer states a change in: ``it was 44.1 compared with 56.7, a change
+    of 12.6`` is a sign flipped)."""
+    after = [k for k in operands if k > n]
+    if len(operands) < 2 or not after:  # those before it alone: GroundingChecker._derive's
+        return None
+    values = [
+        (float(x.value), x.text, x.unit == "%") for x in map(sc.quantities.__getitem__, operands)
+    ]
+    from_to = _from_to(sc, operands)  # "from 3.3 to 3.4": the change is 3.4 - 3.3
+    found = explain_from(values, target, from_to)
+    if found is None and len(after) >= 2 and target.value > 0 and not _from_to(sc, after):
+        # a magnitude of two operands after it, in the other order
+        found = explain_from([values[operands.index(k)] for k in reversed(after)], target)
+    return found
+
+
+def _stated_measure_operation(
+    sc: Scan, operands: list[int], target: Target, unit: str | None, n: int
+) -> Derivation | None:
+    """A measure ``target`` (the ``n``-th quantity) in ``unit`` from two measures of
+    ``operands`` whose operation gives that unit (:func:`_operation_unit`: their values are
+    compared as written, so ``27 days`` is no ``25 days + 2 weeks``), in the order written or,
+    as :func:`_stated_operation` reads them, the other for a magnitude of two after it."""
+    quantities = sc.quantities
+    measures = [k for k in operands if _is_measure(quantities[k])]
+    for i in measures:
+        for j in measures:
+            # in the order written; the other only for a magnitude of two after it
+            if i == j or (i > j and (target.value <= 0 or j < n)):
+                continue
+            a, b = quantities[i], quantities[j]
+            found = explain_from(
+                [(float(a.value), a.text, False), (float(b.value), b.text, False)], target
+            )
+            if found is not None and _operation_unit(found[1], a.unit, b.unit) == unit:
+                return found
+    return None
+
+
+def _operation_unit(rule: str, first: str | None, second: str | None) -> str | None:
+    """The unit ``rule`` (``sum``, ``difference``, ``product``, ``ratio``) gives from measures
+    in units ``first`` and ``second`` (``kwh`` / ``day``: ``kwh/day``; ``mg`` / ``mg/ml``:
+    ``ml``; ``ml/h`` × ``h``: ``ml``), ``None`` where it gives none."""
+    if first is None or second is None:
+        return None
+    if rule in ("sum", "difference"):
+        return first if first == second else None
+    top, _, bottom = second.partition("/")
+    if rule == "ratio":
+        if bottom:
+            return bottom if first == top else None
+        return f"{first}/{second}" if "/" not in first else None
+    if rule == "product":
+        for per, by in ((first, second), (second, first)):
+            num, _, den = per.partition("/")
+            if den and den == by:
+                return num
+    return None
+
+
+def _is_measure(q: Quantity) -> bool:
+    """Whether ``q`` is a measure in a unit (``812 kWh``, ``31 days``), not money nor a bare
+    figure."""
+    return q.dimension is not None and not q.dimension.startswith("currency-")
+
+
+_NO_OPERAND_RULES = frozenset(("constant", "enumerated"))
+"""The rules of figures that are no operand of the answer's arithmetic (``× 100``, a count of
+the answer's own list)."""
 
 
 def _trace_growth_years(

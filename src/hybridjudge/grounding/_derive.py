@@ -97,6 +97,7 @@ __all__ = [
     "NEAR_OPERAND",
     "NEAR_SHARE",
     "PROSE_SPAN",
+    "SENTENCE_REACH",
     "Derivation",
     "Figure",
     "Figures",
@@ -117,6 +118,7 @@ __all__ = [
     "label_block_lines",
     "may_end_aside",
     "rounding_window",
+    "sentence_around",
     "stated_mean",
     "stated_operand",
     "stated_ratio",
@@ -452,7 +454,7 @@ _OP_CUES: tuple[tuple[_Cue, frozenset[str]], ...] = (
 """The operations each kind of question word asks for (the words: the lexicons' ``derivation``)."""
 
 
-_SENTENCE_REACH = 160
+SENTENCE_REACH = 160
 """How far before and after a figure :func:`states_operation` reads its sentence (characters)."""
 _AFTER_CUES = (
     _cue(_WORDS.comparisons, whole=True),
@@ -476,17 +478,25 @@ def states_operation(text: str, start: int, end: int) -> bool:
     heavier than``, ``1.45 GHz above the base``; ``comparisons``, ``asks_difference``,
     ``asks_share``). A measure stated without one is a figure of its own (``a maximum single
     dose of 600 mg`` is no ``1 g - 400 mg`` of two rows; ``above 12 g/dL`` is a bound)."""
-    first = max(0, start - _SENTENCE_REACH)  # the sentence read within a window around it
-    window = text[first : end + _SENTENCE_REACH]
+    a, b = sentence_around(text, start, end)
+    sentence, after = text[a:b], text[end:b]
+    return any(cue.search(after) for cue in _AFTER_CUES) or any(
+        cue.search(sentence) for cue in _ANYWHERE_CUES
+    )
+
+
+def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The offsets in ``text`` of the sentence that holds ``text[start:end]``, read within
+    :data:`SENTENCE_REACH` characters either side by the shared splitter (a long answer is
+    not split whole for one figure)."""
+    first = max(0, start - SENTENCE_REACH)
+    window = text[first : end + SENTENCE_REACH]
     at, to = start - first, end - first
     a, b = next(
         ((a, b) for a, b in sentence_spans(window, "whole") if a <= at and to <= b),
         (0, len(window)),
     )
-    sentence, after = window[a:b], window[to:b]
-    return any(cue.search(after) for cue in _AFTER_CUES) or any(
-        cue.search(sentence) for cue in _ANYWHERE_CUES
-    )
+    return first + a, first + b
 
 
 def asks_operation(question: str) -> bool:

@@ -242,9 +242,9 @@ def _window_text(laid: NormalizedText, start: int, end: int) -> NormalizedText:
     (:meth:`NormalizedText.to_original`: the last segment starting at or before it)."""
     segments = laid.segments
     if not segments:
-        return NormalizedText(laid.text[start:end], laid.original[start:end], ())
+        return NormalizedText(laid.text[start:end], laid.original[start:end], (), laid.continental)
     beyond = len(laid.original) + 1  # as NormalizedText._point bisects
     first = max(bisect_right(segments, (start, beyond, 0)) - 1, 0)
     last = max(bisect_right(segments, (end, beyond, 0)), first + 1)
     shifted = tuple((n - start, o, length) for n, o, length in segments[first:last])
-    return NormalizedText(laid.text[start:end], laid.original, shifted)
+    return NormalizedText(laid.text[start:end], laid.original, shifted, laid.continental)

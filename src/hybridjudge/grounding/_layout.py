@@ -334,7 +334,11 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
         if "\n" not in s:
             return norm
         rows = spaced_cells(s)  # rows whose cells stand one space apart
-        return norm if rows == s else NormalizedText(rows, norm.original, norm.segments)
+        return (
+            norm
+            if rows == s
+            else NormalizedText(rows, norm.original, norm.segments, norm.continental)
+        )
     lines, kinds = laid_out
     width = _row_width(kinds)
     page = _page_number(lines, kinds, width)
@@ -384,4 +388,4 @@ def read_layout(norm: NormalizedText) -> NormalizedText:
         if kind != _W:
             prev = kind
         pos += len(line) + 1
-    return NormalizedText("".join(out), norm.original, norm.segments)
+    return NormalizedText("".join(out), norm.original, norm.segments, norm.continental)

@@ -106,7 +106,8 @@ TRACE_RULES: dict[TraceRule, str] = {
     "for 10,500; between $22 and $23 million for 22,626 under (in thousands))",
     "sum": "a sum of context figures (or of the answer's own), at the answer's precision",
     "difference": "a difference of two figures (or percentage points between two percentages)",
-    "product": "a product of two figures the answer itself shows",
+    "product": "a product of two figures the answer itself shows, before the result or after it "
+    "in its sentence",
     "ratio": "a ratio of two figures, or a share of a sum: (a + b) / c",
     "percent_change": "a percent change from one figure to another: (a - b) / b",
     "growth_rate": "a compound annual growth rate from one figure to another, asked for by the "

@@ -192,6 +192,10 @@ def _csv_cells(text: str) -> str:
     no other cell separator, with two commas or more that neither group the thousands of a
     figure (``1,234`` stays) nor stand inside a figure written as a word of running text
     (:data:`_SPACED_DECIMAL`: ``Der Umsatz stieg um 3,5 % auf 12,4 Mio. Euro`` is no row)."""
+    if ";" in text:
+        text = _semicolon_cells(text)
+        if "," not in text:
+            return text
     if '"' in text and _QUOTED_CELL().search(text) is not None:
         return _quoted_csv_cells(text)
     rows: list[_CsvLine] = []
@@ -239,6 +243,28 @@ def _csv_cells(text: str) -> str:
             for k in separators:
                 out[pos + k] = "|"
     return text if out is None else "".join(out)
+
+
+_SEMICOLON_ROW = re.compile(r"^[^;\n|\t]*;(?![ ])[^;\n|\t]*;(?![ ])[^\n|\t]*$", re.MULTILINE)
+"""A line with two semicolons or more, no blank after the first two, no other cell separator:
+a row of a CSV file as a continental spreadsheet writes it (``Arbeitspreis;3.412;kWh;0,3189``)."""
+
+
+def _semicolon_cells(text: str) -> str:
+    """``text`` with the semicolons of its :data:`_SEMICOLON_ROW` lines written as ``|`` (one
+    character for one): a spreadsheet that writes decimal commas separates its CSV cells with
+    semicolons, so those lines' commas are decimal commas (``0,3189``, ``1.088,09``), not cells
+    (:func:`_csv_cells` reads no line with a ``|``). A line of running text with semicolons has a
+    blank after them (``3 kg; 5 kg; 7 kg``)."""
+    rows = [m.span() for m in _SEMICOLON_ROW.finditer(text) if "; " not in m.group()]
+    if not rows:
+        return text
+    out = list(text)
+    for start, end in rows:
+        for k in range(start, end):
+            if out[k] == ";":
+                out[k] = "|"
+    return "".join(out)
 
 
 _EMPTY_CELL = re.compile(r"^,|,,|,$")
@@ -589,6 +615,8 @@ def normalize(text: str) -> NormalizedText:
             norm = NormalizedText(out, text, segments)
     if "  " in text:
         out = _layout_cells(out)
+    if "_" in out and ("|" in out or "\t" in out):
+        out = _snake_case_cells(out)
     before = out
     out = _continental(out)
     continental = out is not before
@@ -786,6 +814,28 @@ _CONTINENTAL_FIGURE = re.compile(
     r"(?<![\w.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{1,3}(?: \d{3})+(?:,\d+)?(?![ ]?\d)|\d+,\d+)"
     r"(?![\w]|[.,]\d)"
 )
+_SNAKE_JOIN = re.compile(r"(?<=[^\W\d_])_(?=[^\W_])|(?<=\d)_(?=[^\W\d_])")
+"""An underscore joining a word to a word or a figure (``revenue_2024_usd_m``), not two digits
+(``1_000``, a figure's grouping in code)."""
+
+
+def _snake_case_cells(text: str) -> str:
+    """``text`` with the underscores that join the words of a table's cell (a column heading in
+    snake case, as a data frame names its columns: ``revenue_2024_usd_m``) read as blanks, one
+    character for one, on the lines that are a table's rows (a ``|`` or a tab in them): the
+    heading names its year and its scale (``2024``, ``usd m``) as ``Revenue 2024 (USD m)``
+    does. Running text keeps its identifiers whole (``model_v2_2024`` holds no figure)."""
+    lines = text.split("\n")
+    changed = False
+    for k, line in enumerate(lines):
+        if "_" in line and ("|" in line or "\t" in line):
+            new = _SNAKE_JOIN.sub(" ", line)
+            if new != line:
+                lines[k] = new
+                changed = True
+    return "\n".join(lines) if changed else text
+
+
 _SPACE3 = re.compile(r" (?<=\d )\d{3}(?!\d)")
 """Thousands grouped by a space (``12 500``, French), read only with the words of such a text
 (:func:`_spaced_language`; a space is everywhere)."""
@@ -995,10 +1045,10 @@ def _tables(text: str) -> NormalizedText:
     if "<" in text and _HTML_TABLE().search(text) is not None:
         norm = _normalize(text)
         cells, moved = _html_cells(norm.text)
-        if "," in text:
+        if "," in text or ";" in text:
             cells = _csv_cells(cells)
         return NormalizedText(cells, text, _shifted(norm, moved) if moved else norm.segments)
-    if "," in text:
+    if "," in text or ";" in text:
         if text.isascii():
             return NormalizedText(_csv_cells(text.lower()), text, ())
         norm = _normalize(text)
