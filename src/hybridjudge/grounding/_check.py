@@ -4982,10 +4982,12 @@ def _trace_stated_operands(
     operands after the result too (``$15,190 a year (2,450 sq ft × $6.20)``, ``26.2 kWh per day
     on average (812 kWh over 31 days)``, ``7.2 percentage points (21.3% with placebo vs
     14.1%)``), which :meth:`GroundingChecker._derive`, reading the answer left to right, has not
-    seen yet; in either order. A measure is compared in the unit it is written in, as its
+    seen yet; in the order written, or the other for a magnitude of two operands after it
+    (:func:`_stated_operation`). A measure is compared in the unit it is written in, as its
     operands are, at the precision written, from two measures whose units the operation makes
     its unit (:func:`_operation_unit`: ``8 hours`` is no ``250 / 30`` of ``30-50 mL/min`` and
-    ``250 mg``)."""
+    ``250 mg``). Never the result nor an operand of working the answer writes (``a - b = c``:
+    that working decides)."""
     for n, q in enumerate(sc.quantities):
         meta = meta_of[n]
         # the result of working the answer writes ("a - b = c") is that working's or none, and
