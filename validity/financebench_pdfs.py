@@ -227,26 +227,29 @@ def _money(value: Decimal, digits: str, scale: str) -> str:
     return f"{sign}${digits} {scale}"
 
 
-def _rescaled(cell: Cell, scale: str) -> str | None:
-    bigger = NEXT_SCALE.get(scale)
-    if bigger is None or abs(cell.value) < 1000:
+def _rescaled_value(cell: Cell, scale: str) -> Decimal | None:
+    """The ``rescaled`` answer's magnitude in the next scale word (two decimals, one for 10,000
+    or more); ``None`` where the statement's scale has no next word or the figure is under
+    1,000."""
+    if NEXT_SCALE.get(scale) is None or abs(cell.value) < 1000:
         return None
     places = Decimal("0.1") if abs(cell.value) >= 10000 else Decimal("0.01")
-    value = (abs(cell.value) / 1000).quantize(places, rounding=ROUND_HALF_UP)
-    return _money(cell.value, f"{value:,}", bigger)
+    return (abs(cell.value) / 1000).quantize(places, rounding=ROUND_HALF_UP)
+
+
+def _rescaled(cell: Cell, scale: str) -> str | None:
+    value = _rescaled_value(cell, scale)
+    return None if value is None else _money(cell.value, f"{value:,}", NEXT_SCALE[scale])
 
 
 def _slipped(cell: Cell, scale: str, absolute: set[Decimal]) -> str | None:
     """The ``scale`` perturbation: the ``rescaled`` answer's digits with the statement's own
     scale word (``$92.19 million`` for ``92,190`` in millions: a thousandfold slip); ``None``
     without a ``rescaled`` answer or where the page holds the slipped value."""
-    rescaled = _rescaled(cell, scale)
-    if rescaled is None:
+    value = _rescaled_value(cell, scale)
+    if value is None or value in absolute:
         return None
-    digits = rescaled.split("$", 1)[1].split(" ", 1)[0]
-    if Decimal(digits.replace(",", "")) in absolute:
-        return None
-    return _money(cell.value, digits, scale)
+    return _money(cell.value, f"{value:,}", scale)
 
 
 def _values(text: str) -> tuple[set[Decimal], set[Decimal]]:

@@ -2749,23 +2749,11 @@ def _volumes_of_a_dose(s: str, raws: list[_Raw]) -> None:
     ``Give 5 mL (250 mg)`` and ``250 mg per 5 mL`` name it as written."""
     found = []
     for m in _DOSE_VOLUME().finditer(s):
-        written = m["n"]
-        value = Fraction(written)
+        p = _bare_number(m["n"])  # its value, decimals and significant digits as written
+        value = p[1]
         unit, dim, factor = _unit_info(m["u"], None, None)
-        decimals = len(written.partition(".")[2])
-        sig = len(written.replace(".", "").lstrip("0")) or 1
-        found.append(
-            _Raw(
-                "number",
-                value,
-                unit,
-                dim,
-                value * factor,
-                m.start("n"),
-                m.end(),
-                (1, decimals, sig, 0),
-            )
-        )
+        meta = (1, p[6], p[7], 0)
+        found.append(_Raw("number", value, unit, dim, value * factor, m.start("n"), m.end(), meta))
     if found:
         _merge_into(raws, found)
 
