@@ -45,6 +45,7 @@ from hybridjudge.grounding import GroundingReport, check_grounding
 
 CASES = Path(__file__).resolve().parent / "data" / "probe_cases.jsonl"
 HELDOUT = Path(__file__).resolve().parent / "data" / "probe_heldout.jsonl"
+THIRD = Path(__file__).resolve().parent / "data" / "probe_third.jsonl"
 
 
 @dataclass(frozen=True)
@@ -111,16 +112,28 @@ def _print_table(title: str, rows: dict[str, tuple[int, int, int, int]]) -> None
 def main(argv: list[str] | None = None) -> int:
     """Print the tables; with ``--show N`` up to N disagreements."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--show", type=int, default=0, help="print up to N disagreements")
+    parser.add_argument(
+        "--show",
+        type=int,
+        default=0,
+        help="print up to N disagreements (of a probe split in halves: of its tuning half)",
+    )
     parser.add_argument(
         "--heldout", action="store_true", help=f"the second probe ({HELDOUT.name}), by half"
     )
+    parser.add_argument(
+        "--third",
+        action="store_true",
+        help=f"the third probe ({THIRD.name}), by half",
+    )
     args = parser.parse_args(argv)
-    path = HELDOUT if args.heldout else CASES
+    if args.heldout and args.third:
+        parser.error("--heldout and --third pick different probes: give one")
+    path = HELDOUT if args.heldout else THIRD if args.third else CASES
     outcomes = run(load_cases(path))
     print(f"Probe cases ({path.name}): {len(outcomes)}, of them debatable (apart): ", end="")
     print(sum(o.case["debatable"] for o in outcomes))
-    if args.heldout:
+    if args.heldout or args.third:
         _print_table("by half (tuning: looked at; heldout: not)", tally(outcomes, "half"))
         for half in ("tuning", "heldout"):
             part = [o for o in outcomes if o.case["half"] == half]
@@ -132,9 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         _print_table("by language", tally(outcomes, "language"))
         _print_table("by layout", tally(outcomes, "layout"))
+    if args.third:
+        _print_table("by layout", tally(outcomes, "layout"))
     debatable = [o for o in outcomes if o.case["debatable"]]
     print(f"\ndebatable: {sum(o.agrees for o in debatable)} of {len(debatable)} as expected")
-    shown = [o for o in outcomes if not o.agrees][: args.show]
+    # a probe split in halves shows its tuning half only: the held-out half stays unlooked at
+    shown = [o for o in outcomes if not o.agrees and o.case.get("half", "tuning") == "tuning"][
+        : args.show
+    ]
     for o in shown:
         c, r = o.case, o.report
         print(f"\n[{c['id']}] expected grounded={c['grounded']}, got {r.grounded}: {c['answer']}")

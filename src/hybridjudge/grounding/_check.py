@@ -50,6 +50,7 @@ from hybridjudge.grounding._anchors import (
 )
 from hybridjudge.grounding._complement import states_rest
 from hybridjudge.grounding._derive import (
+    BEFORE_REACH,
     LABEL_BLOCK,
     SENTENCE_REACH,
     Derivation,
@@ -2145,6 +2146,7 @@ def _operand(at: _Cursor, q: Quantity, a: int, b: int, meta: Meta, reading: _Rea
         reading.caption,
         reading.units,
         q.range_role,
+        "" if table else s[max(at.line_start, a - BEFORE_REACH) : a],
     )
 
 
@@ -3296,6 +3298,21 @@ def _parts_of(sc: Scan, n: int) -> frozenset[float]:
     )
 
 
+def _stated_in_sentence(sc: Scan, n: int) -> tuple[tuple[float, float], ...]:
+    """The figures of the sentence of ``sc``'s ``n``-th (itself, years and percentages aside)
+    as :attr:`Target.stated <hybridjudge.grounding._derive.Target.stated>` (a measure of one
+    in its base unit)."""
+    lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
+    out: list[tuple[float, float]] = []
+    for k, (q, meta) in enumerate(zip(sc.quantities, sc.meta, strict=True)):
+        if k == n or q.unit == "%" or meta[3] & F_YEAR or not lo <= sc.norm_spans[k][0] < hi:
+            continue
+        t = _target(q, meta)
+        if t is not None and t.kind == "plain" and t.value:
+            out.append((t.value, t.half))
+    return tuple(out)
+
+
 def _years_of(sc: Scan) -> frozenset[int]:
     """The years ``sc`` names (its figures read as calendar years)."""
     return frozenset(
@@ -4379,14 +4396,17 @@ class GroundingChecker:
                 target = replace(target, averaged=True, years=_years_of(sc))
             if target.kind == "percent":
                 named = stated_ratio(text, start, sc.words)
-                # a share is of a figure the question names
-                whole = stated_whole(text, end) if hint and hint.operands else frozenset()
-                parts = _parts_of(sc, n) if whole else frozenset()
+                # a share is of a figure the question names, or of one the words after it name
+                # (_pinned)
+                whole = stated_whole(text, end)
+                parts = _parts_of(sc, n) if whole and hint and hint.operands else frozenset()
                 target = replace(target, named=named, whole=whole, parts=parts)
             if trend or noun:
                 target = replace(
                     target, trend=trend, noun=noun, years=_years_of(sc) if trend else target.years
                 )
+            if trend or target.kind == "percent":
+                target = replace(target, stated=_stated_in_sentence(sc, n))
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
@@ -4422,7 +4442,8 @@ class GroundingChecker:
             or asks_operation(self._question.lower())
         ):
             return None
-        for t in _readings(replace(target, trend=trend), q, meta):
+        stated = _stated_in_sentence(sc, n) if trend else ()
+        for t in _readings(replace(target, trend=trend, stated=stated), q, meta):
             found = self._context_derivation(t)
             if found is not None:
                 return (f"{found[0]} ({t.rule})", t.rule) if t.rule else found
@@ -4823,8 +4844,18 @@ _OPERAND_FIGURES = 3
 :meth:`GroundingChecker._operands_stated` to read it: after the question's own are set aside,
 one must remain."""
 
-_FROM_BEFORE = lazy(r"(?<![\w])from\s+(?:about\s+|approximately\s+|roughly\s+)?\Z")
-_TO_BETWEEN = lazy(r"(?:[^.;\n]|\.(?=\d)){0,30}?(?<![\w])to\s+(?:about\s+|approximately\s+)?\Z")
+_CHANGE_HEDGE = rf"(?:(?:{alternation(merged('derivation.change_hedges'))})\s+)?"
+_FROM_BEFORE = lazy(
+    rf"(?<![\w])(?:{alternation(merged('derivation.change_from')) or '(?!)'})\s+{_CHANGE_HEDGE}\Z"
+)
+"""A change's first figure follows (the lexicons' ``derivation.change_from``: ``from``,
+``van``), maybe hedged (``change_hedges``)."""
+_TO_BETWEEN = lazy(
+    r"(?:[^.;\n]|\.(?=\d)){0,30}?"
+    rf"(?<![\w])(?:{alternation(merged('derivation.change_to')) or '(?!)'})\s+{_CHANGE_HEDGE}\Z"
+)
+"""What stands between a change's two figures: a word of ``derivation.change_to`` (``to``,
+``naar``) within 30 characters of the first, maybe hedged."""
 
 
 _NO_CONTEXT = Finding(

@@ -54,7 +54,7 @@ import functools
 import math
 import re
 from bisect import bisect_right, insort
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
@@ -262,6 +262,10 @@ class Figure:
     range_end: str | None = None
     """``low`` or ``high`` for an end of a range (``1-2 business days``), else ``None``: the
     two ends of one range sum to nothing."""
+    before: str = ""
+    """For a figure of running text, the text of its line before it (at most
+    :data:`BEFORE_REACH` characters): the words that name it (``Group revenue reached``), read
+    by :func:`_pinned`; ``""`` for a table cell, which its row's label names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,6 +330,11 @@ class Target:
     are then in the dimension's base unit (grams), and only the context's figures of that
     dimension explain it (``13.8 kg - 11.2 kg``); ``None`` for a plain figure, a sum of money
     or a percentage."""
+    stated: tuple[tuple[float, float], ...] = ()
+    """The other figures of its sentence (years and percentages aside) as ``(value, half a unit
+    of the last digit)``, scale words applied, read for a change or a percentage: one of them
+    may be an operand (``rose about 7.7% to €4.2 billion``; ``€412,750, about 55% of the total
+    declared value``), :func:`_pinned`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -731,6 +740,16 @@ then the level reached; ``the loss narrowed``: its size fell), where words are s
 _TREND_BEFORE_GLUED = lazy(lambda: _directed(_RISES, _FALLS, r"(?<![\w])", "") + _TREND_TAIL)
 """The same, and the words of scripts without spaces (``同比下降5%``): for a text before the
 figure that is not ASCII."""
+_NOT_CHANGES = merged("derivation.not_changes")
+_BLANKS = r"[ \t]+"
+_NOT_CHANGE = lazy(
+    rf"(?<![\w])(?:{alternation(_NOT_CHANGES, space=_BLANKS)})$" if _NOT_CHANGES else "(?!)"
+)
+"""A phrase that ends in a word of change and states none (the lexicons'
+``derivation.not_changes``: ``made up``), ending where :func:`trend_before` found the word."""
+_NOT_CHANGE_REACH = 2 * max(map(len, _NOT_CHANGES), default=0)
+"""How far before a change word's end :data:`_NOT_CHANGE` is searched (blanks may be wider
+than the phrase's one space)."""
 _TREND_AFTER = lazy(
     lambda: r"\s*" + _directed(_WORDS.rises_after, _WORDS.falls_after, "", r"(?![\w])")
 )
@@ -778,7 +797,13 @@ def trend_before(text: str, start: int) -> int:
         return pattern().search(text, lo, start)
 
     m = change_word_before(text, start, search)
-    return 0 if m is None else _direction(m)
+    if m is None:
+        return 0
+    if m["up"] is not None or m["down"] is not None:  # a spaced word: maybe a verb's particle
+        end = m.end("up") if m["up"] is not None else m.end("down")
+        if _NOT_CHANGE().search(text, max(0, end - _NOT_CHANGE_REACH), end) is not None:
+            return 0  # "made up about 43% of sales": a share, no rise
+    return _direction(m)
 
 
 def stated_ratio(text: str, start: int, words: frozenset[bytes]) -> str:
@@ -1110,6 +1135,10 @@ class Figures:
             # the answer adds the change it states in words ("$1,496.5 million, up 21.3%"): of a
             # row the question names, whatever operation the question asks for
             how = _stated_change(self, hint, target)
+            if how is not None:
+                return how
+        if target.stated and not count:  # a figure its sentence states may be an operand
+            how = _pinned(self, target)
             if how is not None:
                 return how
         if hint is not None and hint.ops is _ALL_OPS and not count:
@@ -1845,6 +1874,126 @@ def _stated_share(figs: Figures, hint: Hint, t: Target) -> Derivation | None:
     return None
 
 
+BEFORE_REACH = 64
+"""How much of its line before a figure of running text :attr:`Figure.before` keeps."""
+PINNED_FIGURES = 6
+"""Most context figures one stated figure is found as (:func:`_pinned`): a figure written all
+over a context names none of them."""
+
+
+def _pinned(figs: Figures, t: Target) -> Derivation | None:
+    """``t``, a change the answer states in words (:attr:`Target.trend`) or a percentage,
+    from a figure its sentence states (:attr:`Target.stated`, found in the context as
+    written or rounded) and one other context figure that the words around them tie to it:
+    the change of one figure (the same table row, or running text whose words before each
+    share one: ``Group revenue reached €4.2 billion`` and ``Group revenue was €3.9 billion``
+    for ``rose about 7.7% to €4.2 billion``), or for a percentage without a direction, the
+    stated figure's share of a whole the words after the percentage name (a row's label or the
+    words before a figure of running text: ``€412,750, about 55% of the total declared
+    value``). A rise is relative to the smaller figure, a fall to the larger (``fell 54%``
+    from 14.2 to 6.5; a rise from 6.5 would be 118%); a difference is the larger less the
+    smaller. One operand pinned by the answer and tied by words to the other: no search over
+    every pair, so a precision of two digits is trusted."""
+    if t.kind == "ratio" or (t.kind == "plain" and not t.trend):
+        return None
+    pins = [k for k, f in enumerate(figs.figures) if _states(f, t.stated)]
+    if not pins or len(pins) > PINNED_FIGURES:
+        return None
+    near, goal = _Near.of(t), abs(t.value)
+    share = t.kind == "percent" and not t.trend
+    rows = figs._label_word_sets() if figs.labels else {}
+    for k in pins:
+        fk = figs.figures[k]
+        for j in _tied(figs, k, t.whole if share else None, rows):
+            fj = figs.figures[j]
+            if share:
+                vk, vj = abs(fk.value * fk.scale), abs(fj.value * fj.scale)
+                if vk < vj and near.hit(vk / vj * 100.0, goal, near.h):  # the stated: the part
+                    return f"{t.text} = {fk.text} / {fj.text}", "ratio"
+                continue
+            how = _pinned_change(figs, fk, fj, t)
+            if how is not None:
+                return how
+    return None
+
+
+def _pinned_change(figs: Figures, fa: Figure, fb: Figure, t: Target) -> Derivation | None:
+    """``t``, a change stated in words (a difference, or a percent change), as the change
+    between ``fa`` and ``fb`` (:func:`_pinned`): from the older to the newer where their years
+    or their table row order them (a table lists the newest first unless its header says
+    otherwise), signed as every change is (from a negative figure a rise is a negative
+    percentage), its direction the one the answer states; else a rise relative to the smaller
+    figure, a fall to the larger."""
+    near, goal = _Near.of(t), abs(t.value)
+    if t.years and any((y := figs.year_of(f)) is not None and y not in t.years for f in (fa, fb)):
+        return None  # a figure of a year the answer does not name ("up $35 million from 2018")
+    va, vb = fa.value * fa.scale, fb.value * fb.scale
+    newer_first = _newer_first(figs, fa, fb)
+    if newer_first is not None:
+        new, old, fn, fo = (va, vb, fa, fb) if newer_first else (vb, va, fb, fa)
+        if not old:
+            return None
+        # signed, as every change is: from a negative figure a rise is a negative percentage
+        x = new - old if t.kind == "plain" else (new - old) / old * 100.0
+        if x * t.trend <= 0:
+            return None  # the change goes the other way
+        x = abs(x)
+    else:
+        small, large = sorted((abs(va), abs(vb)))
+        fn, fo = (fa, fb) if abs(va) >= abs(vb) else (fb, fa)
+        if t.kind == "plain":
+            x = large - small
+        else:
+            x = (large - small) / (small if t.trend > 0 else large) * 100.0
+            if t.trend < 0:
+                fn, fo = fo, fn
+    if not near.hit(x, goal, near.h):
+        return None
+    if t.kind == "plain":
+        return f"{t.text} = {fn.text} - {fo.text}", "difference"
+    return f"{t.text} = ({fn.text} - {fo.text}) / {fo.text}", "percent_change"
+
+
+def _states(f: Figure, stated: tuple[tuple[float, float], ...]) -> bool:
+    """Whether ``f`` (not a percentage) is one of the answer's ``stated`` figures, as written
+    or rounded, with its stated scale."""
+    if f.percent or not f.value:
+        return False
+    v = abs(f.value * f.scale)
+    return any(gives(v, abs(x), h + float_slack(x)) for x, h in stated)
+
+
+def _tied(
+    figs: Figures,
+    k: int,
+    whole: frozenset[str] | None,
+    rows: dict[tuple[int, int], frozenset[str]],
+) -> Iterator[int]:
+    """The context figures the words around them tie to figure ``k`` (:func:`_pinned`):
+    without ``whole``, those of its table row, or of running text sharing a word before it
+    with ``k``'s; with it, the figures of ``k``'s table column in a row every word of whose
+    label is one of ``whole`` (the words after a share), or of running text whose words
+    before it hold two of them (or the one there is)."""
+    fk = figs.figures[k]
+    own = frozenset() if fk.table else _words(fk.before)
+    for j, fj in enumerate(figs.figures):
+        if j == k or fj.percent or not fj.value or fj.table != fk.table:
+            continue
+        if whole is None:
+            tied = (
+                (fj.block, fj.line) == (fk.block, fk.line)
+                if fk.table
+                else not own.isdisjoint(_words(fj.before))
+            )
+        elif fk.table:  # a row the words name whole, in the figure's column
+            label = rows.get((fj.block, fj.line), frozenset())
+            tied = (fj.block, fj.column) == (fk.block, fk.column) and bool(label) and label <= whole
+        else:  # two of the words, or the one there is
+            tied = len(whole & _words(fj.before)) >= min(2, len(whole))
+        if tied:
+            yield j
+
+
 def _stated_ratio_hint(figs: Figures, hint: Hint | None, t: Target) -> Hint:
     """The pairs of figures of the ratios the answer names (:attr:`Target.named`): those of a
     figure the question points at where there are some (``What was operating income in
@@ -2338,29 +2487,13 @@ def explain_from(
     tol = t.half + float_slack(t.value)
     y1, d1 = t.value, tol
     y2, d2 = (t.value / t.mult, tol / t.mult) if t.mult != 1.0 else (y1, d1)
-    percent = t.kind == "percent"
-    vals = [o[0] for o in operands]
     for i in range(n):
         for j in range(i + 1, n):  # in the order the answer writes them
-            a, b, ia, ib = vals[i], vals[j], i, j
-            if (i, j) in from_to:
-                a, b, ia, ib = b, a, j, i
-            if percent:
-                cands = [a - b]  # percentage points
-                if b:
-                    cands += [(a - b) / b * 100.0, a / b * 100.0]
-            else:
-                cands = [a + b, a - b, a * b]
-                if b:
-                    cands.append(a / b)
-            for k, x in enumerate(cands):
+            ia, ib = (j, i) if (i, j) in from_to else (i, j)
+            for x, how, rule in _pair_candidates(operands[ia], operands[ib], t.kind == "percent"):
                 if gives(x, y1, d1) or gives(x, y2, d2):
-                    ta, tb = operands[ia][1], operands[ib][1]
-                    if percent:
-                        how = (f"{ta} - {tb}", f"({ta} - {tb}) / {tb}", f"{ta} / {tb}")[k]
-                    else:
-                        how = (f"{ta} + {tb}", f"{ta} - {tb}", f"{ta} × {tb}", f"{ta} / {tb}")[k]
-                    return f"{t.text} = {how}", (_PERCENT_RULES if percent else _PLAIN_RULES)[k]
+                    return f"{t.text} = {how}", rule
+    vals = [o[0] for o in operands]
     for start in range(n - 1):
         total = vals[start]
         for end in range(start + 1, n):
@@ -2376,10 +2509,38 @@ def explain_from(
     return None
 
 
-_PERCENT_RULES: tuple[TraceRule, ...] = ("difference", "percent_change", "ratio")
-"""The rules of :func:`explain_from`'s candidates for a percentage, in its order."""
-_PLAIN_RULES: tuple[TraceRule, ...] = ("sum", "difference", "product", "ratio")
-"""The same for a plain figure."""
+def _pair_candidates(
+    first: tuple[float, str, bool], second: tuple[float, str, bool], percent: bool
+) -> Iterator[tuple[float, str, TraceRule]]:
+    """What :func:`explain_from` tries for a pair of the answer's operands (``(value, text,
+    is_percent)``, ``first`` as its operations read first: the order written, or a change's
+    start), each with its working and rule. A percentage: the points between them, the
+    percent change from ``second`` to ``first``, ``first`` as a share of ``second`` and, of
+    two plain figures, the smaller as a share of the larger written before it (``1 545
+    étudiants, dont 742, soit 48 %``). A plain figure: their sum, difference, product and
+    quotient, and with one percentage among them, its fraction of the other figure and the other
+    figure over it (``$3,850 (1.0% of $385,000)``, ``€38.00`` for ``€11.40`` at a ``30%``
+    target)."""
+    a, ta, pa = first
+    b, tb, pb = second
+    if percent:
+        yield a - b, f"{ta} - {tb}", "difference"  # percentage points
+        if b:
+            yield (a - b) / b * 100.0, f"({ta} - {tb}) / {tb}", "percent_change"
+            yield a / b * 100.0, f"{ta} / {tb}", "ratio"
+        if a and not pa and not pb and abs(b) < abs(a):
+            yield b / a * 100.0, f"{tb} / {ta}", "ratio"
+        return
+    yield a + b, f"{ta} + {tb}", "sum"
+    yield a - b, f"{ta} - {tb}", "difference"
+    yield a * b, f"{ta} × {tb}", "product"
+    if b:
+        yield a / b, f"{ta} / {tb}", "ratio"
+    if pa != pb:  # one percentage, as a fraction: "1.0% of $385,000", "€11.40 / 30%"
+        (p, tp), (f, tf) = ((b, tb), (a / 100.0, ta)) if pa else ((a, ta), (b / 100.0, tb))
+        yield p * f, f"{tf} × {tp}", "product"
+        if f:
+            yield p / f, f"{tp} / {tf}", "ratio"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -330,8 +330,6 @@ class FigureContextWords(_Strict):
     decrease_links: tuple[str, ...] = ()
     """Words between a decrease word and its figure (``a decline was 5%``, ``a loss
     totaling $3``)."""
-    decrease_hedges: tuple[str, ...] = ()
-    """Approximations between a decrease word and its figure (``fell by about 5%``)."""
 
 
 class ScaleStatementWords(_Strict):
@@ -466,6 +464,18 @@ class DerivationWords(_Strict):
     5%``)."""
     change_links: tuple[str, ...] = ()
     """Words between a change word and its figure (``grew by 12%``, ``an increase of 5``)."""
+    change_from: tuple[str, ...] = ()
+    """Whole words right before a change's first figure when the answer writes it from one
+    figure to another (``from``, ``van``: ``fell from $14.2 million to $6.5 million``); its
+    percent change is then relative to that figure (a hedge of :attr:`change_hedges` may stand
+    between them)."""
+    change_to: tuple[str, ...] = ()
+    """Whole words before the second figure of such a change (``to``, ``naar``), within 30
+    characters after the first."""
+    not_changes: tuple[str, ...] = ()
+    """Whole phrases that end in a word of :attr:`rises_before`, :attr:`falls_before` or the
+    lexicon's ``trend_up``, ``trend_down`` and state no change (``made up``, ``broken down``:
+    ``made up about 43% of sales`` is a share, not a rise of 43%)."""
     change_hedges: tuple[str, ...] = ()
     """Words between a change word (and its link) and its figure that hedge it (``rose by
     about 5%``, ``fell just 2%``)."""

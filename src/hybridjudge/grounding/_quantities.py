@@ -1459,7 +1459,7 @@ def _decrease_sources() -> tuple[str, str, str]:
         rf"{BETWEEN_CHANGE_AND_FIGURE}"
         rf"(?:\s+(?P<by>{alternation(merged('derivation.change_links'), space=_BLANKS)})"
         rf"|\s+(?P<was>{alternation(grouped('figure_context', 'decrease_links'), space=_BLANKS)}))?"
-        rf"(?:\s+(?:{alternation(grouped('figure_context', 'decrease_hedges'))}))?\s*$"
+        rf"(?:\s+(?:{alternation(merged('derivation.change_hedges'), space=_BLANKS)}))?\s*$"
     )
     return (
         rf"{spaced}(?P<gverb>(?!))?{tail}",
