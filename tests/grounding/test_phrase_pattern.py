@@ -14,10 +14,12 @@ from hybridjudge.grounding._lexicon import (
     LANGUAGES,
     SUBSTRING_LANGUAGES,
     LexiconError,
+    expand_phrase,
     lexicon,
     load_lexicon,
     phrase_pattern,
 )
+from hybridjudge.grounding._lexicon import _constructed as constructed_lexicon
 
 VERDICT_FIELDS = ("weak_verdicts", "strong_verdicts", "unable", "unable_answer", "unable_say")
 
@@ -133,3 +135,64 @@ def test_every_packaged_verdict_pattern_compiles() -> None:
                 re.compile(phrase_pattern(pattern, substring=substring))
                 count += 1
     assert count >= 30
+
+
+# --- Refusals written as phrase patterns (written out into plain markers when read) ---------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "phrases"),
+    [
+        ("je ne sais pas", ["je ne sais pas"]),
+        ("^inconnu$", ["^inconnu$"]),
+        ("der kontext nennt ... nicht.", ["der kontext nennt ... nicht."]),  # a gap stays
+        (
+            "le {texte|rapport}[ fourni] ne précise pas",
+            [
+                "le texte ne précise pas",
+                "le texte fourni ne précise pas",
+                "le rapport ne précise pas",
+                "le rapport fourni ne précise pas",
+            ],
+        ),
+        # nested, and duplicates dropped in the order written
+        (
+            "no {puedo|{puedo|podemos} dar} responder",
+            ["no puedo responder", "no puedo dar responder", "no podemos dar responder"],
+        ),
+    ],
+)
+def test_a_refusal_pattern_is_written_out_in_order(pattern: str, phrases: list[str]) -> None:
+    assert expand_phrase(pattern) == phrases
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("a [b]* c", "no finite expansion"),
+        ("a {b|c", "'{' is not closed"),
+        ("{a|b|c|d} {a|b|c|d} {a|b|c|d} {a|b|c|d} {a|b|c|d} {a|b|c|d} {a|b|c|d}", "more than"),
+    ],
+)
+def test_a_refusal_pattern_without_a_finite_writing_is_refused(pattern: str, why: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(why)):
+        expand_phrase(pattern)
+
+
+def test_a_lexicon_file_writes_its_refusal_patterns_out_both_ways(tmp_path: Path) -> None:
+    # the validated reading (load_lexicon: a file of your own) and the packaged one (lexicon:
+    # read without validation) write the same markers
+    raw = {
+        "language": "fr",
+        "name": "French",
+        "refusals": {"fr": ["le {texte|rapport} ne précise pas", "le texte ne précise pas"]},
+    }
+    path = tmp_path / "fr.json"
+    path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    expected = ("le texte ne précise pas", "le rapport ne précise pas")
+    assert load_lexicon(path).refusals == {"fr": expected}
+    assert constructed_lexicon(raw).refusals == {"fr": expected}
+    bad = dict(raw, refusals={"fr": ["le {texte|rapport ne précise pas"]})
+    path.write_text(json.dumps(bad, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(LexiconError, match="is not closed"):
+        load_lexicon(path)

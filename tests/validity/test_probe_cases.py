@@ -49,8 +49,10 @@ def test_the_tally_counts_right_and_wrong_answers_apart(outcomes: list[Any]) -> 
 
 def test_no_fewer_cases_agree_than_when_the_fixes_landed(outcomes: list[Any]) -> None:
     right_ok, _right, wrong_ok, _wrong = probe.tally(outcomes, "language")["all"]
-    assert right_ok >= 173  # 166 when the fixes made on them landed, 169 before 7 December's
-    # operations stated in words (comparatives, a percentage of an amount, pinned operands)
+    assert right_ok >= 174  # 166 when the fixes made on them landed, 169 before 7 December's
+    # operations stated in words (comparatives, a percentage of an amount, pinned operands) and
+    # Brazilian 'bi'
+
     assert wrong_ok >= 142
 
 
@@ -90,11 +92,11 @@ def test_a_later_probe_is_split_by_page_before_any_fix(name: str) -> None:
 @pytest.mark.parametrize(
     ("name", "half", "right_floor", "wrong_floor"),
     [
-        ("second", "tuning", 69, 45),
+        ("second", "tuning", 70, 45),
         ("second", "heldout", 52, 40),
         # the third at 84aac1a, before any fix made on its tuning half: tuning 50 and 40, held
         # out 33 and 25
-        ("third", "tuning", 56, 39),
+        ("third", "tuning", 58, 39),
         ("third", "heldout", 36, 24),
     ],
 )

@@ -21,7 +21,7 @@ created, about 3 ms of every process's start (a one-case ``hybridjudge check``).
 import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Self
 
@@ -855,7 +855,10 @@ class Lexicon(_Strict):
     refusals: dict[str, tuple[str, ...]] = {}
     """Abstention markers by BCP 47 tag (the language, or a script of it: ``zh-Hans``,
     ``zh-Hant``): ``I don't know``, ``la source ne précise pas``; see
-    :mod:`hybridjudge.grounding._abstention` for their syntax (``^...$``: a whole answer)."""
+    :mod:`hybridjudge.grounding._abstention` for their syntax (``^...$``: a whole answer). An
+    entry may be a phrase pattern without ``[x]*`` (``{le texte|le rapport}[ fourni] ne précise
+    pas``): it is written out into the markers it stands for when the file is read
+    (:func:`expand_phrase`), in the order written, duplicates dropped."""
     refusal_classes: dict[str, tuple[str, ...]] = {}
     """Named subsets of :attr:`refusals` that the engine reads apart: ``pronoun`` (English
     markers whose subject is a pronoun, ``it doesn't include``: a refusal only where the
@@ -907,6 +910,11 @@ class Lexicon(_Strict):
     (``少なくとも``, "at least")."""
     answers: AnswerPhrases | None = None
     """The phrases around a refusal (:class:`AnswerPhrases`)."""
+
+    @field_validator("refusals", "refusal_classes")
+    @classmethod
+    def _written_out(cls, markers: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        return written_out(markers)
 
     @model_validator(mode="after")
     def _roles_are_scales(self) -> Self:
@@ -1002,9 +1010,21 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+def written_out(markers: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """``markers`` (per tag, :attr:`Lexicon.refusals`) with each phrase pattern written out
+    into the markers it stands for (:func:`expand_phrase`), in order, duplicates dropped."""
+    return {
+        tag: tuple(dict.fromkeys(m for p in ms for m in expand_phrase(p)))
+        for tag, ms in markers.items()
+    }
+
+
 def _constructed(raw: dict[str, Any]) -> Lexicon:
     """A packaged lexicon as :class:`Lexicon`, built without validation (see :func:`lexicon`)."""
     fields = {k: _frozen(v) for k, v in raw.items()}
+    for name in ("refusals", "refusal_classes"):  # as the schema's validator writes them out
+        if name in fields:
+            fields[name] = written_out(fields[name])
     if "currencies" in fields:
         fields["currencies"] = tuple(Currency.model_construct(**c) for c in fields["currencies"])
     if "numbers" in fields:
@@ -1274,6 +1294,58 @@ def phrase_pattern(text: str, *, substring: bool = False) -> str:
             saying where.
     """
     return _parsed_phrase(text, r"\s*" if substring else r"\s+")
+
+
+def expand_phrase(text: str) -> list[str]:
+    """The phrases a *phrase pattern* (:func:`phrase_pattern`'s syntax, without ``[x]*``) stands
+    for, in the order written: ``le {texte|rapport}[ fourni] ne précise pas`` gives ``le texte
+    ne précise pas``, ``le texte fourni ne précise pas``, ``le rapport ne précise pas``, ``le
+    rapport fourni ne précise pas``. A text without ``{``, ``[`` stands for itself.
+
+    Raises:
+        ValueError: a malformed pattern (as :func:`phrase_pattern`), a ``[x]*`` (no finite
+            expansion), or more than :data:`MAX_EXPANSION` phrases.
+    """
+    if "{" not in text and "[" not in text:
+        return [text]
+    tokens = [m.group() for m in _PHRASE_TOKEN.finditer(text)]
+    phrase_pattern(text)  # the same syntax, checked: ValueError names where it breaks
+    if "]*" in tokens:
+        raise ValueError(f"phrase pattern {text!r}: '[x]*' has no finite expansion")
+    i = 0
+
+    def sequence(closers: tuple[str, ...]) -> list[str]:
+        nonlocal i
+        out = [""]
+        while i < len(tokens) and tokens[i] not in closers:
+            token = tokens[i]
+            i += 1
+            if token == "{":
+                options: list[str] = []
+                while True:
+                    options += sequence(("|", "}"))
+                    closer = tokens[i]
+                    i += 1
+                    if closer == "}":
+                        break
+                parts = options
+            elif token == "[":
+                parts = ["", *sequence(("]",))]
+                i += 1
+            else:
+                parts = [token]
+            out = [a + b for a in out for b in parts]
+            if len(out) > MAX_EXPANSION:
+                raise ValueError(
+                    f"phrase pattern {text!r}: more than {MAX_EXPANSION} phrases; split it"
+                )
+        return out
+
+    return list(dict.fromkeys(" ".join(p.split()) for p in sequence(())))
+
+
+MAX_EXPANSION = 4096
+"""Most phrases one pattern of :func:`expand_phrase` may stand for."""
 
 
 def _parsed_phrase(text: str, space: str) -> str:
