@@ -333,8 +333,8 @@ class Target:
     stated: tuple[tuple[float, float], ...] = ()
     """The other figures of its sentence (years and percentages aside) as ``(value, half a unit
     of the last digit)``, scale words applied, read for a change or a percentage: one of them
-    may be an operand (``rose about 7.7% to €4.2 billion``; ``€412,750, about 55% of the total
-    declared value``), :func:`_pinned`."""
+    may be an operand (``rose about 7.7% to €4.2 billion``; ``212,7 millions d'euros, soit 6,2
+    pour cent du chiffre d'affaires``), :func:`_pinned`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1884,16 +1884,15 @@ over a context names none of them."""
 def _pinned(figs: Figures, t: Target) -> Derivation | None:
     """``t``, a change the answer states in words (:attr:`Target.trend`) or a percentage,
     from a figure its sentence states (:attr:`Target.stated`, found in the context as
-    written or rounded) and one other context figure that the words around them tie to it:
-    the change of one figure (the same table row, or running text whose words before each
-    share one: ``Group revenue reached €4.2 billion`` and ``Group revenue was €3.9 billion``
-    for ``rose about 7.7% to €4.2 billion``), or for a percentage without a direction, the
-    stated figure's share of a whole the words after the percentage name (a row's label or the
-    words before a figure of running text: ``€412,750, about 55% of the total declared
-    value``). A rise is relative to the smaller figure, a fall to the larger (``fell 54%``
-    from 14.2 to 6.5; a rise from 6.5 would be 118%); a difference is the larger less the
-    smaller. One operand pinned by the answer and tied by words to the other: no search over
-    every pair, so a precision of two digits is trusted."""
+    written or rounded) and one other context figure that the words around them tie to it
+    (:func:`_tied`): the change of one figure (the same table row, or running text whose words
+    before each share one: ``Group revenue reached €4.2 billion`` and ``Group revenue was €3.9
+    billion`` for ``rose about 7.7% to €4.2 billion``; signed and directed as
+    :func:`_pinned_change` says), or for a percentage without a direction, the stated figure's
+    share of a whole the words after the percentage name (a row of its column named whole by
+    them, or two of them before a figure of running text: ``212,7 millions d'euros, soit 6,2
+    pour cent du chiffre d'affaires``). One operand pinned by the answer and tied by words to
+    the other: no search over every pair, so a precision of two digits is trusted."""
     if t.kind == "ratio" or (t.kind == "plain" and not t.trend):
         return None
     pins = [k for k, f in enumerate(figs.figures) if _states(f, t.stated)]
@@ -1911,20 +1910,23 @@ def _pinned(figs: Figures, t: Target) -> Derivation | None:
                 if vk < vj and near.hit(vk / vj * 100.0, goal, near.h):  # the stated: the part
                     return f"{t.text} = {fk.text} / {fj.text}", "ratio"
                 continue
-            how = _pinned_change(figs, fk, fj, t)
+            how = _pinned_change(figs, fk, fj, t, near)
             if how is not None:
                 return how
     return None
 
 
-def _pinned_change(figs: Figures, fa: Figure, fb: Figure, t: Target) -> Derivation | None:
+def _pinned_change(
+    figs: Figures, fa: Figure, fb: Figure, t: Target, near: _Near
+) -> Derivation | None:
     """``t``, a change stated in words (a difference, or a percent change), as the change
     between ``fa`` and ``fb`` (:func:`_pinned`): from the older to the newer where their years
     or their table row order them (a table lists the newest first unless its header says
     otherwise), signed as every change is (from a negative figure a rise is a negative
     percentage), its direction the one the answer states; else a rise relative to the smaller
-    figure, a fall to the larger."""
-    near, goal = _Near.of(t), abs(t.value)
+    figure, a fall to the larger (``fell 54%`` from 14.2 to 6.5; a rise from 6.5 would be
+    118%), and a difference the larger less the smaller. ``near``: ``t``'s tolerance."""
+    goal = abs(t.value)
     if t.years and any((y := figs.year_of(f)) is not None and y not in t.years for f in (fa, fb)):
         return None  # a figure of a year the answer does not name ("up $35 million from 2018")
     va, vb = fa.value * fa.scale, fb.value * fb.scale
