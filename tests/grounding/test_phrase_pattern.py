@@ -16,6 +16,7 @@ from hybridjudge.grounding._lexicon import (
     LexiconError,
     expand_phrase,
     lexicon,
+    lexicon_dir,
     load_lexicon,
     phrase_pattern,
 )
@@ -196,3 +197,17 @@ def test_a_lexicon_file_writes_its_refusal_patterns_out_both_ways(tmp_path: Path
     path.write_text(json.dumps(bad, ensure_ascii=False), encoding="utf-8")
     with pytest.raises(LexiconError, match="is not closed"):
         load_lexicon(path)
+
+
+def test_the_french_lexicon_writes_its_document_refusals_as_two_patterns() -> None:
+    # 410 markers (11 subjects x 20 verbs in the singular, 10 x 19 in the plural) were a list;
+    # two patterns write them out in the same order (docs/lexicons.md)
+    raw = json.loads((lexicon_dir() / "fr.json").read_text(encoding="utf-8"))
+    patterns = [m for m in raw["refusals"]["fr"] if m.startswith("{")]
+    assert len(patterns) >= 2
+    markers = lexicon("fr").refusals["fr"]
+    assert "la documentation ne permet pas de savoir" in markers
+    assert "les textes fournis ne permettent pas de savoir" in markers
+    assert markers.index("le texte n'indique pas") + 409 == markers.index(
+        "les textes fournis ne permettent pas de savoir"
+    )
