@@ -53,7 +53,7 @@ def test_no_fewer_cases_agree_than_when_the_fixes_landed(outcomes: list[Any]) ->
     # operations stated in words (comparatives, a percentage of an amount, pinned operands) and
     # Brazilian 'bi'
 
-    assert wrong_ok >= 142
+    assert wrong_ok >= 148  # 142 before another row's or column's figure was read (_rows)
 
 
 def test_a_refusal_is_judged_on_abstaining(outcomes: list[Any]) -> None:
@@ -95,9 +95,9 @@ def test_a_later_probe_is_split_by_page_before_any_fix(name: str) -> None:
         ("second", "tuning", 70, 45),
         ("second", "heldout", 52, 40),
         # the third at 84aac1a, before any fix made on its tuning half: tuning 50 and 40, held
-        # out 33 and 25
-        ("third", "tuning", 58, 39),
-        ("third", "heldout", 36, 24),
+        # out 33 and 25; wrong answers 39 and 24 before another row's or column's figure
+        ("third", "tuning", 58, 42),
+        ("third", "heldout", 36, 28),
     ],
 )
 def test_no_fewer_cases_of_a_later_probe_agree(

@@ -153,6 +153,17 @@ from hybridjudge.grounding._quantities import HALF as _HALF
 from hybridjudge.grounding._quantities import UNITS as _UNITS
 from hybridjudge.grounding._quantities import is_upper_in_original as _is_upper_in_original
 from hybridjudge.grounding._quantities import two_digit_year as _two_digit_year
+from hybridjudge.grounding._rows import (
+    Row,
+    TableRows,
+    answer_words,
+    cell_marks,
+    laid_offset,
+    named_other_row,
+    named_other_year,
+    rows_around,
+)
+from hybridjudge.grounding._rows import words as row_words
 
 __all__ = [
     "DerivedPolicy",
@@ -2168,6 +2179,7 @@ class GroundingContext:
         "_approx_rows",
         "_bounds",
         "_caption_of",
+        "_cell_marks",
         "_convention",
         "_counts",
         "_defer",
@@ -2181,7 +2193,9 @@ class GroundingContext:
         "_numerals",
         "_parsed",
         "_parts",
+        "_rows_read",
         "_shares",
+        "_tables_read",
         "passages",
     )
 
@@ -2209,6 +2223,9 @@ class GroundingContext:
         self._counts: dict[str, list[_Count]] | None = None
         self._fast: Windows[_Whole] | None = None  # the fast path's windows (grounding._fast)
         self._defer = False  # a huge context checked a piece at a time: no full index
+        self._cell_marks: dict[int, str] = {}  # per passage: the cell separators it writes
+        self._rows_read: dict[int, dict[int, Row | None]] = {}  # per passage: rows_around's
+        self._tables_read: dict[tuple[int, int], TableRows | None] = {}  # table_rows's
         # a piece of a context of several passages: the context's caption (_caption_scopes)
         self._caption_of: tuple[tuple[int, str | None] | None] | None = None
         self._convention: tuple[bool, bool] | None = None
@@ -2368,6 +2385,59 @@ class GroundingContext:
                 shifted_span = windows.passage_span(i, offset, occ[2])
                 return occ[0], occ[1], shifted_span, occ[3], occ[4], occ[5]
         return None
+
+    def _laid(self, i: int) -> NormalizedText:
+        """Passage ``i`` normalised and laid out: the fast path's or the full parse's, else
+        read here."""
+        if self._fast is not None:
+            return self._fast.laid(i)
+        if self._parsed:
+            return self._parsed[i][0].norm
+        return read_layout(normalize(self.passages[i]))
+
+    def table_rows(self, i: int, span: tuple[int, int]) -> TableRows | None:
+        """The table row of passage ``i`` whose cells hold the figure at ``span`` (of the
+        passage as written) and the other rows of its table (:func:`rows_around`), read from
+        the lines around it; ``None``: no row of a table whose cells the passage marks, or a
+        huge context checked a piece at a time (no passage is laid out whole for it)."""
+        if self._defer:
+            return None
+        key = (i, span[0])  # answers repeat a context's figures: each table read once
+        if key in self._tables_read:
+            return self._tables_read[key]
+        table = None
+        if self.marks_cells(i):
+            laid = self._laid(i)
+            seen = self._rows_read.setdefault(i, {})
+            table = rows_around(laid, self._cell_marks[i], laid_offset(laid, span[0]), seen)
+        self._tables_read[key] = table
+        return table
+
+    def marks_cells(self, i: int) -> bool:
+        """Whether passage ``i`` as written marks a table's cells itself (:func:`cell_marks`:
+        ``|``, HTML's cells, a tab), read once."""
+        marks = self._cell_marks.get(i)
+        if marks is None:
+            marks = self._cell_marks[i] = cell_marks(self.passages[i])
+        return bool(marks)
+
+    def written_once(self, needle: str) -> bool:
+        """Whether the digits ``needle`` stand alone in the context's passages, laid out, once
+        only (a passage whose text holds them, or that is not ASCII, is laid out to count)."""
+        count = 0
+        for i, passage in enumerate(self.passages):
+            if needle not in passage and passage.isascii():
+                continue
+            s = self._laid(i).text
+            at = s.find(needle)
+            while at >= 0:
+                end = at + len(needle)
+                if _fast.standalone(s, at, end):
+                    count += 1
+                    if count > 1:
+                        return False
+                at = s.find(needle, end)
+        return count == 1
 
     def fast_identifier(self, ident: str) -> bool | None:
         """Whether the normalised identifier ``ident`` stands in the context as the full parse
@@ -3554,10 +3624,10 @@ class GroundingChecker:
         traces = self._traces(sc)
         if any(tr.source is None for tr in traces):
             sc, traces = self._read_as_the_context(sc, traces)
-        if self._question:
-            findings.extend(self._operands_stated(sc, traces))
-        findings.extend(self._other_periods(sc, traces))
-        findings.extend(self._counted_otherwise(sc, traces))
+        aligned = _per_quantity(sc, traces)  # an identifier's traces aside
+        for more in (self._operands_stated, self._other_periods, self._counted_otherwise):
+            findings.extend(more(sc, aligned))
+        findings.extend(self._other_rows(sc, aligned))
         for tr in traces:
             if tr.source is None:
                 findings.append(self._ungrounded(tr.quantity))
@@ -4624,15 +4694,12 @@ class GroundingChecker:
         for n, q in enumerate(sc.quantities):
             tr = traces[n]
             if (
-                tr.source != "context"
-                or tr.rule != "as_written"
-                or tr.passage is None
-                or tr.span is None
+                (at := _placed_as_written(tr)) is None
                 or not _a_count(q, sc.meta[n])
                 or (said := _noun_counted(text, sc.norm_spans[n][1])) is None
                 # the figure found counts another noun ("3 speakers"; not a table's cell), read
                 # where it stands: the context is parsed whole only then
-                or (found := self._counted_at(tr.passage, tr.span) or _in_its_unit(tr)) is None
+                or (found := self._counted_at(*at) or _in_its_unit(tr)) is None
             ):
                 continue
             same = found[0] == said[0]
@@ -4650,6 +4717,39 @@ class GroundingChecker:
                 finding = _count_of_another_noun(sc, n, said, counts, found[1])
             if finding is not None:
                 yield finding
+
+    def _other_rows(self, sc: Scan, traces: Sequence[QuantityTrace]) -> Iterator[Finding]:
+        """A finding for a figure found as written in a table's row (cells the context marks:
+        pipes, tabs, HTML), written once in the context, where the answer's words around it
+        name another row of that table and its sentence nothing of the figure's own row
+        (:func:`named_other_row`): ``415 étudiants se sont inscrits en licence de psychologie``
+        where 415 is computer science's row and psychology's holds another figure; or, naming
+        no other row, names beside it the year of another column and nowhere its own column's
+        (:func:`named_other_year`: ``Operating income was $1,402 million in FY2024`` for a
+        cell of the FY2023 column). Read from the lines of the one table the figure stands in
+        (:meth:`GroundingContext.table_rows`): the context is not parsed whole for it."""
+        text = sc.norm.text
+        worded: bool | None = None  # whether the answer has a word that may name a row at all
+        for n, q in enumerate(sc.quantities):
+            tr = traces[n]
+            if (
+                (at := _placed_as_written(tr)) is None
+                or q.kind != "number"  # a date names its own column, a year is no cell's
+                or sc.meta[n][3] & F_YEAR
+                or not self.context.marks_cells(at[0])
+                or not (worded := bool(row_words(text)) if worded is None else worded)
+                or (not (said := answer_words(sc, n)).part_words and not said.near_years)
+                or (table := self.context.table_rows(*at)) is None
+            ):
+                continue  # (words beside the figure first: most figures have none)
+            row = named_other_row(table, said, self._question.lower())
+            year = named_other_year(table, said, self._question) if row is None else None
+            needle = needle_of(text[slice(*sc.norm_spans[n])])
+            if (row is None and year is None) or needle is None:
+                continue
+            if not self.context.written_once(needle):
+                continue
+            yield _other_row_finding(q, table, tr.matched_text or q.text, row, year)
 
     def _counted_at(
         self, passage: int, span: tuple[int, int]
@@ -4786,6 +4886,43 @@ def _other_period_finding(sc: Scan, n: int, end: int, stated: str) -> Finding:
     "$9.99 per month"``."""
     written = _written(sc, sc.norm_spans[n][0], end)
     return _claim_finding(sc.quantities[n], f'("{written}") is a rate over another period', stated)
+
+
+def _placed_as_written(tr: QuantityTrace) -> tuple[int, tuple[int, int]] | None:
+    """Where ``tr`` found its figure in the context as written (its passage and span, which
+    the passes after tracing read around); ``None``: not so found."""
+    if tr.source != "context" or tr.rule != "as_written":
+        return None
+    if tr.passage is None or tr.span is None:
+        return None
+    return tr.passage, tr.span
+
+
+def _per_quantity(sc: Scan, traces: Sequence[QuantityTrace]) -> tuple[QuantityTrace, ...]:
+    """The trace of each quantity of ``sc``, in its order: ``traces`` without those of the
+    answer's identifiers (:meth:`GroundingChecker._trace_identifiers` puts them in answer
+    order among the others: ``3Q23``'s ``23``), which the passes that read ``traces[n]`` for
+    ``sc.quantities[n]`` must not take for a quantity's."""
+    if len(traces) == len(sc.quantities):
+        return tuple(traces)
+    by_span = {tr.quantity.span: tr for tr in traces}
+    return tuple(by_span.get(q.span) or QuantityTrace(q, None) for q in sc.quantities)
+
+
+def _other_row_finding(
+    q: Quantity, table: TableRows, found: str, row: Row | None, year: str | None
+) -> Finding:
+    """The finding of :meth:`GroundingChecker._other_rows`: ``number "415" stands in the row
+    "Informatique", not in the row "Licence de psychologie" the answer names: the context
+    states "Informatique: 415"``; for a column, ``... stands in the column of 2023, not of 2024
+    the answer names ...``."""
+    own = table.written(table.own)
+    if row is not None:
+        claim = f'stands in the row "{own}", not in the row "{table.written(row)}" the answer names'
+    else:
+        years = "/".join(sorted(table.heading()[0]))
+        claim = f"stands in the column of {years}, not of {year} the answer names"
+    return _claim_finding(q, claim, f"{own}: {found}")
 
 
 def _written(sc: Scan, start: int, end: int) -> str:

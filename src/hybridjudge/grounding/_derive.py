@@ -1030,6 +1030,9 @@ class Figures:
     _row_dates: dict[tuple[int, int], int] = field(default_factory=dict)
     _label_words: dict[tuple[int, int], frozenset[str]] | None = None
     _label_short: dict[tuple[int, int], frozenset[str]] | None = None
+    _before_words: dict[int, frozenset[str]] = field(default_factory=dict)
+    """Per figure of running text: :func:`_words` of the words before it, made on first need
+    (:meth:`before_words`)."""
     _glued: dict[tuple[int, int], str] = field(default_factory=dict)
     """The row labels an extractor wrote without spaces (:func:`_glued_labels`), lower-cased."""
     _by_row: dict[tuple[int, int], list[int]] | None = None
@@ -1225,6 +1228,14 @@ class Figures:
             self._label_words = {key: _words(label) for key, label in self.labels.items()}
             self._glued = _glued_labels(self.labels)
         return self._label_words
+
+    def before_words(self, k: int) -> frozenset[str]:
+        """:func:`_words` of the words before figure ``k`` (:attr:`Figure.before`), made once
+        per context: :func:`_tied` reads them for every pinned figure of every answer."""
+        words = self._before_words.get(k)
+        if words is None:
+            words = self._before_words[k] = _words(self.figures[k].before)
+        return words
 
     def _labelled(
         self, labels: dict[tuple[int, int], tuple[str, ...]], wanted: frozenset[tuple[str, ...]]
@@ -1977,7 +1988,7 @@ def _tied(
     label is one of ``whole`` (the words after a share), or of running text whose words
     before it hold two of them (or the one there is)."""
     fk = figs.figures[k]
-    own = frozenset() if fk.table else _words(fk.before)
+    own = frozenset() if fk.table else figs.before_words(k)
     for j, fj in enumerate(figs.figures):
         if j == k or fj.percent or not fj.value or fj.table != fk.table:
             continue
@@ -1985,13 +1996,13 @@ def _tied(
             tied = (
                 (fj.block, fj.line) == (fk.block, fk.line)
                 if fk.table
-                else not own.isdisjoint(_words(fj.before))
+                else not own.isdisjoint(figs.before_words(j))
             )
         elif fk.table:  # a row the words name whole, in the figure's column
             label = rows.get((fj.block, fj.line), frozenset())
             tied = (fj.block, fj.column) == (fk.block, fk.column) and bool(label) and label <= whole
         else:  # two of the words, or the one there is
-            tied = len(whole & _words(fj.before)) >= min(2, len(whole))
+            tied = len(whole & figs.before_words(j)) >= min(2, len(whole))
         if tied:
             yield j
 

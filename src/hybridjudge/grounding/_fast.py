@@ -37,7 +37,7 @@ from hybridjudge.grounding._layout import read_layout
 from hybridjudge.grounding._normalize import NormalizedText, normalize
 from hybridjudge.grounding._quantities import F_YEAR, Scan, scan
 
-__all__ = ["ENABLED", "MAX_WINDOWS", "MIN_CHARS", "Window", "Windows", "needle_of"]
+__all__ = ["ENABLED", "MAX_WINDOWS", "MIN_CHARS", "Window", "Windows", "needle_of", "standalone"]
 
 ENABLED: bool = os.environ.get("HYBRIDJUDGE_GROUNDING_FULL", "") not in ("1", "true", "yes")
 """Whether :class:`Windows` is used at all (``HYBRIDJUDGE_GROUNDING_FULL=1`` turns it off)."""
@@ -80,7 +80,7 @@ def needle_of(written: str) -> str | None:
     return str(max(runs, key=len))
 
 
-def _standalone(s: str, at: int, end: int) -> bool:
+def standalone(s: str, at: int, end: int) -> bool:
     """Whether ``s[at:end]`` is a whole run of digits (not the tail or the head of a longer
     figure: ``409`` in ``5,409``)."""
     if at > 0:
@@ -216,7 +216,7 @@ class Windows(Generic[S]):
             while at >= 0:
                 end = at + len(needle)
                 line_start = s.rfind("\n", 0, at) + 1
-                if line_start != line_seen and _standalone(s, at, end):
+                if line_start != line_seen and standalone(s, at, end):
                     line_seen = line_start
                     line_end = s.find("\n", end)
                     if line_end < 0:

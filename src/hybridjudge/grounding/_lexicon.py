@@ -23,7 +23,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import Any, Literal, NamedTuple, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -1013,10 +1013,14 @@ def _frozen(value: Any) -> Any:
 def written_out(markers: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
     """``markers`` (per tag, :attr:`Lexicon.refusals`) with each phrase pattern written out
     into the markers it stands for (:func:`expand_phrase`), in order, duplicates dropped."""
-    return {
-        tag: tuple(dict.fromkeys(m for p in ms for m in expand_phrase(p)))
-        for tag, ms in markers.items()
-    }
+    out: dict[str, tuple[str, ...]] = {}
+    for tag, ms in markers.items():
+        joined = "".join(ms)  # most tags hold no pattern: one look over them all
+        if "{" in joined or "[" in joined:
+            out[tag] = tuple(dict.fromkeys(m for p in ms for m in expand_phrase(p)))
+        else:
+            out[tag] = tuple(dict.fromkeys(ms))
+    return out
 
 
 def _constructed(raw: dict[str, Any]) -> Lexicon:
@@ -1293,7 +1297,7 @@ def phrase_pattern(text: str, *, substring: bool = False) -> str:
             ``|`` outside a choice, an empty alternative or pattern, a ``*`` not after ``]``),
             saying where.
     """
-    return _parsed_phrase(text, r"\s*" if substring else r"\s+")
+    return _regex(_phrase_pieces(text), r"\s*" if substring else r"\s+")
 
 
 def expand_phrase(text: str) -> list[str]:
@@ -1308,79 +1312,71 @@ def expand_phrase(text: str) -> list[str]:
     """
     if "{" not in text and "[" not in text:
         return [text]
-    tokens = [m.group() for m in _PHRASE_TOKEN.finditer(text)]
-    phrase_pattern(text)  # the same syntax, checked: ValueError names where it breaks
-    if "]*" in tokens:
-        raise ValueError(f"phrase pattern {text!r}: '[x]*' has no finite expansion")
-    i = 0
-
-    def sequence(closers: tuple[str, ...]) -> list[str]:
-        nonlocal i
-        out = [""]
-        while i < len(tokens) and tokens[i] not in closers:
-            token = tokens[i]
-            i += 1
-            if token == "{":
-                options: list[str] = []
-                while True:
-                    options += sequence(("|", "}"))
-                    closer = tokens[i]
-                    i += 1
-                    if closer == "}":
-                        break
-                parts = options
-            elif token == "[":
-                parts = ["", *sequence(("]",))]
-                i += 1
-            else:
-                parts = [token]
-            out = [a + b for a in out for b in parts]
-            if len(out) > MAX_EXPANSION:
-                raise ValueError(
-                    f"phrase pattern {text!r}: more than {MAX_EXPANSION} phrases; split it"
-                )
-        return out
-
-    return list(dict.fromkeys(" ".join(p.split()) for p in sequence(())))
+    phrases = _phrases(_phrase_pieces(text), text)
+    return list(
+        dict.fromkeys(
+            " ".join(p.split()) if "  " in p or p[:1] == " " or p[-1:] == " " else p
+            for p in phrases  # two blanks around an empty part, or one at an end: one or none
+        )
+    )
 
 
 MAX_EXPANSION = 4096
 """Most phrases one pattern of :func:`expand_phrase` may stand for."""
 
 
-def _parsed_phrase(text: str, space: str) -> str:
-    """:func:`phrase_pattern` of ``text``, checked (``ValueError``: where it breaks)."""
-    tokens = [(m.group(), m.start()) for m in _PHRASE_TOKEN.finditer(text)]
+class _Choice(NamedTuple):
+    """``{a|b}`` of a phrase pattern: its alternatives, in the order written."""
+
+    options: tuple[tuple["_Piece", ...], ...]
+
+
+class _Optional(NamedTuple):
+    """``[x]`` (or, ``repeated``, ``[x]*``) of a phrase pattern."""
+
+    body: tuple["_Piece", ...]
+    repeated: bool
+
+
+_Piece = str | _Choice | _Optional
+"""A piece of a parsed phrase pattern: text as written, ``" "`` (a blank: text holds none), a
+choice or an optional part."""
+
+
+def _phrase_pieces(text: str) -> tuple[_Piece, ...]:
+    """The one reading of a phrase pattern, which :func:`phrase_pattern` writes as an
+    expression and :func:`expand_phrase` writes out (``ValueError``: where it breaks)."""
+    tokens: list[str] = _PHRASE_TOKEN.findall(text)
     i = 0
 
     def fail(why: str) -> ValueError:
-        where = tokens[i][1] if i < len(tokens) else len(text)
+        where = sum(map(len, tokens[:i]))  # the tokens cover the text, in order
         return ValueError(f"phrase pattern {text!r}: {why} at character {where + 1}")
 
-    def sequence(closers: tuple[str, ...]) -> str:
+    def sequence(closers: tuple[str, ...]) -> tuple[_Piece, ...]:
         # The pieces up to one of ``closers`` (not consumed) or the end.
         nonlocal i
-        out: list[str] = []
+        out: list[_Piece] = []
         start = i
-        while i < len(tokens) and tokens[i][0] not in closers:
-            token = tokens[i][0]
+        while i < len(tokens) and tokens[i] not in closers:
+            token = tokens[i]
             i += 1
             if token[0] == " ":
-                out.append(space)
+                out.append(" ")
             elif token == "{":
                 options = [sequence(("|", "}"))]
-                while i < len(tokens) and tokens[i][0] == "|":
+                while i < len(tokens) and tokens[i] == "|":
                     i += 1
                     options.append(sequence(("|", "}")))
                 if i >= len(tokens):
                     raise fail("'{' is not closed")
                 i += 1
-                out.append(f"(?:{'|'.join(options)})")
+                out.append(_Choice(tuple(options)))
             elif token == "[":
                 body = sequence(("]", "]*"))
                 if i >= len(tokens):
                     raise fail("'[' is not closed")
-                out.append(f"(?:{body}){'*' if tokens[i][0] == ']*' else '?'}")
+                out.append(_Optional(body, tokens[i] == "]*"))
                 i += 1
             elif token in ("}", "]", "]*", "|", "*"):
                 i -= 1
@@ -1388,9 +1384,43 @@ def _parsed_phrase(text: str, space: str) -> str:
                     f"{token[0]!r} out of place" + (" (not after ']')" if token == "*" else "")
                 )
             else:
-                out.append(re.escape(token))
+                out.append(token)
         if i == start:
             raise fail("nothing written" if not text else "an empty alternative or group")
-        return "".join(out)
+        return tuple(out)
 
-    return sequence(())  # a valid expression: every piece is escaped text or a closed group
+    return sequence(())
+
+
+def _regex(pieces: tuple[_Piece, ...], space: str) -> str:
+    """The expression of parsed pieces (:func:`phrase_pattern`); a blank matches ``space``."""
+    out: list[str] = []
+    for p in pieces:
+        if isinstance(p, _Choice):
+            out.append(f"(?:{'|'.join(_regex(o, space) for o in p.options)})")
+        elif isinstance(p, _Optional):
+            out.append(f"(?:{_regex(p.body, space)}){'*' if p.repeated else '?'}")
+        else:
+            out.append(space if p == " " else re.escape(p))
+    return "".join(out)  # a valid expression: every piece is escaped text or a closed group
+
+
+def _phrases(pieces: tuple[_Piece, ...], text: str) -> list[str]:
+    """The phrases parsed pieces stand for, in order (:func:`expand_phrase`; ``text`` names
+    the pattern in an error)."""
+    out = [""]
+    for p in pieces:
+        if isinstance(p, _Choice):
+            parts = [s for o in p.options for s in _phrases(o, text)]
+        elif isinstance(p, _Optional):
+            if p.repeated:
+                raise ValueError(f"phrase pattern {text!r}: '[x]*' has no finite expansion")
+            parts = ["", *_phrases(p.body, text)]
+        else:
+            parts = [p]
+        out = [a + b for a in out for b in parts]
+        if len(out) > MAX_EXPANSION:
+            raise ValueError(
+                f"phrase pattern {text!r}: more than {MAX_EXPANSION} phrases; split it"
+            )
+    return out
