@@ -4903,7 +4903,9 @@ def _per_quantity(sc: Scan, traces: Sequence[QuantityTrace]) -> tuple[QuantityTr
     answer's identifiers (:meth:`GroundingChecker._trace_identifiers` puts them in answer
     order among the others: ``3Q23``'s ``23``), which the passes that read ``traces[n]`` for
     ``sc.quantities[n]`` must not take for a quantity's."""
-    if len(traces) == len(sc.quantities):
+    if len(traces) == len(sc.quantities) and all(
+        tr.quantity.span == q.span for tr, q in zip(traces, sc.quantities, strict=True)
+    ):
         return tuple(traces)
     by_span = {tr.quantity.span: tr for tr in traces}
     return tuple(by_span.get(q.span) or QuantityTrace(q, None) for q in sc.quantities)
