@@ -26,6 +26,7 @@ table cell or with a currency, and never a figure written less precisely (``€3
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from bisect import bisect_left, bisect_right
@@ -81,7 +82,7 @@ from hybridjudge.grounding._derive import (
     whole_digits,
 )
 from hybridjudge.grounding._errors import GroundingInputError, GroundingTypeError
-from hybridjudge.grounding._fast import Windows, needle_of
+from hybridjudge.grounding._fast import Windows, needle_of, standalone_at
 from hybridjudge.grounding._languages import SCALE_CHARS, mixed_value, no_space
 from hybridjudge.grounding._layout import SCALE_WORDS, heading_word, read_layout, scale_headings
 from hybridjudge.grounding._lexicon import (
@@ -2388,7 +2389,7 @@ class GroundingContext:
 
     def _laid(self, i: int) -> NormalizedText:
         """Passage ``i`` normalised and laid out: the fast path's or the full parse's, else
-        read here."""
+        read here (the full parse reads each passage through this, taking the fast path's)."""
         if self._fast is not None:
             return self._fast.laid(i)
         if self._parsed:
@@ -2428,15 +2429,9 @@ class GroundingContext:
         for i, passage in enumerate(self.passages):
             if needle not in passage and passage.isascii():
                 continue
-            s = self._laid(i).text
-            at = s.find(needle)
-            while at >= 0:
-                end = at + len(needle)
-                if _fast.standalone(s, at, end):
-                    count += 1
-                    if count > 1:
-                        return False
-                at = s.find(needle, end)
+            count += sum(1 for _ in itertools.islice(standalone_at(self._laid(i).text, needle), 2))
+            if count > 1:
+                return False
         return count == 1
 
     def fast_identifier(self, ident: str) -> bool | None:
@@ -2507,10 +2502,7 @@ class GroundingContext:
             # the layout first: a table laid out a cell per line becomes rows (offsets kept);
             # the passages the fast path has read are not read again
             fast = self._fast
-            scans = [
-                scan(fast.laid(i) if fast is not None else read_layout(normalize(passage)))
-                for i, passage in enumerate(self.passages)
-            ]
+            scans = [scan(self._laid(i)) for i in range(len(self.passages))]
             scopes_of = [
                 fast.memo(("scopes", i), functools.partial(_scopes, sc.norm.text, sc.words))
                 if fast is not None

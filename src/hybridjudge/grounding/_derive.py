@@ -98,6 +98,7 @@ __all__ = [
     "NEAR_SHARE",
     "PROSE_SPAN",
     "SENTENCE_REACH",
+    "YEAR_RE",
     "Derivation",
     "Figure",
     "Figures",
@@ -363,7 +364,8 @@ HINT_OPERANDS = 12
 HINT_TRIPLES = 8
 """Most hinted figures whose triples are tried (sums of three, shares of a sum)."""
 
-_YEAR_RE = lazy(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+YEAR_RE = lazy(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+"""A year in a text, 1900 to 2099 (``FY2024``, ``30.09.2024``, ``2023年``), compiled on first use."""
 _WORDS = derivation_words()
 _WORD_RE = re.compile(r"[a-z]+")
 _STOP = frozenset(_WORDS.stop_words)
@@ -1262,7 +1264,7 @@ class Figures:
         rows: list[tuple[int, int]] = []
         whole: list[tuple[int, int]] = []  # rows every word of whose label the question has
         extra: list[tuple[int, int]] = []  # unlabelled (total) rows, rows labelled by its years
-        years = {int(y) for y in _YEAR_RE().findall(question)}
+        years = {int(y) for y in YEAR_RE().findall(question)}
         lower = question.lower()
         ascii_question = lower.isascii()
         ops = _asked_ops(lower)
@@ -2043,7 +2045,7 @@ def asks_mean(question: str) -> bool:
     if not _STATES_MEAN.search(lower):
         return False  # a word of a mean first: one expression, where _asked_ops runs five
     ops = _asked_ops(lower)
-    return ops != _ALL_OPS and "mean" in ops and len(set(_YEAR_RE().findall(lower))) != 1
+    return ops != _ALL_OPS and "mean" in ops and len(set(YEAR_RE().findall(lower))) != 1
 
 
 def stated_operand(figs: Figures, hint: Hint, t: Target, found: str) -> Figure | None:
@@ -2605,7 +2607,7 @@ def growth_periods(*scans: Scan) -> frozenset[int]:
     asks for a growth rate at all: :func:`asks_growth_rate`."""
     out: set[int] = set()
     for sc in scans:
-        years = {int(y) for y in _YEAR_RE().findall(sc.norm.text)}
+        years = {int(y) for y in YEAR_RE().findall(sc.norm.text)}
         if len(years) >= 2:
             out.add(max(years) - min(years))
         for q in sc.quantities:

@@ -37,7 +37,7 @@ from hybridjudge.grounding._layout import read_layout
 from hybridjudge.grounding._normalize import NormalizedText, normalize
 from hybridjudge.grounding._quantities import F_YEAR, Scan, scan
 
-__all__ = ["ENABLED", "MAX_WINDOWS", "MIN_CHARS", "Window", "Windows", "needle_of", "standalone"]
+__all__ = ["ENABLED", "MAX_WINDOWS", "MIN_CHARS", "Window", "Windows", "needle_of", "standalone_at"]
 
 ENABLED: bool = os.environ.get("HYBRIDJUDGE_GROUNDING_FULL", "") not in ("1", "true", "yes")
 """Whether :class:`Windows` is used at all (``HYBRIDJUDGE_GROUNDING_FULL=1`` turns it off)."""
@@ -80,7 +80,18 @@ def needle_of(written: str) -> str | None:
     return str(max(runs, key=len))
 
 
-def standalone(s: str, at: int, end: int) -> bool:
+def standalone_at(s: str, needle: str) -> Iterator[int]:
+    """The offsets in ``s`` where the digits ``needle`` stand alone (:func:`_standalone`), in
+    order."""
+    at = s.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        if _standalone(s, at, end):
+            yield at
+        at = s.find(needle, end)
+
+
+def _standalone(s: str, at: int, end: int) -> bool:
     """Whether ``s[at:end]`` is a whole run of digits (not the tail or the head of a longer
     figure: ``409`` in ``5,409``)."""
     if at > 0:
@@ -207,31 +218,29 @@ class Windows(Generic[S]):
         for i, passage in enumerate(self._passages):
             if needle not in passage and passage.isascii():
                 continue  # the raw text first: most passages hold no occurrence
-            at = self.laid(i).text.find(needle)
-            if at < 0:
+            if needle not in self.laid(i).text:
                 continue  # nor the passage laid out: what ``whole`` reads of it is not needed
             laid, whole = self._text(i)
             s = laid.text
             line_seen = -1
-            while at >= 0:
-                end = at + len(needle)
+            for at in standalone_at(s, needle):
                 line_start = s.rfind("\n", 0, at) + 1
-                if line_start != line_seen and standalone(s, at, end):
-                    line_seen = line_start
-                    line_end = s.find("\n", end)
-                    if line_end < 0:
-                        line_end = len(s)
-                    start = s.rfind("\n", 0, max(line_start - 1, 0)) + 1 if line_start else 0
-                    stop = s.find("\n", line_end + 1) if line_end < len(s) else len(s)
-                    if stop < 0:
-                        stop = len(s)
-                    sc = self._scan(i, laid, start, stop)
-                    count += 1
-                    if sc is None or count > MAX_WINDOWS:
-                        self.partial = True  # an occurrence not read: the full index decides
-                        return
-                    yield i, sc, start, line_start - start, line_end - start, whole
-                at = s.find(needle, end)
+                if line_start == line_seen:
+                    continue  # a line's window is read once
+                line_seen = line_start
+                line_end = s.find("\n", at + len(needle))
+                if line_end < 0:
+                    line_end = len(s)
+                start = s.rfind("\n", 0, max(line_start - 1, 0)) + 1 if line_start else 0
+                stop = s.find("\n", line_end + 1) if line_end < len(s) else len(s)
+                if stop < 0:
+                    stop = len(s)
+                sc = self._scan(i, laid, start, stop)
+                count += 1
+                if sc is None or count > MAX_WINDOWS:
+                    self.partial = True  # an occurrence not read: the full index decides
+                    return
+                yield i, sc, start, line_start - start, line_end - start, whole
 
 
 def _window_text(laid: NormalizedText, start: int, end: int) -> NormalizedText:

@@ -29,14 +29,13 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from hybridjudge.grounding._derive import sentence_around
+from hybridjudge.grounding._derive import YEAR_RE, is_year, sentence_around
 from hybridjudge.grounding._lexicon import derivation_words, merged, months, scales
 from hybridjudge.grounding._normalize import NormalizedText
 from hybridjudge.grounding._quantities import F_YEAR, Scan
 
 __all__ = [
     "MAX_TABLE_LINES",
-    "YEAR_IN",
     "AnswerWords",
     "Row",
     "TableRows",
@@ -59,9 +58,6 @@ _STOP = frozenset(derivation_words().stop_words) | frozenset(scales())
 _TOTAL = frozenset(merged("total_words"))
 _HTML_CELL = re.compile(r"<t[dh][\s>/]", re.IGNORECASE)
 _FIGURE = re.compile(r"\d[\d,.]*")
-_YEAR = re.compile(r"(?:19|20)\d\d")
-YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-"""A year in a text (``FY2024``, ``30.09.2024``, ``2023年``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +167,7 @@ def words(text: str) -> frozenset[str]:
             if len(w) < 3 or w in _STOP:
                 continue
             out.add(w[:-1] if len(w) > 3 and w.endswith("s") else w)
-        elif not w.isdigit() or _YEAR.fullmatch(w):
+        elif not w.isdigit() or is_year(w):
             out.add(w)
     return frozenset(out)
 
@@ -207,7 +203,7 @@ def _row(line: str, sep: str, piped: bool, offset: int, at: int | None = None) -
     end = line.find(sep, first)
     if end < 0 or (at is not None and at < end):
         return None
-    if all(_YEAR.fullmatch(f) for f in _FIGURE.findall(line, end)):
+    if all(is_year(f) for f in _FIGURE.findall(line, end)):
         return None  # no figure in its cells, or years only: a header
     label = line[first:end]
     named = words(label)
@@ -251,7 +247,7 @@ def _cell_years(cell: str) -> frozenset[str]:
     """The years a header cell names; a period ending in January to March names the year
     before it too (``January 31, 2020``: a retailer's fiscal 2019; ``March 31, 2020``: a
     Japanese company's FY2019)."""
-    years = frozenset(YEAR_IN.findall(cell))
+    years = frozenset(YEAR_RE().findall(cell))
     if years and not _EARLY_MONTHS.isdisjoint(_TOKEN.findall(cell)):
         years |= {str(int(y) - 1) for y in years}
     return years
@@ -330,7 +326,7 @@ def answer_words(sc: Scan, n: int) -> AnswerWords:
     pieces.append(text[at:hi])
     near: set[str] = set()
     every: set[str] = set()
-    for m in YEAR_IN.finditer(text, lo, hi):
+    for m in YEAR_RE().finditer(text, lo, hi):
         ya, yb = m.span()
         while ya > lo and text[ya - 1].isalpha():
             ya -= 1  # the word the year ends: "fy2024"
@@ -378,7 +374,11 @@ def named_other_year(table: TableRows, said: AnswerWords, question: str = "") ->
         return None
     years, other_years = table.heading()
     named = said.near_years & other_years
-    if not named or said.sentence_years & years or not years.isdisjoint(YEAR_IN.findall(question)):
+    if (
+        not named
+        or said.sentence_years & years
+        or not years.isdisjoint(YEAR_RE().findall(question))
+    ):
         return None
     return min(named)
 
