@@ -9,6 +9,10 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +28,16 @@ FAKE_PRICE_IN = 1.0
 """USD per million prompt tokens in ``fake_model_config``."""
 FAKE_PRICE_OUT = 2.0
 """USD per million completion tokens in ``fake_model_config``."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compiled expressions the checks store between processes
+    (``hybridjudge.grounding._stored``) go to a folder of this test run, removed at its end,
+    not to the user's cache; a folder named in ``HYBRIDJUDGE_EXPRESSION_CACHE`` is kept."""
+    if "HYBRIDJUDGE_EXPRESSION_CACHE" not in os.environ:
+        folder = tempfile.mkdtemp(prefix="hybridjudge-expressions-")
+        os.environ["HYBRIDJUDGE_EXPRESSION_CACHE"] = folder
+        atexit.register(shutil.rmtree, folder, True)
 
 
 @pytest.fixture

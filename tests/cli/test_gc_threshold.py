@@ -74,3 +74,50 @@ def test_a_real_check_gives_the_threshold_back(
     assert cli.main(["check", str(path)]) == 0
     assert "1 grounded" in capsys.readouterr().err
     assert gc.get_threshold() == default_threshold
+
+
+def test_a_command_s_imports_run_with_the_collector_paused_and_are_frozen() -> None:
+    """``cli._common.lasting``: paused inside, then every object alive frozen out of the
+    collector's passes, and the collector running again as it was."""
+    from hybridjudge.cli._common import lasting
+
+    assert gc.isenabled()
+    try:
+        with lasting():
+            assert not gc.isenabled()
+            made = [[] for _ in range(1000)]
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= len(made)
+    finally:
+        gc.unfreeze()
+    gc.disable()
+    try:
+        with lasting():
+            pass
+        assert not gc.isenabled()  # a caller's paused collector stays paused
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_a_real_check_freezes_its_imports_and_unfreezes_them_when_it_ends(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "one.jsonl"
+    case = {"id": "a", "answer": "Refunds within 30 days.", "context": "Refunds within 30 days."}
+    path.write_text(json.dumps(case) + "\n", encoding="utf-8")
+    frozen: list[int] = []
+    freeze = gc.freeze
+
+    def counting() -> None:
+        freeze()
+        frozen.append(gc.get_freeze_count())
+
+    monkeypatch.setattr(gc, "freeze", counting)
+    assert gc.get_freeze_count() == 0
+    assert cli.main(["check", str(path)]) == 0
+    assert "1 grounded" in capsys.readouterr().err
+    assert len(frozen) == 1
+    assert frozen[0] > 0  # the command froze what its imports made
+    assert gc.get_freeze_count() == 0  # and main gave it back to the collector
+    assert gc.isenabled()

@@ -40,6 +40,7 @@ NOT_LEXICAL: dict[str, str] = {
     "_quantities._DIGIT_ALTERNATIVES": "the names of the master expression's groups",
     "_quantities._MASTER_ALTERNATIVES": "the names of the master expression's groups",
     "_quantities._NUMBER_GROUPS": "the names of the master expression's groups",
+    "_stored._record": "the fields of a stored expression's header (flags, groups, length)",
 }
 """Tables of names that are no words of a language."""
 

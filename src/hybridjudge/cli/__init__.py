@@ -147,7 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Everything the command prints goes through :class:`hybridjudge._sinks.TerminalGuard`: a
     control character from user text (an id, an answer, a file name) is shown escaped, never
     obeyed by the terminal. The collector's first threshold is ``_GC_THRESHOLD`` while the
-    command runs.
+    command runs, and what it froze (:func:`hybridjudge.cli._common.lasting`) is unfrozen when it
+    ends (unless the caller had frozen objects itself).
     """
     _tolerant_streams()
     from hybridjudge._sinks import TerminalGuard
@@ -156,11 +157,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout = TerminalGuard(stdout)
     sys.stderr = TerminalGuard(stderr)
     threshold = gc.get_threshold()
+    frozen = gc.get_freeze_count()
     gc.set_threshold(max(threshold[0], _GC_THRESHOLD), *threshold[1:])
     try:
         return _main(argv)
     finally:
         gc.set_threshold(*threshold)
+        if not frozen:  # what the command froze (cli._common.lasting) is collected again
+            gc.unfreeze()
         sys.stdout, sys.stderr = stdout, stderr
 
 

@@ -379,11 +379,14 @@ def _check_line(
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hybridjudge._errors import CaseFileError
-    from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-    from hybridjudge.cli._ray import check_ray_flags
-    from hybridjudge.corpus import read_cases
-    from hybridjudge.grounding import GroundingInputError
+    from hybridjudge.cli._common import lasting
+
+    with lasting():
+        from hybridjudge._errors import CaseFileError
+        from hybridjudge.cli._exit import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+        from hybridjudge.cli._ray import check_ray_flags
+        from hybridjudge.corpus import read_cases
+        from hybridjudge.grounding import GroundingInputError
 
     check_ray_flags(args)
     if args.ray is not None:  # on a Ray cluster: hybridjudge.dist

@@ -14,6 +14,8 @@ import functools
 import re
 from collections.abc import Callable
 
+from hybridjudge.grounding._stored import compile_stored
+
 __all__ = ["compiled", "lazy"]
 
 
@@ -25,8 +27,9 @@ def compiled(source: str, flags: int = 0) -> re.Pattern[str]:
     Not ``re``'s own cache (``re.match(source, text)``): that holds 512 expressions of the whole
     process and may drop ours under a user's load; these are constants of the package, a few
     dozen, never evicted. The key is the source string itself (its hash is kept by the string),
-    so a call costs a dictionary lookup."""
-    return re.compile(source, flags)
+    so a call costs a dictionary lookup. A long source's code is kept between processes
+    (:func:`hybridjudge.grounding._stored.compile_stored`)."""
+    return compile_stored(source, flags)
 
 
 def lazy(source: str | Callable[[], str], flags: int = 0) -> Callable[[], re.Pattern[str]]:

@@ -575,9 +575,11 @@ def _master(names: tuple[str, ...]) -> re.Pattern[str]:
     """The alternation of ``names``, matched only where no character of :data:`_W` stands
     before the candidate: its ``(?<!_W)`` is tested by the caller (:func:`_word_char_before`),
     not written here, where it cost every master expression about 3 ms to compile (Python builds
-    the class's table one code point at a time, 41,000 of them for :data:`NO_SPACE_CHARS`)."""
+    the class's table one code point at a time, 41,000 of them for :data:`NO_SPACE_CHARS`).
+    Compiled by :func:`compiled`: its code is kept between processes (27 ms for the two a
+    one-case check compiles, read back in well under one)."""
     alternation = "\n|".join(_ALTERNATIVES[n] for n in names)
-    return re.compile(rf"(?:{alternation})", re.VERBOSE | re.MULTILINE)
+    return compiled(rf"(?:{alternation})", re.VERBOSE | re.MULTILINE)
 
 
 _DIGIT_ALTERNATIVES = (
