@@ -233,3 +233,20 @@ def test_a_year_the_question_asks_for_may_be_the_figure_s() -> None:
     assert any(
         "column of" in f.message for f in check_grounding(answer, table).findings
     )  # without the question, 2019 is named beside 191 alone
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_change_the_answer_states_is_its_row_s_change_from_another_row(layout: str) -> None:
+    """``base rent rises 3%``: the change of the base rent, which the table states in a row of
+    its own (``Annual escalation``); the same 3% given as the base rent itself is a finding."""
+    rows = [("Base rent (Year 1)", "$4,900 per month"), ("Annual escalation", "3%")]
+    context = [_layout(layout, rows, ("Term", "Detail"))]
+    for answer in (
+        "In the second year, base rent rises 3%.",
+        "Base rent goes up by 3% each year.",
+        "Base rent increases 3% a year.",
+    ):
+        assert check_grounding(answer, context).grounded, (layout, answer)
+    report = check_grounding("The base rent is 3% of the lease.", context)
+    assert [f.subject for f in report.findings] == ["3%"]
+    assert '"Annual escalation"' in report.findings[0].message

@@ -59,6 +59,7 @@ from hybridjudge.grounding._derive import (
     Figures,
     Growth,
     Hint,
+    Rate,
     Target,
     WorkingShapes,
     asks_growth_rate,
@@ -75,6 +76,7 @@ from hybridjudge.grounding._derive import (
     shown_working,
     stated_mean,
     stated_operand,
+    stated_rate,
     stated_ratio,
     stated_trend,
     stated_whole,
@@ -3375,6 +3377,22 @@ def _stated_in_sentence(sc: Scan, n: int) -> tuple[tuple[float, float], ...]:
     return tuple(out)
 
 
+def _rates_before(
+    sc: Scan, n: int, operands: Sequence[tuple[float, str, bool, int]]
+) -> tuple[Rate, ...]:
+    """The percentages traced before ``sc``'s ``n``-th figure in its sentence (``operands``:
+    the answer's traced figures, each with its index), as :attr:`Target.rates
+    <hybridjudge.grounding._derive.Target.rates>`."""
+    if n >= len(sc.norm_spans):
+        return ()
+    lo, _ = sentence_around(sc.norm.text, *sc.norm_spans[n])
+    out = []
+    for value, _text, percent, k in operands:
+        if percent and k < n and k < len(sc.norm_spans) and sc.norm_spans[k][0] >= lo:
+            out.append(stated_rate(sc.norm.text, *sc.norm_spans[k], value))
+    return tuple(out)
+
+
 def _years_of(sc: Scan) -> frozenset[int]:
     """The years ``sc`` names (its figures read as calendar years)."""
     return frozenset(
@@ -4469,6 +4487,8 @@ class GroundingChecker:
                 )
             if trend or target.kind == "percent":
                 target = replace(target, stated=_stated_in_sentence(sc, n))
+            if target.kind == "plain" and (rates := _rates_before(sc, n, operands)):
+                target = replace(target, rates=rates)
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
@@ -4718,8 +4738,10 @@ class GroundingChecker:
         where 415 is computer science's row and psychology's holds another figure; or, naming
         no other row, names beside it the year of another column and nowhere its own column's
         (:func:`named_other_year`: ``Operating income was $1,402 million in FY2024`` for a
-        cell of the FY2023 column). Read from the lines of the one table the figure stands in
-        (:meth:`GroundingContext.table_rows`): the context is not parsed whole for it."""
+        cell of the FY2023 column). A change the answer states (``rises 3%``) is not read: a
+        table states a row's change in a row of its own. Read from the lines of the one table
+        the figure stands in (:meth:`GroundingContext.table_rows`): the context is not parsed
+        whole for it."""
         text = sc.norm.text
         worded: bool | None = None  # whether the answer has a word that may name a row at all
         for n, q in enumerate(sc.quantities):
@@ -4729,6 +4751,9 @@ class GroundingChecker:
                 or q.kind != "number"  # a date names its own column, a year is no cell's
                 or sc.meta[n][3] & F_YEAR
                 or not self.context.marks_cells(at[0])
+                # a change the answer states ("base rent rises 3%") is its row's change, which
+                # a table states in a row of its own ("Annual escalation | 3%")
+                or stated_trend(text, *sc.norm_spans[n])
                 or not (worded := bool(row_words(text)) if worded is None else worded)
                 or (not (said := answer_words(sc, n)).part_words and not said.near_years)
                 or (table := self.context.table_rows(*at)) is None
@@ -5098,12 +5123,14 @@ def _from_working_after(
 ) -> str | None:
     """``q`` as the result of the arithmetic the answer writes in brackets right after it
     (``155.5% ($7,396 million / $4,756 million)``, ``$7,396 million ($7,838 million - $442
-    million)``), every figure of which was traced: as :func:`_from_shown_working`, the bracket
+    million)``; a word may stand between, what the figure counts: ``103 million trips (24.6 +
+    ...)``), every figure of which was traced: as :func:`_from_shown_working`, the bracket
     holding the whole expression and nothing else. Returns the derivation, ``""`` when the
     expression has another value, or ``None`` when no such bracket follows."""
     text = sc.norm.text
     end = sc.norm_spans[n][1]
-    opening = end
+    noun = _NOUN_BEFORE_BRACKET.match(text, end)  # "103 million trips (24.6 + ...)"
+    opening = noun.end() if noun else end
     while opening < len(text) and text[opening] in " \t":
         opening += 1
     if not text.startswith("(", opening):
@@ -5314,18 +5341,37 @@ def _closing_bracket(text: str, opening: int) -> int:
     return -1
 
 
+_NOUN_BEFORE_BRACKET = re.compile(r"[ \t]+[^\W\d_]+(?=[ \t]*\()")
+"""One word between a figure and the bracket of its working (what the figure counts)."""
+_SUM_ONLY = re.compile(r"[\d\s.,'+\-−–$€£¥]*")
+"""What a sum or a difference of figures holds between its first figure and its last: digits,
+blanks, separators, plus and minus signs, currency signs."""
+
+
 def _working_figures(
     sc: Scan, indexes: range, stop: int, traced: Sequence[bool]
 ) -> list[tuple[int, int, Fraction, bool, bool, bool]]:
     """The figures of ``sc`` at ``indexes`` that end by ``stop``, as :func:`shown_working`
-    reads them: ``(start, end, value, bracketed, traced, percent)``."""
+    reads them: ``(start, end, value, bracketed, traced, percent)``. A scale word written once,
+    after the last figure of a sum or a difference, is the whole working's (``(24.6 + 25.1 +
+    27.3 + 26.0 million)``: 26.0, as the others), as a working may leave out the result's."""
     out = []
+    scales = []
     for k in indexes:
         x, (a, b), m = sc.quantities[k], sc.norm_spans[k], sc.meta[k]
         if b <= stop and x.kind == "number":
             out.append(
                 (a, b, x.value, bool(m[3] & F_PAREN), k < len(traced) and traced[k], x.unit == "%")
             )
+            scales.append(m[0])
+    if (
+        len(out) >= 2
+        and scales[-1] != 1
+        and all(s == 1 for s in scales[:-1])
+        and _SUM_ONLY.fullmatch(sc.norm.text, out[0][0], out[-1][0])
+    ):
+        a, b, value, paren, done, percent = out[-1]
+        out[-1] = (a, b, value / scales[-1], paren, done, percent)
     return out
 
 

@@ -104,6 +104,7 @@ __all__ = [
     "Figures",
     "Growth",
     "Hint",
+    "Rate",
     "Target",
     "WorkingShapes",
     "asks_operation",
@@ -122,6 +123,7 @@ __all__ = [
     "sentence_around",
     "stated_mean",
     "stated_operand",
+    "stated_rate",
     "stated_ratio",
     "stated_trend",
     "stated_whole",
@@ -270,6 +272,23 @@ class Figure:
 
 
 @dataclass(frozen=True, slots=True)
+class Rate:
+    """A percentage an answer's sentence states before a figure (:func:`stated_rate`): the
+    figure may be it applied to a context figure its words name (:func:`_applied_rate`)."""
+
+    value: float
+    """The percentage (``3.0`` for ``3%``)."""
+    text: str
+    """The percentage as written."""
+    trend: int
+    """The direction its words state (``rises 3%``: ``1``; ``a 10% discount``: ``0``)."""
+    words: frozenset[str]
+    """The words of its clause before it and after it (:func:`_words`: ``base``, ``rent`` in
+    ``base rent rises 3% to``; ``dwelling``, ``coverage`` in ``2% of the dwelling coverage``),
+    which may name the figure it applies to."""
+
+
+@dataclass(frozen=True, slots=True)
 class Target:
     """An answer's number to explain, with the precision it is written at."""
 
@@ -336,6 +355,10 @@ class Target:
     of the last digit)``, scale words applied, read for a change or a percentage: one of them
     may be an operand (``rose about 7.7% to €4.2 billion``; ``212,7 millions d'euros, soit 6,2
     pour cent du chiffre d'affaires``), :func:`_pinned`."""
+    rates: tuple[Rate, ...] = ()
+    """The percentages its sentence states before it, each traced to the context, read for a
+    plain figure: it may be one of them applied to a context figure their words name (``2% of
+    the dwelling coverage, which works out to $7,700``), :func:`_applied_rate`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -849,6 +872,14 @@ WHOLE_WORDS = 8
 """Most words after a percentage read for the row it is a share of."""
 
 
+def stated_rate(text: str, start: int, end: int, value: float) -> Rate:
+    """The percentage ``value`` at ``text[start:end]`` (normalised) as a :class:`Rate`: its
+    direction (:func:`stated_trend`) and the words of its clause before it and after it."""
+    before = _words(text[_clause_start(text, start) : start])
+    words = before | stated_whole(text, end)
+    return Rate(value, text[start:end], stated_trend(text, start, end), words)
+
+
 def _clause_start(text: str, start: int) -> int:
     """Where the clause of running text that ``text[start]`` stands in begins (at most 160
     characters back)."""
@@ -1144,6 +1175,10 @@ class Figures:
                 return how
         if target.stated and not count:  # a figure its sentence states may be an operand
             how = _pinned(self, target)
+            if how is not None:
+                return how
+        if target.rates and not count:  # a percentage its sentence states, applied
+            how = _applied_rate(self, target)
             if how is not None:
                 return how
         if hint is not None and hint.ops is _ALL_OPS and not count:
@@ -1967,6 +2002,47 @@ def _pinned_change(
     if t.kind == "plain":
         return f"{t.text} = {fn.text} - {fo.text}", "difference"
     return f"{t.text} = ({fn.text} - {fo.text}) / {fo.text}", "percent_change"
+
+
+def _applied_rate(figs: Figures, t: Target) -> Derivation | None:
+    """``t``, a plain figure, as a percentage its sentence states (:attr:`Target.rates`)
+    applied to a context figure the words of that percentage's clause name: a row whose label's
+    words are all among them, or running text whose words before the figure hold two of them
+    (or the one there is). Its share (``2% of the dwelling coverage, which works out to
+    $7,700``: 2% of ``Coverage A (Dwelling): $385,000``), or the figure after the rise or the
+    fall it states (``base rent rises 3% to $5,047``: ``Base rent | $4,900`` x 1.03); with no
+    direction stated, any of the three. One operand pinned by the answer and the other named
+    by its words: no search over every pair, as :func:`_pinned`."""
+    near = _Near.of(t)
+    if t.value <= 0:
+        return None
+    rows = figs._label_word_sets() if figs.labels else {}
+    for rate in t.rates:
+        if not rate.words:
+            continue
+        p = rate.value / 100.0
+        forms = [
+            (factor, how)
+            for factor, how, trend in (
+                (p, rate.text, 0),
+                (1.0 + p, f"(1 + {rate.text})", 1),
+                (1.0 - p, f"(1 - {rate.text})", -1),
+            )
+            if rate.trend in (0, trend)
+        ]
+        for j, f in enumerate(figs.figures):
+            if f.percent or not f.value:
+                continue
+            if f.table:
+                label = rows.get((f.block, f.line), frozenset())
+                if not label or not label <= rate.words:
+                    continue
+            elif len(rate.words & figs.before_words(j)) < min(2, len(rate.words)):
+                continue
+            for factor, how in forms:
+                if near.plain(abs(f.value) * factor, f):
+                    return f"{t.text} = {f.text} × {how}", "product"
+    return None
 
 
 def _states(f: Figure, stated: tuple[tuple[float, float], ...]) -> bool:

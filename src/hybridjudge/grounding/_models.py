@@ -107,7 +107,8 @@ TRACE_RULES: dict[TraceRule, str] = {
     "sum": "a sum of context figures (or of the answer's own), at the answer's precision",
     "difference": "a difference of two figures (or percentage points between two percentages)",
     "product": "a product of two figures the answer itself shows, before the result or after it "
-    "in its sentence",
+    "in its sentence; or a percentage it states applied to the figure its words name ($7,700 for "
+    "2% of the dwelling coverage of $385,000; $5,047 for base rent of $4,900 rising 3%)",
     "ratio": "a ratio of two figures, or a share of a sum: (a + b) / c",
     "percent_change": "a percent change from one figure to another: (a - b) / b",
     "growth_rate": "a compound annual growth rate from one figure to another, asked for by the "
@@ -128,7 +129,9 @@ TRACE_RULES: dict[TraceRule, str] = {
     "shown_working": "the result of the arithmetic the answer writes before its =, or in brackets "
     "right after it (155.5% ($7,396 million / $4,756 million)), every figure of which was traced; "
     "a result with its own scale word may take the working in the scale the context states for "
-    "its figures ((4,411 + 4,044) / 2 = $4.23 billion for cells under (in millions))",
+    "its figures ((4,411 + 4,044) / 2 = $4.23 billion for cells under (in millions)); a scale word "
+    "written once after a sum's last figure is the whole sum's (103 million trips (24.6 + 25.1 + "
+    "27.3 + 26.0 million))",
     "truncated": "a derivation's value cut at the last digit of a figure stated as approximate "
     "(≈ 0.6638 for 0.66387), not rounded",
     "repeated": "a figure the answer already derived earlier (the same derivation again; also "
