@@ -2004,6 +2004,19 @@ def _pinned_change(
     return f"{t.text} = ({fn.text} - {fo.text}) / {fo.text}", "percent_change"
 
 
+def _names_figure(
+    figs: Figures, j: int, words: frozenset[str], rows: dict[tuple[int, int], frozenset[str]]
+) -> bool:
+    """Whether ``words`` (:func:`_words`) name context figure ``j``: every word of its table
+    row's label is one of them (``rows``: the labels' words), or, in running text, its words
+    before it hold two of them (or the one there is)."""
+    f = figs.figures[j]
+    if f.table:
+        label = rows.get((f.block, f.line), frozenset())
+        return bool(label) and label <= words
+    return len(words & figs.before_words(j)) >= min(2, len(words))
+
+
 def _applied_rate(figs: Figures, t: Target) -> Derivation | None:
     """``t``, a plain figure, as a percentage its sentence states (:attr:`Target.rates`)
     applied to a context figure the words of that percentage's clause name: a row whose label's
@@ -2031,13 +2044,7 @@ def _applied_rate(figs: Figures, t: Target) -> Derivation | None:
             if rate.trend in (0, trend)
         ]
         for j, f in enumerate(figs.figures):
-            if f.percent or not f.value:
-                continue
-            if f.table:
-                label = rows.get((f.block, f.line), frozenset())
-                if not label or not label <= rate.words:
-                    continue
-            elif len(rate.words & figs.before_words(j)) < min(2, len(rate.words)):
+            if f.percent or not f.value or not _names_figure(figs, j, rate.words, rows):
                 continue
             for factor, how in forms:
                 if near.plain(abs(f.value) * factor, f):
@@ -2076,11 +2083,9 @@ def _tied(
                 if fk.table
                 else not own.isdisjoint(figs.before_words(j))
             )
-        elif fk.table:  # a row the words name whole, in the figure's column
-            label = rows.get((fj.block, fj.line), frozenset())
-            tied = (fj.block, fj.column) == (fk.block, fk.column) and bool(label) and label <= whole
-        else:  # two of the words, or the one there is
-            tied = len(whole & figs.before_words(j)) >= min(2, len(whole))
+        else:  # a row the words name whole, in the figure's column; or running text
+            same_column = (fj.block, fj.column) == (fk.block, fk.column) or not fk.table
+            tied = same_column and _names_figure(figs, j, whole, rows)
         if tied:
             yield j
 
