@@ -156,15 +156,21 @@ def test_a_folder_others_may_write_to_is_never_read(
     assert pattern == re.compile(source, FLAGS)
 
 
-def test_a_file_in_place_of_the_folder_stores_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("blocked", ["a file in its place", "a file in its parent's place"])
+def test_a_folder_that_cannot_be_made_stores_nothing_and_compiles_once(
+    blocked: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    blocker = tmp_path / "expressions"
+    blocker = tmp_path / "cache"
     blocker.write_text("a file, not a folder", encoding="utf-8")
-    monkeypatch.setenv(_stored.ENV, str(blocker))
+    where = blocker if blocked == "a file in its place" else blocker / "expressions"
+    monkeypatch.setenv(_stored.ENV, str(where))
+    records: list[str] = []
+    record = _stored._record
+    monkeypatch.setattr(_stored, "_record", lambda *args: records.append(args[0]) or record(*args))
     source = _source("other")
     assert _stored.compile_stored(source, FLAGS) == re.compile(source, FLAGS)
     assert blocker.read_text(encoding="utf-8") == "a file, not a folder"
+    assert records == []  # nothing compiled a second time for a record it could not store
 
 
 def test_without_the_engine_steps_it_compiles_as_usual(

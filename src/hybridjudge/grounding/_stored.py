@@ -21,7 +21,8 @@ code itself.
 The folder: ``$HYBRIDJUDGE_EXPRESSION_CACHE`` (``off``: none), else
 ``$XDG_CACHE_HOME/hybridjudge/expressions`` or ``~/.cache/hybridjudge/expressions``; used only
 where the current user owns it and no one else may write to it (anyone who can write there could
-hand the checks another expression's code). About 200 KB for each interpreter version.
+hand the checks another expression's code); where it cannot be made or written (a read-only
+home), a process compiles once, as without it. About 200 KB for each interpreter version.
 """
 
 from __future__ import annotations
@@ -111,10 +112,21 @@ def compile_stored(source: str, flags: int = 0) -> re.Pattern[str]:
         if found is not None:
             return found
     pattern = re.compile(source, flags)
-    record = _record(source, flags, engine)
-    if record is not None and record[0] == pattern:
-        _write(where, path, record[1], record[2])
+    if _ready(where):  # else no second compiling for a record that cannot be stored
+        record = _record(source, flags, engine)
+        if record is not None and record[0] == pattern:
+            _write(where, path, record[1], record[2])
     return pattern
+
+
+def _ready(where: Path) -> bool:
+    """Whether ``where`` is, or could be made, a private folder the current user may write to
+    (made with mode 700 where it is missing)."""
+    try:
+        where.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return False
+    return _private(where) and os.access(where, os.W_OK)
 
 
 def _read(path: Path, source: str, sre: Any) -> re.Pattern[str] | None:
@@ -182,13 +194,10 @@ def _digest(header: dict[str, Any], body: bytes) -> str:
 
 
 def _write(where: Path, path: Path, header: dict[str, Any], code: list[int]) -> None:
-    """Store ``code`` at ``path`` (whole or not at all); a folder that cannot be made or
-    written, or that others may write to, stores nothing."""
+    """Store ``code`` at ``path`` in ``where`` (:func:`_ready`), whole or not at all: a file
+    that cannot be written stores nothing."""
     tmp: str | None = None
     try:
-        where.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not _private(where):
-            return
         body = array.array("I", code).tobytes()
         signed = {**header, "digest": _digest(header, body)}
         with tempfile.NamedTemporaryFile(dir=where, prefix=".tmp-", delete=False) as out:
