@@ -3383,14 +3383,15 @@ def _rates_before(
     """The percentages traced before ``sc``'s ``n``-th figure in its sentence (``operands``:
     the answer's traced figures, each with its index), as :attr:`Target.rates
     <hybridjudge.grounding._derive.Target.rates>`."""
-    if n >= len(sc.norm_spans):
+    before = [(value, k) for value, _text, percent, k in operands if percent and k < n]
+    if not before:  # most figures: no sentence to read
         return ()
     lo, _ = sentence_around(sc.norm.text, *sc.norm_spans[n])
-    out = []
-    for value, _text, percent, k in operands:
-        if percent and k < n and k < len(sc.norm_spans) and sc.norm_spans[k][0] >= lo:
-            out.append(stated_rate(sc.norm.text, *sc.norm_spans[k], value))
-    return tuple(out)
+    return tuple(
+        stated_rate(sc.norm.text, *sc.norm_spans[k], value)
+        for value, k in before
+        if sc.norm_spans[k][0] >= lo
+    )
 
 
 def _years_of(sc: Scan) -> frozenset[int]:
@@ -4751,11 +4752,11 @@ class GroundingChecker:
                 or q.kind != "number"  # a date names its own column, a year is no cell's
                 or sc.meta[n][3] & F_YEAR
                 or not self.context.marks_cells(at[0])
+                or not (worded := bool(row_words(text)) if worded is None else worded)
+                or (not (said := answer_words(sc, n)).part_words and not said.near_years)
                 # a change the answer states ("base rent rises 3%") is its row's change, which
                 # a table states in a row of its own ("Annual escalation | 3%")
                 or stated_trend(text, *sc.norm_spans[n])
-                or not (worded := bool(row_words(text)) if worded is None else worded)
-                or (not (said := answer_words(sc, n)).part_words and not said.near_years)
                 or (table := self.context.table_rows(*at)) is None
             ):
                 continue  # (words beside the figure first: most figures have none)
@@ -5343,9 +5344,10 @@ def _closing_bracket(text: str, opening: int) -> int:
 
 _NOUN_BEFORE_BRACKET = re.compile(r"[ \t]+[^\W\d_]+(?=[ \t]*\()")
 """One word between a figure and the bracket of its working (what the figure counts)."""
-_SUM_ONLY = re.compile(r"[\d\s.,'+\-−–$€£¥]*")
+_SUM_ONLY = re.compile(r"[\d\s.,'+\-$€£¥]*")
 """What a sum or a difference of figures holds between its first figure and its last: digits,
-blanks, separators, plus and minus signs, currency signs."""
+blanks, separators, plus and minus signs (normalised text writes every minus ``-``), currency
+signs."""
 
 
 def _working_figures(

@@ -2026,9 +2026,9 @@ def _applied_rate(figs: Figures, t: Target) -> Derivation | None:
     fall it states (``base rent rises 3% to $5,047``: ``Base rent | $4,900`` x 1.03); with no
     direction stated, any of the three. One operand pinned by the answer and the other named
     by its words: no search over every pair, as :func:`_pinned`."""
-    near = _Near.of(t)
     if t.value <= 0:
         return None
+    near = _Near.of(t)
     rows = figs._label_word_sets() if figs.labels else {}
     for rate in t.rates:
         if not rate.words:
