@@ -46,6 +46,7 @@ from hybridjudge.grounding import GroundingReport, check_grounding
 CASES = Path(__file__).resolve().parent / "data" / "probe_cases.jsonl"
 HELDOUT = Path(__file__).resolve().parent / "data" / "probe_heldout.jsonl"
 THIRD = Path(__file__).resolve().parent / "data" / "probe_third.jsonl"
+FOURTH = Path(__file__).resolve().parent / "data" / "probe_fourth.jsonl"
 
 
 @dataclass(frozen=True)
@@ -126,14 +127,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help=f"the third probe ({THIRD.name}), by half",
     )
+    parser.add_argument(
+        "--fourth",
+        action="store_true",
+        help=f"the fourth probe ({FOURTH.name}), by half",
+    )
     args = parser.parse_args(argv)
-    if args.heldout and args.third:
-        parser.error("--heldout and --third pick different probes: give one")
-    path = HELDOUT if args.heldout else THIRD if args.third else CASES
+    if args.heldout + args.third + args.fourth > 1:
+        parser.error("--heldout, --third and --fourth pick different probes: give one")
+    split = args.heldout or args.third or args.fourth
+    path = HELDOUT if args.heldout else THIRD if args.third else FOURTH if args.fourth else CASES
     outcomes = run(load_cases(path))
     print(f"Probe cases ({path.name}): {len(outcomes)}, of them debatable (apart): ", end="")
     print(sum(o.case["debatable"] for o in outcomes))
-    if args.heldout or args.third:
+    if split:
         _print_table("by half (tuning: looked at; heldout: not)", tally(outcomes, "half"))
         for half in ("tuning", "heldout"):
             part = [o for o in outcomes if o.case["half"] == half]
@@ -145,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         _print_table("by language", tally(outcomes, "language"))
         _print_table("by layout", tally(outcomes, "layout"))
-    if args.third:
+    if args.third or args.fourth:
         _print_table("by layout", tally(outcomes, "layout"))
     debatable = [o for o in outcomes if o.case["debatable"]]
     print(f"\ndebatable: {sum(o.agrees for o in debatable)} of {len(debatable)} as expected")

@@ -71,9 +71,11 @@ def test_generated_rows_scan_as_the_master_reads_them(text: str) -> None:
     [
         ("ratio\t5\ttimes\tcover", "5\ttimes"),  # a multiplier over a tab
         ("ratio\t2.5\tx", "2.5\tx"),
-        ("date\t31\tdecember 2019\t7", "31\tdecember 2019"),  # a date over a tab
-        ("date\t31\ndecember 2019", "31\ndecember 2019"),  # and over a line break
-        ("date\t31\tof december 2019", "31\tof december 2019"),
+        # a day and a month a tab or a line break apart are two cells, no date (a month
+        # labelling a row makes none with the cell beside it: ``June<tab>24.1``)
+        ("date\t31\tdecember 2019\t7", "31"),
+        ("date\t31\ndecember 2019", "31"),
+        ("date\t31\tof december 2019", "31"),
         ("time\t10\tam\t7", "10\tam"),
         ("time\t10\nam\t7", "10\nam"),  # (a time over one blank only)
         ("share\t1\t1/2\t7", "1\t1/2"),  # a mixed fraction

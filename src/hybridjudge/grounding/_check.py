@@ -66,9 +66,11 @@ from hybridjudge.grounding._derive import (
     asks_mean,
     asks_operation,
     clause_trend,
+    compared_after,
     counted_noun,
     counted_phrase,
     explain_from,
+    explain_run,
     gives,
     growth_periods,
     growth_rate,
@@ -219,14 +221,20 @@ def _found(q: Quantity, mult: int, occ: _Occ | None) -> _Hit | None:
     return occ, "as_written" if same else "rescaled"
 
 
+_COUNTED_DIMENSIONS = frozenset(("time", "calendar"))
+"""The dimensions of units an answer counts its own listed items in (``three days:``, ``two
+months:``): days, weeks, months, years and quarters are listed by name."""
+
+
 def _own_count(q: Quantity, meta: Meta, sc: Scan) -> bool:
-    """Whether ``q``, a small whole number of ``sc`` with no unit, counts the answer's own
-    items (:func:`grounding._lists.counts_own_items`: ``these two groups``, ``two agreements:``
-    and a list of two): the trace rule ``enumerated``."""
+    """Whether ``q``, a small whole number of ``sc`` with no unit or a unit of time or of the
+    calendar, counts the answer's own items (:func:`grounding._lists.counts_own_items`: ``these
+    two groups``, ``two agreements:`` and a list of two, ``on three days: Tuesday, Thursday and
+    Saturday``): the trace rule ``enumerated``."""
     value = q.value
     return (
         q.kind == "number"
-        and q.unit is None
+        and (q.unit is None or q.dimension in _COUNTED_DIMENSIONS)
         and meta[1] == 0
         and value.denominator == 1
         and counts_own_items(sc.norm.original, q.span[0], q.span[1], value.numerator)
@@ -1560,6 +1568,13 @@ _GLUED_CURRENCY_WORDS = tuple(w for w in _FOREIGN_STATEMENT_WORDS if w.endswith(
 _EURO_STATEMENT_WORDS = tuple(w for w in _GLUED_CURRENCY_WORDS if w.endswith("€"))
 """Those written with ``€``, which :func:`_scopes` looks for whole (a run ``t`` or ``m`` is in
 too many words for a pre-test)."""
+_STATEMENT_CURRENCY = alternation(tuple(_CURRENCY_DIM), space=r"\s+")
+"""Every written form of a currency in the lexicons (sign, code, name), as an alternation: a
+foreign statement may write one before its scale word or after it (``(R$ milhões)``, ``(in €
+miljoen)``, ``(Euro milioni)``, ``(em milhões de reais)``, ``in Tausend €``)."""
+_SCALE_ONLY_WORDS = tuple(w for w in _FOREIGN_STATEMENT_WORDS if w not in _GLUED_CURRENCY_WORDS)
+"""The statement scales that name no currency of their own (``milhões``, ``Tausend``; not
+``k€``): a currency may stand before or after them."""
 _FOREIGN_SCALE = lazy(
     r"""(?x)(?<![\w])(?:
       (?:in\s+)?(?P<de>mio|mrd|tsd)\.?\s*(?P<cur>€|eur|euro|chf|usd|\$)(?![\w])
@@ -1573,10 +1588,14 @@ _FOREIGN_SCALE = lazy(
     | (?:en\s+|(?<=\())(?P<es>"""
     + alternation(lexicon("es").statement_scales, space=r"\s+")
     + r""")\s+de\s+(?P<cur4>euros?|d[oó]lares|pesos)
-    | (?:(?:in|em)\s+|(?<=\())(?P<xl>"""
-    + alternation(_FOREIGN_STATEMENT_WORDS, space=r"\s+")
+    | (?:(?:in|em)\s+|(?<=\())(?:(?P<cur12>"""
+    + _STATEMENT_CURRENCY
+    + r""")\s*)?(?P<xl>"""
+    + alternation(_SCALE_ONLY_WORDS, space=r"\s+")
     + r""")(?:\s+(?:di|de|van))?
-      (?:\s*(?P<cur7>euro's|euros?|eur|€|dollari|d[oó]lares|reais)(?![\w'])|(?=\s*\)))
+      (?:\s*(?P<cur7>"""
+    + _STATEMENT_CURRENCY
+    + r""")(?![\w'])|(?=\s*\))|(?(cur12)(?=[ \t]*(?:\n|\Z))|(?!)))
     | x\s*(?P<cur8>€)?\s*(?P<times>1(?:[.,]000){1,3})(?![\d.,])(?:\s*(?P<cur9>euro|eur)(?![\w]))?
     | x\s*(?P<cur10>€)?\s*1\s+(?P<xw>"""
     + alternation(_TIMES_WORDS)
@@ -1639,6 +1658,7 @@ def _foreign_scales(s: str) -> list[tuple[int, int, int, str | None, bool]]:
             or m["cur5"]
             or m["cur6"]
             or m["cur7"]
+            or m["cur12"]
         )
         out.append(
             (m.start(), m.end(), _FOREIGN_SCALE_WORDS[word], _CURRENCY_DIM.get(written), False)
@@ -1895,6 +1915,59 @@ _PCT_CELL = lazy(r"(?:^|[|\t])[ ]*%[ ]*(?=[|\t\n]|$)", re.MULTILINE)
 """A table cell that is only ``%``: the heading of a column of bare percentages."""
 _PCT_HEADING = lazy(r"(?:^|[|\t])[^|\t\n%]*\(%\)[ ]*(?=[|\t\n]|$)", re.MULTILINE)
 """A table cell that ends with ``(%)`` (``FY 2019 (%)``, ``Change (%)``): the same."""
+
+
+_BRACKET_END = re.compile(r"\(([^()\d|\t\n]{1,12})\)[ ]*$")
+"""A cell's last bracket, holding no digit: the unit a heading or a row's label names
+(``Distance (km)``, ``Degenza media (giorni)``, ``Prezzo (€/m²)``)."""
+
+
+def _unit_named(written: str) -> tuple[str, float] | None:
+    """The dimension a unit written alone names and its factor to the base unit (``km``:
+    ``length``, 1000), read as the figures' units are (``1 km``); ``None`` for a currency, a
+    percentage, or no unit of the lexicons."""
+    text = "1 " + written
+    found = scan(text).quantities
+    if len(found) != 1 or found[0].span != (0, len(text)):  # all of it: not "h" of "h:mm"
+        return None
+    q = found[0]
+    dim = q.dimension
+    if q.unit is None or dim is None or dim[:9] == "currency-" or q.unit == "%" or q.value != 1:
+        return None
+    return dim, float(q.base_value)
+
+
+def _heading_units(s: str, markdown: bool) -> dict[tuple[int, int], tuple[str, float]]:
+    """The unit each cell of a table row takes from its column's heading or its row's label
+    (``Distance (km)`` above, ``Degenza media (giorni) | 7,1 | 6,8``), by ``(line, column)``
+    as :class:`_Cursor` counts them, for the lines of normalised ``s`` under a heading row in
+    the same block (a blank line ends it); a row's own label first. A unit the lexicons do
+    not name, a currency or a percentage is none (:func:`_unit_named`)."""
+    out: dict[tuple[int, int], tuple[str, float]] = {}
+    columns: dict[int, tuple[str, float]] = {}
+    pos = 0
+    for line, text in enumerate(s.split("\n")):
+        start, end = pos, pos + len(text)
+        pos = end + 1
+        label = _row_label(s, start, end, markdown) if text.strip() else None
+        if label is None:
+            columns = {} if not text.strip() else columns
+            continue
+        cells = re.split(r"[|\t]", s[label[0] : end])
+        named = {
+            c: unit
+            for c, cell in enumerate(cells)
+            if (m := _BRACKET_END.search(cell)) and (unit := _unit_named(m.group(1).strip()))
+        }
+        if named and not _DIGIT.search("".join(cells[1:]).replace("(", "")):
+            columns = named  # a heading row: the units of its columns
+            continue
+        own = named.get(0)
+        for c in range(1, len(cells)):
+            unit = own or columns.get(c)
+            if unit is not None:
+                out[(line, c)] = unit
+    return out
 
 
 def _pct_cells(s: str) -> list[int]:
@@ -2642,6 +2715,8 @@ class GroundingContext:
         years: dict[tuple[int, int], list[float]] = {}
         pct_cells = _pct_cells(s)
         at = _Cursor(s, _is_markdown(s), pct_cells, figures.blocks)  # blocks run on
+        # the units the headings or row labels of its tables name (cells of plain figures)
+        named = _heading_units(s, at.markdown) if "(" in s and ("|" in s or "\t" in s) else {}
         first = len(figures.figures)
         for q, (a, b), meta in zip(sc.quantities, sc.norm_spans, sc.meta, strict=True):
             if q.kind != "number" and q.kind != "date":
@@ -2679,7 +2754,12 @@ class GroundingContext:
                     base = float(reading.value * (q.base_value / q.value))
                     measures.setdefault(q.dimension, Figures()).add(replace(fig, value=base))
                 continue
-            figures.add(_operand(at, q, a, b, meta, reading))
+            fig = _operand(at, q, a, b, meta, reading)
+            figures.add(fig)
+            unit = named.get((line, column)) if named and q.dimension is None else None
+            if unit is not None and not reading.percent:  # a cell under "Distance (km)"
+                base = float(reading.value) * unit[1]
+                measures.setdefault(unit[0], Figures()).add(replace(fig, value=base))
         if "%" in s:
             figures.mark_share_columns(first)
         if sc.norm.original.count("\n") >= LABEL_BLOCK:
@@ -2851,8 +2931,24 @@ class GroundingContext:
         return self._operands()[0].explain(target, hint)
 
     def measure_count(self, dimension: str | None) -> int:
-        """How many figures of the context carry the physical ``dimension`` (``mass``)."""
-        return self._measure_counts().get(dimension or "", 0)
+        """How many figures of the context carry the physical ``dimension`` (``mass``): with
+        their own unit, or, where fewer than two do, also a table cell whose heading or row
+        label names its unit (``Distance (km)``: :func:`_heading_units`, read with the
+        derivation operands, here built)."""
+        count = self._measure_counts().get(dimension or "", 0)
+        if count >= 2 or dimension is None or not self._tabled():
+            return count
+        self._operands()
+        figures = self._measures.get(dimension)
+        return len(figures.figures) if figures is not None else count
+
+    def _tabled(self) -> bool:
+        """Whether a passage, laid out, holds a table row and a bracket (a heading may name a
+        unit: :func:`_heading_units`)."""
+        return any(
+            "(" in t and ("|" in t or "\t" in t)
+            for t in (sc.norm.text for sc, _scopes in self._parsed_passages())
+        )
 
     def _measure_counts(self) -> dict[str, int]:
         """How many figures of the context carry each physical dimension (money and
@@ -2873,7 +2969,7 @@ class GroundingContext:
         (``1.4 mg/dL`` to ``2.1 mg/dL``); the question's hint read in those measures."""
         counts = self._measure_counts()
         if target.dimension is not None:
-            dimensions = [target.dimension] if counts.get(target.dimension, 0) >= 2 else []
+            dimensions = [target.dimension] if self.measure_count(target.dimension) >= 2 else []
         elif target.kind == "percent" and target.trend:
             dimensions = [d for d, n in counts.items() if n >= 2]
         else:
@@ -3488,9 +3584,10 @@ def _repeated(q: Quantity, how: str, note: str = " (repeated)") -> QuantityTrace
     return QuantityTrace(q, "derived", derivation=f"{how}{note}", rule="repeated")
 
 
-_ASIDE_BEFORE = lazy(r"(?:[A-Za-z]|[*×/÷+=-])[ \t]*\Z")
-"""What stands before brackets that are no sign: a word (an aside, ``total assets
-($228,275 million)``) or an operator (grouping in working, ``365 * ($43,762.5 million)``)."""
+_ASIDE_BEFORE = lazy(r"(?:[^\W_]|[*×/÷+=-])[ \t]*\Z")
+"""What stands before brackets that are no sign: a word or a figure (an aside, ``total assets
+($228,275 million)``, ``debt service for 2024-25 ($3.5 million)``, ``Umsatz (5.022)``) or an
+operator (grouping in working, ``365 * ($43,762.5 million)``)."""
 
 
 def _bracket_not_sign(sc: Scan, n: int) -> bool:
@@ -4456,17 +4553,21 @@ class GroundingChecker:
         traced: Sequence[bool] = (),
         out: Sequence[QuantityTrace] = (),
     ) -> Derivation | None:
+        if meta[3] & F_RESULT and n < len(sc.norm_spans) and q.kind == "number":
+            scale = functools.partial(self._working_scale, out)
+            shown_how = _from_shown_working(q, meta, sc, n, traced, self._shapes, scale)
+            if shown_how:  # a measure too (``(24.1 + 27.8 + 27.3) / 3 = 26.4 °C``)
+                return shown_how, "shown_working"
+            measure = q.unit != "%" and q.dimension is not None and q.dimension[:9] != "currency-"
+            if shown_how is not None and not measure:
+                # the working the answer shows decides: its value, or no derivation at all (a
+                # measure's may be in other units, ``1.5 kg - 500 g = 1 kg``: read as one)
+                return None
         target = _target(q, meta)
         if target is None:
             return None
         if target.dimension is not None:
             return self._derive_measure(target, q, meta, sc, n)
-        if meta[3] & F_RESULT and n < len(sc.norm_spans):
-            scale = functools.partial(self._working_scale, out)
-            shown_how = _from_shown_working(q, meta, sc, n, traced, self._shapes, scale)
-            if shown_how is not None:
-                # the working the answer shows decides: its value, or no derivation at all
-                return (shown_how, "shown_working") if shown_how else None
         if n < len(sc.norm_spans):  # the direction and the noun the answer states with it
             start, end = sc.norm_spans[n]
             text = sc.norm.text
@@ -4515,7 +4616,7 @@ class GroundingChecker:
         more and the answer's sentence states an operation or a change
         (:func:`states_operation`, :func:`stated_trend`) or the question asks for one: a
         measure stated as no operation's result is a figure of its own."""
-        if self.context.measure_count(target.dimension) < 2 or n >= len(sc.norm_spans):
+        if n >= len(sc.norm_spans):
             return None
         start, end = sc.norm_spans[n]
         trend = stated_trend(sc.norm.text, start, end)
@@ -4524,6 +4625,8 @@ class GroundingChecker:
             or states_operation(sc.norm.text, start, end)
             or asks_operation(self._question.lower())
         ):
+            return None
+        if self.context.measure_count(target.dimension) < 2:  # after the cheap tests
             return None
         stated = _stated_in_sentence(sc, n) if trend else ()
         for t in _readings(replace(target, trend=trend, stated=stated), q, meta):
@@ -5184,24 +5287,80 @@ def _trace_stated_operands(
         # an operand of working is no result
         if traced[n] or q.kind != "number" or meta[3] & (F_YEAR | F_RESULT | F_OPERAND):
             continue
-        # a measure at the precision written, "about" or not (its operands are as written)
-        target = _target(q, (*meta[:3], meta[3] & ~F_APPROX) if q.dimension else meta)
-        if target is None:
-            continue
-        operands = _operands_near(sc, meta_of, out, traced, n, target.dimension is not None)
-        if len(operands) < 2:  # cheap first: the sentence is read only with two around
-            continue
-        lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
-        operands = [k for k in operands if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
-        if target.dimension is None:
+        if _is_measure(q) and q.unit != "%":
+            found = _stated_measure(sc, meta_of, out, traced, n)
+        else:  # money and percentages at the precision written too, "about" or not
+            target = _target(q, (*meta[:3], meta[3] & ~F_APPROX) if q.dimension else meta)
+            operands = [] if target is None else _operands_near(sc, meta_of, out, traced, n, False)
+            if target is None or len(operands) < 2:  # cheap first: the sentence read with two
+                continue
+            lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
+            operands = [k for k in operands if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
             found = _stated_operation(sc, operands, target, n)
-        else:
-            half = _precision(meta) / 2 if q.value else 0.0
-            target = replace(target, value=float(q.value), half=half, dimension=None)
-            found = _stated_measure_operation(sc, operands, target, q.unit, n)
         if found is not None:
-            out[n] = QuantityTrace(q, "derived", derivation=found[0], rule=found[1])
+            out[n] = QuantityTrace(sc.quantities[n], "derived", derivation=found[0], rule=found[1])
             traced[n] = True
+
+
+def _stated_measure(
+    sc: Scan,
+    meta_of: Sequence[Meta],
+    out: Sequence[QuantityTrace],
+    traced: Sequence[bool],
+    n: int,
+) -> Derivation | None:
+    """The ``n``-th quantity of ``sc``, a measure, compared in the unit it is written in, at the
+    precision written or the one an approximation states (``environ 23 680 kWh (287 kWh/m² ×
+    82,5 m²)``: to the ten): from two measures its sentence states whose operation gives its
+    unit (:func:`_stated_measure_operation`), else as the mean or the sum of a run of figures
+    without a unit it states (:func:`_bare_run`; a temperature only so: no operation of two
+    temperatures is an amount of heat)."""
+    q, meta = sc.quantities[n], meta_of[n]
+    if q.range_role is not None:
+        return None
+    approx = _approximation(q, meta)
+    half = approx[1] if approx else _precision(meta) / 2 if q.value else 0.0
+    target = Target(float(q.value), half, 1.0, "plain", meta[2], q.text)
+    if _target(q, (*meta[:3], meta[3] & ~F_APPROX)) is not None:  # no temperature
+        operands = _operands_near(sc, meta_of, out, traced, n, True)
+        if len(operands) >= 2:
+            lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
+            operands = [k for k in operands if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
+            found = _stated_measure_operation(sc, operands, target, q.unit, n)
+            if found is not None:
+                return found
+    return _bare_run(sc, meta_of, out, traced, n, target)
+
+
+def _bare_run(
+    sc: Scan,
+    meta_of: Sequence[Meta],
+    out: Sequence[QuantityTrace],
+    traced: Sequence[bool],
+    n: int,
+    target: Target,
+) -> Derivation | None:
+    """``target``, the ``n``-th quantity of ``sc`` (a measure, compared in the unit written), as
+    the mean or the sum of three or more consecutive figures without a unit that its sentence
+    states and that were traced (:func:`explain_run`): cells of a column whose heading names
+    the unit (``(24,1 + 27,8 + 27,3) / 3, la temperatura media è di circa 26,4 °C`` for a
+    column ``Temp. media (°C)``). Two such figures make no measure (a pair explains too much)."""
+    quantities = sc.quantities
+    bare = [
+        k
+        for k in _operands_near(sc, meta_of, out, traced, n, measures=False)
+        if quantities[k].dimension is None
+        and quantities[k].unit is None
+        and not meta_of[k][3] & F_CONSTANT
+    ]
+    if len(bare) < 3:  # cheap first: the sentence is read only with three around
+        return None
+    lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
+    bare = [k for k in bare if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
+    if len(bare) < 3:
+        return None
+    values = [(float(quantities[k].value), quantities[k].text, False) for k in bare]
+    return explain_run(values, target, shortest=3)
 
 
 def _operands_near(
@@ -5261,10 +5420,12 @@ def _stated_measure_operation(
     as :func:`_stated_operation` reads them, the other for a magnitude of two after it."""
     quantities = sc.quantities
     measures = [k for k in operands if _is_measure(quantities[k])]
+    # a gap the answer states ("8.1 µg/L below the 80 µg/L limit"): either order
+    gap = target.value > 0 and compared_after(sc.norm.text, sc.norm_spans[n][1])
     for i in measures:
         for j in measures:
-            # in the order written; the other only for a magnitude of two after it
-            if i == j or (i > j and (target.value <= 0 or j < n)):
+            # in the order written; the other only for a magnitude of two after it, or a gap
+            if i == j or (i > j and (target.value <= 0 or j < n) and not gap):
                 continue
             a, b = quantities[i], quantities[j]
             found = explain_from(

@@ -110,9 +110,11 @@ __all__ = [
     "asks_operation",
     "change_word_before",
     "clause_trend",
+    "compared_after",
     "counted_noun",
     "counted_phrase",
     "explain_from",
+    "explain_run",
     "gives",
     "growth_periods",
     "growth_rate",
@@ -193,7 +195,10 @@ MIN_SIGNIFICANT_RATIO = 4
 by chance, so a figure traced to distant operands must be written more precisely)."""
 
 # Operation codes.
-_SUM, _DIFF, _PROD, _RATIO, _PCH, _MEAN, _MEAN2, _RUNSUM = range(8)
+_SUM, _DIFF, _PROD, _RATIO, _PCH, _MEAN, _MEAN2, _RUNSUM, _COLMEAN, _COLSUM = range(10)
+"""The operations of a derivation (a run, ``_MEAN`` and ``_RUNSUM``: of consecutive figures of
+a row, ``a`` the first, ``b`` how many; a column, ``_COLMEAN`` and ``_COLSUM``: ``a`` the
+index of :attr:`Figures.column_runs`)."""
 
 RATIO_LIMIT = 10.0
 """A plain answer number (no ``%``, no ``x``) is traced to a ratio of two figures only below
@@ -502,6 +507,14 @@ _ANYWHERE_CUES = (
 )
 """What states a total or a mean anywhere in a figure's sentence (``together they are``,
 ``combined``, ``an average of``)."""
+
+
+def compared_after(text: str, end: int) -> bool:
+    """Whether a word of the lexicons' ``derivation.comparisons`` follows the figure that ends
+    at ``end`` of ``text`` (normalised, lower case) within its next few words (``8.1 µg/L
+    below the 80 µg/L limit``, ``0.47 kg more than``): the figure is a gap, a difference's
+    magnitude, whichever of its two operands the answer writes first."""
+    return _AFTER_CUES[0].search(" ".join(text[end : end + 40].split()[:3])) is not None
 
 
 def states_operation(text: str, start: int, end: int) -> bool:
@@ -1070,6 +1083,9 @@ class Figures:
     """The row labels an extractor wrote without spaces (:func:`_glued_labels`), lower-cased."""
     _by_row: dict[tuple[int, int], list[int]] | None = None
     _tables: dict[str, _Table] | None = None
+    column_runs: list[list[int]] = field(default_factory=list)
+    """The figures of each whole column of a table (:meth:`_column_runs`), by index: what
+    ``_COLMEAN`` and ``_COLSUM`` derivations name (built with the derived tables)."""
 
     def add(self, fig: Figure) -> None:
         """Add one operand figure (in document order); a zero is no operand (x - 0 = x)."""
@@ -1449,21 +1465,47 @@ class Figures:
             near = [near[p] for p in order]
         return ai, bi, near
 
+    def _cells_by(
+        self, key: Callable[[Figure], tuple[int, int]]
+    ) -> dict[tuple[int, int], list[int]]:
+        """The indexes of the figures that are table cells, grouped by ``key`` (a row: block
+        and line; a column: block and column), each group in order."""
+        groups: dict[tuple[int, int], list[int]] = {}
+        for k, f in enumerate(self.figures):
+            if f.table:
+                groups.setdefault(key(f), []).append(k)
+        return groups
+
     def _runs(self) -> list[list[int]]:
         """Runs of 3 to :data:`MEAN_RUN` consecutive figures of one table row, all percentages
         or all not (means of two figures come from the pairs)."""
         figs = self.figures
-        groups: dict[tuple[int, int], list[int]] = {}
-        for k, f in enumerate(figs):
-            if f.table:
-                groups.setdefault((f.block, f.line), []).append(k)
         runs: list[list[int]] = []
-        for members in groups.values():
+        for members in self._cells_by(lambda f: (f.block, f.line)).values():
             for x in range(len(members)):
                 for length in range(3, MEAN_RUN + 1):
                     run = members[x : x + length]
                     if len(run) == length and len({figs[r].percent for r in run}) == 1:
                         runs.append(run)
+        return runs
+
+    def _column_runs(self) -> list[list[int]]:
+        """The figures of each column of a table, one a line, in order: every figure of it and,
+        from four, every one but the last (a total row under the items), all percentages or
+        all not. A column's sum or mean states a figure no cell does (``379 active minutes``
+        for a week's seven cells; ``13 rainy days`` for three months')."""
+        figs = self.figures
+        runs: list[list[int]] = []
+        for members in self._cells_by(lambda f: (f.block, f.column)).values():
+            lines = [figs[k].line for k in members]
+            if (
+                len(members) >= 3
+                and len(set(lines)) == len(lines)
+                and len({figs[k].percent for k in members}) == 1
+            ):
+                runs.append(members)
+                if len(members) >= 4:
+                    runs.append(members[:-1])
         return runs
 
     def _build(self) -> dict[str, _Table]:
@@ -1585,34 +1627,52 @@ class Figures:
         ]
 
     def _run_sums(self, arrays: _FigureArrays) -> list[_Sums]:
-        """The means and the sums of the runs of :meth:`_runs`."""
+        """The means and the sums of the runs of :meth:`_runs` and of the whole columns of
+        :meth:`_column_runs` (kept in :attr:`column_runs`: a derivation names its column by
+        index, a row's run by its first figure and length)."""
         import numpy as np
 
         figs = self.figures
+        columns = self.column_runs = self._column_runs()
+        out = _run_tables(arrays, columns, list(range(len(columns))), (_COLMEAN, _COLSUM))
         runs = self._runs()
         if not runs:
-            return []
+            return out
         # the mean of a run of accounting negatives also by magnitude: "(709)" may be an
         # outflow of 709 ("net cash used"); a question naming them rejects the flipped sign
         magnitude = [r for r in runs if all(figs[k].bracketed for k in r)]
-        val = arrays.val
-        means = np.array([val[r].mean() for r in runs], dtype=np.float64)
-        sums = np.array([val[r].sum() for r in runs], dtype=np.float64)
+        starts = [r[0] for r in runs + magnitude]
+        rows = _run_tables(arrays, runs + magnitude, starts, (_MEAN, _RUNSUM))
         if magnitude:  # as further sums are not needed, a mean stands in their place
-            runs += magnitude
-            means = np.concatenate([means, [-val[r].mean() for r in magnitude]])
-            sums = np.concatenate([sums, [np.nan] * len(magnitude)])
-        scale = _run_shared(arrays.scl, runs, np.nan)
-        cap = _run_shared(arrays.cap, runs, 1.0)
-        pct = arrays.pct[[r[0] for r in runs]]
-        starts = np.array([r[0] for r in runs])
-        lengths = np.array([len(r) for r in runs])
-        # a run is of consecutive cells: near (a "%" column's mean need not carry the sign)
-        ones = np.ones(len(runs), dtype=np.bool_)
-        return [
-            _Sums(v, np.full(len(runs), op), starts, lengths, ones, scale, cap, pct, ~pct, ones)
-            for v, op in ((means, _MEAN), (sums, _RUNSUM))
-        ]
+            size = len(runs)
+            rows[0].v[size:] = -rows[0].v[size:]
+            rows[1].v[size:] = np.nan
+        return out + rows
+
+
+def _run_tables(
+    arrays: _FigureArrays, runs: list[list[int]], named: list[int], ops: tuple[int, int]
+) -> list[_Sums]:
+    """The means and the sums of ``runs`` (figure indexes), as :class:`_Sums` of the operations
+    ``ops`` (mean, sum), each run named by ``named`` (its ``a``; its length is ``b``): runs of
+    consecutive cells, near (a "%" column's mean or sum need not carry the sign)."""
+    import numpy as np
+
+    if not runs:
+        return []
+    val = arrays.val
+    means = np.array([val[r].mean() for r in runs], dtype=np.float64)
+    sums = np.array([val[r].sum() for r in runs], dtype=np.float64)
+    scale = _run_shared(arrays.scl, runs, np.nan)
+    cap = _run_shared(arrays.cap, runs, 1.0)
+    pct = arrays.pct[[r[0] for r in runs]]
+    index = np.array(named)
+    lengths = np.array([len(r) for r in runs])
+    ones = np.ones(len(runs), dtype=np.bool_)
+    return [
+        _Sums(v, np.full(len(runs), op), index, lengths, ones, scale, cap, pct, ~pct, ones)
+        for v, op in zip((means, sums), ops, strict=True)
+    ]
 
 
 def _ratio_tables(pairs: _Pairs) -> tuple[_Table, _Table]:
@@ -2465,6 +2525,8 @@ _SMALL_COUNTS = frozenset(float(n) for n in range(13))
 _OP_NAMES = {
     _SUM: "sum",
     _RUNSUM: "sum",
+    _COLSUM: "sum",
+    _COLMEAN: "mean",
     _DIFF: "diff",
     _PROD: "ratio",
     _RATIO: "ratio",
@@ -2514,7 +2576,9 @@ def _search(
             op, a, b = int(table.op[k]), int(table.a[k]), int(table.b[k])
             if asked is not None and _OP_NAMES[op] not in asked:
                 continue  # not what the question asks for ("average": no ratio explains it)
-            if op != _MEAN and op != _RUNSUM:
+            if op in _COLUMN_OPS and significant < MIN_SIGNIFICANT:
+                continue  # a whole column's total or mean gives a figure of 2 digits by chance
+            if op not in _RUN_OPS:
                 fa, fb = figs[a], figs[b]
                 if not _plausible(owner, t, op, fa, fb, float(table.values[k])):
                     continue
@@ -2528,13 +2592,21 @@ def _search(
                 scale = fa.scale if name == "add_abs" else fa.caption if name == "add_cap" else 1.0
                 if op in (_SUM, _DIFF) and _bridges(fa, fb, scale, unit):
                     continue
-            return _describe(t, op, a, b, figs), _OP_RULES[op]
+            return _describe(t, op, a, b, figs, owner.column_runs), _OP_RULES[op]
     return None
+
+
+_RUN_OPS = frozenset((_MEAN, _RUNSUM, _COLMEAN, _COLSUM))
+"""The operations of a run of figures (no pair to check for plausibility)."""
+_COLUMN_OPS = frozenset((_COLMEAN, _COLSUM))
+"""Those of a whole column (:meth:`Figures._column_runs`)."""
 
 
 _OP_RULES: dict[int, TraceRule] = {
     _SUM: "sum",
     _RUNSUM: "sum",
+    _COLSUM: "sum",
+    _COLMEAN: "mean",
     _DIFF: "difference",
     _PROD: "product",
     _RATIO: "ratio",
@@ -2545,7 +2617,17 @@ _OP_RULES: dict[int, TraceRule] = {
 """The named rule (:data:`~hybridjudge.grounding.TraceRule`) of each operation."""
 
 
-def _describe(t: Target, op: int, a: int, b: int, figs: Sequence[Figure]) -> str:
+def _describe(
+    t: Target,
+    op: int,
+    a: int,
+    b: int,
+    figs: Sequence[Figure],
+    columns: Sequence[list[int]] = (),
+) -> str:
+    if op in (_COLMEAN, _COLSUM):
+        run = " + ".join(figs[k].text for k in columns[a])
+        return f"{t.text} = ({run}) / {b}" if op == _COLMEAN else f"{t.text} = {run}"
     ta = figs[a].text
     if op in (_MEAN, _RUNSUM):
         run = " + ".join(f.text for f in figs[a : a + b])
@@ -2589,12 +2671,26 @@ def explain_from(
             for x, how, rule in _pair_candidates(operands[ia], operands[ib], t.kind == "percent"):
                 if gives(x, y1, d1) or gives(x, y2, d2):
                     return f"{t.text} = {how}", rule
+    return explain_run(operands, t)
+
+
+def explain_run(
+    operands: Sequence[tuple[float, str, bool]], t: Target, shortest: int = 2
+) -> Derivation | None:
+    """``t`` as the mean of a run of consecutive ``operands`` (of ``shortest`` or more), or
+    the sum of one of three or more (two are a pair's), and its rule; else ``None``."""
+    tol = t.half + float_slack(t.value)
+    y1, d1 = t.value, tol
+    y2, d2 = (t.value / t.mult, tol / t.mult) if t.mult != 1.0 else (y1, d1)
+    n = len(operands)
     vals = [o[0] for o in operands]
     for start in range(n - 1):
         total = vals[start]
         for end in range(start + 1, n):
             total += vals[end]
             length = end - start + 1
+            if length < shortest:
+                continue
             mean = total / length
             is_sum = length > 2 and (gives(total, y1, d1) or gives(total, y2, d2))
             if is_sum or gives(mean, y1, d1) or gives(mean, y2, d2):

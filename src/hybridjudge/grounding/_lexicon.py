@@ -464,6 +464,11 @@ class DerivationWords(_Strict):
     5%``)."""
     change_links: tuple[str, ...] = ()
     """Words between a change word and its figure (``grew by 12%``, ``an increase of 5``)."""
+    apposition_links: tuple[str, ...] = ()
+    """Words after a comma that restate a figure as a percentage (``fell by $3.2 million, or
+    11.1%,``, ``sank um 3,2 Mio. €, also 11,1 %``): the percentage states the same change as
+    the figure before it (its decrease too; a bracket right after the figure does as well:
+    ``fell $3.2 million (11.1%)``)."""
     change_from: tuple[str, ...] = ()
     """Whole words right before a change's first figure when the answer writes it from one
     figure to another (``from``, ``van``: ``fell from $14.2 million to $6.5 million``); its

@@ -104,8 +104,12 @@ TRACE_RULES: dict[TraceRule, str] = {
     "context figure (approximately 700,000 for 699,110)",
     "bound": "a context figure inside the bound or the range the answer states (more than 10,000 "
     "for 10,500; between $22 and $23 million for 22,626 under (in thousands))",
-    "sum": "a sum of context figures (or of the answer's own), at the answer's precision",
-    "difference": "a difference of two figures (or percentage points between two percentages)",
+    "sum": "a sum of context figures (a whole table column's too: 379 for its seven cells 48, "
+    "76, ..., 15; or of the answer's own), at the answer's precision",
+    "difference": "a difference of two figures (or percentage points between two percentages; "
+    "a gap the answer states between two of its own figures, in either order: 8.1 µg/L below "
+    "the 80 µg/L limit for 71.9 µg/L; of two cells whose heading or row label names their "
+    "unit: 0.3 days for a row Average stay (days) of 7.1 and 6.8)",
     "product": "a product of two figures the answer itself shows, before the result or after it "
     "in its sentence; or a percentage it states applied to the figure its words name ($7,700 for "
     "2% of the dwelling coverage of $385,000; $5,047 for base rent of $4,900 rising 3%)",
@@ -114,7 +118,9 @@ TRACE_RULES: dict[TraceRule, str] = {
     "growth_rate": "a compound annual growth rate from one figure to another, asked for by the "
     "question or the answer (CAGR): (new / old)^(1/n) - 1, n the years between their columns or "
     "the period stated (10% for 100 in 2019 and 133.1 in 2022)",
-    "mean": "the mean of two or more figures",
+    "mean": "the mean of two or more figures (a whole table column's too; or, for a measure, "
+    "of three or more figures without a unit that its sentence states: 26.4 °C for (24.1 + "
+    "27.8 + 27.3) / 3 of a column Mean temp (°C))",
     "share": "a part the context states as a share of a whole (300 for 25% of 1,200 employees)",
     "rate": (
         "a rate the context states over another period ($60 a year for $5 per month; 60 visits"
@@ -141,7 +147,8 @@ TRACE_RULES: dict[TraceRule, str] = {
     "constant": "a constant or counting word of the answer's shown working (× 100, / 2, an "
     "exponent ^(1/3), these two figures): no claim about the context",
     "enumerated": "a count of the answer's own items: those it lists right after the count and a "
-    "colon (two agreements: and a list of two; 4: A, B, C and D) or names before it (these two "
+    "colon (two agreements: and a list of two; 4: A, B, C and D; three days: Tuesday, Thursday "
+    "and Saturday) or names before it (these two "
     "customer groups): no claim about the context; a count its list does not bear out stays "
     "untraced",
     "complement": "a percentage the answer states as the rest of a whole (the remaining 60%, "

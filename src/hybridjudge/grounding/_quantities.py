@@ -536,9 +536,9 @@ _ALTERNATIVES: dict[str, str] = {
     "legal": r"""(?P<legal>(?<![\w.,])\d{3}\s?\(\s?[a-z]\s?\)(?:\(\d{1,2}\))?(?![\w(])
        |(?<![\w.,$])(?:401|403|457)[kb](?!\w))""",
     "iso": r"""(?P<iso>(?<![\w./])(?P<iy>\d{4})(?P<isep>[-/])(?P<im>\d{1,2})(?P=isep)(?P<id>\d{1,2})(?![\w/-]))""",
-    "dmy": rf"""(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?|-)(?P<dm>{_MONTH_ALT})
+    "dmy": rf"""(?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:(?:st|nd|rd|th)?[ ]+(?:of[ ]+)?|-)(?P<dm>{_MONTH_ALT})
        (?:(?:\.?,?(?:{_DATE_GAP})|-)(?P<dy>\d{{4}})(?![\w])|(?<!may)(?![\w]|-\d)))""",
-    "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?\s*(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
+    "mdy": rf"""(?P<mdy>(?<![\w])(?P<mm>{_MONTH_ALT})\.?[ ]*(?P<md>\d{{1,2}})(?:st|nd|rd|th)?
        (?:(?:,(?:{_DATE_GAP})?|(?:{_DATE_GAP}))(?P<my>\d{{4}}))?(?![\w]|:\d))""",
     "sdate": r"""(?P<sdate>(?<![\w./])(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{4}|\d{2})(?![\w/])
        |(?<![\w./])(?P<da>\d{1,2})\.(?P<db>\d{1,2})\.(?P<dy2>\d{4})(?![\w]|\.\d))""",
@@ -1908,6 +1908,40 @@ def scan(text: str | NormalizedText) -> Scan:
     return _scan_of(norm, words, raws, idents, separators)
 
 
+_APPOSITION = lazy(
+    lambda: (
+        r"(?:[ \t]+(?:(?:de|di|van|of)[ \t]+)?(?:"
+        + alternation(tuple(currency_of()), space=r"[ \t]+")
+        + r"))?[ \t]*(?:,[ \t]*(?:"
+        + (alternation(merged("derivation.apposition_links"), space=r"[ \t]+") or "(?!)")
+        + r")[ \t]+|\([ \t]*)"
+    )
+)
+"""What stands between a figure and the percentage that restates it (``, or``, ``, also``,
+``(``): the lexicons' ``derivation.apposition_links`` after a comma, or a bracket; the
+figure's currency named after it may come first (``3,7 millones de euros, o 19,1 %``)."""
+
+
+def _apposed_changes(s: str, raws: list[_Raw]) -> None:
+    """Give a percentage that restates a decrease the figure before it states (``fell by $3.2
+    million, or 11.1%, to``, ``sank um 3,2 Mio. €, also 11,1 %``, ``fell $3.2 million
+    (11.1%)``) that figure's decrease and change flags: the same change, as a percentage
+    (:data:`_APPOSITION` between them). In place; a signed or flagged percentage is left."""
+    for k in range(1, len(raws)):
+        before, raw = raws[k - 1], raws[k]
+        flags = before.meta[3] & (F_DECREASE | F_CHANGE)
+        if (
+            flags & F_DECREASE
+            and raw.unit == "%"
+            and before.unit != "%"
+            and raw.value > 0
+            and not raw.meta[3] & F_DECREASE
+            and _APPOSITION().fullmatch(s, before.end, raw.start) is not None
+        ):
+            mult, decimals, sig, own = raw.meta
+            raws[k] = replace(raw, meta=(mult, decimals, sig, own | flags))
+
+
 def _read_candidates(
     norm: NormalizedText, words: frozenset[bytes]
 ) -> tuple[list[_Raw], list[Ident]]:
@@ -1984,6 +2018,8 @@ def _read_candidates(
             start, value, base = _sign_word(s, start, value, base)
         flags |= _flags_in_context(s, start, end, group, p, decrease_words)
         raws.append(_Raw(kind, value, unit, dim, base, start, end, (mult, decimals, sig, flags)))
+    if decrease_words:  # no decrease word: no figure states a decrease a percentage restates
+        _apposed_changes(s, raws)
     return raws, idents
 
 
