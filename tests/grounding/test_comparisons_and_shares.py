@@ -55,7 +55,7 @@ def _derived(answer: str, context: str) -> list[tuple[str, str | None]]:
         (
             "The origination fee is $3,850 (1.0% of $385,000).",
             MORTGAGE,
-            ("$3,850", "product"),
+            ("$3,850", "shown_working"),  # its own working: a percentage of a figure
         ),
         (
             "To hit the 30% target at €11.40 per portion, the menu price would be €38.00.",

@@ -221,6 +221,9 @@ def _found(q: Quantity, mult: int, occ: _Occ | None) -> _Hit | None:
     return occ, "as_written" if same else "rescaled"
 
 
+_SMALL_WHOLE = 12
+"""The largest whole number an answer may write as a label's or a count's (``Attainment 8``,
+``the 3 plants``) rather than as a figure it compares: no gap is read from it."""
 _COUNTED_DIMENSIONS = frozenset(("time", "calendar"))
 """The dimensions of units an answer counts its own listed items in (``three days:``, ``two
 months:``): days, weeks, months, years and quarters are listed by name."""
@@ -4000,8 +4003,7 @@ class GroundingChecker:
                 operands.append((float(q.value), q.text, q.unit == "%", n))
                 continue
             out.append(QuantityTrace(q, None))
-        if not all(traced):
-            _trace_working_after(sc, meta_of, out, traced)
+        _trace_own_working(sc, meta_of, out, traced)
         if not all(traced):
             _trace_stated_operands(sc, meta_of, out, traced)
         if not all(traced) and sc.separators:
@@ -4591,6 +4593,9 @@ class GroundingChecker:
                 target = replace(target, stated=_stated_in_sentence(sc, n))
             if target.kind == "plain" and (rates := _rates_before(sc, n, operands)):
                 target = replace(target, rates=rates)
+            gap = self._gap(q, meta, sc, n, operands) if target.kind != "ratio" else False
+            if gap is not False:  # a gap from a figure the sentence states before it decides
+                return gap
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
@@ -4606,6 +4611,43 @@ class GroundingChecker:
             return self._context_derivation(
                 replace(target, value=target.value * 1000, half=target.mult / 2)
             )
+        return None
+
+    def _gap(
+        self,
+        q: Quantity,
+        meta: Meta,
+        sc: Scan,
+        n: int,
+        operands: Sequence[tuple[float, str, bool, int]],
+    ) -> Derivation | Literal[False] | None:
+        """``q``, the ``n``-th figure of ``sc``, stated as a gap by a comparison after it
+        (:func:`compared_after`: ``49.3 was 4.2 points above the national average``), from the
+        figure its sentence states last before it and traced (``49.3``): the context figure
+        that far from it, either way (rule ``difference``), or ``None`` where none is: the
+        stated figure decides, no other pair of the context's figures explains the gap.
+        ``False`` where no such gap or figure is (the other derivations are tried)."""
+        text = sc.norm.text
+        start, end = sc.norm_spans[n]
+        if not operands or q.value <= 0 or not compared_after(text, end):
+            return False
+        lo, _hi = sentence_around(text, start, end)
+        before = [k for *_, k in operands if lo <= sc.norm_spans[k][0] < start]
+        if not before:
+            return False
+        stated = sc.quantities[before[-1]]
+        if (stated.unit == "%") != (q.unit == "%") or (
+            stated.value.denominator == 1 and 0 <= stated.value <= _SMALL_WHOLE
+        ):
+            return False  # a small whole number names or counts (Attainment 8, 3 plants)
+        for other in (stated.value - q.value, stated.value + q.value):
+            hit = self._lookup(replace(q, value=other, base_value=other), meta)
+            if hit is not None and hit[0][0] == "context":
+                sign = "-" if other < stated.value else "+"
+                first, second = (
+                    (stated.text, hit[0][3]) if sign == "-" else (hit[0][3], stated.text)
+                )
+                return f"{q.text} = {first} - {second}", "difference"
         return None
 
     def _derive_measure(
@@ -5248,23 +5290,131 @@ def _from_working_after(
     readings = shown_working(text, closing + 1, _working_figures(sc, inside, closing, traced))
     values = next((v for start, v in readings if start == opening), None)
     if values is None:
-        return None
+        values = _share_working(sc, inside, opening, closing, traced)
+        if values is None:
+            return None
     return _result_of(q, meta, sc, values, opening + 1, closing)
+
+
+_SHARE_LINK = lazy(
+    lambda: (
+        r"[ \t]*(?:"
+        + (alternation(merged("derivation.share_links"), space=r"[ \t]+") or "(?!)")
+        + r")[ \t]*"
+    )
+)
+"""Between a percentage and its whole in working: a word of the lexicons'
+``derivation.share_links`` (``of``, ``von``, ``de``; ``d'`` glued)."""
+
+
+def _share_working(
+    sc: Scan, inside: range, opening: int, closing: int, traced: Sequence[bool]
+) -> list[Fraction] | None:
+    """The value of a bracket from ``opening`` to ``closing`` that holds a percentage of a
+    figure and nothing else (``(41% of 186)``: 76.26), both traced, or ``None``."""
+    if len(inside) != 2 or not all(traced[k] for k in inside):
+        return None
+    (pa, pb), (wa, wb) = (sc.norm_spans[k] for k in inside)
+    share, whole = (sc.quantities[k] for k in inside)
+    text = sc.norm.text
+    if (
+        share.unit != "%"
+        or whole.unit == "%"
+        or text[opening + 1 : pa].strip()
+        or text[wb:closing].strip()
+        or _SHARE_LINK().fullmatch(text, pb, wa) is None
+    ):
+        return None
+    return [share.value / 100 * whole.value]
+
+
+def _trace_own_working(
+    sc: Scan, meta_of: Sequence[Meta], out: list[QuantityTrace], traced: list[bool]
+) -> None:
+    """What the answer shows decides its figures, whatever other figures gave them: its working
+    in brackets after a figure (:func:`_trace_working_after`) and a percentage restating a share
+    it states (:func:`_trace_restated_shares`)."""
+    _trace_working_after(sc, meta_of, out, traced)
+    if sc.quantities and "%" in sc.norm.text:
+        _trace_restated_shares(sc, meta_of, out, traced)
+
+
+_RESTATED_SHARE = lazy(
+    lambda: (
+        r"[ \t]+(?:[\w'‐–-]+[ \t]+){0,5}?(?:[\w'‐–-]+)?[ \t]*[,(][ \t]*"
+        r"(?:(?:" + alternation(merged("approximations"), space=r"[ \t]+") + r")[ \t]+)?"
+    )
+)
+"""Between ``A of B`` and the percentage that restates it: up to six words or years (what
+``B`` counts, when), a comma or an opening bracket, and an approximation word maybe (``48 of
+59 free throws in 2021-22, about 81%``, ``12 of 40 patients (30%)``)."""
+
+
+_YEAR_VALUES = (Fraction(1900), Fraction(2099))
+"""The values a figure may have as a year (``22`` of ``2021-22`` reads 2022)."""
+
+
+def _trace_restated_shares(
+    sc: Scan, meta_of: Sequence[Meta], out: list[QuantityTrace], traced: list[bool]
+) -> None:
+    """Trace in ``out`` each percentage of ``sc`` that restates the share ``A of B`` written
+    right before it (``She made 48 of 59 free throws, about 81%``: 48 / 59 = 81.4%; a word of
+    the lexicons' ``derivation.share_links`` between ``A`` and ``B``, both traced plain
+    figures, ``A`` the smaller) as that share (rule ``ratio``), at the precision it is written
+    or stated as approximate; a percentage the share does not give is untraced, whatever other
+    figures gave it (the answer's own share decides, as its working does)."""
+    qs, spans, text = sc.quantities, sc.norm_spans, sc.norm.text
+    # years are words here (a range's second year too: "2021-22" reads 2022)
+    figures = [
+        k
+        for k in range(len(qs))
+        if not meta_of[k][3] & F_YEAR and not _YEAR_VALUES[0] <= qs[k].value <= _YEAR_VALUES[1]
+    ]
+    for i in range(2, len(figures)):
+        ka, kb, n = figures[i - 2 : i + 1]
+        q, a, b = qs[n], qs[ka], qs[kb]
+        if (
+            q.unit != "%"
+            or not (traced[ka] and traced[kb])
+            or a.unit is not None
+            or b.unit is not None
+            or not 0 < a.value < b.value
+            or (traced[n] and out[n].source == "context")
+            or _SHARE_LINK().fullmatch(text, spans[ka][1], spans[kb][0]) is None
+            or _RESTATED_SHARE().fullmatch(text, spans[kb][1], spans[n][0]) is None
+        ):
+            continue
+        share = float(a.value / b.value) * 100.0
+        approx = _approximation(q, meta_of[n])
+        half = approx[1] if approx else _precision(meta_of[n]) / 2
+        if abs(share - float(q.value)) <= rounding_tolerance(half):
+            how = f"{q.text} = {a.text} / {b.text}"
+            out[n] = QuantityTrace(q, "derived", derivation=how, rule="ratio")
+            traced[n] = True
+        elif traced[n]:
+            out[n] = QuantityTrace(q, None)
+            traced[n] = False
 
 
 def _trace_working_after(
     sc: Scan, meta_of: Sequence[Meta], out: list[QuantityTrace], traced: list[bool]
 ) -> None:
     """Trace in ``out`` (one trace per quantity of ``sc``, in order; ``meta_of``: their meta)
-    each figure not traced whose working follows it in brackets (:func:`_from_working_after`),
-    left to right, once every other figure was traced: the working's figures stand after it."""
+    each figure not traced, or derived from the context's figures, whose working follows it in
+    brackets (:func:`_from_working_after`), left to right, once every other figure was traced:
+    the working's figures stand after it. That working decides: a figure it does not give is
+    untraced again, whatever other figures of the context gave it (``Around 67 students (41% of
+    186)``: 76.26, though a mean of three cells of a row gives 67)."""
     for n, q in enumerate(sc.quantities):
-        if traced[n] or q.kind != "number":
+        if q.kind != "number" or (traced[n] and out[n].source != "derived"):
             continue
         how = _from_working_after(q, meta_of[n], sc, n, traced)
         if how:
             out[n] = QuantityTrace(q, "derived", derivation=how, rule="shown_working")
             traced[n] = True
+        elif how is not None and traced[n] and out[n].rule != "shown_working":
+            out[n] = QuantityTrace(q, None)
+            traced[n] = False
 
 
 def _trace_stated_operands(

@@ -514,7 +514,7 @@ def compared_after(text: str, end: int) -> bool:
     at ``end`` of ``text`` (normalised, lower case) within its next few words (``8.1 µg/L
     below the 80 µg/L limit``, ``0.47 kg more than``): the figure is a gap, a difference's
     magnitude, whichever of its two operands the answer writes first."""
-    return _AFTER_CUES[0].search(" ".join(text[end : end + 40].split()[:3])) is not None
+    return _AFTER_CUES[0].search(" ".join(text[end : end + 40].split()[:3]))
 
 
 def states_operation(text: str, start: int, end: int) -> bool:

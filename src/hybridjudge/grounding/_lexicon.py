@@ -464,6 +464,9 @@ class DerivationWords(_Strict):
     5%``)."""
     change_links: tuple[str, ...] = ()
     """Words between a change word and its figure (``grew by 12%``, ``an increase of 5``)."""
+    share_links: tuple[str, ...] = ()
+    """Words between a percentage and the figure it is a share of in an answer's working
+    (``(41% of 186)``, ``(2 % von 385.000 €)``): the working's value is their product."""
     apposition_links: tuple[str, ...] = ()
     """Words after a comma that restate a figure as a percentage (``fell by $3.2 million, or
     11.1%,``, ``sank um 3,2 Mio. €, also 11,1 %``): the percentage states the same change as

@@ -107,13 +107,17 @@ TRACE_RULES: dict[TraceRule, str] = {
     "sum": "a sum of context figures (a whole table column's too: 379 for its seven cells 48, "
     "76, ..., 15; or of the answer's own), at the answer's precision",
     "difference": "a difference of two figures (or percentage points between two percentages; "
-    "a gap the answer states between two of its own figures, in either order: 8.1 µg/L below "
+    "a gap the answer states from a figure its sentence states before it, to a context figure "
+    "that far, no other pair: 49.3 was 3.2 points above the national average; between two of "
+    "its own figures, in either order: 8.1 µg/L below "
     "the 80 µg/L limit for 71.9 µg/L; of two cells whose heading or row label names their "
     "unit: 0.3 days for a row Average stay (days) of 7.1 and 6.8)",
     "product": "a product of two figures the answer itself shows, before the result or after it "
     "in its sentence; or a percentage it states applied to the figure its words name ($7,700 for "
     "2% of the dwelling coverage of $385,000; $5,047 for base rent of $4,900 rising 3%)",
-    "ratio": "a ratio of two figures, or a share of a sum: (a + b) / c",
+    "ratio": "a ratio of two figures, or a share of a sum: (a + b) / c; a percentage that "
+    "restates a share the answer states before it is that share (48 of 59 free throws, about "
+    "81%), no other",
     "percent_change": "a percent change from one figure to another: (a - b) / b",
     "growth_rate": "a compound annual growth rate from one figure to another, asked for by the "
     "question or the answer (CAGR): (new / old)^(1/n) - 1, n the years between their columns or "
@@ -133,7 +137,9 @@ TRACE_RULES: dict[TraceRule, str] = {
     "frequency": "a frequency the context states as its interval or a code (every 8 hours for "
     "three times daily or TID, once daily for daily)",
     "shown_working": "the result of the arithmetic the answer writes before its =, or in brackets "
-    "right after it (155.5% ($7,396 million / $4,756 million)), every figure of which was traced; "
+    "right after it (155.5% ($7,396 million / $4,756 million); a percentage of a figure, 76 (41% "
+    "of 186)), every figure of which was traced, and which decides (a figure it does not give "
+    "is a finding, whatever else gives it); "
     "a result with its own scale word may take the working in the scale the context states for "
     "its figures ((4,411 + 4,044) / 2 = $4.23 billion for cells under (in millions)); a scale word "
     "written once after a sum's last figure is the whole sum's (103 million trips (24.6 + 25.1 + "
