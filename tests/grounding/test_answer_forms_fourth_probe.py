@@ -118,3 +118,22 @@ def test_an_approximate_measure_from_its_own_operands(answer: str, grounded: boo
 )
 def test_a_measure_may_be_the_sum_of_a_run_its_sentence_lists(answer: str, grounded: bool) -> None:
     assert check_grounding(answer, [SUMMER]).grounded is grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "dimension"),
+    [
+        ("The $11.50 day pass caps the fares.", "currency-usd"),
+        ("A €9.90 month ticket.", "currency-eur"),
+        ("£7.99 month subscription", "currency-gbp"),
+        ("It lasts 5 days.", "time"),  # a period's noun without money stays a duration
+    ],
+)
+def test_a_period_noun_after_money_names_what_it_buys(text: str, dimension: str) -> None:
+    (q,) = parse_quantities(text)
+    assert q.dimension == dimension
+
+
+def test_money_before_a_period_noun_is_found_as_written() -> None:
+    context = "Day pass: $11.50. Single trip: $3.20. 7-day pass: $42.00."
+    assert check_grounding("The $11.50 day pass is cheaper than four trips.", [context]).grounded

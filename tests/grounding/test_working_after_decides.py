@@ -115,3 +115,21 @@ def test_a_comparison_word_after_a_figure(text: str, compared: bool) -> None:
 
     end = text.index(" ")
     assert compared_after(text, end) is compared
+
+
+FARES = "Single trip: $3.20. Day pass: $11.50. 7-day pass: $42.00. 30-day pass: $145.00. Airport trip: $5.75."
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        # 4 × 3.20 = 12.80 and 4 × 42.00 = 168.00, by hand; 168.00 - 145.00 = 23.00
+        ("Four single trips would cost $12.80, more than the $11.50 day pass.", True),
+        ("Four 7-day passes cost $168.00, so the $145.00 30-day pass saves $23.00.", True),
+        ("Four single trips would cost $12.60.", False),
+        # the count pins the product: $23.00 is no 4 × $5.75 where other figures stand between
+        ("Four 7-day passes cost $168.00, so the $145.00 30-day pass saves $24.00.", False),
+    ],
+)
+def test_a_count_the_answer_states_times_a_context_figure(answer: str, grounded: bool) -> None:
+    assert check_grounding(answer, [FARES]).grounded is grounded

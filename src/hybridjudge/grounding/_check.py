@@ -4596,6 +4596,8 @@ class GroundingChecker:
             gap = self._gap(q, meta, sc, n, operands) if target.kind != "ratio" else False
             if gap is not False:  # a gap from a figure the sentence states before it decides
                 return gap
+            if target.kind == "plain" and (times := self._counted(q, meta, sc, n, operands)):
+                return times
         shown = operands[-WORKING_OPERANDS:]
         from_to = _from_to(sc, [o[3] for o in shown])
         values = [o[:3] for o in shown]
@@ -4648,6 +4650,40 @@ class GroundingChecker:
                     (stated.text, hit[0][3]) if sign == "-" else (hit[0][3], stated.text)
                 )
                 return f"{q.text} = {first} - {second}", "difference"
+        return None
+
+    def _counted(
+        self,
+        q: Quantity,
+        meta: Meta,
+        sc: Scan,
+        n: int,
+        operands: Sequence[tuple[float, str, bool, int]],
+    ) -> Derivation | None:
+        """``q``, the ``n``-th figure of ``sc``, as a count its sentence states before it (a
+        whole number from 2 to :data:`_SMALL_WHOLE` without a unit, traced: ``four single
+        trips``), the figure right before it (past a modifier of the noun it counts: ``Four
+        7-day passes``), times a context figure: ``four single trips would
+        cost $12.80`` for a trip's ``$3.20`` (rule ``product``). Pinned by the answer's count:
+        the other figure is ``q`` divided by it, found as the context writes it; no search over
+        pairs."""
+        k = n - 1  # the figure right before it, past a modifier of its noun ("Four 7-day passes")
+        while k >= 0 and "-" in sc.quantities[k].text and sc.quantities[k].unit is not None:
+            k -= 1
+        if q.value <= 0 or k < 0 or not any(o[3] == k for o in operands[-3:]):
+            return None
+        count = sc.quantities[k]
+        if not (
+            count.unit is None
+            and count.value.denominator == 1
+            and 2 <= count.value <= _SMALL_WHOLE
+            and sentence_around(sc.norm.text, *sc.norm_spans[n])[0] <= sc.norm_spans[k][0]
+        ):
+            return None
+        each = q.value / count.value
+        hit = self._lookup(replace(q, value=each, base_value=each), meta)
+        if hit is not None and hit[0][0] == "context":
+            return f"{q.text} = {count.text} × {hit[0][3]}", "product"
         return None
 
     def _derive_measure(

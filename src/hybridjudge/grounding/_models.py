@@ -114,7 +114,9 @@ TRACE_RULES: dict[TraceRule, str] = {
     "unit: 0.3 days for a row Average stay (days) of 7.1 and 6.8)",
     "product": "a product of two figures the answer itself shows, before the result or after it "
     "in its sentence; or a percentage it states applied to the figure its words name ($7,700 for "
-    "2% of the dwelling coverage of $385,000; $5,047 for base rent of $4,900 rising 3%)",
+    "2% of the dwelling coverage of $385,000; $5,047 for base rent of $4,900 rising 3%); or a "
+    "count the answer states right before it times a context figure (four single trips would "
+    "cost $12.80 for $3.20 a trip)",
     "ratio": "a ratio of two figures, or a share of a sum: (a + b) / c; a percentage that "
     "restates a share the answer states before it is that share (48 of 59 free throws, about "
     "81%), no other",

@@ -1107,6 +1107,11 @@ _FRACTION_DECIMALS = 2
 """The decimals a fraction written in digits (``2/3``, ``1 1/2``) is as precise as."""
 
 
+_PERIOD_DIMENSIONS = frozenset(("time", "calendar"))
+"""The dimensions of a period's noun (``day``, ``month``): after a sum of money it names what
+the money buys (``$11.50 day pass``), no duration."""
+
+
 def _with_unit(
     value: Fraction,
     unit_words: tuple[str | None, str | None, str | None, str | None],
@@ -1126,8 +1131,9 @@ def _with_unit(
         unit, dim, factor = _UPPER_UNITS[unit_word]
     else:
         unit, dim, factor = _unit_info(unit_word, den, opq)
-    if cur and unit is None:
-        unit = _CURRENCY_SYMBOLS[cur]
+    if cur and (unit is None or (opq is None and den is None and dim in _PERIOD_DIMENSIONS)):
+        # money; "$11.50 day pass", "€9.90 month ticket": a period's noun names what it buys
+        unit, factor = _CURRENCY_SYMBOLS[cur], _ONE
         dim = f"currency-{unit}"
     if (
         unit == "year"
