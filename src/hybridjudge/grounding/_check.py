@@ -54,6 +54,7 @@ from hybridjudge.grounding._derive import (
     BEFORE_REACH,
     LABEL_BLOCK,
     SENTENCE_REACH,
+    SMALL_COUNT,
     Derivation,
     Figure,
     Figures,
@@ -221,9 +222,6 @@ def _found(q: Quantity, mult: int, occ: _Occ | None) -> _Hit | None:
     return occ, "as_written" if same else "rescaled"
 
 
-_SMALL_WHOLE = 12
-"""The largest whole number an answer may write as a label's or a count's (``Attainment 8``,
-``the 3 plants``) rather than as a figure it compares: no gap is read from it."""
 _COUNTED_DIMENSIONS = frozenset(("time", "calendar"))
 """The dimensions of units an answer counts its own listed items in (``three days:``, ``two
 months:``): days, weeks, months, years and quarters are listed by name."""
@@ -3313,6 +3311,13 @@ def _approximation(q: Quantity, meta: Meta) -> tuple[float, float] | None:
     return precision, min(precision / 2, APPROX_SHARE * abs(float(q.value)))
 
 
+def _stated_half(q: Quantity, meta: Meta) -> float:
+    """How far from ``q`` a value may lie and still be written as it is: half its last digit,
+    or the margin an approximation states (:func:`_approximation`: ``about 300``)."""
+    approx = _approximation(q, meta)
+    return approx[1] if approx is not None else _precision(meta) / 2
+
+
 FULL_DIGIT_SIGNIFICANT = 3
 """Fewest significant digits a figure in full digits keeps once a thousand, a million or a
 billion is taken off it (``$88,848,000``: 88,848 thousand) to name a figure whose scale the
@@ -3459,6 +3464,13 @@ def _parts_of(sc: Scan, n: int) -> frozenset[float]:
         for q, m in zip(sc.quantities[:n], sc.meta[:n], strict=True)
         if not m[3] & F_YEAR and q.dimension != "percent"
     )
+
+
+def _in_sentence(sc: Scan, n: int, figures: Sequence[int]) -> list[int]:
+    """Those of ``figures`` (indexes of ``sc``'s quantities) in the sentence of its ``n``-th,
+    the first :data:`WORKING_OPERANDS` of them."""
+    lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
+    return [k for k in figures if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
 
 
 def _stated_in_sentence(sc: Scan, n: int) -> tuple[tuple[float, float], ...]:
@@ -4267,10 +4279,7 @@ class GroundingChecker:
         ``None``."""
         if q.kind != "number" or q.unit == "%" or q.value <= 0 or q.range_role is not None:
             return None
-        approx = _approximation(q, meta)
-        half = rounding_tolerance(
-            approx[1] if approx is not None else _precision(meta) / 2, floor=0.0
-        )
+        half = rounding_tolerance(_stated_half(q, meta), floor=0.0)
         for part, dimension, how in self.context.parts_of_wholes():
             if dimension == q.dimension and abs(float(part - q.value)) <= half:
                 return f"{q.text} = {how}: a share of a whole"
@@ -4519,7 +4528,7 @@ class GroundingChecker:
         if bound is not None:
             near = self.context.near_in_unit(q, bound[0], bound[1], bound=True)
         elif q.value and (meta[2] >= 2 or approx is not None):
-            half = approx[1] if approx is not None else _precision(meta) / 2
+            half = _stated_half(q, meta)
             rule = "approximation" if approx is not None else "rounded"
             near = self.context.near_in_unit(q, float(q.value), half, bound=False)
         return (near, rule) if near is not None else self._same_numeral(q)
@@ -4560,8 +4569,7 @@ class GroundingChecker:
             shown_how = _from_shown_working(q, meta, sc, n, traced, self._shapes, scale)
             if shown_how:  # a measure too (``(24.1 + 27.8 + 27.3) / 3 = 26.4 °C``)
                 return shown_how, "shown_working"
-            measure = q.unit != "%" and q.dimension is not None and q.dimension[:9] != "currency-"
-            if shown_how is not None and not measure:
+            if shown_how is not None and not (_is_measure(q) and q.unit != "%"):
                 # the working the answer shows decides: its value, or no derivation at all (a
                 # measure's may be in other units, ``1.5 kg - 500 g = 1 kg``: read as one)
                 return None
@@ -4639,15 +4647,15 @@ class GroundingChecker:
             return False
         stated = sc.quantities[before[-1]]
         if (stated.unit == "%") != (q.unit == "%") or (
-            stated.value.denominator == 1 and 0 <= stated.value <= _SMALL_WHOLE
+            stated.value.denominator == 1 and 0 <= stated.value <= SMALL_COUNT
         ):
             return False  # a small whole number names or counts (Attainment 8, 3 plants)
         for other in (stated.value - q.value, stated.value + q.value):
             hit = self._lookup(replace(q, value=other, base_value=other), meta)
             if hit is not None and hit[0][0] == "context":
-                sign = "-" if other < stated.value else "+"
+                # the larger less the smaller
                 first, second = (
-                    (stated.text, hit[0][3]) if sign == "-" else (hit[0][3], stated.text)
+                    (stated.text, hit[0][3]) if other < stated.value else (hit[0][3], stated.text)
                 )
                 return f"{q.text} = {first} - {second}", "difference"
         return None
@@ -4661,7 +4669,7 @@ class GroundingChecker:
         operands: Sequence[tuple[float, str, bool, int]],
     ) -> Derivation | None:
         """``q``, the ``n``-th figure of ``sc``, as a count its sentence states before it (a
-        whole number from 2 to :data:`_SMALL_WHOLE` without a unit, traced: ``four single
+        whole number from 2 to :data:`SMALL_COUNT` without a unit, traced: ``four single
         trips``), the figure right before it (past a modifier of the noun it counts: ``Four
         7-day passes``), times a context figure: ``four single trips would
         cost $12.80`` for a trip's ``$3.20`` (rule ``product``). Pinned by the answer's count:
@@ -4676,7 +4684,7 @@ class GroundingChecker:
         if not (
             count.unit is None
             and count.value.denominator == 1
-            and 2 <= count.value <= _SMALL_WHOLE
+            and 2 <= count.value <= SMALL_COUNT
             and sentence_around(sc.norm.text, *sc.norm_spans[n])[0] <= sc.norm_spans[k][0]
         ):
             return None
@@ -5421,9 +5429,7 @@ def _trace_restated_shares(
         ):
             continue
         share = float(a.value / b.value) * 100.0
-        approx = _approximation(q, meta_of[n])
-        half = approx[1] if approx else _precision(meta_of[n]) / 2
-        if abs(share - float(q.value)) <= rounding_tolerance(half):
+        if abs(share - float(q.value)) <= rounding_tolerance(_stated_half(q, meta_of[n])):
             how = f"{q.text} = {a.text} / {b.text}"
             out[n] = QuantityTrace(q, "derived", derivation=how, rule="ratio")
             traced[n] = True
@@ -5480,9 +5486,7 @@ def _trace_stated_operands(
             operands = [] if target is None else _operands_near(sc, meta_of, out, traced, n, False)
             if target is None or len(operands) < 2:  # cheap first: the sentence read with two
                 continue
-            lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
-            operands = [k for k in operands if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
-            found = _stated_operation(sc, operands, target, n)
+            found = _stated_operation(sc, _in_sentence(sc, n, operands), target, n)
         if found is not None:
             out[n] = QuantityTrace(sc.quantities[n], "derived", derivation=found[0], rule=found[1])
             traced[n] = True
@@ -5504,14 +5508,12 @@ def _stated_measure(
     q, meta = sc.quantities[n], meta_of[n]
     if q.range_role is not None:
         return None
-    approx = _approximation(q, meta)
-    half = approx[1] if approx else _precision(meta) / 2 if q.value else 0.0
+    half = _stated_half(q, meta) if q.value else 0.0
     target = Target(float(q.value), half, 1.0, "plain", meta[2], q.text)
     if _target(q, (*meta[:3], meta[3] & ~F_APPROX)) is not None:  # no temperature
         operands = _operands_near(sc, meta_of, out, traced, n, True)
         if len(operands) >= 2:
-            lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
-            operands = [k for k in operands if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
+            operands = _in_sentence(sc, n, operands)
             found = _stated_measure_operation(sc, operands, target, q.unit, n)
             if found is not None:
                 return found
@@ -5541,8 +5543,7 @@ def _bare_run(
     ]
     if len(bare) < 3:  # cheap first: the sentence is read only with three around
         return None
-    lo, hi = sentence_around(sc.norm.text, *sc.norm_spans[n])
-    bare = [k for k in bare if lo <= sc.norm_spans[k][0] < hi][:WORKING_OPERANDS]
+    bare = _in_sentence(sc, n, bare)
     if len(bare) < 3:
         return None
     values = [(float(quantities[k].value), quantities[k].text, False) for k in bare]

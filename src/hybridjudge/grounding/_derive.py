@@ -98,6 +98,7 @@ __all__ = [
     "NEAR_SHARE",
     "PROSE_SPAN",
     "SENTENCE_REACH",
+    "SMALL_COUNT",
     "YEAR_RE",
     "Derivation",
     "Figure",
@@ -2520,8 +2521,11 @@ SEARCH_HITS = 64
 """Most derived values within an answer's precision that are checked for plausibility."""
 
 
-_SMALL_COUNTS = frozenset(float(n) for n in range(13))
-"""Whole numbers an answer may count with (how many years, rows, segments)."""
+SMALL_COUNT = 12
+"""The largest whole number an answer may count with (how many years, rows, segments, single
+trips) or write as a label's (``Attainment 8``) rather than as a figure it compares."""
+_SMALL_COUNTS = frozenset(float(n) for n in range(SMALL_COUNT + 1))
+"""Whole numbers an answer may count with."""
 _OP_NAMES = {
     _SUM: "sum",
     _RUNSUM: "sum",
@@ -2625,13 +2629,11 @@ def _describe(
     figs: Sequence[Figure],
     columns: Sequence[list[int]] = (),
 ) -> str:
-    if op in (_COLMEAN, _COLSUM):
-        run = " + ".join(figs[k].text for k in columns[a])
-        return f"{t.text} = ({run}) / {b}" if op == _COLMEAN else f"{t.text} = {run}"
+    if op in _RUN_OPS:  # a column's run by its index, a row's by its first figure
+        members = columns[a] if op in _COLUMN_OPS else range(a, a + b)
+        run = " + ".join(figs[k].text for k in members)
+        return f"{t.text} = ({run}) / {b}" if op in (_MEAN, _COLMEAN) else f"{t.text} = {run}"
     ta = figs[a].text
-    if op in (_MEAN, _RUNSUM):
-        run = " + ".join(f.text for f in figs[a : a + b])
-        return f"{t.text} = ({run}) / {b}" if op == _MEAN else f"{t.text} = {run}"
     tb = figs[b].text
     if op == _MEAN2:
         return f"{t.text} = ({ta} + {tb}) / 2"
@@ -2662,9 +2664,7 @@ def explain_from(
     n = len(operands)
     if n < 2:
         return None
-    tol = t.half + float_slack(t.value)
-    y1, d1 = t.value, tol
-    y2, d2 = (t.value / t.mult, tol / t.mult) if t.mult != 1.0 else (y1, d1)
+    y1, d1, y2, d2 = _goals(t)
     for i in range(n):
         for j in range(i + 1, n):  # in the order the answer writes them
             ia, ib = (j, i) if (i, j) in from_to else (i, j)
@@ -2674,14 +2674,22 @@ def explain_from(
     return explain_run(operands, t)
 
 
+def _goals(t: Target) -> tuple[float, float, float, float]:
+    """The values an operation of the answer's own figures must give for ``t``, each with its
+    tolerance: ``t`` as written, and without its scale word (``1,496.5`` for ``$1,496.5
+    million``; the same pair again when it has none)."""
+    tol = t.half + float_slack(t.value)
+    if t.mult == 1.0:
+        return t.value, tol, t.value, tol
+    return t.value, tol, t.value / t.mult, tol / t.mult
+
+
 def explain_run(
     operands: Sequence[tuple[float, str, bool]], t: Target, shortest: int = 2
 ) -> Derivation | None:
     """``t`` as the mean of a run of consecutive ``operands`` (of ``shortest`` or more), or
     the sum of one of three or more (two are a pair's), and its rule; else ``None``."""
-    tol = t.half + float_slack(t.value)
-    y1, d1 = t.value, tol
-    y2, d2 = (t.value / t.mult, tol / t.mult) if t.mult != 1.0 else (y1, d1)
+    y1, d1, y2, d2 = _goals(t)
     n = len(operands)
     vals = [o[0] for o in operands]
     for start in range(n - 1):
